@@ -1,0 +1,23 @@
+//! Shared vocabulary of the goccia sandbox layers.
+//!
+//! Every layer that lets a guest spend something (time, output, memory,
+//! nesting) takes its limits from here, so that a JS program, a shell
+//! command run through `$` and a child sandbox all draw from the same
+//! budgets.
+//!
+//! - [`limits`]: the configured limits, their documented defaults and the
+//!   `k`/`m`/`g` size syntax.
+//! - [`watch`]: the deadline and cancellation a running guest is checked
+//!   against at every host call.
+//! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
+//! - [`outcome`]: failure kinds and the exit codes of the contract (§4).
+
+pub mod limits;
+pub mod outcome;
+pub mod output;
+pub mod watch;
+
+pub use limits::{Limits, ParseSizeError, parse_size};
+pub use outcome::{FailureKind, LimitKind};
+pub use output::{Output, OutputBudget, OutputLimitExceeded, Stream};
+pub use watch::{CancelToken, Stop, Watch};

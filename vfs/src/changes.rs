@@ -1,0 +1,355 @@
+//! The JSON diff format (contract §6) and applying it to a tree.
+
+use base64::Engine;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::diff::{Change, ChangeKind};
+use crate::error::FsError;
+use crate::fs::Vfs;
+use crate::node::{FileNode, Node, NodeType};
+use crate::path::{PathError, VfsPath};
+
+/// Format version of [`DiffDocument`].
+pub const DIFF_VERSION: u32 = 1;
+
+/// `{"version":1,"changes":[...]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffDocument {
+    pub version: u32,
+    pub changes: Vec<ChangeRecord>,
+}
+
+/// How `content` is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    Utf8,
+    Base64,
+}
+
+/// One change as JSON. Sizes and hashes describe files (null for
+/// directories); `content` is the new content of created, modified or
+/// replacing files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeRecord {
+    pub kind: RecordKind,
+    pub path: String,
+    #[serde(rename = "type")]
+    pub node_type: RecordType,
+    pub old_size: Option<u64>,
+    pub new_size: Option<u64>,
+    pub old_hash: Option<String>,
+    pub new_hash: Option<String>,
+    pub encoding: Option<Encoding>,
+    pub content: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordKind {
+    Create,
+    Mkdir,
+    Modify,
+    Replace,
+    Delete,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordType {
+    File,
+    Directory,
+}
+
+impl From<ChangeKind> for RecordKind {
+    fn from(kind: ChangeKind) -> Self {
+        match kind {
+            ChangeKind::Create => RecordKind::Create,
+            ChangeKind::Mkdir => RecordKind::Mkdir,
+            ChangeKind::Modify => RecordKind::Modify,
+            ChangeKind::Replace => RecordKind::Replace,
+            ChangeKind::Delete => RecordKind::Delete,
+        }
+    }
+}
+
+impl From<NodeType> for RecordType {
+    fn from(node_type: NodeType) -> Self {
+        match node_type {
+            NodeType::File => RecordType::File,
+            NodeType::Directory => RecordType::Directory,
+        }
+    }
+}
+
+/// `blake3:<hex>` of a file's content.
+pub fn content_hash(file: &FileNode) -> String {
+    format!("blake3:{}", file.hash().to_hex())
+}
+
+fn encode_content(data: &Bytes) -> (Encoding, String) {
+    match std::str::from_utf8(data) {
+        Ok(text) => (Encoding::Utf8, text.to_string()),
+        Err(_) => (
+            Encoding::Base64,
+            base64::engine::general_purpose::STANDARD.encode(data),
+        ),
+    }
+}
+
+impl ChangeRecord {
+    pub fn from_change(change: &Change) -> Self {
+        let old_file = change.old.as_ref().and_then(Node::as_file);
+        let new_file = change.new.as_ref().and_then(Node::as_file);
+        let (encoding, content) = match new_file {
+            Some(file) => {
+                let (encoding, content) = encode_content(file.data());
+                (Some(encoding), Some(content))
+            }
+            None => (None, None),
+        };
+        ChangeRecord {
+            kind: change.kind.into(),
+            path: change.path.to_string(),
+            node_type: change.node_type().into(),
+            old_size: old_file.map(|f| f.len()),
+            new_size: new_file.map(|f| f.len()),
+            old_hash: old_file.map(|f| content_hash(f)),
+            new_hash: new_file.map(|f| content_hash(f)),
+            encoding,
+            content,
+        }
+    }
+
+    /// The decoded new content, if this change carries one.
+    pub fn decoded_content(&self) -> Result<Option<Bytes>, ApplyError> {
+        match (&self.content, self.encoding) {
+            (None, _) => Ok(None),
+            (Some(text), Some(Encoding::Base64)) => base64::engine::general_purpose::STANDARD
+                .decode(text.as_bytes())
+                .map(|bytes| Some(Bytes::from(bytes)))
+                .map_err(|_| ApplyError::BadContent(self.path.clone())),
+            (Some(text), _) => Ok(Some(Bytes::from(text.clone()))),
+        }
+    }
+}
+
+/// The document for a change list.
+pub fn to_document(changes: &[Change]) -> DiffDocument {
+    DiffDocument {
+        version: DIFF_VERSION,
+        changes: changes.iter().map(ChangeRecord::from_change).collect(),
+    }
+}
+
+/// Pretty JSON text of the diff, ending with a newline.
+pub fn to_json(changes: &[Change]) -> String {
+    let mut text = serde_json::to_string_pretty(&to_document(changes)).expect("serialisable");
+    text.push('\n');
+    text
+}
+
+#[derive(Debug, Error)]
+pub enum ApplyError {
+    #[error("change to {path}: {source}")]
+    Path { path: String, source: PathError },
+    #[error("change to {0}: content is missing or not valid for its encoding")]
+    BadContent(String),
+    #[error("change to {path} does not match the tree (stale): {reason}")]
+    Stale { path: String, reason: String },
+    #[error("change to {path}: {source}")]
+    Fs { path: String, source: FsError },
+}
+
+/// Applies a change list to `vfs`. Each modify, replace and delete is first
+/// checked against the tree (the old hash must match), so a diff taken
+/// against another state is refused instead of silently overwriting.
+pub fn apply(vfs: &mut Vfs, records: &[ChangeRecord]) -> Result<(), ApplyError> {
+    let mut staged = vfs.clone();
+    for record in records {
+        apply_one(&mut staged, record)?;
+    }
+    *vfs = staged;
+    Ok(())
+}
+
+fn apply_one(vfs: &mut Vfs, record: &ChangeRecord) -> Result<(), ApplyError> {
+    let path = VfsPath::parse(&record.path).map_err(|source| ApplyError::Path {
+        path: record.path.clone(),
+        source,
+    })?;
+    let fs_error = |source| ApplyError::Fs {
+        path: record.path.clone(),
+        source,
+    };
+    let stale = |reason: &str| ApplyError::Stale {
+        path: record.path.clone(),
+        reason: reason.to_string(),
+    };
+    let current = vfs.lookup(&path).ok();
+    match record.kind {
+        RecordKind::Create | RecordKind::Mkdir => {
+            if current.is_some() {
+                return Err(stale("the path already exists"));
+            }
+        }
+        RecordKind::Modify | RecordKind::Replace | RecordKind::Delete => {
+            let Some(node) = &current else {
+                return Err(stale("the path does not exist"));
+            };
+            if let (Some(expected), Node::File(file)) = (&record.old_hash, node) {
+                if *expected != content_hash(file) {
+                    return Err(stale("its content differs from the diff's old content"));
+                }
+            }
+        }
+    }
+    match (record.kind, record.node_type) {
+        (RecordKind::Mkdir, _) => vfs.mkdir(&path).map_err(fs_error),
+        (RecordKind::Delete, _) => vfs.remove_all(&path).map_err(fs_error),
+        (RecordKind::Replace, RecordType::Directory) => {
+            vfs.remove_all(&path).map_err(fs_error)?;
+            vfs.mkdir(&path).map_err(fs_error)
+        }
+        (RecordKind::Replace, RecordType::File) => {
+            let content = record
+                .decoded_content()?
+                .ok_or_else(|| ApplyError::BadContent(record.path.clone()))?;
+            vfs.remove_all(&path).map_err(fs_error)?;
+            vfs.write_file(&path, content).map_err(fs_error)
+        }
+        (RecordKind::Create | RecordKind::Modify, _) => {
+            let content = record
+                .decoded_content()?
+                .ok_or_else(|| ApplyError::BadContent(record.path.clone()))?;
+            vfs.write_file(&path, content).map_err(fs_error)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::diff;
+    use crate::fs::Quota;
+    use proptest::prelude::*;
+
+    fn p(s: &str) -> VfsPath {
+        VfsPath::parse(s).unwrap()
+    }
+
+    #[test]
+    fn records_carry_sizes_hashes_and_content() {
+        let mut fs = Vfs::new(Quota::UNLIMITED);
+        fs.write_file(&p("/t.txt"), "old").unwrap();
+        let base = fs.snapshot();
+        fs.write_file(&p("/t.txt"), "new!").unwrap();
+        fs.write_file(&p("/b.bin"), vec![0xff, 0x00]).unwrap();
+        let document = to_document(&diff(&base, &fs.snapshot()));
+        let json = serde_json::to_value(&document).unwrap();
+        assert_eq!(json["version"], 1);
+        let bin = &json["changes"][0];
+        assert_eq!(bin["kind"], "create");
+        assert_eq!(bin["path"], "/b.bin");
+        assert_eq!(bin["type"], "file");
+        assert_eq!(bin["oldSize"], serde_json::Value::Null);
+        assert_eq!(bin["newSize"], 2);
+        assert_eq!(bin["encoding"], "base64");
+        assert_eq!(bin["content"], "/wA=");
+        let text = &json["changes"][1];
+        assert_eq!(text["kind"], "modify");
+        assert_eq!(text["oldSize"], 3);
+        assert_eq!(
+            text["newHash"],
+            format!("blake3:{}", blake3::hash(b"new!").to_hex())
+        );
+        assert_eq!(
+            text["oldHash"],
+            format!("blake3:{}", blake3::hash(b"old").to_hex())
+        );
+        assert_eq!(text["encoding"], "utf8");
+        assert_eq!(text["content"], "new!");
+    }
+
+    #[test]
+    fn a_stale_diff_is_refused() {
+        let mut fs = Vfs::new(Quota::UNLIMITED);
+        fs.write_file(&p("/a"), "1").unwrap();
+        let base = fs.snapshot();
+        fs.write_file(&p("/a"), "2").unwrap();
+        let document = to_document(&diff(&base, &fs.snapshot()));
+        // `fs` already holds "2": the diff's old content no longer matches.
+        let error = apply(&mut fs, &document.changes).unwrap_err();
+        assert!(matches!(error, ApplyError::Stale { .. }), "{error}");
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Write(u8, u8, Vec<u8>),
+        Mkdir(u8, u8),
+        Remove(u8, u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..4, 0u8..4, proptest::collection::vec(any::<u8>(), 0..6))
+                .prop_map(|(d, f, c)| Op::Write(d, f, c)),
+            (0u8..4, 0u8..4).prop_map(|(d, f)| Op::Mkdir(d, f)),
+            (0u8..4, 0u8..4).prop_map(|(d, f)| Op::Remove(d, f)),
+        ]
+    }
+
+    fn run(fs: &mut Vfs, ops: &[Op]) {
+        for op in ops {
+            let _ = match op {
+                Op::Write(d, f, c) => fs.write_file(&p(&format!("/d{d}/f{f}")), c.clone()),
+                Op::Mkdir(d, f) => fs.mkdir_all(&p(&format!("/d{d}/f{f}"))).map(|_| ()),
+                Op::Remove(d, f) => fs.remove_all(&p(&format!("/d{d}/f{f}"))),
+            };
+            let _ = fs.mkdir_all(&p(&format!("/d{}", ops.len() % 4)));
+        }
+    }
+
+    fn listing(fs: &Vfs) -> Vec<(String, Option<Bytes>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![p("/")];
+        while let Some(dir) = stack.pop() {
+            for entry in fs.read_dir(&dir).unwrap() {
+                let path = dir.join(&entry.name);
+                match entry.node_type {
+                    NodeType::File => {
+                        out.push((path.to_string(), Some(fs.read_file(&path).unwrap())))
+                    }
+                    NodeType::Directory => {
+                        out.push((path.to_string(), None));
+                        stack.push(path);
+                    }
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn applying_the_diff_to_the_baseline_yields_the_final_tree(
+            before in proptest::collection::vec(op(), 0..12),
+            after in proptest::collection::vec(op(), 0..12),
+        ) {
+            let mut fs = Vfs::new(Quota::UNLIMITED);
+            run(&mut fs, &before);
+            let base = fs.snapshot();
+            run(&mut fs, &after);
+            let document = to_document(&diff(&base, &fs.snapshot()));
+            let round_tripped: DiffDocument =
+                serde_json::from_str(&serde_json::to_string(&document).unwrap()).unwrap();
+            let mut replay = Vfs::from_snapshot(&base, Quota::UNLIMITED);
+            apply(&mut replay, &round_tripped.changes).unwrap();
+            prop_assert_eq!(listing(&replay), listing(&fs));
+        }
+    }
+}

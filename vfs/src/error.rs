@@ -1,0 +1,134 @@
+//! Filesystem errors, named by their POSIX codes so that every layer above
+//! (the JS `fs` module, shell commands) can report them the way users know.
+
+use thiserror::Error;
+
+use crate::path::{PathError, VfsPath};
+
+/// POSIX error codes the VFS produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Errno {
+    NoEnt,
+    Exist,
+    NotDir,
+    IsDir,
+    NotEmpty,
+    Inval,
+    NoSpc,
+    Acces,
+    NameTooLong,
+    Busy,
+}
+
+impl Errno {
+    /// `ENOENT`, `EEXIST`, ...
+    pub const fn code(self) -> &'static str {
+        match self {
+            Errno::NoEnt => "ENOENT",
+            Errno::Exist => "EEXIST",
+            Errno::NotDir => "ENOTDIR",
+            Errno::IsDir => "EISDIR",
+            Errno::NotEmpty => "ENOTEMPTY",
+            Errno::Inval => "EINVAL",
+            Errno::NoSpc => "ENOSPC",
+            Errno::Acces => "EACCES",
+            Errno::NameTooLong => "ENAMETOOLONG",
+            Errno::Busy => "EBUSY",
+        }
+    }
+
+    /// Linux errno value (Node reports it negated).
+    pub const fn number(self) -> i32 {
+        match self {
+            Errno::NoEnt => 2,
+            Errno::Exist => 17,
+            Errno::NotDir => 20,
+            Errno::IsDir => 21,
+            Errno::NotEmpty => 39,
+            Errno::Inval => 22,
+            Errno::NoSpc => 28,
+            Errno::Acces => 13,
+            Errno::NameTooLong => 36,
+            Errno::Busy => 16,
+        }
+    }
+
+    /// The strerror-style text Node and GNU tools print.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Errno::NoEnt => "no such file or directory",
+            Errno::Exist => "file already exists",
+            Errno::NotDir => "not a directory",
+            Errno::IsDir => "illegal operation on a directory",
+            Errno::NotEmpty => "directory not empty",
+            Errno::Inval => "invalid argument",
+            Errno::NoSpc => "no space left on device",
+            Errno::Acces => "permission denied",
+            Errno::NameTooLong => "name too long",
+            Errno::Busy => "resource busy or locked",
+        }
+    }
+
+    /// The C library's `strerror` text, as coreutils print it.
+    pub const fn strerror(self) -> &'static str {
+        match self {
+            Errno::NoEnt => "No such file or directory",
+            Errno::Exist => "File exists",
+            Errno::NotDir => "Not a directory",
+            Errno::IsDir => "Is a directory",
+            Errno::NotEmpty => "Directory not empty",
+            Errno::Inval => "Invalid argument",
+            Errno::NoSpc => "No space left on device",
+            Errno::Acces => "Permission denied",
+            Errno::NameTooLong => "File name too long",
+            Errno::Busy => "Device or resource busy",
+        }
+    }
+}
+
+/// Which quota a write ran into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuotaKind {
+    Bytes,
+    Nodes,
+}
+
+/// A failed filesystem operation. `path` is the path the failure is about
+/// (for two-path operations, the one that was wrong).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{}: {}, '{}'", errno.code(), errno.description(), path)]
+pub struct FsError {
+    pub errno: Errno,
+    pub path: VfsPath,
+    /// Set when the error is a quota refusal (`errno` is then `NoSpc`).
+    pub quota: Option<QuotaKind>,
+}
+
+impl FsError {
+    pub fn new(errno: Errno, path: &VfsPath) -> Self {
+        FsError {
+            errno,
+            path: path.clone(),
+            quota: None,
+        }
+    }
+
+    pub fn quota(kind: QuotaKind, path: &VfsPath) -> Self {
+        FsError {
+            errno: Errno::NoSpc,
+            path: path.clone(),
+            quota: Some(kind),
+        }
+    }
+}
+
+impl From<&PathError> for Errno {
+    fn from(error: &PathError) -> Self {
+        match error {
+            PathError::Nul => Errno::Inval,
+            PathError::NameTooLong | PathError::PathTooLong => Errno::NameTooLong,
+        }
+    }
+}
+
+pub type FsResult<T> = Result<T, FsError>;

@@ -1,0 +1,773 @@
+//! The filesystem a sandbox sees: operations, quotas and snapshots.
+//!
+//! Every operation validates first (existence, types, quota) and mutates
+//! only when it cannot fail, so a refused write leaves the tree exactly as
+//! it was. Batch operations (seeding) stage on a clone, which is O(1).
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+
+use crate::error::{Errno, FsError, FsResult, QuotaKind};
+use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType, Usage};
+use crate::path::VfsPath;
+
+/// Default permission bits of new files and directories.
+pub const FILE_MODE: u32 = 0o644;
+pub const DIR_MODE: u32 = 0o755;
+
+/// Size and node quotas, checked before anything changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quota {
+    pub max_bytes: u64,
+    pub max_nodes: u64,
+}
+
+impl Quota {
+    pub const UNLIMITED: Quota = Quota {
+        max_bytes: u64::MAX,
+        max_nodes: u64::MAX,
+    };
+}
+
+/// What `stat` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    pub node_type: NodeType,
+    /// File length in bytes; 0 for directories.
+    pub size: u64,
+    pub mode: u32,
+    pub mtime_ns: i64,
+    /// Entries of a directory (0 for files).
+    pub entries: u64,
+}
+
+/// One entry of a directory listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: Name,
+    pub node_type: NodeType,
+}
+
+/// An immutable view of a whole tree, taken in O(1). Baselines and child
+/// seeds are snapshots.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    root: Arc<DirNode>,
+}
+
+impl Snapshot {
+    pub fn root(&self) -> &Arc<DirNode> {
+        &self.root
+    }
+
+    pub fn usage(&self) -> Usage {
+        self.root.usage()
+    }
+
+    /// The node at `path`, or why there is none.
+    pub fn lookup(&self, path: &VfsPath) -> FsResult<Node> {
+        lookup_in(&self.root, path)
+    }
+}
+
+/// Modification times: wall-clock nanoseconds, made strictly increasing so
+/// that two writes in the same instant still order (`-nt`, `find -newer`).
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    last: i64,
+}
+
+impl Clock {
+    fn tick(&mut self) -> i64 {
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as i64)
+            .unwrap_or(0);
+        self.last = wall.max(self.last + 1);
+        self.last
+    }
+}
+
+/// A virtual filesystem: files and directories only.
+#[derive(Clone, Debug)]
+pub struct Vfs {
+    root: Arc<DirNode>,
+    quota: Quota,
+    clock: Clock,
+}
+
+fn lookup_in(root: &Arc<DirNode>, path: &VfsPath) -> FsResult<Node> {
+    let mut node = Node::Dir(root.clone());
+    for name in path.components() {
+        let Node::Dir(dir) = &node else {
+            return Err(FsError::new(Errno::NotDir, path));
+        };
+        node = dir
+            .get(name)
+            .cloned()
+            .ok_or_else(|| FsError::new(Errno::NoEnt, path))?;
+    }
+    Ok(node)
+}
+
+/// Walks to the directory `names` below `dir`, copying each node on the way
+/// only if it is shared, applies `edit` there and fixes the aggregate usage
+/// of every directory on the way back up. Callers validate first: the path
+/// must name an existing directory.
+fn edit_dir<R>(dir: &mut Arc<DirNode>, names: &[&str], edit: impl FnOnce(&mut DirNode) -> R) -> R {
+    let node = Arc::make_mut(dir);
+    match names.split_first() {
+        None => edit(node),
+        Some((name, rest)) => {
+            let entry = node
+                .entries
+                .get_mut(*name)
+                .expect("edit_dir: path validated by caller");
+            let Node::Dir(child) = &mut entry.0 else {
+                unreachable!("edit_dir: path validated by caller")
+            };
+            let before = child.usage;
+            let result = edit_dir(child, rest, edit);
+            node.usage = node.usage.minus(before).plus(child.usage);
+            result
+        }
+    }
+}
+
+impl Vfs {
+    /// A new filesystem holding `/` and an empty `/tmp` (contract §2).
+    pub fn new(quota: Quota) -> Self {
+        let mut vfs = Vfs {
+            root: Arc::new(DirNode::new(Meta {
+                mode: DIR_MODE,
+                mtime_ns: 0,
+            })),
+            quota: Quota::UNLIMITED,
+            clock: Clock { last: 0 },
+        };
+        let now = vfs.clock.tick();
+        Arc::make_mut(&mut vfs.root).meta.mtime_ns = now;
+        vfs.mkdir(&VfsPath::parse("/tmp").expect("valid"))
+            .expect("a fresh tree has room for /tmp");
+        vfs.quota = quota;
+        vfs
+    }
+
+    /// A filesystem whose tree is `snapshot` (O(1)).
+    pub fn from_snapshot(snapshot: &Snapshot, quota: Quota) -> Self {
+        Vfs {
+            root: snapshot.root.clone(),
+            quota,
+            clock: Clock { last: 0 },
+        }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            root: self.root.clone(),
+        }
+    }
+
+    pub fn quota(&self) -> Quota {
+        self.quota
+    }
+
+    pub fn set_quota(&mut self, quota: Quota) {
+        self.quota = quota;
+    }
+
+    /// Bytes and nodes held (`/` itself not counted).
+    pub fn usage(&self) -> Usage {
+        self.root.usage()
+    }
+
+    /// What the quota still allows.
+    pub fn remaining(&self) -> Quota {
+        let usage = self.usage();
+        Quota {
+            max_bytes: self.quota.max_bytes.saturating_sub(usage.bytes),
+            max_nodes: self.quota.max_nodes.saturating_sub(usage.nodes),
+        }
+    }
+
+    // ----- reading -----
+
+    pub fn lookup(&self, path: &VfsPath) -> FsResult<Node> {
+        lookup_in(&self.root, path)
+    }
+
+    pub fn exists(&self, path: &VfsPath) -> bool {
+        self.lookup(path).is_ok()
+    }
+
+    pub fn is_dir(&self, path: &VfsPath) -> bool {
+        matches!(self.lookup(path), Ok(Node::Dir(_)))
+    }
+
+    pub fn is_file(&self, path: &VfsPath) -> bool {
+        matches!(self.lookup(path), Ok(Node::File(_)))
+    }
+
+    pub fn stat(&self, path: &VfsPath) -> FsResult<Stat> {
+        let node = self.lookup(path)?;
+        let meta = node.meta();
+        Ok(match &node {
+            Node::File(file) => Stat {
+                node_type: NodeType::File,
+                size: file.len(),
+                mode: meta.mode,
+                mtime_ns: meta.mtime_ns,
+                entries: 0,
+            },
+            Node::Dir(dir) => Stat {
+                node_type: NodeType::Directory,
+                size: 0,
+                mode: meta.mode,
+                mtime_ns: meta.mtime_ns,
+                entries: dir.len() as u64,
+            },
+        })
+    }
+
+    pub fn read_file(&self, path: &VfsPath) -> FsResult<Bytes> {
+        match self.lookup(path)? {
+            Node::File(file) => Ok(file.data().clone()),
+            Node::Dir(_) => Err(FsError::new(Errno::IsDir, path)),
+        }
+    }
+
+    /// Entries of a directory in name order.
+    pub fn read_dir(&self, path: &VfsPath) -> FsResult<Vec<DirEntry>> {
+        match self.lookup(path)? {
+            Node::Dir(dir) => Ok(dir
+                .iter()
+                .map(|(name, node)| DirEntry {
+                    name: name.clone(),
+                    node_type: node.node_type(),
+                })
+                .collect()),
+            Node::File(_) => Err(FsError::new(Errno::NotDir, path)),
+        }
+    }
+
+    // ----- validation helpers -----
+
+    /// The parent directory of `path` and `path`'s name; `path` is not `/`.
+    fn parent_dir(&self, path: &VfsPath) -> FsResult<(VfsPath, Arc<DirNode>)> {
+        let parent = path
+            .parent()
+            .ok_or_else(|| FsError::new(Errno::Busy, path))?;
+        match self.lookup(&parent) {
+            Ok(Node::Dir(dir)) => Ok((parent, dir)),
+            Ok(Node::File(_)) => Err(FsError::new(Errno::NotDir, path)),
+            Err(error) => Err(FsError::new(error.errno, path)),
+        }
+    }
+
+    /// Refuses growth past the quota; shrinking is always allowed (a child
+    /// whose quota is its parent's remainder can still delete).
+    fn check_quota(&self, removed: Usage, added: Usage, path: &VfsPath) -> FsResult<()> {
+        let usage = self.usage();
+        if added.bytes > removed.bytes
+            && usage.bytes - removed.bytes + added.bytes > self.quota.max_bytes
+        {
+            return Err(FsError::quota(QuotaKind::Bytes, path));
+        }
+        if added.nodes > removed.nodes
+            && usage.nodes - removed.nodes + added.nodes > self.quota.max_nodes
+        {
+            return Err(FsError::quota(QuotaKind::Nodes, path));
+        }
+        Ok(())
+    }
+
+    fn names(path: &VfsPath) -> Vec<&str> {
+        path.components().collect()
+    }
+
+    /// Puts `node` at `path` in its (validated) parent directory.
+    fn place(&mut self, parent: &VfsPath, name: &str, node: Node) {
+        let now = self.clock.tick();
+        edit_dir(&mut self.root, &Self::names(parent), |dir| {
+            dir.insert(Name::from(name), node);
+            dir.meta.mtime_ns = now;
+        });
+    }
+
+    fn unplace(&mut self, parent: &VfsPath, name: &str) -> Option<Node> {
+        let now = self.clock.tick();
+        edit_dir(&mut self.root, &Self::names(parent), |dir| {
+            dir.meta.mtime_ns = now;
+            dir.remove(name)
+        })
+    }
+
+    // ----- writing -----
+
+    /// Replaces (or creates) a file's content.
+    pub fn write_file(&mut self, path: &VfsPath, data: impl Into<Bytes>) -> FsResult<()> {
+        self.put_file(path, data.into(), false, false)
+    }
+
+    /// Appends to a file, creating it when missing.
+    pub fn append_file(&mut self, path: &VfsPath, data: impl Into<Bytes>) -> FsResult<()> {
+        self.put_file(path, data.into(), true, false)
+    }
+
+    /// Creates a file that must not exist yet (`EEXIST` otherwise).
+    pub fn create_new(&mut self, path: &VfsPath, data: impl Into<Bytes>) -> FsResult<()> {
+        self.put_file(path, data.into(), false, true)
+    }
+
+    fn put_file(
+        &mut self,
+        path: &VfsPath,
+        data: Bytes,
+        append: bool,
+        exclusive: bool,
+    ) -> FsResult<()> {
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        let existing = dir.get(name);
+        let (content, mode, removed) = match existing {
+            Some(Node::Dir(_)) => return Err(FsError::new(Errno::IsDir, path)),
+            Some(Node::File(_)) if exclusive => return Err(FsError::new(Errno::Exist, path)),
+            Some(Node::File(old)) => {
+                let content = if append {
+                    let mut joined = Vec::with_capacity(old.data().len() + data.len());
+                    joined.extend_from_slice(old.data());
+                    joined.extend_from_slice(&data);
+                    Bytes::from(joined)
+                } else {
+                    data
+                };
+                (
+                    content,
+                    old.meta().mode,
+                    Node::File(old.clone()).footprint(),
+                )
+            }
+            None => (data, FILE_MODE, Usage::default()),
+        };
+        let added = Usage {
+            bytes: content.len() as u64,
+            nodes: 1,
+        };
+        self.check_quota(removed, added, path)?;
+        let mtime_ns = self.clock.tick();
+        let file = FileNode::new(content, Meta { mode, mtime_ns });
+        self.place(&parent, name, Node::File(Arc::new(file)));
+        Ok(())
+    }
+
+    /// Creates one directory; its parent must exist.
+    pub fn mkdir(&mut self, path: &VfsPath) -> FsResult<()> {
+        if path.is_root() {
+            return Err(FsError::new(Errno::Exist, path));
+        }
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        if dir.get(name).is_some() {
+            return Err(FsError::new(Errno::Exist, path));
+        }
+        self.check_quota(Usage::default(), Usage { bytes: 0, nodes: 1 }, path)?;
+        let mtime_ns = self.clock.tick();
+        let node = Node::Dir(Arc::new(DirNode::new(Meta {
+            mode: DIR_MODE,
+            mtime_ns,
+        })));
+        self.place(&parent, name, node);
+        Ok(())
+    }
+
+    /// Creates `path` and any missing parents. Returns the first directory
+    /// created (`None` when all existed), as Node's `mkdir -p` does.
+    pub fn mkdir_all(&mut self, path: &VfsPath) -> FsResult<Option<VfsPath>> {
+        let mut first_created = None;
+        let mut current = VfsPath::root();
+        let mut missing = 0u64;
+        let mut missing_from = None;
+        // Validate the whole chain and count what is missing before creating.
+        for name in path.components() {
+            current = current.join(name);
+            if missing_from.is_some() {
+                missing += 1;
+                continue;
+            }
+            match self.lookup(&current) {
+                Ok(Node::Dir(_)) => {}
+                Ok(Node::File(_)) => {
+                    let errno = if current == *path {
+                        Errno::Exist
+                    } else {
+                        Errno::NotDir
+                    };
+                    return Err(FsError::new(errno, path));
+                }
+                Err(_) => {
+                    missing += 1;
+                    missing_from = Some(current.clone());
+                }
+            }
+        }
+        if missing == 0 {
+            return Ok(None);
+        }
+        self.check_quota(
+            Usage::default(),
+            Usage {
+                bytes: 0,
+                nodes: missing,
+            },
+            path,
+        )?;
+        let start = missing_from.expect("missing > 0");
+        let mut current = start.parent().expect("not root");
+        for name in path.strip_prefix(&current).expect("prefix") {
+            current = current.join(name);
+            self.mkdir(&current)?;
+            first_created.get_or_insert_with(|| current.clone());
+        }
+        Ok(first_created)
+    }
+
+    /// `unlink`: removes a file.
+    pub fn remove_file(&mut self, path: &VfsPath) -> FsResult<()> {
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        match dir.get(name) {
+            None => Err(FsError::new(Errno::NoEnt, path)),
+            Some(Node::Dir(_)) => Err(FsError::new(Errno::IsDir, path)),
+            Some(Node::File(_)) => {
+                self.unplace(&parent, name);
+                Ok(())
+            }
+        }
+    }
+
+    /// `rmdir`: removes an empty directory.
+    pub fn remove_dir(&mut self, path: &VfsPath) -> FsResult<()> {
+        if path.is_root() {
+            return Err(FsError::new(Errno::Busy, path));
+        }
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        match dir.get(name) {
+            None => Err(FsError::new(Errno::NoEnt, path)),
+            Some(Node::File(_)) => Err(FsError::new(Errno::NotDir, path)),
+            Some(Node::Dir(d)) if !d.is_empty() => Err(FsError::new(Errno::NotEmpty, path)),
+            Some(Node::Dir(_)) => {
+                self.unplace(&parent, name);
+                Ok(())
+            }
+        }
+    }
+
+    /// Removes a file or a whole directory tree (O(1) whatever its size).
+    pub fn remove_all(&mut self, path: &VfsPath) -> FsResult<()> {
+        if path.is_root() {
+            return Err(FsError::new(Errno::Busy, path));
+        }
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        if dir.get(name).is_none() {
+            return Err(FsError::new(Errno::NoEnt, path));
+        }
+        self.unplace(&parent, name);
+        Ok(())
+    }
+
+    /// POSIX `rename`: replaces a file target, or an empty directory target
+    /// with a directory; never moves a directory into itself.
+    pub fn rename(&mut self, from: &VfsPath, to: &VfsPath) -> FsResult<()> {
+        if from.is_root() {
+            return Err(FsError::new(Errno::Busy, from));
+        }
+        if to.is_root() {
+            return Err(FsError::new(Errno::Busy, to));
+        }
+        let node = self.lookup(from)?;
+        let (to_parent, to_dir) = self.parent_dir(to)?;
+        if from == to {
+            return Ok(());
+        }
+        if to.starts_with(from) {
+            return Err(FsError::new(Errno::Inval, to));
+        }
+        let to_name = to.file_name().expect("not root");
+        match (&node, to_dir.get(to_name)) {
+            (Node::Dir(_), Some(Node::File(_))) => return Err(FsError::new(Errno::NotDir, to)),
+            (Node::Dir(_), Some(Node::Dir(d))) if !d.is_empty() => {
+                return Err(FsError::new(Errno::NotEmpty, to));
+            }
+            (Node::File(_), Some(Node::Dir(_))) => return Err(FsError::new(Errno::IsDir, to)),
+            _ => {}
+        }
+        let from_parent = from.parent().expect("not root");
+        self.unplace(&from_parent, from.file_name().expect("not root"));
+        self.place(&to_parent, to_name, node);
+        Ok(())
+    }
+
+    /// Puts a node (a file or a whole subtree, typically from a snapshot)
+    /// at `path`, replacing what is there. O(1) in the subtree's size; the
+    /// quota is checked against the subtree's recorded usage.
+    pub fn graft(&mut self, path: &VfsPath, node: Node) -> FsResult<()> {
+        if path.is_root() {
+            let Node::Dir(dir) = node else {
+                return Err(FsError::new(Errno::IsDir, path));
+            };
+            self.check_quota(self.usage(), dir.usage(), path)?;
+            self.root = dir;
+            return Ok(());
+        }
+        let (parent, dir) = self.parent_dir(path)?;
+        let name = path.file_name().expect("not root");
+        let removed = dir.get(name).map(Node::footprint).unwrap_or_default();
+        self.check_quota(removed, node.footprint(), path)?;
+        self.place(&parent, name, node);
+        Ok(())
+    }
+
+    /// Copies a file or directory tree to `to` (O(1): the copy shares
+    /// structure with the original). `to` is replaced if it exists; the
+    /// top-level copy gets a fresh modification time.
+    pub fn copy(&mut self, from: &VfsPath, to: &VfsPath) -> FsResult<()> {
+        let node = self.lookup(from)?;
+        if to.starts_with(from) && from != to && matches!(node, Node::Dir(_)) {
+            return Err(FsError::new(Errno::Inval, to));
+        }
+        let now = self.clock.tick();
+        let node = match node {
+            Node::File(file) => Node::File(Arc::new(file.with_meta(Meta {
+                mtime_ns: now,
+                ..file.meta()
+            }))),
+            dir => dir,
+        };
+        self.graft(to, node)
+    }
+
+    /// Sets permission bits.
+    pub fn set_mode(&mut self, path: &VfsPath, mode: u32) -> FsResult<()> {
+        self.set_meta(path, |meta| meta.mode = mode & 0o7777)
+    }
+
+    /// Sets the modification time (`None`: now).
+    pub fn set_mtime(&mut self, path: &VfsPath, mtime_ns: Option<i64>) -> FsResult<()> {
+        let time = mtime_ns.unwrap_or_else(|| self.clock.tick());
+        self.set_meta(path, |meta| meta.mtime_ns = time)
+    }
+
+    fn set_meta(&mut self, path: &VfsPath, change: impl FnOnce(&mut Meta)) -> FsResult<()> {
+        let node = self.lookup(path)?;
+        if path.is_root() {
+            change(&mut Arc::make_mut(&mut self.root).meta);
+            return Ok(());
+        }
+        let parent = path.parent().expect("not root");
+        let name = path.file_name().expect("not root");
+        let node = match node {
+            Node::File(file) => {
+                let mut meta = file.meta();
+                change(&mut meta);
+                Node::File(Arc::new(file.with_meta(meta)))
+            }
+            Node::Dir(mut dir) => {
+                change(&mut Arc::make_mut(&mut dir).meta);
+                Node::Dir(dir)
+            }
+        };
+        edit_dir(&mut self.root, &Self::names(&parent), |dir| {
+            dir.insert(Name::from(name), node);
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> VfsPath {
+        VfsPath::parse(s).unwrap()
+    }
+
+    fn vfs() -> Vfs {
+        Vfs::new(Quota::UNLIMITED)
+    }
+
+    #[test]
+    fn starts_with_root_and_tmp() {
+        let fs = vfs();
+        assert!(fs.is_dir(&p("/")));
+        assert!(fs.is_dir(&p("/tmp")));
+        assert_eq!(fs.usage(), Usage { bytes: 0, nodes: 1 });
+    }
+
+    #[test]
+    fn writes_reads_and_appends() {
+        let mut fs = vfs();
+        fs.write_file(&p("/a.txt"), "hello").unwrap();
+        fs.append_file(&p("/a.txt"), " world").unwrap();
+        assert_eq!(fs.read_file(&p("/a.txt")).unwrap(), "hello world");
+        assert_eq!(
+            fs.usage(),
+            Usage {
+                bytes: 11,
+                nodes: 2
+            }
+        );
+        fs.write_file(&p("/a.txt"), "x").unwrap();
+        assert_eq!(fs.usage(), Usage { bytes: 1, nodes: 2 });
+    }
+
+    #[test]
+    fn errors_name_posix_codes() {
+        let mut fs = vfs();
+        let code = |r: FsResult<()>| r.unwrap_err().errno;
+        assert_eq!(code(fs.write_file(&p("/missing/a"), "")), Errno::NoEnt);
+        assert_eq!(code(fs.write_file(&p("/tmp"), "")), Errno::IsDir);
+        fs.write_file(&p("/f"), "").unwrap();
+        assert_eq!(code(fs.write_file(&p("/f/x"), "")), Errno::NotDir);
+        assert_eq!(fs.read_file(&p("/f/x")).unwrap_err().errno, Errno::NotDir);
+        assert_eq!(fs.read_file(&p("/nope")).unwrap_err().errno, Errno::NoEnt);
+        assert_eq!(fs.read_file(&p("/tmp")).unwrap_err().errno, Errno::IsDir);
+        assert_eq!(code(fs.mkdir(&p("/tmp"))), Errno::Exist);
+        assert_eq!(code(fs.create_new(&p("/f"), "x")), Errno::Exist);
+        fs.write_file(&p("/tmp/x"), "1").unwrap();
+        assert_eq!(code(fs.remove_dir(&p("/tmp"))), Errno::NotEmpty);
+        assert_eq!(code(fs.remove_dir(&p("/f"))), Errno::NotDir);
+        assert_eq!(code(fs.remove_file(&p("/tmp"))), Errno::IsDir);
+        assert_eq!(code(fs.remove_file(&p("/nope"))), Errno::NoEnt);
+        assert_eq!(code(fs.remove_all(&p("/"))), Errno::Busy);
+        assert_eq!(fs.read_dir(&p("/f")).unwrap_err().errno, Errno::NotDir);
+    }
+
+    #[test]
+    fn mkdir_all_reports_the_first_created_and_refuses_files_on_the_way() {
+        let mut fs = vfs();
+        assert_eq!(fs.mkdir_all(&p("/a/b/c")).unwrap(), Some(p("/a")));
+        assert_eq!(fs.mkdir_all(&p("/a/b/c")).unwrap(), None);
+        assert_eq!(fs.mkdir_all(&p("/a/b/d")).unwrap(), Some(p("/a/b/d")));
+        fs.write_file(&p("/a/f"), "").unwrap();
+        assert_eq!(fs.mkdir_all(&p("/a/f/g")).unwrap_err().errno, Errno::NotDir);
+        assert_eq!(fs.mkdir_all(&p("/a/f")).unwrap_err().errno, Errno::Exist);
+    }
+
+    #[test]
+    fn quota_refusals_leave_old_content_intact() {
+        let mut fs = Vfs::new(Quota {
+            max_bytes: 10,
+            max_nodes: 4,
+        });
+        fs.write_file(&p("/a"), "12345").unwrap();
+        let error = fs.write_file(&p("/a"), "12345678901").unwrap_err();
+        assert_eq!(error.errno, Errno::NoSpc);
+        assert_eq!(error.quota, Some(QuotaKind::Bytes));
+        assert_eq!(fs.read_file(&p("/a")).unwrap(), "12345");
+        let error = fs.append_file(&p("/a"), "123456").unwrap_err();
+        assert_eq!(error.errno, Errno::NoSpc);
+        assert_eq!(
+            fs.read_file(&p("/a")).unwrap(),
+            "12345",
+            "a failed append keeps the file"
+        );
+        fs.append_file(&p("/a"), "67890").unwrap();
+        fs.write_file(&p("/b"), "").unwrap();
+        fs.mkdir(&p("/d")).unwrap();
+        let error = fs.mkdir(&p("/e")).unwrap_err();
+        assert_eq!(error.quota, Some(QuotaKind::Nodes));
+        assert!(!fs.exists(&p("/e")));
+        assert_eq!(
+            fs.mkdir_all(&p("/d/x/y")).unwrap_err().quota,
+            Some(QuotaKind::Nodes)
+        );
+        assert!(
+            !fs.exists(&p("/d/x")),
+            "mkdir -p past the quota creates nothing"
+        );
+        // Shrinking is allowed even at the quota.
+        fs.write_file(&p("/a"), "").unwrap();
+        assert_eq!(fs.usage().bytes, 0);
+    }
+
+    #[test]
+    fn rename_follows_posix() {
+        let mut fs = vfs();
+        fs.mkdir_all(&p("/d/sub")).unwrap();
+        fs.write_file(&p("/d/sub/f"), "x").unwrap();
+        fs.write_file(&p("/file"), "y").unwrap();
+        fs.mkdir(&p("/empty")).unwrap();
+        let code = |r: FsResult<()>| r.unwrap_err().errno;
+        assert_eq!(code(fs.rename(&p("/d"), &p("/d/sub/inside"))), Errno::Inval);
+        assert_eq!(code(fs.rename(&p("/d"), &p("/file"))), Errno::NotDir);
+        assert_eq!(code(fs.rename(&p("/file"), &p("/empty"))), Errno::IsDir);
+        assert_eq!(code(fs.rename(&p("/nope"), &p("/x"))), Errno::NoEnt);
+        assert_eq!(code(fs.rename(&p("/file"), &p("/nope/x"))), Errno::NoEnt);
+        fs.rename(&p("/d"), &p("/empty")).unwrap();
+        assert_eq!(fs.read_file(&p("/empty/sub/f")).unwrap(), "x");
+        assert!(!fs.exists(&p("/d")));
+        assert_eq!(code(fs.rename(&p("/file"), &p("/tmp"))), Errno::IsDir);
+        fs.rename(&p("/file"), &p("/tmp/file")).unwrap();
+        assert_eq!(fs.usage(), Usage { bytes: 2, nodes: 5 });
+    }
+
+    #[test]
+    fn snapshots_are_unaffected_by_later_writes() {
+        let mut fs = vfs();
+        fs.write_file(&p("/tmp/a"), "old").unwrap();
+        let snap = fs.snapshot();
+        fs.write_file(&p("/tmp/a"), "new").unwrap();
+        fs.remove_all(&p("/tmp")).unwrap();
+        let Node::File(file) = snap.lookup(&p("/tmp/a")).unwrap() else {
+            panic!("file")
+        };
+        assert_eq!(file.data(), "old");
+        assert!(!fs.exists(&p("/tmp")));
+    }
+
+    #[test]
+    fn copies_share_structure_and_count_against_the_quota() {
+        let mut fs = Vfs::new(Quota {
+            max_bytes: 100,
+            max_nodes: 100,
+        });
+        fs.mkdir(&p("/src")).unwrap();
+        for i in 0..5 {
+            fs.write_file(&p(&format!("/src/{i}")), "0123456789")
+                .unwrap();
+        }
+        fs.copy(&p("/src"), &p("/dst")).unwrap();
+        assert_eq!(
+            fs.usage(),
+            Usage {
+                bytes: 100,
+                nodes: 13
+            }
+        );
+        let error = fs.copy(&p("/src"), &p("/dst2")).unwrap_err();
+        assert_eq!(error.quota, Some(QuotaKind::Bytes));
+        assert!(!fs.exists(&p("/dst2")));
+        assert_eq!(
+            fs.copy(&p("/src"), &p("/src/inner")).unwrap_err().errno,
+            Errno::Inval
+        );
+    }
+
+    #[test]
+    fn modes_and_times_are_kept() {
+        let mut fs = vfs();
+        fs.write_file(&p("/x"), "a").unwrap();
+        let first = fs.stat(&p("/x")).unwrap();
+        fs.set_mode(&p("/x"), 0o755).unwrap();
+        fs.write_file(&p("/x"), "b").unwrap();
+        let second = fs.stat(&p("/x")).unwrap();
+        assert_eq!(second.mode, 0o755, "rewriting keeps the mode");
+        assert!(second.mtime_ns > first.mtime_ns, "times strictly increase");
+        fs.set_mtime(&p("/x"), Some(42)).unwrap();
+        assert_eq!(fs.stat(&p("/x")).unwrap().mtime_ns, 42);
+    }
+}

@@ -1,0 +1,34 @@
+//! goccia's virtual filesystem: everything a sandbox can see, and nothing
+//! else. No JavaScript here.
+//!
+//! - [`path`]: sandbox path normalisation (contract §2).
+//! - [`node`]: files (shared immutable bytes) and directories (persistent
+//!   maps) behind `Arc`: structure is shared, so snapshots are O(1).
+//! - [`fs`]: the filesystem operations, with quotas checked before any
+//!   change.
+//! - [`seed`], [`seed_config`]: populating a tree from the host, from
+//!   another sandbox, or inline.
+//! - [`diff`]: what changed between two snapshots, in O(changed).
+//! - [`changes`]: the JSON diff format, and applying it.
+//! - [`patch`]: the unified (git) patch format.
+//! - [`write_back`]: writing changes back to host paths the host named.
+
+pub mod changes;
+pub mod diff;
+pub mod error;
+pub mod fs;
+pub mod node;
+pub mod patch;
+pub mod path;
+pub mod seed;
+pub mod seed_config;
+pub mod write_back;
+
+pub use changes::{ChangeRecord, DiffDocument};
+pub use diff::{Change, ChangeKind, diff};
+pub use error::{Errno, FsError, FsResult, QuotaKind};
+pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
+pub use node::{Node, NodeType, Usage};
+pub use path::{PathError, VfsPath};
+pub use seed::{SeedError, SeedTarget, Seeded};
+pub use seed_config::{SeedShapes, SeedSpec};

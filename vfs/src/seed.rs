@@ -1,0 +1,446 @@
+//! Populating a VFS before a guest runs (contract §2, §5): from host paths,
+//! from another sandbox's snapshot, or from inline bytes.
+//!
+//! Seeds are copies taken once (baselines), never live mounts. A seed is
+//! applied as a unit: it is staged on an O(1) clone of the tree and only
+//! committed when all of it succeeded.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::UNIX_EPOCH;
+
+use bytes::Bytes;
+use thiserror::Error;
+
+use crate::error::{Errno, FsError};
+use crate::fs::{DIR_MODE, FILE_MODE, Snapshot, Vfs};
+use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType};
+use crate::path::{PathError, VfsPath};
+
+/// Where a seed lands. A file seeded to a target that is `/`, ends in `/`
+/// or is an existing directory keeps its name inside it; otherwise it is
+/// written at exactly the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedTarget {
+    path: VfsPath,
+    names_directory: bool,
+}
+
+impl SeedTarget {
+    pub fn parse(raw: &str) -> Result<Self, SeedError> {
+        let path = VfsPath::parse(raw).map_err(|source| SeedError::BadTarget {
+            raw: raw.to_string(),
+            source,
+        })?;
+        Ok(SeedTarget {
+            names_directory: raw.ends_with('/') || path.is_root(),
+            path,
+        })
+    }
+
+    pub fn root() -> Self {
+        SeedTarget {
+            path: VfsPath::root(),
+            names_directory: true,
+        }
+    }
+
+    pub fn path(&self) -> &VfsPath {
+        &self.path
+    }
+
+    /// The exact path a *file* named `file_name` lands at.
+    fn file_destination(&self, vfs: &Vfs, file_name: &str) -> VfsPath {
+        if self.names_directory || vfs.is_dir(&self.path) {
+            self.path.join(file_name)
+        } else {
+            self.path.clone()
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum SeedError {
+    #[error("seed path does not exist: {}", .0.display())]
+    Missing(PathBuf),
+    #[error("seed path is a symlink (not supported): {}", .0.display())]
+    Symlink(PathBuf),
+    #[error("seed path is neither a file nor a directory: {}", .0.display())]
+    Special(PathBuf),
+    #[error("seed path name is not valid UTF-8: {}", .0.display())]
+    NonUtf8Name(PathBuf),
+    #[error("cannot read seed path {}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("invalid sandbox path `{raw}`: {source}")]
+    BadTarget { raw: String, source: PathError },
+    #[error("seed path does not exist in the parent sandbox: {0}")]
+    MissingInParent(VfsPath),
+    #[error("cannot seed {what} at {}: {}", error.path, seed_failure(error))]
+    Conflict { what: String, error: FsError },
+}
+
+fn seed_failure(error: &FsError) -> String {
+    match (error.errno, error.quota) {
+        (_, Some(kind)) => format!(
+            "the sandbox filesystem quota is exhausted ({})",
+            match kind {
+                crate::error::QuotaKind::Bytes => "--fs-quota-bytes",
+                crate::error::QuotaKind::Nodes => "--fs-node-limit",
+            }
+        ),
+        (Errno::NotDir, _) => "a file is in the way of a directory".to_string(),
+        (Errno::IsDir, _) => "a directory is in the way of a file".to_string(),
+        (errno, _) => errno.strerror().to_lowercase(),
+    }
+}
+
+impl SeedError {
+    /// True when the seed failed because a quota was exhausted.
+    pub fn is_quota(&self) -> bool {
+        matches!(self, SeedError::Conflict { error, .. } if error.quota.is_some())
+    }
+}
+
+/// Where a seed landed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeded {
+    pub path: VfsPath,
+    pub node_type: NodeType,
+}
+
+/// Copies a host file or folder into the VFS. Symlinks anywhere in what is
+/// copied (the named path itself, or inside a folder, dangling or not) are
+/// refused; symlinked *ancestors* of the named path are followed.
+pub fn seed_host(vfs: &mut Vfs, host: &Path, target: &SeedTarget) -> Result<Seeded, SeedError> {
+    let node = read_host_node(host)?;
+    let name = match node.node_type() {
+        NodeType::File => Some(host_file_name(host)?),
+        NodeType::Directory => None,
+    };
+    place(
+        vfs,
+        node,
+        name.as_deref(),
+        target,
+        &host.display().to_string(),
+    )
+}
+
+/// Copies a path of another sandbox (a child's parent) into this VFS. O(1)
+/// whatever the size of the copied subtree.
+pub fn seed_snapshot(
+    vfs: &mut Vfs,
+    source: &Snapshot,
+    from: &VfsPath,
+    target: &SeedTarget,
+) -> Result<Seeded, SeedError> {
+    let node = source
+        .lookup(from)
+        .map_err(|_| SeedError::MissingInParent(from.clone()))?;
+    let name = from.file_name().map(str::to_string);
+    place(vfs, node, name.as_deref(), target, from.as_str())
+}
+
+/// Writes an inline file at exactly `path`, creating missing parents.
+pub fn seed_bytes(vfs: &mut Vfs, path: &VfsPath, content: Bytes) -> Result<Seeded, SeedError> {
+    let conflict = |error| SeedError::Conflict {
+        what: "inline file".to_string(),
+        error,
+    };
+    let mut staged = vfs.clone();
+    if let Some(parent) = path.parent() {
+        staged.mkdir_all(&parent).map_err(conflict)?;
+    }
+    staged.write_file(path, content).map_err(conflict)?;
+    *vfs = staged;
+    Ok(Seeded {
+        path: path.clone(),
+        node_type: NodeType::File,
+    })
+}
+
+fn place(
+    vfs: &mut Vfs,
+    node: Node,
+    file_name: Option<&str>,
+    target: &SeedTarget,
+    what: &str,
+) -> Result<Seeded, SeedError> {
+    let conflict = |error| SeedError::Conflict {
+        what: what.to_string(),
+        error,
+    };
+    let mut staged = vfs.clone();
+    let destination = match (&node, file_name) {
+        (Node::File(_), Some(name)) => target.file_destination(&staged, name),
+        _ => target.path.clone(),
+    };
+    let node_type = node.node_type();
+    merge(&mut staged, &destination, node).map_err(conflict)?;
+    *vfs = staged;
+    Ok(Seeded {
+        path: destination,
+        node_type,
+    })
+}
+
+/// Puts `node` at `path`: a directory merges into an existing directory,
+/// anything else replaces a node of the same type.
+fn merge(vfs: &mut Vfs, path: &VfsPath, node: Node) -> Result<(), FsError> {
+    match (vfs.lookup(path), node) {
+        (Ok(Node::Dir(_)), Node::Dir(incoming)) => {
+            for (name, child) in incoming.iter() {
+                merge(vfs, &path.join(name), child.clone())?;
+            }
+            Ok(())
+        }
+        (Ok(Node::Dir(_)), Node::File(_)) => Err(FsError::new(Errno::IsDir, path)),
+        (Ok(Node::File(_)), Node::Dir(_)) => Err(FsError::new(Errno::NotDir, path)),
+        (Ok(Node::File(_)), file) => vfs.graft(path, file),
+        (Err(_), node) => {
+            if let Some(parent) = path.parent() {
+                vfs.mkdir_all(&parent)?;
+            }
+            vfs.graft(path, node)
+        }
+    }
+}
+
+fn host_file_name(host: &Path) -> Result<String, SeedError> {
+    let name = host
+        .file_name()
+        .ok_or_else(|| SeedError::Special(host.to_path_buf()))?;
+    name.to_str()
+        .map(str::to_string)
+        .ok_or_else(|| SeedError::NonUtf8Name(host.to_path_buf()))
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> SeedError + '_ {
+    move |source| {
+        if source.kind() == io::ErrorKind::NotFound {
+            SeedError::Missing(path.to_path_buf())
+        } else {
+            SeedError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    }
+}
+
+fn meta_of(metadata: &fs::Metadata, default_mode: u32) -> Meta {
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.permissions().mode() & 0o7777
+    };
+    #[cfg(not(unix))]
+    let mode = default_mode;
+    let _ = default_mode;
+    let mtime_ns = metadata
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0);
+    Meta { mode, mtime_ns }
+}
+
+/// Reads a host file or folder into a detached node, refusing symlinks.
+fn read_host_node(path: &Path) -> Result<Node, SeedError> {
+    let metadata = fs::symlink_metadata(path).map_err(io_error(path))?;
+    let file_type = metadata.file_type();
+    if file_type.is_symlink() {
+        Err(SeedError::Symlink(path.to_path_buf()))
+    } else if file_type.is_file() {
+        let data = fs::read(path).map_err(io_error(path))?;
+        let file = FileNode::new(Bytes::from(data), meta_of(&metadata, FILE_MODE));
+        Ok(Node::File(Arc::new(file)))
+    } else if file_type.is_dir() {
+        let mut dir = DirNode::new(meta_of(&metadata, DIR_MODE));
+        let mut entries = fs::read_dir(path)
+            .map_err(io_error(path))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(io_error(path))?;
+        entries.sort_by_key(|entry| entry.file_name());
+        for entry in entries {
+            let child_path = entry.path();
+            let name = entry
+                .file_name()
+                .into_string()
+                .map_err(|_| SeedError::NonUtf8Name(child_path.clone()))?;
+            let child = read_host_node(&child_path)?;
+            dir.insert(Name::from(name.as_str()), child);
+        }
+        Ok(Node::Dir(Arc::new(dir)))
+    } else {
+        Err(SeedError::Special(path.to_path_buf()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::Quota;
+
+    fn p(s: &str) -> VfsPath {
+        VfsPath::parse(s).unwrap()
+    }
+
+    fn target(s: &str) -> SeedTarget {
+        SeedTarget::parse(s).unwrap()
+    }
+
+    fn host_tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("proj/src")).unwrap();
+        fs::create_dir_all(root.join("proj/empty")).unwrap();
+        fs::write(root.join("proj/.hidden"), "h").unwrap();
+        fs::write(root.join("proj/src/main.js"), "console.log(1)").unwrap();
+        fs::write(root.join("one.txt"), "one").unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_copies_its_contents_with_dotfiles_and_empty_folders() {
+        let host = host_tree();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let seeded = seed_host(&mut vfs, &host.path().join("proj"), &target("/work")).unwrap();
+        assert_eq!(seeded.path, p("/work"));
+        assert_eq!(vfs.read_file(&p("/work/.hidden")).unwrap(), "h");
+        assert_eq!(
+            vfs.read_file(&p("/work/src/main.js")).unwrap(),
+            "console.log(1)"
+        );
+        assert!(vfs.is_dir(&p("/work/empty")));
+        assert!(vfs.is_dir(&p("/tmp")), "merging keeps what is there");
+    }
+
+    #[test]
+    fn a_file_keeps_its_name_inside_directory_targets() {
+        let host = host_tree();
+        let file = host.path().join("one.txt");
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        assert_eq!(
+            seed_host(&mut vfs, &file, &SeedTarget::root())
+                .unwrap()
+                .path,
+            p("/one.txt")
+        );
+        assert_eq!(
+            seed_host(&mut vfs, &file, &target("/tmp")).unwrap().path,
+            p("/tmp/one.txt")
+        );
+        assert_eq!(
+            seed_host(&mut vfs, &file, &target("/new/")).unwrap().path,
+            p("/new/one.txt")
+        );
+        assert_eq!(
+            seed_host(&mut vfs, &file, &target("/x/renamed"))
+                .unwrap()
+                .path,
+            p("/x/renamed")
+        );
+        assert_eq!(vfs.read_file(&p("/x/renamed")).unwrap(), "one");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_refused_wherever_they_are() {
+        use std::os::unix::fs::symlink;
+        let host = host_tree();
+        let root = host.path();
+        symlink(root.join("one.txt"), root.join("link")).unwrap();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let error = seed_host(&mut vfs, &root.join("link"), &SeedTarget::root()).unwrap_err();
+        assert!(matches!(error, SeedError::Symlink(ref path) if path.ends_with("link")));
+
+        symlink(root.join("nowhere"), root.join("proj/src/dangling")).unwrap();
+        let error = seed_host(&mut vfs, &root.join("proj"), &SeedTarget::root()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "seed path is a symlink (not supported): {}",
+                root.join("proj/src/dangling").display()
+            )
+        );
+        assert!(!vfs.exists(&p("/src")), "a refused seed changes nothing");
+
+        // A symlinked ancestor of the named path is followed.
+        symlink(root.join("proj/src"), root.join("srclink")).unwrap();
+        fs::remove_file(root.join("proj/src/dangling")).unwrap();
+        seed_host(&mut vfs, &root.join("srclink/main.js"), &SeedTarget::root()).unwrap();
+        assert!(vfs.is_file(&p("/main.js")));
+    }
+
+    #[test]
+    fn missing_paths_and_conflicts_are_named() {
+        let host = host_tree();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let missing = host.path().join("nope");
+        let error = seed_host(&mut vfs, &missing, &SeedTarget::root()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("seed path does not exist: {}", missing.display())
+        );
+
+        vfs.write_file(&p("/work"), "a file").unwrap();
+        let error = seed_host(&mut vfs, &host.path().join("proj"), &target("/work")).unwrap_err();
+        assert!(
+            error.to_string().contains("a file is in the way"),
+            "{error}"
+        );
+        assert_eq!(vfs.read_file(&p("/work")).unwrap(), "a file");
+    }
+
+    #[test]
+    fn seeding_counts_against_the_quota_and_is_all_or_nothing() {
+        let host = host_tree();
+        let mut vfs = Vfs::new(Quota {
+            max_bytes: 1000,
+            max_nodes: 4,
+        });
+        let error =
+            seed_host(&mut vfs, &host.path().join("proj"), &SeedTarget::root()).unwrap_err();
+        assert!(error.is_quota(), "{error}");
+        assert_eq!(vfs.usage().nodes, 1, "nothing of a refused seed remains");
+    }
+
+    #[test]
+    fn snapshot_seeds_share_structure() {
+        let mut parent = Vfs::new(Quota::UNLIMITED);
+        parent.mkdir_all(&p("/big/dir")).unwrap();
+        parent.write_file(&p("/big/dir/f"), "data").unwrap();
+        let snap = parent.snapshot();
+        let mut child = Vfs::new(Quota::UNLIMITED);
+        seed_snapshot(&mut child, &snap, &p("/big"), &target("/copy")).unwrap();
+        let (Node::Dir(a), Node::Dir(b)) = (
+            snap.lookup(&p("/big/dir")).unwrap(),
+            child.lookup(&p("/copy/dir")).unwrap(),
+        ) else {
+            panic!("dirs")
+        };
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the child holds the parent's node, not a copy"
+        );
+        let error = seed_snapshot(&mut child, &snap, &p("/nope"), &SeedTarget::root()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "seed path does not exist in the parent sandbox: /nope"
+        );
+        seed_snapshot(&mut child, &snap, &p("/big/dir/f"), &SeedTarget::root()).unwrap();
+        assert_eq!(child.read_file(&p("/f")).unwrap(), "data");
+    }
+
+    #[test]
+    fn bad_targets_are_reported() {
+        assert!(matches!(
+            SeedTarget::parse("/a\0"),
+            Err(SeedError::BadTarget { .. })
+        ));
+    }
+}
