@@ -1,1 +1,633 @@
+//! Write-back (contract §6): after a successful run, the host writes the
+//! run's changes to the host paths it marked with `--copy-rw`. The guest
+//! never holds a write capability; this runs after it has stopped.
+//!
+//! Rules: only paths under a mapping (the longest wins; the host path must
+//! stay under the mapping's root); deletions are never applied; new files
+//! are written with their parent folders; every target is resolved and
+//! checked before any is written; a symlink at a target or on the way to
+//! it refuses the whole write-back; each file goes to an exclusively
+//! created temporary beside it and is renamed over the target. The write
+//! phase walks directories by descriptor with `O_NOFOLLOW`, so a symlink
+//! planted between the check and the write is refused, never followed.
 
+use std::fs;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustix::fs::{AtFlags, CWD, Mode, OFlags};
+use thiserror::Error;
+
+use crate::diff::{Change, ChangeKind};
+use crate::node::{FileNode, Node, NodeType};
+use crate::path::VfsPath;
+
+/// A `--copy-rw` input: where it came from and where it landed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyRwMapping {
+    /// Absolute host path (symlinked ancestors allowed, as when seeding).
+    pub host_root: PathBuf,
+    /// Where the seed landed in the sandbox.
+    pub sandbox_root: VfsPath,
+    /// A file mapping covers exactly its own path.
+    pub node_type: NodeType,
+}
+
+/// Why a change was not written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    NotMapped,
+    Deletion,
+    Directory,
+    /// The host has a directory where the run left a file, or a file where
+    /// one of its parent folders should be: writing would delete host data.
+    HostTypeConflict(PathBuf),
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::NotMapped => f.write_str("not under a --copy-rw mapping"),
+            SkipReason::Deletion => f.write_str("deletions are never applied"),
+            SkipReason::Directory => {
+                f.write_str("directories are only created as parents of written files")
+            }
+            SkipReason::HostTypeConflict(path) => write!(
+                f,
+                "{} is in the way on the host (writing would delete it)",
+                path.display()
+            ),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub sandbox_path: VfsPath,
+    pub host_path: PathBuf,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub sandbox_path: VfsPath,
+    pub reason: SkipReason,
+}
+
+/// What write-back did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteBackReport {
+    pub written: Vec<Written>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl WriteBackReport {
+    /// The stderr report: one line per path and the summary line.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for written in &self.written {
+            out.push_str(&format!(
+                "write-back: wrote {} -> {}\n",
+                written.sandbox_path,
+                written.host_path.display()
+            ));
+        }
+        for skipped in &self.skipped {
+            out.push_str(&format!(
+                "write-back: skipped {}: {}\n",
+                skipped.sandbox_path, skipped.reason
+            ));
+        }
+        out.push_str(&self.summary());
+        out.push('\n');
+        out
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "write-back: {} written, {} skipped",
+            self.written.len(),
+            self.skipped.len()
+        )
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum WriteBackError {
+    #[error("write-back refused: {} is a symlink (planted during the run?); nothing was written", .path.display())]
+    Symlink { path: PathBuf },
+    #[error("write-back refused: {} resolves outside its --copy-rw root {}; nothing was written", .path.display(), .root.display())]
+    Escape { path: PathBuf, root: PathBuf },
+    #[error("write-back failed at {}: {source} ({} of {} files landed)", .path.display(), .report.written.len(), .planned)]
+    Io {
+        path: PathBuf,
+        source: io::Error,
+        /// What landed before the failure.
+        report: WriteBackReport,
+        planned: usize,
+    },
+}
+
+/// A file to write, resolved and checked.
+struct Planned<'a> {
+    sandbox_path: VfsPath,
+    host_path: PathBuf,
+    /// The directory the walk starts from and the names below it (never
+    /// followed). For a directory mapping the anchor is the mapped root and
+    /// must not be a symlink either; for a file mapping it is the file's
+    /// parent, an ancestor of the mapped path, followed as when seeding.
+    anchor: PathBuf,
+    anchor_is_mapped: bool,
+    names: Vec<String>,
+    file: &'a FileNode,
+}
+
+/// Writes `changes` back through `mappings`.
+pub fn write_back(
+    mappings: &[CopyRwMapping],
+    changes: &[Change],
+) -> Result<WriteBackReport, WriteBackError> {
+    let mut report = WriteBackReport::default();
+    let mut plan = Vec::new();
+    for change in changes {
+        let skip = |reason| Skipped {
+            sandbox_path: change.path.clone(),
+            reason,
+        };
+        let Some(mapping) = mapping_for(mappings, &change.path) else {
+            report.skipped.push(skip(SkipReason::NotMapped));
+            continue;
+        };
+        let file = match (change.kind, change.new.as_ref()) {
+            (ChangeKind::Delete, _) => {
+                report.skipped.push(skip(SkipReason::Deletion));
+                continue;
+            }
+            (_, Some(Node::File(file))) => file,
+            _ => {
+                report.skipped.push(skip(SkipReason::Directory));
+                continue;
+            }
+        };
+        let planned = resolve(mapping, &change.path, file)?;
+        match host_conflict(&planned)? {
+            Some(conflict) => report
+                .skipped
+                .push(skip(SkipReason::HostTypeConflict(conflict))),
+            None => plan.push(planned),
+        }
+    }
+    let planned = plan.len();
+    for item in plan {
+        match write_one(&item) {
+            Ok(()) => report.written.push(Written {
+                sandbox_path: item.sandbox_path,
+                host_path: item.host_path,
+            }),
+            Err(WriteFailure::Symlink(path)) => return Err(WriteBackError::Symlink { path }),
+            Err(WriteFailure::Io(source)) => {
+                return Err(WriteBackError::Io {
+                    path: item.host_path,
+                    source,
+                    report,
+                    planned,
+                });
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The longest mapping covering `path`. `/tmp` is the guest's scratch
+/// space: a mapping of `/` does not reach into it, only one naming `/tmp`
+/// or a path below it does.
+fn mapping_for<'m>(mappings: &'m [CopyRwMapping], path: &VfsPath) -> Option<&'m CopyRwMapping> {
+    let tmp = VfsPath::parse("/tmp").expect("valid");
+    mappings
+        .iter()
+        .filter(|m| match m.node_type {
+            NodeType::File => m.sandbox_root == *path,
+            NodeType::Directory => path.starts_with(&m.sandbox_root),
+        })
+        .filter(|m| !path.starts_with(&tmp) || m.sandbox_root.starts_with(&tmp))
+        .max_by_key(|m| m.sandbox_root.depth())
+}
+
+fn resolve<'a>(
+    mapping: &CopyRwMapping,
+    path: &VfsPath,
+    file: &'a FileNode,
+) -> Result<Planned<'a>, WriteBackError> {
+    let relative = path
+        .strip_prefix(&mapping.sandbox_root)
+        .expect("mapping covers path");
+    let anchor_is_mapped = mapping.node_type == NodeType::Directory;
+    let (anchor, names) = match mapping.node_type {
+        NodeType::Directory => (
+            mapping.host_root.clone(),
+            relative.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        ),
+        NodeType::File => {
+            let parent = mapping
+                .host_root
+                .parent()
+                .unwrap_or(Path::new("/"))
+                .to_path_buf();
+            let name = mapping
+                .host_root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (parent, vec![name])
+        }
+    };
+    let host_path = names.iter().fold(anchor.clone(), |p, name| p.join(name));
+    let escapes = names
+        .iter()
+        .any(|n| n.is_empty() || n == "." || n == ".." || n.contains('/') || n.contains('\0'));
+    if escapes || !host_path.starts_with(&mapping.host_root) {
+        return Err(WriteBackError::Escape {
+            path: host_path,
+            root: mapping.host_root.clone(),
+        });
+    }
+    Ok(Planned {
+        sandbox_path: path.clone(),
+        host_path,
+        anchor,
+        anchor_is_mapped,
+        names,
+        file,
+    })
+}
+
+/// Checks the host chain of a planned write without following anything:
+/// a symlink refuses the write-back, a type conflict skips this file.
+fn host_conflict(item: &Planned<'_>) -> Result<Option<PathBuf>, WriteBackError> {
+    let mut current = item.anchor.clone();
+    let mut checks = vec![current.clone()];
+    for name in &item.names {
+        current = current.join(name);
+        checks.push(current.clone());
+    }
+    let last = checks.len() - 1;
+    for (index, path) in checks.iter().enumerate() {
+        if index == 0 && !item.anchor_is_mapped {
+            continue;
+        }
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(WriteBackError::Symlink { path: path.clone() });
+            }
+            Ok(meta) if index == last && meta.is_dir() => return Ok(Some(path.clone())),
+            Ok(meta) if index < last && !meta.is_dir() => return Ok(Some(path.clone())),
+            Ok(_) => {}
+            Err(_) => break, // missing from here down: created by the write
+        }
+    }
+    Ok(None)
+}
+
+enum WriteFailure {
+    Symlink(PathBuf),
+    Io(io::Error),
+}
+
+impl From<rustix::io::Errno> for WriteFailure {
+    fn from(errno: rustix::io::Errno) -> Self {
+        WriteFailure::Io(errno.into())
+    }
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn write_one(item: &Planned<'_>) -> Result<(), WriteFailure> {
+    let nofollow_dir = OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::RDONLY;
+    let anchor_flags = if item.anchor_is_mapped {
+        nofollow_dir
+    } else {
+        nofollow_dir - OFlags::NOFOLLOW
+    };
+    let symlink_at = |path: &Path| WriteFailure::Symlink(path.to_path_buf());
+    let mut dir: OwnedFd = match rustix::fs::openat(CWD, &item.anchor, anchor_flags, Mode::empty())
+    {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP) | Err(rustix::io::Errno::NOTDIR)
+            if is_symlink(&item.anchor) =>
+        {
+            return Err(symlink_at(&item.anchor));
+        }
+        Err(rustix::io::Errno::NOENT) => {
+            fs::create_dir_all(&item.anchor).map_err(WriteFailure::Io)?;
+            rustix::fs::openat(CWD, &item.anchor, anchor_flags, Mode::empty())?
+        }
+        Err(errno) => return Err(errno.into()),
+    };
+    let mut path = item.anchor.clone();
+    let (last, parents) = item.names.split_last().expect("a target has a name");
+    for name in parents {
+        path = path.join(name);
+        dir = match rustix::fs::openat(&dir, name.as_str(), nofollow_dir, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) => {
+                rustix::fs::mkdirat(&dir, name.as_str(), Mode::from_raw_mode(0o777))?;
+                rustix::fs::openat(&dir, name.as_str(), nofollow_dir, Mode::empty())?
+            }
+            Err(rustix::io::Errno::LOOP) => return Err(symlink_at(&path)),
+            Err(errno) => return Err(errno.into()),
+        };
+    }
+    let target = path.join(last);
+    let existing_mode = match rustix::fs::statat(&dir, last.as_str(), AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat)
+            if rustix::fs::FileType::from_raw_mode(stat.st_mode)
+                == rustix::fs::FileType::Symlink =>
+        {
+            return Err(symlink_at(&target));
+        }
+        Ok(stat) => Some(Mode::from_raw_mode(stat.st_mode & 0o7777)),
+        Err(rustix::io::Errno::NOENT) => None,
+        Err(errno) => return Err(errno.into()),
+    };
+    let temp = format!(
+        ".{last}.goccia-{}-{}.tmp",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let file = rustix::fs::openat(
+        &dir,
+        temp.as_str(),
+        OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    )?;
+    let written = fill(&file, item.file.data(), existing_mode)
+        .and_then(|()| rustix::fs::renameat(&dir, temp.as_str(), &dir, last.as_str()));
+    if let Err(errno) = written {
+        let _ = rustix::fs::unlinkat(&dir, temp.as_str(), AtFlags::empty());
+        return Err(errno.into());
+    }
+    Ok(())
+}
+
+fn fill(file: &OwnedFd, data: &[u8], mode: Option<Mode>) -> rustix::io::Result<()> {
+    let mut rest = data;
+    while !rest.is_empty() {
+        let n = rustix::io::write(file.as_fd(), rest)?;
+        rest = &rest[n..];
+    }
+    if let Some(mode) = mode {
+        rustix::fs::fchmod(file, mode)?;
+    }
+    rustix::fs::fsync(file)
+}
+
+fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::diff;
+    use crate::fs::{Quota, Vfs};
+    use crate::seed::{SeedTarget, seed_host};
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    fn p(s: &str) -> VfsPath {
+        VfsPath::parse(s).unwrap()
+    }
+
+    struct Fixture {
+        host: tempfile::TempDir,
+        vfs: Vfs,
+        mappings: Vec<CopyRwMapping>,
+        base: crate::fs::Snapshot,
+    }
+
+    /// Host `proj/` (a.txt, sub/b.txt) copied rw to `/work`; `other.txt`
+    /// copied rw to `/other.txt`.
+    fn fixture() -> Fixture {
+        let host = tempfile::tempdir().unwrap();
+        let root = host.path();
+        fs::create_dir_all(root.join("proj/sub")).unwrap();
+        fs::write(root.join("proj/a.txt"), "a").unwrap();
+        fs::write(root.join("proj/sub/b.txt"), "b").unwrap();
+        fs::write(root.join("other.txt"), "o").unwrap();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let mut mappings = Vec::new();
+        for (from, to) in [("proj", "/work"), ("other.txt", "/")] {
+            let seeded =
+                seed_host(&mut vfs, &root.join(from), &SeedTarget::parse(to).unwrap()).unwrap();
+            mappings.push(CopyRwMapping {
+                host_root: root.join(from),
+                sandbox_root: seeded.path,
+                node_type: seeded.node_type,
+            });
+        }
+        let base = vfs.snapshot();
+        Fixture {
+            host,
+            vfs,
+            mappings,
+            base,
+        }
+    }
+
+    impl Fixture {
+        fn write_back(&self) -> Result<WriteBackReport, WriteBackError> {
+            write_back(&self.mappings, &diff(&self.base, &self.vfs.snapshot()))
+        }
+        fn host(&self, rel: &str) -> PathBuf {
+            self.host.path().join(rel)
+        }
+        fn read(&self, rel: &str) -> String {
+            fs::read_to_string(self.host(rel)).unwrap()
+        }
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_mapped_changes_and_skips_the_rest() {
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/a.txt"), "A!").unwrap();
+        fx.vfs.mkdir_all(&p("/work/new/deeper")).unwrap();
+        fx.vfs
+            .write_file(&p("/work/new/deeper/c.txt"), "c")
+            .unwrap();
+        fx.vfs.remove_file(&p("/work/sub/b.txt")).unwrap();
+        fx.vfs.write_file(&p("/other.txt"), "O").unwrap();
+        fx.vfs.write_file(&p("/loose.txt"), "x").unwrap();
+        let report = fx.write_back().unwrap();
+        assert_eq!(fx.read("proj/a.txt"), "A!");
+        assert_eq!(fx.read("proj/new/deeper/c.txt"), "c");
+        assert_eq!(fx.read("other.txt"), "O");
+        assert_eq!(
+            fx.read("proj/sub/b.txt"),
+            "b",
+            "deletions are never applied"
+        );
+        assert!(!fx.host("loose.txt").exists());
+        assert_eq!(report.written.len(), 3);
+        let skipped: Vec<(String, String)> = report
+            .skipped
+            .iter()
+            .map(|s| (s.sandbox_path.to_string(), s.reason.to_string()))
+            .collect();
+        assert!(skipped.contains(&("/loose.txt".into(), "not under a --copy-rw mapping".into())));
+        assert!(skipped.contains(&(
+            "/work/sub/b.txt".into(),
+            "deletions are never applied".into()
+        )));
+        assert!(skipped.iter().any(|(p, _)| p == "/work/new"));
+        assert!(report.render().ends_with(&format!(
+            "write-back: 3 written, {} skipped\n",
+            report.skipped.len()
+        )));
+        assert_eq!(
+            names_in(&fx.host("proj")),
+            ["a.txt", "new", "sub"],
+            "no temporaries left"
+        );
+    }
+
+    #[test]
+    fn the_longest_mapping_wins_and_file_mappings_cover_only_themselves() {
+        let mut fx = fixture();
+        let inner = fx.host.path().join("inner-host");
+        fs::create_dir(&inner).unwrap();
+        fx.mappings.push(CopyRwMapping {
+            host_root: inner.clone(),
+            sandbox_root: p("/work/sub"),
+            node_type: NodeType::Directory,
+        });
+        fx.vfs.write_file(&p("/work/sub/b.txt"), "B").unwrap();
+        fx.vfs.write_file(&p("/other.txt.bak"), "x").unwrap();
+        let report = fx.write_back().unwrap();
+        assert_eq!(fs::read_to_string(inner.join("b.txt")).unwrap(), "B");
+        assert_eq!(fx.read("proj/sub/b.txt"), "b");
+        assert_eq!(report.skipped[0].sandbox_path, p("/other.txt.bak"));
+    }
+
+    #[test]
+    fn tmp_is_scratch_unless_mapped_explicitly() {
+        let host = tempfile::tempdir().unwrap();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let base = vfs.snapshot();
+        vfs.write_file(&p("/tmp/scratch"), "s").unwrap();
+        vfs.write_file(&p("/kept"), "k").unwrap();
+        let root_mapping = CopyRwMapping {
+            host_root: host.path().to_path_buf(),
+            sandbox_root: VfsPath::root(),
+            node_type: NodeType::Directory,
+        };
+        let report = write_back(&[root_mapping], &diff(&base, &vfs.snapshot())).unwrap();
+        assert_eq!(report.written.len(), 1);
+        assert!(!host.path().join("tmp").exists());
+    }
+
+    #[test]
+    fn a_symlink_at_a_target_refuses_everything() {
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/a.txt"), "A").unwrap();
+        fx.vfs.write_file(&p("/work/sub/b.txt"), "B").unwrap();
+        let secret = fx.host("secret");
+        fs::write(&secret, "secret").unwrap();
+        fs::remove_file(fx.host("proj/sub/b.txt")).unwrap();
+        symlink(&secret, fx.host("proj/sub/b.txt")).unwrap();
+        let error = fx.write_back().unwrap_err();
+        assert!(
+            matches!(error, WriteBackError::Symlink { ref path } if path.ends_with("sub/b.txt")),
+            "{error}"
+        );
+        assert_eq!(fx.read("secret"), "secret");
+        assert_eq!(
+            fx.read("proj/a.txt"),
+            "a",
+            "checked before anything is written"
+        );
+    }
+
+    #[test]
+    fn a_symlink_on_the_way_refuses_everything() {
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/sub/new.txt"), "n").unwrap();
+        let elsewhere = fx.host("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        fs::rename(fx.host("proj/sub"), fx.host("moved")).unwrap();
+        symlink(&elsewhere, fx.host("proj/sub")).unwrap();
+        assert!(matches!(
+            fx.write_back(),
+            Err(WriteBackError::Symlink { .. })
+        ));
+        assert!(names_in(&elsewhere).is_empty());
+
+        // The mapped root itself swapped for a symlink.
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/a.txt"), "A").unwrap();
+        fs::rename(fx.host("proj"), fx.host("proj-real")).unwrap();
+        symlink(fx.host("proj-real"), fx.host("proj")).unwrap();
+        assert!(matches!(
+            fx.write_back(),
+            Err(WriteBackError::Symlink { .. })
+        ));
+        assert_eq!(fx.read("proj-real/a.txt"), "a");
+    }
+
+    #[test]
+    fn the_write_phase_refuses_a_symlink_planted_after_the_check() {
+        let fx = fixture();
+        let secret = fx.host("secret");
+        fs::write(&secret, "secret").unwrap();
+        let file = FileNode::new(
+            bytes::Bytes::from("evil"),
+            crate::node::Meta {
+                mode: 0o644,
+                mtime_ns: 0,
+            },
+        );
+        let item = Planned {
+            sandbox_path: p("/work/a.txt"),
+            host_path: fx.host("proj/a.txt"),
+            anchor: fx.host("proj"),
+            anchor_is_mapped: true,
+            names: vec!["a.txt".into()],
+            file: &file,
+        };
+        fs::remove_file(fx.host("proj/a.txt")).unwrap();
+        symlink(&secret, fx.host("proj/a.txt")).unwrap();
+        assert!(matches!(write_one(&item), Err(WriteFailure::Symlink(_))));
+        assert_eq!(fx.read("secret"), "secret");
+        assert_eq!(names_in(&fx.host("proj")), ["a.txt", "sub"]);
+    }
+
+    #[test]
+    fn existing_modes_are_kept_and_type_conflicts_skipped() {
+        let mut fx = fixture();
+        fs::set_permissions(fx.host("proj/a.txt"), fs::Permissions::from_mode(0o755)).unwrap();
+        fx.vfs.write_file(&p("/work/a.txt"), "#!/bin/sh\n").unwrap();
+        fx.vfs.remove_all(&p("/work/sub")).unwrap();
+        fx.vfs.write_file(&p("/work/sub"), "now a file").unwrap();
+        let report = fx.write_back().unwrap();
+        let mode = fs::metadata(fx.host("proj/a.txt"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert!(fx.host("proj/sub/b.txt").exists(), "nothing deleted");
+        assert!(
+            report
+                .skipped
+                .iter()
+                .any(|s| matches!(s.reason, SkipReason::HostTypeConflict(_)))
+        );
+    }
+}
