@@ -1,1 +1,13 @@
+//! goccia: a sandboxed JavaScript runtime and virtual shell for AI agents.
+//!
+//! Build a [`Sandbox`] with [`SandboxBuilder`] (seeds from host paths,
+//! inline files, `--copy-rw` mappings, limits), run scripts in it, look at
+//! what they changed with [`Sandbox::diff`], and keep the changes with
+//! [`Sandbox::write_back`]. The `goccia` binary is [`cli`] over this API.
 
+pub mod cli;
+mod sandbox;
+
+pub use goccia_core::{FailureKind, Limits, Output, OutputBudget};
+pub use goccia_vm::{Failure, RunOutcome};
+pub use sandbox::{DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};

@@ -1,1 +1,31 @@
-//! placeholder
+//! The JS-facing side of goccia: the globals and built-in modules a guest
+//! sees, backed by host functions over the sandbox's VFS and output.
+//!
+//! - [`host`]: the state host functions share, and the tripwire recording
+//!   which limit stopped a run.
+//! - [`prelude`]: `console`, timers, `TextEncoder`/`TextDecoder`,
+//!   `structuredClone`, `URL`, `fetch` (`js/globals.js`, `js/inspect.js`).
+//! - [`modules`]: `fs`, `fs/promises` and the host-only `goccia:native`.
+//! - [`errors`]: JS errors with Node's shapes; uncatchable stops.
+//! - `fs`, `encoding`: the host side of the `fs` module.
+
+mod encoding;
+pub mod errors;
+mod fs;
+pub mod host;
+pub mod modules;
+pub mod prelude;
+
+pub use host::{Host, HostRef, Internals, Stopped, Tripwire, host_of};
+
+use std::rc::Rc;
+
+use rquickjs::{Ctx, Object, Result};
+
+/// Makes `host` available to host functions and installs the globals.
+/// Returns the prelude's internals (timers, `defer`, `inspect`).
+pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
+    ctx.store_userdata(HostRef(host.clone()))
+        .map_err(|_| rquickjs::Error::new_from_js("host", "userdata"))?;
+    prelude::install(ctx, host)
+}

@@ -32,3 +32,7 @@ pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
 pub use seed::{SeedError, SeedTarget, Seeded};
 pub use seed_config::{SeedShapes, SeedSpec};
+
+/// A VFS shared by everything one sandbox runs (JS, `$`, shared-mode
+/// `runScript`, shell pipelines on their own threads).
+pub type SharedVfs = std::sync::Arc<parking_lot::Mutex<Vfs>>;

@@ -1,0 +1,292 @@
+// The guest's `fs` module (contract §3): Node-shaped sync, callback and
+// promise forms over the host's synchronous VFS operations. Callbacks and
+// promises settle on a later macrotask, after the call has returned.
+import { fs as native, internals } from 'goccia:native';
+
+const { defer, inspect, Promise } = internals;
+
+const constants = Object.freeze({
+  F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
+  COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
+  S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o040000, S_IFLNK: 0o120000,
+});
+
+function received(value) {
+  if (value === null || value === undefined) return ` Received ${value}`;
+  if (typeof value === 'function') return ` Received function ${value.name || '<anonymous>'}`;
+  if (typeof value === 'object') {
+    const name = value.constructor && value.constructor.name;
+    return name ? ` Received an instance of ${name}` : ` Received ${inspect(value)}`;
+  }
+  let shown = inspect(value);
+  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+  return ` Received type ${typeof value} (${shown})`;
+}
+
+function argTypeError(name, expected, value) {
+  const err = new TypeError(`The "${name}" argument must be ${expected}.${received(value)}`);
+  err.code = 'ERR_INVALID_ARG_TYPE';
+  return err;
+}
+
+function toPath(value, name = 'path') {
+  if (typeof value === 'string') return value;
+  if (value instanceof URL) {
+    if (value.protocol !== 'file:') {
+      const err = new TypeError('The URL must be of scheme file');
+      err.code = 'ERR_INVALID_URL_SCHEME';
+      throw err;
+    }
+    return decodeURIComponent(value.pathname);
+  }
+  if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  throw argTypeError(name, 'of type string or an instance of Buffer or URL', value);
+}
+
+const encodings = ['utf8', 'utf-8', 'base64', 'base64url', 'hex', 'latin1', 'binary', 'ascii', 'utf16le', 'ucs2', 'ucs-2', 'utf-16le'];
+
+function checkEncoding(encoding) {
+  if (encoding === null || encoding === undefined || encoding === 'buffer') return null;
+  if (typeof encoding !== 'string' || !encodings.includes(encoding.toLowerCase())) {
+    const err = new TypeError(`The argument 'encoding' is invalid encoding. Received ${inspect(encoding)}`);
+    err.code = 'ERR_INVALID_ARG_VALUE';
+    throw err;
+  }
+  return encoding.toLowerCase();
+}
+
+function optionsOf(options, defaults) {
+  if (options === null || options === undefined || typeof options === 'function') return { ...defaults };
+  if (typeof options === 'string') return { ...defaults, encoding: options };
+  if (typeof options !== 'object') throw argTypeError('options', 'of type object', options);
+  return { ...defaults, ...options };
+}
+
+function toData(data) {
+  if (typeof data === 'string') return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw argTypeError('data', 'of type string or an instance of Buffer, TypedArray, or DataView', data);
+}
+
+const kMode = Symbol('mode');
+
+class Stats {
+  constructor(raw) {
+    const isDir = raw.type === 'directory';
+    this.dev = 1;
+    this.mode = (isDir ? constants.S_IFDIR : constants.S_IFREG) | raw.mode;
+    this.nlink = isDir ? 2 : 1;
+    this.uid = 0;
+    this.gid = 0;
+    this.rdev = 0;
+    this.blksize = 4096;
+    this.ino = raw.ino;
+    this.size = raw.size;
+    this.blocks = Math.ceil(raw.size / 512);
+    this.atimeMs = raw.mtimeMs;
+    this.mtimeMs = raw.mtimeMs;
+    this.ctimeMs = raw.mtimeMs;
+    this.birthtimeMs = raw.mtimeMs;
+    this.atime = new Date(raw.mtimeMs);
+    this.mtime = new Date(raw.mtimeMs);
+    this.ctime = new Date(raw.mtimeMs);
+    this.birthtime = new Date(raw.mtimeMs);
+    Object.defineProperty(this, kMode, { value: raw.type });
+  }
+  isFile() { return this[kMode] === 'file'; }
+  isDirectory() { return this[kMode] === 'directory'; }
+  isSymbolicLink() { return false; }
+  isBlockDevice() { return false; }
+  isCharacterDevice() { return false; }
+  isFIFO() { return false; }
+  isSocket() { return false; }
+}
+
+class Dirent {
+  constructor(name, parentPath, type) {
+    this.name = name;
+    this.parentPath = parentPath;
+    this.path = parentPath;
+    Object.defineProperty(this, kMode, { value: type });
+  }
+  isFile() { return this[kMode] === 'file'; }
+  isDirectory() { return this[kMode] === 'directory'; }
+  isSymbolicLink() { return false; }
+  isBlockDevice() { return false; }
+  isCharacterDevice() { return false; }
+  isFIFO() { return false; }
+  isSocket() { return false; }
+}
+
+function joinPath(dir, name) {
+  return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
+}
+
+// ----- sync forms -----
+
+function readFileSync(path, options) {
+  const opts = optionsOf(options, { encoding: null, flag: 'r' });
+  return native.readFile(toPath(path), checkEncoding(opts.encoding));
+}
+
+function writeFlag(flag, fallback) {
+  if (flag === undefined || flag === null) return fallback;
+  if (typeof flag !== 'string') throw argTypeError('flag', 'of type string', flag);
+  const known = { w: 'w', 'w+': 'w', wx: 'wx', 'wx+': 'wx', xw: 'wx', a: 'a', 'a+': 'a', ax: 'ax', 'ax+': 'ax', xa: 'ax', as: 'a', 'as+': 'a' };
+  if (!(flag in known)) {
+    const err = new TypeError(`The value "${flag}" is invalid for option "flags"`);
+    err.code = 'ERR_INVALID_ARG_VALUE';
+    throw err;
+  }
+  return known[flag];
+}
+
+function writeFileSync(path, data, options) {
+  const opts = optionsOf(options, { encoding: 'utf8', flag: 'w' });
+  native.writeFile(toPath(path), toData(data), checkEncoding(opts.encoding) || 'utf8', writeFlag(opts.flag, 'w'));
+}
+
+function appendFileSync(path, data, options) {
+  const opts = optionsOf(options, { encoding: 'utf8', flag: 'a' });
+  native.writeFile(toPath(path), toData(data), checkEncoding(opts.encoding) || 'utf8', writeFlag(opts.flag, 'a'));
+}
+
+function mkdirSync(path, options) {
+  const opts = typeof options === 'number' || typeof options === 'string' ? {} : optionsOf(options, { recursive: false });
+  return native.mkdir(toPath(path), Boolean(opts.recursive));
+}
+
+function readdirSync(path, options) {
+  const opts = optionsOf(options, { withFileTypes: false, recursive: false });
+  const root = toPath(path);
+  const out = [];
+  const walk = (dir, prefix) => {
+    for (const [name, type] of native.readdir(dir)) {
+      const relative = prefix === '' ? name : `${prefix}/${name}`;
+      out.push(opts.withFileTypes ? new Dirent(name, prefix === '' ? root : joinPath(root, prefix), type) : relative);
+      if (opts.recursive && type === 'directory') walk(joinPath(dir, name), relative);
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+function statWith(syscall) {
+  return function statSync(path, options) {
+    const opts = optionsOf(options, { throwIfNoEntry: true });
+    const raw = native.stat(toPath(path), syscall, opts.throwIfNoEntry !== false);
+    return raw === undefined ? undefined : new Stats(raw);
+  };
+}
+const statSync = statWith('stat');
+const lstatSync = statWith('lstat');
+
+function existsSync(path) {
+  let resolved;
+  try { resolved = toPath(path); } catch (_) { return false; }
+  return native.exists(resolved);
+}
+
+function rmSync(path, options) {
+  const opts = optionsOf(options, { recursive: false, force: false });
+  native.rm(toPath(path), Boolean(opts.recursive), Boolean(opts.force));
+}
+
+function rmdirSync(path, options) {
+  const opts = optionsOf(options, { recursive: false });
+  native.rmdir(toPath(path), Boolean(opts.recursive));
+}
+
+function unlinkSync(path) {
+  native.unlink(toPath(path));
+}
+
+function renameSync(oldPath, newPath) {
+  native.rename(toPath(oldPath, 'oldPath'), toPath(newPath, 'newPath'));
+}
+
+function copyFileSync(src, dest, mode = 0) {
+  native.copyFile(toPath(src, 'src'), toPath(dest, 'dest'), (Number(mode) & constants.COPYFILE_EXCL) !== 0);
+}
+
+function cpSync(src, dest, options) {
+  const opts = optionsOf(options, { recursive: false, force: true, errorOnExist: false });
+  native.cp(toPath(src, 'src'), toPath(dest, 'dest'), Boolean(opts.recursive), opts.force !== false, Boolean(opts.errorOnExist));
+}
+
+function accessSync(path, mode = constants.F_OK) {
+  native.access(toPath(path), Number(mode) | 0);
+}
+
+// ----- callback and promise forms -----
+
+function callbackForm(sync, name) {
+  return function (...args) {
+    const callback = args.pop();
+    if (typeof callback !== 'function') {
+      const err = argTypeError('cb', 'of type function', callback);
+      throw err;
+    }
+    let result;
+    let error = null;
+    try {
+      result = sync(...args);
+    } catch (e) {
+      error = e;
+    }
+    defer(() => (error ? callback(error) : callback(null, result)));
+  };
+}
+
+function promiseForm(sync) {
+  return (...args) => new Promise((resolve, reject) => {
+    let result;
+    let error = null;
+    try {
+      result = sync(...args);
+    } catch (e) {
+      error = e;
+    }
+    defer(() => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const syncForms = {
+  readFile: readFileSync, writeFile: writeFileSync, appendFile: appendFileSync,
+  mkdir: mkdirSync, readdir: readdirSync, stat: statSync, lstat: lstatSync,
+  rm: rmSync, rmdir: rmdirSync, unlink: unlinkSync, rename: renameSync,
+  copyFile: copyFileSync, cp: cpSync, access: accessSync, exists: existsSync,
+};
+
+const promises = {};
+const callbacks = {};
+for (const [name, sync] of Object.entries(syncForms)) {
+  promises[name] = promiseForm(sync);
+  callbacks[name] = callbackForm(sync, name);
+}
+// Node's callback `exists` passes only a boolean (no error argument).
+callbacks.exists = function exists(path, callback) {
+  if (typeof callback !== 'function') throw argTypeError('cb', 'of type function', callback);
+  const result = existsSync(path);
+  defer(() => callback(result));
+};
+promises.constants = constants;
+Object.freeze(promises);
+
+const fs = {
+  ...callbacks,
+  readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
+  existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
+  promises, constants, Stats, Dirent,
+};
+
+export default fs;
+export {
+  readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
+  existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
+  promises, constants, Stats, Dirent,
+};
+export const {
+  readFile, writeFile, appendFile, mkdir, readdir, stat, lstat, exists, rm, rmdir, unlink,
+  rename, copyFile, cp, access,
+} = callbacks;

@@ -1,0 +1,382 @@
+// The globals every guest gets besides the ECMAScript built-ins: console,
+// timers on virtual time, TextEncoder/TextDecoder, structuredClone, URL,
+// URLSearchParams, fetch. Fragment of the globals prelude, evaluated once
+// per context before any guest code; `native` holds the host functions and
+// is never reachable from guest code.
+
+const intrinsics = Object.freeze({
+  Promise,
+  queueMicrotask: globalThis.queueMicrotask,
+  ObjectFreeze: Object.freeze,
+});
+
+function define(name, value) {
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+}
+
+// ----- console -----
+let groupIndent = '';
+const counts = new Map();
+const timers_ = new Map();
+
+function emit(fd, args) {
+  let text = formatWithOptions(args);
+  if (groupIndent !== '') text = groupIndent + text.split('\n').join('\n' + groupIndent);
+  native.write(fd, text + '\n');
+}
+
+const console = {
+  log: (...args) => emit(1, args),
+  info: (...args) => emit(1, args),
+  debug: (...args) => emit(1, args),
+  warn: (...args) => emit(2, args),
+  error: (...args) => emit(2, args),
+  trace: (...args) => {
+    const err = new Error(formatWithOptions(args));
+    err.name = 'Trace';
+    emit(2, [String(err.stack ? `Trace: ${err.message}\n${err.stack}` : `Trace: ${err.message}`).replace(/\n+$/, '')]);
+  },
+  dir: (value) => emit(1, [inspect(value)]),
+  assert: (condition, ...args) => {
+    if (!condition) {
+      args[0] = `Assertion failed${args.length === 0 ? '' : `: ${args[0]}`}`;
+      emit(2, args);
+    }
+  },
+  count: (label = 'default') => {
+    label = String(label);
+    const n = (counts.get(label) || 0) + 1;
+    counts.set(label, n);
+    emit(1, [`${label}: ${n}`]);
+  },
+  countReset: (label = 'default') => { counts.delete(String(label)); },
+  time: (label = 'default') => { timers_.set(String(label), performance.now()); },
+  timeLog: (label = 'default', ...args) => {
+    const start = timers_.get(String(label));
+    if (start === undefined) return emit(2, [`Warning: No such label '${label}' for console.timeLog()`]);
+    emit(1, [`${label}: ${(performance.now() - start).toFixed(3)}ms`, ...args]);
+  },
+  timeEnd: (label = 'default') => {
+    const start = timers_.get(String(label));
+    if (start === undefined) return emit(2, [`Warning: No such label '${label}' for console.timeEnd()`]);
+    timers_.delete(String(label));
+    emit(1, [`${label}: ${(performance.now() - start).toFixed(3)}ms`]);
+  },
+  group: (...args) => { if (args.length) emit(1, args); groupIndent += '  '; },
+  groupCollapsed: (...args) => { if (args.length) emit(1, args); groupIndent += '  '; },
+  groupEnd: () => { groupIndent = groupIndent.slice(0, -2); },
+  table: (data) => emit(1, [data]),
+};
+define('console', console);
+
+// ----- timers (virtual time, bounded by the deadline) -----
+// Time advances instantly to the next due timer; Date.now() stays real.
+let virtualNow = 0;
+let nextTimerId = 1;
+const pending = new Map();
+
+function schedule(callback, delay, args, repeat) {
+  if (typeof callback !== 'function') {
+    throw new TypeError(`The "callback" argument must be of type function. Received ${inspect(callback)}`);
+  }
+  delay = Number(delay);
+  if (!(delay >= 1 && delay <= 2147483647)) delay = repeat ? 1 : 0;
+  const id = nextTimerId++;
+  pending.set(id, { id, due: virtualNow + delay, callback, args, repeat: repeat ? delay : 0 });
+  return id;
+}
+
+define('setTimeout', (callback, delay, ...args) => schedule(callback, delay, args, false));
+define('setInterval', (callback, delay, ...args) => schedule(callback, delay, args, true));
+define('setImmediate', (callback, ...args) => schedule(callback, 0, args, false));
+define('clearTimeout', (id) => { pending.delete(id); });
+define('clearInterval', (id) => { pending.delete(id); });
+define('clearImmediate', (id) => { pending.delete(id); });
+
+function nextTimer() {
+  let best;
+  for (const timer of pending.values()) {
+    if (best === undefined || timer.due < best.due || (timer.due === best.due && timer.id < best.id)) best = timer;
+  }
+  return best;
+}
+
+// ----- TextEncoder / TextDecoder (UTF-8) -----
+class TextEncoder {
+  get encoding() { return 'utf-8'; }
+  encode(input = '') { return native.encodeUtf8(String(input)); }
+  encodeInto(source, destination) {
+    const bytes = native.encodeUtf8(String(source));
+    let read = 0;
+    let written = 0;
+    for (const ch of String(source)) {
+      const size = new Uint8Array(native.encodeUtf8(ch)).length;
+      if (written + size > destination.length) break;
+      destination.set(bytes.subarray(written, written + size), written);
+      written += size;
+      read += ch.length;
+    }
+    return { read, written };
+  }
+}
+const utf8Labels = ['utf-8', 'utf8', 'unicode-1-1-utf-8'];
+class TextDecoder {
+  #fatal;
+  #ignoreBOM;
+  constructor(label = 'utf-8', options = {}) {
+    if (!utf8Labels.includes(String(label).trim().toLowerCase())) {
+      throw new RangeError(`The "${label}" encoding is not supported`);
+    }
+    this.#fatal = Boolean(options && options.fatal);
+    this.#ignoreBOM = Boolean(options && options.ignoreBOM);
+  }
+  get encoding() { return 'utf-8'; }
+  get fatal() { return this.#fatal; }
+  get ignoreBOM() { return this.#ignoreBOM; }
+  decode(input = new Uint8Array(0)) {
+    let bytes;
+    if (input instanceof ArrayBuffer) bytes = new Uint8Array(input);
+    else if (ArrayBuffer.isView(input)) bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    else throw new TypeError('The "input" argument must be an instance of ArrayBuffer or ArrayBufferView');
+    let text = native.decodeUtf8(bytes, this.#fatal);
+    if (!this.#ignoreBOM && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return text;
+  }
+}
+define('TextEncoder', TextEncoder);
+define('TextDecoder', TextDecoder);
+
+// ----- structuredClone -----
+function cloneError(message) {
+  return new DOMException(message, 'DataCloneError');
+}
+function structuredCloneImpl(value, memory) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    if (typeof value === 'symbol') throw cloneError(`${value.toString()} could not be cloned.`);
+    return value;
+  }
+  if (typeof value === 'function') throw cloneError(`${functionBase(value)} could not be cloned.`);
+  if (memory.has(value)) return memory.get(value);
+  let out;
+  if (Array.isArray(value)) {
+    out = new Array(value.length);
+    memory.set(value, out);
+    for (const key of Object.keys(value)) out[key] = structuredCloneImpl(value[key], memory);
+    return out;
+  }
+  if (value instanceof Date) out = new Date(value.getTime());
+  else if (value instanceof RegExp) out = new RegExp(value.source, value.flags);
+  else if (value instanceof Boolean || value instanceof Number || value instanceof String) out = Object(value.valueOf());
+  else if (value instanceof ArrayBuffer) out = value.slice(0);
+  else if (value instanceof DataView) {
+    out = new DataView(structuredCloneImpl(value.buffer, memory), value.byteOffset, value.byteLength);
+  } else if (ArrayBuffer.isView(value)) {
+    out = new value.constructor(structuredCloneImpl(value.buffer, memory), value.byteOffset, value.length);
+  } else if (value instanceof Map) {
+    out = new Map();
+    memory.set(value, out);
+    for (const [k, v] of value) out.set(structuredCloneImpl(k, memory), structuredCloneImpl(v, memory));
+    return out;
+  } else if (value instanceof Set) {
+    out = new Set();
+    memory.set(value, out);
+    for (const v of value) out.add(structuredCloneImpl(v, memory));
+    return out;
+  } else if (value instanceof Error) {
+    const ctors = { EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+    const Ctor = ctors[value.name] || Error;
+    out = new Ctor(value.message);
+    memory.set(value, out);
+    if (typeof value.stack === 'string') out.stack = value.stack;
+    if ('cause' in value) out.cause = structuredCloneImpl(value.cause, memory);
+    return out;
+  } else if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) {
+    throw cloneError(`${constructorName(value)} object could not be cloned.`);
+  } else {
+    out = {};
+    memory.set(value, out);
+    for (const key of Object.keys(value)) out[key] = structuredCloneImpl(value[key], memory);
+    return out;
+  }
+  memory.set(value, out);
+  return out;
+}
+define('structuredClone', (value) => structuredCloneImpl(value, new Map()));
+
+// ----- URL / URLSearchParams (WHATWG parsing by the host's `url` crate) -----
+const urlFields = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'];
+
+function formEncode(text) {
+  return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+function formDecode(text) {
+  try { return decodeURIComponent(text.replace(/\+/g, ' ')); } catch (_) { return text; }
+}
+
+// Hidden state of URL and URLSearchParams objects, out of guest reach.
+const urlParts = new WeakMap();
+const paramsOf = new WeakMap();
+const paramsState = new WeakMap();
+
+function parseQuery(text) {
+  const list = [];
+  if (text.startsWith('?')) text = text.slice(1);
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const k = eq === -1 ? part : part.slice(0, eq);
+    const v = eq === -1 ? '' : part.slice(eq + 1);
+    list.push([formDecode(k), formDecode(v)]);
+  }
+  return list;
+}
+
+class URLSearchParams {
+  constructor(init = '') {
+    const state = { list: [], url: null };
+    paramsState.set(this, state);
+    if (typeof init === 'object' && init !== null) {
+      if (typeof init[Symbol.iterator] === 'function') {
+        for (const pair of init) {
+          const [k, v] = Array.from(pair);
+          state.list.push([String(k), String(v)]);
+        }
+      } else {
+        for (const key of Object.keys(init)) state.list.push([key, String(init[key])]);
+      }
+    } else {
+      state.list = parseQuery(String(init));
+    }
+  }
+  get size() { return listOf(this).length; }
+  append(name, value) { listOf(this).push([String(name), String(value)]); syncUrl(this); }
+  delete(name, value) {
+    name = String(name);
+    const state = paramsState.get(this);
+    state.list = state.list.filter(([k, v]) => k !== name || (value !== undefined && v !== String(value)));
+    syncUrl(this);
+  }
+  get(name) { const hit = listOf(this).find(([k]) => k === String(name)); return hit ? hit[1] : null; }
+  getAll(name) { return listOf(this).filter(([k]) => k === String(name)).map(([, v]) => v); }
+  has(name, value) { return listOf(this).some(([k, v]) => k === String(name) && (value === undefined || v === String(value))); }
+  set(name, value) {
+    name = String(name);
+    const state = paramsState.get(this);
+    const index = state.list.findIndex(([k]) => k === name);
+    if (index === -1) state.list.push([name, String(value)]);
+    else {
+      state.list[index][1] = String(value);
+      state.list = state.list.filter(([k], i) => k !== name || i === index);
+    }
+    syncUrl(this);
+  }
+  sort() { listOf(this).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)); syncUrl(this); }
+  forEach(callback, thisArg) { for (const [k, v] of listOf(this)) callback.call(thisArg, v, k, this); }
+  keys() { return listOf(this).map(([k]) => k)[Symbol.iterator](); }
+  values() { return listOf(this).map(([, v]) => v)[Symbol.iterator](); }
+  entries() { return listOf(this).map(([k, v]) => [k, v])[Symbol.iterator](); }
+  [Symbol.iterator]() { return this.entries(); }
+  toString() { return listOf(this).map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&'); }
+  get [Symbol.toStringTag]() { return 'URLSearchParams'; }
+}
+
+function listOf(params) {
+  const state = paramsState.get(params);
+  if (state === undefined) throw new TypeError('Illegal invocation');
+  return state.list;
+}
+
+function syncUrl(params) {
+  const state = paramsState.get(params);
+  if (state.url === null) return;
+  const text = params.toString();
+  const parts = native.urlSet(urlParts.get(state.url)[0], 'search', text);
+  if (parts !== null) urlParts.set(state.url, parts);
+}
+
+function attachParams(url, parts) {
+  let params = paramsOf.get(url);
+  if (params === undefined) {
+    params = new URLSearchParams();
+    paramsOf.set(url, params);
+    paramsState.get(params).url = url;
+  }
+  paramsState.get(params).list = parseQuery(parts[8]);
+}
+
+function partsOf(url) {
+  const parts = urlParts.get(url);
+  if (parts === undefined) throw new TypeError('Illegal invocation');
+  return parts;
+}
+
+class URL {
+  constructor(input, base) {
+    const parts = native.urlParse(String(input), base === undefined ? undefined : String(base));
+    if (parts === null) {
+      const err = new TypeError('Invalid URL');
+      err.code = 'ERR_INVALID_URL';
+      err.input = String(input);
+      throw err;
+    }
+    urlParts.set(this, parts);
+    attachParams(this, parts);
+  }
+  static canParse(input, base) {
+    return native.urlParse(String(input), base === undefined ? undefined : String(base)) !== null;
+  }
+  static parse(input, base) {
+    try { return new URL(input, base); } catch (_) { return null; }
+  }
+  get searchParams() { partsOf(this); return paramsOf.get(this); }
+  toString() { return partsOf(this)[0]; }
+  toJSON() { return partsOf(this)[0]; }
+  get [Symbol.toStringTag]() { return 'URL'; }
+}
+urlFields.forEach((field, index) => {
+  Object.defineProperty(URL.prototype, field, {
+    get() { return partsOf(this)[index]; },
+    set: field === 'origin' ? undefined : function (value) {
+      const parts = native.urlSet(partsOf(this)[0], field, String(value));
+      if (parts === null) {
+        if (field === 'href') throw new TypeError('Invalid URL');
+        return;
+      }
+      urlParts.set(this, parts);
+      if (field === 'search' || field === 'href') attachParams(this, parts);
+    },
+    enumerable: true,
+    configurable: true,
+  });
+});
+define('URL', URL);
+define('URLSearchParams', URLSearchParams);
+
+// ----- fetch: refused unless the host allowed the target (contract §8) -----
+define('fetch', (input, init) => new intrinsics.Promise((resolve, reject) => {
+  try {
+    const url = new URL(input instanceof URL ? input.href : String(input));
+    resolve(native.fetch(url.href, init === undefined ? null : init));
+  } catch (error) {
+    reject(error);
+  }
+}));
+
+// Internals for the host and the built-in modules only.
+return Object.freeze({
+  inspect,
+  format: formatWithOptions,
+  hasTimers: () => pending.size > 0,
+  nextTimerDue: () => { const t = nextTimer(); return t === undefined ? -1 : t.due; },
+  runNextTimer: () => {
+    const timer = nextTimer();
+    if (timer === undefined) return false;
+    virtualNow = timer.due;
+    if (timer.repeat) timer.due = virtualNow + timer.repeat;
+    else pending.delete(timer.id);
+    timer.callback(...timer.args);
+    return true;
+  },
+  defer: (fn) => { schedule(fn, 0, [], false); },
+  Promise: intrinsics.Promise,
+});

@@ -1,0 +1,87 @@
+//! Building the JS errors the host throws.
+//!
+//! QuickJS's `throw_*` helpers cut messages at 255 bytes, so errors are
+//! built by calling the realm's constructors instead.
+
+use goccia_core::LimitKind;
+use goccia_vfs::FsError;
+use rquickjs::{Ctx, Error, Exception, Function, Object, Value, qjs};
+
+use crate::host::Stopped;
+
+/// `new <ctor>(message)` for one of the realm's error constructors.
+pub fn new_error<'js>(ctx: &Ctx<'js>, ctor: &str, message: &str) -> Object<'js> {
+    let made = ctx
+        .globals()
+        .get::<_, Function>(ctor)
+        .and_then(|ctor| ctor.call::<_, Object>((message,)));
+    match made {
+        Ok(object) => object,
+        // The guest replaced the constructor: fall back to a plain Error.
+        Err(_) => Exception::from_message(ctx.clone(), message)
+            .map(Exception::into_object)
+            .unwrap_or_else(|_| Object::new(ctx.clone()).expect("object")),
+    }
+}
+
+/// Throws `error`.
+pub fn throw<'js>(ctx: &Ctx<'js>, error: Object<'js>) -> Error {
+    ctx.throw(error.into_value())
+}
+
+/// A `TypeError` with a Node-style `code`.
+pub fn type_error(ctx: &Ctx<'_>, code: &str, message: &str) -> Error {
+    let error = new_error(ctx, "TypeError", message);
+    let _ = error.set("code", code);
+    throw(ctx, error)
+}
+
+/// Node's shape of a failed fs call: `CODE: description, syscall 'path'`
+/// (+ ` -> 'dest'`), with `code`, `errno`, `syscall`, `path`, `dest`.
+pub fn fs_error(
+    ctx: &Ctx<'_>,
+    error: &FsError,
+    syscall: &str,
+    path: &str,
+    dest: Option<&str>,
+) -> Error {
+    let errno = error.errno;
+    let mut message = format!(
+        "{}: {}, {syscall} '{path}'",
+        errno.code(),
+        errno.description()
+    );
+    if let Some(dest) = dest {
+        message.push_str(&format!(" -> '{dest}'"));
+    }
+    let object = new_error(ctx, "Error", &message);
+    let _ = object.set("errno", -errno.number());
+    let _ = object.set("code", errno.code());
+    let _ = object.set("syscall", syscall);
+    let _ = object.set("path", path);
+    if let Some(dest) = dest {
+        let _ = object.set("dest", dest);
+    }
+    throw(ctx, object)
+}
+
+/// Throws an error guest code cannot catch (no `catch`, no `finally`
+/// runs): the run is over.
+pub fn throw_stopped(ctx: &Ctx<'_>, stopped: Stopped) -> Error {
+    let message = match stopped {
+        Stopped::Limit(LimitKind::Deadline) => {
+            "the run's deadline passed (raise it with --timeout)".to_string()
+        }
+        Stopped::Limit(LimitKind::Output) => {
+            "output limit exceeded (raise it with --max-output)".to_string()
+        }
+        Stopped::Limit(kind) => format!("limit exceeded (raise it with {})", kind.option()),
+        Stopped::Cancelled => "cancelled".to_string(),
+    };
+    let object = new_error(ctx, "InternalError", &message);
+    let value: Value = object.into_value();
+    // SAFETY: `value` is a live object of this context; marking it changes
+    // only how the interpreter propagates it.
+    unsafe { qjs::JS_SetUncatchableError(ctx.as_raw().as_ptr(), value.as_raw()) };
+    ctx.throw(value)
+}

@@ -1,0 +1,122 @@
+//! What the host functions of one guest run share: the sandbox's VFS, its
+//! output, its deadline, and a record of which limit (if any) stopped it.
+
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use goccia_core::{LimitKind, Output, Stop, Watch};
+use goccia_vfs::SharedVfs;
+use rquickjs::{Ctx, JsLifetime, Object};
+
+/// The limits a run hit, by evidence. Set by host calls and the interrupt
+/// handler; read when the run ends to classify the failure.
+#[derive(Debug, Default)]
+pub struct Tripwire {
+    deadline: AtomicBool,
+    cancelled: AtomicBool,
+    output: AtomicBool,
+    fs_quota: AtomicBool,
+    memory: AtomicBool,
+}
+
+impl Tripwire {
+    pub fn trip(&self, limit: LimitKind) {
+        let flag = match limit {
+            LimitKind::Deadline => &self.deadline,
+            LimitKind::Output => &self.output,
+            LimitKind::FsBytes | LimitKind::FsNodes => &self.fs_quota,
+            LimitKind::Memory => &self.memory,
+            _ => return,
+        };
+        flag.store(true, Ordering::SeqCst);
+    }
+
+    pub fn trip_cancelled(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// A limit that must end the run at once (uncatchable): the deadline,
+    /// a cancellation, or the output cap.
+    pub fn fatal(&self) -> Option<Stopped> {
+        if self.deadline.load(Ordering::SeqCst) {
+            Some(Stopped::Limit(LimitKind::Deadline))
+        } else if self.cancelled.load(Ordering::SeqCst) {
+            Some(Stopped::Cancelled)
+        } else if self.output.load(Ordering::SeqCst) {
+            Some(Stopped::Limit(LimitKind::Output))
+        } else {
+            None
+        }
+    }
+
+    pub fn fs_quota_hit(&self) -> bool {
+        self.fs_quota.load(Ordering::SeqCst)
+    }
+
+    pub fn memory_hit(&self) -> bool {
+        self.memory.load(Ordering::SeqCst)
+    }
+}
+
+/// Why a run was stopped from outside the guest's control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    Limit(LimitKind),
+    Cancelled,
+}
+
+/// Everything the host functions of one JS runtime need.
+pub struct Host {
+    pub vfs: SharedVfs,
+    pub output: Output,
+    pub watch: Watch,
+    pub tripwire: Arc<Tripwire>,
+}
+
+impl Host {
+    /// Checks the deadline and cancellation; records what stopped the run.
+    pub fn check(&self) -> Result<(), Stopped> {
+        if let Some(stopped) = self.tripwire.fatal() {
+            return Err(stopped);
+        }
+        match self.watch.check() {
+            Ok(()) => Ok(()),
+            Err(Stop::Deadline) => {
+                self.tripwire.trip(LimitKind::Deadline);
+                Err(Stopped::Limit(LimitKind::Deadline))
+            }
+            Err(Stop::Cancelled) => {
+                self.tripwire.trip_cancelled();
+                Err(Stopped::Cancelled)
+            }
+        }
+    }
+}
+
+/// The host, reachable from module definitions through the runtime's
+/// userdata.
+#[derive(Clone)]
+pub struct HostRef(pub Rc<Host>);
+
+unsafe impl<'js> JsLifetime<'js> for HostRef {
+    type Changed<'to> = HostRef;
+}
+
+/// Internals the globals prelude returned (timers, `defer`, `inspect`),
+/// for the built-in modules and the event loop. Never reachable from guest
+/// code.
+#[derive(Clone)]
+pub struct Internals<'js>(pub Object<'js>);
+
+unsafe impl<'js> JsLifetime<'js> for Internals<'js> {
+    type Changed<'to> = Internals<'to>;
+}
+
+/// The host of the current runtime.
+pub fn host_of(ctx: &Ctx<'_>) -> Rc<Host> {
+    ctx.userdata::<HostRef>()
+        .expect("the host is installed before any guest code runs")
+        .0
+        .clone()
+}

@@ -1,0 +1,176 @@
+//! Installing the guest's globals: runs `js/inspect.js` + `js/globals.js`
+//! once per context with the host functions they need, and keeps the
+//! internals they return out of the guest's reach.
+
+use std::rc::Rc;
+
+use goccia_core::{LimitKind, Stream};
+use rquickjs::{Array, Ctx, Function, Object, Result, TypedArray, Value};
+
+use crate::errors::{throw_stopped, type_error};
+use crate::host::{Host, Internals, Stopped};
+
+const PRELUDE: &str = concat!(
+    "(function (native) {\n'use strict';\n",
+    include_str!("../js/inspect.js"),
+    include_str!("../js/globals.js"),
+    "\n})"
+);
+
+/// Installs the globals and returns the prelude's internals.
+pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
+    let natives = natives(ctx, host)?;
+    let prelude: Function = ctx.eval(PRELUDE)?;
+    let internals: Object = prelude.call((natives,))?;
+    ctx.store_userdata(Internals(internals.clone()))
+        .map_err(|_| rquickjs::Error::new_from_js("internals", "userdata"))?;
+    Ok(internals)
+}
+
+fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    let h = host.clone();
+    object.set(
+        "write",
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>, fd: i32, text: String| -> Result<()> {
+                h.check().map_err(|stopped| throw_stopped(&ctx, stopped))?;
+                let stream = if fd == 2 {
+                    Stream::Stderr
+                } else {
+                    Stream::Stdout
+                };
+                h.output.write(stream, text.as_bytes()).map_err(|_| {
+                    h.tripwire.trip(LimitKind::Output);
+                    throw_stopped(&ctx, Stopped::Limit(LimitKind::Output))
+                })
+            },
+        )?,
+    )?;
+    object.set(
+        "encodeUtf8",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, text: String| {
+            TypedArray::<u8>::new_copy(ctx, text.as_bytes())
+        })?,
+    )?;
+    object.set(
+        "decodeUtf8",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, bytes: TypedArray<'js, u8>, fatal: bool| -> Result<String> {
+                // SAFETY: decoded before any JS can run and detach the buffer.
+                let data = unsafe { bytes.as_bytes() }.unwrap_or(&[]);
+                match std::str::from_utf8(data) {
+                    Ok(text) => Ok(text.to_string()),
+                    Err(_) if fatal => Err(type_error(
+                        &ctx,
+                        "ERR_ENCODING_INVALID_ENCODED_DATA",
+                        "The encoded data was not valid for encoding utf-8",
+                    )),
+                    Err(_) => Ok(String::from_utf8_lossy(data).into_owned()),
+                }
+            },
+        )?,
+    )?;
+    object.set(
+        "urlParse",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, input: String, base: Value<'js>| -> Result<Option<Array<'js>>> {
+                let base = match base.as_string() {
+                    Some(text) => match url::Url::parse(&text.to_string()?) {
+                        Ok(base) => Some(base),
+                        Err(_) => return Ok(None),
+                    },
+                    None => None,
+                };
+                match url::Url::options().base_url(base.as_ref()).parse(&input) {
+                    Ok(url) => url_parts(&ctx, &url).map(Some),
+                    Err(_) => Ok(None),
+                }
+            },
+        )?,
+    )?;
+    object.set(
+        "urlSet",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>,
+             href: String,
+             field: String,
+             value: String|
+             -> Result<Option<Array<'js>>> {
+                let Ok(mut url) = url::Url::parse(&href) else {
+                    return Ok(None);
+                };
+                let ok = match field.as_str() {
+                    "href" => url::quirks::set_href(&mut url, &value).is_ok(),
+                    "protocol" => url::quirks::set_protocol(&mut url, &value).is_ok(),
+                    "username" => url::quirks::set_username(&mut url, &value).is_ok(),
+                    "password" => url::quirks::set_password(&mut url, &value).is_ok(),
+                    "host" => url::quirks::set_host(&mut url, &value).is_ok(),
+                    "hostname" => url::quirks::set_hostname(&mut url, &value).is_ok(),
+                    "port" => url::quirks::set_port(&mut url, &value).is_ok(),
+                    "pathname" => {
+                        url::quirks::set_pathname(&mut url, &value);
+                        true
+                    }
+                    "search" => {
+                        url::quirks::set_search(&mut url, &value);
+                        true
+                    }
+                    "hash" => {
+                        url::quirks::set_hash(&mut url, &value);
+                        true
+                    }
+                    _ => false,
+                };
+                if ok {
+                    url_parts(&ctx, &url).map(Some)
+                } else {
+                    Ok(None)
+                }
+            },
+        )?,
+    )?;
+    let h = host;
+    object.set(
+        "fetch",
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>, href: String, _init: Value<'js>| -> Result<Value<'js>> {
+            h.check().map_err(|stopped| throw_stopped(&ctx, stopped))?;
+            let host_name = url::Url::parse(&href)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+                .unwrap_or(href);
+            Err(type_error(
+                &ctx,
+                "ERR_GOCCIA_FETCH_REFUSED",
+                &format!("fetch refused: host '{host_name}' is not allowed (allow it with --allow-host)"),
+            ))
+        })?,
+    )?;
+    Ok(object)
+}
+
+fn url_parts<'js>(ctx: &Ctx<'js>, url: &url::Url) -> Result<Array<'js>> {
+    use url::quirks;
+    let parts = [
+        quirks::href(url).to_string(),
+        quirks::protocol(url).to_string(),
+        quirks::username(url).to_string(),
+        quirks::password(url).to_string(),
+        quirks::host(url).to_string(),
+        quirks::hostname(url).to_string(),
+        quirks::port(url).to_string(),
+        quirks::pathname(url).to_string(),
+        quirks::search(url).to_string(),
+        quirks::hash(url).to_string(),
+        quirks::origin(url),
+    ];
+    let array = Array::new(ctx.clone())?;
+    for (index, part) in parts.into_iter().enumerate() {
+        array.set(index, part)?;
+    }
+    Ok(array)
+}

@@ -1,0 +1,268 @@
+//! Command-line flags, parsed in two stages: clap checks the syntax, then
+//! [`SeedOrder`] recovers the command-line order of the seeding flags,
+//! which clap keeps in separate lists.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
+use goccia_core::{Limits, parse_size};
+
+use crate::DiffFormat;
+
+const AFTER_HELP: &str = "\
+Exit codes: 0 success, 1 script error (also a refused write-back), 2 usage error (nothing ran),
+3 resource limit (memory, fs quota, output cap, nesting depth), 4 timeout, 70 internal error.
+
+Every option accepts both `--name value` and `--name=value`. Sizes accept k, m and g suffixes.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "goccia",
+    version,
+    about = "A sandboxed JavaScript runtime and virtual shell for AI agents",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a sandbox entry (a VFS path such as /main.js).
+    Run(RunArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The entry module: a path in the sandbox filesystem.
+    #[arg(value_name = "ENTRY")]
+    pub entry: String,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormatArg {
+    Json,
+    Unified,
+}
+
+impl From<DiffFormatArg> for DiffFormat {
+    fn from(value: DiffFormatArg) -> Self {
+        match value {
+            DiffFormatArg::Json => DiffFormat::Json,
+            DiffFormatArg::Unified => DiffFormat::Unified,
+        }
+    }
+}
+
+fn size(text: &str) -> Result<u64, String> {
+    parse_size(text).map_err(|e| e.to_string())
+}
+
+fn positive_size(text: &str) -> Result<u64, String> {
+    match size(text)? {
+        0 => Err("must be greater than 0".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// The options `run` and `shell` share: seeding, limits, diff, write-back.
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// Copy a host file or folder into the sandbox (repeatable; default target /).
+    #[arg(long, value_name = "HOST[=SANDBOX]", help_heading = "Seeding")]
+    pub seed: Vec<String>,
+    /// Like --seed, and write the run's changes back to it after a successful run.
+    #[arg(
+        long = "copy-rw",
+        value_name = "HOST[=SANDBOX]",
+        help_heading = "Seeding"
+    )]
+    pub copy_rw: Vec<String>,
+    /// Seed from a JSON file: {"files":[{"from","to"}|{"path","text"}|{"path","base64"}]}.
+    #[arg(long = "seed-config", value_name = "FILE", help_heading = "Seeding")]
+    pub seed_config: Vec<PathBuf>,
+
+    /// Print the changes made to the sandbox after the run.
+    #[arg(long, help_heading = "Diff")]
+    pub diff: bool,
+    /// Format of the diff.
+    #[arg(
+        long = "diff-format",
+        value_enum,
+        default_value = "json",
+        value_name = "FORMAT",
+        help_heading = "Diff"
+    )]
+    pub diff_format: DiffFormatArg,
+    /// Write the diff to this host file instead of stdout (implies --diff).
+    #[arg(long = "diff-output", value_name = "FILE", help_heading = "Diff")]
+    pub diff_output: Option<PathBuf>,
+    /// Replace stdout with one JSON object describing the run.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+
+    /// Wall-clock deadline of the run, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64, help_heading = "Limits")]
+    pub timeout: u64,
+    /// QuickJS heap limit, buffers handed to JS included.
+    #[arg(long = "max-memory", value_name = "BYTES", value_parser = positive_size, default_value = "512m", help_heading = "Limits")]
+    pub max_memory: u64,
+    /// Maximum JS stack; deeper recursion is a catchable RangeError.
+    #[arg(long = "stack-size", value_name = "BYTES", value_parser = positive_size, default_value = "1m", help_heading = "Limits")]
+    pub stack_size: u64,
+    /// Total bytes of file content the sandbox filesystem may hold.
+    #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g", help_heading = "Limits")]
+    pub fs_quota_bytes: u64,
+    /// Total files and directories the sandbox filesystem may hold.
+    #[arg(long = "fs-node-limit", value_name = "N", value_parser = size, default_value = "1000000", help_heading = "Limits")]
+    pub fs_node_limit: u64,
+    /// Bytes of stdout + stderr the guest may write; past it the run ends with exit 3.
+    #[arg(long = "max-output", value_name = "BYTES", value_parser = size, default_value = "64m", help_heading = "Limits")]
+    pub max_output: u64,
+    /// Nesting depth of runScript and the shell's goccia builtin.
+    #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]
+    pub max_depth: u32,
+}
+
+impl SandboxArgs {
+    pub fn limits(&self) -> Limits {
+        Limits::default()
+            .timeout(Duration::from_millis(self.timeout))
+            .max_memory(self.max_memory)
+            .stack_size(self.stack_size)
+            .fs_quota_bytes(self.fs_quota_bytes)
+            .fs_node_limit(self.fs_node_limit)
+            .max_output(self.max_output)
+            .max_depth(self.max_depth)
+    }
+
+    pub fn wants_diff(&self) -> bool {
+        self.diff || self.diff_output.is_some()
+    }
+}
+
+/// One seeding flag, in command-line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeedFlag {
+    Seed {
+        host: String,
+        target: Option<String>,
+    },
+    CopyRw {
+        host: String,
+        target: Option<String>,
+    },
+    Config(PathBuf),
+}
+
+/// Splits `host[=sandbox]` at the first `=`.
+fn split_mapping(text: &str) -> (String, Option<String>) {
+    match text.split_once('=') {
+        Some((host, target)) => (host.to_string(), Some(target.to_string())),
+        None => (text.to_string(), None),
+    }
+}
+
+/// The seeding flags of `matches` (a subcommand's matches) in the order
+/// they were given.
+pub fn seed_order(matches: &ArgMatches, args: &SandboxArgs) -> Vec<SeedFlag> {
+    let mut flags: Vec<(usize, SeedFlag)> = Vec::new();
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|i| i.collect())
+            .unwrap_or_default()
+    };
+    for (index, text) in indices("seed").into_iter().zip(&args.seed) {
+        let (host, target) = split_mapping(text);
+        flags.push((index, SeedFlag::Seed { host, target }));
+    }
+    for (index, text) in indices("copy_rw").into_iter().zip(&args.copy_rw) {
+        let (host, target) = split_mapping(text);
+        flags.push((index, SeedFlag::CopyRw { host, target }));
+    }
+    for (index, path) in indices("seed_config").into_iter().zip(&args.seed_config) {
+        flags.push((index, SeedFlag::Config(path.clone())));
+    }
+    flags.sort_by_key(|(index, _)| *index);
+    flags.into_iter().map(|(_, flag)| flag).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    fn parse(args: &[&str]) -> (Cli, ArgMatches) {
+        let matches = Cli::command().try_get_matches_from(args).unwrap();
+        (Cli::from_arg_matches(&matches).unwrap(), matches)
+    }
+
+    #[test]
+    fn seeds_keep_command_line_order() {
+        let (cli, matches) = parse(&[
+            "goccia",
+            "run",
+            "/m.js",
+            "--copy-rw",
+            "b=/x",
+            "--seed=a",
+            "--seed-config",
+            "c.json",
+            "--seed",
+            "d=/y=z",
+        ]);
+        let Command::Run(args) = cli.command;
+        let (_, sub) = matches.subcommand().unwrap();
+        assert_eq!(
+            seed_order(sub, &args.sandbox),
+            vec![
+                SeedFlag::CopyRw {
+                    host: "b".into(),
+                    target: Some("/x".into())
+                },
+                SeedFlag::Seed {
+                    host: "a".into(),
+                    target: None
+                },
+                SeedFlag::Config("c.json".into()),
+                SeedFlag::Seed {
+                    host: "d".into(),
+                    target: Some("/y=z".into())
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn sizes_take_suffixes_and_defaults_match_the_limits() {
+        let (cli, _) = parse(&[
+            "goccia",
+            "run",
+            "/m.js",
+            "--max-memory=64m",
+            "--fs-quota-bytes",
+            "2k",
+        ]);
+        let Command::Run(args) = cli.command;
+        let limits = args.sandbox.limits();
+        assert_eq!(limits.max_memory, 64 << 20);
+        assert_eq!(limits.fs_quota_bytes, 2048);
+        let (cli, _) = parse(&["goccia", "run", "/m.js"]);
+        let Command::Run(args) = cli.command;
+        assert_eq!(args.sandbox.limits(), Limits::default());
+    }
+
+    #[test]
+    fn bad_sizes_are_usage_errors() {
+        let error = Cli::command()
+            .try_get_matches_from(["goccia", "run", "/m.js", "--max-memory", "lots"])
+            .unwrap_err();
+        assert_eq!(error.exit_code(), 2);
+        assert!(error.to_string().contains("lots"));
+    }
+}

@@ -1,0 +1,25 @@
+//! The `goccia` command line: a thin layer over the library.
+
+pub mod args;
+mod run;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use args::{Cli, Command, seed_order};
+
+/// Parses the process arguments and runs the command; returns the exit
+/// code. Usage errors exit 2 before anything runs.
+pub fn main() -> i32 {
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    let (_, sub) = matches.subcommand().expect("a subcommand is required");
+    match cli.command {
+        Command::Run(args) => {
+            let seeds = seed_order(sub, &args.sandbox);
+            run::run(args, seeds)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! How a run failed: classified by evidence, described for humans.
+
+use goccia_builtins::{Stopped, Tripwire};
+use goccia_core::{FailureKind, LimitKind};
+use rquickjs::{Ctx, Function, Object, Value};
+
+/// A failed run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// One line: `Error: boom`, `entry not found: /main.js`, ...
+    pub message: String,
+    /// What to print on stderr (may include a stack trace).
+    pub report: String,
+}
+
+impl Failure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Failure {
+            kind,
+            report: format!("goccia: {message}\n"),
+            message,
+        }
+    }
+
+    pub fn stopped(stopped: Stopped, timeout_ms: u128) -> Self {
+        match stopped {
+            Stopped::Limit(LimitKind::Deadline) => Failure::new(
+                FailureKind::Timeout,
+                format!(
+                    "timeout: the run's deadline of {timeout_ms} ms passed (raise it with --timeout)"
+                ),
+            ),
+            Stopped::Limit(LimitKind::Output) => Failure::new(
+                FailureKind::ResourceLimit,
+                "resource limit: output limit exceeded (raise it with --max-output)",
+            ),
+            Stopped::Limit(kind) => Failure::new(
+                kind.failure_kind(),
+                format!(
+                    "resource limit: limit exceeded (raise it with {})",
+                    kind.option()
+                ),
+            ),
+            Stopped::Cancelled => Failure::new(FailureKind::ScriptError, "cancelled"),
+        }
+    }
+}
+
+/// Classifies an exception that reached the top.
+pub fn classify_exception<'js>(
+    ctx: &Ctx<'js>,
+    value: Value<'js>,
+    tripwire: &Tripwire,
+    timeout_ms: u128,
+    prefix: &str,
+) -> Failure {
+    if let Some(stopped) = tripwire.fatal() {
+        return Failure::stopped(stopped, timeout_ms);
+    }
+    let object = value.as_object();
+    let code = object.and_then(|o| o.get::<_, String>("code").ok());
+    let name = object.and_then(|o| o.get::<_, String>("name").ok());
+    let message = object.and_then(|o| o.get::<_, String>("message").ok());
+    let (headline, detail) = describe(ctx, &value);
+    let kind = if code.as_deref() == Some("ENOSPC") && tripwire.fs_quota_hit() {
+        FailureKind::ResourceLimit
+    } else if is_out_of_memory(&value, name.as_deref(), message.as_deref()) {
+        tripwire.trip(LimitKind::Memory);
+        FailureKind::ResourceLimit
+    } else {
+        FailureKind::ScriptError
+    };
+    let label = match kind {
+        FailureKind::ResourceLimit if tripwire.memory_hit() => {
+            "resource limit: out of memory (raise it with --max-memory): "
+        }
+        FailureKind::ResourceLimit => "resource limit: ",
+        _ => "",
+    };
+    Failure {
+        kind,
+        message: format!("{label}{headline}"),
+        report: format!("goccia: {label}{prefix}{detail}\n"),
+    }
+}
+
+/// A slow OOM can surface as a thrown `null`.
+fn is_out_of_memory(value: &Value<'_>, name: Option<&str>, message: Option<&str>) -> bool {
+    value.is_null() || (name == Some("InternalError") && message == Some("out of memory"))
+}
+
+/// `(headline, detail)`: `Error: boom` and the same with its stack.
+fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> (String, String) {
+    if let Some(object) = value.as_object() {
+        if is_error(ctx, object) {
+            let name: String = object.get("name").unwrap_or_else(|_| "Error".to_string());
+            let message: String = object.get("message").unwrap_or_default();
+            let headline = if message.is_empty() {
+                name
+            } else {
+                format!("{name}: {message}")
+            };
+            let stack: String = object.get("stack").unwrap_or_default();
+            let stack = stack.trim_end();
+            let detail = if stack.is_empty() {
+                headline.clone()
+            } else {
+                format!("{headline}\n{stack}")
+            };
+            return (headline, detail);
+        }
+    }
+    let shown = inspect(ctx, value);
+    (shown.clone(), shown)
+}
+
+fn is_error<'js>(ctx: &Ctx<'js>, object: &Object<'js>) -> bool {
+    ctx.globals()
+        .get::<_, Function>("Error")
+        .ok()
+        .and_then(|ctor| object.is_instance_of(&ctor).then_some(()))
+        .is_some()
+        || object.get::<_, String>("stack").is_ok()
+}
+
+/// Node-style rendering of any value, through the prelude's `inspect`.
+pub fn inspect<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
+    ctx.userdata::<goccia_builtins::Internals>()
+        .and_then(|internals| internals.0.get::<_, Function>("inspect").ok())
+        .and_then(|inspect| inspect.call::<_, String>((value.clone(),)).ok())
+        .unwrap_or_else(|| "<value>".to_string())
+}

@@ -1,0 +1,372 @@
+//! Running one entry module: a fresh QuickJS runtime on its own thread,
+//! the VFS-only loader, the limits, and an event loop that drains jobs and
+//! fires virtual-time timers until the program is done.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+
+use goccia_builtins::{Host, Stopped, Tripwire};
+use goccia_core::{FailureKind, LimitKind, Limits, Output, Stop, Watch};
+use goccia_vfs::{SharedVfs, VfsPath};
+use rquickjs::promise::PromiseState;
+use rquickjs::{
+    CatchResultExt, CaughtError, Context, Ctx, Function, Module, Object, Persistent, Promise,
+    Runtime, Value,
+};
+
+use crate::failure::{Failure, classify_exception, inspect};
+use crate::loader::{VfsLoader, VfsResolver};
+
+/// Native stack beyond the JS stack limit, for the host's own frames.
+const STACK_HEADROOM: usize = 16 << 20;
+
+/// What to run and with what.
+#[derive(Clone)]
+pub struct RunRequest {
+    pub entry: VfsPath,
+    pub vfs: SharedVfs,
+    pub output: Output,
+    pub watch: Watch,
+    pub limits: Limits,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, Default)]
+pub struct RunOutcome {
+    pub failure: Option<Failure>,
+    /// The entry module's default export, as JSON (`None` when there is
+    /// none, it is not JSON-like, or the run failed).
+    pub result: Option<serde_json::Value>,
+    /// QuickJS heap in use when the run ended, in bytes.
+    pub memory_used: u64,
+}
+
+impl RunOutcome {
+    pub fn exit_code(&self) -> i32 {
+        self.failure.as_ref().map_or(0, |f| f.kind.exit_code())
+    }
+
+    fn failed(failure: Failure) -> Self {
+        RunOutcome {
+            failure: Some(failure),
+            ..RunOutcome::default()
+        }
+    }
+}
+
+/// Runs `request.entry` to completion on a dedicated thread whose stack
+/// fits the configured JS stack. Never panics: an internal fault becomes a
+/// `host-error` outcome.
+pub fn run(request: &RunRequest) -> RunOutcome {
+    let stack = request.limits.stack_size as usize + STACK_HEADROOM;
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("goccia-js".to_string())
+            .stack_size(stack)
+            .spawn_scoped(scope, || run_here(request))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(panic)) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".to_string());
+            RunOutcome::failed(Failure::new(
+                FailureKind::HostError,
+                format!("internal error: {what}"),
+            ))
+        }
+        Err(error) => RunOutcome::failed(Failure::new(
+            FailureKind::HostError,
+            format!("internal error: cannot start the JS thread: {error}"),
+        )),
+    }
+}
+
+/// Promise rejections nobody handled yet.
+type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'static>>)>>>;
+
+fn run_here(request: &RunRequest) -> RunOutcome {
+    let started = Instant::now();
+    let timeout_ms = request.limits.timeout.as_millis();
+    let tripwire = Arc::new(Tripwire::default());
+    if !request.vfs.lock().is_file(&request.entry) {
+        return RunOutcome::failed(Failure::new(
+            FailureKind::ScriptError,
+            format!("entry not found: {}", request.entry),
+        ));
+    }
+    let runtime = match new_runtime(request, &tripwire) {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return RunOutcome::failed(Failure::new(
+                FailureKind::HostError,
+                format!("internal error: cannot create the JS runtime: {error}"),
+            ));
+        }
+    };
+    let rejections: Rejections = Rc::default();
+    let tracked = rejections.clone();
+    runtime.set_host_promise_rejection_tracker(Some(Box::new(
+        move |ctx, promise, reason, handled| {
+            let mut list = tracked.borrow_mut();
+            if handled {
+                list.retain(|(p, _)| {
+                    p.clone()
+                        .restore(&ctx)
+                        .map(|p: Value| p != promise)
+                        .unwrap_or(true)
+                });
+            } else {
+                list.push((
+                    Persistent::save(&ctx, promise),
+                    Persistent::save(&ctx, reason),
+                ));
+            }
+        },
+    )));
+    let context = match Context::full(&runtime) {
+        Ok(context) => context,
+        Err(error) => {
+            return RunOutcome::failed(Failure::new(
+                FailureKind::HostError,
+                format!("internal error: cannot create the JS context: {error}"),
+            ));
+        }
+    };
+    let host = Rc::new(Host {
+        vfs: request.vfs.clone(),
+        output: request.output.clone(),
+        watch: request.watch.clone(),
+        tripwire: tripwire.clone(),
+    });
+    let mut session = Session {
+        runtime: &runtime,
+        context: &context,
+        tripwire: &tripwire,
+        rejections: &rejections,
+        timeout_ms,
+    };
+    let mut outcome = session.run(host, &request.entry);
+    outcome.memory_used = runtime.memory_usage().malloc_size.max(0) as u64;
+    let _ = started;
+    // Persistent values must go before the runtime does.
+    rejections.borrow_mut().clear();
+    drop(context);
+    outcome
+}
+
+fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Result<Runtime> {
+    let runtime = Runtime::new()?;
+    runtime.set_memory_limit(request.limits.max_memory.min(usize::MAX as u64) as usize);
+    runtime.set_max_stack_size(request.limits.stack_size as usize);
+    let watch = request.watch.clone();
+    let tripwire = tripwire.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || {
+        if tripwire.fatal().is_some() {
+            return true;
+        }
+        match watch.check() {
+            Ok(()) => false,
+            Err(Stop::Deadline) => {
+                tripwire.trip(LimitKind::Deadline);
+                true
+            }
+            Err(Stop::Cancelled) => {
+                tripwire.trip_cancelled();
+                true
+            }
+        }
+    })));
+    runtime.set_loader(
+        VfsResolver,
+        VfsLoader {
+            vfs: request.vfs.clone(),
+        },
+    );
+    Ok(runtime)
+}
+
+struct Session<'a> {
+    runtime: &'a Runtime,
+    context: &'a Context,
+    tripwire: &'a Tripwire,
+    rejections: &'a Rejections,
+    timeout_ms: u128,
+}
+
+/// What one turn of the event loop found.
+enum Turn {
+    Continue,
+    Done,
+    Failed(Failure),
+}
+
+impl Session<'_> {
+    fn run(&mut self, host: Rc<Host>, entry: &VfsPath) -> RunOutcome {
+        let started = self
+            .context
+            .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
+                goccia_builtins::install(&ctx, host).map_err(|error| {
+                    Failure::new(
+                        FailureKind::HostError,
+                        format!("internal error: cannot install the globals: {error}"),
+                    )
+                })?;
+                let promise = Module::import(&ctx, entry.as_str())
+                    .catch(&ctx)
+                    .map_err(|error| self.caught(&ctx, error))?;
+                Ok(Persistent::save(&ctx, promise))
+            });
+        let promise = match started {
+            Ok(promise) => promise,
+            Err(failure) => return RunOutcome::failed(failure),
+        };
+        loop {
+            match self.turn() {
+                Turn::Continue => continue,
+                Turn::Done => break,
+                Turn::Failed(failure) => return RunOutcome::failed(failure),
+            }
+        }
+        self.settle(promise)
+    }
+
+    /// Drains the job queue, checks for unhandled rejections, then fires
+    /// the next timer if any.
+    fn turn(&mut self) -> Turn {
+        loop {
+            match self.runtime.execute_pending_job() {
+                Ok(true) => continue,
+                Ok(false) => break,
+                Err(job) => {
+                    return Turn::Failed(job.0.with(|ctx| {
+                        let value = ctx.catch();
+                        classify_exception(&ctx, value, self.tripwire, self.timeout_ms, "uncaught ")
+                    }));
+                }
+            }
+        }
+        if let Some(stopped) = self.tripwire.fatal() {
+            return Turn::Failed(Failure::stopped(stopped, self.timeout_ms));
+        }
+        self.context.with(|ctx| {
+            if let Some(failure) = self.unhandled_rejection(&ctx) {
+                return Turn::Failed(failure);
+            }
+            let Some(internals) = ctx
+                .userdata::<goccia_builtins::Internals>()
+                .map(|i| i.0.clone())
+            else {
+                return Turn::Done;
+            };
+            let due: f64 = call(&internals, "nextTimerDue").unwrap_or(-1.0);
+            if due < 0.0 {
+                return Turn::Done;
+            }
+            if due as u128 > self.timeout_ms {
+                // Virtual time would pass the deadline before the timer fires.
+                self.tripwire.trip(LimitKind::Deadline);
+                return Turn::Failed(Failure::stopped(
+                    Stopped::Limit(LimitKind::Deadline),
+                    self.timeout_ms,
+                ));
+            }
+            match internals
+                .get::<_, Function>("runNextTimer")
+                .and_then(|run| run.call::<_, bool>(()))
+                .catch(&ctx)
+            {
+                Ok(_) => Turn::Continue,
+                Err(error) => Turn::Failed(self.caught(&ctx, error)),
+            }
+        })
+    }
+
+    fn unhandled_rejection<'js>(&self, ctx: &Ctx<'js>) -> Option<Failure> {
+        let first = self
+            .rejections
+            .borrow()
+            .first()
+            .map(|(_, reason)| reason.clone());
+        let reason = first?.restore(ctx).ok()?;
+        Some(classify_exception(
+            ctx,
+            reason,
+            self.tripwire,
+            self.timeout_ms,
+            "uncaught (in promise) ",
+        ))
+    }
+
+    fn caught<'js>(&self, ctx: &Ctx<'js>, error: CaughtError<'js>) -> Failure {
+        let value = match error {
+            CaughtError::Exception(exception) => exception.into_value(),
+            CaughtError::Value(value) => value,
+            CaughtError::Error(error) => {
+                if let Some(stopped) = self.tripwire.fatal() {
+                    return Failure::stopped(stopped, self.timeout_ms);
+                }
+                return Failure::new(FailureKind::HostError, format!("internal error: {error}"));
+            }
+        };
+        classify_exception(ctx, value, self.tripwire, self.timeout_ms, "uncaught ")
+    }
+
+    /// The entry's outcome once the loop is idle.
+    fn settle(&mut self, promise: Persistent<Promise<'static>>) -> RunOutcome {
+        self.context.with(|ctx| {
+            let promise = match promise.restore(&ctx) {
+                Ok(promise) => promise,
+                Err(error) => {
+                    return RunOutcome::failed(Failure::new(FailureKind::HostError, format!("internal error: {error}")));
+                }
+            };
+            match promise.state() {
+                PromiseState::Resolved => {
+                    let namespace: Option<Object> = promise.result::<Object>().and_then(|r| r.ok());
+                    RunOutcome {
+                        result: namespace.and_then(|ns| default_export_json(&ctx, &ns)),
+                        ..RunOutcome::default()
+                    }
+                }
+                PromiseState::Rejected => {
+                    let reason = match promise.result::<Value>() {
+                        Some(Err(rquickjs::Error::Exception)) => ctx.catch(),
+                        Some(Ok(value)) => value,
+                        _ => rquickjs::Value::new_undefined(ctx.clone()),
+                    };
+                    RunOutcome::failed(classify_exception(&ctx, reason, self.tripwire, self.timeout_ms, "uncaught "))
+                }
+                PromiseState::Pending => RunOutcome::failed(Failure::new(
+                    FailureKind::ScriptError,
+                    "the entry's top-level await never settled (no pending jobs or timers are left)",
+                )),
+            }
+        })
+    }
+}
+
+fn call<'js, R: rquickjs::FromJs<'js>>(object: &Object<'js>, name: &str) -> rquickjs::Result<R> {
+    object.get::<_, Function>(name)?.call(())
+}
+
+/// The default export as JSON, when it is JSON-like.
+fn default_export_json<'js>(ctx: &Ctx<'js>, namespace: &Object<'js>) -> Option<serde_json::Value> {
+    let value: Value = namespace.get("default").ok()?;
+    if value.is_undefined() {
+        return None;
+    }
+    let text = ctx.json_stringify(value).ok()??.to_string().ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+#[allow(dead_code)]
+fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
+    inspect(ctx, value)
+}
