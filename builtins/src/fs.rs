@@ -360,7 +360,12 @@ fn rm(ctx: &Ctx<'_>, host: &Host, path: &str, recursive: bool, force: bool) -> R
     let mut vfs = host.vfs.lock();
     match vfs.lookup(&target) {
         Err(error) if error.errno == Errno::NoEnt && force => Ok(()),
-        Err(error) => Err(call.error(&error, path, None)),
+        // Node's rm looks the path up first and reports that call.
+        Err(error) => Err(Call {
+            syscall: "lstat",
+            ..call
+        }
+        .error(&error, path, None)),
         Ok(Node::Dir(_)) if !recursive => Err(call.fail(Errno::IsDir, path, None)),
         Ok(_) => vfs
             .remove_all(&target)

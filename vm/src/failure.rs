@@ -103,7 +103,7 @@ fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> (String, String) {
                 format!("{name}: {message}")
             };
             let stack: String = object.get("stack").unwrap_or_default();
-            let stack = stack.trim_end();
+            let stack = shorten_stack(stack.trim_end());
             let detail = if stack.is_empty() {
                 headline.clone()
             } else {
@@ -114,6 +114,22 @@ fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> (String, String) {
     }
     let shown = inspect(ctx, value);
     (shown.clone(), shown)
+}
+
+/// Node shows ten frames; a runaway recursion would show thousands.
+const MAX_FRAMES: usize = 10;
+
+fn shorten_stack(stack: &str) -> String {
+    let lines: Vec<&str> = stack.lines().collect();
+    if lines.len() <= MAX_FRAMES {
+        return stack.to_string();
+    }
+    let mut out = lines[..MAX_FRAMES].join("\n");
+    out.push_str(&format!(
+        "\n    ... {} more frames",
+        lines.len() - MAX_FRAMES
+    ));
+    out
 }
 
 fn is_error<'js>(ctx: &Ctx<'js>, object: &Object<'js>) -> bool {

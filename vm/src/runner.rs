@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Instant;
 
 use goccia_builtins::{Host, Stopped, Tripwire};
 use goccia_core::{FailureKind, LimitKind, Limits, Output, Stop, Watch};
@@ -16,7 +15,7 @@ use rquickjs::{
     Runtime, Value,
 };
 
-use crate::failure::{Failure, classify_exception, inspect};
+use crate::failure::{Failure, classify_exception};
 use crate::loader::{VfsLoader, VfsResolver};
 
 /// Native stack beyond the JS stack limit, for the host's own frames.
@@ -92,7 +91,6 @@ pub fn run(request: &RunRequest) -> RunOutcome {
 type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'static>>)>>>;
 
 fn run_here(request: &RunRequest) -> RunOutcome {
-    let started = Instant::now();
     let timeout_ms = request.limits.timeout.as_millis();
     let tripwire = Arc::new(Tripwire::default());
     if !request.vfs.lock().is_file(&request.entry) {
@@ -154,7 +152,6 @@ fn run_here(request: &RunRequest) -> RunOutcome {
     };
     let mut outcome = session.run(host, &request.entry);
     outcome.memory_used = runtime.memory_usage().malloc_size.max(0) as u64;
-    let _ = started;
     // Persistent values must go before the runtime does.
     rejections.borrow_mut().clear();
     drop(context);
@@ -228,7 +225,7 @@ impl Session<'_> {
             Err(failure) => return RunOutcome::failed(failure),
         };
         loop {
-            match self.turn() {
+            match self.turn(&promise) {
                 Turn::Continue => continue,
                 Turn::Done => break,
                 Turn::Failed(failure) => return RunOutcome::failed(failure),
@@ -237,9 +234,9 @@ impl Session<'_> {
         self.settle(promise)
     }
 
-    /// Drains the job queue, checks for unhandled rejections, then fires
-    /// the next timer if any.
-    fn turn(&mut self) -> Turn {
+    /// Drains the job queue, checks the entry and unhandled rejections,
+    /// then fires the next timer if any.
+    fn turn(&mut self, entry: &Persistent<Promise<'static>>) -> Turn {
         loop {
             match self.runtime.execute_pending_job() {
                 Ok(true) => continue,
@@ -254,6 +251,9 @@ impl Session<'_> {
         }
         if let Some(stopped) = self.tripwire.fatal() {
             return Turn::Failed(Failure::stopped(stopped, self.timeout_ms));
+        }
+        if let Some(failure) = self.entry_rejection(entry) {
+            return Turn::Failed(failure);
         }
         self.context.with(|ctx| {
             if let Some(failure) = self.unhandled_rejection(&ctx) {
@@ -285,6 +285,29 @@ impl Session<'_> {
                 Ok(_) => Turn::Continue,
                 Err(error) => Turn::Failed(self.caught(&ctx, error)),
             }
+        })
+    }
+
+    /// The entry module's own failure, once it has one (reported even if
+    /// timers are still pending, as Node does).
+    fn entry_rejection(&self, promise: &Persistent<Promise<'static>>) -> Option<Failure> {
+        self.context.with(|ctx| {
+            let promise = promise.clone().restore(&ctx).ok()?;
+            if promise.state() != PromiseState::Rejected {
+                return None;
+            }
+            let reason = match promise.result::<Value>() {
+                Some(Err(rquickjs::Error::Exception)) => ctx.catch(),
+                Some(Ok(value)) => value,
+                _ => Value::new_undefined(ctx.clone()),
+            };
+            Some(classify_exception(
+                &ctx,
+                reason,
+                self.tripwire,
+                self.timeout_ms,
+                "uncaught ",
+            ))
         })
     }
 
@@ -335,14 +358,7 @@ impl Session<'_> {
                         ..RunOutcome::default()
                     }
                 }
-                PromiseState::Rejected => {
-                    let reason = match promise.result::<Value>() {
-                        Some(Err(rquickjs::Error::Exception)) => ctx.catch(),
-                        Some(Ok(value)) => value,
-                        _ => rquickjs::Value::new_undefined(ctx.clone()),
-                    };
-                    RunOutcome::failed(classify_exception(&ctx, reason, self.tripwire, self.timeout_ms, "uncaught "))
-                }
+                PromiseState::Rejected => unreachable!("checked by entry_rejection before settling"),
                 PromiseState::Pending => RunOutcome::failed(Failure::new(
                     FailureKind::ScriptError,
                     "the entry's top-level await never settled (no pending jobs or timers are left)",
@@ -364,9 +380,4 @@ fn default_export_json<'js>(ctx: &Ctx<'js>, namespace: &Object<'js>) -> Option<s
     }
     let text = ctx.json_stringify(value).ok()??.to_string().ok()?;
     serde_json::from_str(&text).ok()
-}
-
-#[allow(dead_code)]
-fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
-    inspect(ctx, value)
 }

@@ -1,0 +1,22 @@
+//! End-to-end tests through the real `goccia` binary. One test binary
+//! (modules below) so the suite links once.
+
+#[path = "e2e/common.rs"]
+mod common;
+
+#[path = "e2e/cli.rs"]
+mod cli;
+#[path = "e2e/diff.rs"]
+mod diff;
+#[path = "e2e/fs_module.rs"]
+mod fs_module;
+#[path = "e2e/guest.rs"]
+mod guest;
+#[path = "e2e/limits.rs"]
+mod limits;
+#[path = "e2e/node_oracle.rs"]
+mod node_oracle;
+#[path = "e2e/seeding.rs"]
+mod seeding;
+#[path = "e2e/write_back.rs"]
+mod write_back;

@@ -1,0 +1,132 @@
+//! Helpers: a host project folder and a way to run the binary on it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A temporary host folder the tests seed from.
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        Project {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// A project with one file.
+    pub fn with(path: &str, content: &str) -> Self {
+        let project = Project::new();
+        project.write(path, content);
+        project
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn join(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    pub fn write(&self, relative: &str, content: impl AsRef<[u8]>) -> &Self {
+        let path = self.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+        self
+    }
+
+    pub fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.join(relative)).unwrap()
+    }
+
+    pub fn exists(&self, relative: &str) -> bool {
+        self.join(relative).symlink_metadata().is_ok()
+    }
+
+    /// Runs `goccia <args>` with this project as the working directory.
+    pub fn goccia(&self, args: &[&str]) -> Run {
+        goccia_in(self.path(), args)
+    }
+}
+
+/// A finished process.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn assert_code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code, code,
+            "exit code\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn assert_ok(&self) -> &Self {
+        self.assert_code(0)
+    }
+
+    #[track_caller]
+    pub fn stderr_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_is(&self, expected: &str) -> &Self {
+        assert_eq!(self.stdout, expected, "stdout\n--- stderr\n{}", self.stderr);
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+    }
+}
+
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_goccia"))
+}
+
+pub fn goccia_in(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run goccia");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs a script given as text: seeds it as `/main.js` with the project.
+pub fn run_js(project: &Project, source: &str, extra: &[&str]) -> Run {
+    project.write("main.js", source);
+    let mut args = vec!["run", "/main.js", "--seed", "."];
+    args.extend_from_slice(extra);
+    project.goccia(&args)
+}
+
+/// Runs a script alone in a fresh project.
+pub fn js(source: &str) -> Run {
+    let project = Project::new();
+    run_js(&project, source, &[])
+}
