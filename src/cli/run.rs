@@ -13,11 +13,11 @@ use crate::{Sandbox, SandboxBuilder};
 pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
     let sandbox_args = &args.sandbox;
     let limits = sandbox_args.limits();
-    if let Some(path) = &sandbox_args.diff_output {
-        if let Some(problem) = unwritable(path) {
-            eprintln!("goccia: --diff-output {}: {problem}", path.display());
-            return FailureKind::Usage.exit_code();
-        }
+    if let Some(path) = &sandbox_args.diff_output
+        && let Some(problem) = unwritable(path)
+    {
+        eprintln!("goccia: --diff-output {}: {problem}", path.display());
+        return FailureKind::Usage.exit_code();
     }
     let sandbox = match build(limits.clone(), seeds) {
         Ok(sandbox) => sandbox,

@@ -103,3 +103,8 @@ fn an_uncaught_quota_error_is_a_resource_limit() {
 fn a_forged_enospc_without_a_quota_hit_is_a_script_error() {
     js("const e = new Error('ENOSPC: fake'); e.code = 'ENOSPC'; throw e;").assert_code(1);
 }
+
+#[test]
+fn a_thrown_null_far_from_the_memory_limit_is_a_script_error() {
+    js("throw null;").assert_code(1).stderr_has("uncaught null");
+}

@@ -200,10 +200,10 @@ fn apply_one(vfs: &mut Vfs, record: &ChangeRecord) -> Result<(), ApplyError> {
             let Some(node) = &current else {
                 return Err(stale("the path does not exist"));
             };
-            if let (Some(expected), Node::File(file)) = (&record.old_hash, node) {
-                if *expected != content_hash(file) {
-                    return Err(stale("its content differs from the diff's old content"));
-                }
+            if let (Some(expected), Node::File(file)) = (&record.old_hash, node)
+                && *expected != content_hash(file)
+            {
+                return Err(stale("its content differs from the diff's old content"));
             }
         }
     }

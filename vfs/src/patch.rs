@@ -151,7 +151,7 @@ fn quote_path(prefix: &str, path: &VfsPath) -> String {
             0x08 => out.push_str("\\b"),
             0x0b => out.push_str("\\v"),
             0x0c => out.push_str("\\f"),
-            b if b < 0x20 || b >= 0x7f => {
+            b if !(0x20..0x7f).contains(&b) => {
                 let _ = write!(out, "\\{b:03o}");
             }
             b => out.push(b as char),

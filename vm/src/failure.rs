@@ -48,16 +48,24 @@ impl Failure {
     }
 }
 
-/// Classifies an exception that reached the top.
+/// What the host knows when an exception reaches the top.
+pub struct Evidence<'a> {
+    pub tripwire: &'a Tripwire,
+    pub timeout_ms: u128,
+    pub near_memory_limit: bool,
+}
+
+/// Classifies an exception that reached the top, by evidence: a limit the
+/// host recorded, a quota error the host raised, an out-of-memory.
 pub fn classify_exception<'js>(
     ctx: &Ctx<'js>,
     value: Value<'js>,
-    tripwire: &Tripwire,
-    timeout_ms: u128,
+    evidence: &Evidence<'_>,
     prefix: &str,
 ) -> Failure {
+    let tripwire = evidence.tripwire;
     if let Some(stopped) = tripwire.fatal() {
-        return Failure::stopped(stopped, timeout_ms);
+        return Failure::stopped(stopped, evidence.timeout_ms);
     }
     let object = value.as_object();
     let code = object.and_then(|o| o.get::<_, String>("code").ok());
@@ -66,7 +74,12 @@ pub fn classify_exception<'js>(
     let (headline, detail) = describe(ctx, &value);
     let kind = if code.as_deref() == Some("ENOSPC") && tripwire.fs_quota_hit() {
         FailureKind::ResourceLimit
-    } else if is_out_of_memory(&value, name.as_deref(), message.as_deref()) {
+    } else if is_out_of_memory(
+        &value,
+        name.as_deref(),
+        message.as_deref(),
+        evidence.near_memory_limit,
+    ) {
         tripwire.trip(LimitKind::Memory);
         FailureKind::ResourceLimit
     } else {
@@ -86,31 +99,38 @@ pub fn classify_exception<'js>(
     }
 }
 
-/// A slow OOM can surface as a thrown `null`.
-fn is_out_of_memory(value: &Value<'_>, name: Option<&str>, message: Option<&str>) -> bool {
-    value.is_null() || (name == Some("InternalError") && message == Some("out of memory"))
+/// QuickJS reports `InternalError: out of memory`; a slow OOM can surface
+/// as a thrown `null` instead, which counts only at the memory limit.
+fn is_out_of_memory(
+    value: &Value<'_>,
+    name: Option<&str>,
+    message: Option<&str>,
+    near_limit: bool,
+) -> bool {
+    (value.is_null() && near_limit)
+        || (name == Some("InternalError") && message == Some("out of memory"))
 }
 
 /// `(headline, detail)`: `Error: boom` and the same with its stack.
 fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> (String, String) {
-    if let Some(object) = value.as_object() {
-        if is_error(ctx, object) {
-            let name: String = object.get("name").unwrap_or_else(|_| "Error".to_string());
-            let message: String = object.get("message").unwrap_or_default();
-            let headline = if message.is_empty() {
-                name
-            } else {
-                format!("{name}: {message}")
-            };
-            let stack: String = object.get("stack").unwrap_or_default();
-            let stack = shorten_stack(stack.trim_end());
-            let detail = if stack.is_empty() {
-                headline.clone()
-            } else {
-                format!("{headline}\n{stack}")
-            };
-            return (headline, detail);
-        }
+    if let Some(object) = value.as_object()
+        && is_error(ctx, object)
+    {
+        let name: String = object.get("name").unwrap_or_else(|_| "Error".to_string());
+        let message: String = object.get("message").unwrap_or_default();
+        let headline = if message.is_empty() {
+            name
+        } else {
+            format!("{name}: {message}")
+        };
+        let stack: String = object.get("stack").unwrap_or_default();
+        let stack = shorten_stack(stack.trim_end());
+        let detail = if stack.is_empty() {
+            headline.clone()
+        } else {
+            format!("{headline}\n{stack}")
+        };
+        return (headline, detail);
     }
     let shown = inspect(ctx, value);
     (shown.clone(), shown)

@@ -15,7 +15,7 @@ use rquickjs::{
     Runtime, Value,
 };
 
-use crate::failure::{Failure, classify_exception};
+use crate::failure::{Evidence, Failure, classify_exception};
 use crate::loader::{VfsLoader, VfsResolver};
 
 /// Native stack beyond the JS stack limit, for the host's own frames.
@@ -145,6 +145,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
     });
     let mut session = Session {
         runtime: &runtime,
+        memory_limit: request.limits.max_memory,
         context: &context,
         tripwire: &tripwire,
         rejections: &rejections,
@@ -191,6 +192,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
 
 struct Session<'a> {
     runtime: &'a Runtime,
+    memory_limit: u64,
     context: &'a Context,
     tripwire: &'a Tripwire,
     rejections: &'a Rejections,
@@ -244,7 +246,7 @@ impl Session<'_> {
                 Err(job) => {
                     return Turn::Failed(job.0.with(|ctx| {
                         let value = ctx.catch();
-                        classify_exception(&ctx, value, self.tripwire, self.timeout_ms, "uncaught ")
+                        self.classify(&ctx, value, "uncaught ")
                     }));
                 }
             }
@@ -301,14 +303,19 @@ impl Session<'_> {
                 Some(Ok(value)) => value,
                 _ => Value::new_undefined(ctx.clone()),
             };
-            Some(classify_exception(
-                &ctx,
-                reason,
-                self.tripwire,
-                self.timeout_ms,
-                "uncaught ",
-            ))
+            Some(self.classify(&ctx, reason, "uncaught "))
         })
+    }
+
+    fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
+        let used = self.runtime.memory_usage().malloc_size.max(0) as u64;
+        let evidence = Evidence {
+            tripwire: self.tripwire,
+            timeout_ms: self.timeout_ms,
+            // A thrown `null` is an OOM only when the heap is at the limit.
+            near_memory_limit: used >= self.memory_limit / 10 * 9,
+        };
+        classify_exception(ctx, value, &evidence, prefix)
     }
 
     fn unhandled_rejection<'js>(&self, ctx: &Ctx<'js>) -> Option<Failure> {
@@ -318,13 +325,7 @@ impl Session<'_> {
             .first()
             .map(|(_, reason)| reason.clone());
         let reason = first?.restore(ctx).ok()?;
-        Some(classify_exception(
-            ctx,
-            reason,
-            self.tripwire,
-            self.timeout_ms,
-            "uncaught (in promise) ",
-        ))
+        Some(self.classify(ctx, reason, "uncaught (in promise) "))
     }
 
     fn caught<'js>(&self, ctx: &Ctx<'js>, error: CaughtError<'js>) -> Failure {
@@ -338,7 +339,7 @@ impl Session<'_> {
                 return Failure::new(FailureKind::HostError, format!("internal error: {error}"));
             }
         };
-        classify_exception(ctx, value, self.tripwire, self.timeout_ms, "uncaught ")
+        self.classify(ctx, value, "uncaught ")
     }
 
     /// The entry's outcome once the loop is idle.
