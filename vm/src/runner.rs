@@ -308,7 +308,7 @@ impl Session<'_> {
     }
 
     fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
-        let used = self.runtime.memory_usage().malloc_size.max(0) as u64;
+        let used = heap_used(ctx);
         let evidence = Evidence {
             tripwire: self.tripwire,
             timeout_ms: self.timeout_ms,
@@ -366,6 +366,19 @@ impl Session<'_> {
                 )),
             }
         })
+    }
+}
+
+/// Bytes of QuickJS heap in use, read from inside a context (where
+/// `Runtime::memory_usage` would re-lock the runtime).
+fn heap_used(ctx: &Ctx<'_>) -> u64 {
+    let mut usage = std::mem::MaybeUninit::<rquickjs::qjs::JSMemoryUsage>::zeroed();
+    // SAFETY: the context is live and locked by the caller; the function
+    // only fills the struct it is given.
+    unsafe {
+        let runtime = rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr());
+        rquickjs::qjs::JS_ComputeMemoryUsage(runtime, usage.as_mut_ptr());
+        usage.assume_init().malloc_size.max(0) as u64
     }
 }
 
