@@ -115,11 +115,17 @@ impl WriteBackReport {
 
 #[derive(Debug, Error)]
 pub enum WriteBackError {
-    #[error("write-back refused: {} is a symlink (planted during the run?); nothing was written", .path.display())]
-    Symlink { path: PathBuf },
+    #[error("write-back refused: {} is a symlink (planted during the run?); {}", .path.display(), landed_text(.report, *.planned))]
+    Symlink {
+        path: PathBuf,
+        /// What landed before the refusal (nothing when it was found while
+        /// checking, before any write).
+        report: WriteBackReport,
+        planned: usize,
+    },
     #[error("write-back refused: {} resolves outside its --copy-rw root {}; nothing was written", .path.display(), .root.display())]
     Escape { path: PathBuf, root: PathBuf },
-    #[error("write-back failed at {}: {source} ({} of {} files landed)", .path.display(), .report.written.len(), .planned)]
+    #[error("write-back failed at {}: {source}; {}", .path.display(), landed_text(.report, *.planned))]
     Io {
         path: PathBuf,
         source: io::Error,
@@ -127,6 +133,13 @@ pub enum WriteBackError {
         report: WriteBackReport,
         planned: usize,
     },
+}
+
+fn landed_text(report: &WriteBackReport, planned: usize) -> String {
+    match report.written.len() {
+        0 => "nothing was written".to_string(),
+        landed => format!("{landed} of {planned} files landed before it"),
+    }
 }
 
 /// A file to write, resolved and checked.
@@ -143,60 +156,96 @@ struct Planned<'a> {
     file: &'a FileNode,
 }
 
-/// Writes `changes` back through `mappings`.
-pub fn write_back(
-    mappings: &[CopyRwMapping],
-    changes: &[Change],
-) -> Result<WriteBackReport, WriteBackError> {
-    let mut report = WriteBackReport::default();
-    let mut plan = Vec::new();
+/// Every write a write-back will do, resolved and checked against the
+/// host (no symlink anywhere on the way, no escape from a mapping root),
+/// plus what it skips. Nothing has been written yet.
+pub struct WriteBackPlan<'a> {
+    items: Vec<Planned<'a>>,
+    skipped: Vec<Skipped>,
+}
+
+impl WriteBackPlan<'_> {
+    /// `(sandbox path, host path)` of each file to write, in order.
+    pub fn targets(&self) -> impl Iterator<Item = (&VfsPath, &Path)> {
+        self.items.iter().map(|item| (&item.sandbox_path, item.host_path.as_path()))
+    }
+
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    /// Writes every planned file: an exclusive temporary beside it, then a
+    /// rename over it. Directories are walked by descriptor without
+    /// following links, so a link planted since the plan is refused.
+    pub fn execute(self) -> Result<WriteBackReport, WriteBackError> {
+        let planned = self.items.len();
+        let mut report = WriteBackReport {
+            written: Vec::with_capacity(planned),
+            skipped: self.skipped,
+        };
+        for item in self.items {
+            match write_one(&item) {
+                Ok(()) => report.written.push(Written {
+                    sandbox_path: item.sandbox_path,
+                    host_path: item.host_path,
+                }),
+                Err(WriteFailure::Symlink(path)) => {
+                    return Err(WriteBackError::Symlink { path, report, planned });
+                }
+                Err(WriteFailure::Io(source)) => {
+                    return Err(WriteBackError::Io {
+                        path: item.host_path,
+                        source,
+                        report,
+                        planned,
+                    });
+                }
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// Resolves and checks every change against `mappings` before anything is
+/// written.
+pub fn plan<'a>(mappings: &[CopyRwMapping], changes: &'a [Change]) -> Result<WriteBackPlan<'a>, WriteBackError> {
+    let mut plan = WriteBackPlan {
+        items: Vec::new(),
+        skipped: Vec::new(),
+    };
     for change in changes {
         let skip = |reason| Skipped {
             sandbox_path: change.path.clone(),
             reason,
         };
         let Some(mapping) = mapping_for(mappings, &change.path) else {
-            report.skipped.push(skip(SkipReason::NotMapped));
+            plan.skipped.push(skip(SkipReason::NotMapped));
             continue;
         };
         let file = match (change.kind, change.new.as_ref()) {
             (ChangeKind::Delete, _) => {
-                report.skipped.push(skip(SkipReason::Deletion));
+                plan.skipped.push(skip(SkipReason::Deletion));
                 continue;
             }
             (_, Some(Node::File(file))) => file,
             _ => {
-                report.skipped.push(skip(SkipReason::Directory));
+                plan.skipped.push(skip(SkipReason::Directory));
                 continue;
             }
         };
         let planned = resolve(mapping, &change.path, file)?;
         match host_conflict(&planned)? {
-            Some(conflict) => report
-                .skipped
-                .push(skip(SkipReason::HostTypeConflict(conflict))),
-            None => plan.push(planned),
+            Some(conflict) => plan.skipped.push(skip(SkipReason::HostTypeConflict(conflict))),
+            None => plan.items.push(planned),
         }
     }
-    let planned = plan.len();
-    for item in plan {
-        match write_one(&item) {
-            Ok(()) => report.written.push(Written {
-                sandbox_path: item.sandbox_path,
-                host_path: item.host_path,
-            }),
-            Err(WriteFailure::Symlink(path)) => return Err(WriteBackError::Symlink { path }),
-            Err(WriteFailure::Io(source)) => {
-                return Err(WriteBackError::Io {
-                    path: item.host_path,
-                    source,
-                    report,
-                    planned,
-                });
-            }
-        }
-    }
-    Ok(report)
+    Ok(plan)
+}
+
+/// Writes `changes` back through `mappings`: [`plan`], then
+/// [`WriteBackPlan::execute`].
+pub fn write_back(mappings: &[CopyRwMapping], changes: &[Change]) -> Result<WriteBackReport, WriteBackError> {
+    plan(mappings, changes)?.execute()
 }
 
 /// The longest mapping covering `path`. `/tmp` is the guest's scratch
@@ -278,7 +327,11 @@ fn host_conflict(item: &Planned<'_>) -> Result<Option<PathBuf>, WriteBackError> 
         }
         match fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(WriteBackError::Symlink { path: path.clone() });
+                return Err(WriteBackError::Symlink {
+                    path: path.clone(),
+                    report: WriteBackReport::default(),
+                    planned: 0,
+                });
             }
             Ok(meta) if index == last && meta.is_dir() => return Ok(Some(path.clone())),
             Ok(meta) if index < last && !meta.is_dir() => return Ok(Some(path.clone())),
@@ -350,8 +403,9 @@ fn write_one(item: &Planned<'_>) -> Result<(), WriteFailure> {
         Err(rustix::io::Errno::NOENT) => None,
         Err(errno) => return Err(errno.into()),
     };
+    // Short whatever the target's name, so a 255-byte name still fits.
     let temp = format!(
-        ".{last}.goccia-{}-{}.tmp",
+        ".goccia-write-back-{}-{}.tmp",
         std::process::id(),
         TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     );
@@ -545,7 +599,7 @@ mod tests {
         symlink(&secret, fx.host("proj/sub/b.txt")).unwrap();
         let error = fx.write_back().unwrap_err();
         assert!(
-            matches!(error, WriteBackError::Symlink { ref path } if path.ends_with("sub/b.txt")),
+            matches!(error, WriteBackError::Symlink { ref path, .. } if path.ends_with("sub/b.txt")),
             "{error}"
         );
         assert_eq!(fx.read("secret"), "secret");
@@ -607,6 +661,35 @@ mod tests {
         assert!(matches!(write_one(&item), Err(WriteFailure::Symlink(_))));
         assert_eq!(fx.read("secret"), "secret");
         assert_eq!(names_in(&fx.host("proj")), ["a.txt", "sub"]);
+    }
+
+    #[test]
+    fn a_failure_partway_reports_how_many_landed() {
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/a.txt"), "A").unwrap();
+        fx.vfs.write_file(&p("/work/sub/b.txt"), "B").unwrap();
+        let changes = diff(&fx.base, &fx.vfs.snapshot());
+        let plan = plan(&fx.mappings, &changes).unwrap();
+        assert_eq!(plan.targets().count(), 2);
+        // The host changes between plan and write: a file where a folder was.
+        fs::remove_dir_all(fx.host("proj/sub")).unwrap();
+        fs::write(fx.host("proj/sub"), "in the way").unwrap();
+        let error = plan.execute().unwrap_err();
+        let WriteBackError::Io { ref report, planned, .. } = error else {
+            panic!("{error}")
+        };
+        assert_eq!((report.written.len(), planned), (1, 2));
+        assert!(error.to_string().ends_with("1 of 2 files landed before it"), "{error}");
+        assert_eq!(fx.read("proj/a.txt"), "A");
+    }
+
+    #[test]
+    fn long_names_get_short_temporaries() {
+        let mut fx = fixture();
+        let name = "n".repeat(250);
+        fx.vfs.write_file(&p(&format!("/work/{name}")), "long").unwrap();
+        fx.write_back().unwrap();
+        assert_eq!(fx.read(&format!("proj/{name}")), "long");
     }
 
     #[test]
