@@ -14,6 +14,7 @@ pub mod errors;
 mod fs;
 pub mod host;
 pub mod modules;
+mod precompiled;
 pub mod prelude;
 
 pub use host::{Host, HostRef, Internals, Stopped, Tripwire, host_of};

@@ -7,6 +7,7 @@ use rquickjs::module::{Declarations, Exports, ModuleDef};
 use rquickjs::{Ctx, Module, Result};
 
 use crate::host::{Internals, host_of};
+use crate::precompiled;
 
 /// The module name of the host functions.
 pub const NATIVE: &str = "goccia:native";
@@ -28,13 +29,12 @@ pub fn is_builtin_name(name: &str) -> bool {
 
 /// Declares the built-in module `name` (a canonical name or [`NATIVE`]).
 pub fn declare<'js>(ctx: &Ctx<'js>, name: &str) -> Option<Result<Module<'js>>> {
-    let source = match name {
-        "fs" => include_str!("../js/fs.js"),
-        "fs/promises" => include_str!("../js/fs_promises.js"),
-        NATIVE => return Some(Module::declare_def::<NativeModule, _>(ctx.clone(), NATIVE)),
-        _ => return None,
-    };
-    Some(Module::declare(ctx.clone(), name, source))
+    match name {
+        "fs" => Some(precompiled::FS.declare(ctx)),
+        "fs/promises" => Some(precompiled::FS_PROMISES.declare(ctx)),
+        NATIVE => Some(Module::declare_def::<NativeModule, _>(ctx.clone(), NATIVE)),
+        _ => None,
+    }
 }
 
 struct NativeModule;

@@ -10,17 +10,10 @@ use rquickjs::{Array, Ctx, Function, Object, Result, TypedArray, Value};
 use crate::errors::{throw_stopped, type_error};
 use crate::host::{Host, Internals, Stopped};
 
-const PRELUDE: &str = concat!(
-    "(function (native) {\n'use strict';\n",
-    include_str!("../js/inspect.js"),
-    include_str!("../js/globals.js"),
-    "\n})"
-);
-
 /// Installs the globals and returns the prelude's internals.
 pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
     let natives = natives(ctx, host)?;
-    let prelude: Function = ctx.eval(PRELUDE)?;
+    let prelude = Function::from_value(crate::precompiled::prelude(ctx)?)?;
     let internals: Object = prelude.call((natives,))?;
     ctx.store_userdata(Internals(internals.clone()))
         .map_err(|_| rquickjs::Error::new_from_js("internals", "userdata"))?;

@@ -167,7 +167,9 @@ pub struct WriteBackPlan<'a> {
 impl WriteBackPlan<'_> {
     /// `(sandbox path, host path)` of each file to write, in order.
     pub fn targets(&self) -> impl Iterator<Item = (&VfsPath, &Path)> {
-        self.items.iter().map(|item| (&item.sandbox_path, item.host_path.as_path()))
+        self.items
+            .iter()
+            .map(|item| (&item.sandbox_path, item.host_path.as_path()))
     }
 
     pub fn skipped(&self) -> &[Skipped] {
@@ -190,7 +192,11 @@ impl WriteBackPlan<'_> {
                     host_path: item.host_path,
                 }),
                 Err(WriteFailure::Symlink(path)) => {
-                    return Err(WriteBackError::Symlink { path, report, planned });
+                    return Err(WriteBackError::Symlink {
+                        path,
+                        report,
+                        planned,
+                    });
                 }
                 Err(WriteFailure::Io(source)) => {
                     return Err(WriteBackError::Io {
@@ -208,7 +214,10 @@ impl WriteBackPlan<'_> {
 
 /// Resolves and checks every change against `mappings` before anything is
 /// written.
-pub fn plan<'a>(mappings: &[CopyRwMapping], changes: &'a [Change]) -> Result<WriteBackPlan<'a>, WriteBackError> {
+pub fn plan<'a>(
+    mappings: &[CopyRwMapping],
+    changes: &'a [Change],
+) -> Result<WriteBackPlan<'a>, WriteBackError> {
     let mut plan = WriteBackPlan {
         items: Vec::new(),
         skipped: Vec::new(),
@@ -235,7 +244,9 @@ pub fn plan<'a>(mappings: &[CopyRwMapping], changes: &'a [Change]) -> Result<Wri
         };
         let planned = resolve(mapping, &change.path, file)?;
         match host_conflict(&planned)? {
-            Some(conflict) => plan.skipped.push(skip(SkipReason::HostTypeConflict(conflict))),
+            Some(conflict) => plan
+                .skipped
+                .push(skip(SkipReason::HostTypeConflict(conflict))),
             None => plan.items.push(planned),
         }
     }
@@ -244,7 +255,10 @@ pub fn plan<'a>(mappings: &[CopyRwMapping], changes: &'a [Change]) -> Result<Wri
 
 /// Writes `changes` back through `mappings`: [`plan`], then
 /// [`WriteBackPlan::execute`].
-pub fn write_back(mappings: &[CopyRwMapping], changes: &[Change]) -> Result<WriteBackReport, WriteBackError> {
+pub fn write_back(
+    mappings: &[CopyRwMapping],
+    changes: &[Change],
+) -> Result<WriteBackReport, WriteBackError> {
     plan(mappings, changes)?.execute()
 }
 
@@ -675,11 +689,19 @@ mod tests {
         fs::remove_dir_all(fx.host("proj/sub")).unwrap();
         fs::write(fx.host("proj/sub"), "in the way").unwrap();
         let error = plan.execute().unwrap_err();
-        let WriteBackError::Io { ref report, planned, .. } = error else {
+        let WriteBackError::Io {
+            ref report,
+            planned,
+            ..
+        } = error
+        else {
             panic!("{error}")
         };
         assert_eq!((report.written.len(), planned), (1, 2));
-        assert!(error.to_string().ends_with("1 of 2 files landed before it"), "{error}");
+        assert!(
+            error.to_string().ends_with("1 of 2 files landed before it"),
+            "{error}"
+        );
         assert_eq!(fx.read("proj/a.txt"), "A");
     }
 
@@ -687,7 +709,9 @@ mod tests {
     fn long_names_get_short_temporaries() {
         let mut fx = fixture();
         let name = "n".repeat(250);
-        fx.vfs.write_file(&p(&format!("/work/{name}")), "long").unwrap();
+        fx.vfs
+            .write_file(&p(&format!("/work/{name}")), "long")
+            .unwrap();
         fx.write_back().unwrap();
         assert_eq!(fx.read(&format!("proj/{name}")), "long");
     }
