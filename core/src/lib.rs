@@ -19,5 +19,5 @@ pub mod watch;
 
 pub use limits::{Limits, ParseSizeError, parse_size};
 pub use outcome::{FailureKind, LimitKind};
-pub use output::{Output, OutputBudget, OutputLimitExceeded, Stream};
+pub use output::{Capture, Output, OutputBudget, OutputLimitExceeded, Stream};
 pub use watch::{CancelToken, Stop, Watch};

@@ -116,3 +116,56 @@ impl Loader for VfsLoader {
         Module::declare(ctx.clone(), name, source.to_vec())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rquickjs::{Context, Runtime};
+
+    fn resolve(base: &str, name: &str) -> std::result::Result<String, String> {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        context.with(|ctx| {
+            VfsResolver.resolve(&ctx, base, name, None).map_err(|_| {
+                let caught = ctx.catch();
+                caught
+                    .as_exception()
+                    .and_then(|e| e.message())
+                    .unwrap_or_default()
+            })
+        })
+    }
+
+    #[test]
+    fn specifiers_resolve_to_builtins_or_vfs_paths() {
+        assert_eq!(resolve("/a/main.js", "fs"), Ok("fs".into()));
+        assert_eq!(
+            resolve("/a/main.js", "node:fs/promises"),
+            Ok("fs/promises".into())
+        );
+        assert_eq!(resolve("/a/main.js", "./lib.js"), Ok("/a/lib.js".into()));
+        assert_eq!(resolve("/a/main.js", "../../../x.js"), Ok("/x.js".into()));
+        assert_eq!(
+            resolve("/a/main.js", "/etc/passwd"),
+            Ok("/etc/passwd".into())
+        );
+        assert_eq!(resolve("fs", "goccia:native"), Ok("goccia:native".into()));
+    }
+
+    #[test]
+    fn host_only_and_unknown_specifiers_are_refused() {
+        for name in [
+            "goccia:native",
+            "os",
+            "file:///etc/passwd",
+            "https://x/y.js",
+        ] {
+            let message = resolve("/main.js", name).unwrap_err();
+            assert!(
+                message.starts_with(&format!("Cannot find module '{name}'")),
+                "{message}"
+            );
+        }
+        assert!(resolve("/main.js", "./a\0b").unwrap_err().contains("NUL"));
+    }
+}

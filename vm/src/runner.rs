@@ -395,3 +395,97 @@ fn default_export_json<'js>(ctx: &Ctx<'js>, namespace: &Object<'js>) -> Option<s
     let text = ctx.json_stringify(value).ok()??.to_string().ok()?;
     serde_json::from_str(&text).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use goccia_core::{OutputBudget, output::Capture};
+    use goccia_vfs::{Quota, Vfs};
+    use parking_lot::Mutex;
+
+    use super::*;
+
+    fn run_source(files: &[(&str, &str)], limits: Limits) -> (RunOutcome, Capture, Capture) {
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        for (path, source) in files {
+            vfs.write_file(&VfsPath::parse(path).unwrap(), source.to_string())
+                .unwrap();
+        }
+        let (output, out, err) = Output::captured(OutputBudget::new(limits.max_output));
+        let outcome = run(&RunRequest {
+            entry: VfsPath::parse("/main.js").unwrap(),
+            vfs: Arc::new(Mutex::new(vfs)),
+            output,
+            watch: Watch::new(limits.timeout),
+            limits,
+        });
+        (outcome, out, err)
+    }
+
+    #[test]
+    fn the_default_export_is_the_result() {
+        let (outcome, out, _) = run_source(
+            &[
+                (
+                    "/main.js",
+                    "import { n } from './lib.js'; console.log(n); export default { n, list: [1, 'two'] };",
+                ),
+                ("/lib.js", "export const n = 41 + 1;"),
+            ],
+            Limits::default(),
+        );
+        assert!(outcome.failure.is_none(), "{:?}", outcome.failure);
+        assert_eq!(out.take(), b"42\n");
+        assert_eq!(
+            outcome.result,
+            Some(serde_json::json!({ "n": 42, "list": [1, "two"] }))
+        );
+        assert!(outcome.memory_used > 0);
+    }
+
+    #[test]
+    fn failures_are_classified_by_evidence() {
+        let limits = Limits::default().timeout(Duration::from_millis(100));
+        let cases = [
+            ("throw new Error('x')", FailureKind::ScriptError),
+            ("while (true) {}", FailureKind::Timeout),
+            ("for (;;) console.log('spam')", FailureKind::ResourceLimit),
+            ("await new Promise(() => {})", FailureKind::ScriptError),
+        ];
+        for (source, kind) in cases {
+            let (outcome, _, _) =
+                run_source(&[("/main.js", source)], limits.clone().max_output(1000));
+            assert_eq!(outcome.failure.map(|f| f.kind), Some(kind), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_missing_entry_is_a_script_error_and_nothing_runs() {
+        let (outcome, _, _) = run_source(&[("/other.js", "")], Limits::default());
+        let failure = outcome.failure.unwrap();
+        assert_eq!(
+            (failure.kind, failure.message.as_str()),
+            (FailureKind::ScriptError, "entry not found: /main.js")
+        );
+    }
+
+    #[test]
+    fn runs_are_isolated_from_each_other() {
+        let (first, _, _) = run_source(
+            &[(
+                "/main.js",
+                "Object.prototype.polluted = 1; export default 1;",
+            )],
+            Limits::default(),
+        );
+        assert!(first.failure.is_none());
+        let (second, out, _) = run_source(
+            &[("/main.js", "console.log(({}).polluted);")],
+            Limits::default(),
+        );
+        assert!(second.failure.is_none());
+        assert_eq!(out.take(), b"undefined\n");
+    }
+}
