@@ -1,0 +1,154 @@
+//! Backslash escapes: `$'...'` (ANSI-C quoting), `echo -e` and `printf`.
+
+/// Decodes `$'...'` content.
+pub fn ansi_c(raw: &str) -> String {
+    decode(raw, Flavor::AnsiC).0
+}
+
+/// Decodes `echo -e` / `printf %b` text; the flag says `\c` was met (stop
+/// all output).
+pub fn echo(raw: &str) -> (String, bool) {
+    decode(raw, Flavor::Echo)
+}
+
+/// Decodes a `printf` format's escapes (octal is `\NNN`, not `\0NNN`).
+pub fn printf_format(raw: &str) -> (String, bool) {
+    decode(raw, Flavor::Printf)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    AnsiC,
+    Echo,
+    Printf,
+}
+
+fn decode(raw: &str, flavor: Flavor) -> (String, bool) {
+    let chars: Vec<char> = raw.chars().collect();
+    let mut out = String::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    let flush_bytes = |bytes: &mut Vec<u8>, out: &mut String| {
+        if !bytes.is_empty() {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            bytes.clear();
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c != '\\' || i + 1 >= chars.len() {
+            flush_bytes(&mut bytes, &mut out);
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let e = chars[i + 1];
+        i += 2;
+        let simple = match e {
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            '\\' => Some('\\'),
+            '\'' if flavor == Flavor::AnsiC => Some('\''),
+            '"' if flavor != Flavor::Echo => Some('"'),
+            '?' if flavor == Flavor::AnsiC => Some('?'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            flush_bytes(&mut bytes, &mut out);
+            out.push(s);
+            continue;
+        }
+        match e {
+            'c' if flavor != Flavor::AnsiC => {
+                flush_bytes(&mut bytes, &mut out);
+                return (out, true);
+            }
+            'c' if flavor == Flavor::AnsiC && i < chars.len() => {
+                flush_bytes(&mut bytes, &mut out);
+                let ctl = chars[i];
+                i += 1;
+                out.push(char::from((ctl.to_ascii_uppercase() as u8) ^ 0x40));
+            }
+            '0'..='7' => {
+                // echo: \0NNN (up to 3 digits after the 0); others: \NNN.
+                let (start, max) = match (flavor, e) {
+                    (Flavor::Echo, '0') => (i, 3),
+                    (Flavor::Echo, _) => {
+                        flush_bytes(&mut bytes, &mut out);
+                        out.push('\\');
+                        out.push(e);
+                        continue;
+                    }
+                    _ => (i - 1, 3),
+                };
+                let mut value = 0u32;
+                let mut j = start;
+                while j < chars.len() && j < start + max && ('0'..='7').contains(&chars[j]) {
+                    value = value * 8 + chars[j].to_digit(8).unwrap_or(0);
+                    j += 1;
+                }
+                i = j;
+                bytes.push((value & 0xff) as u8);
+            }
+            'x' => {
+                let mut value = 0u32;
+                let mut j = i;
+                while j < chars.len() && j < i + 2 && chars[j].is_ascii_hexdigit() {
+                    value = value * 16 + chars[j].to_digit(16).unwrap_or(0);
+                    j += 1;
+                }
+                if j == i {
+                    flush_bytes(&mut bytes, &mut out);
+                    out.push_str("\\x");
+                } else {
+                    bytes.push(value as u8);
+                }
+                i = j;
+            }
+            'u' | 'U' => {
+                let max = if e == 'u' { 4 } else { 8 };
+                let mut value = 0u32;
+                let mut j = i;
+                while j < chars.len() && j < i + max && chars[j].is_ascii_hexdigit() {
+                    value = value * 16 + chars[j].to_digit(16).unwrap_or(0);
+                    j += 1;
+                }
+                flush_bytes(&mut bytes, &mut out);
+                if j == i {
+                    out.push('\\');
+                    out.push(e);
+                } else {
+                    out.push(char::from_u32(value).unwrap_or('\u{fffd}'));
+                }
+                i = j;
+            }
+            _ => {
+                flush_bytes(&mut bytes, &mut out);
+                out.push('\\');
+                out.push(e);
+            }
+        }
+    }
+    flush_bytes(&mut bytes, &mut out);
+    (out, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_the_three_flavours() {
+        assert_eq!(ansi_c(r"a\tb\n\x41\101\u00e9\'"), "a\tb\nAA\u{e9}'");
+        assert_eq!(echo(r"a\nb\0101"), ("a\nbA".to_string(), false));
+        assert_eq!(echo(r"x\cy"), ("x".to_string(), true));
+        assert_eq!(printf_format(r"\101\n"), ("A\n".to_string(), false));
+        assert_eq!(echo(r"\q"), ("\\q".to_string(), false));
+    }
+}

@@ -1,0 +1,744 @@
+//! Words: quoting, escapes, parameter/command/arithmetic expansions,
+//! redirections and here-documents.
+
+use std::sync::Arc;
+
+use super::{PResult, Parser, is_name};
+use crate::ast::*;
+
+/// Accumulates the parts of a word.
+#[derive(Default)]
+struct Parts {
+    parts: Vec<WordPart>,
+    literal: String,
+}
+
+impl Parts {
+    fn push_char(&mut self, c: char) {
+        self.literal.push(c);
+    }
+
+    fn push(&mut self, part: WordPart) {
+        self.flush();
+        self.parts.push(part);
+    }
+
+    fn flush(&mut self) {
+        if !self.literal.is_empty() {
+            self.parts.push(WordPart::Literal(std::mem::take(&mut self.literal)));
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.parts.is_empty() && self.literal.is_empty()
+    }
+
+    fn finish(mut self) -> Word {
+        self.flush();
+        Word { parts: self.parts }
+    }
+}
+
+/// Where a word is being read: what ends it and what is special.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A command word: ends at blanks and metacharacters.
+    Command,
+    /// A whole string (array index, arithmetic): ends only at the end.
+    Whole,
+    /// An operand inside `${...}`: ends at one of the stop characters.
+    Param,
+}
+
+fn is_meta(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
+}
+
+impl Parser {
+    /// A command word, or `None` when the next token is not a word.
+    pub(super) fn read_word(&mut self) -> PResult<Option<Word>> {
+        self.read_word_until(&[], false)
+    }
+
+    /// Reads a word. With `whole`, reads to the end of the input.
+    pub(super) fn read_word_until(&mut self, stops: &[char], whole: bool) -> PResult<Option<Word>> {
+        let mode = if whole { Mode::Whole } else { Mode::Command };
+        let word = self.read_parts(mode, stops, true)?;
+        Ok(if word.is_empty() { None } else { Some(word.finish()) })
+    }
+
+    /// The value of `name=value` (may be empty; `~` expands after `:`).
+    pub(super) fn read_assignment_value(&mut self) -> PResult<Word> {
+        Ok(self.read_parts(Mode::Command, &[], true)?.finish())
+    }
+
+    fn read_parts(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
+        let mut parts = Parts::default();
+        let start = self.pos;
+        if mode == Mode::Command && (self.starts_with("<(") || self.starts_with(">(")) {
+            let input = self.peek() == Some('<');
+            self.pos += 2;
+            let list = self.parse_nested_list()?;
+            parts.push(WordPart::ProcessSub { input, list: Arc::new(list) });
+        }
+        loop {
+            let Some(c) = self.peek() else { break };
+            match mode {
+                Mode::Command if is_meta(c) => {
+                    if c == '(' && self.extglob_open(&parts) {
+                        self.read_extglob(&mut parts)?;
+                        continue;
+                    }
+                    break;
+                }
+                Mode::Param if stops.contains(&c) => break,
+                _ => {}
+            }
+            match c {
+                '\\' => {
+                    self.pos += 1;
+                    match self.bump() {
+                        Some('\n') => self.line += 0,
+                        Some(next) => {
+                            if mode == Mode::Whole && !matches!(next, '$' | '`' | '"' | '\\' | '\'') {
+                                parts.push_char('\\');
+                                parts.push_char(next);
+                            } else {
+                                parts.push(WordPart::Escaped(next.to_string()));
+                            }
+                        }
+                        None => parts.push_char('\\'),
+                    }
+                }
+                '\'' => {
+                    self.pos += 1;
+                    let text = self.read_single_quoted()?;
+                    parts.push(WordPart::SingleQuoted(text));
+                }
+                '"' => {
+                    self.pos += 1;
+                    let inner = self.read_double_quoted()?;
+                    parts.push(WordPart::DoubleQuoted(inner));
+                }
+                '$' => {
+                    let part = self.parse_dollar(false)?;
+                    match part {
+                        Some(part) => parts.push(part),
+                        None => parts.push_char('$'),
+                    }
+                }
+                '`' => {
+                    self.pos += 1;
+                    let list = self.read_backticks(false)?;
+                    parts.push(WordPart::CommandSub(Arc::new(list)));
+                }
+                '~' if tilde_ok && (self.pos == start || self.tilde_after_assignment(&parts)) => {
+                    self.pos += 1;
+                    let mut user = String::new();
+                    while let Some(c) = self.peek() {
+                        if c == '/' || c == ':' || is_meta(c) || (mode == Mode::Param && stops.contains(&c)) {
+                            break;
+                        }
+                        if !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+') {
+                            user.clear();
+                            self.pos -= 0;
+                            break;
+                        }
+                        user.push(c);
+                        self.pos += 1;
+                    }
+                    parts.push(WordPart::Tilde(user));
+                }
+                _ => {
+                    self.bump();
+                    parts.push_char(c);
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    /// `~` after `=` or `:` in an assignment-looking word.
+    fn tilde_after_assignment(&self, parts: &Parts) -> bool {
+        let prev = self.pos.checked_sub(1).and_then(|i| self.src.get(i)).copied();
+        matches!(prev, Some(':') | Some('='))
+            && parts.parts.is_empty()
+            && (parts.literal.contains('=') || prev == Some(':'))
+    }
+
+    fn extglob_open(&self, parts: &Parts) -> bool {
+        matches!(parts.literal.chars().last(), Some('?' | '*' | '+' | '@' | '!'))
+    }
+
+    fn read_extglob(&mut self, parts: &mut Parts) -> PResult<()> {
+        let mut depth = 0;
+        loop {
+            let c = self.bump().ok_or_else(|| self.eof_error("`)'"))?;
+            parts.push_char(c);
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                '\\' => {
+                    if let Some(next) = self.bump() {
+                        parts.push_char(next);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn read_single_quoted(&mut self) -> PResult<String> {
+        let mut text = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(self.eof_error("matching `''")),
+                Some('\'') => return Ok(text),
+                Some(c) => text.push(c),
+            }
+        }
+    }
+
+    fn read_double_quoted(&mut self) -> PResult<Vec<WordPart>> {
+        let mut parts = Parts::default();
+        loop {
+            match self.peek() {
+                None => return Err(self.eof_error("matching `\"'")),
+                Some('"') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some('\\') => {
+                    self.pos += 1;
+                    match self.bump() {
+                        Some('\n') => {}
+                        Some(c @ ('$' | '`' | '"' | '\\')) => parts.push(WordPart::Escaped(c.to_string())),
+                        Some(c) => {
+                            parts.push_char('\\');
+                            parts.push_char(c);
+                        }
+                        None => return Err(self.eof_error("matching `\"'")),
+                    }
+                }
+                Some('$') => match self.parse_dollar(true)? {
+                    Some(part) => parts.push(part),
+                    None => parts.push_char('$'),
+                },
+                Some('`') => {
+                    self.pos += 1;
+                    let list = self.read_backticks(true)?;
+                    parts.push(WordPart::CommandSub(Arc::new(list)));
+                }
+                Some(c) => {
+                    self.bump();
+                    parts.push_char(c);
+                }
+            }
+        }
+        Ok(parts.finish().parts)
+    }
+
+    /// Reads `` `...` `` (after the opening backtick) and parses it.
+    fn read_backticks(&mut self, in_double_quotes: bool) -> PResult<List> {
+        let mut text = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(self.eof_error("matching ``'")),
+                Some('`') => break,
+                Some('\\') => match self.bump() {
+                    Some(c @ ('$' | '`' | '\\')) => text.push(c),
+                    Some('"') if in_double_quotes => text.push('"'),
+                    Some(c) => {
+                        text.push('\\');
+                        text.push(c);
+                    }
+                    None => return Err(self.eof_error("matching ``'")),
+                },
+                Some(c) => text.push(c),
+            }
+        }
+        let mut parser = Parser::new(&text);
+        parser.line = self.line;
+        let mut list = List::default();
+        while let Some(command) = parser.next_command()? {
+            list.items.extend(command.items);
+        }
+        Ok(list)
+    }
+
+    /// A list up to the matching `)` (for `$(...)`, `<(...)`).
+    pub(super) fn parse_nested_list(&mut self) -> PResult<List> {
+        self.depth += 1;
+        let list = self.parse_list();
+        self.depth -= 1;
+        let list = list?;
+        self.skip_blank_and_newlines();
+        if !self.eat(")") {
+            return Err(if self.at_end() { self.eof_error("`)'") } else { self.unexpected() });
+        }
+        Ok(list)
+    }
+
+    /// At `$`: an expansion, or `None` when the `$` is literal.
+    fn parse_dollar(&mut self, in_double_quotes: bool) -> PResult<Option<WordPart>> {
+        let next = self.peek_at(1);
+        match next {
+            Some('(') if self.peek_at(2) == Some('(') => {
+                let save = (self.pos, self.line);
+                self.pos += 3;
+                if let Ok(text) = self.read_arith_until_close() {
+                    return Ok(Some(WordPart::ArithSub(self.arith_word(&text)?)));
+                }
+                (self.pos, self.line) = save;
+                self.pos += 2;
+                let list = self.parse_nested_list()?;
+                Ok(Some(WordPart::CommandSub(Arc::new(list))))
+            }
+            Some('(') => {
+                self.pos += 2;
+                let list = self.parse_nested_list()?;
+                Ok(Some(WordPart::CommandSub(Arc::new(list))))
+            }
+            Some('{') => {
+                self.pos += 2;
+                Ok(Some(WordPart::Param(Box::new(self.parse_braced_param()?))))
+            }
+            Some('\'') if !in_double_quotes => {
+                self.pos += 2;
+                Ok(Some(WordPart::SingleQuoted(self.read_ansi_c()?)))
+            }
+            Some('"') if !in_double_quotes => {
+                self.pos += 2;
+                Ok(Some(WordPart::DoubleQuoted(self.read_double_quoted()?)))
+            }
+            Some(c) if c == '_' || c.is_ascii_alphabetic() => {
+                self.pos += 1;
+                let mut name = String::new();
+                while let Some(c) = self.peek() {
+                    if c == '_' || c.is_ascii_alphanumeric() {
+                        name.push(c);
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
+                Ok(Some(simple_param(name)))
+            }
+            Some(c) if c.is_ascii_digit() || "@*#?-$!".contains(c) => {
+                self.pos += 2;
+                Ok(Some(simple_param(c.to_string())))
+            }
+            _ => {
+                self.pos += 1;
+                Ok(None)
+            }
+        }
+    }
+
+    /// `$'...'` with ANSI-C escapes (after the opening quote).
+    fn read_ansi_c(&mut self) -> PResult<String> {
+        let mut raw = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(self.eof_error("matching `''")),
+                Some('\'') => break,
+                Some('\\') => {
+                    raw.push('\\');
+                    match self.bump() {
+                        Some(c) => raw.push(c),
+                        None => return Err(self.eof_error("matching `''")),
+                    }
+                }
+                Some(c) => raw.push(c),
+            }
+        }
+        Ok(crate::escape::ansi_c(&raw))
+    }
+
+    fn parse_braced_param(&mut self) -> PResult<ParamExpansion> {
+        let mut length = false;
+        let mut indirect = false;
+        if self.peek() == Some('#') && !matches!(self.peek_at(1), Some('}')) {
+            // `${#name}`, but `${#-word}`-style uses of `$#` are too rare to
+            // support.
+            length = true;
+            self.pos += 1;
+        } else if self.peek() == Some('!') && !matches!(self.peek_at(1), Some('}')) {
+            indirect = true;
+            self.pos += 1;
+        }
+        let name = self.read_param_name()?;
+        let mut index = None;
+        if self.peek() == Some('[') {
+            self.pos += 1;
+            let mut depth = 1;
+            let mut text = String::new();
+            loop {
+                let c = self.bump().ok_or_else(|| self.eof_error("`]'"))?;
+                match c {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                text.push(c);
+            }
+            index = Some(if text == "@" || text == "*" { Word::literal(&text) } else { self.sub_word(&text)? });
+        }
+        if indirect && index.is_none() && matches!(self.peek(), Some('*') | Some('@')) && self.peek_at(1) == Some('}') {
+            let at = self.peek() == Some('@');
+            self.pos += 2;
+            return Ok(ParamExpansion {
+                name,
+                index: None,
+                indirect: false,
+                length: false,
+                op: ParamOp::Names { at },
+            });
+        }
+        let op = if length { ParamOp::None } else { self.parse_param_op()? };
+        if !self.eat("}") {
+            return Err(if self.at_end() {
+                self.eof_error("`}'")
+            } else {
+                self.error(format!("${{{name}...}}: bad substitution"))
+            });
+        }
+        Ok(ParamExpansion {
+            name,
+            index,
+            indirect,
+            length,
+            op,
+        })
+    }
+
+    fn read_param_name(&mut self) -> PResult<String> {
+        let mut name = String::new();
+        match self.peek() {
+            Some(c) if c.is_ascii_digit() => {
+                while let Some(c) = self.peek().filter(|c| c.is_ascii_digit()) {
+                    name.push(c);
+                    self.pos += 1;
+                }
+            }
+            Some(c) if "@*#?-$!".contains(c) => {
+                name.push(c);
+                self.pos += 1;
+            }
+            _ => {
+                while let Some(c) = self.peek().filter(|c| *c == '_' || c.is_ascii_alphanumeric()) {
+                    name.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        if name.is_empty() {
+            return Err(self.error("bad substitution"));
+        }
+        Ok(name)
+    }
+
+    fn parse_param_op(&mut self) -> PResult<ParamOp> {
+        let Some(c) = self.peek() else {
+            return Err(self.eof_error("`}'"));
+        };
+        let word = |parser: &mut Parser, stops: &[char]| -> PResult<Word> {
+            Ok(parser.read_parts(Mode::Param, stops, true)?.finish())
+        };
+        Ok(match c {
+            '}' => ParamOp::None,
+            ':' => {
+                self.pos += 1;
+                match self.peek() {
+                    Some(op @ ('-' | '=' | '?' | '+')) => {
+                        self.pos += 1;
+                        let w = word(self, &['}'])?;
+                        default_op(op, true, w)
+                    }
+                    _ => {
+                        let offset = word(self, &[':', '}'])?;
+                        let length = if self.eat(":") { Some(word(self, &['}'])?) } else { None };
+                        ParamOp::Substring { offset, length }
+                    }
+                }
+            }
+            '-' | '=' | '?' | '+' => {
+                self.pos += 1;
+                let w = word(self, &['}'])?;
+                default_op(c, false, w)
+            }
+            '#' | '%' => {
+                self.pos += 1;
+                let longest = self.eat(&c.to_string());
+                let pattern = word(self, &['}'])?;
+                if c == '#' {
+                    ParamOp::RemovePrefix { longest, pattern }
+                } else {
+                    ParamOp::RemoveSuffix { longest, pattern }
+                }
+            }
+            '/' => {
+                self.pos += 1;
+                let mode = if self.eat("/") {
+                    ReplaceMode::All
+                } else if self.eat("#") {
+                    ReplaceMode::Prefix
+                } else if self.eat("%") {
+                    ReplaceMode::Suffix
+                } else {
+                    ReplaceMode::First
+                };
+                let pattern = word(self, &['/', '}'])?;
+                let replacement = if self.eat("/") { word(self, &['}'])? } else { Word::default() };
+                ParamOp::Replace {
+                    mode,
+                    pattern,
+                    replacement,
+                }
+            }
+            '^' | ',' => {
+                self.pos += 1;
+                let all = self.eat(&c.to_string());
+                let pattern = word(self, &['}'])?;
+                ParamOp::Case {
+                    upper: c == '^',
+                    all,
+                    pattern,
+                }
+            }
+            '@' => {
+                self.pos += 1;
+                let op = self.bump().ok_or_else(|| self.eof_error("`}'"))?;
+                ParamOp::Transform(op)
+            }
+            _ => return Err(self.error("bad substitution")),
+        })
+    }
+
+    // ----- redirections -----
+
+    pub(super) fn try_parse_redirect(&mut self) -> PResult<Option<Redirect>> {
+        let save = (self.pos, self.line);
+        let mut fd = RedirectFd::Default;
+        let mut i = self.pos;
+        while self.src.get(i).is_some_and(|c| c.is_ascii_digit()) {
+            i += 1;
+        }
+        if i > self.pos && matches!(self.src.get(i), Some('<') | Some('>')) {
+            let digits: String = self.src[self.pos..i].iter().collect();
+            fd = RedirectFd::Number(digits.parse().unwrap_or(i32::MAX));
+            self.pos = i;
+        } else if self.peek() == Some('{') {
+            let mut j = self.pos + 1;
+            let mut name = String::new();
+            while let Some(&c) = self.src.get(j).filter(|c| **c == '_' || c.is_ascii_alphanumeric()) {
+                name.push(c);
+                j += 1;
+            }
+            if is_name(&name) && self.src.get(j) == Some(&'}') && matches!(self.src.get(j + 1), Some('<') | Some('>')) {
+                fd = RedirectFd::Variable(name);
+                self.pos = j + 1;
+            }
+        }
+        const OPS: &[(&str, RedirectOp)] = &[
+            ("&>>", RedirectOp::AppendBoth),
+            ("&>", RedirectOp::WriteBoth),
+            ("<<<", RedirectOp::HereString),
+            ("<<-", RedirectOp::HereDoc),
+            ("<<", RedirectOp::HereDoc),
+            ("<>", RedirectOp::ReadWrite),
+            ("<&", RedirectOp::DupRead),
+            (">&", RedirectOp::DupWrite),
+            (">>", RedirectOp::Append),
+            (">|", RedirectOp::Clobber),
+            ("<", RedirectOp::Read),
+            (">", RedirectOp::Write),
+        ];
+        let Some((text, op)) = OPS.iter().find(|(text, _)| self.starts_with(text)) else {
+            (self.pos, self.line) = save;
+            return Ok(None);
+        };
+        if matches!(op, RedirectOp::Read | RedirectOp::Write) && self.peek_at(1) == Some('(') && fd == RedirectFd::Default {
+            (self.pos, self.line) = save;
+            return Ok(None);
+        }
+        if matches!(op, RedirectOp::WriteBoth | RedirectOp::AppendBoth) && fd != RedirectFd::Default {
+            (self.pos, self.line) = save;
+            return Ok(None);
+        }
+        let strip_tabs = *text == "<<-";
+        self.pos += text.len();
+        self.skip_blank();
+        let target = self.read_word()?.ok_or_else(|| self.unexpected())?;
+        let heredoc = if *op == RedirectOp::HereDoc {
+            Some(self.read_heredoc(&target, strip_tabs)?)
+        } else {
+            None
+        };
+        Ok(Some(Redirect {
+            fd,
+            op: *op,
+            target,
+            heredoc,
+        }))
+    }
+
+    /// Registers a here-document whose body follows the current line; the
+    /// body is read when that line's newline is consumed.
+    fn read_heredoc(&mut self, delimiter: &Word, strip_tabs: bool) -> PResult<HereDoc> {
+        let id = self.next_heredoc_id;
+        self.next_heredoc_id += 1;
+        self.pending_heredocs.push(super::PendingHereDoc {
+            id,
+            delimiter: unquoted_text(delimiter),
+            strip_tabs,
+            expand: !delimiter.has_quotes(),
+        });
+        Ok(super::heredoc::placeholder(id))
+    }
+
+    /// Reads the bodies of pending here-documents, starting at the current
+    /// position (the start of a line).
+    pub(super) fn read_pending_heredocs(&mut self) {
+        for pending in std::mem::take(&mut self.pending_heredocs) {
+            let mut body = String::new();
+            while self.pos < self.src.len() {
+                let mut end = self.pos;
+                while self.src.get(end).is_some_and(|c| *c != '\n') {
+                    end += 1;
+                }
+                let line: String = self.src[self.pos..end].iter().collect();
+                self.pos = (end + 1).min(self.src.len());
+                self.line += 1;
+                let content = if pending.strip_tabs { line.trim_start_matches('\t') } else { line.as_str() };
+                if content == pending.delimiter {
+                    break;
+                }
+                body.push_str(content);
+                body.push('\n');
+            }
+            let word = if pending.expand {
+                self.heredoc_word(&body).unwrap_or_else(|_| Word::quoted(&body))
+            } else {
+                Word::quoted(&body)
+            };
+            self.heredoc_bodies.insert(pending.id, HereDoc { body: word, expand: pending.expand });
+        }
+    }
+
+    /// A here-document body: `$` expansions and backticks, with `\` quoting
+    /// only `$`, `` ` ``, `\` and newline.
+    fn heredoc_word(&self, text: &str) -> PResult<Word> {
+        let mut parser = Parser::new(text);
+        parser.line = self.line;
+        let mut parts = Parts::default();
+        while let Some(c) = parser.peek() {
+            match c {
+                '\\' => {
+                    parser.pos += 1;
+                    match parser.bump() {
+                        Some('\n') => {}
+                        Some(c @ ('$' | '`' | '\\')) => parts.push(WordPart::SingleQuoted(c.to_string())),
+                        Some(c) => {
+                            parts.push_char('\\');
+                            parts.push_char(c);
+                        }
+                        None => parts.push_char('\\'),
+                    }
+                }
+                '$' => match parser.parse_dollar(true)? {
+                    Some(part) => parts.push(part),
+                    None => parts.push_char('$'),
+                },
+                '`' => {
+                    parser.pos += 1;
+                    let list = parser.read_backticks(true)?;
+                    parts.push(WordPart::CommandSub(Arc::new(list)));
+                }
+                _ => {
+                    parser.bump();
+                    parts.push_char(c);
+                }
+            }
+        }
+        // Quoted as a whole: no splitting or globbing of a here-document.
+        Ok(Word {
+            parts: vec![WordPart::DoubleQuoted(parts.finish().parts)],
+        })
+    }
+}
+
+fn simple_param(name: String) -> WordPart {
+    WordPart::Param(Box::new(ParamExpansion {
+        name,
+        index: None,
+        indirect: false,
+        length: false,
+        op: ParamOp::None,
+    }))
+}
+
+fn default_op(op: char, colon: bool, word: Word) -> ParamOp {
+    match op {
+        '-' => ParamOp::Default { colon, word },
+        '=' => ParamOp::Assign { colon, word },
+        '?' => ParamOp::Error { colon, word },
+        _ => ParamOp::Alternate { colon, word },
+    }
+}
+
+/// A word's text with quotes removed (here-document delimiters).
+pub(crate) fn unquoted_text(word: &Word) -> String {
+    let mut out = String::new();
+    for part in &word.parts {
+        match part {
+            WordPart::Literal(text) | WordPart::SingleQuoted(text) | WordPart::Escaped(text) => out.push_str(text),
+            WordPart::DoubleQuoted(inner) => out.push_str(&unquoted_text(&Word { parts: inner.clone() })),
+            WordPart::Param(param) => {
+                out.push('$');
+                out.push_str(&param.name);
+            }
+            WordPart::Tilde(user) => {
+                out.push('~');
+                out.push_str(user);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+impl Parser {
+    /// Exactly one `"..."`, `$...` or `` `...` `` piece.
+    pub(super) fn read_single_piece(&mut self) -> PResult<Word> {
+        let mut parts = Parts::default();
+        match self.peek() {
+            Some('"') => {
+                self.pos += 1;
+                let inner = self.read_double_quoted()?;
+                parts.push(WordPart::DoubleQuoted(inner));
+            }
+            Some('$') => match self.parse_dollar(false)? {
+                Some(part) => parts.push(part),
+                None => parts.push_char('$'),
+            },
+            Some('`') => {
+                self.pos += 1;
+                let list = self.read_backticks(false)?;
+                parts.push(WordPart::CommandSub(Arc::new(list)));
+            }
+            _ => {}
+        }
+        Ok(parts.finish())
+    }
+}
