@@ -122,7 +122,10 @@ pub enum CompoundCommand {
     },
     /// `coproc [NAME] command`: goccia runs the command to completion and
     /// keeps its output readable through `${NAME[0]}` (default `COPROC`).
-    Coproc { name: String, body: Command },
+    Coproc {
+        name: String,
+        body: Command,
+    },
     /// `(( expr ))`
     Arith(Word, usize),
     /// `[[ expr ]]`
@@ -266,7 +269,10 @@ pub enum WordPart {
     /// assignments).
     Tilde(String),
     /// `<(list)` / `>(list)`
-    ProcessSub { input: bool, list: Arc<List> },
+    ProcessSub {
+        input: bool,
+        list: Arc<List>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -293,17 +299,35 @@ pub enum ReplaceMode {
 pub enum ParamOp {
     None,
     /// `-`, `:-`
-    Default { colon: bool, word: Word },
+    Default {
+        colon: bool,
+        word: Word,
+    },
     /// `=`, `:=`
-    Assign { colon: bool, word: Word },
+    Assign {
+        colon: bool,
+        word: Word,
+    },
     /// `?`, `:?`
-    Error { colon: bool, word: Word },
+    Error {
+        colon: bool,
+        word: Word,
+    },
     /// `+`, `:+`
-    Alternate { colon: bool, word: Word },
+    Alternate {
+        colon: bool,
+        word: Word,
+    },
     /// `#`, `##`
-    RemovePrefix { longest: bool, pattern: Word },
+    RemovePrefix {
+        longest: bool,
+        pattern: Word,
+    },
     /// `%`, `%%`
-    RemoveSuffix { longest: bool, pattern: Word },
+    RemoveSuffix {
+        longest: bool,
+        pattern: Word,
+    },
     /// `/`, `//`, `/#`, `/%`
     Replace {
         mode: ReplaceMode,
@@ -311,11 +335,20 @@ pub enum ParamOp {
         replacement: Word,
     },
     /// `:offset[:length]`
-    Substring { offset: Word, length: Option<Word> },
+    Substring {
+        offset: Word,
+        length: Option<Word>,
+    },
     /// `^`, `^^`, `,`, `,,`
-    Case { upper: bool, all: bool, pattern: Word },
+    Case {
+        upper: bool,
+        all: bool,
+        pattern: Word,
+    },
     /// `@Q`, `@E`, ...
     Transform(char),
     /// `${!prefix*}`, `${!prefix@}`
-    Names { at: bool },
+    Names {
+        at: bool,
+    },
 }

@@ -1,5 +1,6 @@
 //! Every script of the conformance corpus that real bash runs must parse.
 
+#[path = "support/spec_cases.rs"]
 mod spec_cases;
 
 use goccia_shell::parse::Parser;
@@ -16,11 +17,20 @@ fn the_corpus_parses() {
         }
         if let Err(error) = Parser::parse_all(&case.script) {
             // Cases about syntax errors expect them.
-            if case.exit_code == Some(2) || case.name.contains("syntax") || case.file.contains("parse-errors") {
+            if case.exit_code == Some(2)
+                || case.name.contains("syntax")
+                || case.file.contains("parse-errors")
+            {
                 continue;
             }
             failures.push(format!("{}: {error}", case.id()));
         }
     }
-    assert!(failures.is_empty(), "{} of {} do not parse:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} do not parse:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

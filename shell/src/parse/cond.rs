@@ -4,8 +4,8 @@ use super::{PResult, Parser};
 use crate::ast::*;
 
 const UNARY: &[&str] = &[
-    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L",
-    "-N", "-O", "-S", "-z", "-n", "-o", "-v", "-R",
+    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x",
+    "-G", "-L", "-N", "-O", "-S", "-z", "-n", "-o", "-v", "-R",
 ];
 const BINARY: &[&str] = &[
     "==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~",
@@ -17,7 +17,11 @@ impl Parser {
         let expr = self.cond_or()?;
         self.cond_blank();
         if !self.eat("]]") {
-            return Err(if self.at_end() { self.eof_error("`]]'") } else { self.unexpected() });
+            return Err(if self.at_end() {
+                self.eof_error("`]]'")
+            } else {
+                self.unexpected()
+            });
         }
         Ok(expr)
     }
@@ -52,7 +56,8 @@ impl Parser {
 
     fn cond_not(&mut self) -> PResult<CondExpr> {
         self.cond_blank();
-        if self.peek() == Some('!') && matches!(self.peek_at(1), Some(' ') | Some('\t') | Some('(')) {
+        if self.peek() == Some('!') && matches!(self.peek_at(1), Some(' ') | Some('\t') | Some('('))
+        {
             self.pos += 1;
             return Ok(CondExpr::Not(Box::new(self.cond_not()?)));
         }
@@ -76,7 +81,11 @@ impl Parser {
         let first = self.cond_word()?;
         if let Some(op) = first.as_plain().filter(|w| UNARY.contains(&w.as_str())) {
             self.skip_blank();
-            if !self.starts_with("]]") && !self.starts_with("&&") && !self.starts_with("||") && self.peek() != Some(')') {
+            if !self.starts_with("]]")
+                && !self.starts_with("&&")
+                && !self.starts_with("||")
+                && self.peek() != Some(')')
+            {
                 let save = (self.pos, self.line);
                 if let Some(binary) = self.peek_binary_op() {
                     // `-n = x`: the "unary operator" is really an operand.

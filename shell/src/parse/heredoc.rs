@@ -80,7 +80,10 @@ fn fill_assignment(assignment: &mut Assignment, bodies: &mut HashMap<usize, Here
 fn fill_compound(compound: &mut CompoundCommand, bodies: &mut HashMap<usize, HereDoc>) {
     match compound {
         CompoundCommand::Brace(list) | CompoundCommand::Subshell(list) => fill(list, bodies),
-        CompoundCommand::If { branches, otherwise } => {
+        CompoundCommand::If {
+            branches,
+            otherwise,
+        } => {
             for (cond, body) in branches {
                 fill(cond, bodies);
                 fill(body, bodies);
@@ -132,7 +135,9 @@ fn fill_word(word: &mut Word, bodies: &mut HashMap<usize, HereDoc>) {
 
 fn fill_part(part: &mut WordPart, bodies: &mut HashMap<usize, HereDoc>) {
     match part {
-        WordPart::CommandSub(list) | WordPart::ProcessSub { list, .. } => fill(Arc::make_mut(list), bodies),
+        WordPart::CommandSub(list) | WordPart::ProcessSub { list, .. } => {
+            fill(Arc::make_mut(list), bodies)
+        }
         WordPart::DoubleQuoted(parts) => {
             for part in parts {
                 fill_part(part, bodies);

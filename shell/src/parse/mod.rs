@@ -32,8 +32,8 @@ pub struct ParseError {
 }
 
 const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function",
-    "select", "time", "{", "}", "!", "[[", "]]", "coproc",
+    "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "in", "function", "select", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
 
 /// Words that end a list inside a compound command.
@@ -62,6 +62,11 @@ pub struct Parser {
 }
 
 type PResult<T> = Result<T, ParseError>;
+
+/// A word's text with quotes removed, for messages.
+pub fn word_text(word: &Word) -> String {
+    word::unquoted_text(word)
+}
 
 pub(crate) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
@@ -188,7 +193,9 @@ impl Parser {
     }
 
     fn starts_with(&self, text: &str) -> bool {
-        text.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+        text.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn bump(&mut self) -> Option<char> {
@@ -229,12 +236,19 @@ impl Parser {
             };
         }
         let token = self.peek_token_text();
-        let shown = if token == "\n" { "newline".to_string() } else { token };
+        let shown = if token == "\n" {
+            "newline".to_string()
+        } else {
+            token
+        };
         self.error(format!("syntax error near unexpected token `{shown}'"))
     }
 
     fn peek_token_text(&self) -> String {
-        for op in ["&&", "||", ";;&", ";;", ";&", "|&", "<<<", "<<-", "<<", ">>", "&>>", "&>", "<&", ">&", "<>", ">|"] {
+        for op in [
+            "&&", "||", ";;&", ";;", ";&", "|&", "<<<", "<<-", "<<", ">>", "&>>", "&>", "<&", ">&",
+            "<>", ">|",
+        ] {
             if self.starts_with(op) {
                 return op.to_string();
             }
@@ -389,7 +403,9 @@ impl Parser {
         match self.peek() {
             Some(')') => true,
             Some(';') if matches!(self.peek_at(1), Some(';') | Some('&')) => true,
-            _ => self.peek_reserved().is_some_and(|w| LIST_ENDS.contains(&w.as_str())),
+            _ => self
+                .peek_reserved()
+                .is_some_and(|w| LIST_ENDS.contains(&w.as_str())),
         }
     }
 
@@ -437,7 +453,10 @@ impl Parser {
             return Ok(Pipeline {
                 negated,
                 timed,
-                commands: vec![Command::Simple(SimpleCommand { line: self.line, ..SimpleCommand::default() })],
+                commands: vec![Command::Simple(SimpleCommand {
+                    line: self.line,
+                    ..SimpleCommand::default()
+                })],
                 pipe_stderr: vec![false],
             });
         }
@@ -501,7 +520,9 @@ impl Parser {
                         while matches!(self.src.get(i), Some(' ') | Some('\t')) {
                             i += 1;
                         }
-                        if matches!(self.src.get(i), Some('{') | Some('(')) && !RESERVED.contains(&word.as_str()) {
+                        if matches!(self.src.get(i), Some('{') | Some('('))
+                            && !RESERVED.contains(&word.as_str())
+                        {
                             name = word;
                             self.pos = i;
                         }
@@ -532,10 +553,17 @@ impl Parser {
             self.depth -= 1;
             self.skip_blank_and_newlines();
             if !self.eat(")") {
-                return Err(if self.at_end() { self.eof_error("`)'") } else { self.unexpected() });
+                return Err(if self.at_end() {
+                    self.eof_error("`)'")
+                } else {
+                    self.unexpected()
+                });
             }
             let redirects = self.parse_trailing_redirects()?;
-            return Ok(Command::Compound(Box::new(CompoundCommand::Subshell(body)), redirects));
+            return Ok(Command::Compound(
+                Box::new(CompoundCommand::Subshell(body)),
+                redirects,
+            ));
         }
         if let Some(function) = self.try_parse_function_def()? {
             return Ok(function);
@@ -576,7 +604,10 @@ impl Parser {
             self.expect_reserved("fi")?;
             break;
         }
-        Ok(CompoundCommand::If { branches, otherwise })
+        Ok(CompoundCommand::If {
+            branches,
+            otherwise,
+        })
     }
 
     fn parse_while(&mut self, until: bool) -> PResult<CompoundCommand> {
@@ -613,11 +644,21 @@ impl Parser {
             self.skip_blank();
             self.eat(";");
             let body = self.parse_do_group()?;
-            return Ok(CompoundCommand::ArithFor { init, cond, step, body });
+            return Ok(CompoundCommand::ArithFor {
+                init,
+                cond,
+                step,
+                body,
+            });
         }
         let (var, words) = self.parse_for_head()?;
         let body = self.parse_do_group()?;
-        Ok(CompoundCommand::For { var, words, body, line })
+        Ok(CompoundCommand::For {
+            var,
+            words,
+            body,
+            line,
+        })
     }
 
     fn parse_select(&mut self) -> PResult<CompoundCommand> {
@@ -629,7 +670,10 @@ impl Parser {
     }
 
     fn parse_for_head(&mut self) -> PResult<(String, Option<Vec<Word>>)> {
-        let var = self.peek_plain_word().filter(|w| is_name(w)).ok_or_else(|| self.unexpected())?;
+        let var = self
+            .peek_plain_word()
+            .filter(|w| is_name(w))
+            .ok_or_else(|| self.unexpected())?;
         self.pos += var.chars().count();
         self.skip_blank();
         let mut words = None;
@@ -699,9 +743,17 @@ impl Parser {
             } else if self.at_reserved("esac") {
                 CaseTerminator::Break
             } else {
-                return Err(if self.at_end() { self.eof_error("`esac'") } else { self.unexpected() });
+                return Err(if self.at_end() {
+                    self.eof_error("`esac'")
+                } else {
+                    self.unexpected()
+                });
             };
-            arms.push(CaseArm { patterns, body, terminator });
+            arms.push(CaseArm {
+                patterns,
+                body,
+                terminator,
+            });
         }
         Ok(CompoundCommand::Case { word, arms })
     }
@@ -791,7 +843,9 @@ impl Parser {
         self.skip_blank_and_newlines();
         let body = self.parse_command()?;
         if !matches!(body, Command::Compound(..)) {
-            return Err(self.error(format!("syntax error: `{name}': function body must be a compound command")));
+            return Err(self.error(format!(
+                "syntax error: `{name}': function body must be a compound command"
+            )));
         }
         Ok(Command::FunctionDef(Arc::new(FunctionDef { name, body })))
     }
@@ -845,7 +899,10 @@ impl Parser {
             }
             command.words.push(word);
         }
-        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
+        if command.words.is_empty()
+            && command.assignments.is_empty()
+            && command.redirects.is_empty()
+        {
             return Err(self.unexpected());
         }
         command.arg_assignments = decl_assignments;
@@ -1012,7 +1069,9 @@ impl Parser {
     fn sub_word(&self, text: &str) -> PResult<Word> {
         let mut parser = Parser::new(text);
         parser.line = self.line;
-        parser.read_word_until(&[], true).map(|w| w.unwrap_or_default())
+        parser
+            .read_word_until(&[], true)
+            .map(|w| w.unwrap_or_default())
     }
 
     /// Arithmetic text as a word: expansions and quotes are processed,

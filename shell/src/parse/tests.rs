@@ -43,16 +43,24 @@ fn compound_commands() {
          for ((i=0;i<3;i++)); do :; done",
     );
     assert_eq!(list.items.len(), 10);
-    assert!(matches!(list.items[8].and_or.first.commands[0], Command::FunctionDef(_)));
+    assert!(matches!(
+        list.items[8].and_or.first.commands[0],
+        Command::FunctionDef(_)
+    ));
 }
 
 #[test]
 fn expansions_parse_into_parts() {
-    let list = parse("echo ${x:-default} ${#y} ${z//a/b} $(echo hi) $((1+2)) `date` ~/dir $'a\\tb'");
+    let list =
+        parse("echo ${x:-default} ${#y} ${z//a/b} $(echo hi) $((1+2)) `date` ~/dir $'a\\tb'");
     let words = &simple(&list, 0).words;
-    assert!(matches!(&words[1].parts[0], WordPart::Param(p) if matches!(p.op, ParamOp::Default { colon: true, .. })));
+    assert!(
+        matches!(&words[1].parts[0], WordPart::Param(p) if matches!(p.op, ParamOp::Default { colon: true, .. }))
+    );
     assert!(matches!(&words[2].parts[0], WordPart::Param(p) if p.length));
-    assert!(matches!(&words[3].parts[0], WordPart::Param(p) if matches!(p.op, ParamOp::Replace { mode: ReplaceMode::All, .. })));
+    assert!(
+        matches!(&words[3].parts[0], WordPart::Param(p) if matches!(p.op, ParamOp::Replace { mode: ReplaceMode::All, .. }))
+    );
     assert!(matches!(&words[4].parts[0], WordPart::CommandSub(_)));
     assert!(matches!(&words[5].parts[0], WordPart::ArithSub(_)));
     assert!(matches!(&words[6].parts[0], WordPart::CommandSub(_)));
@@ -68,14 +76,20 @@ fn here_documents_are_read_after_the_line() {
     assert!(redirect.heredoc.as_ref().unwrap().expand);
     let quoted = parse("cat <<'EOF'\n$x\nEOF\n");
     let doc = quoted.items[0].and_or.first.commands[0].clone();
-    let Command::Simple(command) = doc else { panic!() };
-    assert_eq!(command.redirects[0].heredoc.as_ref().unwrap().body, Word::quoted("$x\n"));
+    let Command::Simple(command) = doc else {
+        panic!()
+    };
+    assert_eq!(
+        command.redirects[0].heredoc.as_ref().unwrap().body,
+        Word::quoted("$x\n")
+    );
 }
 
 #[test]
 fn arrays_and_declarations() {
     let list = parse("a=(1 two [5]=five)\ndeclare -a b=(x y) c=1");
-    let Some(AssignValue::Array(elements)) = simple(&list, 0).assignments.first().map(|a| &a.value) else {
+    let Some(AssignValue::Array(elements)) = simple(&list, 0).assignments.first().map(|a| &a.value)
+    else {
         panic!()
     };
     assert_eq!(elements.len(), 3);
@@ -91,7 +105,11 @@ fn syntax_errors_name_the_line() {
     assert_eq!(error.line, 4, "{error}");
     let error = Parser::parse_all("echo (").unwrap_err();
     assert!(error.message.contains("unexpected token"), "{error}");
-    assert!(Parser::parse_all("if true; then echo").unwrap_err().incomplete);
+    assert!(
+        Parser::parse_all("if true; then echo")
+            .unwrap_err()
+            .incomplete
+    );
     assert!(Parser::parse_all("echo 'open").unwrap_err().incomplete);
 }
 
@@ -100,8 +118,16 @@ fn aliases_expand_in_command_position() {
     let mut parser = Parser::new("ll -a; echo ll");
     parser.set_aliases([("ll".to_string(), "ls -l".to_string())].into(), true);
     let list = parser.next_command().unwrap().unwrap();
-    let words: Vec<_> = simple(&list, 0).words.iter().map(|w| w.as_plain().unwrap()).collect();
+    let words: Vec<_> = simple(&list, 0)
+        .words
+        .iter()
+        .map(|w| w.as_plain().unwrap())
+        .collect();
     assert_eq!(words, ["ls", "-l", "-a"]);
-    let words: Vec<_> = simple(&list, 1).words.iter().map(|w| w.as_plain().unwrap()).collect();
+    let words: Vec<_> = simple(&list, 1)
+        .words
+        .iter()
+        .map(|w| w.as_plain().unwrap())
+        .collect();
     assert_eq!(words, ["echo", "ll"]);
 }

@@ -25,7 +25,8 @@ impl Parts {
 
     fn flush(&mut self) {
         if !self.literal.is_empty() {
-            self.parts.push(WordPart::Literal(std::mem::take(&mut self.literal)));
+            self.parts
+                .push(WordPart::Literal(std::mem::take(&mut self.literal)));
         }
     }
 
@@ -51,7 +52,10 @@ enum Mode {
 }
 
 fn is_meta(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
+    matches!(
+        c,
+        ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')'
+    )
 }
 
 impl Parser {
@@ -64,7 +68,11 @@ impl Parser {
     pub(super) fn read_word_until(&mut self, stops: &[char], whole: bool) -> PResult<Option<Word>> {
         let mode = if whole { Mode::Whole } else { Mode::Command };
         let word = self.read_parts(mode, stops, true)?;
-        Ok(if word.is_empty() { None } else { Some(word.finish()) })
+        Ok(if word.is_empty() {
+            None
+        } else {
+            Some(word.finish())
+        })
     }
 
     /// The value of `name=value` (may be empty; `~` expands after `:`).
@@ -79,7 +87,10 @@ impl Parser {
             let input = self.peek() == Some('<');
             self.pos += 2;
             let list = self.parse_nested_list()?;
-            parts.push(WordPart::ProcessSub { input, list: Arc::new(list) });
+            parts.push(WordPart::ProcessSub {
+                input,
+                list: Arc::new(list),
+            });
         }
         loop {
             let Some(c) = self.peek() else { break };
@@ -100,7 +111,8 @@ impl Parser {
                     match self.bump() {
                         Some('\n') => self.line += 0,
                         Some(next) => {
-                            if mode == Mode::Whole && !matches!(next, '$' | '`' | '"' | '\\' | '\'') {
+                            if mode == Mode::Whole && !matches!(next, '$' | '`' | '"' | '\\' | '\'')
+                            {
                                 parts.push_char('\\');
                                 parts.push_char(next);
                             } else {
@@ -136,7 +148,11 @@ impl Parser {
                     self.pos += 1;
                     let mut user = String::new();
                     while let Some(c) = self.peek() {
-                        if c == '/' || c == ':' || is_meta(c) || (mode == Mode::Param && stops.contains(&c)) {
+                        if c == '/'
+                            || c == ':'
+                            || is_meta(c)
+                            || (mode == Mode::Param && stops.contains(&c))
+                        {
                             break;
                         }
                         if !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+') {
@@ -160,14 +176,21 @@ impl Parser {
 
     /// `~` after `=` or `:` in an assignment-looking word.
     fn tilde_after_assignment(&self, parts: &Parts) -> bool {
-        let prev = self.pos.checked_sub(1).and_then(|i| self.src.get(i)).copied();
+        let prev = self
+            .pos
+            .checked_sub(1)
+            .and_then(|i| self.src.get(i))
+            .copied();
         matches!(prev, Some(':') | Some('='))
             && parts.parts.is_empty()
             && (parts.literal.contains('=') || prev == Some(':'))
     }
 
     fn extglob_open(&self, parts: &Parts) -> bool {
-        matches!(parts.literal.chars().last(), Some('?' | '*' | '+' | '@' | '!'))
+        matches!(
+            parts.literal.chars().last(),
+            Some('?' | '*' | '+' | '@' | '!')
+        )
     }
 
     fn read_extglob(&mut self, parts: &mut Parts) -> PResult<()> {
@@ -217,7 +240,9 @@ impl Parser {
                     self.pos += 1;
                     match self.bump() {
                         Some('\n') => {}
-                        Some(c @ ('$' | '`' | '"' | '\\')) => parts.push(WordPart::Escaped(c.to_string())),
+                        Some(c @ ('$' | '`' | '"' | '\\')) => {
+                            parts.push(WordPart::Escaped(c.to_string()))
+                        }
                         Some(c) => {
                             parts.push_char('\\');
                             parts.push_char(c);
@@ -279,7 +304,11 @@ impl Parser {
         let list = list?;
         self.skip_blank_and_newlines();
         if !self.eat(")") {
-            return Err(if self.at_end() { self.eof_error("`)'") } else { self.unexpected() });
+            return Err(if self.at_end() {
+                self.eof_error("`)'")
+            } else {
+                self.unexpected()
+            });
         }
         Ok(list)
     }
@@ -392,9 +421,17 @@ impl Parser {
                 }
                 text.push(c);
             }
-            index = Some(if text == "@" || text == "*" { Word::literal(&text) } else { self.sub_word(&text)? });
+            index = Some(if text == "@" || text == "*" {
+                Word::literal(&text)
+            } else {
+                self.sub_word(&text)?
+            });
         }
-        if indirect && index.is_none() && matches!(self.peek(), Some('*') | Some('@')) && self.peek_at(1) == Some('}') {
+        if indirect
+            && index.is_none()
+            && matches!(self.peek(), Some('*') | Some('@'))
+            && self.peek_at(1) == Some('}')
+        {
             let at = self.peek() == Some('@');
             self.pos += 2;
             return Ok(ParamExpansion {
@@ -405,7 +442,11 @@ impl Parser {
                 op: ParamOp::Names { at },
             });
         }
-        let op = if length { ParamOp::None } else { self.parse_param_op()? };
+        let op = if length {
+            ParamOp::None
+        } else {
+            self.parse_param_op()?
+        };
         if !self.eat("}") {
             return Err(if self.at_end() {
                 self.eof_error("`}'")
@@ -436,7 +477,10 @@ impl Parser {
                 self.pos += 1;
             }
             _ => {
-                while let Some(c) = self.peek().filter(|c| *c == '_' || c.is_ascii_alphanumeric()) {
+                while let Some(c) = self
+                    .peek()
+                    .filter(|c| *c == '_' || c.is_ascii_alphanumeric())
+                {
                     name.push(c);
                     self.pos += 1;
                 }
@@ -467,7 +511,11 @@ impl Parser {
                     }
                     _ => {
                         let offset = word(self, &[':', '}'])?;
-                        let length = if self.eat(":") { Some(word(self, &['}'])?) } else { None };
+                        let length = if self.eat(":") {
+                            Some(word(self, &['}'])?)
+                        } else {
+                            None
+                        };
                         ParamOp::Substring { offset, length }
                     }
                 }
@@ -499,7 +547,11 @@ impl Parser {
                     ReplaceMode::First
                 };
                 let pattern = word(self, &['/', '}'])?;
-                let replacement = if self.eat("/") { word(self, &['}'])? } else { Word::default() };
+                let replacement = if self.eat("/") {
+                    word(self, &['}'])?
+                } else {
+                    Word::default()
+                };
                 ParamOp::Replace {
                     mode,
                     pattern,
@@ -541,11 +593,18 @@ impl Parser {
         } else if self.peek() == Some('{') {
             let mut j = self.pos + 1;
             let mut name = String::new();
-            while let Some(&c) = self.src.get(j).filter(|c| **c == '_' || c.is_ascii_alphanumeric()) {
+            while let Some(&c) = self
+                .src
+                .get(j)
+                .filter(|c| **c == '_' || c.is_ascii_alphanumeric())
+            {
                 name.push(c);
                 j += 1;
             }
-            if is_name(&name) && self.src.get(j) == Some(&'}') && matches!(self.src.get(j + 1), Some('<') | Some('>')) {
+            if is_name(&name)
+                && self.src.get(j) == Some(&'}')
+                && matches!(self.src.get(j + 1), Some('<') | Some('>'))
+            {
                 fd = RedirectFd::Variable(name);
                 self.pos = j + 1;
             }
@@ -568,11 +627,15 @@ impl Parser {
             (self.pos, self.line) = save;
             return Ok(None);
         };
-        if matches!(op, RedirectOp::Read | RedirectOp::Write) && self.peek_at(1) == Some('(') && fd == RedirectFd::Default {
+        if matches!(op, RedirectOp::Read | RedirectOp::Write)
+            && self.peek_at(1) == Some('(')
+            && fd == RedirectFd::Default
+        {
             (self.pos, self.line) = save;
             return Ok(None);
         }
-        if matches!(op, RedirectOp::WriteBoth | RedirectOp::AppendBoth) && fd != RedirectFd::Default {
+        if matches!(op, RedirectOp::WriteBoth | RedirectOp::AppendBoth) && fd != RedirectFd::Default
+        {
             (self.pos, self.line) = save;
             return Ok(None);
         }
@@ -620,7 +683,11 @@ impl Parser {
                 let line: String = self.src[self.pos..end].iter().collect();
                 self.pos = (end + 1).min(self.src.len());
                 self.line += 1;
-                let content = if pending.strip_tabs { line.trim_start_matches('\t') } else { line.as_str() };
+                let content = if pending.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line.as_str()
+                };
                 if content == pending.delimiter {
                     break;
                 }
@@ -628,11 +695,18 @@ impl Parser {
                 body.push('\n');
             }
             let word = if pending.expand {
-                self.heredoc_word(&body).unwrap_or_else(|_| Word::quoted(&body))
+                self.heredoc_word(&body)
+                    .unwrap_or_else(|_| Word::quoted(&body))
             } else {
                 Word::quoted(&body)
             };
-            self.heredoc_bodies.insert(pending.id, HereDoc { body: word, expand: pending.expand });
+            self.heredoc_bodies.insert(
+                pending.id,
+                HereDoc {
+                    body: word,
+                    expand: pending.expand,
+                },
+            );
         }
     }
 
@@ -648,7 +722,9 @@ impl Parser {
                     parser.pos += 1;
                     match parser.bump() {
                         Some('\n') => {}
-                        Some(c @ ('$' | '`' | '\\')) => parts.push(WordPart::SingleQuoted(c.to_string())),
+                        Some(c @ ('$' | '`' | '\\')) => {
+                            parts.push(WordPart::SingleQuoted(c.to_string()))
+                        }
                         Some(c) => {
                             parts.push_char('\\');
                             parts.push_char(c);
@@ -702,8 +778,12 @@ pub(crate) fn unquoted_text(word: &Word) -> String {
     let mut out = String::new();
     for part in &word.parts {
         match part {
-            WordPart::Literal(text) | WordPart::SingleQuoted(text) | WordPart::Escaped(text) => out.push_str(text),
-            WordPart::DoubleQuoted(inner) => out.push_str(&unquoted_text(&Word { parts: inner.clone() })),
+            WordPart::Literal(text) | WordPart::SingleQuoted(text) | WordPart::Escaped(text) => {
+                out.push_str(text)
+            }
+            WordPart::DoubleQuoted(inner) => out.push_str(&unquoted_text(&Word {
+                parts: inner.clone(),
+            })),
             WordPart::Param(param) => {
                 out.push('$');
                 out.push_str(&param.name);

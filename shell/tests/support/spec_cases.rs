@@ -32,7 +32,9 @@ pub fn parse_file(file: &str, text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
-        let Some(name) = line.strip_prefix("### ") else { continue };
+        let Some(name) = line.strip_prefix("### ") else {
+            continue;
+        };
         if name.contains(':') || name == "expect" || name == "end" {
             continue;
         }
@@ -87,7 +89,10 @@ pub fn all_cases() -> Vec<Case> {
     let root = corpus();
     let mut cases = Vec::new();
     for dir in ["bash", "awk", "grep", "sed", "jq"] {
-        let mut files: Vec<_> = std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();

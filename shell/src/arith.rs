@@ -1,0 +1,597 @@
+//! Shell arithmetic (`$(( ))`, `(( ))`, `let`, array indices): 64-bit
+//! integers with bash's operators and precedence. Expressions are parsed to
+//! a tree first so that `&&`, `||` and `?:` skip the side effects of the
+//! branch they do not take.
+
+use thiserror::Error;
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{expr}: {message} (error token is \"{token}\")")]
+pub struct ArithError {
+    pub expr: String,
+    pub message: String,
+    pub token: String,
+}
+
+/// Variables as arithmetic sees them.
+pub trait ArithEnv {
+    /// The text of `name` or `name[index]` (`None` when unset).
+    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String>;
+    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String>;
+}
+
+#[derive(Clone, Debug)]
+enum Expr {
+    Num(i64),
+    Var(String, Option<Box<Expr>>),
+    Unary(&'static str, Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    /// `++x`, `--x` (pre) and `x++`, `x--` (post)
+    Step {
+        target: Box<Expr>,
+        delta: i64,
+        post: bool,
+    },
+    Assign(&'static str, Box<Expr>, Box<Expr>),
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+}
+
+/// Evaluates `text`; the empty expression is 0.
+pub fn eval(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
+    eval_depth(text, env, 0)
+}
+
+fn eval_depth(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<i64, ArithError> {
+    if text.trim().is_empty() {
+        return Ok(0);
+    }
+    let mut parser = ArithParser {
+        chars: text.chars().collect(),
+        pos: 0,
+        text,
+    };
+    let expr = parser.comma()?;
+    parser.skip_ws();
+    if parser.pos < parser.chars.len() {
+        return Err(parser.error("syntax error in expression", parser.rest()));
+    }
+    let mut evaluator = Evaluator { env, text, depth };
+    evaluator.eval(&expr)
+}
+
+struct ArithParser<'a> {
+    chars: Vec<char>,
+    pos: usize,
+    text: &'a str,
+}
+
+const ASSIGN_OPS: &[&str] = &[
+    "<<=", ">>=", "**=", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "=",
+];
+
+impl ArithParser<'_> {
+    fn error(&self, message: &str, token: String) -> ArithError {
+        ArithError {
+            expr: self.text.to_string(),
+            message: message.to_string(),
+            token,
+        }
+    }
+
+    fn rest(&self) -> String {
+        self.chars[self.pos.min(self.chars.len())..]
+            .iter()
+            .collect()
+    }
+
+    fn skip_ws(&mut self) {
+        while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek_op(&mut self, op: &str) -> bool {
+        self.skip_ws();
+        op.chars()
+            .enumerate()
+            .all(|(i, c)| self.chars.get(self.pos + i) == Some(&c))
+    }
+
+    fn eat_op(&mut self, op: &str) -> bool {
+        if self.peek_op(op) {
+            self.pos += op.chars().count();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn comma(&mut self) -> Result<Expr, ArithError> {
+        let mut left = self.assign()?;
+        while self.eat_op(",") {
+            let right = self.assign()?;
+            left = Expr::Comma(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn assign(&mut self) -> Result<Expr, ArithError> {
+        let start = self.pos;
+        let left = self.ternary()?;
+        if matches!(left, Expr::Var(..)) {
+            self.skip_ws();
+            for op in ASSIGN_OPS {
+                if self.peek_op(op) && !(*op == "=" && self.peek_op("==")) {
+                    self.pos += op.len();
+                    let right = self.assign()?;
+                    return Ok(Expr::Assign(op, Box::new(left), Box::new(right)));
+                }
+            }
+        } else {
+            self.skip_ws();
+            if ASSIGN_OPS.iter().any(|op| self.peek_op(op)) && !self.peek_op("==") {
+                let _ = start;
+                return Err(self.error("attempted assignment to non-variable", self.rest()));
+            }
+        }
+        Ok(left)
+    }
+
+    fn ternary(&mut self) -> Result<Expr, ArithError> {
+        let cond = self.binary(0)?;
+        if self.eat_op("?") {
+            let yes = self.comma_free()?;
+            if !self.eat_op(":") {
+                return Err(self.error("`:' expected for conditional expression", self.rest()));
+            }
+            let no = self.comma_free()?;
+            return Ok(Expr::Ternary(Box::new(cond), Box::new(yes), Box::new(no)));
+        }
+        Ok(cond)
+    }
+
+    fn comma_free(&mut self) -> Result<Expr, ArithError> {
+        self.assign()
+    }
+
+    /// Binary operators by precedence level (loosest first).
+    fn binary(&mut self, level: usize) -> Result<Expr, ArithError> {
+        const LEVELS: &[&[&str]] = &[
+            &["||"],
+            &["&&"],
+            &["|"],
+            &["^"],
+            &["&"],
+            &["==", "!="],
+            &["<=", ">=", "<", ">"],
+            &["<<", ">>"],
+            &["+", "-"],
+            &["*", "/", "%"],
+        ];
+        if level == LEVELS.len() {
+            return self.power();
+        }
+        let mut left = self.binary(level + 1)?;
+        'outer: loop {
+            for op in LEVELS[level] {
+                if self.peek_op(op) && !self.is_longer_op(op) {
+                    self.pos += op.len();
+                    let right = self.binary(level + 1)?;
+                    left = Expr::Binary(op, Box::new(left), Box::new(right));
+                    continue 'outer;
+                }
+            }
+            return Ok(left);
+        }
+    }
+
+    /// `op` is really the start of a longer operator (`|` of `||`, `<` of
+    /// `<<=`, `*` of `**`, an assignment).
+    fn is_longer_op(&self, op: &str) -> bool {
+        let next = self.chars.get(self.pos + op.len()).copied();
+        match op {
+            "|" => matches!(next, Some('|') | Some('=')),
+            "&" => matches!(next, Some('&') | Some('=')),
+            "<" => matches!(next, Some('<') | Some('=')),
+            ">" => matches!(next, Some('>') | Some('=')),
+            "<<" | ">>" => next == Some('='),
+            "*" => matches!(next, Some('*') | Some('=')),
+            "+" | "-" | "/" | "%" | "^" => next == Some('='),
+            _ => false,
+        }
+    }
+
+    fn power(&mut self) -> Result<Expr, ArithError> {
+        let base = self.unary()?;
+        if self.peek_op("**") && self.chars.get(self.pos + 2) != Some(&'=') {
+            self.pos += 2;
+            let exponent = self.power()?;
+            return Ok(Expr::Binary("**", Box::new(base), Box::new(exponent)));
+        }
+        Ok(base)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ArithError> {
+        self.skip_ws();
+        if self.eat_op("++") {
+            let target = self.unary()?;
+            return Ok(Expr::Step {
+                target: Box::new(target),
+                delta: 1,
+                post: false,
+            });
+        }
+        if self.eat_op("--") {
+            let target = self.unary()?;
+            return Ok(Expr::Step {
+                target: Box::new(target),
+                delta: -1,
+                post: false,
+            });
+        }
+        for op in ["-", "+", "!", "~"] {
+            if self.peek_op(op) {
+                self.pos += 1;
+                let operand = self.unary()?;
+                return Ok(Expr::Unary(op, Box::new(operand)));
+            }
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> Result<Expr, ArithError> {
+        let operand = self.primary()?;
+        if matches!(operand, Expr::Var(..)) {
+            if self.eat_op("++") {
+                return Ok(Expr::Step {
+                    target: Box::new(operand),
+                    delta: 1,
+                    post: true,
+                });
+            }
+            if self.eat_op("--") {
+                return Ok(Expr::Step {
+                    target: Box::new(operand),
+                    delta: -1,
+                    post: true,
+                });
+            }
+        }
+        Ok(operand)
+    }
+
+    fn primary(&mut self) -> Result<Expr, ArithError> {
+        self.skip_ws();
+        let Some(&c) = self.chars.get(self.pos) else {
+            return Err(self.error("syntax error: operand expected", String::new()));
+        };
+        if c == '(' {
+            self.pos += 1;
+            let inner = self.comma()?;
+            if !self.eat_op(")") {
+                return Err(self.error("missing `)'", self.rest()));
+            }
+            return Ok(inner);
+        }
+        if c.is_ascii_digit() {
+            return self.number();
+        }
+        if c == '_' || c.is_ascii_alphabetic() {
+            let mut name = String::new();
+            while let Some(&c) = self
+                .chars
+                .get(self.pos)
+                .filter(|c| **c == '_' || c.is_ascii_alphanumeric())
+            {
+                name.push(c);
+                self.pos += 1;
+            }
+            let mut index = None;
+            if self.chars.get(self.pos) == Some(&'[') {
+                self.pos += 1;
+                let inner = self.comma()?;
+                if !self.eat_op("]") {
+                    return Err(self.error("missing `]'", self.rest()));
+                }
+                index = Some(Box::new(inner));
+            }
+            return Ok(Expr::Var(name, index));
+        }
+        Err(self.error("syntax error: operand expected", self.rest()))
+    }
+
+    fn number(&mut self) -> Result<Expr, ArithError> {
+        let start = self.pos;
+        let mut text = String::new();
+        while let Some(&c) = self
+            .chars
+            .get(self.pos)
+            .filter(|c| c.is_ascii_alphanumeric() || **c == '#' || **c == '_' || **c == '@')
+        {
+            text.push(c);
+            self.pos += 1;
+        }
+        parse_number(&text).map(Expr::Num).ok_or_else(|| {
+            let token: String = self.chars[start..].iter().collect();
+            self.error(number_error(&text), token)
+        })
+    }
+}
+
+fn number_error(text: &str) -> &'static str {
+    if text.contains('#') {
+        "invalid number"
+    } else {
+        "value too great for base"
+    }
+}
+
+/// Parses an integer literal: decimal, `0x..`, octal `0..`, `base#digits`.
+pub fn parse_number(text: &str) -> Option<i64> {
+    let text = text.trim();
+    if let Some((base, digits)) = text.split_once('#') {
+        let base: u32 = base.parse().ok()?;
+        if !(2..=64).contains(&base) || digits.is_empty() {
+            return None;
+        }
+        let mut value: i64 = 0;
+        for c in digits.chars() {
+            let digit = match c {
+                '0'..='9' => c as u32 - '0' as u32,
+                'a'..='z' => c as u32 - 'a' as u32 + 10,
+                'A'..='Z' if base <= 36 => c as u32 - 'A' as u32 + 10,
+                'A'..='Z' => c as u32 - 'A' as u32 + 36,
+                '@' => 62,
+                '_' => 63,
+                _ => return None,
+            };
+            if digit >= base {
+                return None;
+            }
+            value = value.wrapping_mul(base as i64).wrapping_add(digit as i64);
+        }
+        return Some(value);
+    }
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16).ok().map(|v| v as i64);
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        return u64::from_str_radix(&text[1..], 8).ok().map(|v| v as i64);
+    }
+    if text.chars().all(|c| c.is_ascii_digit()) && !text.is_empty() {
+        return Some(text.parse::<u64>().map(|v| v as i64).unwrap_or_else(|_| {
+            text.bytes().fold(0i64, |acc, b| {
+                acc.wrapping_mul(10).wrapping_add((b - b'0') as i64)
+            })
+        }));
+    }
+    None
+}
+
+struct Evaluator<'a> {
+    env: &'a mut dyn ArithEnv,
+    text: &'a str,
+    depth: usize,
+}
+
+impl Evaluator<'_> {
+    fn error(&self, message: &str, token: &str) -> ArithError {
+        ArithError {
+            expr: self.text.to_string(),
+            message: message.to_string(),
+            token: token.to_string(),
+        }
+    }
+
+    fn index(&mut self, index: &Option<Box<Expr>>) -> Result<Option<i64>, ArithError> {
+        match index {
+            Some(expr) => Ok(Some(self.eval(expr)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn read_var(&mut self, name: &str, index: Option<i64>) -> Result<i64, ArithError> {
+        let text = self
+            .env
+            .get_var(name, index)
+            .map_err(|m| self.error(&m, name))?;
+        let Some(text) = text else { return Ok(0) };
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Ok(0);
+        }
+        if let Some(value) = parse_number(trimmed) {
+            return Ok(value);
+        }
+        if self.depth > 64 {
+            return Err(self.error("expression recursion level exceeded", trimmed));
+        }
+        eval_depth(trimmed, self.env, self.depth + 1)
+    }
+
+    fn eval(&mut self, expr: &Expr) -> Result<i64, ArithError> {
+        Ok(match expr {
+            Expr::Num(n) => *n,
+            Expr::Var(name, index) => {
+                let index = self.index(index)?;
+                self.read_var(name, index)?
+            }
+            Expr::Unary(op, operand) => {
+                let v = self.eval(operand)?;
+                match *op {
+                    "-" => v.wrapping_neg(),
+                    "+" => v,
+                    "!" => i64::from(v == 0),
+                    _ => !v,
+                }
+            }
+            Expr::Binary("&&", a, b) => i64::from(self.eval(a)? != 0 && self.eval(b)? != 0),
+            Expr::Binary("||", a, b) => i64::from(self.eval(a)? != 0 || self.eval(b)? != 0),
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                self.binary(op, a, b)?
+            }
+            Expr::Ternary(cond, yes, no) => {
+                if self.eval(cond)? != 0 {
+                    self.eval(yes)?
+                } else {
+                    self.eval(no)?
+                }
+            }
+            Expr::Comma(a, b) => {
+                self.eval(a)?;
+                self.eval(b)?
+            }
+            Expr::Step {
+                target,
+                delta,
+                post,
+            } => {
+                let Expr::Var(name, index) = &**target else {
+                    return Err(self.error("syntax error: operand expected", ""));
+                };
+                let index = self.index(index)?;
+                let old = self.read_var(name, index)?;
+                let new = old.wrapping_add(*delta);
+                self.env
+                    .set_var(name, index, new)
+                    .map_err(|m| self.error(&m, name))?;
+                if *post { old } else { new }
+            }
+            Expr::Assign(op, target, value) => {
+                let Expr::Var(name, index) = &**target else {
+                    return Err(self.error("attempted assignment to non-variable", ""));
+                };
+                let index = self.index(index)?;
+                let right = self.eval(value)?;
+                let new = if *op == "=" {
+                    right
+                } else {
+                    let old = self.read_var(name, index)?;
+                    self.binary(&op[..op.len() - 1], old, right)?
+                };
+                self.env
+                    .set_var(name, index, new)
+                    .map_err(|m| self.error(&m, name))?;
+                new
+            }
+        })
+    }
+
+    fn binary(&self, op: &str, a: i64, b: i64) -> Result<i64, ArithError> {
+        Ok(match op {
+            "+" => a.wrapping_add(b),
+            "-" => a.wrapping_sub(b),
+            "*" => a.wrapping_mul(b),
+            "/" | "%" => {
+                if b == 0 {
+                    return Err(self.error("division by 0", &b.to_string()));
+                }
+                if op == "/" {
+                    a.wrapping_div(b)
+                } else {
+                    a.wrapping_rem(b)
+                }
+            }
+            "**" => {
+                if b < 0 {
+                    return Err(self.error("exponent less than 0", &b.to_string()));
+                }
+                a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+            }
+            "<<" => a.wrapping_shl(b as u32),
+            ">>" => a.wrapping_shr(b as u32),
+            "<" => i64::from(a < b),
+            ">" => i64::from(a > b),
+            "<=" => i64::from(a <= b),
+            ">=" => i64::from(a >= b),
+            "==" => i64::from(a == b),
+            "!=" => i64::from(a != b),
+            "&" => a & b,
+            "|" => a | b,
+            "^" => a ^ b,
+            _ => return Err(self.error("unknown operator", op)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[derive(Default)]
+    struct Vars(HashMap<String, String>);
+
+    impl ArithEnv for Vars {
+        fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+            let key = match index {
+                Some(i) => format!("{name}[{i}]"),
+                None => name.to_string(),
+            };
+            Ok(self.0.get(&key).cloned())
+        }
+        fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+            let key = match index {
+                Some(i) => format!("{name}[{i}]"),
+                None => name.to_string(),
+            };
+            self.0.insert(key, value.to_string());
+            Ok(())
+        }
+    }
+
+    fn calc(text: &str) -> i64 {
+        eval(text, &mut Vars::default()).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn precedence_and_operators() {
+        assert_eq!(calc("1 + 2 * 3"), 7);
+        assert_eq!(calc("(1 + 2) * 3"), 9);
+        assert_eq!(calc("2 ** 3 ** 2"), 512);
+        assert_eq!(calc("-2 ** 2"), 4);
+        assert_eq!(calc("7 / 2"), 3);
+        assert_eq!(calc("-7 % 3"), -1);
+        assert_eq!(calc("1 << 4 | 1"), 17);
+        assert_eq!(calc("5 > 3 && 2 > 1"), 1);
+        assert_eq!(calc("0 || 0"), 0);
+        assert_eq!(calc("!5"), 0);
+        assert_eq!(calc("~0"), -1);
+        assert_eq!(calc("1 ? 2 : 3"), 2);
+        assert_eq!(calc("0x1F + 010 + 2#101"), 31 + 8 + 5);
+        assert_eq!(calc("16#ff"), 255);
+        assert_eq!(calc(""), 0);
+    }
+
+    #[test]
+    fn variables_assignments_and_steps() {
+        let mut vars = Vars::default();
+        vars.0.insert("x".into(), "5".into());
+        vars.0.insert("expr".into(), "x * 2".into());
+        assert_eq!(eval("x++ + ++x", &mut vars).unwrap(), 5 + 7);
+        assert_eq!(vars.0["x"], "7");
+        assert_eq!(eval("y = x += 3, y", &mut vars).unwrap(), 10);
+        assert_eq!(eval("expr + 1", &mut vars).unwrap(), 21);
+        assert_eq!(eval("a[2] = 4, a[1+1] * 2", &mut vars).unwrap(), 8);
+        assert_eq!(eval("unset_var + 1", &mut vars).unwrap(), 1);
+        assert_eq!(eval("0 && (z = 1)", &mut vars).unwrap(), 0);
+        assert!(
+            !vars.0.contains_key("z"),
+            "short-circuit skips side effects"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_token() {
+        let error = eval("1/0", &mut Vars::default()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "1/0: division by 0 (error token is \"0\")"
+        );
+        assert!(eval("1 +", &mut Vars::default()).is_err());
+        assert!(eval("2 3", &mut Vars::default()).is_err());
+        assert!(eval("08", &mut Vars::default()).is_err());
+    }
+}

@@ -1,0 +1,420 @@
+//! `declare`/`typeset`, `local`, `export`, `readonly`: attributes and
+//! scoping of variables.
+
+use std::io::Write;
+
+use crate::ast::Assignment;
+use crate::interp::{ExecResult, Shell};
+use crate::vars::{Attrs, Value};
+
+#[derive(Clone, Copy, Default)]
+struct Flags {
+    indexed: bool,
+    assoc: bool,
+    print: bool,
+    functions: bool,
+    function_names: bool,
+    global: bool,
+    set: Attrs,
+    clear: Attrs,
+}
+
+enum Arg<'a> {
+    Name(&'a str),
+    Text(&'a str, &'a str),
+    Assign(&'a Assignment),
+}
+
+/// Which builtin, for its defaults.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Declare,
+    Local,
+    Export,
+    Readonly,
+}
+
+fn which(name: &str) -> Which {
+    match name {
+        "local" => Which::Local,
+        "export" => Which::Export,
+        "readonly" => Which::Readonly,
+        _ => Which::Declare,
+    }
+}
+
+pub fn declare(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run_with_assignments(shell, args, &[])
+}
+
+pub fn local(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run_with_assignments(shell, args, &[])
+}
+
+pub fn export(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run_with_assignments(shell, args, &[])
+}
+
+pub fn readonly(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run_with_assignments(shell, args, &[])
+}
+
+/// Runs a declaration builtin whose assignment arguments were parsed as
+/// assignments (`declare a=(1 2)`, `local x=$y` without splitting).
+pub fn run_with_assignments(
+    shell: &mut Shell,
+    words: &[String],
+    assignments: &[(usize, Assignment)],
+) -> ExecResult {
+    let name = words[0].as_str();
+    let kind = which(name);
+    if kind == Which::Local && shell.func_stack.is_empty() {
+        return Ok(shell.fail("local", "can only be used in a function", 1));
+    }
+    let mut flags = Flags::default();
+    match kind {
+        Which::Export => flags.set.exported = true,
+        Which::Readonly => flags.set.readonly = true,
+        _ => {}
+    }
+    let mut args: Vec<Arg> = Vec::new();
+    let mut options_done = false;
+    for (index, word) in words.iter().enumerate().skip(1) {
+        if let Some((_, assignment)) = assignments.iter().find(|(slot, _)| *slot == index) {
+            args.push(Arg::Assign(assignment));
+            continue;
+        }
+        if !options_done && word == "--" {
+            options_done = true;
+            continue;
+        }
+        if !options_done && (word.starts_with('-') || word.starts_with('+')) && word.len() > 1 {
+            let on = word.starts_with('-');
+            for c in word[1..].chars() {
+                let target = if on { &mut flags.set } else { &mut flags.clear };
+                match c {
+                    'a' => flags.indexed = on,
+                    'A' => flags.assoc = on,
+                    'i' => target.integer = true,
+                    'l' => target.lower = true,
+                    'u' => target.upper = true,
+                    'r' => target.readonly = true,
+                    'x' => target.exported = true,
+                    'n' if kind == Which::Export => {
+                        flags.clear.exported = true;
+                        flags.set.exported = false;
+                    }
+                    'n' => target.nameref = true,
+                    'g' => flags.global = true,
+                    'p' => flags.print = true,
+                    'f' => flags.functions = true,
+                    'F' => flags.function_names = true,
+                    't' => {}
+                    other => {
+                        return Ok(shell.fail(name, &format!("-{other}: invalid option"), 2));
+                    }
+                }
+            }
+            continue;
+        }
+        match word.split_once('=') {
+            Some((n, value)) => args.push(Arg::Text(n, value)),
+            None => args.push(Arg::Name(word)),
+        }
+    }
+    if flags.functions || flags.function_names {
+        return print_functions(shell, &args, flags.function_names);
+    }
+    if flags.print || (args.is_empty() && kind != Which::Local) {
+        return print_variables(shell, kind, &flags, &args);
+    }
+    let local = match kind {
+        Which::Local => true,
+        Which::Declare => !shell.func_stack.is_empty() && !flags.global,
+        _ => false,
+    };
+    let mut status = 0;
+    for arg in args {
+        let (var_name, result) = match arg {
+            Arg::Name(var_name) => (
+                var_name.to_string(),
+                declare_name(shell, var_name, &flags, local),
+            ),
+            Arg::Text(var_name, value) => {
+                let result = declare_name(shell, var_name, &flags, local).and_then(|()| {
+                    let (base, index) = match crate::interp::split_subscript(var_name) {
+                        Some((base, index)) => (base, Some(index)),
+                        None => (var_name, None),
+                    };
+                    match index {
+                        Some(index) => {
+                            let key = shell
+                                .subscript_key(base, index)
+                                .map_err(|e| e.to_string())?;
+                            shell.set_element(base, key, value.to_string(), false)
+                        }
+                        None if flags.set.nameref => {
+                            shell
+                                .vars
+                                .get_mut(base)
+                                .map(|v| v.value = Some(Value::Scalar(value.to_string())));
+                            Ok(())
+                        }
+                        None => set_raw(shell, base, value),
+                    }
+                });
+                (var_name.to_string(), result)
+            }
+            Arg::Assign(assignment) => {
+                let var_name = assignment.name.clone();
+                let mut result = declare_name(shell, &var_name, &flags, local);
+                if result.is_ok() {
+                    let mut assignment = assignment.clone();
+                    let was_readonly = shell
+                        .vars
+                        .get_raw(&var_name)
+                        .is_some_and(|v| v.attrs.readonly);
+                    if flags.set.readonly && !was_readonly {
+                        // Assign first, then lock.
+                        if let Some(var) = shell.vars.get_mut(&var_name) {
+                            var.attrs.readonly = false;
+                        }
+                    }
+                    if flags.set.nameref {
+                        if let crate::ast::AssignValue::Scalar(word) = &assignment.value {
+                            match shell.expand_string(word) {
+                                Ok(target) => {
+                                    if let Some(var) = shell.vars.get_mut(&var_name) {
+                                        var.value = Some(Value::Scalar(target));
+                                    }
+                                }
+                                Err(flow) => return Err(flow),
+                            }
+                        }
+                    } else {
+                        assignment.name = var_name.clone();
+                        if let Err(flow) = shell.assign(&assignment, false) {
+                            return Err(flow);
+                        }
+                    }
+                    if flags.set.readonly {
+                        if let Some(var) = shell.vars.get_mut(&var_name) {
+                            var.attrs.readonly = true;
+                        }
+                    }
+                    result = Ok(());
+                }
+                (var_name, result)
+            }
+        };
+        if let Err(message) = result {
+            let text = if message.contains(':') {
+                message
+            } else {
+                format!("{var_name}: {message}")
+            };
+            status = shell.fail(name, &text, 1);
+        }
+    }
+    Ok(status)
+}
+
+fn set_raw(shell: &mut Shell, name: &str, value: &str) -> Result<(), String> {
+    let readonly = shell.vars.get_raw(name).is_some_and(|v| v.attrs.readonly);
+    if readonly {
+        if let Some(var) = shell.vars.get_mut(name) {
+            var.attrs.readonly = false;
+        }
+        let result = shell.set_var(name, value.to_string());
+        if let Some(var) = shell.vars.get_mut(name) {
+            var.attrs.readonly = true;
+        }
+        return result;
+    }
+    shell.set_var(name, value.to_string())
+}
+
+/// Creates or updates `name` with the flags' attributes.
+fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Result<(), String> {
+    let base = crate::interp::split_subscript(name).map_or(name, |(b, _)| b);
+    if !crate::parse::is_name(base) {
+        return Err(format!("`{name}': not a valid identifier"));
+    }
+    let exists_here = if local {
+        shell.vars.is_local(base)
+    } else {
+        shell.vars.get_raw(base).is_some()
+    };
+    let var = if local {
+        shell.vars.declare_local(base)
+    } else if flags.global {
+        shell.vars.entry(base)
+    } else {
+        shell.vars.entry(base)
+    };
+    if var.attrs.readonly
+        && (flags.set.readonly || flags.clear != Attrs::default())
+        && (flags.clear.readonly)
+    {
+        return Err(format!("{base}: readonly variable"));
+    }
+    if flags.assoc {
+        match &var.value {
+            Some(Value::Assoc(_)) => {}
+            Some(Value::Indexed(map)) if !map.is_empty() => {
+                return Err(format!(
+                    "{base}: cannot convert indexed to associative array"
+                ));
+            }
+            _ => var.value = Some(Value::Assoc(Default::default())),
+        }
+    } else if flags.indexed {
+        match &var.value {
+            Some(Value::Indexed(_)) => {}
+            Some(Value::Assoc(_)) => {
+                return Err(format!(
+                    "{base}: cannot convert associative to indexed array"
+                ));
+            }
+            Some(Value::Scalar(text)) => {
+                let text = text.clone();
+                var.value = Some(Value::Indexed(std::collections::BTreeMap::from([(
+                    0, text,
+                )])));
+            }
+            None => var.value = Some(Value::Indexed(Default::default())),
+        }
+    }
+    let set = flags.set;
+    let clear = flags.clear;
+    let attrs = &mut var.attrs;
+    attrs.exported = (attrs.exported || set.exported) && !clear.exported;
+    attrs.readonly = attrs.readonly || set.readonly;
+    attrs.integer = (attrs.integer || set.integer) && !clear.integer;
+    attrs.nameref = (attrs.nameref || set.nameref) && !clear.nameref;
+    if set.lower {
+        attrs.lower = true;
+        attrs.upper = false;
+    }
+    if set.upper {
+        attrs.upper = true;
+        attrs.lower = false;
+    }
+    if clear.lower {
+        attrs.lower = false;
+    }
+    if clear.upper {
+        attrs.upper = false;
+    }
+    let _ = exists_here;
+    // Apply case attributes to an existing value.
+    if set.lower || set.upper {
+        if let Some(Value::Scalar(text)) = &mut var.value {
+            *text = if set.lower {
+                text.to_lowercase()
+            } else {
+                text.to_uppercase()
+            };
+        }
+    }
+    Ok(())
+}
+
+fn print_variables(shell: &mut Shell, kind: Which, flags: &Flags, args: &[Arg]) -> ExecResult {
+    let mut text = String::new();
+    let mut status = 0;
+    let names: Vec<String> = if args.is_empty() {
+        shell
+            .vars
+            .visible()
+            .into_iter()
+            .filter(|(_, var)| match kind {
+                Which::Export => var.attrs.exported,
+                Which::Readonly => var.attrs.readonly,
+                _ => {
+                    (!flags.set.exported || var.attrs.exported)
+                        && (!flags.set.readonly || var.attrs.readonly)
+                        && (!flags.set.integer || var.attrs.integer)
+                        && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))))
+                        && (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))))
+                }
+            })
+            .map(|(name, _)| name)
+            .collect()
+    } else {
+        args.iter()
+            .map(|a| match a {
+                Arg::Name(n) | Arg::Text(n, _) => n.to_string(),
+                Arg::Assign(a) => a.name.clone(),
+            })
+            .collect()
+    };
+    for name in names {
+        match shell.vars.get_raw(&name).cloned() {
+            Some(var) => {
+                let line = match shell.declaration_text(&name, false) {
+                    Some(line) => line,
+                    None => {
+                        let flags = shell.attribute_flags(&name);
+                        format!(
+                            "declare -{} {name}",
+                            if flags.is_empty() {
+                                "-".to_string()
+                            } else {
+                                flags
+                            }
+                        )
+                    }
+                };
+                let line = if kind == Which::Readonly && args.is_empty() {
+                    line
+                } else {
+                    line
+                };
+                let _ = var;
+                text.push_str(&line);
+                text.push('\n');
+            }
+            None => {
+                status = shell.fail("declare", &format!("{name}: not found"), 1);
+            }
+        }
+    }
+    match shell.out().write_all(text.as_bytes()) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status("declare", error),
+    }
+}
+
+fn print_functions(shell: &mut Shell, args: &[Arg], names_only: bool) -> ExecResult {
+    let mut names: Vec<String> = args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Name(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect();
+    let listed = !names.is_empty();
+    if names.is_empty() {
+        names = shell.functions.keys().cloned().collect();
+        names.sort();
+    }
+    let mut text = String::new();
+    let mut status = 0;
+    for name in names {
+        if !shell.functions.contains_key(name.as_str()) {
+            status = 1;
+            continue;
+        }
+        if names_only {
+            text.push_str(&format!("declare -f {name}\n"));
+        } else {
+            text.push_str(&crate::interp::function_text(shell, &name));
+        }
+    }
+    let _ = listed;
+    match shell.out().write_all(text.as_bytes()) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status("declare", error),
+    }
+}

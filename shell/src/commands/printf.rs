@@ -1,0 +1,500 @@
+//! `printf`: the format is reused until the arguments run out.
+
+use std::io::Write;
+
+use crate::escape;
+use crate::interp::{ExecResult, Shell};
+
+pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut index = 1;
+    let mut target = None;
+    if args.get(1).map(String::as_str) == Some("-v") {
+        let Some(name) = args.get(2) else {
+            return Ok(shell.fail("printf", "-v: option requires an argument", 2));
+        };
+        target = Some(name.clone());
+        index = 3;
+    }
+    if args.get(index).map(String::as_str) == Some("--") {
+        index += 1;
+    }
+    let Some(format) = args.get(index) else {
+        return Ok(shell.fail("printf", "usage: printf [-v var] format [arguments]", 2));
+    };
+    let values = &args[index + 1..];
+    let mut out = Vec::new();
+    let status = format_all(shell, format, values, &mut out);
+    match target {
+        Some(name) => {
+            let text = String::from_utf8_lossy(&out).into_owned();
+            if let Err(message) = shell.set_var(&name, text) {
+                return Ok(shell.fail("printf", &message, 1));
+            }
+            Ok(status)
+        }
+        None => match shell.out().write_all(&out) {
+            Ok(()) => Ok(status),
+            Err(error) => shell.io_status("printf", error),
+        },
+    }
+}
+
+/// Formats `values` with `format` (reused while values remain).
+pub(crate) fn format_all(
+    shell: &mut Shell,
+    format: &str,
+    values: &[String],
+    out: &mut Vec<u8>,
+) -> i32 {
+    let mut status = 0;
+    let mut next = 0;
+    loop {
+        let before = next;
+        let stop = format_once(shell, format, values, &mut next, out, &mut status);
+        if stop || next >= values.len() || next == before {
+            break;
+        }
+    }
+    status
+}
+
+/// One pass over the format; returns true when `\c` stopped all output.
+fn format_once(
+    shell: &mut Shell,
+    format: &str,
+    values: &[String],
+    next: &mut usize,
+    out: &mut Vec<u8>,
+    status: &mut i32,
+) -> bool {
+    let chars: Vec<char> = format.chars().collect();
+    let mut i = 0;
+    let mut literal = String::new();
+    let flush = |literal: &mut String, out: &mut Vec<u8>| -> bool {
+        if literal.is_empty() {
+            return false;
+        }
+        let (text, stop) = escape::printf_format(literal);
+        out.extend_from_slice(&latin_bytes(&text));
+        literal.clear();
+        stop
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' && i + 1 < chars.len() {
+            literal.push(c);
+            literal.push(chars[i + 1]);
+            i += 2;
+            continue;
+        }
+        if c != '%' {
+            literal.push(c);
+            i += 1;
+            continue;
+        }
+        if chars.get(i + 1) == Some(&'%') {
+            literal.push_str("%%");
+            i += 2;
+            continue;
+        }
+        if flush(&mut literal, out) {
+            return true;
+        }
+        // %[flags][width][.precision]conversion
+        let start = i;
+        i += 1;
+        let mut flags = String::new();
+        while i < chars.len() && "-+ #0'".contains(chars[i]) {
+            flags.push(chars[i]);
+            i += 1;
+        }
+        let mut width = String::new();
+        if chars.get(i) == Some(&'*') {
+            width = take(values, next).trim().to_string();
+            i += 1;
+        } else {
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                width.push(chars[i]);
+                i += 1;
+            }
+        }
+        let mut precision = None;
+        if chars.get(i) == Some(&'.') {
+            i += 1;
+            let mut p = String::new();
+            if chars.get(i) == Some(&'*') {
+                p = take(values, next).trim().to_string();
+                i += 1;
+            } else {
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    p.push(chars[i]);
+                    i += 1;
+                }
+            }
+            precision = Some(p.parse::<usize>().unwrap_or(0));
+        }
+        // Length modifiers are accepted and ignored.
+        while i < chars.len() && "hlLqjzt".contains(chars[i]) {
+            i += 1;
+        }
+        let Some(&conversion) = chars.get(i) else {
+            let spec: String = chars[start..].iter().collect();
+            out.extend_from_slice(spec.as_bytes());
+            break;
+        };
+        i += 1;
+        if conversion == '(' {
+            // %(fmt)T
+            let rest: String = chars[i..].iter().collect();
+            if let Some(end) = rest.find(")T") {
+                let time_format = &rest[..end];
+                i += end + 2;
+                let arg = take(values, next);
+                let seconds = match arg.trim() {
+                    "" | "-1" => now_seconds(),
+                    "-2" => now_seconds(),
+                    text => text.parse::<i64>().unwrap_or(0),
+                };
+                let text = crate::commands::strftime_utc(time_format, seconds);
+                out.extend_from_slice(pad(&text, &flags, &width).as_bytes());
+            }
+            continue;
+        }
+        let arg = take(values, next);
+        let formatted = match conversion {
+            's' => {
+                let text = match precision {
+                    Some(p) => arg.chars().take(p).collect(),
+                    None => arg.to_string(),
+                };
+                pad(&text, &flags, &width)
+            }
+            'b' => {
+                let (text, stop) = escape::echo(arg);
+                let text = match precision {
+                    Some(p) => text.chars().take(p).collect(),
+                    None => text,
+                };
+                out.extend_from_slice(&latin_bytes(&pad(&text, &flags, &width)));
+                if stop {
+                    return true;
+                }
+                continue;
+            }
+            'q' => pad(&shell_quote(arg), &flags, &width),
+            'c' => pad(
+                &arg.chars().next().map(String::from).unwrap_or_default(),
+                &flags,
+                &width,
+            ),
+            'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
+                let value = match parse_int(arg) {
+                    Ok(v) => v,
+                    Err(partial) => {
+                        shell.fail("printf", &format!("{arg}: invalid number"), 1);
+                        *status = 1;
+                        partial
+                    }
+                };
+                format_int(value, conversion, &flags, &width, precision)
+            }
+            'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
+                let value = match parse_float(arg) {
+                    Some(v) => v,
+                    None => {
+                        shell.fail("printf", &format!("{arg}: invalid number"), 1);
+                        *status = 1;
+                        0.0
+                    }
+                };
+                format_float(value, conversion, &flags, &width, precision)
+            }
+            other => {
+                shell.fail("printf", &format!("`{other}': invalid format character"), 1);
+                *status = 1;
+                return true;
+            }
+        };
+        out.extend_from_slice(formatted.as_bytes());
+    }
+    flush(&mut literal, out)
+}
+
+/// Bytes of text whose chars below 256 came from `\NNN`/`\xHH` escapes.
+fn latin_bytes(text: &str) -> Vec<u8> {
+    text.as_bytes().to_vec()
+}
+
+fn take<'a>(values: &'a [String], next: &mut usize) -> &'a str {
+    match values.get(*next) {
+        Some(value) => {
+            *next += 1;
+            value
+        }
+        None => "",
+    }
+}
+
+fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+fn pad(text: &str, flags: &str, width: &str) -> String {
+    let width: i64 = width.parse().unwrap_or(0);
+    let left = flags.contains('-') || width < 0;
+    let width = width.unsigned_abs() as usize;
+    let len = text.chars().count();
+    if len >= width {
+        return text.to_string();
+    }
+    let fill = " ".repeat(width - len);
+    if left {
+        format!("{text}{fill}")
+    } else {
+        format!("{fill}{text}")
+    }
+}
+
+/// Integer arguments: decimal, `0x`, octal, `'c` (character code).
+/// `Err(partial)` carries what parsed before the invalid part.
+fn parse_int(text: &str) -> Result<i64, i64> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Ok(0);
+    }
+    if let Some(rest) = trimmed
+        .strip_prefix('\'')
+        .or_else(|| trimmed.strip_prefix('"'))
+    {
+        return Ok(rest.chars().next().map(|c| c as i64).unwrap_or(0));
+    }
+    let (negative, digits) = match trimmed.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, trimmed.strip_prefix('+').unwrap_or(trimmed)),
+    };
+    let value = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        i64::from_str_radix(hex, 16).map_err(|_| 0)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).map_err(|_| 0)
+    } else {
+        digits.parse::<i64>().map_err(|_| {
+            let prefix: String = digits.chars().take_while(|c| c.is_ascii_digit()).collect();
+            prefix.parse::<i64>().unwrap_or(0)
+        })
+    };
+    match value {
+        Ok(v) => Ok(if negative { -v } else { v }),
+        Err(partial) => Err(if negative { -partial } else { partial }),
+    }
+}
+
+fn parse_float(text: &str) -> Option<f64> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Some(0.0);
+    }
+    if let Some(rest) = trimmed.strip_prefix('\'') {
+        return Some(rest.chars().next().map(|c| c as u32 as f64).unwrap_or(0.0));
+    }
+    if let Ok(int) = parse_int(trimmed) {
+        if !trimmed.contains('.') && !trimmed.contains(['e', 'E']) {
+            return Some(int as f64);
+        }
+    }
+    trimmed.parse::<f64>().ok()
+}
+
+fn format_int(
+    value: i64,
+    conversion: char,
+    flags: &str,
+    width: &str,
+    precision: Option<usize>,
+) -> String {
+    let (mut digits, negative) = match conversion {
+        'o' => (format!("{:o}", value), false),
+        'x' => (format!("{:x}", value), false),
+        'X' => (format!("{:X}", value), false),
+        'u' => ((value as u64).to_string(), false),
+        _ => (value.unsigned_abs().to_string(), value < 0),
+    };
+    if let Some(p) = precision {
+        if digits.len() < p {
+            digits = format!("{}{digits}", "0".repeat(p - digits.len()));
+        }
+    }
+    if flags.contains('#') {
+        match conversion {
+            'o' if !digits.starts_with('0') => digits = format!("0{digits}"),
+            'x' if value != 0 => digits = format!("0x{digits}"),
+            'X' if value != 0 => digits = format!("0X{digits}"),
+            _ => {}
+        }
+    }
+    let sign = if negative {
+        "-"
+    } else if flags.contains('+') && matches!(conversion, 'd' | 'i') {
+        "+"
+    } else if flags.contains(' ') && matches!(conversion, 'd' | 'i') {
+        " "
+    } else {
+        ""
+    };
+    zero_pad(sign, &digits, flags, width, precision.is_none())
+}
+
+fn zero_pad(sign: &str, digits: &str, flags: &str, width: &str, allow_zero: bool) -> String {
+    let width: usize = width.parse().unwrap_or(0);
+    let len = sign.len() + digits.len();
+    if flags.contains('0') && !flags.contains('-') && allow_zero && len < width {
+        return format!("{sign}{}{digits}", "0".repeat(width - len));
+    }
+    pad(&format!("{sign}{digits}"), flags, &width.to_string())
+}
+
+fn format_float(
+    value: f64,
+    conversion: char,
+    flags: &str,
+    width: &str,
+    precision: Option<usize>,
+) -> String {
+    let precision = precision.unwrap_or(6);
+    let body = if value.is_nan() {
+        "nan".to_string()
+    } else if value.is_infinite() {
+        "inf".to_string()
+    } else {
+        match conversion {
+            'f' | 'F' => format!("{:.*}", precision, value.abs()),
+            'e' | 'E' => exponent(value.abs(), precision),
+            'a' | 'A' => format!("{:e}", value.abs()),
+            _ => general(value.abs(), precision, flags.contains('#')),
+        }
+    };
+    let body = if conversion.is_ascii_uppercase() {
+        body.to_uppercase()
+    } else {
+        body
+    };
+    let sign =
+        if value.is_sign_negative() && value != 0.0 || (value == 0.0 && value.is_sign_negative()) {
+            "-"
+        } else if flags.contains('+') {
+            "+"
+        } else if flags.contains(' ') {
+            " "
+        } else {
+            ""
+        };
+    zero_pad(sign, &body, flags, width, true)
+}
+
+/// C's `%e`: `d.ddddde+XX`.
+fn exponent(value: f64, precision: usize) -> String {
+    let text = format!("{:.*e}", precision, value);
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    format!(
+        "{mantissa}e{}{:02}",
+        if exp < 0 { '-' } else { '+' },
+        exp.abs()
+    )
+}
+
+/// C's `%g`.
+fn general(value: f64, precision: usize, keep_zeros: bool) -> String {
+    let precision = precision.max(1);
+    if value == 0.0 {
+        return "0".to_string();
+    }
+    let exp = value.log10().floor() as i32;
+    let rounded_exp = {
+        let text = format!("{:.*e}", precision - 1, value);
+        text.split_once('e')
+            .and_then(|(_, e)| e.parse::<i32>().ok())
+            .unwrap_or(exp)
+    };
+    let text = if rounded_exp < -4 || rounded_exp >= precision as i32 {
+        exponent(value, precision - 1)
+    } else {
+        let decimals = (precision as i32 - 1 - rounded_exp).max(0) as usize;
+        format!("{:.*}", decimals, value)
+    };
+    if keep_zeros {
+        return text;
+    }
+    trim_zeros(&text)
+}
+
+fn trim_zeros(text: &str) -> String {
+    match text.split_once('e') {
+        Some((mantissa, exp)) => {
+            let mantissa = if mantissa.contains('.') {
+                mantissa.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                mantissa
+            };
+            format!("{mantissa}e{exp}")
+        }
+        None if text.contains('.') => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        None => text.to_string(),
+    }
+}
+
+/// `%q`: quoted so the shell reads it back as the same word.
+pub(crate) fn shell_quote(text: &str) -> String {
+    if text.is_empty() {
+        return "''".to_string();
+    }
+    if text.chars().any(|c| c.is_control()) {
+        return crate::interp::quote(text);
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() || "_-./:,+@%=^".contains(c) {
+            out.push(c);
+        } else {
+            out.push('\\');
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_format_like_c() {
+        assert_eq!(format_int(42, 'd', "", "5", None), "   42");
+        assert_eq!(format_int(42, 'd', "-", "5", None), "42   ");
+        assert_eq!(format_int(42, 'd', "0", "5", None), "00042");
+        assert_eq!(format_int(-42, 'd', "0", "5", None), "-0042");
+        assert_eq!(format_int(255, 'x', "#", "", None), "0xff");
+        assert_eq!(format_int(8, 'o', "", "", None), "10");
+        assert_eq!(format_int(5, 'd', "", "", Some(3)), "005");
+        assert_eq!(format_float(3.14159, 'f', "", "", Some(2)), "3.14");
+        assert_eq!(format_float(1234.5, 'e', "", "", None), "1.234500e+03");
+        assert_eq!(format_float(0.0001, 'g', "", "", None), "0.0001");
+        assert_eq!(format_float(1e10, 'g', "", "", None), "1e+10");
+        assert_eq!(format_float(100.0, 'g', "", "", None), "100");
+        assert_eq!(parse_int("'A"), Ok(65));
+        assert_eq!(parse_int("0x10"), Ok(16));
+        assert_eq!(parse_int("12abc"), Err(12));
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("a b"), "a\\ b");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("it's"), "it\\'s");
+    }
+}

@@ -1,0 +1,641 @@
+//! Running lists, and-or lists, pipelines, simple commands and functions.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+use goccia_core::LimitKind;
+
+use super::{ExecResult, Flow, Shell, Stopped};
+use crate::ast::*;
+use crate::commands;
+use crate::io::{Fd, SharedReader, SharedWriter, pipe, stop_reason};
+use crate::vars::{Value, Var};
+
+/// Native stack of a pipeline stage's thread.
+const STAGE_STACK: usize = 64 << 20;
+
+/// What a nested script run returns to its caller.
+pub type CommandOutcome = ExecResult;
+
+/// Posix special builtins: assignments before them persist.
+const SPECIAL_BUILTINS: &[&str] = &[
+    ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
+    "shift", "times", "trap", "unset", "source",
+];
+
+impl Shell {
+    pub(crate) fn run_list(&mut self, list: &List) -> ExecResult {
+        let mut status = 0;
+        for item in &list.items {
+            status = self.run_and_or(&item.and_or)?;
+            if item.background {
+                self.last_bg = Some(self.ctx.new_pid());
+                status = 0;
+            }
+            self.status = status;
+        }
+        Ok(status)
+    }
+
+    fn run_and_or(&mut self, and_or: &AndOr) -> ExecResult {
+        let guarded = !and_or.rest.is_empty();
+        let mut status = if guarded {
+            self.errexit_off += 1;
+            let result = self.run_pipeline(&and_or.first);
+            self.errexit_off -= 1;
+            result?
+        } else {
+            self.run_pipeline(&and_or.first)?
+        };
+        let last = and_or.rest.len().saturating_sub(1);
+        for (i, (op, pipeline)) in and_or.rest.iter().enumerate() {
+            let skip = match op {
+                AndOrOp::And => status != 0,
+                AndOrOp::Or => status == 0,
+            };
+            if skip {
+                continue;
+            }
+            status = if i == last {
+                self.run_pipeline(pipeline)?
+            } else {
+                self.errexit_off += 1;
+                let result = self.run_pipeline(pipeline);
+                self.errexit_off -= 1;
+                result?
+            };
+        }
+        Ok(status)
+    }
+
+    pub(crate) fn run_pipeline(&mut self, pipeline: &Pipeline) -> ExecResult {
+        let started = pipeline.timed.then(Instant::now);
+        if pipeline.negated {
+            self.errexit_off += 1;
+        }
+        let result = if pipeline.commands.len() == 1 {
+            let result = self.run_command(&pipeline.commands[0]);
+            if let Ok(status) = &result {
+                self.pipestatus = vec![*status];
+            }
+            result
+        } else {
+            self.run_stages(pipeline)
+        };
+        if pipeline.negated {
+            self.errexit_off -= 1;
+        }
+        let mut status = result?;
+        if pipeline.negated {
+            status = i32::from(status == 0);
+        }
+        self.status = status;
+        if let Some(started) = started {
+            let elapsed = started.elapsed().as_secs_f64();
+            let text = format!("\nreal\t0m{elapsed:.3}s\nuser\t0m0.000s\nsys\t0m0.000s\n");
+            self.write_stderr(text.as_bytes());
+        }
+        if status != 0 && !pipeline.negated && self.errexit_off == 0 {
+            self.run_err_trap()?;
+            if self.opts.errexit {
+                return Err(Flow::Exit(status));
+            }
+        }
+        Ok(status)
+    }
+
+    fn run_err_trap(&mut self) -> Result<(), Flow> {
+        if let Some(action) = self.traps.get("ERR").cloned() {
+            let saved = self.status;
+            self.errexit_off += 1;
+            let result = self.run_source(&action);
+            self.errexit_off -= 1;
+            if let Err(Flow::Stop(stopped)) = result {
+                return Err(Flow::Stop(stopped));
+            }
+            self.status = saved;
+        }
+        Ok(())
+    }
+
+    /// A multi-command pipeline: each stage in a subshell on its own
+    /// thread, connected by bounded pipes.
+    fn run_stages(&mut self, pipeline: &Pipeline) -> ExecResult {
+        let count = pipeline.commands.len();
+        let lastpipe = self.opts.lastpipe;
+        let mut stages = Vec::with_capacity(count);
+        let mut next_input: Option<Fd> = None;
+        for (i, _) in pipeline.commands.iter().enumerate() {
+            let mut stage = self.subshell();
+            if let Some(input) = next_input.take() {
+                stage.fds.set(0, input);
+            }
+            if i + 1 < count {
+                let (writer, reader) = pipe(&self.ctx.watch);
+                let writer = Fd::writer(writer);
+                if pipeline.pipe_stderr[i] {
+                    stage.fds.set(2, writer.clone());
+                }
+                stage.fds.set(1, writer);
+                next_input = Some(Fd::reader(reader));
+            }
+            stages.push(stage);
+        }
+        let mut last_stage = if lastpipe { stages.pop() } else { None };
+        let results: Vec<ExecResult> = std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(count);
+            for (stage, command) in stages.into_iter().zip(&pipeline.commands) {
+                let handle = std::thread::Builder::new()
+                    .name("goccia-shell-stage".to_string())
+                    .stack_size(STAGE_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut stage = stage;
+                        let result = stage.run_command(command);
+                        let result = match result {
+                            Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+                            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(stage.status),
+                            other => other,
+                        };
+                        // Close this stage's ends before reporting.
+                        drop(stage);
+                        result
+                    });
+                handles.push(handle);
+            }
+            let mut results = Vec::with_capacity(count);
+            if let Some(stage) = last_stage.take() {
+                // `lastpipe`: the last command runs in this shell.
+                let mut stage = stage;
+                let input = stage.fds.get(0).cloned();
+                drop(stage);
+                let saved = self.fds.get(0).cloned();
+                if let Some(input) = input {
+                    self.fds.set(0, input);
+                }
+                let result = self.run_command(pipeline.commands.last().expect("non-empty"));
+                match saved {
+                    Some(fd) => self.fds.set(0, fd),
+                    None => self.fds.close(0),
+                }
+                let joined: Vec<ExecResult> = handles
+                    .into_iter()
+                    .map(|h| h.map(|h| h.join().unwrap_or(Ok(1))).unwrap_or(Ok(1)))
+                    .collect();
+                results.extend(joined);
+                results.push(result);
+                return results;
+            }
+            for handle in handles {
+                results.push(match handle {
+                    Ok(handle) => handle.join().unwrap_or(Ok(1)),
+                    Err(_) => Ok(1),
+                });
+            }
+            results
+        });
+        let mut statuses = Vec::with_capacity(count);
+        for result in results {
+            match result {
+                Ok(status) => statuses.push(status),
+                Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
+                Err(Flow::Exit(status)) | Err(Flow::Return(status)) => statuses.push(status),
+                Err(_) => statuses.push(self.status),
+            }
+        }
+        let status = if self.opts.pipefail {
+            statuses
+                .iter()
+                .rev()
+                .copied()
+                .find(|s| *s != 0)
+                .unwrap_or(0)
+        } else {
+            *statuses.last().unwrap_or(&0)
+        };
+        self.pipestatus = statuses;
+        Ok(status)
+    }
+
+    pub(crate) fn run_command(&mut self, command: &Command) -> ExecResult {
+        match command {
+            Command::Simple(simple) => self.run_simple(simple),
+            Command::Compound(compound, redirects) => {
+                let saved = match self.apply_redirects(redirects) {
+                    Ok(saved) => saved,
+                    Err(status) => return Ok(status),
+                };
+                let result = self.run_compound(compound);
+                self.restore_redirects(saved);
+                result
+            }
+            Command::FunctionDef(function) => {
+                self.functions
+                    .insert(function.name.clone(), function.clone());
+                Ok(0)
+            }
+        }
+    }
+
+    /// Expands a simple command's words; declaration assignments are
+    /// returned separately with their argument positions.
+    fn expand_command_words(
+        &mut self,
+        command: &SimpleCommand,
+    ) -> Result<(Vec<String>, Vec<(usize, Assignment)>), Flow> {
+        if command.arg_assignments.is_empty() {
+            return Ok((self.expand_words(&command.words)?, Vec::new()));
+        }
+        let mut words = Vec::new();
+        let mut assignments = Vec::new();
+        for (index, word) in command.words.iter().enumerate() {
+            if let Some((_, assignment)) = command
+                .arg_assignments
+                .iter()
+                .find(|(slot, _)| *slot == index)
+            {
+                assignments.push((words.len(), assignment.clone()));
+                words.push(String::new());
+            } else {
+                words.extend(self.expand_words(std::slice::from_ref(word))?);
+            }
+        }
+        Ok((words, assignments))
+    }
+
+    fn run_simple(&mut self, command: &SimpleCommand) -> ExecResult {
+        self.line = command.line;
+        self.tick_command()?;
+        let (words, decl_assignments) = match self.expand_command_words(command) {
+            Ok(words) => words,
+            Err(Flow::Return(status)) if self.interactive => return Ok(status),
+            Err(flow) => return Err(flow),
+        };
+        if words.is_empty() {
+            return self.run_assignments_only(command);
+        }
+        if self.opts.xtrace {
+            self.trace(&command.assignments, &words)?;
+        }
+        let name = words[0].clone();
+        if name == "exec" && words.len() == 1 {
+            // `exec` with only redirections: they stay.
+            for assignment in &command.assignments {
+                self.assign(assignment, false)?;
+            }
+            return match self.apply_redirects(&command.redirects) {
+                Ok(_) => Ok(0),
+                Err(status) => Ok(status),
+            };
+        }
+        let special =
+            SPECIAL_BUILTINS.contains(&name.as_str()) && !self.functions.contains_key(&name);
+        let mut restore_vars = Vec::new();
+        for assignment in &command.assignments {
+            if special {
+                self.assign(assignment, false)?;
+            } else {
+                let resolved = self.resolve_name(&assignment.name);
+                restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
+                self.assign(assignment, false)?;
+                if let Some(var) = self.vars.get_mut(&resolved) {
+                    var.attrs.exported = true;
+                }
+            }
+        }
+        let saved = match self.apply_redirects(&command.redirects) {
+            Ok(saved) => saved,
+            Err(status) => {
+                self.restore_vars(restore_vars);
+                return Ok(status);
+            }
+        };
+        let result = if decl_assignments.is_empty() {
+            self.dispatch(&words)
+        } else {
+            commands::declare::run_with_assignments(self, &words, &decl_assignments)
+        };
+        self.restore_redirects(saved);
+        self.restore_vars(restore_vars);
+        result
+    }
+
+    fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {
+        for (name, old) in saved.into_iter().rev() {
+            match old {
+                Some(var) => *self.vars.entry(&name) = var,
+                None => {
+                    self.vars.unset(&name);
+                }
+            }
+        }
+    }
+
+    fn run_assignments_only(&mut self, command: &SimpleCommand) -> ExecResult {
+        // `$?` after `x=$(false)` is the substitution's status.
+        self.status = 0;
+        if self.opts.xtrace && !command.assignments.is_empty() {
+            self.trace(&command.assignments, &[])?;
+        }
+        for assignment in &command.assignments {
+            if let Err(flow) = self.assign(assignment, false) {
+                return match flow {
+                    Flow::Return(status) if self.interactive => Ok(status),
+                    Flow::Exit(1) if self.assignment_error_is_soft() => Ok(1),
+                    other => Err(other),
+                };
+            }
+        }
+        let status = self.status;
+        match self.apply_redirects(&command.redirects) {
+            Ok(saved) => {
+                self.restore_redirects(saved);
+                Ok(status)
+            }
+            Err(status) => Ok(status),
+        }
+    }
+
+    /// Errors expanding a bare assignment (`x=$((1/0))`) fail the command
+    /// without ending the shell.
+    fn assignment_error_is_soft(&self) -> bool {
+        true
+    }
+
+    fn trace(&mut self, assignments: &[Assignment], words: &[String]) -> Result<(), Flow> {
+        let ps4 = self.get_var("PS4").unwrap_or_else(|| "+ ".to_string());
+        let mut parts: Vec<String> = Vec::new();
+        for assignment in assignments {
+            if let AssignValue::Scalar(word) = &assignment.value {
+                let value = self.expand_string(word)?;
+                parts.push(format!("{}={}", assignment.name, trace_quote(&value)));
+            }
+        }
+        parts.extend(words.iter().map(|w| trace_quote(w)));
+        let line = format!("{ps4}{}\n", parts.join(" "));
+        self.write_stderr(line.as_bytes());
+        Ok(())
+    }
+
+    /// Runs a command by name: function, builtin or utility, script path.
+    pub(crate) fn dispatch(&mut self, words: &[String]) -> ExecResult {
+        let name = words[0].as_str();
+        if let Some(function) = self.functions.get(name).cloned() {
+            return self.call_function(&function, words);
+        }
+        self.dispatch_command(words)
+    }
+
+    /// Runs a builtin, utility or script (skipping functions: `command`).
+    pub(crate) fn dispatch_command(&mut self, words: &[String]) -> ExecResult {
+        let name = words[0].as_str();
+        if let Some(run) = commands::lookup(name) {
+            return run(self, words);
+        }
+        if name.contains('/') {
+            return self.run_script_file(words);
+        }
+        let message = format!(
+            "{}: line {}: {name}: command not found\n",
+            self.arg0, self.line
+        );
+        self.write_stderr(message.as_bytes());
+        Ok(127)
+    }
+
+    pub(crate) fn call_function(
+        &mut self,
+        function: &Arc<FunctionDef>,
+        words: &[String],
+    ) -> ExecResult {
+        if self.func_stack.len() >= self.ctx.limits.max_function_depth {
+            let message = format!(
+                "{}: {}: maximum function nesting level exceeded ({})\n",
+                self.arg0, function.name, self.ctx.limits.max_function_depth
+            );
+            self.write_stderr(message.as_bytes());
+            return Err(Flow::Stop(Stopped::Limit(LimitKind::FunctionDepth)));
+        }
+        let saved_positional =
+            std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
+        self.vars.push_frame();
+        self.func_stack.push(function.name.clone());
+        let result = self.run_command(&function.body);
+        self.func_stack.pop();
+        self.vars.pop_frame();
+        self.positional = saved_positional;
+        match result {
+            Ok(status) => Ok(status),
+            Err(Flow::Return(status)) => Ok(status),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// `./script.sh`: a new shell over the same VFS, with only exported
+    /// variables, reading the file.
+    fn run_script_file(&mut self, words: &[String]) -> ExecResult {
+        let path = match self.cwd.resolve(&words[0]) {
+            Ok(path) => path,
+            Err(_) => return Ok(self.fail(&words[0], "No such file or directory", 127)),
+        };
+        let vfs = self.ctx.vfs.clone();
+        let (source, mode) = {
+            let vfs = vfs.lock();
+            match vfs.lookup(&path) {
+                Ok(goccia_vfs::Node::File(file)) => (file.data().clone(), file.meta().mode),
+                Ok(goccia_vfs::Node::Dir(_)) => {
+                    return Ok(self.fail(&words[0], "Is a directory", 126));
+                }
+                Err(_) => return Ok(self.fail(&words[0], "No such file or directory", 127)),
+            }
+        };
+        if mode & 0o111 == 0 {
+            return Ok(self.fail(&words[0], "Permission denied", 126));
+        }
+        let text = String::from_utf8_lossy(&source).into_owned();
+        let first_line = text.lines().next().unwrap_or("");
+        if let Some(interpreter) = first_line.strip_prefix("#!") {
+            let interpreter = interpreter.trim();
+            let program = interpreter
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            let program = if program == "env" {
+                interpreter.split_whitespace().nth(1).unwrap_or("")
+            } else {
+                program
+            };
+            match program {
+                "bash" | "sh" | "dash" | "zsh" | "ksh" | "" => {}
+                "node" | "goccia" | "deno" | "bun" => {
+                    let mut args = vec!["goccia".to_string(), path.to_string()];
+                    args.extend_from_slice(&words[1..]);
+                    return self.dispatch_command(&args);
+                }
+                other => {
+                    let message = format!(
+                        "{}: {}: {other}: bad interpreter: No such file or directory\n",
+                        self.arg0, words[0]
+                    );
+                    self.write_stderr(message.as_bytes());
+                    return Ok(126);
+                }
+            }
+        }
+        self.run_child_shell(&words[0], &text, words[1..].to_vec())
+    }
+
+    /// A child shell (a new process in bash): exported variables only.
+    pub(crate) fn run_child_shell(
+        &mut self,
+        arg0: &str,
+        source: &str,
+        args: Vec<String>,
+    ) -> ExecResult {
+        let mut child = self.child_process();
+        child.set_positional(arg0, args);
+        match child.run_script(source) {
+            Ok(status) => Ok(status),
+            Err(stopped) => Err(Flow::Stop(stopped)),
+        }
+    }
+
+    /// A new shell as a child process would see it: same VFS, descriptors
+    /// and working directory; exported variables; nothing else.
+    pub(crate) fn child_process(&self) -> Shell {
+        let stdin = self.fds.get(0).cloned().unwrap_or_else(Fd::null_input);
+        let stdout = self.fds.get(1).cloned().unwrap_or_else(Fd::null_output);
+        let stderr = self.fds.get(2).cloned().unwrap_or_else(Fd::null_output);
+        let mut child = Shell::new(self.ctx.clone(), stdin, stdout, stderr);
+        child.fds = self.fds.clone();
+        child.cwd = self.cwd.clone();
+        for (name, var) in self.vars.visible() {
+            if var.attrs.exported {
+                let target = child.vars.entry(&name);
+                *target = var;
+            }
+        }
+        let shlvl = self
+            .get_var_const("SHLVL")
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(1)
+            + 1;
+        if let Some(var) = child.vars.get_mut("SHLVL") {
+            var.value = Some(Value::Scalar(shlvl.to_string()));
+        }
+        child
+    }
+
+    fn get_var_const(&self, name: &str) -> Option<String> {
+        self.vars
+            .get_raw(name)?
+            .value
+            .as_ref()?
+            .scalar()
+            .map(str::to_string)
+    }
+
+    /// Prints `bash: what: message` and returns `status`.
+    pub(crate) fn fail(&mut self, what: &str, message: &str, status: i32) -> i32 {
+        let text = format!("{}: {what}: {message}\n", self.arg0);
+        self.write_stderr(text.as_bytes());
+        status
+    }
+
+    // ----- output helpers for commands -----
+
+    pub fn stdout_writer(&self) -> Option<SharedWriter> {
+        self.fds.output(1)
+    }
+
+    pub fn stdin_reader(&self) -> Option<SharedReader> {
+        self.fds.input(0)
+    }
+
+    /// A `Write` handle on stdout (locks per call).
+    pub fn out(&self) -> OutHandle {
+        OutHandle(self.fds.output(1))
+    }
+
+    pub fn err_handle(&self) -> OutHandle {
+        OutHandle(self.fds.output(2))
+    }
+
+    pub fn write_stdout(&self, bytes: &[u8]) -> io::Result<()> {
+        self.out().write_all(bytes)
+    }
+
+    /// Writes to stderr; failures there are ignored.
+    pub fn write_stderr(&self, bytes: &[u8]) {
+        let _ = self.err_handle().write_all(bytes);
+    }
+
+    /// Maps a command's I/O error to its status (141 for a closed pipe) or
+    /// to a stop.
+    pub fn io_status(&mut self, name: &str, error: io::Error) -> ExecResult {
+        if let Some(reason) = stop_reason(&error) {
+            return Err(Flow::Stop(Stopped::Io(reason)));
+        }
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            return Ok(141);
+        }
+        let message = match error.kind() {
+            io::ErrorKind::StorageFull => "write error: No space left on device".to_string(),
+            _ => format!("write error: {error}"),
+        };
+        Ok(self.fail_command(name, &message, 1))
+    }
+
+    /// Prints `name: message` (a utility's own error) and returns `status`.
+    pub fn fail_command(&mut self, name: &str, message: &str, status: i32) -> i32 {
+        let text = format!("{name}: {message}\n");
+        self.write_stderr(text.as_bytes());
+        status
+    }
+}
+
+/// Locks the writer per call.
+pub struct OutHandle(Option<SharedWriter>);
+
+impl Write for OutHandle {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &self.0 {
+            Some(writer) => writer.lock().write(buf),
+            None => Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "Bad file descriptor",
+            )),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &self.0 {
+            Some(writer) => writer.lock().write_all(buf),
+            None => Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "Bad file descriptor",
+            )),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match &self.0 {
+            Some(writer) => writer.lock().flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Quoting for `set -x` traces.
+fn trace_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./=:,+@%^".contains(c))
+    {
+        word.to_string()
+    } else {
+        super::param::quote(word)
+    }
+}

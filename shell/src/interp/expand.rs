@@ -1,0 +1,757 @@
+//! Word expansion, in bash's order: brace expansion, then tilde,
+//! parameter, command and arithmetic expansion, then word splitting on
+//! `IFS`, pathname expansion and quote removal.
+
+use goccia_vfs::{NodeType, VfsPath};
+
+use super::{Flow, Shell};
+use crate::arith;
+use crate::ast::*;
+use crate::io::{CaptureWriter, Fd};
+use crate::pattern::{self, Pattern};
+
+/// A field being built. `pattern` is `text` with quoted characters escaped
+/// for the glob matcher.
+#[derive(Clone, Debug, Default)]
+struct Field {
+    text: String,
+    pattern: String,
+    /// Some quoted part contributed (even an empty one): keep the field.
+    quoted: bool,
+    /// Created by a non-whitespace IFS delimiter: keep even when empty.
+    forced: bool,
+}
+
+impl Field {
+    fn push(&mut self, text: &str, quoted: bool) {
+        self.text.push_str(text);
+        if quoted {
+            self.pattern.push_str(&pattern::escape(text));
+        } else {
+            self.pattern.push_str(text);
+        }
+    }
+
+    fn keep(&self) -> bool {
+        !self.text.is_empty() || self.quoted || self.forced
+    }
+}
+
+/// What the result of an expansion is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Command arguments: split and globbed.
+    Fields,
+    /// Assignments, here-documents, `case` words: one string.
+    Single,
+}
+
+struct Builder {
+    mode: Mode,
+    fields: Vec<Field>,
+    current: Field,
+}
+
+impl Builder {
+    fn new(mode: Mode) -> Self {
+        Builder {
+            mode,
+            fields: Vec::new(),
+            current: Field::default(),
+        }
+    }
+
+    fn push(&mut self, text: &str, quoted: bool) {
+        self.current.push(text, quoted);
+        if quoted {
+            self.current.quoted = true;
+        }
+    }
+
+    fn break_field(&mut self) {
+        let field = std::mem::take(&mut self.current);
+        if field.keep() {
+            self.fields.push(field);
+        }
+    }
+
+    /// An unquoted expansion result: split on IFS (in field mode).
+    fn push_split(&mut self, value: &str, ifs: &str) {
+        if self.mode == Mode::Single || ifs.is_empty() {
+            self.push(value, false);
+            return;
+        }
+        let is_ws = |c: char| (c == ' ' || c == '\t' || c == '\n') && ifs.contains(c);
+        let is_delim = |c: char| ifs.contains(c);
+        let chars: Vec<char> = value.chars().collect();
+        let mut i = 0;
+        // Leading whitespace ends the field before it.
+        if chars.first().is_some_and(|c| is_ws(*c)) {
+            while i < chars.len() && is_ws(chars[i]) {
+                i += 1;
+            }
+            self.break_field();
+        }
+        let mut piece = String::new();
+        while i < chars.len() {
+            let c = chars[i];
+            if !is_delim(c) {
+                piece.push(c);
+                i += 1;
+                continue;
+            }
+            // A delimiter: whitespace*, at most one non-whitespace IFS
+            // character, whitespace*.
+            let mut hard = false;
+            while i < chars.len() && is_ws(chars[i]) {
+                i += 1;
+            }
+            if i < chars.len() && is_delim(chars[i]) && !is_ws(chars[i]) {
+                hard = true;
+                i += 1;
+                while i < chars.len() && is_ws(chars[i]) {
+                    i += 1;
+                }
+            }
+            self.push(&std::mem::take(&mut piece), false);
+            if hard {
+                self.current.forced = true;
+            }
+            self.break_field();
+        }
+        self.push(&piece, false);
+    }
+
+    fn finish(mut self) -> Vec<Field> {
+        self.break_field();
+        self.fields
+    }
+}
+
+/// The result of a parameter expansion.
+pub(crate) enum Expanded {
+    /// One value (`None`: unset).
+    One(Option<String>),
+    /// Several (`$@`, `${a[@]}`); `star` joins them with IFS's first
+    /// character when quoted.
+    Many { values: Vec<String>, star: bool },
+    /// The operand of `:-` / `:+`, expanded in place: its unquoted text is
+    /// split like any expansion result, its quoted parts are not.
+    Operand(Word),
+}
+
+impl Shell {
+    pub(crate) fn ifs(&mut self) -> String {
+        match self.vars.get_raw("IFS") {
+            Some(var) => var
+                .value
+                .as_ref()
+                .and_then(|v| v.scalar())
+                .unwrap_or("")
+                .to_string(),
+            None => " \t\n".to_string(),
+        }
+    }
+
+    /// Command arguments: every word expanded, split and globbed.
+    pub(crate) fn expand_words(&mut self, words: &[Word]) -> Result<Vec<String>, Flow> {
+        let mut out = Vec::new();
+        for word in words {
+            for word in brace_expand(word) {
+                let fields = self.expand_fields(&word, Mode::Fields)?;
+                for field in fields {
+                    self.glob_field(field, &mut out)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One word as one string (no splitting or globbing).
+    pub(crate) fn expand_string(&mut self, word: &Word) -> Result<String, Flow> {
+        let fields = self.expand_fields(word, Mode::Single)?;
+        Ok(fields
+            .into_iter()
+            .map(|f| f.text)
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// A word as a pattern: quoted characters are escaped.
+    pub(crate) fn expand_pattern(&mut self, word: &Word) -> Result<String, Flow> {
+        let fields = self.expand_fields(word, Mode::Single)?;
+        Ok(fields
+            .into_iter()
+            .map(|f| f.pattern)
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// A redirection target: exactly one field.
+    pub(crate) fn expand_redirect_target(&mut self, word: &Word) -> Result<Option<String>, Flow> {
+        let mut out = Vec::new();
+        for word in brace_expand(word) {
+            for field in self.expand_fields(&word, Mode::Fields)? {
+                self.glob_field(field, &mut out)?;
+            }
+        }
+        Ok(if out.len() == 1 { out.pop() } else { None })
+    }
+
+    fn expand_fields(&mut self, word: &Word, mode: Mode) -> Result<Vec<Field>, Flow> {
+        let mut builder = Builder::new(mode);
+        for (index, part) in word.parts.iter().enumerate() {
+            self.expand_part(part, false, index == 0, &mut builder)?;
+        }
+        let fields = builder.finish();
+        if mode == Mode::Single && fields.is_empty() {
+            return Ok(vec![Field::default()]);
+        }
+        Ok(fields)
+    }
+
+    fn expand_part(
+        &mut self,
+        part: &WordPart,
+        quoted: bool,
+        first: bool,
+        out: &mut Builder,
+    ) -> Result<(), Flow> {
+        match part {
+            WordPart::Literal(text) => out.push(text, quoted),
+            WordPart::SingleQuoted(text) | WordPart::Escaped(text) => out.push(text, true),
+            WordPart::DoubleQuoted(parts) => {
+                let lone_at = parts.len() == 1 && is_at_expansion(&parts[0]);
+                if !lone_at {
+                    out.current.quoted = true;
+                }
+                for part in parts {
+                    self.expand_part(part, true, false, out)?;
+                }
+            }
+            WordPart::Tilde(user) => {
+                let home = self.tilde(user);
+                out.push(&home, true);
+            }
+            WordPart::Param(param) => {
+                let value = self.expand_param(param, quoted)?;
+                let ifs = self.ifs();
+                match value {
+                    Expanded::Operand(word) => {
+                        for part in &word.parts {
+                            match part {
+                                WordPart::Literal(text) if !quoted => out.push_split(text, &ifs),
+                                other => self.expand_part(other, quoted, false, out)?,
+                            }
+                        }
+                    }
+                    Expanded::One(text) => {
+                        let text = text.unwrap_or_default();
+                        if quoted {
+                            out.push(&text, true);
+                        } else {
+                            out.push_split(&text, &ifs);
+                        }
+                    }
+                    Expanded::Many { values, star } => {
+                        if quoted && star {
+                            let sep = ifs.chars().next().map(String::from).unwrap_or_default();
+                            out.push(&values.join(&sep), true);
+                        } else if quoted {
+                            for (i, value) in values.iter().enumerate() {
+                                if i > 0 {
+                                    out.break_field();
+                                    out.current.quoted = true;
+                                }
+                                out.push(value, true);
+                            }
+                        } else if out.mode == Mode::Single {
+                            let sep = if star {
+                                ifs.chars().next().map(String::from).unwrap_or_default()
+                            } else {
+                                " ".into()
+                            };
+                            out.push(&values.join(&sep), false);
+                        } else {
+                            for (i, value) in values.iter().enumerate() {
+                                if i > 0 {
+                                    out.break_field();
+                                }
+                                out.push_split(value, &ifs);
+                            }
+                        }
+                    }
+                }
+            }
+            WordPart::CommandSub(list) => {
+                let text = self.command_substitution(list)?;
+                if quoted {
+                    out.push(&text, true);
+                } else {
+                    let ifs = self.ifs();
+                    out.push_split(&text, &ifs);
+                }
+            }
+            WordPart::ArithSub(expr) => {
+                let text = self.expand_string(expr)?;
+                let value = match arith::eval(&text, self) {
+                    Ok(value) => value,
+                    Err(error) => return Err(self.arith_failure(&error)),
+                };
+                if quoted {
+                    out.push(&value.to_string(), true);
+                } else {
+                    let ifs = self.ifs();
+                    out.push_split(&value.to_string(), &ifs);
+                }
+            }
+            WordPart::ProcessSub { input, list } => {
+                let path = self.process_substitution(*input, list)?;
+                out.push(&path, true);
+            }
+        }
+        let _ = first;
+        Ok(())
+    }
+
+    pub(crate) fn tilde(&mut self, user: &str) -> String {
+        match user {
+            "" => self.get_var("HOME").unwrap_or_else(|| "/".to_string()),
+            "+" => self.cwd.to_string(),
+            "-" => self.get_var("OLDPWD").unwrap_or_else(|| "~-".to_string()),
+            "root" => "/root".to_string(),
+            name => format!("/home/{name}"),
+        }
+    }
+
+    /// `$(list)`: runs the list in a subshell and captures its output,
+    /// trailing newlines removed.
+    pub(crate) fn command_substitution(&mut self, list: &List) -> Result<String, Flow> {
+        let capture = CaptureWriter::new(self.ctx.limits.max_substitution_bytes);
+        let mut sub = self.subshell();
+        sub.fds.set(1, Fd::writer(capture.clone()));
+        let result = sub.run_list(list);
+        let status = match result {
+            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
+            Err(_) => sub.status,
+        };
+        let status = match sub.run_exit_trap() {
+            Ok(()) => {
+                if sub.traps.is_empty() {
+                    status
+                } else {
+                    sub.status
+                }
+            }
+            Err(stopped) => return Err(Flow::Stop(stopped)),
+        };
+        drop(sub);
+        self.status = status;
+        let mut bytes = capture.take();
+        bytes.retain(|b| *b != 0);
+        while bytes.last() == Some(&b'\n') {
+            bytes.pop();
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `<(list)` / `>(list)`: goccia runs the list first and serves its
+    /// output through `/dev/fd/N` (no concurrency).
+    fn process_substitution(&mut self, input: bool, list: &List) -> Result<String, Flow> {
+        if input {
+            let capture = CaptureWriter::new(self.ctx.limits.max_substitution_bytes);
+            let mut sub = self.subshell();
+            sub.fds.set(1, Fd::writer(capture.clone()));
+            match sub.run_list(list) {
+                Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
+                _ => {}
+            }
+            drop(sub);
+            let fd = self.fds.free_from(63);
+            self.fds
+                .set(fd, Fd::reader(crate::io::BytesReader::new(capture.take())));
+            Ok(format!("/dev/fd/{fd}"))
+        } else {
+            // Output goes nowhere useful without concurrency: a sink.
+            let fd = self.fds.free_from(63);
+            self.fds.set(fd, Fd::null_output());
+            Ok(format!("/dev/fd/{fd}"))
+        }
+    }
+
+    /// Pathname expansion of one field.
+    fn glob_field(&mut self, field: Field, out: &mut Vec<String>) -> Result<(), Flow> {
+        if self.opts.noglob || !pattern::has_magic(&field.pattern, self.opts.extglob) {
+            out.push(field.text);
+            return Ok(());
+        }
+        let matches = self.glob(&field.pattern);
+        if matches.is_empty() {
+            if self.opts.failglob {
+                let message = format!("{}: no match: {}\n", self.arg0, field.text);
+                self.write_stderr(message.as_bytes());
+                self.status = 1;
+                return Err(Flow::Return(1));
+            }
+            if !self.opts.nullglob {
+                out.push(field.text);
+            }
+            return Ok(());
+        }
+        out.extend(matches);
+        Ok(())
+    }
+
+    /// Paths in the VFS matching `pattern` (escaped), sorted.
+    pub(crate) fn glob(&mut self, pattern: &str) -> Vec<String> {
+        let absolute = pattern.starts_with('/');
+        let components: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
+        let base = if absolute {
+            VfsPath::root()
+        } else {
+            self.cwd.clone()
+        };
+        let mut results: Vec<(VfsPath, String)> = vec![(
+            base,
+            if absolute {
+                "/".to_string()
+            } else {
+                String::new()
+            },
+        )];
+        let vfs = self.ctx.vfs.clone();
+        let vfs = vfs.lock();
+        let trailing_slash = pattern.ends_with('/') && pattern.len() > 1;
+        for (index, component) in components.iter().enumerate() {
+            let last = index + 1 == components.len();
+            let mut next = Vec::new();
+            let magic = pattern::has_magic(component, self.opts.extglob);
+            for (dir, shown) in &results {
+                let join = |shown: &str, name: &str| {
+                    if shown.is_empty() || shown.ends_with('/') {
+                        format!("{shown}{name}")
+                    } else {
+                        format!("{shown}/{name}")
+                    }
+                };
+                if !magic {
+                    let name = pattern::unescape(component);
+                    if name == "." || name == ".." {
+                        let path = dir.resolve(&name).unwrap_or_else(|_| dir.clone());
+                        next.push((path, join(shown, &name)));
+                        continue;
+                    }
+                    let path = dir.join(&name);
+                    if vfs.exists(&path) {
+                        next.push((path, join(shown, &name)));
+                    }
+                    continue;
+                }
+                if *component == "**" && self.opts.globstar {
+                    let mut stack = vec![(dir.clone(), shown.clone())];
+                    while let Some((d, s)) = stack.pop() {
+                        next.push((d.clone(), s.clone()));
+                        if let Ok(entries) = vfs.read_dir(&d) {
+                            for entry in entries.iter().rev() {
+                                if entry.name.starts_with('.') && !self.opts.dotglob {
+                                    continue;
+                                }
+                                let path = d.join(&entry.name);
+                                if entry.node_type == NodeType::Directory {
+                                    stack.push((path, join(&s, &entry.name)));
+                                } else if last {
+                                    next.push((path, join(&s, &entry.name)));
+                                }
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let Ok(entries) = vfs.read_dir(dir) else {
+                    continue;
+                };
+                let matcher =
+                    Pattern::new(component, self.opts.extglob).nocase(self.opts.nocaseglob);
+                let explicit_dot = component.starts_with('.') || component.starts_with("\\.");
+                for entry in entries {
+                    if entry.name.starts_with('.') && !explicit_dot && !self.opts.dotglob {
+                        continue;
+                    }
+                    if !last && entry.node_type != NodeType::Directory {
+                        continue;
+                    }
+                    if matcher.matches(&entry.name) {
+                        next.push((dir.join(&entry.name), join(shown, &entry.name)));
+                    }
+                }
+            }
+            results = next;
+        }
+        let mut out: Vec<String> = results
+            .into_iter()
+            .filter(|(path, _)| !trailing_slash || vfs.is_dir(path))
+            .map(|(_, shown)| {
+                if trailing_slash {
+                    format!("{shown}/")
+                } else {
+                    shown
+                }
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+fn is_at_expansion(part: &WordPart) -> bool {
+    match part {
+        WordPart::Param(param) => {
+            (param.name == "@"
+                && param.index.is_none()
+                && !param.length
+                && param.op == ParamOp::None)
+                || (param.index.as_ref().and_then(Word::as_plain).as_deref() == Some("@")
+                    && !param.length
+                    && !param.indirect)
+        }
+        _ => false,
+    }
+}
+
+// ----- brace expansion -----
+
+#[derive(Clone)]
+enum Atom {
+    Char(char),
+    Part(WordPart),
+}
+
+/// Brace expansion of a word (on its unquoted literal text).
+pub(crate) fn brace_expand(word: &Word) -> Vec<Word> {
+    let has_brace = word
+        .parts
+        .iter()
+        .any(|p| matches!(p, WordPart::Literal(t) if t.contains('{')));
+    if !has_brace {
+        return vec![word.clone()];
+    }
+    let mut atoms = Vec::new();
+    for part in &word.parts {
+        match part {
+            WordPart::Literal(text) => atoms.extend(text.chars().map(Atom::Char)),
+            other => atoms.push(Atom::Part(other.clone())),
+        }
+    }
+    expand_atoms(&atoms, 0)
+        .into_iter()
+        .map(atoms_to_word)
+        .collect()
+}
+
+fn atoms_to_word(atoms: Vec<Atom>) -> Word {
+    let mut parts = Vec::new();
+    let mut literal = String::new();
+    for atom in atoms {
+        match atom {
+            Atom::Char(c) => literal.push(c),
+            Atom::Part(part) => {
+                if !literal.is_empty() {
+                    parts.push(WordPart::Literal(std::mem::take(&mut literal)));
+                }
+                parts.push(part);
+            }
+        }
+    }
+    if !literal.is_empty() {
+        parts.push(WordPart::Literal(literal));
+    }
+    Word { parts }
+}
+
+fn expand_atoms(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
+    if depth > 64 {
+        return vec![atoms.to_vec()];
+    }
+    // Find the first `{` that has a matching `}` with a `,` or `..` inside.
+    let mut start = 0;
+    while start < atoms.len() {
+        if matches!(atoms[start], Atom::Char('{'))
+            && !(start > 0 && matches!(atoms[start - 1], Atom::Char('$')))
+        {
+            if let Some((close, commas)) = find_close(atoms, start) {
+                let prefix = &atoms[..start];
+                let suffix = &atoms[close + 1..];
+                let alternatives: Vec<Vec<Atom>> = if commas.is_empty() {
+                    match sequence(&atoms[start + 1..close]) {
+                        Some(items) => items
+                            .into_iter()
+                            .map(|s| s.chars().map(Atom::Char).collect())
+                            .collect(),
+                        None => {
+                            start += 1;
+                            continue;
+                        }
+                    }
+                } else {
+                    let mut bounds = vec![start];
+                    bounds.extend(&commas);
+                    bounds.push(close);
+                    bounds
+                        .windows(2)
+                        .map(|w| atoms[w[0] + 1..w[1]].to_vec())
+                        .collect()
+                };
+                let mut out = Vec::new();
+                for alternative in alternatives {
+                    let mut combined = prefix.to_vec();
+                    combined.extend(alternative);
+                    combined.extend_from_slice(suffix);
+                    out.extend(expand_atoms(&combined, depth + 1));
+                }
+                return out;
+            }
+        }
+        start += 1;
+    }
+    vec![atoms.to_vec()]
+}
+
+/// The matching `}` of the `{` at `open`, and the top-level commas.
+fn find_close(atoms: &[Atom], open: usize) -> Option<(usize, Vec<usize>)> {
+    let mut depth = 0;
+    let mut commas = Vec::new();
+    let mut i = open;
+    while i < atoms.len() {
+        match atoms[i] {
+            Atom::Char('{') => depth += 1,
+            Atom::Char('}') => {
+                depth -= 1;
+                if depth == 0 {
+                    let is_sequence = commas.is_empty();
+                    if is_sequence && !contains_dots(&atoms[open + 1..i]) {
+                        return None;
+                    }
+                    return Some((i, commas));
+                }
+            }
+            Atom::Char(',') if depth == 1 => commas.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn contains_dots(atoms: &[Atom]) -> bool {
+    atoms
+        .windows(2)
+        .any(|w| matches!((&w[0], &w[1]), (Atom::Char('.'), Atom::Char('.'))))
+}
+
+/// `{a..e}`, `{1..10..2}`, `{01..10}`.
+fn sequence(atoms: &[Atom]) -> Option<Vec<String>> {
+    let text: String = atoms
+        .iter()
+        .map(|a| match a {
+            Atom::Char(c) => Some(*c),
+            Atom::Part(_) => None,
+        })
+        .collect::<Option<String>>()?;
+    let parts: Vec<&str> = text.split("..").collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let step: i64 = match parts.get(2) {
+        Some(s) => s.parse().ok()?,
+        None => 1,
+    };
+    let step = step.unsigned_abs().max(1) as i64;
+    if let (Ok(a), Ok(b)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) {
+        let width = |s: &str| {
+            let digits = s.trim_start_matches('-');
+            if digits.len() > 1 && digits.starts_with('0') {
+                s.len()
+            } else {
+                0
+            }
+        };
+        let width = width(parts[0]).max(width(parts[1]));
+        let mut out = Vec::new();
+        let mut n = a;
+        loop {
+            if out.len() > 1_000_000 {
+                return None;
+            }
+            out.push(if width > 0 {
+                if n < 0 {
+                    format!("-{:0w$}", -n, w = width - 1)
+                } else {
+                    format!("{n:0width$}")
+                }
+            } else {
+                n.to_string()
+            });
+            if n == b {
+                break;
+            }
+            n += if a < b { step } else { -step };
+            if (a < b && n > b) || (a > b && n < b) {
+                break;
+            }
+        }
+        return Some(out);
+    }
+    let (a, b) = (single_char(parts[0])?, single_char(parts[1])?);
+    if !(a.is_ascii_alphabetic() && b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let (a, b) = (a as i64, b as i64);
+    let mut out = Vec::new();
+    let mut n = a;
+    loop {
+        out.push(char::from_u32(n as u32)?.to_string());
+        if n == b {
+            break;
+        }
+        n += if a < b { step } else { -step };
+        if (a < b && n > b) || (a > b && n < b) {
+            break;
+        }
+    }
+    Some(out)
+}
+
+fn single_char(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn braces(text: &str) -> Vec<String> {
+        brace_expand(&Word::literal(text))
+            .iter()
+            .map(|w| w.as_plain().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn brace_expansion() {
+        assert_eq!(braces("a{b,c}d"), ["abd", "acd"]);
+        assert_eq!(braces("{1..3}"), ["1", "2", "3"]);
+        assert_eq!(braces("{3..1}"), ["3", "2", "1"]);
+        assert_eq!(braces("{01..03}"), ["01", "02", "03"]);
+        assert_eq!(braces("{a..e..2}"), ["a", "c", "e"]);
+        assert_eq!(braces("{a,b}{1,2}"), ["a1", "a2", "b1", "b2"]);
+        assert_eq!(braces("{a,{b,c}}"), ["a", "b", "c"]);
+        assert_eq!(braces("{a}"), ["{a}"]);
+        assert_eq!(braces("{}"), ["{}"]);
+        assert_eq!(braces("x{,y}"), ["x", "xy"]);
+    }
+}

@@ -1,0 +1,470 @@
+//! The interpreter: a [`Shell`] holds the state of one shell (variables,
+//! functions, options, descriptors, working directory); [`Context`] holds
+//! what all shells of one sandbox share (the VFS, the deadline, limits,
+//! counters, the nested-script launcher).
+//!
+//! Subshells, command substitutions and pipeline stages run on clones of
+//! the `Shell` (persistent maps make that cheap); pipeline stages run on
+//! their own threads so that data streams through bounded pipes.
+
+mod assign;
+mod compound;
+mod exec;
+mod expand;
+mod param;
+mod print;
+mod redirect;
+pub mod test_expr;
+mod variables;
+
+pub use param::quote;
+pub(crate) use print::function_text;
+pub(crate) use variables::{Key, split_subscript};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use goccia_core::{LimitKind, Watch};
+use goccia_vfs::{SharedVfs, VfsPath};
+
+use crate::ast::FunctionDef;
+use crate::io::{Fd, FdTable, StopReason};
+use crate::parse::{ParseError, Parser};
+use crate::vars::{Scopes, Var};
+
+pub use exec::{CommandOutcome, OutHandle};
+
+/// How control leaves the normal flow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// `exit n` (or a fatal error in a non-interactive shell).
+    Exit(i32),
+    /// `return n` from a function or sourced file.
+    Return(i32),
+    /// `break n`
+    Break(usize),
+    /// `continue n`
+    Continue(usize),
+    /// A limit or the deadline: everything unwinds.
+    Stop(Stopped),
+}
+
+/// Why the whole shell run stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    Io(StopReason),
+    Limit(LimitKind),
+}
+
+impl Stopped {
+    pub fn describe(self, limits: &ShellLimits) -> String {
+        match self {
+            Stopped::Io(StopReason::Deadline) => {
+                "the run's deadline passed (raise it with --timeout)".into()
+            }
+            Stopped::Io(StopReason::Cancelled) => "cancelled".into(),
+            Stopped::Io(StopReason::OutputLimit) => {
+                "output limit exceeded (raise it with --max-output)".into()
+            }
+            Stopped::Limit(LimitKind::ShellCommands) => {
+                format!("command limit of {} exceeded", limits.max_commands)
+            }
+            Stopped::Limit(LimitKind::LoopIterations) => {
+                format!(
+                    "loop iteration limit of {} exceeded",
+                    limits.max_loop_iterations
+                )
+            }
+            Stopped::Limit(LimitKind::FunctionDepth) => {
+                format!(
+                    "maximum function nesting level exceeded ({})",
+                    limits.max_function_depth
+                )
+            }
+            Stopped::Limit(kind) => format!("limit exceeded ({})", kind.option()),
+        }
+    }
+}
+
+pub type ExecResult = Result<i32, Flow>;
+
+/// The shell's own limits (the sandbox's deadline, output cap and fs quotas
+/// apply as well).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellLimits {
+    /// Commands (simple commands, including builtins) per run.
+    pub max_commands: u64,
+    /// Iterations of all loops per run.
+    pub max_loop_iterations: u64,
+    /// Nested function calls (and `source`/`eval` levels).
+    pub max_function_depth: usize,
+    /// Bytes one command substitution may capture.
+    pub max_substitution_bytes: usize,
+}
+
+impl Default for ShellLimits {
+    fn default() -> Self {
+        ShellLimits {
+            max_commands: 10_000_000,
+            max_loop_iterations: 10_000_000,
+            max_function_depth: 1_000,
+            max_substitution_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Runs `goccia <path>` for the shell builtin (implemented by the VM,
+/// which sits above the shell).
+pub trait ScriptLauncher: Send + Sync {
+    /// Runs the builtin with its arguments (after `goccia`); returns the
+    /// exit status. Output goes to `stdout`/`stderr`.
+    fn launch(&self, shell: &mut Shell, args: &[String]) -> ExecResult;
+}
+
+/// What every shell of one sandbox shares.
+pub struct Context {
+    pub vfs: SharedVfs,
+    pub watch: Watch,
+    pub limits: ShellLimits,
+    pub launcher: Option<Arc<dyn ScriptLauncher>>,
+    commands: AtomicU64,
+    iterations: AtomicU64,
+    next_pid: AtomicU64,
+}
+
+impl Context {
+    pub fn new(vfs: SharedVfs, watch: Watch, limits: ShellLimits) -> Arc<Self> {
+        Arc::new(Context {
+            vfs,
+            watch,
+            limits,
+            launcher: None,
+            commands: AtomicU64::new(0),
+            iterations: AtomicU64::new(0),
+            next_pid: AtomicU64::new(1000),
+        })
+    }
+
+    pub fn with_launcher(
+        vfs: SharedVfs,
+        watch: Watch,
+        limits: ShellLimits,
+        launcher: Arc<dyn ScriptLauncher>,
+    ) -> Arc<Self> {
+        Arc::new(Context {
+            vfs,
+            watch,
+            limits,
+            launcher: Some(launcher),
+            commands: AtomicU64::new(0),
+            iterations: AtomicU64::new(0),
+            next_pid: AtomicU64::new(1000),
+        })
+    }
+
+    fn new_pid(&self) -> u64 {
+        self.next_pid.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// `set -o` / `shopt` options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub errexit: bool,
+    pub nounset: bool,
+    pub pipefail: bool,
+    pub xtrace: bool,
+    pub noglob: bool,
+    pub noclobber: bool,
+    pub allexport: bool,
+    pub noexec: bool,
+    pub verbose: bool,
+    pub nullglob: bool,
+    pub failglob: bool,
+    pub dotglob: bool,
+    pub nocaseglob: bool,
+    pub nocasematch: bool,
+    pub extglob: bool,
+    pub globstar: bool,
+    pub expand_aliases: bool,
+    pub lastpipe: bool,
+    pub inherit_errexit: bool,
+}
+
+/// The state of one shell.
+#[derive(Clone)]
+pub struct Shell {
+    pub(crate) ctx: Arc<Context>,
+    pub(crate) vars: Scopes,
+    pub(crate) functions: imbl::HashMap<String, Arc<FunctionDef>>,
+    pub(crate) aliases: imbl::HashMap<String, String>,
+    pub(crate) opts: Options,
+    pub(crate) positional: Arc<Vec<String>>,
+    pub(crate) arg0: String,
+    pub(crate) cwd: VfsPath,
+    pub(crate) status: i32,
+    pub(crate) fds: FdTable,
+    pub(crate) func_stack: Vec<String>,
+    pub(crate) loop_depth: usize,
+    pub(crate) subshell: usize,
+    /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
+    pub(crate) errexit_off: usize,
+    pub(crate) traps: imbl::HashMap<String, String>,
+    pub(crate) dir_stack: Vec<VfsPath>,
+    pub(crate) pipestatus: Vec<i32>,
+    /// `$$`: the top shell's id, also in subshells.
+    pub(crate) pid: u64,
+    /// `$BASHPID`: this (sub)shell's id.
+    pub(crate) bashpid: u64,
+    pub(crate) last_bg: Option<u64>,
+    pub(crate) line: usize,
+    pub(crate) random: u64,
+    pub(crate) started: Instant,
+    /// Position inside the current `getopts` argument.
+    pub(crate) getopts_offset: usize,
+    pub(crate) interactive: bool,
+}
+
+impl Shell {
+    /// A new shell at `/`, reading from `stdin`, writing to `stdout` and
+    /// `stderr`.
+    pub fn new(ctx: Arc<Context>, stdin: Fd, stdout: Fd, stderr: Fd) -> Shell {
+        let pid = ctx.new_pid();
+        let mut shell = Shell {
+            ctx,
+            vars: Scopes::default(),
+            functions: imbl::HashMap::new(),
+            aliases: imbl::HashMap::new(),
+            opts: Options::default(),
+            positional: Arc::new(Vec::new()),
+            arg0: "bash".to_string(),
+            cwd: VfsPath::root(),
+            status: 0,
+            fds: FdTable::new(stdin, stdout, stderr),
+            func_stack: Vec::new(),
+            loop_depth: 0,
+            subshell: 0,
+            errexit_off: 0,
+            traps: imbl::HashMap::new(),
+            dir_stack: Vec::new(),
+            pipestatus: vec![0],
+            pid,
+            bashpid: pid,
+            last_bg: None,
+            line: 0,
+            random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
+            started: Instant::now(),
+            getopts_offset: 0,
+            interactive: false,
+        };
+        shell.init_variables();
+        shell
+    }
+
+    fn init_variables(&mut self) {
+        let defaults = [
+            ("HOME", "/"),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ("PWD", "/"),
+            ("SHELL", "/bin/bash"),
+            ("USER", "user"),
+            ("LOGNAME", "user"),
+            ("HOSTNAME", "goccia"),
+            ("TERM", "dumb"),
+            ("LANG", "C.UTF-8"),
+            ("SHLVL", "1"),
+            ("TMPDIR", "/tmp"),
+        ];
+        for (name, value) in defaults {
+            let var = self.vars.entry(name);
+            *var = Var::scalar(value);
+            var.attrs.exported = true;
+        }
+        for (name, value) in [
+            ("IFS", " \t\n"),
+            ("OPTIND", "1"),
+            ("PS1", "$ "),
+            ("PS2", "> "),
+            ("PS4", "+ "),
+            ("BASH", "/bin/bash"),
+            ("BASH_VERSION", "5.2.15(1)-release"),
+            ("HOSTTYPE", "x86_64"),
+            ("OSTYPE", "linux-gnu"),
+            ("MACHTYPE", "x86_64-pc-linux-gnu"),
+            ("UID", "1000"),
+            ("EUID", "1000"),
+            ("PPID", "1"),
+        ] {
+            *self.vars.entry(name) = Var::scalar(value);
+        }
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.ctx
+    }
+
+    pub fn cwd(&self) -> &VfsPath {
+        &self.cwd
+    }
+
+    pub fn set_cwd(&mut self, path: VfsPath) {
+        self.cwd = path;
+    }
+
+    pub fn last_status(&self) -> i32 {
+        self.status
+    }
+
+    pub fn set_interactive(&mut self, interactive: bool) {
+        self.interactive = interactive;
+    }
+
+    pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
+        self.arg0 = arg0.to_string();
+        self.positional = Arc::new(args);
+    }
+
+    pub fn fds(&self) -> &FdTable {
+        &self.fds
+    }
+
+    pub fn fds_mut(&mut self) -> &mut FdTable {
+        &mut self.fds
+    }
+
+    /// Command names, functions and aliases (for completion).
+    pub fn known_commands(&self) -> Vec<String> {
+        let mut names: Vec<String> = crate::commands::names().map(str::to_string).collect();
+        names.extend(self.functions.keys().cloned());
+        names.extend(self.aliases.keys().cloned());
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Runs a whole script (or `-c` command line), command line by command
+    /// line as bash does: a syntax error stops the script (status 2) after
+    /// the lines before it ran. Returns the exit status.
+    pub fn run_script(&mut self, source: &str) -> Result<i32, Stopped> {
+        let outcome = self.run_source(source);
+        let status = match outcome {
+            Ok(status) => status,
+            Err(Flow::Exit(status)) => status,
+            Err(Flow::Return(status)) => status,
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
+            Err(Flow::Stop(stopped)) => return Err(stopped),
+        };
+        self.status = status;
+        self.run_exit_trap()?;
+        Ok(self.status)
+    }
+
+    /// Runs source text in this shell; `Flow::Exit` propagates.
+    pub(crate) fn run_source(&mut self, source: &str) -> ExecResult {
+        let mut parser = Parser::new(source);
+        loop {
+            parser.set_aliases(
+                self.aliases
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                self.opts.expand_aliases,
+            );
+            let command = match parser.next_command() {
+                Ok(Some(command)) => command,
+                Ok(None) => return Ok(self.status),
+                Err(error) => {
+                    self.report_syntax_error(&error);
+                    self.status = 2;
+                    return Err(Flow::Exit(2));
+                }
+            };
+            if self.opts.noexec {
+                continue;
+            }
+            self.status = self.run_list(&command)?;
+        }
+    }
+
+    pub(crate) fn report_syntax_error(&mut self, error: &ParseError) {
+        let message = format!("{}: line {}: {}\n", self.arg0, error.line, error.message);
+        self.write_stderr(message.as_bytes());
+    }
+
+    /// Runs the EXIT trap once.
+    fn run_exit_trap(&mut self) -> Result<(), Stopped> {
+        if let Some(action) = self.traps.remove("EXIT") {
+            let saved = self.status;
+            match self.run_source(&action) {
+                Ok(_) => self.status = saved,
+                Err(Flow::Exit(status)) => self.status = status,
+                Err(Flow::Stop(stopped)) => return Err(stopped),
+                Err(_) => self.status = saved,
+            }
+        }
+        Ok(())
+    }
+
+    /// A syntax check without running (`bash -n`).
+    pub fn check_syntax(source: &str) -> Result<(), ParseError> {
+        Parser::parse_all(source).map(|_| ())
+    }
+
+    /// Counts a command against the limit and checks the deadline.
+    pub(crate) fn tick_command(&self) -> Result<(), Flow> {
+        self.check_watch()?;
+        let count = self.ctx.commands.fetch_add(1, Ordering::Relaxed) + 1;
+        if count > self.ctx.limits.max_commands {
+            return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellCommands)));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tick_loop(&self) -> Result<(), Flow> {
+        self.check_watch()?;
+        let count = self.ctx.iterations.fetch_add(1, Ordering::Relaxed) + 1;
+        if count > self.ctx.limits.max_loop_iterations {
+            return Err(Flow::Stop(Stopped::Limit(LimitKind::LoopIterations)));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_watch(&self) -> Result<(), Flow> {
+        match self.ctx.watch.check() {
+            Ok(()) => Ok(()),
+            Err(goccia_core::Stop::Deadline) => Err(Flow::Stop(Stopped::Io(StopReason::Deadline))),
+            Err(goccia_core::Stop::Cancelled) => {
+                Err(Flow::Stop(Stopped::Io(StopReason::Cancelled)))
+            }
+        }
+    }
+
+    /// A fresh pseudo-random 15-bit number (`$RANDOM`).
+    pub(crate) fn next_random(&mut self) -> u32 {
+        // xorshift64*
+        let mut x = self.random;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.random = x;
+        ((x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) & 0x7fff) as u32
+    }
+
+    /// A pseudo-random number for commands (`mktemp`, `shuf`).
+    pub(crate) fn random_u32(&mut self) -> u32 {
+        self.next_random() << 15 | self.next_random()
+    }
+
+    /// A copy for a subshell.
+    pub(crate) fn subshell(&self) -> Shell {
+        let mut child = self.clone();
+        child.subshell += 1;
+        child.bashpid = self.ctx.new_pid();
+        child.traps = imbl::HashMap::new();
+        if !self.opts.inherit_errexit && self.errexit_off > 0 {
+            child.errexit_off = self.errexit_off;
+        }
+        child
+    }
+}

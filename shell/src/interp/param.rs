@@ -1,0 +1,661 @@
+//! Parameter expansion: `${name}`, `${name[i]}`, `${#name}`, `${!name}`,
+//! defaults and alternatives, pattern removal and replacement, substrings,
+//! case changes and `@` transformations.
+
+use super::expand::Expanded;
+use super::variables::split_subscript;
+use super::{Flow, Shell};
+use crate::arith;
+use crate::ast::*;
+use crate::pattern::Pattern;
+use crate::vars::Value;
+
+/// Values before the operator is applied.
+enum Base {
+    One(Option<String>),
+    /// `star`: `$*` / `[*]` rather than `$@` / `[@]`.
+    Many(Vec<String>, bool),
+}
+
+impl Shell {
+    pub(crate) fn expand_param(
+        &mut self,
+        p: &ParamExpansion,
+        quoted: bool,
+    ) -> Result<Expanded, Flow> {
+        if let ParamOp::Names { at } = p.op {
+            let names: Vec<String> = self
+                .vars
+                .visible()
+                .into_iter()
+                .filter(|(name, var)| name.starts_with(&p.name) && var.value.is_some())
+                .map(|(name, _)| name)
+                .collect();
+            return Ok(Expanded::Many {
+                values: names,
+                star: !at,
+            });
+        }
+        let index_text = p.index.as_ref().and_then(Word::as_plain);
+        let all = matches!(index_text.as_deref(), Some("@") | Some("*"));
+        if p.indirect && all {
+            let keys = self
+                .get_value(&p.name)
+                .map(|v| v.keys())
+                .unwrap_or_default();
+            return Ok(Expanded::Many {
+                values: keys,
+                star: index_text.as_deref() == Some("*"),
+            });
+        }
+        let (name, index) = if p.indirect {
+            let target = self.get_var(&p.name).unwrap_or_default();
+            if target.is_empty() {
+                if self.opts.nounset || !crate::parse::is_name(&p.name) {
+                    return Err(
+                        self.expansion_error(&format!("{}: invalid indirect expansion", p.name))
+                    );
+                }
+                return Ok(Expanded::One(None));
+            }
+            match split_subscript(&target) {
+                Some((base, index)) => (base.to_string(), Some(Word::literal(index))),
+                None => (target, p.index.clone()),
+            }
+        } else {
+            (p.name.clone(), p.index.clone())
+        };
+        let base = self.base_value(&name, index.as_ref())?;
+        if p.length {
+            return Ok(Expanded::One(Some(match base {
+                Base::Many(values, _) => values.len().to_string(),
+                Base::One(value) => {
+                    if value.is_none() && self.opts.nounset && !matches!(name.as_str(), "@" | "*") {
+                        return Err(self.unbound(&name));
+                    }
+                    value.unwrap_or_default().chars().count().to_string()
+                }
+            })));
+        }
+        self.apply_op(&name, index.as_ref(), base, &p.op, quoted)
+    }
+
+    fn base_value(&mut self, name: &str, index: Option<&Word>) -> Result<Base, Flow> {
+        if name == "@" || name == "*" {
+            return Ok(Base::Many(self.positional.to_vec(), name == "*"));
+        }
+        let Some(index) = index else {
+            return Ok(Base::One(self.get_var(name)));
+        };
+        match index.as_plain().as_deref() {
+            Some("@") | Some("*") => {
+                let values = self.get_value(name).map(|v| v.values()).unwrap_or_default();
+                Ok(Base::Many(values, index.as_plain().as_deref() == Some("*")))
+            }
+            _ => {
+                let key = self.word_key(name, index)?;
+                Ok(Base::One(self.get_element(name, &key)))
+            }
+        }
+    }
+
+    /// `set -u` and `${x?}` errors end a non-interactive shell with 127,
+    /// as bash does.
+    pub(crate) fn unbound(&mut self, name: &str) -> Flow {
+        self.fatal_expansion(&format!("{name}: unbound variable"), 127)
+    }
+
+    /// An expansion error: message, status 1, and (non-interactive) the
+    /// shell exits.
+    pub(crate) fn expansion_error(&mut self, message: &str) -> Flow {
+        self.fatal_expansion(message, 1)
+    }
+
+    fn fatal_expansion(&mut self, message: &str, status: i32) -> Flow {
+        let text = format!("{}: {}\n", self.arg0, message);
+        self.write_stderr(text.as_bytes());
+        self.status = status;
+        if self.interactive {
+            Flow::Return(status)
+        } else {
+            Flow::Exit(status)
+        }
+    }
+
+    fn apply_op(
+        &mut self,
+        name: &str,
+        index: Option<&Word>,
+        base: Base,
+        op: &ParamOp,
+        _quoted: bool,
+    ) -> Result<Expanded, Flow> {
+        let (is_set, is_null) = match &base {
+            Base::One(None) => (false, true),
+            Base::One(Some(v)) => (true, v.is_empty()),
+            Base::Many(values, _) => (
+                !values.is_empty(),
+                values.is_empty() || (values.len() == 1 && values[0].is_empty()),
+            ),
+        };
+        let missing = |colon: bool| !is_set || (colon && is_null);
+        match op {
+            ParamOp::None => {
+                if !is_set && self.opts.nounset && !matches!(base, Base::Many(..)) {
+                    return Err(self.unbound(&display_name(name, index)));
+                }
+                Ok(to_expanded(base))
+            }
+            ParamOp::Default { colon, word } => {
+                if missing(*colon) {
+                    Ok(Expanded::Operand(word.clone()))
+                } else {
+                    Ok(to_expanded(base))
+                }
+            }
+            ParamOp::Alternate { colon, word } => {
+                if missing(*colon) {
+                    Ok(Expanded::One(None))
+                } else {
+                    Ok(Expanded::Operand(word.clone()))
+                }
+            }
+            ParamOp::Assign { colon, word } => {
+                if !missing(*colon) {
+                    return Ok(to_expanded(base));
+                }
+                let value = self.expand_string(word)?;
+                if name.chars().all(|c| c.is_ascii_digit())
+                    || matches!(name, "@" | "*" | "#" | "?" | "-" | "$" | "!")
+                {
+                    return Err(
+                        self.expansion_error(&format!("${name}: cannot assign in this way"))
+                    );
+                }
+                let result = match index {
+                    Some(index) => {
+                        let key = self.word_key(name, index)?;
+                        self.set_element(name, key, value.clone(), false)
+                    }
+                    None => self.set_var(name, value.clone()),
+                };
+                if let Err(message) = result {
+                    return Err(self.expansion_error(&message));
+                }
+                Ok(Expanded::One(Some(value)))
+            }
+            ParamOp::Error { colon, word } => {
+                if !missing(*colon) {
+                    return Ok(to_expanded(base));
+                }
+                let text = self.expand_string(word)?;
+                let message = if text.is_empty() {
+                    "parameter null or not set".to_string()
+                } else {
+                    text
+                };
+                Err(self.fatal_expansion(&format!("{}: {message}", display_name(name, index)), 127))
+            }
+            ParamOp::RemovePrefix { longest, pattern }
+            | ParamOp::RemoveSuffix { longest, pattern } => {
+                let pattern_text = self.expand_pattern(pattern)?;
+                let matcher = Pattern::new(&pattern_text, self.opts.extglob);
+                let prefix = matches!(op, ParamOp::RemovePrefix { .. });
+                Ok(map_base(base, |value| {
+                    if prefix {
+                        match matcher.match_prefix(&value, *longest) {
+                            Some(n) => value.chars().skip(n).collect(),
+                            None => value,
+                        }
+                    } else {
+                        match matcher.match_suffix(&value, *longest) {
+                            Some(n) => value.chars().take(n).collect(),
+                            None => value,
+                        }
+                    }
+                }))
+            }
+            ParamOp::Replace {
+                mode,
+                pattern,
+                replacement,
+            } => {
+                let pattern_text = self.expand_pattern(pattern)?;
+                let replacement = self.expand_pattern(replacement)?;
+                let matcher = Pattern::new(&pattern_text, self.opts.extglob);
+                let empty_pattern = pattern_text.is_empty();
+                Ok(map_base(base, |value| {
+                    replace(&value, &matcher, empty_pattern, *mode, &replacement)
+                }))
+            }
+            ParamOp::Substring { offset, length } => {
+                let offset_text = self.expand_string(offset)?;
+                let offset = match arith::eval(&offset_text, self) {
+                    Ok(n) => n,
+                    Err(error) => return Err(self.arith_failure(&error)),
+                };
+                let length = match length {
+                    Some(word) => {
+                        let text = self.expand_string(word)?;
+                        match arith::eval(&text, self) {
+                            Ok(n) => Some(n),
+                            Err(error) => return Err(self.arith_failure(&error)),
+                        }
+                    }
+                    None => None,
+                };
+                self.substring(name, base, offset, length)
+            }
+            ParamOp::Case {
+                upper,
+                all,
+                pattern,
+            } => {
+                let pattern_text = self.expand_pattern(pattern)?;
+                let matcher = (!pattern_text.is_empty())
+                    .then(|| Pattern::new(&pattern_text, self.opts.extglob));
+                Ok(map_base(base, |value| {
+                    change_case(&value, *upper, *all, matcher.as_ref())
+                }))
+            }
+            ParamOp::Transform(op) => self.transform(name, index, base, *op),
+            ParamOp::Names { .. } => unreachable!("handled before"),
+        }
+    }
+
+    fn substring(
+        &mut self,
+        name: &str,
+        base: Base,
+        offset: i64,
+        length: Option<i64>,
+    ) -> Result<Expanded, Flow> {
+        match base {
+            Base::Many(values, star) => {
+                // `${@:0}` includes `$0`.
+                let mut values = values;
+                let mut offset = offset;
+                if name == "@" || name == "*" {
+                    if offset == 0 {
+                        values.insert(0, self.arg0.clone());
+                    } else if offset > 0 {
+                        offset -= 1;
+                    }
+                }
+                let count = values.len() as i64;
+                let start = if offset < 0 {
+                    (count + offset).max(0)
+                } else {
+                    offset.min(count)
+                };
+                let end = match length {
+                    Some(len) if len < 0 => {
+                        return Err(
+                            self.expansion_error(&format!("{len}: substring expression < 0"))
+                        );
+                    }
+                    Some(len) => (start + len).min(count),
+                    None => count,
+                };
+                let slice = if start >= end {
+                    Vec::new()
+                } else {
+                    values[start as usize..end as usize].to_vec()
+                };
+                Ok(Expanded::Many {
+                    values: slice,
+                    star,
+                })
+            }
+            Base::One(value) => {
+                let Some(value) = value else {
+                    return Ok(Expanded::One(None));
+                };
+                let chars: Vec<char> = value.chars().collect();
+                let count = chars.len() as i64;
+                let start = if offset < 0 { count + offset } else { offset };
+                if start < 0 || start > count {
+                    return Ok(Expanded::One(Some(String::new())));
+                }
+                let end = match length {
+                    Some(len) if len < 0 => {
+                        let end = count + len;
+                        if end < start {
+                            return Err(
+                                self.expansion_error(&format!("{len}: substring expression < 0"))
+                            );
+                        }
+                        end
+                    }
+                    Some(len) => (start + len).min(count),
+                    None => count,
+                };
+                Ok(Expanded::One(Some(
+                    chars[start as usize..end.max(start) as usize]
+                        .iter()
+                        .collect(),
+                )))
+            }
+        }
+    }
+
+    fn transform(
+        &mut self,
+        name: &str,
+        index: Option<&Word>,
+        base: Base,
+        op: char,
+    ) -> Result<Expanded, Flow> {
+        match op {
+            'Q' => Ok(map_base_opt(base, |v| v.map(|v| quote(&v)))),
+            'E' => Ok(map_base(base, |v| crate::escape::ansi_c(&v))),
+            'P' => Ok(map_base(base, |v| v)),
+            'U' => Ok(map_base(base, |v| v.to_uppercase())),
+            'L' => Ok(map_base(base, |v| v.to_lowercase())),
+            'u' => Ok(map_base(base, |v| {
+                let mut chars = v.chars();
+                match chars.next() {
+                    Some(first) => first.to_uppercase().chain(chars).collect(),
+                    None => v,
+                }
+            })),
+            'a' => {
+                let attrs = self.attribute_flags(name);
+                Ok(map_base_opt(base, |v| v.map(|_| attrs.clone())))
+            }
+            'A' => {
+                let text = self.declaration_text(name, index.is_some());
+                Ok(Expanded::One(text))
+            }
+            'K' | 'k' => {
+                let value = self.get_value(name);
+                Ok(match value {
+                    Some(Value::Assoc(map)) => Expanded::One(Some(
+                        map.iter()
+                            .map(|(k, v)| format!("{} {}", quote(k), quote(v)))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )),
+                    Some(Value::Indexed(map)) => Expanded::One(Some(
+                        map.iter()
+                            .map(|(k, v)| format!("{k} {}", quote(v)))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )),
+                    _ => map_base_opt(base, |v| v.map(|v| quote(&v))),
+                })
+            }
+            _ => Err(self.expansion_error(&format!("${{{name}@{op}}}: bad substitution"))),
+        }
+    }
+
+    pub(crate) fn attribute_flags(&self, name: &str) -> String {
+        let Some(var) = self.vars.get_raw(name) else {
+            return String::new();
+        };
+        let mut flags = String::new();
+        match &var.value {
+            Some(Value::Indexed(_)) => flags.push('a'),
+            Some(Value::Assoc(_)) => flags.push('A'),
+            _ => {}
+        }
+        if var.attrs.integer {
+            flags.push('i');
+        }
+        if var.attrs.lower {
+            flags.push('l');
+        }
+        if var.attrs.nameref {
+            flags.push('n');
+        }
+        if var.attrs.readonly {
+            flags.push('r');
+        }
+        if var.attrs.upper {
+            flags.push('u');
+        }
+        if var.attrs.exported {
+            flags.push('x');
+        }
+        flags
+    }
+
+    /// `declare -p`-style text of a variable.
+    pub(crate) fn declaration_text(&self, name: &str, element_only: bool) -> Option<String> {
+        let var = self.vars.get_raw(name)?;
+        let flags = self.attribute_flags(name);
+        let flags = if flags.is_empty() {
+            "--".to_string()
+        } else {
+            format!("-{flags}")
+        };
+        let value = var.value.as_ref()?;
+        Some(match value {
+            Value::Scalar(text) if element_only => format!("{name}={}", quote(text)),
+            Value::Scalar(text) => format!("declare {flags} {name}={}", quote_declare(text)),
+            Value::Indexed(map) => {
+                let items: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("[{k}]={}", quote_declare(v)))
+                    .collect();
+                format!("declare {flags} {name}=({})", items.join(" "))
+            }
+            Value::Assoc(map) => {
+                let items: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("[{}]={}", quote_key(k), quote_declare(v)))
+                    .collect();
+                if items.is_empty() {
+                    format!("declare {flags} {name}=()")
+                } else {
+                    format!("declare {flags} {name}=({} )", items.join(" "))
+                }
+            }
+        })
+    }
+}
+
+fn display_name(name: &str, index: Option<&Word>) -> String {
+    match index.and_then(Word::as_plain) {
+        Some(index) => format!("{name}[{index}]"),
+        None => name.to_string(),
+    }
+}
+
+fn to_expanded(base: Base) -> Expanded {
+    match base {
+        Base::One(value) => Expanded::One(value),
+        Base::Many(values, star) => Expanded::Many { values, star },
+    }
+}
+
+fn map_base(base: Base, f: impl Fn(String) -> String) -> Expanded {
+    match base {
+        Base::One(value) => Expanded::One(value.map(f)),
+        Base::Many(values, star) => Expanded::Many {
+            values: values.into_iter().map(f).collect(),
+            star,
+        },
+    }
+}
+
+fn map_base_opt(base: Base, f: impl Fn(Option<String>) -> Option<String>) -> Expanded {
+    match base {
+        Base::One(value) => Expanded::One(f(value)),
+        Base::Many(values, star) => Expanded::Many {
+            values: values.into_iter().filter_map(|v| f(Some(v))).collect(),
+            star,
+        },
+    }
+}
+
+/// `${value/pattern/replacement}`; in the replacement (escaped like a
+/// pattern) an unquoted `&` is the matched text (bash 5.2's
+/// `patsub_replacement`).
+fn replace(
+    value: &str,
+    matcher: &Pattern,
+    empty_pattern: bool,
+    mode: ReplaceMode,
+    replacement: &str,
+) -> String {
+    let substitute = |matched: &str| -> String {
+        let mut out = String::new();
+        let mut chars = replacement.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    if let Some(next) = chars.next() {
+                        out.push(next);
+                    }
+                }
+                '&' => out.push_str(matched),
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let chars: Vec<char> = value.chars().collect();
+    match mode {
+        ReplaceMode::Prefix => {
+            if empty_pattern {
+                return format!("{}{value}", substitute(""));
+            }
+            match matcher.match_prefix(value, true) {
+                Some(n) => {
+                    let matched: String = chars[..n].iter().collect();
+                    format!(
+                        "{}{}",
+                        substitute(&matched),
+                        chars[n..].iter().collect::<String>()
+                    )
+                }
+                None => value.to_string(),
+            }
+        }
+        ReplaceMode::Suffix => {
+            if empty_pattern {
+                return format!("{value}{}", substitute(""));
+            }
+            match matcher.match_suffix(value, true) {
+                Some(n) => {
+                    let matched: String = chars[n..].iter().collect();
+                    format!(
+                        "{}{}",
+                        chars[..n].iter().collect::<String>(),
+                        substitute(&matched)
+                    )
+                }
+                None => value.to_string(),
+            }
+        }
+        ReplaceMode::First | ReplaceMode::All => {
+            if empty_pattern {
+                return value.to_string();
+            }
+            let mut out = String::new();
+            let mut pos = 0;
+            while pos <= chars.len() {
+                match matcher.find(&chars, pos) {
+                    Some((start, end)) => {
+                        out.extend(&chars[pos..start]);
+                        let matched: String = chars[start..end].iter().collect();
+                        out.push_str(&substitute(&matched));
+                        if end == start {
+                            if start < chars.len() {
+                                out.push(chars[start]);
+                            }
+                            pos = start + 1;
+                        } else {
+                            pos = end;
+                        }
+                        if mode == ReplaceMode::First {
+                            if pos <= chars.len() {
+                                out.extend(&chars[pos.min(chars.len())..]);
+                            }
+                            return out;
+                        }
+                    }
+                    None => {
+                        out.extend(&chars[pos.min(chars.len())..]);
+                        return out;
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+fn change_case(value: &str, upper: bool, all: bool, matcher: Option<&Pattern>) -> String {
+    let mut out = String::new();
+    for (i, c) in value.chars().enumerate() {
+        let applies = (all || i == 0) && matcher.is_none_or(|m| m.matches(&c.to_string()));
+        if applies {
+            if upper {
+                out.extend(c.to_uppercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `${x@Q}`: quoted for reuse as shell input.
+pub fn quote(value: &str) -> String {
+    if value.chars().any(|c| c.is_control()) {
+        let mut out = String::from("$'");
+        for c in value.chars() {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                '\x1b' => out.push_str("\\E"),
+                '\'' => out.push_str("\\'"),
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('\'');
+        return out;
+    }
+    format!("'{}'", value.replace('\'', "'\\''"))
+}
+
+/// `declare -p` quoting: double quotes, escaping `"`, `\`, `$`, `` ` ``.
+fn quote_declare(value: &str) -> String {
+    if value
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return quote(value);
+    }
+    let mut out = String::from("\"");
+    for c in value.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+fn quote_key(key: &str) -> String {
+    if key
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
+        key.to_string()
+    } else {
+        quote_declare(key)
+    }
+}
+
+pub(crate) fn quote_for_declare(value: &str) -> String {
+    quote_declare(value)
+}

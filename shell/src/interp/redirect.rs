@@ -1,0 +1,270 @@
+//! Redirections: opening VFS files and special devices, duplicating and
+//! closing descriptors, here-documents and here-strings. A command's
+//! redirections are undone when it ends (except `exec`'s).
+
+use std::io::Write;
+
+use bytes::Bytes;
+use goccia_vfs::{Errno, VfsPath};
+
+use super::{Flow, Shell};
+use crate::ast::*;
+use crate::io::{BytesReader, Fd, FileWriter};
+
+/// Descriptors as they were before a command's redirections.
+pub(crate) type SavedFds = Vec<(usize, Option<Fd>)>;
+
+/// Readable devices with fixed content.
+fn device_input(path: &str) -> Option<Bytes> {
+    match path {
+        "/dev/null" => Some(Bytes::new()),
+        "/dev/zero" => Some(Bytes::from(vec![0u8; 1 << 20])),
+        "/dev/urandom" | "/dev/random" => {
+            let mut state = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(42)
+                | 1;
+            let bytes: Vec<u8> = (0..65536)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            Some(Bytes::from(bytes))
+        }
+        _ => None,
+    }
+}
+
+impl Shell {
+    /// Applies `redirects`; on failure reports it and returns the status
+    /// (the command does not run; earlier redirections are undone).
+    pub(crate) fn apply_redirects(&mut self, redirects: &[Redirect]) -> Result<SavedFds, i32> {
+        let mut saved: SavedFds = Vec::new();
+        for redirect in redirects {
+            if let Err(status) = self.apply_one(redirect, &mut saved) {
+                self.restore_redirects(saved);
+                self.status = status;
+                return Err(status);
+            }
+        }
+        Ok(saved)
+    }
+
+    pub(crate) fn restore_redirects(&mut self, saved: SavedFds) {
+        for (fd, old) in saved.into_iter().rev() {
+            if let Some(Fd::Output(writer)) = self.fds.get(fd) {
+                let _ = writer.lock().flush();
+            }
+            match old {
+                Some(value) => self.fds.set(fd, value),
+                None => self.fds.close(fd),
+            }
+        }
+    }
+
+    fn save(&self, saved: &mut SavedFds, fd: usize) {
+        if !saved.iter().any(|(f, _)| *f == fd) {
+            saved.push((fd, self.fds.get(fd).cloned()));
+        }
+    }
+
+    fn redirect_error(&mut self, target: &str, message: &str) -> i32 {
+        let text = format!("{}: {target}: {message}\n", self.arg0);
+        self.write_stderr(text.as_bytes());
+        1
+    }
+
+    fn apply_one(&mut self, redirect: &Redirect, saved: &mut SavedFds) -> Result<(), i32> {
+        let input = matches!(
+            redirect.op,
+            RedirectOp::Read
+                | RedirectOp::DupRead
+                | RedirectOp::HereDoc
+                | RedirectOp::HereString
+                | RedirectOp::ReadWrite
+        );
+        let fd = match &redirect.fd {
+            RedirectFd::Default => usize::from(!input),
+            RedirectFd::Number(n) => *n as usize,
+            RedirectFd::Variable(name) => {
+                let fd = self.fds.free_from(10);
+                let _ = self.set_var(name, fd.to_string());
+                fd
+            }
+        };
+        let flow_status = |flow: Flow| match flow {
+            Flow::Exit(status) | Flow::Return(status) => status,
+            _ => 1,
+        };
+        match redirect.op {
+            RedirectOp::HereDoc => {
+                let body = redirect
+                    .heredoc
+                    .as_ref()
+                    .map(|doc| doc.body.clone())
+                    .unwrap_or_default();
+                let text = self.expand_string(&body).map_err(flow_status)?;
+                self.save(saved, fd);
+                self.fds
+                    .set(fd, Fd::reader(BytesReader::new(text.into_bytes())));
+                return Ok(());
+            }
+            RedirectOp::HereString => {
+                let mut text = self.expand_string(&redirect.target).map_err(flow_status)?;
+                text.push('\n');
+                self.save(saved, fd);
+                self.fds
+                    .set(fd, Fd::reader(BytesReader::new(text.into_bytes())));
+                return Ok(());
+            }
+            _ => {}
+        }
+        let target = match self.expand_redirect_target(&redirect.target) {
+            Ok(Some(target)) => target,
+            Ok(None) => {
+                let shown = crate::parse::word_text(&redirect.target);
+                return Err(self.redirect_error(&shown, "ambiguous redirect"));
+            }
+            Err(flow) => return Err(flow_status(flow)),
+        };
+        match redirect.op {
+            RedirectOp::DupRead | RedirectOp::DupWrite => {
+                if target == "-" {
+                    self.save(saved, fd);
+                    self.fds.close(fd);
+                    return Ok(());
+                }
+                let (number, close_source) = match target.strip_suffix('-') {
+                    Some(number) => (number, true),
+                    None => (target.as_str(), false),
+                };
+                if let Ok(source) = number.parse::<usize>() {
+                    let Some(value) = self.fds.get(source).cloned() else {
+                        return Err(self.redirect_error(number, "Bad file descriptor"));
+                    };
+                    self.save(saved, fd);
+                    self.fds.set(fd, value);
+                    if close_source {
+                        self.save(saved, source);
+                        self.fds.close(source);
+                    }
+                    return Ok(());
+                }
+                if redirect.op == RedirectOp::DupWrite && redirect.fd == RedirectFd::Default {
+                    let writer = self.open_output(&target, false)?;
+                    self.save(saved, 1);
+                    self.save(saved, 2);
+                    self.fds.set(1, writer.clone());
+                    self.fds.set(2, writer);
+                    return Ok(());
+                }
+                Err(self.redirect_error(&target, "ambiguous redirect"))
+            }
+            RedirectOp::Read | RedirectOp::ReadWrite => {
+                let reader = self.open_input(&target, redirect.op == RedirectOp::ReadWrite)?;
+                self.save(saved, fd);
+                self.fds.set(fd, reader);
+                Ok(())
+            }
+            RedirectOp::Write | RedirectOp::Clobber | RedirectOp::Append => {
+                if self.opts.noclobber && redirect.op == RedirectOp::Write {
+                    if let Ok(path) = self.cwd.resolve(&target) {
+                        if self.ctx.vfs.lock().is_file(&path) {
+                            return Err(
+                                self.redirect_error(&target, "cannot overwrite existing file")
+                            );
+                        }
+                    }
+                }
+                let writer = self.open_output(&target, redirect.op == RedirectOp::Append)?;
+                self.save(saved, fd);
+                self.fds.set(fd, writer);
+                Ok(())
+            }
+            RedirectOp::WriteBoth | RedirectOp::AppendBoth => {
+                let writer = self.open_output(&target, redirect.op == RedirectOp::AppendBoth)?;
+                self.save(saved, 1);
+                self.save(saved, 2);
+                self.fds.set(1, writer.clone());
+                self.fds.set(2, writer);
+                Ok(())
+            }
+            RedirectOp::HereDoc | RedirectOp::HereString => unreachable!("handled above"),
+        }
+    }
+
+    /// `/dev/fd/N`, `/dev/stdin`: an open descriptor.
+    fn special_fd(&self, target: &str) -> Option<usize> {
+        match target {
+            "/dev/stdin" => Some(0),
+            "/dev/stdout" => Some(1),
+            "/dev/stderr" => Some(2),
+            _ => target.strip_prefix("/dev/fd/").and_then(|n| n.parse().ok()),
+        }
+    }
+
+    fn open_input(&mut self, target: &str, create: bool) -> Result<Fd, i32> {
+        if let Some(fd) = self.special_fd(target) {
+            return self
+                .fds
+                .get(fd)
+                .cloned()
+                .ok_or_else(|| self.redirect_error(target, "Bad file descriptor"));
+        }
+        if let Some(bytes) = device_input(target) {
+            return Ok(Fd::reader(BytesReader::new(bytes)));
+        }
+        let path = self.redirect_path(target)?;
+        let vfs = self.ctx.vfs.clone();
+        let mut vfs = vfs.lock();
+        match vfs.read_file(&path) {
+            Ok(data) => Ok(Fd::reader(BytesReader::new(data))),
+            Err(error) if error.errno == Errno::NoEnt && create => {
+                drop(vfs.write_file(&path, Vec::new()));
+                Ok(Fd::null_input())
+            }
+            Err(error) => {
+                drop(vfs);
+                Err(self.redirect_error(target, error.errno.strerror()))
+            }
+        }
+    }
+
+    fn open_output(&mut self, target: &str, append: bool) -> Result<Fd, i32> {
+        if let Some(fd) = self.special_fd(target) {
+            return self
+                .fds
+                .get(fd)
+                .cloned()
+                .ok_or_else(|| self.redirect_error(target, "Bad file descriptor"));
+        }
+        if target == "/dev/null" || target == "/dev/zero" || target == "/dev/full" {
+            return Ok(Fd::null_output());
+        }
+        let path = self.redirect_path(target)?;
+        let vfs = self.ctx.vfs.clone();
+        let result = {
+            let mut vfs = vfs.lock();
+            if append {
+                vfs.append_file(&path, Vec::new())
+            } else {
+                vfs.write_file(&path, Vec::new())
+            }
+        };
+        match result {
+            Ok(()) => Ok(Fd::writer(FileWriter::new(vfs, path))),
+            Err(error) => Err(self.redirect_error(target, error.errno.strerror())),
+        }
+    }
+
+    fn redirect_path(&mut self, target: &str) -> Result<VfsPath, i32> {
+        self.cwd.resolve(target).map_err(|error| {
+            let errno = Errno::from(&error);
+            self.redirect_error(target, errno.strerror())
+        })
+    }
+}

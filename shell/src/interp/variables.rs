@@ -1,0 +1,398 @@
+//! Reading and writing variables: special parameters, arrays, attributes
+//! (`-i`, `-l`, `-u`, `-r`, `-x`, `-n`), and arithmetic's view of them.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+
+use super::{Flow, Shell};
+use crate::arith::{self, ArithEnv, ArithError};
+use crate::ast::Word;
+use crate::vars::{Value, Var};
+
+/// An array subscript, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    Index(i64),
+    Name(String),
+}
+
+impl Shell {
+    /// Follows namerefs (`declare -n`) to the variable they name.
+    pub(crate) fn resolve_name(&self, name: &str) -> String {
+        let mut current = name.to_string();
+        for _ in 0..16 {
+            match self.vars.get_raw(&current) {
+                Some(var) if var.attrs.nameref => {
+                    match var.value.as_ref().and_then(Value::scalar) {
+                        Some(target) if !target.is_empty() => current = target.to_string(),
+                        _ => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        current
+    }
+
+    /// Special parameters and dynamic variables.
+    fn special(&mut self, name: &str) -> Option<String> {
+        Some(match name {
+            "?" => self.status.to_string(),
+            "#" => self.positional.len().to_string(),
+            "$" => self.pid.to_string(),
+            "!" => return self.last_bg.map(|p| p.to_string()),
+            "0" => self.arg0.clone(),
+            "-" => self.option_flags(),
+            "RANDOM" => self.next_random().to_string(),
+            "SECONDS" => self.started.elapsed().as_secs().to_string(),
+            "LINENO" => self.line.to_string(),
+            "BASHPID" => self.bashpid.to_string(),
+            "BASH_SUBSHELL" => self.subshell.to_string(),
+            "EPOCHSECONDS" => now_epoch().0.to_string(),
+            "EPOCHREALTIME" => {
+                let (secs, micros) = now_epoch();
+                format!("{secs}.{micros:06}")
+            }
+            "PWD" if self.vars.get_raw("PWD").is_none() => self.cwd.to_string(),
+            _ => {
+                if let Ok(n) = name.parse::<usize>() {
+                    return self.positional.get(n.checked_sub(1)?).cloned();
+                }
+                return None;
+            }
+        })
+    }
+
+    pub(crate) fn option_flags(&self) -> String {
+        let mut flags = String::new();
+        if self.opts.errexit {
+            flags.push('e');
+        }
+        flags.push('h');
+        if self.interactive {
+            flags.push('i');
+        }
+        if self.opts.nounset {
+            flags.push('u');
+        }
+        if self.opts.xtrace {
+            flags.push('x');
+        }
+        if self.opts.noglob {
+            flags.push('f');
+        }
+        flags.push('B');
+        if !self.interactive {
+            flags.push('c');
+        }
+        flags
+    }
+
+    /// `$name` as a string (element 0 of an array), `None` when unset.
+    pub fn get_var(&mut self, name: &str) -> Option<String> {
+        if let Some(value) = self.special(name) {
+            return Some(value);
+        }
+        let name = self.resolve_name(name);
+        if let Some((base, index)) = split_subscript(&name) {
+            let key = self.subscript_key(base, index).ok()?;
+            return self.get_element(base, &key);
+        }
+        self.vars
+            .get_raw(&name)?
+            .value
+            .as_ref()?
+            .scalar()
+            .map(str::to_string)
+    }
+
+    /// The whole value of a variable.
+    pub fn get_value(&self, name: &str) -> Option<Value> {
+        let name = self.resolve_name(name);
+        self.vars.get_raw(&name)?.value.clone()
+    }
+
+    pub fn is_set(&mut self, name: &str) -> bool {
+        self.get_var(name).is_some() || self.get_value(name).is_some_and(|v| !v.is_empty())
+    }
+
+    pub(crate) fn is_assoc(&self, name: &str) -> bool {
+        let name = self.resolve_name(name);
+        matches!(
+            self.vars.get_raw(&name),
+            Some(Var {
+                value: Some(Value::Assoc(_)),
+                ..
+            })
+        )
+    }
+
+    pub(crate) fn get_element(&self, name: &str, key: &Key) -> Option<String> {
+        let name = self.resolve_name(name);
+        let value = self.vars.get_raw(&name)?.value.as_ref()?;
+        match (value, key) {
+            (Value::Indexed(map), Key::Index(i)) => {
+                let index = if *i < 0 {
+                    map.keys().next_back().map(|max| max + 1 + i)?
+                } else {
+                    *i
+                };
+                map.get(&index).cloned()
+            }
+            (Value::Assoc(map), Key::Name(k)) => map.get(k).cloned(),
+            (Value::Assoc(map), Key::Index(i)) => map.get(&i.to_string()).cloned(),
+            (Value::Scalar(text), Key::Index(0) | Key::Index(-1)) => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    /// Resolves a subscript for `name`: a string key for associative
+    /// arrays, an arithmetic index otherwise.
+    pub(crate) fn subscript_key(&mut self, name: &str, index: &str) -> Result<Key, ArithError> {
+        if self.is_assoc(name) {
+            Ok(Key::Name(index.to_string()))
+        } else {
+            Ok(Key::Index(arith::eval(index, self)?))
+        }
+    }
+
+    /// Expands an index word, then resolves it.
+    pub(crate) fn word_key(&mut self, name: &str, index: &Word) -> Result<Key, Flow> {
+        let text = self.expand_string(index)?;
+        if self.is_assoc(name) {
+            return Ok(Key::Name(text));
+        }
+        match arith::eval(&text, self) {
+            Ok(n) => Ok(Key::Index(n)),
+            Err(error) => Err(self.arith_failure(&error)),
+        }
+    }
+
+    /// Reports an arithmetic error; the command fails.
+    pub(crate) fn arith_failure(&mut self, error: &ArithError) -> Flow {
+        let message = format!("{}: {}\n", self.arg0, error);
+        self.write_stderr(message.as_bytes());
+        self.status = 1;
+        if self.interactive {
+            Flow::Return(1)
+        } else {
+            Flow::Exit(1)
+        }
+    }
+
+    /// Applies `-i`, `-l`, `-u` to a value about to be stored.
+    fn transform_for(&mut self, name: &str, value: String) -> Result<String, String> {
+        let attrs = self.vars.get_raw(name).map(|v| v.attrs).unwrap_or_default();
+        let mut value = value;
+        if attrs.integer {
+            value = arith::eval(&value, self)
+                .map_err(|e| e.to_string())?
+                .to_string();
+        }
+        if attrs.lower {
+            value = value.to_lowercase();
+        } else if attrs.upper {
+            value = value.to_uppercase();
+        }
+        Ok(value)
+    }
+
+    fn check_writable(&self, name: &str) -> Result<(), String> {
+        if self.vars.get_raw(name).is_some_and(|v| v.attrs.readonly) {
+            return Err(format!("{name}: readonly variable"));
+        }
+        Ok(())
+    }
+
+    /// `name=value` (element 0 of an array).
+    pub fn set_var(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
+        let name = self.resolve_name(name);
+        if let Some((base, index)) = split_subscript(&name) {
+            let key = self.subscript_key(base, index).map_err(|e| e.to_string())?;
+            return self.set_element(base, key, value.into(), false);
+        }
+        self.check_writable(&name)?;
+        let value = self.transform_for(&name, value.into())?;
+        let allexport = self.opts.allexport;
+        let var = self.vars.entry(&name);
+        match &mut var.value {
+            Some(Value::Indexed(map)) => {
+                map.insert(0, value);
+            }
+            Some(Value::Assoc(map)) => {
+                map.insert("0".to_string(), value);
+            }
+            slot => *slot = Some(Value::Scalar(value)),
+        }
+        if allexport {
+            var.attrs.exported = true;
+        }
+        Ok(())
+    }
+
+    /// `name+=value`
+    pub fn append_var(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let name = self.resolve_name(name);
+        let integer = self.vars.get_raw(&name).is_some_and(|v| v.attrs.integer);
+        if integer {
+            let current = self.get_var(&name).unwrap_or_default();
+            let sum = format!(
+                "({}) + ({})",
+                if current.is_empty() { "0" } else { &current },
+                value
+            );
+            return self.set_var(&name, sum);
+        }
+        if let Some(Value::Indexed(_)) | Some(Value::Assoc(_)) = self.get_value(&name) {
+            let current = self.get_element(&name, &Key::Index(0)).unwrap_or_default();
+            return self.set_element(&name, Key::Index(0), format!("{current}{value}"), false);
+        }
+        let current = self.get_var(&name).unwrap_or_default();
+        self.set_var(&name, format!("{current}{value}"))
+    }
+
+    pub fn set_element(
+        &mut self,
+        name: &str,
+        key: Key,
+        value: String,
+        append: bool,
+    ) -> Result<(), String> {
+        let name = self.resolve_name(name);
+        self.check_writable(&name)?;
+        let value = if append {
+            let current = self.get_element(&name, &key).unwrap_or_default();
+            format!("{current}{value}")
+        } else {
+            value
+        };
+        let value = self.transform_for(&name, value)?;
+        let var = self.vars.entry(&name);
+        match (&mut var.value, key) {
+            (Some(Value::Assoc(map)), key) => {
+                let key = match key {
+                    Key::Name(k) => k,
+                    Key::Index(i) => i.to_string(),
+                };
+                map.insert(key, value);
+            }
+            (Some(Value::Indexed(map)), Key::Index(i)) => {
+                let index = if i < 0 {
+                    let max = map.keys().next_back().copied().unwrap_or(-1);
+                    if max + 1 + i < 0 {
+                        return Err(format!("{name}[{i}]: bad array subscript"));
+                    }
+                    max + 1 + i
+                } else {
+                    i
+                };
+                map.insert(index, value);
+            }
+            (slot @ (None | Some(Value::Scalar(_))), Key::Index(i)) => {
+                let mut map = BTreeMap::new();
+                if let Some(Value::Scalar(old)) = slot.take() {
+                    map.insert(0, old);
+                }
+                if i < 0 {
+                    return Err(format!("{name}[{i}]: bad array subscript"));
+                }
+                map.insert(i, value);
+                *slot = Some(Value::Indexed(map));
+            }
+            (slot, Key::Name(k)) => {
+                // A string key on a non-associative array is evaluated as
+                // arithmetic by the caller; here it can only be a new
+                // associative array.
+                let mut map = IndexMap::new();
+                map.insert(k, value);
+                *slot = Some(Value::Assoc(map));
+            }
+        }
+        Ok(())
+    }
+
+    /// `unset 'name[key]'`.
+    pub(crate) fn unset_element(&mut self, name: &str, key: &Key) {
+        let name = self.resolve_name(name);
+        let Some(var) = self.vars.get_mut(&name) else {
+            return;
+        };
+        match (&mut var.value, key) {
+            (Some(Value::Indexed(map)), Key::Index(i)) => {
+                let index = if *i < 0 {
+                    map.keys().next_back().map_or(*i, |max| max + 1 + i)
+                } else {
+                    *i
+                };
+                map.remove(&index);
+            }
+            (Some(Value::Assoc(map)), Key::Name(k)) => {
+                map.shift_remove(k);
+            }
+            (Some(Value::Assoc(map)), Key::Index(i)) => {
+                map.shift_remove(&i.to_string());
+            }
+            (slot @ Some(Value::Scalar(_)), Key::Index(0)) => *slot = None,
+            _ => {}
+        }
+    }
+
+    /// Replaces a whole array.
+    pub fn set_array(&mut self, name: &str, value: Value) -> Result<(), String> {
+        let name = self.resolve_name(name);
+        self.check_writable(&name)?;
+        self.vars.entry(&name).value = Some(value);
+        Ok(())
+    }
+
+    /// The exported variables (`env`, nested shells).
+    pub fn exported(&self) -> Vec<(String, String)> {
+        self.vars
+            .visible()
+            .into_iter()
+            .filter(|(_, var)| var.attrs.exported)
+            .filter_map(|(name, var)| Some((name, var.value?.scalar()?.to_string())))
+            .collect()
+    }
+}
+
+/// `a[1]` → `("a", "1")`.
+pub(crate) fn split_subscript(name: &str) -> Option<(&str, &str)> {
+    let open = name.find('[')?;
+    name.ends_with(']')
+        .then(|| (&name[..open], &name[open + 1..name.len() - 1]))
+}
+
+fn now_epoch() -> (u64, u32) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (now.as_secs(), now.subsec_micros())
+}
+
+impl ArithEnv for Shell {
+    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+        if self.opts.nounset && index.is_none() && !self.is_set(name) {
+            return Err(format!("{name}: unbound variable"));
+        }
+        Ok(match index {
+            None => Shell::get_var(self, name),
+            Some(i) => {
+                let key = if self.is_assoc(name) {
+                    Key::Name(i.to_string())
+                } else {
+                    Key::Index(i)
+                };
+                self.get_element(name, &key)
+            }
+        })
+    }
+
+    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+        match index {
+            None => Shell::set_var(self, name, value.to_string()),
+            Some(i) => self.set_element(name, Key::Index(i), value.to_string(), false),
+        }
+    }
+}

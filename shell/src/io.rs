@@ -1,0 +1,374 @@
+//! Streams of the shell: descriptor tables, pipes between pipeline stages,
+//! files in the VFS, captures and the host's output.
+//!
+//! Pipes are bounded (a stage that writes faster than the next reads
+//! blocks), every blocking wait checks the deadline, and a writer whose
+//! reader is gone gets `BrokenPipe` (the command then ends with 141, as
+//! with SIGPIPE): `yes | head -n 3` ends at once.
+
+use std::io::{self, BufRead, Read, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
+use goccia_core::{Output, Stream, Watch};
+use goccia_vfs::{SharedVfs, VfsPath};
+use parking_lot::Mutex;
+
+/// Why the shell must stop (carried inside `io::Error`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    Deadline,
+    Cancelled,
+    OutputLimit,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::Deadline => "deadline passed",
+            StopReason::Cancelled => "cancelled",
+            StopReason::OutputLimit => "output limit exceeded",
+        })
+    }
+}
+
+impl std::error::Error for StopReason {}
+
+pub fn stop_error(reason: StopReason) -> io::Error {
+    io::Error::other(reason)
+}
+
+/// The stop reason inside an I/O error, if it is one.
+pub fn stop_reason(error: &io::Error) -> Option<StopReason> {
+    error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<StopReason>())
+        .copied()
+}
+
+fn watch_error(watch: &Watch) -> Option<io::Error> {
+    match watch.check() {
+        Ok(()) => None,
+        Err(goccia_core::Stop::Deadline) => Some(stop_error(StopReason::Deadline)),
+        Err(goccia_core::Stop::Cancelled) => Some(stop_error(StopReason::Cancelled)),
+    }
+}
+
+pub type SharedReader = Arc<Mutex<Box<dyn BufRead + Send>>>;
+pub type SharedWriter = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// An open descriptor. Clones share the stream (like `dup`).
+#[derive(Clone)]
+pub enum Fd {
+    Input(SharedReader),
+    Output(SharedWriter),
+}
+
+impl Fd {
+    pub fn reader(reader: impl BufRead + Send + 'static) -> Fd {
+        Fd::Input(Arc::new(Mutex::new(Box::new(reader))))
+    }
+
+    pub fn writer(writer: impl Write + Send + 'static) -> Fd {
+        Fd::Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    pub fn null_input() -> Fd {
+        Fd::reader(io::empty())
+    }
+
+    pub fn null_output() -> Fd {
+        Fd::writer(io::sink())
+    }
+}
+
+/// Descriptors by number.
+#[derive(Clone, Default)]
+pub struct FdTable {
+    slots: Vec<Option<Fd>>,
+}
+
+impl FdTable {
+    pub fn new(stdin: Fd, stdout: Fd, stderr: Fd) -> Self {
+        FdTable {
+            slots: vec![Some(stdin), Some(stdout), Some(stderr)],
+        }
+    }
+
+    pub fn get(&self, fd: usize) -> Option<&Fd> {
+        self.slots.get(fd).and_then(Option::as_ref)
+    }
+
+    pub fn set(&mut self, fd: usize, value: Fd) {
+        if self.slots.len() <= fd {
+            self.slots.resize(fd + 1, None);
+        }
+        self.slots[fd] = Some(value);
+    }
+
+    pub fn close(&mut self, fd: usize) {
+        if let Some(slot) = self.slots.get_mut(fd) {
+            *slot = None;
+        }
+    }
+
+    /// The lowest free descriptor at or above `from` (for `{var}>file`).
+    pub fn free_from(&self, from: usize) -> usize {
+        (from..)
+            .find(|&fd| self.get(fd).is_none())
+            .expect("unbounded")
+    }
+
+    pub fn input(&self, fd: usize) -> Option<SharedReader> {
+        match self.get(fd) {
+            Some(Fd::Input(reader)) => Some(reader.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn output(&self, fd: usize) -> Option<SharedWriter> {
+        match self.get(fd) {
+            Some(Fd::Output(writer)) => Some(writer.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// In-memory content as a reader (files, here-documents, here-strings).
+pub struct BytesReader {
+    data: Bytes,
+    pos: usize,
+}
+
+impl BytesReader {
+    pub fn new(data: impl Into<Bytes>) -> Self {
+        BytesReader {
+            data: data.into(),
+            pos: 0,
+        }
+    }
+}
+
+impl Read for BytesReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.data[self.pos..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl BufRead for BytesReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(&self.data[self.pos..])
+    }
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.data.len());
+    }
+}
+
+/// Chunks in flight per pipe.
+const PIPE_CHUNKS: usize = 32;
+const POLL: Duration = Duration::from_millis(20);
+
+/// A bounded pipe between two pipeline stages.
+pub fn pipe(watch: &Watch) -> (PipeWriter, PipeReader) {
+    let (tx, rx) = bounded(PIPE_CHUNKS);
+    (
+        PipeWriter {
+            tx,
+            watch: watch.clone(),
+        },
+        PipeReader {
+            rx,
+            chunk: Vec::new(),
+            pos: 0,
+            watch: watch.clone(),
+            done: false,
+        },
+    )
+}
+
+pub struct PipeWriter {
+    tx: Sender<Vec<u8>>,
+    watch: Watch,
+}
+
+impl Write for PipeWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let mut chunk = buf.to_vec();
+        loop {
+            match self.tx.send_timeout(chunk, POLL) {
+                Ok(()) => return Ok(buf.len()),
+                Err(SendTimeoutError::Disconnected(_)) => {
+                    return Err(io::ErrorKind::BrokenPipe.into());
+                }
+                Err(SendTimeoutError::Timeout(back)) => {
+                    if let Some(error) = watch_error(&self.watch) {
+                        return Err(error);
+                    }
+                    chunk = back;
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+pub struct PipeReader {
+    rx: Receiver<Vec<u8>>,
+    chunk: Vec<u8>,
+    pos: usize,
+    watch: Watch,
+    done: bool,
+}
+
+impl Read for PipeReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for PipeReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos >= self.chunk.len() && !self.done {
+            match self.rx.recv_timeout(POLL) {
+                Ok(chunk) => {
+                    self.chunk = chunk;
+                    self.pos = 0;
+                }
+                Err(RecvTimeoutError::Disconnected) => self.done = true,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(error) = watch_error(&self.watch) {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+        Ok(&self.chunk[self.pos.min(self.chunk.len())..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos += amt;
+    }
+}
+
+/// The host's stdout or stderr, charged to the run's output budget.
+pub struct HostWriter {
+    pub output: Output,
+    pub stream: Stream,
+}
+
+impl Write for HostWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.output
+            .write(self.stream, buf)
+            .map(|()| buf.len())
+            .map_err(|_| stop_error(StopReason::OutputLimit))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Collects output in memory, up to a limit (command substitution).
+#[derive(Clone)]
+pub struct CaptureWriter {
+    pub buffer: Arc<Mutex<Vec<u8>>>,
+    pub limit: usize,
+}
+
+impl CaptureWriter {
+    pub fn new(limit: usize) -> Self {
+        CaptureWriter {
+            buffer: Arc::default(),
+            limit,
+        }
+    }
+
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.buffer.lock())
+    }
+}
+
+impl Write for CaptureWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut buffer = self.buffer.lock();
+        if buffer.len() + buf.len() > self.limit {
+            return Err(stop_error(StopReason::OutputLimit));
+        }
+        buffer.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Appends to a VFS file, batching small writes; flushed when the
+/// redirection ends (and past 64 KiB of pending data).
+pub struct FileWriter {
+    vfs: SharedVfs,
+    path: VfsPath,
+    pending: Vec<u8>,
+}
+
+const FILE_BATCH: usize = 64 << 10;
+
+impl FileWriter {
+    pub fn new(vfs: SharedVfs, path: VfsPath) -> Self {
+        FileWriter {
+            vfs,
+            path,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl Write for FileWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if self.pending.len() >= FILE_BATCH {
+            self.flush()?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let data = std::mem::take(&mut self.pending);
+        self.vfs
+            .lock()
+            .append_file(&self.path, data)
+            .map_err(|error| {
+                let kind = match error.errno {
+                    goccia_vfs::Errno::NoSpc => io::ErrorKind::StorageFull,
+                    goccia_vfs::Errno::IsDir => io::ErrorKind::IsADirectory,
+                    goccia_vfs::Errno::NoEnt => io::ErrorKind::NotFound,
+                    _ => io::ErrorKind::Other,
+                };
+                io::Error::new(kind, error.errno.strerror())
+            })
+    }
+}
+
+impl Drop for FileWriter {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}

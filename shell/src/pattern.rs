@@ -1,0 +1,406 @@
+//! Bash pattern matching: `*`, `?`, bracket expressions with character
+//! classes, and the extended patterns `?() *() +() @() !()`. Used by
+//! `case`, `[[ == ]]`, `${var#pattern}` and friends, and pathname
+//! expansion. A backslash makes the next character literal (expansion
+//! escapes quoted characters that way).
+
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Char(char),
+    Any,
+    Star,
+    Class {
+        negated: bool,
+        items: Vec<ClassItem>,
+    },
+    Ext {
+        kind: char,
+        alternatives: Vec<Vec<Token>>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum ClassItem {
+    Char(char),
+    Range(char, char),
+    Named(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    tokens: Vec<Token>,
+    nocase: bool,
+}
+
+/// True when `text` (with backslash escapes) has unescaped pattern
+/// characters.
+pub fn has_magic(text: &str, extglob: bool) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '*' | '?' => return true,
+            '[' if chars[i + 1..].contains(&']') => return true,
+            '+' | '@' | '!' if extglob && chars.get(i + 1) == Some(&'(') => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Removes backslash escapes.
+pub fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Escapes every pattern character of `text` (a literal in a pattern).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '@' | '!' | '+'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Pattern {
+    pub fn new(text: &str, extglob: bool) -> Pattern {
+        let chars: Vec<char> = text.chars().collect();
+        let mut pos = 0;
+        let tokens = parse(&chars, &mut pos, extglob, false);
+        Pattern {
+            tokens,
+            nocase: false,
+        }
+    }
+
+    pub fn nocase(mut self, nocase: bool) -> Pattern {
+        self.nocase = nocase;
+        self
+    }
+
+    /// The whole of `text` matches.
+    pub fn matches(&self, text: &str) -> bool {
+        let chars: Vec<char> = text.chars().collect();
+        self.match_here(&self.tokens, &chars, 0, chars.len())
+    }
+
+    /// Length (in chars) of the shortest or longest matching prefix.
+    pub fn match_prefix(&self, text: &str, longest: bool) -> Option<usize> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut lengths: Box<dyn Iterator<Item = usize>> = if longest {
+            Box::new((0..=chars.len()).rev())
+        } else {
+            Box::new(0..=chars.len())
+        };
+        lengths.find(|&end| self.match_here(&self.tokens, &chars, 0, end))
+    }
+
+    /// Start (in chars) of the shortest or longest matching suffix.
+    pub fn match_suffix(&self, text: &str, longest: bool) -> Option<usize> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut starts: Box<dyn Iterator<Item = usize>> = if longest {
+            Box::new(0..=chars.len())
+        } else {
+            Box::new((0..=chars.len()).rev())
+        };
+        starts.find(|&start| self.match_here(&self.tokens, &chars, start, chars.len()))
+    }
+
+    /// The first (leftmost, then longest) match at or after `from`, as char
+    /// offsets.
+    pub fn find(&self, chars: &[char], from: usize) -> Option<(usize, usize)> {
+        for start in from..=chars.len() {
+            for end in (start..=chars.len()).rev() {
+                if self.match_here(&self.tokens, chars, start, end) {
+                    return Some((start, end));
+                }
+            }
+        }
+        None
+    }
+
+    fn eq(&self, a: char, b: char) -> bool {
+        a == b || (self.nocase && a.to_lowercase().eq(b.to_lowercase()))
+    }
+
+    /// Do `tokens` match exactly `text[start..end]`?
+    fn match_here(&self, tokens: &[Token], text: &[char], start: usize, end: usize) -> bool {
+        let Some((first, rest)) = tokens.split_first() else {
+            return start == end;
+        };
+        match first {
+            Token::Char(c) => {
+                start < end
+                    && self.eq(*c, text[start])
+                    && self.match_here(rest, text, start + 1, end)
+            }
+            Token::Any => start < end && self.match_here(rest, text, start + 1, end),
+            Token::Star => {
+                if rest.is_empty() {
+                    return true;
+                }
+                (start..=end).any(|i| self.match_here(rest, text, i, end))
+            }
+            Token::Class { negated, items } => {
+                start < end
+                    && self.class_matches(items, text[start]) != *negated
+                    && self.match_here(rest, text, start + 1, end)
+            }
+            Token::Ext { kind, alternatives } => {
+                self.match_ext(*kind, alternatives, rest, text, start, end)
+            }
+        }
+    }
+
+    fn match_ext(
+        &self,
+        kind: char,
+        alternatives: &[Vec<Token>],
+        rest: &[Token],
+        text: &[char],
+        start: usize,
+        end: usize,
+    ) -> bool {
+        let any_alt = |from: usize, to: usize| {
+            alternatives
+                .iter()
+                .any(|alt| self.match_here(alt, text, from, to))
+        };
+        match kind {
+            '@' => (start..=end)
+                .any(|mid| any_alt(start, mid) && self.match_here(rest, text, mid, end)),
+            '?' => {
+                self.match_here(rest, text, start, end)
+                    || (start..=end)
+                        .any(|mid| any_alt(start, mid) && self.match_here(rest, text, mid, end))
+            }
+            '!' => (start..=end)
+                .any(|mid| !any_alt(start, mid) && self.match_here(rest, text, mid, end)),
+            '+' | '*' => {
+                if kind == '*' && self.match_here(rest, text, start, end) {
+                    return true;
+                }
+                // One alternative, then zero or more (as `*(...)`).
+                (start + 1..=end).any(|mid| {
+                    any_alt(start, mid) && self.match_ext('*', alternatives, rest, text, mid, end)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    fn class_matches(&self, items: &[ClassItem], c: char) -> bool {
+        items.iter().any(|item| match item {
+            ClassItem::Char(x) => self.eq(*x, c),
+            ClassItem::Range(lo, hi) => {
+                (*lo..=*hi).contains(&c)
+                    || (self.nocase
+                        && ((*lo..=*hi).contains(&c.to_ascii_lowercase())
+                            || (*lo..=*hi).contains(&c.to_ascii_uppercase())))
+            }
+            ClassItem::Named(name) => named_class(name, c),
+        })
+    }
+}
+
+pub fn named_class(name: &str, c: char) -> bool {
+    match name {
+        "alpha" => c.is_alphabetic(),
+        "digit" => c.is_ascii_digit(),
+        "alnum" => c.is_alphanumeric(),
+        "upper" => c.is_uppercase(),
+        "lower" => c.is_lowercase(),
+        "space" => c.is_whitespace(),
+        "blank" => c == ' ' || c == '\t',
+        "punct" => c.is_ascii_punctuation(),
+        "print" => !c.is_control(),
+        "graph" => !c.is_control() && !c.is_whitespace(),
+        "cntrl" => c.is_control(),
+        "xdigit" => c.is_ascii_hexdigit(),
+        "word" => c.is_alphanumeric() || c == '_',
+        _ => false,
+    }
+}
+
+fn parse(chars: &[char], pos: &mut usize, extglob: bool, in_group: bool) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    while *pos < chars.len() {
+        let c = chars[*pos];
+        if in_group && (c == '|' || c == ')') {
+            break;
+        }
+        *pos += 1;
+        match c {
+            '\\' => {
+                if let Some(&next) = chars.get(*pos) {
+                    tokens.push(Token::Char(next));
+                    *pos += 1;
+                } else {
+                    tokens.push(Token::Char('\\'));
+                }
+            }
+            '?' | '*' | '+' | '@' | '!' if extglob && chars.get(*pos) == Some(&'(') => {
+                let save = *pos;
+                *pos += 1;
+                let mut alternatives = Vec::new();
+                loop {
+                    alternatives.push(parse(chars, pos, extglob, true));
+                    match chars.get(*pos) {
+                        Some('|') => *pos += 1,
+                        Some(')') => {
+                            *pos += 1;
+                            break;
+                        }
+                        _ => {
+                            // Unclosed: literal text.
+                            *pos = save;
+                            alternatives.clear();
+                            break;
+                        }
+                    }
+                }
+                if alternatives.is_empty() {
+                    tokens.push(Token::Char(c));
+                } else {
+                    tokens.push(Token::Ext {
+                        kind: c,
+                        alternatives,
+                    });
+                }
+            }
+            '*' => {
+                if tokens.last() != Some(&Token::Star) {
+                    tokens.push(Token::Star);
+                }
+            }
+            '?' => tokens.push(Token::Any),
+            '[' => match parse_class(chars, *pos) {
+                Some((token, next)) => {
+                    tokens.push(token);
+                    *pos = next;
+                }
+                None => tokens.push(Token::Char('[')),
+            },
+            _ => tokens.push(Token::Char(c)),
+        }
+    }
+    tokens
+}
+
+/// A bracket expression starting after `[`; returns it and the position
+/// after `]`.
+fn parse_class(chars: &[char], start: usize) -> Option<(Token, usize)> {
+    let mut i = start;
+    let mut negated = false;
+    if matches!(chars.get(i), Some('!') | Some('^')) {
+        negated = true;
+        i += 1;
+    }
+    let mut items = Vec::new();
+    let mut first = true;
+    loop {
+        let c = *chars.get(i)?;
+        if c == ']' && !first {
+            return Some((Token::Class { negated, items }, i + 1));
+        }
+        first = false;
+        if c == '[' && chars.get(i + 1) == Some(&':') {
+            let rest: String = chars[i + 2..].iter().collect();
+            if let Some(end) = rest.find(":]") {
+                items.push(ClassItem::Named(rest[..end].to_string()));
+                i += 2 + rest[..end].chars().count() + 2;
+                continue;
+            }
+        }
+        let c = if c == '\\' {
+            i += 1;
+            *chars.get(i)?
+        } else {
+            c
+        };
+        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|c| *c != ']') {
+            let hi = chars[i + 2];
+            items.push(ClassItem::Range(c, hi));
+            i += 3;
+        } else {
+            items.push(ClassItem::Char(c));
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(pattern: &str, text: &str) -> bool {
+        Pattern::new(pattern, true).matches(text)
+    }
+
+    #[test]
+    fn basic_globs() {
+        assert!(m("*.txt", "a.txt"));
+        assert!(!m("*.txt", "a.txt.bak"));
+        assert!(m("a?c", "abc"));
+        assert!(m("[a-c]x", "bx"));
+        assert!(!m("[!a-c]x", "bx"));
+        assert!(m("[[:digit:]][[:alpha:]]", "1z"));
+        assert!(m("[]]", "]"));
+        assert!(m("\\*", "*"));
+        assert!(!m("\\*", "x"));
+        assert!(m("", ""));
+        assert!(m("*", ""));
+    }
+
+    #[test]
+    fn extended_globs() {
+        assert!(m("@(foo|bar)", "bar"));
+        assert!(!m("@(foo|bar)", "baz"));
+        assert!(m("*(ab)", "ababab"));
+        assert!(m("*(ab)", ""));
+        assert!(m("+(ab)c", "ababc"));
+        assert!(!m("+(ab)c", "c"));
+        assert!(m("?(x)y", "y"));
+        assert!(m("!(*.txt)", "a.md"));
+        assert!(!m("!(*.txt)", "a.txt"));
+    }
+
+    #[test]
+    fn prefixes_and_suffixes() {
+        let p = Pattern::new("*/", false);
+        assert_eq!(p.match_prefix("a/b/c", false), Some(2));
+        assert_eq!(p.match_prefix("a/b/c", true), Some(4));
+        let p = Pattern::new(".*", false);
+        assert_eq!(p.match_suffix("a.tar.gz", false), Some(5));
+        assert_eq!(p.match_suffix("a.tar.gz", true), Some(1));
+        let chars: Vec<char> = "hello".chars().collect();
+        assert_eq!(Pattern::new("l*", false).find(&chars, 0), Some((2, 5)));
+    }
+
+    #[test]
+    fn magic_detection() {
+        assert!(has_magic("*.rs", false));
+        assert!(!has_magic("\\*.rs", false));
+        assert!(!has_magic("plain", false));
+        assert!(has_magic("@(a)", true));
+    }
+}
