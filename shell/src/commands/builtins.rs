@@ -248,7 +248,7 @@ const SET_OPTIONS: &[(&str, char)] = &[
     ("xtrace", 'x'),
 ];
 
-fn set_option(shell: &mut Shell, name: &str, on: bool) -> bool {
+pub(crate) fn set_option(shell: &mut Shell, name: &str, on: bool) -> bool {
     let o = &mut shell.opts;
     match name {
         "errexit" => o.errexit = on,
@@ -419,27 +419,29 @@ const SHOPT_OPTIONS: &[&str] = &[
     "xpg_echo",
 ];
 
-fn shopt_slot(shell: &mut Shell, name: &str) -> Option<*mut bool> {
-    let o = &mut shell.opts;
+/// The flag behind a `shopt` option goccia implements.
+pub(crate) fn shopt_flag<'a>(
+    opts: &'a mut crate::interp::Options,
+    name: &str,
+) -> Option<&'a mut bool> {
     Some(match name {
-        "dotglob" => &mut o.dotglob,
-        "expand_aliases" => &mut o.expand_aliases,
-        "extglob" => &mut o.extglob,
-        "failglob" => &mut o.failglob,
-        "globstar" => &mut o.globstar,
-        "nocaseglob" => &mut o.nocaseglob,
-        "nocasematch" => &mut o.nocasematch,
-        "nullglob" => &mut o.nullglob,
-        "lastpipe" => &mut o.lastpipe,
-        "inherit_errexit" => &mut o.inherit_errexit,
+        "dotglob" => &mut opts.dotglob,
+        "expand_aliases" => &mut opts.expand_aliases,
+        "extglob" => &mut opts.extglob,
+        "failglob" => &mut opts.failglob,
+        "globstar" => &mut opts.globstar,
+        "nocaseglob" => &mut opts.nocaseglob,
+        "nocasematch" => &mut opts.nocasematch,
+        "nullglob" => &mut opts.nullglob,
+        "lastpipe" => &mut opts.lastpipe,
+        "inherit_errexit" => &mut opts.inherit_errexit,
         _ => return None,
     })
 }
 
 fn shopt_get(shell: &mut Shell, name: &str) -> Option<bool> {
-    if let Some(slot) = shopt_slot(shell, name) {
-        // SAFETY: the pointer targets a field of `shell`, alive here.
-        return Some(unsafe { *slot });
+    if let Some(flag) = shopt_flag(&mut shell.opts, name) {
+        return Some(*flag);
     }
     match name {
         "cmdhist" | "extquote" | "patsub_replacement" | "progcomp" | "promptvars"
@@ -486,9 +488,8 @@ pub fn shopt(shell: &mut Shell, args: &[String]) -> ExecResult {
     if let Some(on) = mode {
         let mut status = 0;
         for name in &names {
-            match shopt_slot(shell, name) {
-                // SAFETY: as in `shopt_get`.
-                Some(slot) => unsafe { *slot = on },
+            match shopt_flag(&mut shell.opts, name) {
+                Some(flag) => *flag = on,
                 None if SHOPT_OPTIONS.contains(&name.as_str()) => {}
                 None => {
                     status = shell.fail("shopt", &format!("{name}: invalid shell option name"), 1)
@@ -1398,7 +1399,7 @@ pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
         if now >= end {
             return Ok(());
         }
-        let remaining = shell.context().watch.remaining();
+        let remaining = shell.watch().remaining();
         if remaining.is_zero() {
             return Err(Flow::Stop(Stopped::Io(StopReason::Deadline)));
         }

@@ -2,17 +2,35 @@
 //! VFS. Each is a function from the shell and its arguments (`args[0]` is
 //! the command name) to an exit status.
 
+mod bash;
 mod builtins;
+mod bytes;
+mod columns;
 mod date;
 pub mod declare;
+mod diff;
 mod files;
+mod find;
 mod input;
+mod misc;
 mod printf;
 mod read;
 mod text;
 
+pub(crate) use builtins::set_option;
 pub(crate) use date::{parse_date, parse_touch_stamp, strftime_utc};
 pub(crate) use input::*;
+
+/// `shopt -s`/`-u` of one option; false for an unknown name.
+pub(crate) fn set_shopt(shell: &mut Shell, name: &str, on: bool) -> bool {
+    match builtins::shopt_flag(&mut shell.opts, name) {
+        Some(flag) => {
+            *flag = on;
+            true
+        }
+        None => false,
+    }
+}
 
 use crate::interp::{ExecResult, Shell};
 
@@ -141,4 +159,37 @@ registry! {
     Utility "printenv" => builtins::printenv,
     Utility "sleep" => builtins::sleep,
     Utility "date" => date::date,
+    Utility "bash" => bash::bash,
+    Utility "sort" => columns::sort,
+    Utility "uniq" => columns::uniq,
+    Utility "cut" => columns::cut,
+    Utility "tr" => columns::tr,
+    Utility "paste" => columns::paste,
+    Utility "comm" => columns::comm,
+    Utility "join" => columns::join,
+    Utility "column" => columns::column,
+    Utility "split" => columns::split,
+    Utility "expand" => columns::expand,
+    Utility "od" => bytes::od,
+    Utility "base64" => bytes::base64,
+    Utility "md5sum" => bytes::checksum,
+    Utility "sha1sum" => bytes::checksum,
+    Utility "sha224sum" => bytes::checksum,
+    Utility "sha256sum" => bytes::checksum,
+    Utility "sha384sum" => bytes::checksum,
+    Utility "sha512sum" => bytes::checksum,
+    Utility "cmp" => bytes::cmp,
+    Utility "strings" => bytes::strings,
+    Utility "expr" => misc::expr,
+    Utility "find" => find::find,
+    Utility "diff" => diff::diff,
+    Utility "numfmt" => misc::numfmt,
+    Utility "shuf" => misc::shuf,
+    Utility "timeout" => misc::timeout,
+    Utility "xargs" => misc::xargs,
+    Utility "whoami" => misc::whoami,
+    Utility "hostname" => misc::hostname,
+    Utility "uname" => misc::uname,
+    Utility "id" => misc::id,
+    Utility "sh" => bash::bash,
 }

@@ -132,7 +132,7 @@ impl Shell {
                 stage.fds.set(0, input);
             }
             if i + 1 < count {
-                let (writer, reader) = pipe(&self.ctx.watch);
+                let (writer, reader) = pipe(&self.watch);
                 let writer = Fd::writer(writer);
                 if pipeline.pipe_stderr[i] {
                     stage.fds.set(2, writer.clone());
@@ -512,6 +512,7 @@ impl Shell {
         let mut child = Shell::new(self.ctx.clone(), stdin, stdout, stderr);
         child.fds = self.fds.clone();
         child.cwd = self.cwd.clone();
+        child.watch = self.watch.clone();
         for (name, var) in self.vars.visible() {
             if var.attrs.exported {
                 let target = child.vars.entry(&name);

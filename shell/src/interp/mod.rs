@@ -224,6 +224,8 @@ pub struct Shell {
     /// Position inside the current `getopts` argument.
     pub(crate) getopts_offset: usize,
     pub(crate) interactive: bool,
+    /// This shell's deadline: the sandbox's, or narrower under `timeout`.
+    pub(crate) watch: Watch,
 }
 
 impl Shell {
@@ -231,6 +233,7 @@ impl Shell {
     /// `stderr`.
     pub fn new(ctx: Arc<Context>, stdin: Fd, stdout: Fd, stderr: Fd) -> Shell {
         let pid = ctx.new_pid();
+        let watch = ctx.watch.clone();
         let mut shell = Shell {
             ctx,
             vars: Scopes::default(),
@@ -257,6 +260,7 @@ impl Shell {
             started: Instant::now(),
             getopts_offset: 0,
             interactive: false,
+            watch,
         };
         shell.init_variables();
         shell
@@ -323,6 +327,10 @@ impl Shell {
     pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
         self.arg0 = arg0.to_string();
         self.positional = Arc::new(args);
+    }
+
+    pub fn watch(&self) -> &Watch {
+        &self.watch
     }
 
     pub fn fds(&self) -> &FdTable {
@@ -431,7 +439,7 @@ impl Shell {
     }
 
     pub(crate) fn check_watch(&self) -> Result<(), Flow> {
-        match self.ctx.watch.check() {
+        match self.watch.check() {
             Ok(()) => Ok(()),
             Err(goccia_core::Stop::Deadline) => Err(Flow::Stop(Stopped::Io(StopReason::Deadline))),
             Err(goccia_core::Stop::Cancelled) => {
@@ -449,6 +457,16 @@ impl Shell {
         x ^= x >> 27;
         self.random = x;
         ((x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) & 0x7fff) as u32
+    }
+
+    /// `set -o name` / `set +o name`; false for an unknown name.
+    pub fn set_option_by_name(&mut self, name: &str, on: bool) -> bool {
+        crate::commands::set_option(self, name, on)
+    }
+
+    /// `shopt -s name` / `shopt -u name`.
+    pub fn set_shopt_by_name(&mut self, name: &str, on: bool) -> bool {
+        crate::commands::set_shopt(self, name, on)
     }
 
     /// A pseudo-random number for commands (`mktemp`, `shuf`).

@@ -1,0 +1,742 @@
+//! `expr`, `numfmt`, `shuf`, `timeout`, `xargs`, and identity commands.
+
+use std::io::Read;
+
+use super::getopt;
+use crate::interp::{ExecResult, Flow, Shell, Stopped};
+use crate::io::StopReason;
+
+fn write(shell: &mut Shell, name: &str, text: &str, status: i32) -> ExecResult {
+    match shell.write_stdout(text.as_bytes()) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status(name, error),
+    }
+}
+
+// ----- expr -----
+
+enum ExprError {
+    Syntax(String),
+    Division,
+}
+
+struct ExprParser<'a> {
+    args: &'a [String],
+    pos: usize,
+}
+
+impl ExprParser<'_> {
+    fn peek(&self) -> Option<&str> {
+        self.args.get(self.pos).map(String::as_str)
+    }
+
+    fn next(&mut self) -> Result<String, ExprError> {
+        let value = self.args.get(self.pos).cloned().ok_or_else(|| {
+            ExprError::Syntax(
+                "syntax error: missing argument after '".to_string()
+                    + self
+                        .args
+                        .get(self.pos.wrapping_sub(1))
+                        .map_or("", |s| s.as_str())
+                    + "'",
+            )
+        })?;
+        self.pos += 1;
+        Ok(value)
+    }
+
+    fn or(&mut self) -> Result<String, ExprError> {
+        let mut left = self.and()?;
+        while self.peek() == Some("|") {
+            self.pos += 1;
+            let right = self.and()?;
+            left = if truthy(&left) {
+                left
+            } else if truthy(&right) {
+                right
+            } else {
+                "0".to_string()
+            };
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<String, ExprError> {
+        let mut left = self.compare()?;
+        while self.peek() == Some("&") {
+            self.pos += 1;
+            let right = self.compare()?;
+            left = if truthy(&left) && truthy(&right) {
+                left
+            } else {
+                "0".to_string()
+            };
+        }
+        Ok(left)
+    }
+
+    fn compare(&mut self) -> Result<String, ExprError> {
+        let mut left = self.additive()?;
+        while let Some(op) = self
+            .peek()
+            .filter(|op| matches!(*op, "<" | "<=" | "=" | "==" | "!=" | ">=" | ">"))
+        {
+            let op = op.to_string();
+            self.pos += 1;
+            let right = self.additive()?;
+            let ordering = match (left.parse::<i64>(), right.parse::<i64>()) {
+                (Ok(a), Ok(b)) => a.cmp(&b),
+                _ => left.cmp(&right),
+            };
+            let result = match op.as_str() {
+                "<" => ordering.is_lt(),
+                "<=" => ordering.is_le(),
+                "=" | "==" => ordering.is_eq(),
+                "!=" => ordering.is_ne(),
+                ">=" => ordering.is_ge(),
+                _ => ordering.is_gt(),
+            };
+            left = if result { "1" } else { "0" }.to_string();
+        }
+        Ok(left)
+    }
+
+    fn number(text: &str) -> Result<i64, ExprError> {
+        text.trim()
+            .parse()
+            .map_err(|_| ExprError::Syntax("non-integer argument".to_string()))
+    }
+
+    fn additive(&mut self) -> Result<String, ExprError> {
+        let mut left = self.multiplicative()?;
+        while let Some(op) = self.peek().filter(|op| matches!(*op, "+" | "-")) {
+            let op = op.to_string();
+            self.pos += 1;
+            let right = self.multiplicative()?;
+            let (a, b) = (Self::number(&left)?, Self::number(&right)?);
+            left = if op == "+" {
+                a.wrapping_add(b)
+            } else {
+                a.wrapping_sub(b)
+            }
+            .to_string();
+        }
+        Ok(left)
+    }
+
+    fn multiplicative(&mut self) -> Result<String, ExprError> {
+        let mut left = self.matching()?;
+        while let Some(op) = self.peek().filter(|op| matches!(*op, "*" | "/" | "%")) {
+            let op = op.to_string();
+            self.pos += 1;
+            let right = self.matching()?;
+            let (a, b) = (Self::number(&left)?, Self::number(&right)?);
+            if op != "*" && b == 0 {
+                return Err(ExprError::Division);
+            }
+            left = match op.as_str() {
+                "*" => a.wrapping_mul(b),
+                "/" => a / b,
+                _ => a % b,
+            }
+            .to_string();
+        }
+        Ok(left)
+    }
+
+    fn matching(&mut self) -> Result<String, ExprError> {
+        let mut left = self.primary()?;
+        while self.peek() == Some(":") {
+            self.pos += 1;
+            let pattern = self.primary()?;
+            left = regex_match(&left, &pattern)?;
+        }
+        Ok(left)
+    }
+
+    fn primary(&mut self) -> Result<String, ExprError> {
+        let token = self.next()?;
+        match token.as_str() {
+            "(" => {
+                let value = self.or()?;
+                if self.next()? != ")" {
+                    return Err(ExprError::Syntax("syntax error: expecting ')'".to_string()));
+                }
+                Ok(value)
+            }
+            "length" => Ok(self.next()?.chars().count().to_string()),
+            "substr" => {
+                let text = self.next()?;
+                let position = Self::number(&self.next()?)?;
+                let length = Self::number(&self.next()?)?;
+                if position < 1 || length < 1 {
+                    return Ok(String::new());
+                }
+                Ok(text
+                    .chars()
+                    .skip(position as usize - 1)
+                    .take(length as usize)
+                    .collect())
+            }
+            "index" => {
+                let text = self.next()?;
+                let chars = self.next()?;
+                Ok(text
+                    .chars()
+                    .position(|c| chars.contains(c))
+                    .map_or(0, |i| i + 1)
+                    .to_string())
+            }
+            "match" => {
+                let text = self.next()?;
+                let pattern = self.next()?;
+                regex_match(&text, &pattern)
+            }
+            "+" => self.next(),
+            _ => Ok(token),
+        }
+    }
+}
+
+fn truthy(value: &str) -> bool {
+    !value.is_empty() && value != "0" && value.parse::<i64>().map_or(true, |n| n != 0)
+}
+
+/// `STRING : REGEX`: an anchored BRE; the group's text or the match length.
+fn regex_match(text: &str, pattern: &str) -> Result<String, ExprError> {
+    let translated = format!("^(?:{})", crate::regex_compat::bre_to_rust(pattern));
+    let regex = regex::Regex::new(&translated)
+        .map_err(|_| ExprError::Syntax(format!("Invalid regular expression: {pattern}")))?;
+    match regex.captures(text) {
+        Some(captures) => {
+            if captures.len() > 1 {
+                Ok(captures
+                    .get(1)
+                    .map_or(String::new(), |m| m.as_str().to_string()))
+            } else {
+                Ok(captures
+                    .get(0)
+                    .map_or(0, |m| m.as_str().chars().count())
+                    .to_string())
+            }
+        }
+        None => Ok(if regex.captures_len() > 1 {
+            String::new()
+        } else {
+            "0".to_string()
+        }),
+    }
+}
+
+pub fn expr(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() < 2 {
+        return Ok(shell.fail_command(
+            "expr",
+            "missing operand\nTry 'expr --help' for more information.",
+            2,
+        ));
+    }
+    let mut parser = ExprParser {
+        args: &args[1..],
+        pos: 0,
+    };
+    let result = parser.or().and_then(|value| {
+        if parser.pos < parser.args.len() {
+            Err(ExprError::Syntax(format!(
+                "syntax error: unexpected argument '{}'",
+                parser.args[parser.pos]
+            )))
+        } else {
+            Ok(value)
+        }
+    });
+    match result {
+        Ok(value) => {
+            let status = i32::from(
+                !truthy(&value) && value.parse::<i64>().map_or(value.is_empty(), |n| n == 0),
+            );
+            write(shell, "expr", &format!("{value}\n"), status)
+        }
+        Err(ExprError::Division) => Ok(shell.fail_command("expr", "division by zero", 2)),
+        Err(ExprError::Syntax(message)) => Ok(shell.fail_command("expr", &message, 2)),
+    }
+}
+
+// ----- numfmt -----
+
+fn scale_of(unit: &str) -> Option<(f64, bool)> {
+    match unit {
+        "si" => Some((1000.0, false)),
+        "iec" => Some((1024.0, false)),
+        "iec-i" => Some((1024.0, true)),
+        "auto" => Some((1000.0, false)),
+        "none" => None,
+        _ => None,
+    }
+}
+
+fn parse_scaled(text: &str, from: Option<&str>) -> Option<f64> {
+    let text = text.trim();
+    let number_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(text.len());
+    let value: f64 = text[..number_end].parse().ok()?;
+    let suffix = &text[number_end..];
+    if suffix.is_empty() {
+        return Some(value);
+    }
+    let base = match from {
+        Some("si") => 1000.0,
+        Some("iec") | Some("iec-i") => 1024.0,
+        Some("auto") => {
+            if suffix.ends_with('i') {
+                1024.0
+            } else {
+                1000.0
+            }
+        }
+        _ => return None,
+    };
+    let letter = suffix.chars().next()?;
+    let power = "KMGTPEZY".find(letter.to_ascii_uppercase())? as i32 + 1;
+    Some(value * f64::powi(base, power))
+}
+
+fn format_scaled(value: f64, to: &str) -> String {
+    let Some((base, binary_suffix)) = scale_of(to) else {
+        return format!("{}", value.round() as i64);
+    };
+    if value.abs() < base {
+        return format!("{}", value.ceil() as i64);
+    }
+    let mut scaled = value;
+    let mut power = 0;
+    while scaled.abs() >= base && power < 8 {
+        scaled /= base;
+        power += 1;
+    }
+    // numfmt rounds away from zero; one decimal below 10.
+    let mut text = if scaled.abs() < 10.0 {
+        let rounded = (scaled * 10.0).ceil() / 10.0;
+        if rounded >= 10.0 {
+            format!("{}", rounded.ceil() as i64)
+        } else {
+            format!("{rounded:.1}")
+        }
+    } else {
+        format!("{}", scaled.ceil() as i64)
+    };
+    if text.parse::<f64>().is_ok_and(|v| v >= base) && power < 8 {
+        power += 1;
+        text = "1.0".to_string();
+    }
+    let letter = "KMGTPEZY".chars().nth(power - 1).unwrap_or('?');
+    format!("{text}{letter}{}", if binary_suffix { "i" } else { "" })
+}
+
+pub fn numfmt(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut to = None;
+    let mut from = None;
+    let mut suffix = String::new();
+    let mut padding: i64 = 0;
+    let mut numbers = Vec::new();
+    for arg in &args[1..] {
+        if let Some(value) = arg.strip_prefix("--to=") {
+            to = Some(value.to_string());
+        } else if let Some(value) = arg.strip_prefix("--from=") {
+            from = Some(value.to_string());
+        } else if let Some(value) = arg.strip_prefix("--suffix=") {
+            suffix = value.to_string();
+        } else if let Some(value) = arg.strip_prefix("--padding=") {
+            padding = value.parse().unwrap_or(0);
+        } else if arg.starts_with("--") {
+            continue;
+        } else {
+            numbers.push(arg.clone());
+        }
+    }
+    if numbers.is_empty() {
+        let mut text = String::new();
+        if let Some(reader) = shell.fds().input(0) {
+            let _ = reader.lock().read_to_string(&mut text);
+        }
+        numbers = text.split_whitespace().map(str::to_string).collect();
+    }
+    let mut out = String::new();
+    for number in numbers {
+        let Some(value) = parse_scaled(&number, from.as_deref()) else {
+            return Ok(shell.fail_command("numfmt", &format!("invalid number: '{number}'"), 2));
+        };
+        let mut text = match &to {
+            Some(to) => format_scaled(value, to),
+            None => {
+                if value.fract() == 0.0 {
+                    format!("{}", value as i64)
+                } else {
+                    format!("{value}")
+                }
+            }
+        };
+        text.push_str(&suffix);
+        if padding > 0 {
+            text = format!("{text:>w$}", w = padding as usize);
+        } else if padding < 0 {
+            text = format!("{text:<w$}", w = (-padding) as usize);
+        }
+        out.push_str(&text);
+        out.push('\n');
+    }
+    write(shell, "numfmt", &out, 0)
+}
+
+// ----- shuf -----
+
+pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "ni",
+        &[
+            ("head-count", 'n', true),
+            ("echo", 'e', false),
+            ("input-range", 'i', true),
+            ("repeat", 'r', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return Ok(shell.fail_command("shuf", &message, 1)),
+    };
+    let mut items: Vec<String> = if parsed.has('e') {
+        parsed.operands.clone()
+    } else if let Some(range) = parsed.value('i') {
+        let Some((lo, hi)) = range
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))
+        else {
+            return Ok(shell.fail_command("shuf", &format!("invalid input range: '{range}'"), 1));
+        };
+        (lo..=hi).map(|n| n.to_string()).collect()
+    } else {
+        let operand = parsed
+            .operands
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "-".to_string());
+        let Ok(mut source) = super::open_source(shell, "shuf", &operand) else {
+            return Ok(1);
+        };
+        match source.read_all() {
+            Ok(data) => String::from_utf8_lossy(&data)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            Err(error) => return shell.io_status("shuf", error),
+        }
+    };
+    let count = parsed.value('n').and_then(|n| n.parse::<usize>().ok());
+    if parsed.has('r') {
+        let Some(count) = count else {
+            return Ok(shell.fail_command(
+                "shuf",
+                "--repeat requires --head-count in the sandbox (it would never end)",
+                1,
+            ));
+        };
+        if items.is_empty() {
+            return Ok(shell.fail_command("shuf", "no lines to repeat", 1));
+        }
+        let picks: String = (0..count)
+            .map(|_| format!("{}\n", items[shell.random_u32() as usize % items.len()]))
+            .collect();
+        return write(shell, "shuf", &picks, 0);
+    }
+    for i in (1..items.len()).rev() {
+        let j = shell.random_u32() as usize % (i + 1);
+        items.swap(i, j);
+    }
+    items.truncate(count.unwrap_or(usize::MAX));
+    let text: String = items.iter().map(|i| format!("{i}\n")).collect();
+    write(shell, "shuf", &text, 0)
+}
+
+// ----- timeout -----
+
+pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut index = 1;
+    let mut preserve = false;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "--preserve-status" => preserve = true,
+            "--foreground" | "-v" | "--verbose" => {}
+            "-s" | "-k" | "--signal" | "--kill-after" => index += 1,
+            _ if arg.starts_with("--signal=")
+                || arg.starts_with("--kill-after=")
+                || (arg.starts_with("-s") && arg.len() > 2)
+                || (arg.starts_with("-k") && arg.len() > 2) => {}
+            _ => break,
+        }
+        index += 1;
+    }
+    let Some(duration_text) = args.get(index) else {
+        return Ok(shell.fail_command(
+            "timeout",
+            "missing operand\nTry 'timeout --help' for more information.",
+            125,
+        ));
+    };
+    let Some(duration) = super::builtins::parse_duration(duration_text) else {
+        return Ok(shell.fail_command("timeout", &format!("invalid time interval '{duration_text}'\nTry 'timeout --help' for more information."), 125));
+    };
+    let command = &args[index + 1..];
+    if command.is_empty() {
+        return Ok(shell.fail_command(
+            "timeout",
+            "missing operand\nTry 'timeout --help' for more information.",
+            125,
+        ));
+    }
+    let mut child = shell.child_process();
+    let limit = if duration.is_zero() {
+        None
+    } else {
+        Some(duration)
+    };
+    child.watch = shell.watch().narrowed(limit);
+    match child.dispatch_command(command) {
+        Ok(status) => Ok(status),
+        Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+        Err(Flow::Stop(Stopped::Io(StopReason::Deadline))) if shell.watch().check().is_ok() => {
+            Ok(if preserve { 137 } else { 124 })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+// ----- xargs -----
+
+/// Splits xargs input: blanks separate items, quotes and backslashes
+/// group.
+fn xargs_items(text: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut has = false;
+    let mut chars = text.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => current.push(c),
+            None => match c {
+                '\'' | '"' => {
+                    quote = Some(c);
+                    has = true;
+                }
+                '\\' => {
+                    if let Some(next) = chars.next() {
+                        current.push(next);
+                        has = true;
+                    }
+                }
+                c if c.is_whitespace() => {
+                    if has || !current.is_empty() {
+                        items.push(std::mem::take(&mut current));
+                        has = false;
+                    }
+                }
+                c => current.push(c),
+            },
+        }
+    }
+    if has || !current.is_empty() {
+        items.push(current);
+    }
+    items
+}
+
+pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut max_args: Option<usize> = None;
+    let mut max_lines: Option<usize> = None;
+    let mut replace: Option<String> = None;
+    let mut delimiter: Option<char> = None;
+    let mut trace = false;
+    let mut no_run_empty = false;
+    let mut slot_var: Option<String> = None;
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        let value = |index: &mut usize| -> Option<String> {
+            *index += 1;
+            args.get(*index).cloned()
+        };
+        match arg.as_str() {
+            "-n" | "--max-args" => max_args = value(&mut index).and_then(|v| v.parse().ok()),
+            "-L" | "--max-lines" => max_lines = value(&mut index).and_then(|v| v.parse().ok()),
+            "-I" => replace = value(&mut index),
+            "-d" | "--delimiter" => {
+                delimiter = value(&mut index).map(|d| {
+                    crate::escape::printf_format(&d)
+                        .0
+                        .chars()
+                        .next()
+                        .unwrap_or('\n')
+                })
+            }
+            "-0" | "--null" => delimiter = Some('\0'),
+            "-t" | "--verbose" => trace = true,
+            "-r" | "--no-run-if-empty" => no_run_empty = true,
+            "-P" | "-s" | "--max-procs" | "--max-chars" => {
+                value(&mut index);
+            }
+            "-x" | "-p" => {}
+            _ if arg.starts_with("-I") && arg.len() > 2 => replace = Some(arg[2..].to_string()),
+            _ if arg.starts_with("-n") && arg.len() > 2 => max_args = arg[2..].parse().ok(),
+            _ if arg.starts_with("-L") && arg.len() > 2 => max_lines = arg[2..].parse().ok(),
+            _ if arg.starts_with("-P") && arg.len() > 2 => {}
+            _ if arg.starts_with("--process-slot-var=") => {
+                slot_var = Some(arg["--process-slot-var=".len()..].to_string())
+            }
+            _ if arg.starts_with("-d") && arg.len() > 2 => {
+                delimiter = crate::escape::printf_format(&arg[2..]).0.chars().next()
+            }
+            _ if arg.starts_with('-') && arg.len() > 1 => {
+                return Ok(shell.fail_command("xargs", &format!("invalid option -- '{}'\nUsage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...", &arg[1..]), 1));
+            }
+            _ => break,
+        }
+        index += 1;
+    }
+    let command: Vec<String> = if index < args.len() {
+        args[index..].to_vec()
+    } else {
+        vec!["echo".to_string()]
+    };
+    let mut input = String::new();
+    if let Some(reader) = shell.fds().input(0) {
+        let mut bytes = Vec::new();
+        if let Err(error) = reader.lock().read_to_end(&mut bytes) {
+            return shell.io_status("xargs", error);
+        }
+        input = String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let items: Vec<String> = if replace.is_some() {
+        let lines: Vec<String> = match delimiter {
+            Some(d) => input.split(d).map(str::to_string).collect(),
+            None => input.lines().map(|l| l.trim_start().to_string()).collect(),
+        };
+        lines.into_iter().filter(|l| !l.is_empty()).collect()
+    } else {
+        match delimiter {
+            Some(d) => {
+                let mut parts: Vec<String> = input.split(d).map(str::to_string).collect();
+                if parts.last().is_some_and(String::is_empty) {
+                    parts.pop();
+                }
+                if d != '\n' && parts.last().is_some_and(|p| p.ends_with('\n')) && d != '\0' {
+                    let last = parts.pop().unwrap_or_default();
+                    parts.push(last.trim_end_matches('\n').to_string());
+                }
+                parts
+            }
+            None => xargs_items(&input),
+        }
+    };
+    let batches: Vec<Vec<String>> = if let Some(pattern) = &replace {
+        items
+            .iter()
+            .map(|item| {
+                command
+                    .iter()
+                    .map(|word| word.replace(pattern.as_str(), item))
+                    .collect()
+            })
+            .collect()
+    } else {
+        let size = max_args.or(max_lines).unwrap_or(usize::MAX).max(1);
+        if items.is_empty() {
+            if no_run_empty {
+                Vec::new()
+            } else {
+                vec![command.clone()]
+            }
+        } else {
+            items
+                .chunks(size)
+                .map(|chunk| {
+                    let mut words = command.clone();
+                    words.extend(chunk.iter().cloned());
+                    words
+                })
+                .collect()
+        }
+    };
+    let mut status = 0;
+    for words in batches {
+        if trace {
+            shell.write_stderr(format!("{}\n", words.join(" ")).as_bytes());
+        }
+        let mut child = shell.child_process();
+        if let Some(name) = &slot_var {
+            let _ = child.set_var(name, "0");
+            if let Some(var) = child.vars.get_mut(name) {
+                var.attrs.exported = true;
+            }
+        }
+        let result = match child.dispatch_command(&words) {
+            Ok(code) => code,
+            Err(Flow::Exit(code)) | Err(Flow::Return(code)) => code,
+            Err(other) => return Err(other),
+        };
+        match result {
+            0 => {}
+            127 => return Ok(127),
+            126 => return Ok(126),
+            255 => return Ok(124),
+            _ => status = 123,
+        }
+    }
+    Ok(status)
+}
+
+// ----- identity -----
+
+pub fn whoami(shell: &mut Shell, _: &[String]) -> ExecResult {
+    let user = shell.get_var("USER").unwrap_or_else(|| "user".to_string());
+    write(shell, "whoami", &format!("{user}\n"), 0)
+}
+
+pub fn hostname(shell: &mut Shell, _: &[String]) -> ExecResult {
+    write(shell, "hostname", "goccia\n", 0)
+}
+
+pub fn uname(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let all = args.iter().any(|a| a == "-a");
+    let mut parts = Vec::new();
+    for arg in &args[1..] {
+        for c in arg.trim_start_matches('-').chars() {
+            parts.push(match c {
+                's' => "Linux",
+                'n' => "goccia",
+                'r' => "6.0.0-goccia",
+                'v' => "#1 SMP",
+                'm' | 'p' | 'i' => "x86_64",
+                'o' => "GNU/Linux",
+                _ => continue,
+            });
+        }
+    }
+    let text = if all {
+        "Linux goccia 6.0.0-goccia #1 SMP x86_64 GNU/Linux".to_string()
+    } else if parts.is_empty() {
+        "Linux".to_string()
+    } else {
+        parts.join(" ")
+    };
+    write(shell, "uname", &format!("{text}\n"), 0)
+}
+
+pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let text = match args.get(1).map(String::as_str) {
+        Some("-u") | Some("-g") => "1000",
+        Some("-un") | Some("-gn") | Some("-n") => "user",
+        _ => "uid=1000(user) gid=1000(user) groups=1000(user)",
+    };
+    write(shell, "id", &format!("{text}\n"), 0)
+}
