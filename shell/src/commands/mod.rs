@@ -11,7 +11,9 @@ pub mod declare;
 mod diff;
 mod files;
 mod find;
+mod grep;
 mod input;
+mod matcher;
 mod misc;
 mod printf;
 mod read;
@@ -182,6 +184,10 @@ registry! {
     Utility "strings" => bytes::strings,
     Utility "expr" => misc::expr,
     Utility "find" => find::find,
+    Utility "grep" => grep::grep,
+    Utility "egrep" => grep::egrep,
+    Utility "fgrep" => grep::fgrep,
+    Utility "rg" => grep::rg,
     Utility "diff" => diff::diff,
     Utility "numfmt" => misc::numfmt,
     Utility "shuf" => misc::shuf,
