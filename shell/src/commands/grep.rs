@@ -29,6 +29,8 @@ struct Options {
     max_count: Option<usize>,
     byte_offset: bool,
     null_data: bool,
+    null_after_name: bool,
+    text: bool,
     includes: Vec<String>,
     excludes: Vec<String>,
     exclude_dirs: Vec<String>,
@@ -212,7 +214,9 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
                 'x' => o.line = true,
                 'b' => o.byte_offset = true,
                 'z' => o.null_data = true,
-                'a' | 'I' | 'U' | 'S' | 'u' | 'T' => {}
+                'Z' => o.null_after_name = true,
+                'a' => o.text = true,
+                'I' | 'U' | 'S' | 'u' | 'T' => {}
                 _ => return Err(format!("invalid option -- '{c}'")),
             }
         }
@@ -301,7 +305,11 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
     let matcher = match Matcher::from_rust(&combined, options.ignore_case) {
         Ok(matcher) => matcher,
         Err(error) => {
-            return Ok(shell.fail_command(name, &format!("invalid regular expression: {error}"), 2));
+            return Ok(shell.fail_command(
+                name,
+                &format!("invalid regular expression: {error}"),
+                2,
+            ));
         }
     };
     let empty_pattern = options.patterns.iter().all(String::is_empty);
@@ -478,6 +486,8 @@ fn search(
 ) -> std::io::Result<bool> {
     let data = source.read_all()?;
     let separator = if options.null_data { 0 } else { b'\n' };
+    let binary =
+        !options.text && !options.null_data && data[..data.len().min(32 << 10)].contains(&0);
     let mut lines: Vec<&[u8]> = data.split(|b| *b == separator).collect();
     if data.last() == Some(&separator) || data.is_empty() {
         lines.pop();
@@ -545,6 +555,11 @@ fn search(
                     out.push(terminator);
                 }
             }
+            if binary {
+                // GNU grep reports binary matches instead of printing them.
+                out.extend_from_slice(format!("Binary file {name} matches\n").as_bytes());
+                return Ok(true);
+            }
             if options.only_matching && !options.invert {
                 for found in matcher.find_all(&text) {
                     if found.end == found.start {
@@ -576,11 +591,12 @@ fn search(
         }
         out.extend_from_slice(format!("{matches}\n").as_bytes());
     }
+    let name_end = if options.null_after_name { "\0" } else { "\n" };
     if options.files_with_matches && matches > 0 {
-        out.extend_from_slice(format!("{name}\n").as_bytes());
+        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
     }
     if options.files_without_match && matches == 0 {
-        out.extend_from_slice(format!("{name}\n").as_bytes());
+        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
     }
     if options.files_without_match {
         return Ok(matches == 0);

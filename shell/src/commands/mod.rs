@@ -17,6 +17,7 @@ mod matcher;
 mod misc;
 mod printf;
 mod read;
+mod sed;
 mod text;
 
 pub(crate) use builtins::set_option;
@@ -188,6 +189,7 @@ registry! {
     Utility "egrep" => grep::egrep,
     Utility "fgrep" => grep::fgrep,
     Utility "rg" => grep::rg,
+    Utility "sed" => sed::sed,
     Utility "diff" => diff::diff,
     Utility "numfmt" => misc::numfmt,
     Utility "shuf" => misc::shuf,
