@@ -2,6 +2,7 @@
 //! VFS. Each is a function from the shell and its arguments (`args[0]` is
 //! the command name) to an exit status.
 
+mod awk;
 mod bash;
 mod builtins;
 mod bytes;
@@ -13,9 +14,9 @@ mod files;
 mod find;
 mod grep;
 mod input;
-mod matcher;
+pub(crate) mod matcher;
 mod misc;
-mod printf;
+pub(crate) mod printf;
 mod read;
 mod sed;
 mod text;
@@ -190,6 +191,9 @@ registry! {
     Utility "fgrep" => grep::fgrep,
     Utility "rg" => grep::rg,
     Utility "sed" => sed::sed,
+    Utility "awk" => awk::awk,
+    Utility "gawk" => awk::awk,
+    Utility "mawk" => awk::awk,
     Utility "diff" => diff::diff,
     Utility "numfmt" => misc::numfmt,
     Utility "shuf" => misc::shuf,

@@ -242,7 +242,7 @@ fn now_seconds() -> i64 {
         .unwrap_or(0)
 }
 
-fn pad(text: &str, flags: &str, width: &str) -> String {
+pub(crate) fn pad(text: &str, flags: &str, width: &str) -> String {
     let width: i64 = width.parse().unwrap_or(0);
     let left = flags.contains('-') || width < 0;
     let width = width.unsigned_abs() as usize;
@@ -260,7 +260,7 @@ fn pad(text: &str, flags: &str, width: &str) -> String {
 
 /// Integer arguments: decimal, `0x`, octal, `'c` (character code).
 /// `Err(partial)` carries what parsed before the invalid part.
-fn parse_int(text: &str) -> Result<i64, i64> {
+pub(crate) fn parse_int(text: &str) -> Result<i64, i64> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Ok(0);
@@ -294,7 +294,7 @@ fn parse_int(text: &str) -> Result<i64, i64> {
     }
 }
 
-fn parse_float(text: &str) -> Option<f64> {
+pub(crate) fn parse_float(text: &str) -> Option<f64> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Some(0.0);
@@ -310,7 +310,7 @@ fn parse_float(text: &str) -> Option<f64> {
     trimmed.parse::<f64>().ok()
 }
 
-fn format_int(
+pub(crate) fn format_int(
     value: i64,
     conversion: char,
     flags: &str,
@@ -358,7 +358,7 @@ fn zero_pad(sign: &str, digits: &str, flags: &str, width: &str, allow_zero: bool
     pad(&format!("{sign}{digits}"), flags, &width.to_string())
 }
 
-fn format_float(
+pub(crate) fn format_float(
     value: f64,
     conversion: char,
     flags: &str,

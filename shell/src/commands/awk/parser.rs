@@ -1,0 +1,954 @@
+//! The awk grammar: rules, functions, statements and expressions (with
+//! implicit concatenation, `in`, getline forms and print redirections).
+
+use std::collections::HashMap;
+
+use super::lexer::Token;
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Num(f64),
+    Str(String),
+    /// `/re/` as an expression: `$0 ~ /re/`.
+    Regex(String),
+    Var(String),
+    Field(Box<Expr>),
+    Index(String, Vec<Expr>),
+    Assign {
+        op: Option<&'static str>,
+        target: Box<Expr>,
+        value: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Plus(Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Compare(&'static str, Box<Expr>, Box<Expr>),
+    Concat(Box<Expr>, Box<Expr>),
+    Match {
+        negate: bool,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    In(Vec<Expr>, String),
+    Incr {
+        target: Box<Expr>,
+        delta: f64,
+        post: bool,
+    },
+    Call(String, Vec<Expr>),
+    Builtin(String, Vec<Expr>),
+    Getline {
+        source: GetlineSource,
+        target: Option<Box<Expr>>,
+    },
+    Group(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub enum GetlineSource {
+    Main,
+    File(Box<Expr>),
+    Command(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Dest {
+    File(Expr),
+    Append(Expr),
+    Pipe(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Print {
+        args: Vec<Expr>,
+        dest: Option<Dest>,
+    },
+    Printf {
+        args: Vec<Expr>,
+        dest: Option<Dest>,
+    },
+    Expr(Expr),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For(
+        Option<Box<Stmt>>,
+        Option<Expr>,
+        Option<Box<Stmt>>,
+        Box<Stmt>,
+    ),
+    ForIn(String, String, Box<Stmt>),
+    Block(Vec<Stmt>),
+    Next,
+    NextFile,
+    Exit(Option<Expr>),
+    Return(Option<Expr>),
+    Break,
+    Continue,
+    Delete(String, Option<Vec<Expr>>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    All,
+    Expr(Expr),
+    Range(Expr, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub pattern: Pattern,
+    pub action: Option<Vec<Stmt>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub params: Vec<String>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub begin: Vec<Vec<Stmt>>,
+    pub end: Vec<Vec<Stmt>>,
+    pub rules: Vec<Rule>,
+    pub functions: HashMap<String, Function>,
+}
+
+pub struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    /// Inside `print` arguments: an unparenthesized `>` is a redirection.
+    no_gt: bool,
+    /// Inside `for (... in ...)` heads and the like: `in` is not an operator.
+    no_in: bool,
+}
+
+type PResult<T> = Result<T, String>;
+
+impl Parser {
+    pub fn new(tokens: Vec<Token>) -> Self {
+        Parser {
+            tokens,
+            pos: 0,
+            no_gt: false,
+            no_in: false,
+        }
+    }
+
+    fn peek(&self) -> &Token {
+        self.tokens.get(self.pos).unwrap_or(&Token::Eof)
+    }
+
+    fn peek_at(&self, offset: usize) -> &Token {
+        self.tokens.get(self.pos + offset).unwrap_or(&Token::Eof)
+    }
+
+    fn advance(&mut self) -> Token {
+        let token = self.peek().clone();
+        self.pos += 1;
+        token
+    }
+
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Token::Op(o) if *o == op)
+    }
+
+    fn is_keyword(&self, word: &str) -> bool {
+        matches!(self.peek(), Token::Keyword(k) if *k == word)
+    }
+
+    fn eat_op(&mut self, op: &str) -> bool {
+        if self.is_op(op) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_op(&mut self, op: &str) -> PResult<()> {
+        if self.eat_op(op) {
+            Ok(())
+        } else {
+            Err(self.syntax_error())
+        }
+    }
+
+    fn syntax_error(&self) -> String {
+        let shown = match self.peek() {
+            Token::Eof => "end of file".to_string(),
+            Token::Newline => "newline".to_string(),
+            Token::Op(op) => op.to_string(),
+            Token::Name(n) | Token::FuncName(n) | Token::Builtin(n) => n.clone(),
+            Token::Keyword(k) => k.to_string(),
+            Token::Str(s) => format!("\"{s}\""),
+            Token::Number(n) => n.to_string(),
+            Token::Regex(r) => format!("/{r}/"),
+        };
+        format!("syntax error at or near {shown}")
+    }
+
+    fn skip_newlines(&mut self) {
+        while matches!(self.peek(), Token::Newline) {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_terminators(&mut self) {
+        while matches!(self.peek(), Token::Newline) || self.is_op(";") {
+            self.pos += 1;
+        }
+    }
+
+    pub fn program(mut self) -> PResult<Program> {
+        let mut program = Program::default();
+        loop {
+            self.skip_terminators();
+            match self.peek().clone() {
+                Token::Eof => return Ok(program),
+                Token::Keyword("BEGIN") => {
+                    self.pos += 1;
+                    self.skip_newlines();
+                    program.begin.push(self.block()?);
+                }
+                Token::Keyword("END") => {
+                    self.pos += 1;
+                    self.skip_newlines();
+                    program.end.push(self.block()?);
+                }
+                Token::Keyword("function") | Token::Keyword("func") => {
+                    self.pos += 1;
+                    let name = match self.advance() {
+                        Token::FuncName(name) | Token::Name(name) => name,
+                        _ => return Err(self.syntax_error()),
+                    };
+                    self.expect_op("(")?;
+                    let mut params = Vec::new();
+                    while !self.is_op(")") {
+                        match self.advance() {
+                            Token::Name(param) => params.push(param),
+                            _ => return Err(self.syntax_error()),
+                        }
+                        self.skip_newlines();
+                        if !self.eat_op(",") {
+                            break;
+                        }
+                        self.skip_newlines();
+                    }
+                    self.expect_op(")")?;
+                    self.skip_newlines();
+                    let body = self.block()?;
+                    program.functions.insert(name, Function { params, body });
+                }
+                _ => {
+                    let pattern = if self.is_op("{") {
+                        Pattern::All
+                    } else {
+                        let first = self.expr()?;
+                        if self.eat_op(",") {
+                            self.skip_newlines();
+                            Pattern::Range(first, self.expr()?)
+                        } else {
+                            Pattern::Expr(first)
+                        }
+                    };
+                    let action = if self.is_op("{") {
+                        Some(self.block()?)
+                    } else {
+                        None
+                    };
+                    program.rules.push(Rule { pattern, action });
+                }
+            }
+        }
+    }
+
+    fn block(&mut self) -> PResult<Vec<Stmt>> {
+        self.expect_op("{")?;
+        let mut statements = Vec::new();
+        loop {
+            self.skip_terminators();
+            if self.eat_op("}") {
+                return Ok(statements);
+            }
+            if matches!(self.peek(), Token::Eof) {
+                return Err(self.syntax_error());
+            }
+            statements.push(self.statement()?);
+        }
+    }
+
+    /// A statement's end: `;`, newline, or before `}`.
+    fn end_simple(&mut self) -> PResult<()> {
+        if self.eat_op(";") || matches!(self.peek(), Token::Newline) {
+            self.skip_newlines();
+            return Ok(());
+        }
+        if self.is_op("}") || matches!(self.peek(), Token::Eof) {
+            return Ok(());
+        }
+        Err(self.syntax_error())
+    }
+
+    fn body(&mut self) -> PResult<Stmt> {
+        self.skip_newlines();
+        if self.eat_op(";") {
+            return Ok(Stmt::Block(Vec::new()));
+        }
+        self.statement()
+    }
+
+    fn statement(&mut self) -> PResult<Stmt> {
+        if self.is_op("{") {
+            return Ok(Stmt::Block(self.block()?));
+        }
+        match self.peek().clone() {
+            Token::Keyword("if") => {
+                self.pos += 1;
+                self.expect_op("(")?;
+                let cond = self.expr()?;
+                self.expect_op(")")?;
+                let then = self.body()?;
+                let save = self.pos;
+                self.skip_terminators();
+                if self.is_keyword("else") {
+                    self.pos += 1;
+                    let otherwise = self.body()?;
+                    return Ok(Stmt::If(cond, Box::new(then), Some(Box::new(otherwise))));
+                }
+                self.pos = save;
+                Ok(Stmt::If(cond, Box::new(then), None))
+            }
+            Token::Keyword("while") => {
+                self.pos += 1;
+                self.expect_op("(")?;
+                let cond = self.expr()?;
+                self.expect_op(")")?;
+                if self.eat_op(";") {
+                    return Ok(Stmt::While(cond, Box::new(Stmt::Block(Vec::new()))));
+                }
+                Ok(Stmt::While(cond, Box::new(self.body()?)))
+            }
+            Token::Keyword("do") => {
+                self.pos += 1;
+                let body = self.body()?;
+                self.skip_terminators();
+                if !self.is_keyword("while") {
+                    return Err(self.syntax_error());
+                }
+                self.pos += 1;
+                self.expect_op("(")?;
+                let cond = self.expr()?;
+                self.expect_op(")")?;
+                self.end_simple()?;
+                Ok(Stmt::DoWhile(Box::new(body), cond))
+            }
+            Token::Keyword("for") => {
+                self.pos += 1;
+                self.expect_op("(")?;
+                if let (
+                    Token::Name(var),
+                    Token::Keyword("in"),
+                    Token::Name(array),
+                    Token::Op(")"),
+                ) = (
+                    self.peek().clone(),
+                    self.peek_at(1).clone(),
+                    self.peek_at(2).clone(),
+                    self.peek_at(3).clone(),
+                ) {
+                    self.pos += 4;
+                    return Ok(Stmt::ForIn(var, array, Box::new(self.body()?)));
+                }
+                if let (
+                    Token::Op("("),
+                    Token::Name(var),
+                    Token::Keyword("in"),
+                    Token::Name(array),
+                    Token::Op(")"),
+                    Token::Op(")"),
+                ) = (
+                    self.peek().clone(),
+                    self.peek_at(1).clone(),
+                    self.peek_at(2).clone(),
+                    self.peek_at(3).clone(),
+                    self.peek_at(4).clone(),
+                    self.peek_at(5).clone(),
+                ) {
+                    self.pos += 6;
+                    return Ok(Stmt::ForIn(var, array, Box::new(self.body()?)));
+                }
+                let init = if self.is_op(";") {
+                    None
+                } else {
+                    Some(Box::new(self.simple_statement()?))
+                };
+                self.expect_op(";")?;
+                self.skip_newlines();
+                let cond = if self.is_op(";") {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
+                self.expect_op(";")?;
+                self.skip_newlines();
+                let step = if self.is_op(")") {
+                    None
+                } else {
+                    Some(Box::new(self.simple_statement()?))
+                };
+                self.expect_op(")")?;
+                if self.eat_op(";") {
+                    return Ok(Stmt::For(
+                        init,
+                        cond,
+                        step,
+                        Box::new(Stmt::Block(Vec::new())),
+                    ));
+                }
+                Ok(Stmt::For(init, cond, step, Box::new(self.body()?)))
+            }
+            Token::Op(";") => {
+                self.pos += 1;
+                Ok(Stmt::Block(Vec::new()))
+            }
+            _ => {
+                let statement = self.simple_statement()?;
+                self.end_simple()?;
+                Ok(statement)
+            }
+        }
+    }
+
+    fn simple_statement(&mut self) -> PResult<Stmt> {
+        match self.peek().clone() {
+            Token::Keyword("print") | Token::Keyword("printf") => {
+                let printf = self.is_keyword("printf");
+                self.pos += 1;
+                let args = self.print_args()?;
+                let dest = if self.eat_op(">") {
+                    Some(Dest::File(self.concat_no_gt()?))
+                } else if self.eat_op(">>") {
+                    Some(Dest::Append(self.concat_no_gt()?))
+                } else if self.eat_op("|") {
+                    Some(Dest::Pipe(self.concat_no_gt()?))
+                } else {
+                    None
+                };
+                Ok(if printf {
+                    Stmt::Printf { args, dest }
+                } else {
+                    Stmt::Print { args, dest }
+                })
+            }
+            Token::Keyword("next") => {
+                self.pos += 1;
+                Ok(Stmt::Next)
+            }
+            Token::Keyword("nextfile") => {
+                self.pos += 1;
+                Ok(Stmt::NextFile)
+            }
+            Token::Keyword("break") => {
+                self.pos += 1;
+                Ok(Stmt::Break)
+            }
+            Token::Keyword("continue") => {
+                self.pos += 1;
+                Ok(Stmt::Continue)
+            }
+            Token::Keyword("exit") | Token::Keyword("return") => {
+                let exit = self.is_keyword("exit");
+                self.pos += 1;
+                let value = if self.is_op(";")
+                    || self.is_op("}")
+                    || matches!(self.peek(), Token::Newline | Token::Eof)
+                {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
+                Ok(if exit {
+                    Stmt::Exit(value)
+                } else {
+                    Stmt::Return(value)
+                })
+            }
+            Token::Keyword("delete") => {
+                self.pos += 1;
+                let name = match self.advance() {
+                    Token::Name(name) => name,
+                    _ => return Err(self.syntax_error()),
+                };
+                if self.eat_op("[") {
+                    let subscripts = self.expr_list()?;
+                    self.expect_op("]")?;
+                    return Ok(Stmt::Delete(name, Some(subscripts)));
+                }
+                Ok(Stmt::Delete(name, None))
+            }
+            _ => Ok(Stmt::Expr(self.expr()?)),
+        }
+    }
+
+    fn print_args(&mut self) -> PResult<Vec<Expr>> {
+        if self.is_op(";")
+            || self.is_op("}")
+            || self.is_op(">")
+            || self.is_op(">>")
+            || self.is_op("|")
+            || matches!(self.peek(), Token::Newline | Token::Eof)
+        {
+            return Ok(Vec::new());
+        }
+        // `print (a, b) > "f"`: a parenthesized list.
+        if self.is_op("(") {
+            let save = self.pos;
+            self.pos += 1;
+            if let Ok(list) = self.expr_list() {
+                if self.eat_op(")")
+                    && (self.is_op(";")
+                        || self.is_op("}")
+                        || self.is_op(">")
+                        || self.is_op(">>")
+                        || self.is_op("|")
+                        || matches!(self.peek(), Token::Newline | Token::Eof))
+                {
+                    return Ok(list);
+                }
+            }
+            self.pos = save;
+        }
+        let saved = self.no_gt;
+        self.no_gt = true;
+        let result = self.expr_list();
+        self.no_gt = saved;
+        result
+    }
+
+    fn expr_list(&mut self) -> PResult<Vec<Expr>> {
+        let mut list = vec![self.expr()?];
+        while self.eat_op(",") {
+            self.skip_newlines();
+            list.push(self.expr()?);
+        }
+        Ok(list)
+    }
+
+    fn concat_no_gt(&mut self) -> PResult<Expr> {
+        let saved = self.no_gt;
+        self.no_gt = true;
+        let result = self.concatenation();
+        self.no_gt = saved;
+        result
+    }
+
+    pub fn expr(&mut self) -> PResult<Expr> {
+        self.ternary()
+    }
+
+    fn is_lvalue(expr: &Expr) -> bool {
+        matches!(expr, Expr::Var(_) | Expr::Field(_) | Expr::Index(..))
+    }
+
+    fn ternary(&mut self) -> PResult<Expr> {
+        let cond = self.or()?;
+        if self.eat_op("?") {
+            self.skip_newlines();
+            let yes = self.ternary()?;
+            self.skip_newlines();
+            self.expect_op(":")?;
+            self.skip_newlines();
+            let no = self.ternary()?;
+            return Ok(Expr::Cond(Box::new(cond), Box::new(yes), Box::new(no)));
+        }
+        if Self::is_lvalue(&cond) {
+            for op in ["=", "+=", "-=", "*=", "/=", "%=", "^=", "**="] {
+                if self.is_op(op) {
+                    self.pos += 1;
+                    self.skip_newlines();
+                    let value = self.ternary()?;
+                    let op = match op {
+                        "=" => None,
+                        "+=" => Some("+"),
+                        "-=" => Some("-"),
+                        "*=" => Some("*"),
+                        "/=" => Some("/"),
+                        "%=" => Some("%"),
+                        _ => Some("^"),
+                    };
+                    return Ok(Expr::Assign {
+                        op,
+                        target: Box::new(cond),
+                        value: Box::new(value),
+                    });
+                }
+            }
+        }
+        Ok(cond)
+    }
+
+    fn or(&mut self) -> PResult<Expr> {
+        let mut left = self.and()?;
+        while self.eat_op("||") {
+            self.skip_newlines();
+            let right = self.and()?;
+            left = Expr::Or(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> PResult<Expr> {
+        let mut left = self.in_expr()?;
+        while self.eat_op("&&") {
+            self.skip_newlines();
+            let right = self.in_expr()?;
+            left = Expr::And(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn in_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.matching()?;
+        while !self.no_in && self.is_keyword("in") {
+            self.pos += 1;
+            let array = match self.advance() {
+                Token::Name(name) => name,
+                _ => return Err(self.syntax_error()),
+            };
+            left = Expr::In(vec![left], array);
+        }
+        Ok(left)
+    }
+
+    fn matching(&mut self) -> PResult<Expr> {
+        let mut left = self.relational()?;
+        loop {
+            let negate = if self.eat_op("~") {
+                false
+            } else if self.eat_op("!~") {
+                true
+            } else {
+                return Ok(left);
+            };
+            let right = self.relational()?;
+            left = Expr::Match {
+                negate,
+                left: Box::new(left),
+                right: Box::new(right),
+            };
+        }
+    }
+
+    fn relational(&mut self) -> PResult<Expr> {
+        let left = self.concatenation()?;
+        for op in ["<=", ">=", "!=", "==", "<", ">"] {
+            if self.is_op(op) {
+                if op == ">" && self.no_gt {
+                    return Ok(left);
+                }
+                self.pos += 1;
+                let right = self.concatenation()?;
+                let op = match op {
+                    "<=" => "<=",
+                    ">=" => ">=",
+                    "!=" => "!=",
+                    "==" => "==",
+                    "<" => "<",
+                    _ => ">",
+                };
+                return Ok(Expr::Compare(op, Box::new(left), Box::new(right)));
+            }
+        }
+        Ok(left)
+    }
+
+    /// Can the next token start a concatenated operand?
+    fn starts_operand(&self) -> bool {
+        match self.peek() {
+            Token::Number(_)
+            | Token::Str(_)
+            | Token::Regex(_)
+            | Token::Name(_)
+            | Token::FuncName(_)
+            | Token::Builtin(_) => true,
+            Token::Op(op) => matches!(*op, "$" | "(" | "++" | "--"),
+            Token::Keyword("getline") => false,
+            _ => false,
+        }
+    }
+
+    fn concatenation(&mut self) -> PResult<Expr> {
+        let mut left = self.pipe_getline()?;
+        while self.starts_operand() {
+            if self.is_keyword("in") {
+                break;
+            }
+            let right = self.pipe_getline()?;
+            left = Expr::Concat(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    /// `command | getline [var]`.
+    fn pipe_getline(&mut self) -> PResult<Expr> {
+        let mut left = self.additive()?;
+        while self.is_op("|") && matches!(self.peek_at(1), Token::Keyword("getline")) {
+            self.pos += 2;
+            let target = self.optional_lvalue()?;
+            left = Expr::Getline {
+                source: GetlineSource::Command(Box::new(left)),
+                target: target.map(Box::new),
+            };
+        }
+        Ok(left)
+    }
+
+    fn additive(&mut self) -> PResult<Expr> {
+        let mut left = self.multiplicative()?;
+        loop {
+            let op = if self.is_op("+") {
+                "+"
+            } else if self.is_op("-") {
+                "-"
+            } else {
+                return Ok(left);
+            };
+            self.pos += 1;
+            let right = self.multiplicative()?;
+            left = Expr::Binary(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn multiplicative(&mut self) -> PResult<Expr> {
+        let mut left = self.unary()?;
+        loop {
+            let op = if self.is_op("*") {
+                "*"
+            } else if self.is_op("/") {
+                "/"
+            } else if self.is_op("%") {
+                "%"
+            } else {
+                return Ok(left);
+            };
+            self.pos += 1;
+            let right = self.unary()?;
+            left = Expr::Binary(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        if self.eat_op("!") {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        if self.eat_op("-") {
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        if self.eat_op("+") {
+            return Ok(Expr::Plus(Box::new(self.unary()?)));
+        }
+        self.power()
+    }
+
+    fn power(&mut self) -> PResult<Expr> {
+        let base = self.increment()?;
+        if self.eat_op("^") || self.eat_op("**") {
+            // Right-associative; binds tighter than unary minus on its left.
+            let exponent = self.unary_power()?;
+            return Ok(Expr::Binary("^", Box::new(base), Box::new(exponent)));
+        }
+        Ok(base)
+    }
+
+    fn unary_power(&mut self) -> PResult<Expr> {
+        if self.eat_op("-") {
+            return Ok(Expr::Neg(Box::new(self.unary_power()?)));
+        }
+        if self.eat_op("+") {
+            return self.unary_power();
+        }
+        if self.eat_op("!") {
+            return Ok(Expr::Not(Box::new(self.unary_power()?)));
+        }
+        self.power()
+    }
+
+    fn increment(&mut self) -> PResult<Expr> {
+        if self.is_op("++") || self.is_op("--") {
+            let delta = if self.is_op("++") { 1.0 } else { -1.0 };
+            self.pos += 1;
+            let target = self.increment()?;
+            if !Self::is_lvalue(&target) {
+                return Err(self.syntax_error());
+            }
+            return Ok(Expr::Incr {
+                target: Box::new(target),
+                delta,
+                post: false,
+            });
+        }
+        let operand = self.primary()?;
+        if Self::is_lvalue(&operand) && (self.is_op("++") || self.is_op("--")) {
+            let delta = if self.is_op("++") { 1.0 } else { -1.0 };
+            self.pos += 1;
+            return Ok(Expr::Incr {
+                target: Box::new(operand),
+                delta,
+                post: true,
+            });
+        }
+        Ok(operand)
+    }
+
+    fn optional_lvalue(&mut self) -> PResult<Option<Expr>> {
+        match self.peek() {
+            Token::Name(_) | Token::Op("$") => {
+                let saved = (self.no_gt, self.no_in);
+                self.no_gt = true;
+                let target = self.lvalue_primary()?;
+                (self.no_gt, self.no_in) = saved;
+                Ok(Some(target))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn lvalue_primary(&mut self) -> PResult<Expr> {
+        if self.eat_op("$") {
+            return Ok(Expr::Field(Box::new(self.field_operand()?)));
+        }
+        match self.advance() {
+            Token::Name(name) => {
+                if self.eat_op("[") {
+                    let subscripts = self.expr_list()?;
+                    self.expect_op("]")?;
+                    return Ok(Expr::Index(name, subscripts));
+                }
+                Ok(Expr::Var(name))
+            }
+            _ => Err(self.syntax_error()),
+        }
+    }
+
+    /// The operand of `$`: a primary with increments (`$NF`, `$(i+1)`,
+    /// `$i++` is `($i)++`).
+    fn field_operand(&mut self) -> PResult<Expr> {
+        if self.eat_op("-") {
+            return Ok(Expr::Neg(Box::new(self.field_operand()?)));
+        }
+        if self.is_op("++") || self.is_op("--") {
+            let delta = if self.is_op("++") { 1.0 } else { -1.0 };
+            self.pos += 1;
+            let target = self.primary()?;
+            return Ok(Expr::Incr {
+                target: Box::new(target),
+                delta,
+                post: false,
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        match self.advance() {
+            Token::Number(n) => Ok(Expr::Num(n)),
+            Token::Str(s) => Ok(Expr::Str(s)),
+            Token::Regex(r) => Ok(Expr::Regex(r)),
+            Token::Op("$") => Ok(Expr::Field(Box::new(self.field_operand()?))),
+            Token::Op("(") => {
+                let saved = (self.no_gt, self.no_in);
+                self.no_gt = false;
+                self.no_in = false;
+                let first = self.expr()?;
+                if self.eat_op(",") {
+                    // `(a, b) in array`
+                    let mut list = vec![first];
+                    self.skip_newlines();
+                    list.extend(self.expr_list()?);
+                    self.expect_op(")")?;
+                    (self.no_gt, self.no_in) = saved;
+                    if !self.is_keyword("in") {
+                        return Err(self.syntax_error());
+                    }
+                    self.pos += 1;
+                    let array = match self.advance() {
+                        Token::Name(name) => name,
+                        _ => return Err(self.syntax_error()),
+                    };
+                    return Ok(Expr::In(list, array));
+                }
+                self.expect_op(")")?;
+                (self.no_gt, self.no_in) = saved;
+                Ok(Expr::Group(Box::new(first)))
+            }
+            Token::Op("-") => Ok(Expr::Neg(Box::new(self.unary()?))),
+            Token::Op("+") => Ok(Expr::Plus(Box::new(self.unary()?))),
+            Token::Op("!") => Ok(Expr::Not(Box::new(self.unary()?))),
+            Token::Keyword("getline") => {
+                let target = self.optional_lvalue()?;
+                if self.eat_op("<") {
+                    let file = self.primary_no_concat()?;
+                    return Ok(Expr::Getline {
+                        source: GetlineSource::File(Box::new(file)),
+                        target: target.map(Box::new),
+                    });
+                }
+                Ok(Expr::Getline {
+                    source: GetlineSource::Main,
+                    target: target.map(Box::new),
+                })
+            }
+            Token::Name(name) => {
+                if self.eat_op("[") {
+                    let subscripts = self.expr_list()?;
+                    self.expect_op("]")?;
+                    return Ok(Expr::Index(name, subscripts));
+                }
+                Ok(Expr::Var(name))
+            }
+            Token::FuncName(name) => {
+                self.expect_op("(")?;
+                let args = if self.is_op(")") {
+                    Vec::new()
+                } else {
+                    self.expr_list()?
+                };
+                self.skip_newlines();
+                self.expect_op(")")?;
+                Ok(Expr::Call(name, args))
+            }
+            Token::Builtin(name) => {
+                if self.eat_op("(") {
+                    let args = if self.is_op(")") {
+                        Vec::new()
+                    } else {
+                        self.expr_list()?
+                    };
+                    self.skip_newlines();
+                    self.expect_op(")")?;
+                    return Ok(Expr::Builtin(name, args));
+                }
+                if name == "length" {
+                    return Ok(Expr::Builtin(name, Vec::new()));
+                }
+                Err(self.syntax_error())
+            }
+            _ => {
+                self.pos -= 1;
+                Err(self.syntax_error())
+            }
+        }
+    }
+
+    /// A getline file operand: no concatenation (`getline < "a" "b"` reads "a").
+    fn primary_no_concat(&mut self) -> PResult<Expr> {
+        self.increment()
+    }
+}
