@@ -850,7 +850,7 @@ impl<'a> Awk<'a> {
             }
             Stmt::ForIn(var, array, body) => {
                 let id = self.array_id(array);
-                let keys: Vec<String> = self.arrays[id].keys().cloned().collect();
+                let keys = sorted_keys(&self.arrays[id]);
                 for key in keys {
                     self.tick()?;
                     if !self.arrays[id].contains_key(&key) {
@@ -1513,6 +1513,18 @@ impl<'a> Awk<'a> {
             other => return Err(Jump::Error(format!("function `{other}' not defined"))),
         })
     }
+}
+
+/// `for (k in a)` visits keys in a stable order: numerically when every
+/// key is a number, else as strings (awk leaves the order unspecified).
+fn sorted_keys(array: &Array) -> Vec<String> {
+    let mut keys: Vec<String> = array.keys().cloned().collect();
+    if keys.iter().all(|k| super::value::looks_numeric(k)) {
+        keys.sort_by(|a, b| leading_number(a).partial_cmp(&leading_number(b)).unwrap_or(std::cmp::Ordering::Equal));
+    } else {
+        keys.sort();
+    }
+    keys
 }
 
 fn arithmetic(op: &str, a: f64, b: f64) -> R<f64> {

@@ -223,6 +223,25 @@ impl Lexer {
                         'f' => out.push('\x0c'),
                         'v' => out.push('\x0b'),
                         '\n' => {}
+                        'u' => {
+                            let mut value = 0u32;
+                            let mut digits = 0;
+                            while digits < 8 {
+                                match self.chars.get(self.pos).and_then(|c| c.to_digit(16)) {
+                                    Some(d) => {
+                                        value = value * 16 + d;
+                                        self.pos += 1;
+                                        digits += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if digits == 0 {
+                                out.push_str("\\u");
+                            } else {
+                                out.push(char::from_u32(value).unwrap_or('\u{fffd}'));
+                            }
+                        }
                         '0'..='7' => {
                             let mut value = e.to_digit(8).unwrap_or(0);
                             for _ in 0..2 {
