@@ -162,10 +162,10 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     } else {
         // The script is stdin.
         let mut text = Vec::new();
-        if let Some(reader) = shell.fds().input(0) {
-            if let Err(error) = reader.lock().read_to_end(&mut text) {
-                return shell.io_status(&name, error);
-            }
+        if let Some(reader) = shell.fds().input(0)
+            && let Err(error) = reader.lock().read_to_end(&mut text)
+        {
+            return shell.io_status(&name, error);
         }
         (
             name.clone(),

@@ -1321,10 +1321,7 @@ pub fn env(shell: &mut Shell, args: &[String]) -> ExecResult {
             var.attrs.exported = true;
         }
     }
-    match child.dispatch_command(&args[index..]) {
-        Ok(127) => Ok(127),
-        other => other,
-    }
+    child.dispatch_command(&args[index..])
 }
 
 pub fn printenv(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -1355,7 +1352,7 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
         _ => (text, 1.0),
     };
     let value: f64 = number.parse().ok()?;
-    if !(value >= 0.0) || !value.is_finite() {
+    if value.is_nan() || value < 0.0 || !value.is_finite() {
         return None;
     }
     Some(Duration::from_secs_f64(value * unit))

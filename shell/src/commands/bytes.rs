@@ -351,7 +351,8 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
             if !ok {
                 failed += 1;
             }
-            if !parsed.has('s') && !(ok && parsed.has('q')) {
+            let quiet_ok = ok && parsed.has('q');
+            if !parsed.has('s') && !quiet_ok {
                 text.push_str(&format!("{file}: {}\n", if ok { "OK" } else { "FAILED" }));
             }
         }

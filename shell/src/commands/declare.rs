@@ -154,10 +154,9 @@ pub fn run_with_assignments(
                             shell.set_element(base, key, value.to_string(), false)
                         }
                         None if flags.set.nameref => {
-                            shell
-                                .vars
-                                .get_mut(base)
-                                .map(|v| v.value = Some(Value::Scalar(value.to_string())));
+                            if let Some(var) = shell.vars.get_mut(base) {
+                                var.value = Some(Value::Scalar(value.to_string()));
+                            }
                             Ok(())
                         }
                         None => set_raw(shell, base, value),
@@ -193,14 +192,12 @@ pub fn run_with_assignments(
                         }
                     } else {
                         assignment.name = var_name.clone();
-                        if let Err(flow) = shell.assign(&assignment, false) {
-                            return Err(flow);
-                        }
+                        shell.assign(&assignment, false)?
                     }
-                    if flags.set.readonly {
-                        if let Some(var) = shell.vars.get_mut(&var_name) {
-                            var.attrs.readonly = true;
-                        }
+                    if flags.set.readonly
+                        && let Some(var) = shell.vars.get_mut(&var_name)
+                    {
+                        var.attrs.readonly = true;
                     }
                     result = Ok(());
                 }
@@ -247,9 +244,8 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
     };
     let var = if local {
         shell.vars.declare_local(base)
-    } else if flags.global {
-        shell.vars.entry(base)
     } else {
+        // `-g` and plain `declare` outside a function both reach the global scope.
         shell.vars.entry(base)
     };
     if var.attrs.readonly
@@ -308,14 +304,14 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
     }
     let _ = exists_here;
     // Apply case attributes to an existing value.
-    if set.lower || set.upper {
-        if let Some(Value::Scalar(text)) = &mut var.value {
-            *text = if set.lower {
-                text.to_lowercase()
-            } else {
-                text.to_uppercase()
-            };
-        }
+    if (set.lower || set.upper)
+        && let Some(Value::Scalar(text)) = &mut var.value
+    {
+        *text = if set.lower {
+            text.to_lowercase()
+        } else {
+            text.to_uppercase()
+        };
     }
     Ok(())
 }
@@ -350,8 +346,8 @@ fn print_variables(shell: &mut Shell, kind: Which, flags: &Flags, args: &[Arg]) 
             .collect()
     };
     for name in names {
-        match shell.vars.get_raw(&name).cloned() {
-            Some(var) => {
+        match shell.vars.get_raw(&name).is_some() {
+            true => {
                 let line = match shell.declaration_text(&name, false) {
                     Some(line) => line,
                     None => {
@@ -366,16 +362,10 @@ fn print_variables(shell: &mut Shell, kind: Which, flags: &Flags, args: &[Arg]) 
                         )
                     }
                 };
-                let line = if kind == Which::Readonly && args.is_empty() {
-                    line
-                } else {
-                    line
-                };
-                let _ = var;
                 text.push_str(&line);
                 text.push('\n');
             }
-            None => {
+            false => {
                 status = shell.fail("declare", &format!("{name}: not found"), 1);
             }
         }

@@ -471,10 +471,10 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             result
         };
-        if let Some(mode) = parsed.value('m') {
-            if let Some(bits) = parse_mode(mode, 0o755) {
-                let _ = shell.context().vfs.lock().set_mode(&path, bits);
-            }
+        if let Some(mode) = parsed.value('m')
+            && let Some(bits) = parse_mode(mode, 0o755)
+        {
+            let _ = shell.context().vfs.lock().set_mode(&path, bits);
         }
         if let Err(error) = result {
             status = shell.fail_command(
@@ -487,10 +487,10 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             );
         }
     }
-    if !report.is_empty() {
-        if let Err(error) = shell.write_stdout(report.as_bytes()) {
-            return shell.io_status("mkdir", error);
-        }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status("mkdir", error);
     }
     Ok(status)
 }
@@ -626,10 +626,10 @@ pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    if !report.is_empty() {
-        if let Err(error) = shell.write_stdout(report.as_bytes()) {
-            return shell.io_status("rm", error);
-        }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status("rm", error);
     }
     Ok(status)
 }
@@ -706,10 +706,9 @@ fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> ExecResult 
         let node = match node {
             Ok(node) => node,
             Err(_) => {
-                let verb = if moving { "cannot stat" } else { "cannot stat" };
                 status = shell.fail_command(
                     name,
-                    &format!("{verb} '{operand}': No such file or directory"),
+                    &format!("cannot stat '{operand}': No such file or directory"),
                     1,
                 );
                 continue;
@@ -815,10 +814,10 @@ fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> ExecResult 
             }
         }
     }
-    if !report.is_empty() {
-        if let Err(error) = shell.write_stdout(report.as_bytes()) {
-            return shell.io_status(name, error);
-        }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status(name, error);
     }
     Ok(status)
 }
@@ -1195,10 +1194,10 @@ pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
             &size_of,
             &mut lines,
         );
-        if operand == "/" {
-            if let Some(last) = lines.last_mut() {
-                last.1 = "/".to_string();
-            }
+        if operand == "/"
+            && let Some(last) = lines.last_mut()
+        {
+            last.1 = "/".to_string();
         }
         total += size_of(&node);
         for (size, path) in lines {
@@ -1392,7 +1391,7 @@ pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         drop(vfs);
         if ok {
-            out.push_str(&path.to_string());
+            out.push_str(path.as_ref());
             if !parsed.has('n') {
                 out.push('\n');
             }
@@ -1456,10 +1455,11 @@ pub fn basename(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut out = String::new();
     for name in names {
         let mut base = base_name(&name);
-        if let Some(suffix) = &suffix {
-            if base.len() > suffix.len() && base.ends_with(suffix.as_str()) {
-                base.truncate(base.len() - suffix.len());
-            }
+        if let Some(suffix) = &suffix
+            && base.len() > suffix.len()
+            && base.ends_with(suffix.as_str())
+        {
+            base.truncate(base.len() - suffix.len());
         }
         out.push_str(&base);
         out.push(if parsed.has('z') { '\0' } else { '\n' });

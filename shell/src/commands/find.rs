@@ -42,6 +42,8 @@ struct Parser<'a> {
     pos: usize,
     has_action: bool,
     options: Options,
+    /// Modification time (ns) of a `-newer` reference file, resolved against the VFS.
+    mtime_of: &'a dyn Fn(&str) -> Option<i64>,
 }
 
 fn compare_prefix(text: &str) -> (i8, &str) {
@@ -272,8 +274,7 @@ impl Parser<'_> {
     }
 
     fn reference_time(&self, file: &str) -> Result<i64, String> {
-        let _ = file;
-        Ok(0)
+        (self.mtime_of)(file).ok_or_else(|| format!("'{file}': No such file or directory"))
     }
 }
 
@@ -292,7 +293,6 @@ struct Run<'a> {
     status: i32,
     quit: bool,
     batches: Vec<(Vec<String>, Vec<String>)>,
-    newer: i64,
 }
 
 impl Run<'_> {
@@ -338,7 +338,7 @@ impl Run<'_> {
                 Node::File(file) => file.is_empty(),
                 Node::Dir(dir) => dir.is_empty(),
             },
-            Expr::Newer(_) => visit.node.meta().mtime_ns > self.newer,
+            Expr::Newer(reference) => visit.node.meta().mtime_ns > *reference,
             Expr::Mtime(sign, n, unit) => {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -541,10 +541,16 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     if starts.is_empty() {
         starts.push(".".to_string());
     }
+    let mtime_of = |file: &str| {
+        let path = shell.cwd().resolve(file).ok()?;
+        let stat = shell.context().vfs.lock().stat(&path).ok()?;
+        Some(stat.mtime_ns)
+    };
     let mut parser = Parser {
         args: &args[index..],
         pos: 0,
         has_action: false,
+        mtime_of: &mtime_of,
         options: Options {
             max_depth: usize::MAX,
             min_depth: 0,
@@ -574,13 +580,6 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     } else {
         Expr::And(Box::new(expr), Box::new(Expr::Print(false)))
     };
-    let newer = args
-        .iter()
-        .position(|a| a == "-newer")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|file| shell.cwd().resolve(file).ok())
-        .and_then(|path| shell.context().vfs.lock().stat(&path).ok())
-        .map_or(0, |stat| stat.mtime_ns);
     let options = parser.options;
     let mut run = Run {
         shell,
@@ -588,7 +587,6 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         status: 0,
         quit: false,
         batches: Vec::new(),
-        newer,
     };
     for start in &starts {
         let resolved = run.shell.cwd().resolve(start);
@@ -645,7 +643,7 @@ fn walk(
     depth: usize,
     start: &str,
 ) -> Result<(), Flow> {
-    if depth % 64 == 0 {
+    if depth.is_multiple_of(64) {
         run.shell.check_watch()?;
     }
     let visit = Visit {
@@ -662,27 +660,28 @@ fn walk(
     if run.quit {
         return Ok(());
     }
-    if let Node::Dir(dir) = node {
-        if depth < options.max_depth && !prune {
-            for (name, child) in dir.iter() {
-                let child_shown = if shown.ends_with('/') {
-                    format!("{shown}{name}")
-                } else {
-                    format!("{shown}/{name}")
-                };
-                walk(
-                    run,
-                    expr,
-                    options,
-                    child_shown,
-                    path.join(name),
-                    child,
-                    depth + 1,
-                    start,
-                )?;
-                if run.quit {
-                    return Ok(());
-                }
+    if let Node::Dir(dir) = node
+        && depth < options.max_depth
+        && !prune
+    {
+        for (name, child) in dir.iter() {
+            let child_shown = if shown.ends_with('/') {
+                format!("{shown}{name}")
+            } else {
+                format!("{shown}/{name}")
+            };
+            walk(
+                run,
+                expr,
+                options,
+                child_shown,
+                path.join(name),
+                child,
+                depth + 1,
+                start,
+            )?;
+            if run.quit {
+                return Ok(());
             }
         }
     }

@@ -62,7 +62,7 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
             positional_only = true;
             continue;
         }
-        let mut value =
+        let value =
             |name: &str, attached: Option<String>, i: &mut usize| -> Result<String, String> {
                 if let Some(v) = attached {
                     return Ok(v);
@@ -272,15 +272,8 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
             .extend(pattern.split('\n').map(str::to_string));
     }
     let syntax = options.syntax.unwrap_or(Syntax::Basic);
-    let translate = |p: &str| -> String {
-        match syntax {
-            Syntax::Basic => crate::regex_compat::bre_to_rust(p),
-            Syntax::Extended => crate::regex_compat::ere_to_rust(p),
-            Syntax::Fixed => regex::escape(p),
-            Syntax::Perl => p.to_string(),
-        }
-    };
-    let mut alternatives: Vec<String> = options.patterns.iter().map(|p| translate(p)).collect();
+    let mut alternatives: Vec<String> =
+        options.patterns.iter().map(|p| syntax.to_rust(p)).collect();
     if options.word {
         alternatives = alternatives
             .into_iter()
@@ -407,10 +400,10 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
             out.clear();
         }
     }
-    if !options.quiet {
-        if let Err(io_error) = shell.write_stdout(&out) {
-            return shell.io_status(name, io_error);
-        }
+    if !options.quiet
+        && let Err(io_error) = shell.write_stdout(&out)
+    {
+        return shell.io_status(name, io_error);
     }
     if error && !(options.quiet && status == 0) {
         return Ok(2);
@@ -523,10 +516,8 @@ fn search(
         if index % 4096 == 0 && shell.check_watch().is_err() {
             return Err(crate::io::stop_error(crate::io::StopReason::Deadline));
         }
-        if options.max_count.is_some_and(|m| matches >= m) {
-            if pending_after == 0 {
-                break;
-            }
+        if options.max_count.is_some_and(|m| matches >= m) && pending_after == 0 {
+            break;
         }
         let text = String::from_utf8_lossy(line);
         let is_match =

@@ -152,10 +152,6 @@ impl Parsed {
         self.flags.contains(&flag)
     }
 
-    pub fn count(&self, flag: char) -> usize {
-        self.flags.iter().filter(|f| **f == flag).count()
-    }
-
     /// The last value given for `option`.
     pub fn value(&self, option: char) -> Option<&str> {
         self.values

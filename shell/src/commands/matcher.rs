@@ -12,6 +12,18 @@ pub(crate) enum Syntax {
     Perl,
 }
 
+impl Syntax {
+    /// `pattern` in this syntax, rewritten as a Rust regex.
+    pub fn to_rust(self, pattern: &str) -> String {
+        match self {
+            Syntax::Basic => regex_compat::bre_to_rust(pattern),
+            Syntax::Extended => regex_compat::ere_to_rust(pattern),
+            Syntax::Fixed => regex::escape(pattern),
+            Syntax::Perl => pattern.to_string(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Matcher {
     Fast(regex::Regex),
@@ -26,16 +38,6 @@ pub(crate) struct Found {
 }
 
 impl Matcher {
-    pub fn new(pattern: &str, syntax: Syntax, ignore_case: bool) -> Result<Matcher, String> {
-        let translated = match syntax {
-            Syntax::Basic => regex_compat::bre_to_rust(pattern),
-            Syntax::Extended => regex_compat::ere_to_rust(pattern),
-            Syntax::Fixed => regex::escape(pattern),
-            Syntax::Perl => pattern.to_string(),
-        };
-        Self::from_rust(&translated, ignore_case)
-    }
-
     /// A pattern already in Rust syntax.
     pub fn from_rust(translated: &str, ignore_case: bool) -> Result<Matcher, String> {
         if regex_compat::has_backreference(translated) {

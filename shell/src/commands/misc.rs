@@ -199,7 +199,7 @@ impl ExprParser<'_> {
 }
 
 fn truthy(value: &str) -> bool {
-    !value.is_empty() && value != "0" && value.parse::<i64>().map_or(true, |n| n != 0)
+    !value.is_empty() && value != "0" && (value.parse::<i64>() != Ok(0))
 }
 
 /// `STRING : REGEX`: an anchored BRE; the group's text or the match length.

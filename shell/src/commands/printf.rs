@@ -302,10 +302,11 @@ pub(crate) fn parse_float(text: &str) -> Option<f64> {
     if let Some(rest) = trimmed.strip_prefix('\'') {
         return Some(rest.chars().next().map(|c| c as u32 as f64).unwrap_or(0.0));
     }
-    if let Ok(int) = parse_int(trimmed) {
-        if !trimmed.contains('.') && !trimmed.contains(['e', 'E']) {
-            return Some(int as f64);
-        }
+    if let Ok(int) = parse_int(trimmed)
+        && !trimmed.contains('.')
+        && !trimmed.contains(['e', 'E'])
+    {
+        return Some(int as f64);
     }
     trimmed.parse::<f64>().ok()
 }
@@ -324,10 +325,10 @@ pub(crate) fn format_int(
         'u' => ((value as u64).to_string(), false),
         _ => (value.unsigned_abs().to_string(), value < 0),
     };
-    if let Some(p) = precision {
-        if digits.len() < p {
-            digits = format!("{}{digits}", "0".repeat(p - digits.len()));
-        }
+    if let Some(p) = precision
+        && digits.len() < p
+    {
+        digits = format!("{}{digits}", "0".repeat(p - digits.len()));
     }
     if flags.contains('#') {
         match conversion {
@@ -481,7 +482,7 @@ mod tests {
         assert_eq!(format_int(255, 'x', "#", "", None), "0xff");
         assert_eq!(format_int(8, 'o', "", "", None), "10");
         assert_eq!(format_int(5, 'd', "", "", Some(3)), "005");
-        assert_eq!(format_float(3.14159, 'f', "", "", Some(2)), "3.14");
+        assert_eq!(format_float(1.005_5, 'f', "", "", Some(2)), "1.01");
         assert_eq!(format_float(1234.5, 'e', "", "", None), "1.234500e+03");
         assert_eq!(format_float(0.0001, 'g', "", "", None), "0.0001");
         assert_eq!(format_float(1e10, 'g', "", "", None), "1e+10");

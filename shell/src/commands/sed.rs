@@ -145,7 +145,7 @@ impl Compiler<'_> {
         let mut out = String::new();
         loop {
             let Some(c) = self.peek() else {
-                return Err(format!("unterminated `s' command"));
+                return Err("unterminated `s' command".to_string());
             };
             self.pos += 1;
             if c == delimiter {
@@ -533,7 +533,6 @@ struct Machine<'a> {
 }
 
 enum Action {
-    Continue,
     /// End of cycle (with auto-print unless `d`).
     EndCycle {
         print: bool,
@@ -556,7 +555,7 @@ impl Machine<'_> {
                 if *step == 0 {
                     self.line_number == *first
                 } else {
-                    self.line_number >= *first && (self.line_number - first) % step == 0
+                    self.line_number >= *first && (self.line_number - first).is_multiple_of(*step)
                 }
             }
             Address::Regex(regex) => match regex {
@@ -594,10 +593,10 @@ impl Machine<'_> {
                             // `0,/re/`: the range is active from the start and
                             // may end on line 1.
                             if self.line_number == 1 {
-                                if let RangeEnd::Address(end) = end {
-                                    if !self.matches_address(end, space, is_last) {
-                                        self.range_active[index] = true;
-                                    }
+                                if let RangeEnd::Address(end) = end
+                                    && !self.matches_address(end, space, is_last)
+                                {
+                                    self.range_active[index] = true;
                                 }
                                 true
                             } else {
@@ -686,7 +685,7 @@ fn apply_replacement(
 ) {
     let mut mode = 'E';
     let mut one_shot: Option<char> = None;
-    let mut push = |out: &mut String, text: &str, mode: char, one_shot: &mut Option<char>| {
+    let push = |out: &mut String, text: &str, mode: char, one_shot: &mut Option<char>| {
         for c in text.chars() {
             let c: String = match one_shot.take() {
                 Some('u') => c.to_uppercase().collect(),
@@ -857,14 +856,14 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
     for inst in &program {
         if let Cmd::Branch(label) | Cmd::BranchIfSub(label) | Cmd::BranchUnlessSub(label) =
             &inst.cmd
+            && !label.is_empty()
+            && !labels.contains_key(label)
         {
-            if !label.is_empty() && !labels.contains_key(label) {
-                return Ok(shell.fail_command(
-                    "sed",
-                    &format!("-e expression #1, char 0: can't find label for jump to `{label}'"),
-                    1,
-                ));
-            }
+            return Ok(shell.fail_command(
+                "sed",
+                &format!("-e expression #1, char 0: can't find label for jump to `{label}'"),
+                1,
+            ));
         }
     }
     let separator = if null_data { 0 } else { b'\n' };
@@ -1022,7 +1021,6 @@ fn run_program(
         let mut substituted = false;
         let mut pc = 0;
         loop {
-            let mut restart = false;
             let action = 'exec: loop {
                 if pc >= machine.program.len() {
                     break 'exec Action::EndCycle { print: true };
@@ -1090,7 +1088,6 @@ fn run_program(
                     Cmd::DeleteFirst => match space.find(sep) {
                         Some(position) => {
                             space = space[position + 1..].to_string();
-                            restart = true;
                             break 'exec Action::Restart;
                         }
                         None => break 'exec Action::EndCycle { print: false },
@@ -1184,32 +1181,32 @@ fn run_program(
                         }
                     }
                     Cmd::ReadFile(file) => {
-                        if let Ok(mut source) = open_quiet(shell, file) {
-                            if let Ok(data) = source.read_all() {
-                                let mut text = String::from_utf8_lossy(&data).into_owned();
-                                if !text.is_empty() && !text.ends_with('\n') {
-                                    text.push('\n');
-                                }
-                                machine.append_queue.push(text);
+                        if let Ok(mut source) = open_quiet(shell, file)
+                            && let Ok(data) = source.read_all()
+                        {
+                            let mut text = String::from_utf8_lossy(&data).into_owned();
+                            if !text.is_empty() && !text.ends_with('\n') {
+                                text.push('\n');
                             }
+                            machine.append_queue.push(text);
                         }
                     }
                     Cmd::ReadLine(file) => {
-                        if let Ok(mut source) = open_quiet(shell, file) {
-                            if let Ok(data) = source.read_all() {
-                                let text = String::from_utf8_lossy(&data).into_owned();
-                                let consumed = machine
+                        if let Ok(mut source) = open_quiet(shell, file)
+                            && let Ok(data) = source.read_all()
+                        {
+                            let text = String::from_utf8_lossy(&data).into_owned();
+                            let consumed = machine
+                                .writes
+                                .get(&format!("\0R{file}"))
+                                .map_or(0, |v| v.len());
+                            if let Some(line) = text.lines().nth(consumed) {
+                                machine.append_queue.push(format!("{line}\n"));
+                                machine
                                     .writes
-                                    .get(&format!("\0R{file}"))
-                                    .map_or(0, |v| v.len());
-                                if let Some(line) = text.lines().nth(consumed) {
-                                    machine.append_queue.push(format!("{line}\n"));
-                                    machine
-                                        .writes
-                                        .entry(format!("\0R{file}"))
-                                        .or_default()
-                                        .push(0);
-                                }
+                                    .entry(format!("\0R{file}"))
+                                    .or_default()
+                                    .push(0);
                             }
                         }
                     }
@@ -1236,7 +1233,6 @@ fn run_program(
                 }
             };
             match action {
-                Action::Continue => {}
                 Action::EndCycle { print } => {
                     if print && !machine.quiet {
                         emit(machine, &space, newline);
@@ -1252,18 +1248,13 @@ fn run_program(
                     return Ok(Some(code));
                 }
                 Action::Restart => {
-                    if !machine.quiet {
-                        // `D`: the first line was deleted; no auto-print of
-                        // the rest yet.
-                    }
+                    // `D`: the first line was deleted; the rest starts a new
+                    // cycle without reading input and without auto-print.
                     flush_appends(machine);
                     pc = 0;
                     substituted = false;
-                    let _ = restart;
-                    continue;
                 }
             }
-            break;
         }
     }
     // The `\0R` bookkeeping entries are not files.

@@ -151,16 +151,7 @@ pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn tail(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let args: Vec<String> = normalize_count_args(args)
-        .into_iter()
-        .map(|a| {
-            if a.starts_with('+') && a.len() > 1 && a[1..].chars().all(|c| c.is_ascii_digit()) {
-                a
-            } else {
-                a
-            }
-        })
-        .collect();
+    let args: Vec<String> = normalize_count_args(args);
     let parsed = match getopt(
         &args,
         "nc",
@@ -324,7 +315,7 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
         total.longest = total.longest.max(counts.longest);
         results.push((
             counts,
-            (file != "-" || parsed.operands.len() > 0)
+            (file != "-" || !parsed.operands.is_empty())
                 .then(|| file.clone())
                 .filter(|_| !parsed.operands.is_empty()),
         ));
@@ -542,7 +533,7 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         items.push(render(value));
         n += 1;
-        if n % 4096 == 0 {
+        if n.is_multiple_of(4096) {
             shell.check_watch()?;
         }
         if items.len() > 10_000_000 {
@@ -675,13 +666,13 @@ pub fn tac(shell: &mut Shell, args: &[String]) -> ExecResult {
             .split_inclusive(|b| *b == b'\n')
             .map(<[u8]>::to_vec)
             .collect();
-        if let Some(last) = lines.last_mut() {
-            if !last.ends_with(b"\n") {
-                // GNU tac glues an unterminated last line to the next.
-                let tail = std::mem::take(last);
-                lines.pop();
-                lines.push(tail);
-            }
+        if let Some(last) = lines.last_mut()
+            && !last.ends_with(b"\n")
+        {
+            // GNU tac glues an unterminated last line to the next.
+            let tail = std::mem::take(last);
+            lines.pop();
+            lines.push(tail);
         }
         for line in lines.iter().rev() {
             if let Err(error) = out.write_all(line) {
@@ -761,10 +752,8 @@ pub fn fold(shell: &mut Shell, args: &[String]) -> ExecResult {
         let mut start = 0;
         while chars.len() - start > width {
             let mut end = start + width;
-            if spaces {
-                if let Some(space) = chars[start..end].iter().rposition(|c| *c == ' ') {
-                    end = start + space + 1;
-                }
+            if spaces && let Some(space) = chars[start..end].iter().rposition(|c| *c == ' ') {
+                end = start + space + 1;
             }
             let piece: String = chars[start..end].iter().collect();
             writeln!(out, "{piece}")?;

@@ -35,10 +35,10 @@ impl Shell {
         if let Err(message) = result {
             return Err(self.assignment_failed(&message));
         }
-        if self.opts.allexport {
-            if let Some(var) = self.vars.get_mut(name) {
-                var.attrs.exported = true;
-            }
+        if self.opts.allexport
+            && let Some(var) = self.vars.get_mut(name)
+        {
+            var.attrs.exported = true;
         }
         Ok(())
     }

@@ -4,6 +4,9 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Declaration-builtin assignments (`declare x=1`) with their argument positions.
+type PositionedAssignments = Vec<(usize, Assignment)>;
+
 use goccia_core::LimitKind;
 
 use super::{ExecResult, Flow, Shell, Stopped};
@@ -166,7 +169,7 @@ impl Shell {
             let mut results = Vec::with_capacity(count);
             if let Some(stage) = last_stage.take() {
                 // `lastpipe`: the last command runs in this shell.
-                let mut stage = stage;
+                let stage = stage;
                 let input = stage.fds.get(0).cloned();
                 drop(stage);
                 let saved = self.fds.get(0).cloned();
@@ -242,7 +245,7 @@ impl Shell {
     fn expand_command_words(
         &mut self,
         command: &SimpleCommand,
-    ) -> Result<(Vec<String>, Vec<(usize, Assignment)>), Flow> {
+    ) -> Result<(Vec<String>, PositionedAssignments), Flow> {
         if command.arg_assignments.is_empty() {
             return Ok((self.expand_words(&command.words)?, Vec::new()));
         }

@@ -363,9 +363,8 @@ impl Shell {
             let capture = CaptureWriter::new(self.ctx.limits.max_substitution_bytes);
             let mut sub = self.subshell();
             sub.fds.set(1, Fd::writer(capture.clone()));
-            match sub.run_list(list) {
-                Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
-                _ => {}
+            if let Err(Flow::Stop(stopped)) = sub.run_list(list) {
+                return Err(Flow::Stop(stopped));
             }
             drop(sub);
             let fd = self.fds.free_from(63);
@@ -580,39 +579,38 @@ fn expand_atoms(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
     while start < atoms.len() {
         if matches!(atoms[start], Atom::Char('{'))
             && !(start > 0 && matches!(atoms[start - 1], Atom::Char('$')))
+            && let Some((close, commas)) = find_close(atoms, start)
         {
-            if let Some((close, commas)) = find_close(atoms, start) {
-                let prefix = &atoms[..start];
-                let suffix = &atoms[close + 1..];
-                let alternatives: Vec<Vec<Atom>> = if commas.is_empty() {
-                    match sequence(&atoms[start + 1..close]) {
-                        Some(items) => items
-                            .into_iter()
-                            .map(|s| s.chars().map(Atom::Char).collect())
-                            .collect(),
-                        None => {
-                            start += 1;
-                            continue;
-                        }
+            let prefix = &atoms[..start];
+            let suffix = &atoms[close + 1..];
+            let alternatives: Vec<Vec<Atom>> = if commas.is_empty() {
+                match sequence(&atoms[start + 1..close]) {
+                    Some(items) => items
+                        .into_iter()
+                        .map(|s| s.chars().map(Atom::Char).collect())
+                        .collect(),
+                    None => {
+                        start += 1;
+                        continue;
                     }
-                } else {
-                    let mut bounds = vec![start];
-                    bounds.extend(&commas);
-                    bounds.push(close);
-                    bounds
-                        .windows(2)
-                        .map(|w| atoms[w[0] + 1..w[1]].to_vec())
-                        .collect()
-                };
-                let mut out = Vec::new();
-                for alternative in alternatives {
-                    let mut combined = prefix.to_vec();
-                    combined.extend(alternative);
-                    combined.extend_from_slice(suffix);
-                    out.extend(expand_atoms(&combined, depth + 1));
                 }
-                return out;
+            } else {
+                let mut bounds = vec![start];
+                bounds.extend(&commas);
+                bounds.push(close);
+                bounds
+                    .windows(2)
+                    .map(|w| atoms[w[0] + 1..w[1]].to_vec())
+                    .collect()
+            };
+            let mut out = Vec::new();
+            for alternative in alternatives {
+                let mut combined = prefix.to_vec();
+                combined.extend(alternative);
+                combined.extend_from_slice(suffix);
+                out.extend(expand_atoms(&combined, depth + 1));
             }
+            return out;
         }
         start += 1;
     }

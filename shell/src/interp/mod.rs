@@ -19,7 +19,7 @@ mod variables;
 
 pub use param::quote;
 pub(crate) use print::function_text;
-pub(crate) use variables::{Key, split_subscript};
+pub(crate) use variables::split_subscript;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

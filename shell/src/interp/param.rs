@@ -655,7 +655,3 @@ fn quote_key(key: &str) -> String {
         quote_declare(key)
     }
 }
-
-pub(crate) fn quote_for_declare(value: &str) -> String {
-    quote_declare(value)
-}

@@ -187,9 +187,9 @@ fn print_compound(out: &mut String, compound: &CompoundCommand, level: usize) {
             step,
             body,
         } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "for (({}; {}; {}))\n",
+                "for (({}; {}; {}))",
                 word_text(init),
                 word_text(cond),
                 word_text(step)

@@ -171,14 +171,12 @@ impl Shell {
                 Ok(())
             }
             RedirectOp::Write | RedirectOp::Clobber | RedirectOp::Append => {
-                if self.opts.noclobber && redirect.op == RedirectOp::Write {
-                    if let Ok(path) = self.cwd.resolve(&target) {
-                        if self.ctx.vfs.lock().is_file(&path) {
-                            return Err(
-                                self.redirect_error(&target, "cannot overwrite existing file")
-                            );
-                        }
-                    }
+                if self.opts.noclobber
+                    && redirect.op == RedirectOp::Write
+                    && let Ok(path) = self.cwd.resolve(&target)
+                    && self.ctx.vfs.lock().is_file(&path)
+                {
+                    return Err(self.redirect_error(&target, "cannot overwrite existing file"));
                 }
                 let writer = self.open_output(&target, redirect.op == RedirectOp::Append)?;
                 self.save(saved, fd);

@@ -298,19 +298,20 @@ impl<'b> TestParser<'_, 'b> {
             self.pos += 1;
             return Ok(value);
         }
-        if let Some(op) = self.args.get(self.pos + 1).copied() {
-            if BINARY_OPS.contains(&op) && self.args.get(self.pos + 2).is_some() {
-                let (left, right) = (first, self.args[self.pos + 2]);
-                self.pos += 3;
-                return binary(self.shell, left, op, right);
-            }
+        if let Some(op) = self.args.get(self.pos + 1).copied()
+            && BINARY_OPS.contains(&op)
+            && self.args.get(self.pos + 2).is_some()
+        {
+            let (left, right) = (first, self.args[self.pos + 2]);
+            self.pos += 3;
+            return binary(self.shell, left, op, right);
         }
-        if is_unary_op(first) {
-            if let Some(operand) = self.args.get(self.pos + 1).copied() {
-                self.pos += 2;
-                return unary(self.shell, first, operand)
-                    .ok_or_else(|| format!("{first}: unary operator expected"));
-            }
+        if is_unary_op(first)
+            && let Some(operand) = self.args.get(self.pos + 1).copied()
+        {
+            self.pos += 2;
+            return unary(self.shell, first, operand)
+                .ok_or_else(|| format!("{first}: unary operator expected"));
         }
         self.pos += 1;
         Ok(!first.is_empty())

@@ -142,8 +142,7 @@ impl Parser {
                 parts.push(WordPart::Literal(std::mem::take(literal)));
             }
         };
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' if depth == 0 => break,
                 '(' => {

@@ -540,11 +540,11 @@ impl Parser {
                 return Ok(Command::Compound(Box::new(compound), redirects));
             }
         }
-        if self.starts_with("((") {
-            if let Some(arith) = self.try_parse_arith_command()? {
-                let redirects = self.parse_trailing_redirects()?;
-                return Ok(Command::Compound(Box::new(arith), redirects));
-            }
+        if self.starts_with("((")
+            && let Some(arith) = self.try_parse_arith_command()?
+        {
+            let redirects = self.parse_trailing_redirects()?;
+            return Ok(Command::Compound(Box::new(arith), redirects));
         }
         if self.peek() == Some('(') {
             self.pos += 1;
@@ -611,7 +611,8 @@ impl Parser {
     }
 
     fn parse_while(&mut self, until: bool) -> PResult<CompoundCommand> {
-        self.pos += if until { 5 } else { 5 };
+        // `while` and `until` are both five characters long.
+        self.pos += 5;
         let cond = self.parse_list()?;
         let body = self.parse_do_group()?;
         Ok(CompoundCommand::While { cond, body, until })
@@ -873,16 +874,16 @@ impl Parser {
                 }
                 _ => {}
             }
-            if command.words.is_empty() || declaration {
-                if let Some(assignment) = self.try_parse_assignment()? {
-                    if command.words.is_empty() {
-                        command.assignments.push(assignment);
-                    } else {
-                        decl_assignments.push((command.words.len(), assignment));
-                        command.words.push(Word::default());
-                    }
-                    continue;
+            if (command.words.is_empty() || declaration)
+                && let Some(assignment) = self.try_parse_assignment()?
+            {
+                if command.words.is_empty() {
+                    command.assignments.push(assignment);
+                } else {
+                    decl_assignments.push((command.words.len(), assignment));
+                    command.words.push(Word::default());
                 }
+                continue;
             }
             if !command.words.is_empty() && self.alias_next {
                 self.alias_next = false;
@@ -892,10 +893,10 @@ impl Parser {
             let Some(word) = self.read_word()? else {
                 return Err(self.unexpected());
             };
-            if command.words.is_empty() {
-                if let Some(name) = word.as_plain() {
-                    declaration = DECLARATION_COMMANDS.contains(&name.as_str());
-                }
+            if command.words.is_empty()
+                && let Some(name) = word.as_plain()
+            {
+                declaration = DECLARATION_COMMANDS.contains(&name.as_str());
             }
             command.words.push(word);
         }
@@ -1012,11 +1013,11 @@ impl Parser {
                 }
                 _ => {}
             }
-            if self.peek() == Some('[') {
-                if let Some(element) = self.try_parse_keyed_element()? {
-                    elements.push(element);
-                    continue;
-                }
+            if self.peek() == Some('[')
+                && let Some(element) = self.try_parse_keyed_element()?
+            {
+                elements.push(element);
+                continue;
             }
             let value = self.read_word()?.ok_or_else(|| self.unexpected())?;
             elements.push(ArrayElement {
@@ -1053,10 +1054,7 @@ impl Parser {
         let key_text: String = self.src[self.pos + 1..j].iter().collect();
         self.pos = j + if append { 3 } else { 2 };
         let key = self.sub_word(&key_text)?;
-        let value = match self.read_word()? {
-            Some(word) => word,
-            None => Word::default(),
-        };
+        let value: Word = self.read_word()?.unwrap_or_default();
         let _ = save;
         Ok(Some(ArrayElement {
             key: Some(key),

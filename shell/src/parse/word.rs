@@ -92,8 +92,7 @@ impl Parser {
                 list: Arc::new(list),
             });
         }
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             match mode {
                 Mode::Command if is_meta(c) => {
                     if c == '(' && self.extglob_open(&parts) {

@@ -54,7 +54,6 @@ pub struct Awk<'a> {
     files: HashMap<String, (bool, Vec<u8>)>,
     pipes: IndexMap<String, Vec<u8>>,
     readers: HashMap<String, RecordSource>,
-    operands: Vec<String>,
     operand_index: usize,
     main: Option<RecordSource>,
     main_done: bool,
@@ -82,7 +81,7 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
     let chars: Vec<char> = format.chars().collect();
     let mut out = String::new();
     let mut next = 0;
-    let mut take = |next: &mut usize| -> Value {
+    let take = |next: &mut usize| -> Value {
         let value = values.get(*next).cloned().unwrap_or_default();
         *next += 1;
         value
@@ -215,7 +214,6 @@ impl<'a> Awk<'a> {
             files: HashMap::new(),
             pipes: IndexMap::new(),
             readers: HashMap::new(),
-            operands: operands.clone(),
             operand_index: 0,
             main: None,
             main_done: false,
@@ -292,21 +290,21 @@ impl<'a> Awk<'a> {
 
     /// The array a name refers to (creating it).
     fn array_id(&mut self, name: &str) -> usize {
-        if let Some(frame) = self.frames.last_mut() {
-            if let Some(cell) = frame.get(name) {
-                match cell {
-                    Cell::Array(id) => return *id,
-                    Cell::Scalar(Value::Uninit) => {
-                        self.arrays.push(Array::new());
-                        let id = self.arrays.len() - 1;
-                        self.frames
-                            .last_mut()
-                            .expect("frame")
-                            .insert(name.to_string(), Cell::Array(id));
-                        return id;
-                    }
-                    Cell::Scalar(_) => {}
+        if let Some(frame) = self.frames.last_mut()
+            && let Some(cell) = frame.get(name)
+        {
+            match cell {
+                Cell::Array(id) => return *id,
+                Cell::Scalar(Value::Uninit) => {
+                    self.arrays.push(Array::new());
+                    let id = self.arrays.len() - 1;
+                    self.frames
+                        .last_mut()
+                        .expect("frame")
+                        .insert(name.to_string(), Cell::Array(id));
+                    return id;
                 }
+                Cell::Scalar(_) => {}
             }
         }
         self.array_id_for_global(name)
@@ -317,10 +315,10 @@ impl<'a> Awk<'a> {
             self.ensure_split();
             return Value::Num(self.fields.len() as f64);
         }
-        if let Some(frame) = self.frames.last() {
-            if let Some(Cell::Scalar(value)) = frame.get(name) {
-                return value.clone();
-            }
+        if let Some(frame) = self.frames.last()
+            && let Some(Cell::Scalar(value)) = frame.get(name)
+        {
+            return value.clone();
         }
         match self.globals.get(name) {
             Some(Cell::Scalar(value)) => value.clone(),
@@ -336,11 +334,11 @@ impl<'a> Awk<'a> {
             self.rebuild_record();
             return;
         }
-        if let Some(frame) = self.frames.last_mut() {
-            if let Some(cell) = frame.get_mut(name) {
-                *cell = Cell::Scalar(value);
-                return;
-            }
+        if let Some(frame) = self.frames.last_mut()
+            && let Some(cell) = frame.get_mut(name)
+        {
+            *cell = Cell::Scalar(value);
+            return;
         }
         self.globals.insert(name.to_string(), Cell::Scalar(value));
     }
@@ -492,10 +490,7 @@ impl<'a> Awk<'a> {
             }
         }
         if !program.rules.is_empty() || !program.end.is_empty() {
-            loop {
-                let Some(record) = self.next_main_record()? else {
-                    break;
-                };
+            while let Some(record) = self.next_main_record()? {
                 self.set_record(record);
                 self.increment_counters();
                 match self.run_rules() {
@@ -613,11 +608,11 @@ impl<'a> Awk<'a> {
             if operand.is_empty() {
                 continue;
             }
-            if let Some((name, value)) = operand.split_once('=') {
-                if crate::parse::is_name(name) {
-                    self.set_var(name, Value::StrNum(process_escapes(value)));
-                    continue;
-                }
+            if let Some((name, value)) = operand.split_once('=')
+                && crate::parse::is_name(name)
+            {
+                self.set_var(name, Value::StrNum(process_escapes(value)));
+                continue;
             }
             self.set_var("FILENAME", Value::Str(operand.clone()));
             self.set_var("FNR", Value::Num(0.0));
@@ -833,10 +828,10 @@ impl<'a> Awk<'a> {
                 }
                 loop {
                     self.tick()?;
-                    if let Some(cond) = cond {
-                        if !self.eval(cond)?.truthy() {
-                            break;
-                        }
+                    if let Some(cond) = cond
+                        && !self.eval(cond)?.truthy()
+                    {
+                        break;
                     }
                     match self.statement(body) {
                         Ok(()) | Err(Jump::Continue) => {}
@@ -1130,10 +1125,10 @@ impl<'a> Awk<'a> {
     }
 
     fn is_array_name(&self, name: &str) -> bool {
-        if let Some(frame) = self.frames.last() {
-            if let Some(cell) = frame.get(name) {
-                return matches!(cell, Cell::Array(_));
-            }
+        if let Some(frame) = self.frames.last()
+            && let Some(cell) = frame.get(name)
+        {
+            return matches!(cell, Cell::Array(_));
         }
         matches!(self.globals.get(name), Some(Cell::Array(_))) || self.used_as_array(name)
     }
@@ -1520,7 +1515,11 @@ impl<'a> Awk<'a> {
 fn sorted_keys(array: &Array) -> Vec<String> {
     let mut keys: Vec<String> = array.keys().cloned().collect();
     if keys.iter().all(|k| super::value::looks_numeric(k)) {
-        keys.sort_by(|a, b| leading_number(a).partial_cmp(&leading_number(b)).unwrap_or(std::cmp::Ordering::Equal));
+        keys.sort_by(|a, b| {
+            leading_number(a)
+                .partial_cmp(&leading_number(b))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
     } else {
         keys.sort();
     }

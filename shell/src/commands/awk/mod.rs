@@ -23,7 +23,7 @@ pub fn awk(shell: &mut Shell, args: &[String]) -> ExecResult {
         if !arg.starts_with('-') || arg == "-" {
             break;
         }
-        let mut value = |i: &mut usize, attached: &str| -> Option<String> {
+        let value = |i: &mut usize, attached: &str| -> Option<String> {
             if !attached.is_empty() {
                 return Some(attached.to_string());
             }

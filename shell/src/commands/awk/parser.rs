@@ -511,17 +511,16 @@ impl Parser {
         if self.is_op("(") {
             let save = self.pos;
             self.pos += 1;
-            if let Ok(list) = self.expr_list() {
-                if self.eat_op(")")
-                    && (self.is_op(";")
-                        || self.is_op("}")
-                        || self.is_op(">")
-                        || self.is_op(">>")
-                        || self.is_op("|")
-                        || matches!(self.peek(), Token::Newline | Token::Eof))
-                {
-                    return Ok(list);
-                }
+            if let Ok(list) = self.expr_list()
+                && self.eat_op(")")
+                && (self.is_op(";")
+                    || self.is_op("}")
+                    || self.is_op(">")
+                    || self.is_op(">>")
+                    || self.is_op("|")
+                    || matches!(self.peek(), Token::Newline | Token::Eof))
+            {
+                return Ok(list);
             }
             self.pos = save;
         }
