@@ -14,6 +14,7 @@ mod files;
 mod find;
 mod grep;
 mod input;
+mod jq;
 pub(crate) mod matcher;
 mod misc;
 pub(crate) mod printf;
@@ -192,6 +193,7 @@ registry! {
     Utility "rg" => grep::rg,
     Utility "sed" => sed::sed,
     Utility "awk" => awk::awk,
+    Utility "jq" => jq::jq,
     Utility "gawk" => awk::awk,
     Utility "mawk" => awk::awk,
     Utility "diff" => diff::diff,

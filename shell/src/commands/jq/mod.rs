@@ -1,0 +1,255 @@
+//! `jq`: the jq language through the jaq interpreter (a vendored
+//! `jaq-core` with an interruption hook, see `third_party/jaq-core`),
+//! reading its inputs from the VFS or stdin and never from the host:
+//! `env`/`$ENV` are the shell's exported variables, module imports are
+//! refused, `debug`/`stderr` write to the command's stderr.
+
+mod natives;
+mod options;
+mod runtime;
+mod stream;
+
+use std::io::Write;
+
+use crate::interp::{ExecResult, Shell};
+
+use super::input::{Source, open_quiet};
+use options::{Named, Options, Positional, parse_options};
+use runtime::{Globals, Outcome, Program};
+use stream::Input;
+
+/// The version `jq --version` reports: the jq release whose behaviour this
+/// command follows.
+const VERSION: &str = "jq-1.8";
+
+pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let options = match parse_options(&args[1..]) {
+        Ok(options) => options,
+        Err(message) => {
+            return Ok(usage(shell, &message));
+        }
+    };
+    if options.version {
+        return write_or_status(shell, format!("{VERSION}\n").as_bytes(), 0);
+    }
+    if options.help {
+        return write_or_status(shell, HELP.as_bytes(), 0);
+    }
+    let filter_text = match load_filter(shell, &options) {
+        Ok(text) => text,
+        Err(status) => return Ok(status),
+    };
+    let globals = match globals(shell, &options) {
+        Ok(globals) => globals,
+        Err(status) => return Ok(status),
+    };
+    let program = match Program::compile(&filter_text, globals) {
+        Ok(program) => program,
+        Err(message) => {
+            shell.write_stderr(message.as_bytes());
+            return Ok(3);
+        }
+    };
+    // Without `-n` or with `input`/`inputs` in the filter jq reads stdin;
+    // otherwise it must not wait on a terminal.
+    let wants_input = !options.null_input || filter_text.contains("input");
+    let (inputs, unreadable) = inputs(shell, &options, wants_input);
+    let watch = shell.watch().clone();
+    let mut out = std::io::BufWriter::with_capacity(16 << 10, shell.out());
+    let outcome = program.run(inputs, &options, &mut out, move || watch.check().is_err());
+    let flushed = out.flush();
+    if !outcome.stderr.is_empty() {
+        shell.write_stderr(&outcome.stderr);
+    }
+    if outcome.interrupted {
+        shell.check_watch()?;
+    }
+    let status = if unreadable && outcome.halted.is_none() {
+        2
+    } else {
+        exit_status(&outcome, &options)
+    };
+    if let Some(error) = flushed.err().or(outcome.io) {
+        return shell.io_status("jq", error);
+    }
+    Ok(status)
+}
+
+/// jq's exit statuses: 5 after a runtime error, 2 for unreadable input,
+/// `halt_error`'s own code, and with `-e` 1 when the last output was
+/// `false`/`null` and 4 when there was none.
+fn exit_status(outcome: &Outcome, options: &Options) -> i32 {
+    if let Some(code) = outcome.halted {
+        return code;
+    }
+    if outcome.input_error {
+        return 2;
+    }
+    if outcome.runtime_error {
+        return 5;
+    }
+    if options.exit_status {
+        return match &outcome.last {
+            None => 4,
+            Some(truthy) if *truthy => 0,
+            Some(_) => 1,
+        };
+    }
+    0
+}
+
+fn write_or_status(shell: &mut Shell, bytes: &[u8], status: i32) -> ExecResult {
+    match shell.write_stdout(bytes) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status("jq", error),
+    }
+}
+
+/// The filter text: the first operand, or the file of `-f`.
+fn load_filter(shell: &mut Shell, options: &Options) -> Result<String, i32> {
+    match &options.filter_file {
+        Some(file) => {
+            read_file(shell, file).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        }
+        None => Ok(options.filter.clone().unwrap_or_else(|| ".".into())),
+    }
+}
+
+/// A whole VFS file (or `-`); failure is reported as jq does, status 2.
+fn read_file(shell: &mut Shell, file: &str) -> Result<Vec<u8>, i32> {
+    let read = open_quiet(shell, file)
+        .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"));
+    read.map_err(|reason| {
+        shell.write_stderr(format!("jq: error: Could not open {file}: {reason}\n").as_bytes());
+        2
+    })
+}
+
+/// `$ENV`, `$ARGS` and the named arguments, their files read.
+fn globals(shell: &mut Shell, options: &Options) -> Result<Globals, i32> {
+    let mut named = Vec::new();
+    for (name, value) in &options.named {
+        let value = match value {
+            Named::Text(text) => jaq_json::Val::from(text.clone()),
+            Named::Json(text) => match jaq_json::read::parse_single(text.as_bytes()) {
+                Ok(value) => value,
+                Err(_) => {
+                    return Err(usage(shell, "Invalid JSON text passed to --argjson"));
+                }
+            },
+            Named::RawFile(file) => jaq_json::Val::utf8_str(read_file(shell, file)?),
+            Named::SlurpFile(file) => {
+                let bytes = read_file(shell, file)?;
+                let values: Result<Vec<_>, _> = jaq_json::read::parse_many(&bytes).collect();
+                match values {
+                    Ok(values) => values.into_iter().collect(),
+                    Err(error) => {
+                        return Err(usage(
+                            shell,
+                            &format!("Bad JSON in --slurpfile {name} {file}: {error}"),
+                        ));
+                    }
+                }
+            }
+        };
+        named.push((name.clone(), value));
+    }
+    let mut positional = Vec::new();
+    for (kind, text) in &options.positional {
+        positional.push(match kind {
+            Positional::Json => match jaq_json::read::parse_single(text.as_bytes()) {
+                Ok(value) => value,
+                Err(_) => {
+                    return Err(usage(shell, "Invalid JSON text passed to --jsonargs"));
+                }
+            },
+            _ => jaq_json::Val::from(text.clone()),
+        });
+    }
+    Ok(Globals {
+        named,
+        positional,
+        env: shell.exported(),
+    })
+}
+
+fn usage(shell: &mut Shell, message: &str) -> i32 {
+    shell.write_stderr(format!("jq: {message}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n").as_bytes());
+    2
+}
+
+/// The inputs: the files in order, or stdin streamed. A file that cannot
+/// be opened is reported and skipped (the run still ends with status 2,
+/// as jq's does): the flag says whether one was.
+fn inputs(shell: &mut Shell, options: &Options, wants_input: bool) -> (Vec<Input>, bool) {
+    if options.files.is_empty() {
+        let stdin = match shell.fds().input(0) {
+            Some(reader) if wants_input => vec![Input::Stream(reader)],
+            _ => Vec::new(),
+        };
+        return (stdin, false);
+    }
+    let mut unreadable = false;
+    let mut inputs = Vec::new();
+    for file in &options.files {
+        match open_quiet(shell, file) {
+            Ok(Source::Data(bytes)) => inputs.push(Input::Data {
+                name: file.clone(),
+                bytes,
+            }),
+            Ok(Source::Stdin(Some(reader))) => inputs.push(Input::Stream(reader)),
+            Ok(Source::Stdin(None)) => {}
+            Err(reason) => {
+                shell.write_stderr(
+                    format!("jq: error: Could not open {file}: {reason}\n").as_bytes(),
+                );
+                unreadable = true;
+            }
+        }
+    }
+    (inputs, unreadable)
+}
+
+const HELP: &str = "Usage:\tjq [OPTIONS] FILTER [FILES...]
+\tjq [OPTIONS] --args FILTER [ARGUMENTS...]
+\tjq [OPTIONS] --jsonargs FILTER [JSON_VALUES...]
+
+jq is a tool for processing JSON inputs, applying the given filter to
+its JSON text inputs and producing the filter's results as JSON on
+standard output.
+
+Command options:
+  -n, --null-input          use `null` as the single input value;
+  -R, --raw-input           read each line as string instead of JSON;
+  -s, --slurp               read all inputs into an array and use it as
+                            the single input value;
+  -c, --compact-output      compact instead of pretty-printed output;
+  -r, --raw-output          output strings without escapes and quotes;
+      --raw-output0         implies -r and output NUL after each output;
+  -j, --join-output         implies -r and output without newline after
+                            each output;
+  -a, --ascii-output        output strings by only ASCII characters
+                            using escape sequences;
+  -S, --sort-keys           sort keys of each object on output;
+  -C, --color-output        colorize JSON output;
+  -M, --monochrome-output   disable colored output;
+      --tab                 use tabs for indentation;
+      --indent n            use n spaces for indentation (max 7 spaces);
+  -f, --from-file file      load filter from the file;
+      --arg name value      set $name to the string value;
+      --argjson name value  set $name to the JSON value;
+      --slurpfile name file set $name to an array of JSON values read
+                            from the file;
+      --rawfile name file   set $name to string contents of file;
+      --args                consume remaining arguments as positional
+                            string values;
+      --jsonargs            consume remaining arguments as positional
+                            JSON values;
+  -e, --exit-status         set exit status code based on the output;
+  -V, --version             show the version;
+  -h, --help                show the help;
+  --                        terminates argument processing;
+
+Named arguments are also available as $ARGS.named[], while
+positional arguments are available as $ARGS.positional[].
+";

@@ -1,0 +1,191 @@
+//! jq's inputs (JSON texts or raw lines, streamed from stdin) and its
+//! printer (pretty, compact, raw, ASCII-only, sorted keys).
+
+use std::cell::RefCell;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::rc::Rc;
+
+use jaq_json::Val;
+use jaq_json::write::{Pp, Styles};
+
+use super::options::Options;
+use crate::io::SharedReader;
+
+/// An input: a file's bytes or a stream (stdin).
+pub(crate) enum Input {
+    Data { name: String, bytes: bytes::Bytes },
+    Stream(SharedReader),
+}
+
+/// Where the current input value came from (`input_filename`, errors).
+#[derive(Default)]
+pub(crate) struct Position {
+    pub file: Option<String>,
+    /// 1-based index of the value within its input.
+    pub index: usize,
+}
+
+pub(crate) type Values<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
+
+/// The input values, read lazily so that `jq` streams: JSON texts, or with
+/// `-R` lines (or with `-R -s` each input's whole text).
+pub(crate) fn input_values<'a>(
+    inputs: Vec<Input>,
+    options: &Options,
+    position: Rc<RefCell<Position>>,
+) -> Values<'a> {
+    let raw = options.raw_input;
+    let whole = options.raw_input && options.slurp;
+    Box::new(inputs.into_iter().flat_map(move |input| {
+        let (name, reader): (Option<String>, Box<dyn BufRead>) = match input {
+            Input::Data { name, bytes } => (Some(name), Box::new(io::Cursor::new(bytes))),
+            Input::Stream(shared) => (None, Box::new(BufReader::new(SharedRead(shared)))),
+        };
+        let values: Values<'a> = if whole {
+            Box::new(std::iter::once(whole_text(reader)))
+        } else if raw {
+            Box::new(raw_lines(reader))
+        } else {
+            Box::new(json_values(reader))
+        };
+        let position = position.clone();
+        let mut index = 0;
+        values.inspect(move |_| {
+            index += 1;
+            let mut position = position.borrow_mut();
+            position.file.clone_from(&name);
+            position.index = index;
+        })
+    }))
+}
+
+/// Reads a shared stream one call at a time (other readers of the same
+/// descriptor see what is left).
+struct SharedRead(SharedReader);
+
+impl Read for SharedRead {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        self.0.lock().read(buffer)
+    }
+}
+
+fn whole_text(mut reader: Box<dyn BufRead>) -> Result<Val, String> {
+    let mut text = Vec::new();
+    reader.read_to_end(&mut text).map_err(|e| e.to_string())?;
+    Ok(Val::utf8_str(text))
+}
+
+fn raw_lines(mut reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, String>> {
+    std::iter::from_fn(move || {
+        let mut line = Vec::new();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Ok(_) => {
+                if line.last() == Some(&b'\n') {
+                    line.pop();
+                }
+                Some(Ok(Val::utf8_str(line)))
+            }
+            Err(error) => Some(Err(error.to_string())),
+        }
+    })
+}
+
+/// JSON texts until the input ends or one does not parse (jq stops
+/// reading an input at its first syntax error).
+fn json_values(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, String>> {
+    let mut failed = false;
+    jaq_json::read::read_many(reader).map_while(move |value| {
+        if failed {
+            return None;
+        }
+        Some(value.map_err(|error| {
+            failed = true;
+            format!("Cannot parse input: {error}")
+        }))
+    })
+}
+
+/// Writes output values the way the options ask.
+pub(crate) struct Printer {
+    pp: Pp,
+    raw: bool,
+    ascii: bool,
+    separator: &'static [u8],
+    seq: bool,
+}
+
+impl Printer {
+    pub fn new(options: &Options) -> Printer {
+        let indent = if options.compact {
+            None
+        } else if options.tab {
+            Some("\t".to_string())
+        } else {
+            Some(" ".repeat(options.indent))
+        };
+        // `--indent 0` means compact, as in jq.
+        let indent = indent.filter(|unit| !unit.is_empty());
+        let indent_present = indent.is_some();
+        Printer {
+            pp: Pp {
+                indent,
+                sort_keys: options.sort_keys,
+                styles: if options.color {
+                    Styles::ansi()
+                } else {
+                    Styles::default()
+                },
+                sep_space: indent_present,
+            },
+            raw: options.raw_output,
+            ascii: options.ascii_output,
+            separator: if options.nul_output {
+                b"\0"
+            } else if options.join_output {
+                b""
+            } else {
+                b"\n"
+            },
+            seq: options.seq,
+        }
+    }
+
+    pub fn print(&mut self, out: &mut dyn Write, value: &Val) -> io::Result<()> {
+        if self.seq {
+            out.write_all(b"\x1e")?;
+        }
+        match value {
+            Val::TStr(text) | Val::BStr(text) if self.raw => out.write_all(text)?,
+            _ => {
+                let mut text = Vec::new();
+                jaq_json::write::write(&mut text, &self.pp, 0, value)?;
+                let text = if self.ascii {
+                    ascii_escape(&text)
+                } else {
+                    text
+                };
+                out.write_all(&text)?;
+            }
+        }
+        out.write_all(self.separator)
+    }
+}
+
+/// `-a`: every non-ASCII character of the JSON text as `\uXXXX` (outside
+/// strings there are none, so the text can be rewritten as a whole).
+fn ascii_escape(text: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out.into_bytes()
+}

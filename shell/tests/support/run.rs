@@ -1,0 +1,51 @@
+//! Running a script through the shell on a fresh VFS, for tests.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use goccia_core::Watch;
+use goccia_shell::io::{CaptureWriter, Fd};
+use goccia_shell::{Context, Shell, ShellLimits, Stopped};
+use goccia_vfs::{Quota, SharedVfs, Vfs};
+use parking_lot::Mutex;
+
+/// What a script printed and its exit status, or why the shell stopped.
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    pub status: Result<i32, Stopped>,
+}
+
+pub fn fresh_vfs() -> SharedVfs {
+    Arc::new(Mutex::new(Vfs::new(Quota {
+        max_bytes: 64 << 20,
+        max_nodes: 100_000,
+    })))
+}
+
+/// Runs `script` on `vfs` with the given deadline.
+pub fn run_on(vfs: SharedVfs, script: &str, timeout: Duration) -> Ran {
+    let context = Context::new(vfs, Watch::new(timeout), ShellLimits::default());
+    let stdout = CaptureWriter::new(16 << 20);
+    let stderr = CaptureWriter::new(16 << 20);
+    let mut shell = Shell::new(
+        context,
+        Fd::null_input(),
+        Fd::writer(stdout.clone()),
+        Fd::writer(stderr.clone()),
+    );
+    let status = shell.run_script(script);
+    drop(shell);
+    Ran {
+        stdout: String::from_utf8_lossy(&stdout.take()).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr.take()).into_owned(),
+        status,
+    }
+}
+
+/// Runs `script` on a fresh VFS with a 10 s deadline.
+pub fn run(script: &str) -> Ran {
+    run_on(fresh_vfs(), script, Duration::from_secs(10))
+}
