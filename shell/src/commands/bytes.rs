@@ -337,17 +337,35 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
             Ok(data) => data,
             Err(status) => return Ok(status),
         };
-        let mut failed = 0;
+        let listing_name = match operands.as_slice() {
+            [one] if one == "-" => "standard input".to_string(),
+            [one] => one.clone(),
+            _ => operands.join(", "),
+        };
+        let (mut failed, mut unreadable, mut formatted, mut malformed) = (0, 0, 0, 0);
+        let hash_length = digest(&name, b"").len();
         for line in String::from_utf8_lossy(&listing).lines() {
-            let Some((hash, file)) = line.split_once("  ").or_else(|| line.split_once(" *")) else {
+            let split = line.split_once("  ").or_else(|| line.split_once(" *"));
+            let Some((hash, file)) = split.filter(|(hash, _)| {
+                hash.len() == hash_length && hash.bytes().all(|b| b.is_ascii_hexdigit())
+            }) else {
+                malformed += 1;
                 continue;
             };
-            let ok = match super::open_quiet(shell, file) {
-                Ok(mut source) => source
-                    .read_all()
-                    .is_ok_and(|data| digest(&name, &data) == hash),
-                Err(_) => false,
+            formatted += 1;
+            let data = match super::open_quiet(shell, file) {
+                Ok(mut source) => source.read_all().ok(),
+                Err(reason) => {
+                    shell.fail_command(&name, &format!("{file}: {reason}"), 1);
+                    None
+                }
             };
+            let Some(data) = data else {
+                unreadable += 1;
+                text.push_str(&format!("{file}: FAILED open or read\n"));
+                continue;
+            };
+            let ok = digest(&name, &data) == hash;
             if !ok {
                 failed += 1;
             }
@@ -356,17 +374,31 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
                 text.push_str(&format!("{file}: {}\n", if ok { "OK" } else { "FAILED" }));
             }
         }
+        if formatted == 0 {
+            status = shell.fail_command(
+                &name,
+                &format!("'{listing_name}': no properly formatted checksum lines found"),
+                1,
+            );
+        }
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if malformed > 0 && formatted > 0 && !parsed.has('s') {
+            let verb = if malformed == 1 { "line is" } else { "lines are" };
+            let message = format!("WARNING: {malformed} {verb} improperly formatted");
+            shell.fail_command(&name, &message, 1);
+        }
+        if unreadable > 0 {
+            status = 1;
+            if !parsed.has('s') {
+                let message = format!("WARNING: {unreadable} listed file{} could not be read", plural(unreadable));
+                shell.fail_command(&name, &message, 1);
+            }
+        }
         if failed > 0 {
             status = 1;
             if !parsed.has('s') {
-                shell.fail_command(
-                    &name,
-                    &format!(
-                        "WARNING: {failed} computed checksum{} did NOT match",
-                        if failed == 1 { "" } else { "s" }
-                    ),
-                    1,
-                );
+                let message = format!("WARNING: {failed} computed checksum{} did NOT match", plural(failed));
+                shell.fail_command(&name, &message, 1);
             }
         }
         return write(shell, &name, text.as_bytes(), status);

@@ -93,7 +93,7 @@ fn format_once(
             continue;
         }
         if chars.get(i + 1) == Some(&'%') {
-            literal.push_str("%%");
+            literal.push('%');
             i += 2;
             continue;
         }
@@ -134,7 +134,7 @@ fn format_once(
             precision = Some(p.parse::<usize>().unwrap_or(0));
         }
         // Length modifiers are accepted and ignored.
-        while i < chars.len() && "hlLqjzt".contains(chars[i]) {
+        while i < chars.len() && "hlLjzt".contains(chars[i]) {
             i += 1;
         }
         let Some(&conversion) = chars.get(i) else {
@@ -325,6 +325,10 @@ pub(crate) fn format_int(
         'u' => ((value as u64).to_string(), false),
         _ => (value.unsigned_abs().to_string(), value < 0),
     };
+    if precision == Some(0) && value == 0 {
+        // C: zero converted with zero precision is no digits at all.
+        digits.clear();
+    }
     if let Some(p) = precision
         && digits.len() < p
     {
@@ -449,23 +453,54 @@ fn trim_zeros(text: &str) -> String {
     }
 }
 
-/// `%q`: quoted so the shell reads it back as the same word.
+/// `%q`: quoted so the shell reads it back as the same word, the way
+/// bash does: `''` for nothing, `$'...'` when there is a control
+/// character, otherwise a backslash before each character the shell
+/// would act on (`#` and `~` only at the start).
 pub(crate) fn shell_quote(text: &str) -> String {
     if text.is_empty() {
         return "''".to_string();
     }
     if text.chars().any(|c| c.is_control()) {
-        return crate::interp::quote(text);
+        return ansi_c_quote(text);
     }
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() || "_-./:,+@%=^".contains(c) {
-            out.push(c);
-        } else {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (index, c) in text.chars().enumerate() {
+        let special = " \t\n!\"$&'()*,;<>?[\\]^`{|}".contains(c)
+            || (index == 0 && (c == '#' || c == '~'));
+        if special {
             out.push('\\');
-            out.push(c);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `$'...'` quoting: C escapes for control characters, octal for the rest.
+fn ansi_c_quote(text: &str) -> String {
+    let mut out = String::from("$'");
+    for c in text.chars() {
+        match c {
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x1b' => out.push_str("\\E"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if c.is_control() => {
+                let mut buffer = [0u8; 4];
+                for byte in c.encode_utf8(&mut buffer).bytes() {
+                    out.push_str(&format!("\\{byte:03o}"));
+                }
+            }
+            c => out.push(c),
         }
     }
+    out.push('\'');
     out
 }
 
@@ -497,5 +532,11 @@ mod tests {
         assert_eq!(shell_quote("a b"), "a\\ b");
         assert_eq!(shell_quote(""), "''");
         assert_eq!(shell_quote("it's"), "it\\'s");
+        assert_eq!(shell_quote("a\"b$c`d"), "a\\\"b\\$c\\`d");
+        assert_eq!(shell_quote("~x a~ #x a#"), "\\~x\\ a~\\ #x\\ a#");
+        assert_eq!(shell_quote("%^+-./:=@_,"), "%\\^+-./:=@_\\,");
+        assert_eq!(shell_quote("a'b\t"), "$'a\\'b\\t'");
+        assert_eq!(shell_quote("\x1b[m\x7f"), "$'\\E[m\\177'");
+        assert_eq!(shell_quote("é"), "é");
     }
 }

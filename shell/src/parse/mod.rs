@@ -360,6 +360,16 @@ impl Parser {
 
     /// A list inside a compound command, up to one of `LIST_ENDS`, `)` or
     /// a case terminator.
+    /// The body of a compound command: bash requires at least one command
+    /// (`if true; then fi` is a syntax error at `fi`).
+    fn parse_compound_list(&mut self) -> PResult<List> {
+        let list = self.parse_list()?;
+        if list.items.is_empty() && !self.at_end() {
+            return Err(self.unexpected());
+        }
+        Ok(list)
+    }
+
     fn parse_list(&mut self) -> PResult<List> {
         let mut list = List::default();
         loop {
@@ -494,7 +504,7 @@ impl Parser {
             let compound = match word.as_str() {
                 "{" => {
                     self.pos += 1;
-                    let body = self.parse_list()?;
+                    let body = self.parse_compound_list()?;
                     self.expect_reserved("}")?;
                     Some(CompoundCommand::Brace(body))
                 }
@@ -549,7 +559,7 @@ impl Parser {
         if self.peek() == Some('(') {
             self.pos += 1;
             self.depth += 1;
-            let body = self.parse_list()?;
+            let body = self.parse_compound_list()?;
             self.depth -= 1;
             self.skip_blank_and_newlines();
             if !self.eat(")") {
@@ -588,9 +598,9 @@ impl Parser {
         let mut branches = Vec::new();
         let mut otherwise = None;
         loop {
-            let cond = self.parse_list()?;
+            let cond = self.parse_compound_list()?;
             self.expect_reserved("then")?;
-            let body = self.parse_list()?;
+            let body = self.parse_compound_list()?;
             branches.push((cond, body));
             self.skip_blank_and_newlines();
             if self.at_reserved("elif") {
@@ -599,7 +609,7 @@ impl Parser {
             }
             if self.at_reserved("else") {
                 self.pos += 4;
-                otherwise = Some(self.parse_list()?);
+                otherwise = Some(self.parse_compound_list()?);
             }
             self.expect_reserved("fi")?;
             break;
@@ -613,7 +623,7 @@ impl Parser {
     fn parse_while(&mut self, until: bool) -> PResult<CompoundCommand> {
         // `while` and `until` are both five characters long.
         self.pos += 5;
-        let cond = self.parse_list()?;
+        let cond = self.parse_compound_list()?;
         let body = self.parse_do_group()?;
         Ok(CompoundCommand::While { cond, body, until })
     }
@@ -622,12 +632,12 @@ impl Parser {
         self.skip_blank_and_newlines();
         if self.at_reserved("{") {
             self.pos += 1;
-            let body = self.parse_list()?;
+            let body = self.parse_compound_list()?;
             self.expect_reserved("}")?;
             return Ok(body);
         }
         self.expect_reserved("do")?;
-        let body = self.parse_list()?;
+        let body = self.parse_compound_list()?;
         self.expect_reserved("done")?;
         Ok(body)
     }

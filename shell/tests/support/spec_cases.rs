@@ -48,12 +48,18 @@ pub fn parse_file(file: &str, text: &str) -> Vec<Case> {
             bash_diff: false,
         };
         let mut in_expect = false;
-        for line in lines.by_ref() {
+        while let Some(line) = lines.next() {
             if line == "### end" {
                 break;
             }
             if line == "### expect" {
                 in_expect = true;
+                continue;
+            }
+            if line == "### expect_exit_code" {
+                // Another spelling of an exit-code expectation: the status
+                // on the next line, and no stdout.
+                case.exit_code = lines.next().and_then(|code| code.trim().parse().ok());
                 continue;
             }
             if let Some(code) = line.strip_prefix("### exit_code:") {
