@@ -123,6 +123,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         i += 1;
     }
     let rest: Vec<String> = args[i.min(args.len())..].to_vec();
+    let from_file = command.is_none() && !from_stdin && !rest.is_empty();
     let (arg0, source, positional) = if let Some(command) = command {
         let mut rest = rest.into_iter();
         let arg0 = rest.next().unwrap_or_else(|| name.clone());
@@ -185,6 +186,9 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
     }
     child.set_positional(&arg0, positional);
+    if from_file {
+        child.set_script_source(&arg0);
+    }
     match child.run_script(&source) {
         Ok(status) => Ok(status),
         Err(stopped) => Err(Flow::Stop(stopped)),

@@ -634,7 +634,9 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
         )
     });
     shell.func_stack.push("source".to_string());
+    shell.sources.push(file.clone());
     let result = run_text(shell, &text);
+    shell.sources.pop();
     shell.func_stack.pop();
     if let Some(saved) = saved {
         shell.positional = saved;
@@ -1067,11 +1069,13 @@ pub fn trap(shell: &mut Shell, args: &[String]) -> ExecResult {
     let rest: Vec<&String> = args[1..].iter().filter(|a| a.as_str() != "--").collect();
     if rest.is_empty() || rest[0] == "-p" {
         let filter: Vec<String> = rest.iter().skip(1).filter_map(|s| signal_name(s)).collect();
-        let mut all: Vec<(String, String)> = shell
-            .traps
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let shown = if shell.traps.is_empty() {
+            &shell.parent_traps
+        } else {
+            &shell.traps
+        };
+        let mut all: Vec<(String, String)> =
+            shown.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         all.sort();
         let text: String = all
             .into_iter()

@@ -383,21 +383,31 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         let plural = |n: usize| if n == 1 { "" } else { "s" };
         if malformed > 0 && formatted > 0 && !parsed.has('s') {
-            let verb = if malformed == 1 { "line is" } else { "lines are" };
+            let verb = if malformed == 1 {
+                "line is"
+            } else {
+                "lines are"
+            };
             let message = format!("WARNING: {malformed} {verb} improperly formatted");
             shell.fail_command(&name, &message, 1);
         }
         if unreadable > 0 {
             status = 1;
             if !parsed.has('s') {
-                let message = format!("WARNING: {unreadable} listed file{} could not be read", plural(unreadable));
+                let message = format!(
+                    "WARNING: {unreadable} listed file{} could not be read",
+                    plural(unreadable)
+                );
                 shell.fail_command(&name, &message, 1);
             }
         }
         if failed > 0 {
             status = 1;
             if !parsed.has('s') {
-                let message = format!("WARNING: {failed} computed checksum{} did NOT match", plural(failed));
+                let message = format!(
+                    "WARNING: {failed} computed checksum{} did NOT match",
+                    plural(failed)
+                );
                 shell.fail_command(&name, &message, 1);
             }
         }

@@ -166,13 +166,13 @@ pub fn run_with_assignments(
             }
             Arg::Assign(assignment) => {
                 let var_name = assignment.name.clone();
+                let was_readonly = shell
+                    .vars
+                    .get_raw(&var_name)
+                    .is_some_and(|v| v.attrs.readonly);
                 let mut result = declare_name(shell, &var_name, &flags, local);
                 if result.is_ok() {
                     let mut assignment = assignment.clone();
-                    let was_readonly = shell
-                        .vars
-                        .get_raw(&var_name)
-                        .is_some_and(|v| v.attrs.readonly);
                     if flags.set.readonly && !was_readonly {
                         // Assign first, then lock.
                         if let Some(var) = shell.vars.get_mut(&var_name) {

@@ -466,8 +466,8 @@ pub(crate) fn shell_quote(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for (index, c) in text.chars().enumerate() {
-        let special = " \t\n!\"$&'()*,;<>?[\\]^`{|}".contains(c)
-            || (index == 0 && (c == '#' || c == '~'));
+        let special =
+            " \t\n!\"$&'()*,;<>?[\\]^`{|}".contains(c) || (index == 0 && (c == '#' || c == '~'));
         if special {
             out.push('\\');
         }

@@ -280,6 +280,7 @@ impl Shell {
         if self.opts.xtrace {
             self.trace(&command.assignments, &words)?;
         }
+        self.run_debug_trap()?;
         let name = words[0].clone();
         if name == "exec" && words.len() == 1 {
             // `exec` with only redirections: they stay.
@@ -320,7 +321,29 @@ impl Shell {
         };
         self.restore_redirects(saved);
         self.restore_vars(restore_vars);
+        if let Some(last) = words.last() {
+            self.last_arg.clone_from(last);
+        }
         result
+    }
+
+    /// The DEBUG trap runs before each simple command (not inside itself).
+    fn run_debug_trap(&mut self) -> Result<(), Flow> {
+        if self.in_debug_trap {
+            return Ok(());
+        }
+        let Some(action) = self.traps.get("DEBUG").cloned() else {
+            return Ok(());
+        };
+        let saved = self.status;
+        self.in_debug_trap = true;
+        let result = self.run_source(&action);
+        self.in_debug_trap = false;
+        if let Err(Flow::Stop(stopped)) = result {
+            return Err(Flow::Stop(stopped));
+        }
+        self.status = saved;
+        Ok(())
     }
 
     fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {
@@ -500,6 +523,7 @@ impl Shell {
     ) -> ExecResult {
         let mut child = self.child_process();
         child.set_positional(arg0, args);
+        child.set_script_source(arg0);
         match child.run_script(source) {
             Ok(status) => Ok(status),
             Err(stopped) => Err(Flow::Stop(stopped)),

@@ -211,6 +211,16 @@ pub struct Shell {
     /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
     pub(crate) errexit_off: usize,
     pub(crate) traps: imbl::HashMap<String, String>,
+    /// The parent's traps in a subshell: not run, but `trap -p` shows them
+    /// as bash's does.
+    pub(crate) parent_traps: imbl::HashMap<String, String>,
+    /// Running the DEBUG trap (it does not trigger itself).
+    pub(crate) in_debug_trap: bool,
+    /// `$_`: the last argument of the previous simple command.
+    pub(crate) last_arg: String,
+    /// Script files being run (`bash file`, `source file`), innermost
+    /// last: `BASH_SOURCE` and the `main` of `FUNCNAME`.
+    pub(crate) sources: Vec<String>,
     pub(crate) dir_stack: Vec<VfsPath>,
     pub(crate) pipestatus: Vec<i32>,
     /// `$$`: the top shell's id, also in subshells.
@@ -250,6 +260,10 @@ impl Shell {
             subshell: 0,
             errexit_off: 0,
             traps: imbl::HashMap::new(),
+            parent_traps: imbl::HashMap::new(),
+            in_debug_trap: false,
+            last_arg: String::new(),
+            sources: Vec::new(),
             dir_stack: Vec::new(),
             pipestatus: vec![0],
             pid,
@@ -322,6 +336,11 @@ impl Shell {
 
     pub fn set_interactive(&mut self, interactive: bool) {
         self.interactive = interactive;
+    }
+
+    /// Marks this shell as running the script file `path` (`BASH_SOURCE`).
+    pub fn set_script_source(&mut self, path: &str) {
+        self.sources = vec![path.to_string()];
     }
 
     pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
@@ -479,7 +498,7 @@ impl Shell {
         let mut child = self.clone();
         child.subshell += 1;
         child.bashpid = self.ctx.new_pid();
-        child.traps = imbl::HashMap::new();
+        child.parent_traps = std::mem::take(&mut child.traps);
         if !self.opts.inherit_errexit && self.errexit_off > 0 {
             child.errexit_off = self.errexit_off;
         }

@@ -47,6 +47,10 @@ impl Shell {
             "RANDOM" => self.next_random().to_string(),
             "SECONDS" => self.started.elapsed().as_secs().to_string(),
             "LINENO" => self.line.to_string(),
+            "_" => self.last_arg.clone(),
+            "FUNCNAME" | "BASH_SOURCE" | "PIPESTATUS" => {
+                return self.dynamic_array(name)?.scalar().map(str::to_string);
+            }
             "BASHPID" => self.bashpid.to_string(),
             "BASH_SUBSHELL" => self.subshell.to_string(),
             "EPOCHSECONDS" => now_epoch().0.to_string(),
@@ -107,8 +111,40 @@ impl Shell {
             .map(str::to_string)
     }
 
+    /// The arrays the shell maintains: `PIPESTATUS`, and `FUNCNAME` and
+    /// `BASH_SOURCE` from the call stack (unset outside functions and
+    /// scripts, as in bash).
+    pub(crate) fn dynamic_array(&self, name: &str) -> Option<Value> {
+        let items: Vec<String> = match name {
+            "PIPESTATUS" => self.pipestatus.iter().map(i32::to_string).collect(),
+            "FUNCNAME" => {
+                if self.func_stack.is_empty() {
+                    return None;
+                }
+                let main = (!self.sources.is_empty()).then(|| "main".to_string());
+                self.func_stack.iter().rev().cloned().chain(main).collect()
+            }
+            "BASH_SOURCE" => {
+                let script = self.sources.last()?;
+                let depth = self.func_stack.len() + 1;
+                std::iter::repeat_n(script.clone(), depth).collect()
+            }
+            _ => return None,
+        };
+        Some(Value::Indexed(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v))
+                .collect(),
+        ))
+    }
+
     /// The whole value of a variable.
     pub fn get_value(&self, name: &str) -> Option<Value> {
+        if let Some(value) = self.dynamic_array(name) {
+            return Some(value);
+        }
         let name = self.resolve_name(name);
         self.vars.get_raw(&name)?.value.clone()
     }
@@ -129,8 +165,12 @@ impl Shell {
     }
 
     pub(crate) fn get_element(&self, name: &str, key: &Key) -> Option<String> {
+        let dynamic = self.dynamic_array(name);
         let name = self.resolve_name(name);
-        let value = self.vars.get_raw(&name)?.value.as_ref()?;
+        let value = match &dynamic {
+            Some(value) => value,
+            None => self.vars.get_raw(&name)?.value.as_ref()?,
+        };
         match (value, key) {
             (Value::Indexed(map), Key::Index(i)) => {
                 let index = if *i < 0 {

@@ -48,6 +48,7 @@ pub fn parse_file(file: &str, text: &str) -> Vec<Case> {
             bash_diff: false,
         };
         let mut in_expect = false;
+        let mut described = false;
         while let Some(line) = lines.next() {
             if line == "### end" {
                 break;
@@ -80,7 +81,11 @@ pub fn parse_file(file: &str, text: &str) -> Vec<Case> {
             if in_expect {
                 case.expected.push_str(line);
                 case.expected.push('\n');
+            } else if case.script.is_empty() && !described && line.starts_with('#') {
+                // The optional one-line description is not part of the script.
+                described = true;
             } else {
+                described = true;
                 case.script.push_str(line);
                 case.script.push('\n');
             }
