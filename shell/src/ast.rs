@@ -298,6 +298,9 @@ pub enum ReplaceMode {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamOp {
     None,
+    /// Text bash cannot make sense of (`${%}`): an error when expanded,
+    /// not when parsed, as in bash.
+    Bad(String),
     /// `-`, `:-`
     Default {
         colon: bool,

@@ -1,19 +1,31 @@
 //! Backslash escapes: `$'...'` (ANSI-C quoting), `echo -e` and `printf`.
 
-/// Decodes `$'...'` content.
+/// Decodes `$'...'` content (shell strings are text: bytes that are not
+/// UTF-8 become U+FFFD).
 pub fn ansi_c(raw: &str) -> String {
-    decode(raw, Flavor::AnsiC).0
+    lossy(decode(raw, Flavor::AnsiC)).0
 }
 
-/// Decodes `echo -e` / `printf %b` text; the flag says `\c` was met (stop
-/// all output).
-pub fn echo(raw: &str) -> (String, bool) {
+/// Decodes `echo -e` / `printf %b` text to bytes (`\xff` is the byte
+/// 0xff); the flag says `\c` was met (stop all output).
+pub fn echo(raw: &str) -> (Vec<u8>, bool) {
     decode(raw, Flavor::Echo)
 }
 
-/// Decodes a `printf` format's escapes (octal is `\NNN`, not `\0NNN`).
-pub fn printf_format(raw: &str) -> (String, bool) {
+/// Decodes a `printf` format's escapes to bytes (octal is `\NNN`, not
+/// `\0NNN`).
+pub fn printf_bytes(raw: &str) -> (Vec<u8>, bool) {
     decode(raw, Flavor::Printf)
+}
+
+/// [`printf_bytes`] as text, for commands that take such escapes in
+/// their options (`find -printf`, `awk -F`, `sed`).
+pub fn printf_format(raw: &str) -> (String, bool) {
+    lossy(decode(raw, Flavor::Printf))
+}
+
+fn lossy((bytes, stop): (Vec<u8>, bool)) -> (String, bool) {
+    (String::from_utf8_lossy(&bytes).into_owned(), stop)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,15 +35,12 @@ enum Flavor {
     Printf,
 }
 
-fn decode(raw: &str, flavor: Flavor) -> (String, bool) {
+fn decode(raw: &str, flavor: Flavor) -> (Vec<u8>, bool) {
     let chars: Vec<char> = raw.chars().collect();
-    let mut out = String::new();
+    let mut out = Bytes::default();
     let mut bytes: Vec<u8> = Vec::new();
-    let flush_bytes = |bytes: &mut Vec<u8>, out: &mut String| {
-        if !bytes.is_empty() {
-            out.push_str(&String::from_utf8_lossy(bytes));
-            bytes.clear();
-        }
+    let flush_bytes = |bytes: &mut Vec<u8>, out: &mut Bytes| {
+        out.0.append(bytes);
     };
     let mut i = 0;
     while i < chars.len() {
@@ -67,7 +76,7 @@ fn decode(raw: &str, flavor: Flavor) -> (String, bool) {
         match e {
             'c' if flavor != Flavor::AnsiC => {
                 flush_bytes(&mut bytes, &mut out);
-                return (out, true);
+                return (out.0, true);
             }
             'c' if flavor == Flavor::AnsiC && i < chars.len() => {
                 flush_bytes(&mut bytes, &mut out);
@@ -136,7 +145,23 @@ fn decode(raw: &str, flavor: Flavor) -> (String, bool) {
         }
     }
     flush_bytes(&mut bytes, &mut out);
-    (out, false)
+    (out.0, false)
+}
+
+/// Decoded output: characters as UTF-8, escaped bytes as they are.
+#[derive(Default)]
+struct Bytes(Vec<u8>);
+
+impl Bytes {
+    fn push(&mut self, c: char) {
+        let mut buffer = [0u8; 4];
+        self.0
+            .extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+    }
+
+    fn push_str(&mut self, text: &str) {
+        self.0.extend_from_slice(text.as_bytes());
+    }
 }
 
 #[cfg(test)]
@@ -146,9 +171,12 @@ mod tests {
     #[test]
     fn decodes_the_three_flavours() {
         assert_eq!(ansi_c(r"a\tb\n\x41\101\u00e9\'"), "a\tb\nAA\u{e9}'");
-        assert_eq!(echo(r"a\nb\0101"), ("a\nbA".to_string(), false));
-        assert_eq!(echo(r"x\cy"), ("x".to_string(), true));
+        assert_eq!(echo(r"a\nb\0101"), (b"a\nbA".to_vec(), false));
+        assert_eq!(echo(r"x\cy"), (b"x".to_vec(), true));
         assert_eq!(printf_format(r"\101\n"), ("A\n".to_string(), false));
-        assert_eq!(echo(r"\q"), ("\\q".to_string(), false));
+        assert_eq!(echo(r"\q"), (b"\\q".to_vec(), false));
+        // Escaped bytes stay bytes; text is UTF-8.
+        assert_eq!(printf_bytes(r"\xff\376é"), (vec![0xff, 0xfe, 0xc3, 0xa9], false));
+        assert_eq!(ansi_c(r"\xff"), "\u{fffd}");
     }
 }

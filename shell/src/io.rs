@@ -170,6 +170,158 @@ impl BufRead for BytesReader {
     }
 }
 
+/// `/dev/zero`: endless zeros, stopping at the sandbox's deadline.
+pub struct ZeroReader {
+    buffer: Box<[u8]>,
+    watch: Watch,
+}
+
+impl ZeroReader {
+    pub fn new(watch: Watch) -> Self {
+        ZeroReader {
+            buffer: vec![0; 64 << 10].into_boxed_slice(),
+            watch,
+        }
+    }
+}
+
+impl Read for ZeroReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(error) = watch_error(&self.watch) {
+            return Err(error);
+        }
+        let n = buf.len().min(self.buffer.len());
+        buf[..n].fill(0);
+        Ok(n)
+    }
+}
+
+impl BufRead for ZeroReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some(error) = watch_error(&self.watch) {
+            return Err(error);
+        }
+        Ok(&self.buffer)
+    }
+    fn consume(&mut self, _amt: usize) {}
+}
+
+/// The buffered-input limit where no shell is at hand (the default of
+/// `ShellLimits::max_buffered_input`).
+pub const BUFFERED_INPUT_LIMIT: usize = 256 << 20;
+
+fn too_large(limit: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!("input larger than {limit} bytes (the shell's buffered-input limit)"),
+    )
+}
+
+/// `read_until` that fails with `OutOfMemory` once the line passes
+/// `limit` bytes (an endless line cannot take the host's memory).
+pub fn read_until_capped(
+    reader: &mut dyn BufRead,
+    delimiter: u8,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<usize> {
+    let start = line.len();
+    loop {
+        let (done, used) = {
+            let available = reader.fill_buf()?;
+            if available.is_empty() {
+                break;
+            }
+            match available.iter().position(|b| *b == delimiter) {
+                Some(i) => {
+                    line.extend_from_slice(&available[..=i]);
+                    (true, i + 1)
+                }
+                None => {
+                    line.extend_from_slice(available);
+                    (false, available.len())
+                }
+            }
+        };
+        reader.consume(used);
+        if line.len() - start > limit {
+            return Err(too_large(limit));
+        }
+        if done {
+            break;
+        }
+    }
+    Ok(line.len() - start)
+}
+
+/// `/dev/urandom`: an endless pseudo-random stream (xorshift, seeded from
+/// the clock; not for cryptography), stopping at the sandbox's deadline.
+pub struct RandomReader {
+    buffer: Box<[u8]>,
+    state: u64,
+    watch: Watch,
+}
+
+impl RandomReader {
+    pub fn new(watch: Watch) -> Self {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(42);
+        let mut reader = RandomReader {
+            buffer: vec![0; 16 << 10].into_boxed_slice(),
+            state: seed | 1,
+            watch,
+        };
+        reader.refill();
+        reader
+    }
+
+    fn refill(&mut self) {
+        for chunk in self.buffer.chunks_mut(8) {
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 7;
+            self.state ^= self.state << 17;
+            let bytes = self.state.to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+}
+
+impl Read for RandomReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for RandomReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some(error) = watch_error(&self.watch) {
+            return Err(error);
+        }
+        Ok(&self.buffer)
+    }
+    fn consume(&mut self, _amt: usize) {
+        self.refill();
+    }
+}
+
+/// Reads `reader` to its end, failing with `OutOfMemory` past `limit`
+/// bytes: commands that must hold their whole input (`sort`, `tac`, ...)
+/// cannot take the host's memory with an endless stream.
+pub fn read_to_end_capped(reader: &mut dyn Read, limit: usize) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let read = reader.take(limit as u64 + 1).read_to_end(&mut out)?;
+    if read > limit {
+        return Err(too_large(limit));
+    }
+    Ok(out)
+}
+
 /// Chunks in flight per pipe.
 const PIPE_CHUNKS: usize = 32;
 const POLL: Duration = Duration::from_millis(20);

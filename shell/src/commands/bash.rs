@@ -1,8 +1,6 @@
 //! `bash` and `sh`: a child shell (a new process in real bash): only
 //! exported variables, the same VFS and descriptors.
 
-use std::io::Read;
-
 use crate::interp::{ExecResult, Flow, Shell};
 
 pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -162,12 +160,10 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     } else {
         // The script is stdin.
-        let mut text = Vec::new();
-        if let Some(reader) = shell.fds().input(0)
-            && let Err(error) = reader.lock().read_to_end(&mut text)
-        {
-            return shell.io_status(&name, error);
-        }
+        let text = match super::Source::stdin(shell).read_all() {
+            Ok(text) => text,
+            Err(error) => return shell.io_status(&name, error),
+        };
         (
             name.clone(),
             String::from_utf8_lossy(&text).into_owned(),

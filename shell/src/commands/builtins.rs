@@ -53,18 +53,23 @@ pub fn echo(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         index += 1;
     }
-    let mut text = args[index..].join(" ");
-    if escapes {
+    let text = args[index..].join(" ");
+    let mut bytes = if escapes {
         let (decoded, stop) = crate::escape::echo(&text);
-        text = decoded;
         if stop {
             newline = false;
         }
-    }
+        decoded
+    } else {
+        text.into_bytes()
+    };
     if newline {
-        text.push('\n');
+        bytes.push(b'\n');
     }
-    write_out(shell, "echo", &text)
+    match shell.out().write_all(&bytes) {
+        Ok(()) => Ok(0),
+        Err(error) => shell.io_status("echo", error),
+    }
 }
 
 pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -26,7 +26,13 @@ fn read_operands(shell: &mut Shell, name: &str, operands: &[String]) -> Result<V
         let Ok(mut source) = open_source(shell, name, &operand) else {
             return Err(1);
         };
-        data.extend(source.read_all().map_err(|_| 1)?);
+        match source.read_all() {
+            Ok(bytes) => data.extend(bytes),
+            Err(error) => {
+                let reason = error.to_string();
+                return Err(shell.fail_command(name, &format!("{operand}: {reason}"), 1));
+            }
+        }
     }
     Ok(data)
 }

@@ -47,7 +47,13 @@ fn read_lines(
             status = 2;
             continue;
         };
-        let data = source.read_all().map_err(|_| 2)?;
+        let data = match source.read_all() {
+            Ok(data) => data,
+            Err(error) => {
+                let reason = error.to_string();
+                return Err(shell.fail_command(name, &format!("{operand}: {reason}"), 2));
+            }
+        };
         for line in data.split(|b| *b == delimiter) {
             lines.push(String::from_utf8_lossy(line).into_owned());
         }
@@ -896,11 +902,10 @@ pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
         (Some(set2), true) => set2.clone(),
         (None, _) => set1.clone(),
     };
-    let mut input = super::Source::Stdin(shell.fds().input(0));
+    let mut input = super::Source::stdin(shell);
     let mut out = buffered(shell);
     let mut last: Option<char> = None;
-    let result = input.for_each_line(|line| {
-        let text = String::from_utf8_lossy(line);
+    let result = input.for_each_text_chunk(|text| {
         let mut output = String::with_capacity(text.len());
         for c in text.chars() {
             if delete && in_set1(c) {
@@ -922,8 +927,7 @@ pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
             last = Some(c);
             output.push(c);
         }
-        out.write_all(output.as_bytes())?;
-        Ok(true)
+        out.write_all(output.as_bytes())
     });
     if let Err(error) = result {
         return shell.io_status("tr", error);

@@ -81,7 +81,7 @@ pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
         let result = if plain {
             match &mut source {
                 Source::Data(bytes) => out.write_all(bytes),
-                Source::Stdin(_) => source.read_bytes(usize::MAX, |chunk| {
+                Source::Stdin(..) => source.read_bytes(usize::MAX, |chunk| {
                     out.write_all(chunk)?;
                     Ok(true)
                 }),
@@ -1754,18 +1754,90 @@ pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(shell.fail_command("mktemp", "failed to create a unique name", 1))
 }
 
+/// How `truncate -s` changes a size: `N`, `+N`, `-N`, `<N` (at most),
+/// `>N` (at least), `/N` (down to a multiple), `%N` (up to a multiple).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SizeChange {
+    Set(u64),
+    Extend(u64),
+    Reduce(u64),
+    AtMost(u64),
+    AtLeast(u64),
+    RoundDown(u64),
+    RoundUp(u64),
+}
+
+impl SizeChange {
+    fn parse(text: &str) -> Option<SizeChange> {
+        let (op, digits) = match text.chars().next()? {
+            c @ ('+' | '-' | '<' | '>' | '/' | '%') => (Some(c), &text[1..]),
+            _ => (None, text),
+        };
+        let amount = super::parse_size_suffix(digits)?;
+        Some(match op {
+            None => SizeChange::Set(amount),
+            Some('+') => SizeChange::Extend(amount),
+            Some('-') => SizeChange::Reduce(amount),
+            Some('<') => SizeChange::AtMost(amount),
+            Some('>') => SizeChange::AtLeast(amount),
+            Some('/') if amount > 0 => SizeChange::RoundDown(amount),
+            Some('%') if amount > 0 => SizeChange::RoundUp(amount),
+            _ => return None,
+        })
+    }
+
+    fn apply(self, current: u64) -> u64 {
+        match self {
+            SizeChange::Set(n) => n,
+            SizeChange::Extend(n) => current.saturating_add(n),
+            SizeChange::Reduce(n) => current.saturating_sub(n),
+            SizeChange::AtMost(n) => current.min(n),
+            SizeChange::AtLeast(n) => current.max(n),
+            SizeChange::RoundDown(n) => current / n * n,
+            SizeChange::RoundUp(n) => current.div_ceil(n).saturating_mul(n),
+        }
+    }
+}
+
 pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(args, "s", &[("size", 's', true), ("no-create", 'c', false)]) {
+    let parsed = match getopt(
+        args,
+        "sr",
+        &[
+            ("size", 's', true),
+            ("reference", 'r', true),
+            ("no-create", 'c', false),
+        ],
+    ) {
         Ok(parsed) => parsed,
         Err(message) => return usage(shell, "truncate", &message, 1),
     };
-    let Some(size_text) = parsed.value('s') else {
-        return usage(
-            shell,
-            "truncate",
-            "you must specify either '--size' or '--reference'",
-            1,
-        );
+    let reference = match parsed.value('r') {
+        Some(file) => match resolve(shell, file)
+            .ok()
+            .and_then(|path| shell.context().vfs.lock().stat(&path).ok())
+        {
+            Some(stat) => Some(stat.size),
+            None => {
+                let message = format!("cannot stat '{file}': No such file or directory");
+                return Ok(shell.fail_command("truncate", &message, 1));
+            }
+        },
+        None => None,
+    };
+    let change = match (parsed.value('s'), reference) {
+        (Some(text), _) => match SizeChange::parse(text) {
+            Some(change) => change,
+            None => {
+                let message = format!("Invalid number: '{text}'");
+                return Ok(shell.fail_command("truncate", &message, 1));
+            }
+        },
+        (None, Some(size)) => SizeChange::Set(size),
+        (None, None) => {
+            let message = "you must specify either '--size' or '--reference'";
+            return usage(shell, "truncate", message, 1);
+        }
     };
     if parsed.operands.is_empty() {
         return usage(shell, "truncate", "missing file operand", 1);
@@ -1776,44 +1848,37 @@ pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        let mut vfs = shell.context().vfs.lock();
-        let current = vfs.read_file(&path).map(|b| b.to_vec());
-        let mut data = match current {
-            Ok(data) => data,
-            Err(_) if parsed.has('c') => continue,
-            Err(_) => Vec::new(),
-        };
-        let (relative, digits) = match size_text.chars().next() {
-            Some(c @ ('+' | '-')) => (Some(c), &size_text[1..]),
-            _ => (None, size_text),
-        };
-        let Some(amount) = super::parse_size_suffix(digits) else {
-            drop(vfs);
-            return Ok(shell.fail_command(
-                "truncate",
-                &format!("Invalid number: '{size_text}'"),
-                1,
-            ));
-        };
-        let target = match relative {
-            Some('+') => data.len() as u64 + amount,
-            Some(_) => (data.len() as u64).saturating_sub(amount),
-            None => amount,
-        };
-        data.resize(target as usize, 0);
-        if let Err(error) = vfs.write_file(&path, data) {
-            drop(vfs);
-            status = shell.fail_command(
-                "truncate",
-                &format!(
-                    "cannot open '{operand}' for writing: {}",
-                    error.errno.strerror()
-                ),
-                1,
-            );
+        if let Err(reason) = truncate_one(shell, &path, change, parsed.has('c')) {
+            let message = format!("cannot open '{operand}' for writing: {reason}");
+            status = shell.fail_command("truncate", &message, 1);
         }
     }
     Ok(status)
+}
+
+/// Resizes one file; the quota is checked before anything is allocated, so
+/// `truncate -s 1T` fails with ENOSPC instead of taking the host's memory.
+fn truncate_one(
+    shell: &mut Shell,
+    path: &goccia_vfs::VfsPath,
+    change: SizeChange,
+    no_create: bool,
+) -> Result<(), &'static str> {
+    let mut vfs = shell.context().vfs.lock();
+    let current = match vfs.read_file(path) {
+        Ok(data) => data,
+        Err(_) if no_create => return Ok(()),
+        Err(_) => bytes::Bytes::new(),
+    };
+    let target = change.apply(current.len() as u64);
+    let growth = target.saturating_sub(current.len() as u64);
+    if growth > vfs.remaining().max_bytes {
+        return Err(goccia_vfs::Errno::NoSpc.strerror());
+    }
+    let mut data = current.to_vec();
+    data.resize(target as usize, 0);
+    vfs.write_file(path, data)
+        .map_err(|error| error.errno.strerror())
 }
 
 pub fn file(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -362,7 +362,7 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
     let mut out: Vec<u8> = Vec::new();
     for (shown, path) in &files {
         let mut source = match path {
-            None => Source::Stdin(shell.fds().input(0)),
+            None => Source::stdin(shell),
             Some(path) => match shell.context().vfs.lock().read_file(path) {
                 Ok(data) => Source::Data(data),
                 Err(_) => continue,

@@ -1,30 +1,37 @@
 //! What utilities share: reading operands (files, `-`, devices), line
 //! iteration that streams from pipes, and GNU-style option parsing.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, Read};
 
 use bytes::Bytes;
 use goccia_vfs::{Errno, Node};
 
 use crate::interp::Shell;
-use crate::io::SharedReader;
+use crate::io::{Fd, SharedReader};
 
-/// An input: the shell's stdin (streamed) or a file's content.
+/// An input: a stream (stdin, a pipe, a device) with the most a command
+/// may buffer from it, or a file's content.
 pub(crate) enum Source {
-    Stdin(Option<SharedReader>),
+    Stdin(Option<SharedReader>, usize),
     Data(Bytes),
 }
 
 impl Source {
-    /// The whole input.
+    /// The shell's standard input.
+    pub fn stdin(shell: &Shell) -> Source {
+        Source::Stdin(
+            shell.fds().input(0),
+            shell.context().limits.max_buffered_input,
+        )
+    }
+
+    /// The whole input (a stream only up to the buffered-input limit).
     pub fn read_all(&mut self) -> io::Result<Vec<u8>> {
         match self {
             Source::Data(bytes) => Ok(bytes.to_vec()),
-            Source::Stdin(None) => Ok(Vec::new()),
-            Source::Stdin(Some(reader)) => {
-                let mut out = Vec::new();
-                reader.lock().read_to_end(&mut out)?;
-                Ok(out)
+            Source::Stdin(None, _) => Ok(Vec::new()),
+            Source::Stdin(Some(reader), limit) => {
+                crate::io::read_to_end_capped(&mut *reader.lock(), *limit)
             }
         }
     }
@@ -44,13 +51,13 @@ impl Source {
                 }
                 Ok(())
             }
-            Source::Stdin(None) => Ok(()),
-            Source::Stdin(Some(reader)) => {
+            Source::Stdin(None, _) => Ok(()),
+            Source::Stdin(Some(reader), limit) => {
                 let mut reader = reader.lock();
                 let mut line = Vec::new();
                 loop {
                     line.clear();
-                    if reader.read_until(b'\n', &mut line)? == 0 {
+                    if crate::io::read_until_capped(&mut *reader, b'\n', &mut line, *limit)? == 0 {
                         return Ok(());
                     }
                     if !f(&line)? {
@@ -72,8 +79,8 @@ impl Source {
                 f(&bytes[..limit.min(bytes.len())])?;
                 Ok(())
             }
-            Source::Stdin(None) => Ok(()),
-            Source::Stdin(Some(reader)) => {
+            Source::Stdin(None, _) => Ok(()),
+            Source::Stdin(Some(reader), _) => {
                 let mut reader = reader.lock();
                 let mut remaining = limit;
                 let mut buffer = vec![0u8; 8192];
@@ -94,6 +101,47 @@ impl Source {
     }
 }
 
+/// How many bytes at the end of `data` begin a UTF-8 sequence that the
+/// next chunk may complete.
+pub(crate) fn incomplete_utf8_tail(data: &[u8]) -> usize {
+    for back in 1..=3.min(data.len()) {
+        let byte = data[data.len() - back];
+        let needed = match byte {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            0x80..=0xBF => continue,
+            _ => return 0,
+        };
+        return if needed > back { back } else { 0 };
+    }
+    0
+}
+
+impl Source {
+    /// Calls `f` with the input as text, chunk by chunk as it streams in
+    /// (a character cut by a chunk's end is held for the next one; bytes
+    /// that are not UTF-8 become U+FFFD).
+    pub fn for_each_text_chunk(
+        &mut self,
+        mut f: impl FnMut(&str) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut pending: Vec<u8> = Vec::new();
+        self.read_bytes(usize::MAX, |chunk| {
+            pending.extend_from_slice(chunk);
+            let cut = incomplete_utf8_tail(&pending);
+            let rest = pending.split_off(pending.len() - cut);
+            f(&String::from_utf8_lossy(&pending))?;
+            pending = rest;
+            Ok(true)
+        })?;
+        if !pending.is_empty() {
+            f(&String::from_utf8_lossy(&pending))?;
+        }
+        Ok(())
+    }
+}
+
 /// Opens an operand: `-` is stdin; `/dev/stdin`, `/dev/fd/N` and the
 /// usual devices work; anything else is a VFS file. On failure prints
 /// `name: operand: reason` and returns `Err(())`.
@@ -110,17 +158,25 @@ pub(crate) fn open_source(shell: &mut Shell, name: &str, operand: &str) -> Resul
 /// Like [`open_source`] without the message.
 pub(crate) fn open_quiet(shell: &mut Shell, operand: &str) -> Result<Source, &'static str> {
     match operand {
-        "-" | "/dev/stdin" => return Ok(Source::Stdin(shell.fds().input(0))),
+        "-" | "/dev/stdin" => return Ok(Source::stdin(shell)),
         "/dev/null" => return Ok(Source::Data(Bytes::new())),
-        "/dev/zero" => return Ok(Source::Data(Bytes::from(vec![0u8; 1 << 20]))),
         _ => {}
+    }
+    if let Some(Fd::Input(reader)) = crate::interp::device_input(operand, shell.watch()) {
+        return Ok(Source::Stdin(
+            Some(reader),
+            shell.context().limits.max_buffered_input,
+        ));
     }
     if let Some(fd) = operand
         .strip_prefix("/dev/fd/")
         .and_then(|n| n.parse::<usize>().ok())
     {
         return match shell.fds().input(fd) {
-            Some(reader) => Ok(Source::Stdin(Some(reader))),
+            Some(reader) => Ok(Source::Stdin(
+                Some(reader),
+                shell.context().limits.max_buffered_input,
+            )),
             None => Err("No such file or directory"),
         };
     }
@@ -281,6 +337,12 @@ pub(crate) fn parse_size_suffix(text: &str) -> Option<u64> {
         "MB" => 1_000_000,
         "G" | "GiB" => 1 << 30,
         "GB" => 1_000_000_000,
+        "T" | "TiB" => 1 << 40,
+        "TB" => 1_000_000_000_000,
+        "P" | "PiB" => 1 << 50,
+        "PB" => 1_000_000_000_000_000,
+        "E" | "EiB" => 1 << 60,
+        "EB" => 1_000_000_000_000_000_000,
         _ => return None,
     };
     value.checked_mul(multiplier)

@@ -610,10 +610,11 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let mut input = String::new();
     if let Some(reader) = shell.fds().input(0) {
-        let mut bytes = Vec::new();
-        if let Err(error) = reader.lock().read_to_end(&mut bytes) {
-            return shell.io_status("xargs", error);
-        }
+        let limit = shell.context().limits.max_buffered_input;
+        let bytes = match crate::io::read_to_end_capped(&mut *reader.lock(), limit) {
+            Ok(bytes) => bytes,
+            Err(error) => return shell.io_status("xargs", error),
+        };
         input = String::from_utf8_lossy(&bytes).into_owned();
     }
     let items: Vec<String> = if replace.is_some() {

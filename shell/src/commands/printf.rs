@@ -74,8 +74,8 @@ fn format_once(
         if literal.is_empty() {
             return false;
         }
-        let (text, stop) = escape::printf_format(literal);
-        out.extend_from_slice(&latin_bytes(&text));
+        let (bytes, stop) = escape::printf_bytes(literal);
+        out.extend_from_slice(&bytes);
         literal.clear();
         stop
     };
@@ -170,12 +170,11 @@ fn format_once(
                 pad(&text, &flags, &width)
             }
             'b' => {
-                let (text, stop) = escape::echo(arg);
-                let text = match precision {
-                    Some(p) => text.chars().take(p).collect(),
-                    None => text,
-                };
-                out.extend_from_slice(&latin_bytes(&pad(&text, &flags, &width)));
+                let (mut bytes, stop) = escape::echo(arg);
+                if let Some(p) = precision {
+                    bytes.truncate(p);
+                }
+                out.extend_from_slice(&pad_bytes(bytes, &flags, &width));
                 if stop {
                     return true;
                 }
@@ -220,9 +219,22 @@ fn format_once(
     flush(&mut literal, out)
 }
 
-/// Bytes of text whose chars below 256 came from `\NNN`/`\xHH` escapes.
-fn latin_bytes(text: &str) -> Vec<u8> {
-    text.as_bytes().to_vec()
+/// `pad` for bytes that may not be text (`%b` of `\xff`): the width
+/// counts bytes.
+fn pad_bytes(mut bytes: Vec<u8>, flags: &str, width: &str) -> Vec<u8> {
+    let width: usize = width.parse().unwrap_or(0);
+    let fill = width.saturating_sub(bytes.len());
+    if fill == 0 {
+        return bytes;
+    }
+    if flags.contains('-') {
+        bytes.resize(bytes.len() + fill, b' ');
+        bytes
+    } else {
+        let mut padded = vec![b' '; fill];
+        padded.append(&mut bytes);
+        padded
+    }
 }
 
 fn take<'a>(values: &'a [String], next: &mut usize) -> &'a str {

@@ -240,34 +240,64 @@ struct Counts {
     longest: u64,
 }
 
-fn count(data: &[u8]) -> Counts {
-    let mut counts = Counts {
-        bytes: data.len() as u64,
-        ..Counts::default()
-    };
-    let text = String::from_utf8_lossy(data);
-    counts.chars = text.chars().count() as u64;
-    let mut in_word = false;
-    let mut line_length = 0u64;
-    for c in text.chars() {
-        if c == '\n' {
-            counts.lines += 1;
-            counts.longest = counts.longest.max(line_length);
-            line_length = 0;
-        } else if c == '\t' {
-            line_length = (line_length / 8 + 1) * 8;
-        } else {
-            line_length += 1;
-        }
-        if c.is_whitespace() {
-            in_word = false;
-        } else if !in_word {
-            in_word = true;
-            counts.words += 1;
+/// Counts as input streams by, chunk after chunk (`wc` on an endless
+/// stream runs until the deadline instead of buffering it).
+#[derive(Default)]
+struct Counter {
+    counts: Counts,
+    in_word: bool,
+    line_length: u64,
+    /// The start of a UTF-8 sequence cut by the end of a chunk.
+    pending: Vec<u8>,
+}
+
+impl Counter {
+    fn feed(&mut self, chunk: &[u8]) {
+        self.counts.bytes += chunk.len() as u64;
+        let mut data = std::mem::take(&mut self.pending);
+        data.extend_from_slice(chunk);
+        let cut = super::incomplete_utf8_tail(&data);
+        self.pending = data.split_off(data.len() - cut);
+        for piece in data.utf8_chunks() {
+            for c in piece.valid().chars() {
+                self.char(c);
+            }
+            if !piece.invalid().is_empty() {
+                self.invalid();
+            }
         }
     }
-    counts.longest = counts.longest.max(line_length);
-    counts
+
+    /// Bytes that are not UTF-8 count as neither characters nor word
+    /// characters (GNU `wc` in a UTF-8 locale), and do not end a word.
+    fn invalid(&mut self) {}
+
+    fn char(&mut self, c: char) {
+        self.counts.chars += 1;
+        if c == '\n' {
+            self.counts.lines += 1;
+            self.counts.longest = self.counts.longest.max(self.line_length);
+            self.line_length = 0;
+        } else if c == '\t' {
+            self.line_length = (self.line_length / 8 + 1) * 8;
+        } else {
+            self.line_length += 1;
+        }
+        if c.is_whitespace() {
+            self.in_word = false;
+        } else if !self.in_word {
+            self.in_word = true;
+            self.counts.words += 1;
+        }
+    }
+
+    fn finish(mut self) -> Counts {
+        if !self.pending.is_empty() {
+            self.invalid();
+        }
+        self.counts.longest = self.counts.longest.max(self.line_length);
+        self.counts
+    }
 }
 
 pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -303,11 +333,15 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        let data = match source.read_all() {
-            Ok(data) => data,
-            Err(error) => return shell.io_status("wc", error),
-        };
-        let counts = count(&data);
+        let mut counter = Counter::default();
+        let read = source.read_bytes(usize::MAX, |chunk| {
+            counter.feed(chunk);
+            Ok(true)
+        });
+        if let Err(error) = read {
+            return shell.io_status("wc", error);
+        }
+        let counts = counter.finish();
         total.lines += counts.lines;
         total.words += counts.words;
         total.chars += counts.chars;
@@ -403,7 +437,7 @@ pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    let mut source = Source::Stdin(shell.fds().input(0));
+    let mut source = Source::stdin(shell);
     let mut out = shell.out();
     let result = source.read_bytes(usize::MAX, |chunk| {
         for target in targets.iter_mut() {

@@ -269,6 +269,7 @@ impl Shell {
     fn run_simple(&mut self, command: &SimpleCommand) -> ExecResult {
         self.line = command.line;
         self.tick_command()?;
+        self.subst_status = None;
         let (words, decl_assignments) = match self.expand_command_words(command) {
             Ok(words) => words,
             Err(Flow::Return(status)) if self.interactive => return Ok(status),
@@ -357,9 +358,10 @@ impl Shell {
         }
     }
 
+    /// A command of assignments (or of expansions that left no word):
+    /// its status is the last command substitution's, else 0.
     fn run_assignments_only(&mut self, command: &SimpleCommand) -> ExecResult {
-        // `$?` after `x=$(false)` is the substitution's status.
-        self.status = 0;
+        self.status = self.subst_status.unwrap_or(0);
         if self.opts.xtrace && !command.assignments.is_empty() {
             self.trace(&command.assignments, &[])?;
         }
@@ -367,7 +369,9 @@ impl Shell {
             if let Err(flow) = self.assign(assignment, false) {
                 return match flow {
                     Flow::Return(status) if self.interactive => Ok(status),
-                    Flow::Exit(1) if self.assignment_error_is_soft() => Ok(1),
+                    // Errors expanding a bare assignment (`x=$((1/0))`) fail
+                    // the command without ending the shell.
+                    Flow::Exit(1) => Ok(1),
                     other => Err(other),
                 };
             }
@@ -380,12 +384,6 @@ impl Shell {
             }
             Err(status) => Ok(status),
         }
-    }
-
-    /// Errors expanding a bare assignment (`x=$((1/0))`) fail the command
-    /// without ending the shell.
-    fn assignment_error_is_soft(&self) -> bool {
-        true
     }
 
     fn trace(&mut self, assignments: &[Assignment], words: &[String]) -> Result<(), Flow> {
@@ -421,12 +419,36 @@ impl Shell {
         if name.contains('/') {
             return self.run_script_file(words);
         }
+        if let Some(path) = self.find_in_path(name) {
+            let mut words = words.to_vec();
+            words[0] = path.to_string();
+            return self.run_script_file(&words);
+        }
         let message = format!(
             "{}: line {}: {name}: command not found\n",
             self.arg0, self.line
         );
         self.write_stderr(message.as_bytes());
         Ok(127)
+    }
+
+    /// An executable file called `name` in a `$PATH` directory of the VFS.
+    pub(crate) fn find_in_path(&mut self, name: &str) -> Option<goccia_vfs::VfsPath> {
+        if name.is_empty() || name.contains('/') {
+            return None;
+        }
+        let path_var = self.get_var("PATH").unwrap_or_default();
+        let vfs = self.ctx.vfs.lock();
+        path_var.split(':').find_map(|dir| {
+            let dir = if dir.is_empty() { "." } else { dir };
+            let candidate = self.cwd.resolve(dir).ok()?.join(name);
+            match vfs.lookup(&candidate) {
+                Ok(goccia_vfs::Node::File(file)) if file.meta().mode & 0o111 != 0 => {
+                    Some(candidate)
+                }
+                _ => None,
+            }
+        })
     }
 
     pub(crate) fn call_function(
@@ -612,6 +634,7 @@ impl Shell {
         }
         let message = match error.kind() {
             io::ErrorKind::StorageFull => "write error: No space left on device".to_string(),
+            io::ErrorKind::OutOfMemory => error.to_string(),
             _ => format!("write error: {error}"),
         };
         Ok(self.fail_command(name, &message, 1))

@@ -348,6 +348,7 @@ impl Shell {
         };
         drop(sub);
         self.status = status;
+        self.subst_status = Some(status);
         let mut bytes = capture.take();
         bytes.retain(|b| *b != 0);
         while bytes.last() == Some(&b'\n') {

@@ -14,6 +14,7 @@ mod expand;
 mod param;
 mod print;
 mod redirect;
+pub(crate) use redirect::device_input;
 pub mod test_expr;
 mod variables;
 
@@ -101,6 +102,9 @@ pub struct ShellLimits {
     pub max_function_depth: usize,
     /// Bytes one command substitution may capture.
     pub max_substitution_bytes: usize,
+    /// Bytes a command that holds its whole input (`sort`, `tac`, `jq -s`,
+    /// a file read into memory) may read from a stream.
+    pub max_buffered_input: usize,
 }
 
 impl Default for ShellLimits {
@@ -110,6 +114,7 @@ impl Default for ShellLimits {
             max_loop_iterations: 10_000_000,
             max_function_depth: 1_000,
             max_substitution_bytes: 64 << 20,
+            max_buffered_input: crate::io::BUFFERED_INPUT_LIMIT,
         }
     }
 }
@@ -218,6 +223,8 @@ pub struct Shell {
     pub(crate) in_debug_trap: bool,
     /// `$_`: the last argument of the previous simple command.
     pub(crate) last_arg: String,
+    /// The status of the last command substitution of the current command.
+    pub(crate) subst_status: Option<i32>,
     /// Script files being run (`bash file`, `source file`), innermost
     /// last: `BASH_SOURCE` and the `main` of `FUNCNAME`.
     pub(crate) sources: Vec<String>,
@@ -263,6 +270,7 @@ impl Shell {
             parent_traps: imbl::HashMap::new(),
             in_debug_trap: false,
             last_arg: String::new(),
+            subst_status: None,
             sources: Vec::new(),
             dir_stack: Vec::new(),
             pipestatus: vec![0],

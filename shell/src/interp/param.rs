@@ -23,6 +23,9 @@ impl Shell {
         p: &ParamExpansion,
         quoted: bool,
     ) -> Result<Expanded, Flow> {
+        if let ParamOp::Bad(text) = &p.op {
+            return Err(self.expansion_error(&format!("{text}: bad substitution")));
+        }
         if let ParamOp::Names { at } = p.op {
             let names: Vec<String> = self
                 .vars
@@ -99,10 +102,15 @@ impl Shell {
         }
     }
 
-    /// `set -u` and `${x?}` errors end a non-interactive shell with 127,
-    /// as bash does.
+    /// `set -u` and `${x?}` errors end a non-interactive shell with 127
+    /// (a subshell with 1), as bash does.
     pub(crate) fn unbound(&mut self, name: &str) -> Flow {
-        self.fatal_expansion(&format!("{name}: unbound variable"), 127)
+        let status = self.unset_error_status();
+        self.fatal_expansion(&format!("{name}: unbound variable"), status)
+    }
+
+    fn unset_error_status(&self) -> i32 {
+        if self.subshell > 0 { 1 } else { 127 }
     }
 
     /// An expansion error: message, status 1, and (non-interactive) the
@@ -140,6 +148,7 @@ impl Shell {
         };
         let missing = |colon: bool| !is_set || (colon && is_null);
         match op {
+            ParamOp::Bad(text) => Err(self.expansion_error(&format!("{text}: bad substitution"))),
             ParamOp::None => {
                 if !is_set && self.opts.nounset && !matches!(base, Base::Many(..)) {
                     return Err(self.unbound(&display_name(name, index)));
@@ -194,7 +203,9 @@ impl Shell {
                 } else {
                     text
                 };
-                Err(self.fatal_expansion(&format!("{}: {message}", display_name(name, index)), 127))
+                let status = self.unset_error_status();
+                Err(self
+                    .fatal_expansion(&format!("{}: {message}", display_name(name, index)), status))
             }
             ParamOp::RemovePrefix { longest, pattern }
             | ParamOp::RemoveSuffix { longest, pattern } => {

@@ -389,6 +389,9 @@ fn part_text(out: &mut String, part: &WordPart, in_quotes: bool) {
 }
 
 fn param_text(param: &ParamExpansion) -> String {
+    if let ParamOp::Bad(text) = &param.op {
+        return text.clone();
+    }
     let simple =
         param.index.is_none() && !param.indirect && !param.length && param.op == ParamOp::None;
     if simple
@@ -414,6 +417,7 @@ fn param_text(param: &ParamExpansion) -> String {
     let colon = |c: bool| if c { ":" } else { "" };
     match &param.op {
         ParamOp::None => {}
+        ParamOp::Bad(_) => {}
         ParamOp::Default { colon: c, word } => {
             let _ = write!(out, "{}-{}", colon(*c), word_text(word));
         }

@@ -4,7 +4,6 @@
 
 use std::io::Write;
 
-use bytes::Bytes;
 use goccia_vfs::{Errno, VfsPath};
 
 use super::{Flow, Shell};
@@ -14,26 +13,14 @@ use crate::io::{BytesReader, Fd, FileWriter};
 /// Descriptors as they were before a command's redirections.
 pub(crate) type SavedFds = Vec<(usize, Option<Fd>)>;
 
-/// Readable devices with fixed content.
-fn device_input(path: &str) -> Option<Bytes> {
+/// Readable devices: `/dev/null` is empty, `/dev/zero` and
+/// `/dev/urandom` are endless (and stop at the deadline like any stream).
+pub(crate) fn device_input(path: &str, watch: &goccia_core::Watch) -> Option<Fd> {
     match path {
-        "/dev/null" => Some(Bytes::new()),
-        "/dev/zero" => Some(Bytes::from(vec![0u8; 1 << 20])),
+        "/dev/null" => Some(Fd::null_input()),
+        "/dev/zero" => Some(Fd::reader(crate::io::ZeroReader::new(watch.clone()))),
         "/dev/urandom" | "/dev/random" => {
-            let mut state = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(42)
-                | 1;
-            let bytes: Vec<u8> = (0..65536)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
-            Some(Bytes::from(bytes))
+            Some(Fd::reader(crate::io::RandomReader::new(watch.clone())))
         }
         _ => None,
     }
@@ -213,8 +200,8 @@ impl Shell {
                 .cloned()
                 .ok_or_else(|| self.redirect_error(target, "Bad file descriptor"));
         }
-        if let Some(bytes) = device_input(target) {
-            return Ok(Fd::reader(BytesReader::new(bytes)));
+        if let Some(device) = device_input(target, &self.watch) {
+            return Ok(device);
         }
         let path = self.redirect_path(target)?;
         let vfs = self.ctx.vfs.clone();

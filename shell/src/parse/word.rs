@@ -81,6 +81,8 @@ impl Parser {
     }
 
     fn read_parts(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
+        // Arithmetic and subscripts are not tilde-expanded (`$((~0))`).
+        let tilde_ok = tilde_ok && mode != Mode::Whole;
         let mut parts = Parts::default();
         let start = self.pos;
         if mode == Mode::Command && (self.starts_with("<(") || self.starts_with(">(")) {
@@ -156,7 +158,6 @@ impl Parser {
                         }
                         if !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+') {
                             user.clear();
-                            self.pos -= 0;
                             break;
                         }
                         user.push(c);
@@ -334,7 +335,17 @@ impl Parser {
             }
             Some('{') => {
                 self.pos += 2;
-                Ok(Some(WordPart::Param(Box::new(self.parse_braced_param()?))))
+                let start = self.pos;
+                match self.parse_braced_param() {
+                    Ok(param) => Ok(Some(WordPart::Param(Box::new(param)))),
+                    Err(error)
+                        if !error.incomplete && error.message.contains("bad substitution") =>
+                    {
+                        self.pos = start;
+                        Ok(Some(WordPart::Param(Box::new(self.bad_param()?))))
+                    }
+                    Err(error) => Err(error),
+                }
             }
             Some('\'') if !in_double_quotes => {
                 self.pos += 2;
@@ -386,6 +397,33 @@ impl Parser {
             }
         }
         Ok(crate::escape::ansi_c(&raw))
+    }
+
+    /// `${...}` that does not parse: its text up to the matching `}`.
+    fn bad_param(&mut self) -> PResult<ParamExpansion> {
+        let mut text = String::from("${");
+        let mut depth = 1;
+        loop {
+            let c = self.bump().ok_or_else(|| self.eof_error("`}'"))?;
+            text.push(c);
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(ParamExpansion {
+            name: String::new(),
+            index: None,
+            indirect: false,
+            length: false,
+            op: ParamOp::Bad(text),
+        })
     }
 
     fn parse_braced_param(&mut self) -> PResult<ParamExpansion> {

@@ -18,16 +18,26 @@ pub struct Ran {
     pub status: Result<i32, Stopped>,
 }
 
+/// A VFS with a 64 MiB, 100,000-node quota.
 pub fn fresh_vfs() -> SharedVfs {
-    Arc::new(Mutex::new(Vfs::new(Quota {
+    vfs_with_quota(Quota {
         max_bytes: 64 << 20,
         max_nodes: 100_000,
-    })))
+    })
+}
+
+pub fn vfs_with_quota(quota: Quota) -> SharedVfs {
+    Arc::new(Mutex::new(Vfs::new(quota)))
 }
 
 /// Runs `script` on `vfs` with the given deadline.
 pub fn run_on(vfs: SharedVfs, script: &str, timeout: Duration) -> Ran {
-    let context = Context::new(vfs, Watch::new(timeout), ShellLimits::default());
+    run_limited(vfs, script, timeout, ShellLimits::default())
+}
+
+/// Runs `script` on `vfs` with the given deadline and shell limits.
+pub fn run_limited(vfs: SharedVfs, script: &str, timeout: Duration, limits: ShellLimits) -> Ran {
+    let context = Context::new(vfs, Watch::new(timeout), limits);
     let stdout = CaptureWriter::new(16 << 20);
     let stderr = CaptureWriter::new(16 << 20);
     let mut shell = Shell::new(

@@ -464,8 +464,8 @@ impl Id {
     pub fn run<'a, D: DataT>(&self, cv: Cv<'a, D>) -> ValXs<'a, D::V<'a>> {
         use core::iter::once;
         #[cfg(feature = "std")]
-        if crate::interrupt::tick() {
-            return box_once(Err(Exn::halt(crate::interrupt::HALT_CODE)));
+        if let Some(code) = crate::interrupt::tick() {
+            return box_once(Err(Exn::halt(code)));
         }
         match &cv.0.lut().terms[self.0] {
             Ast::Id => box_once(Ok(cv.1)),
@@ -581,8 +581,8 @@ impl Id {
     /// `f.paths((c, (v, Default::default())))`.
     pub fn paths<'a, D: DataT>(&self, cv: Cvp<'a, D>) -> ValPathXs<'a, D::V<'a>> {
         #[cfg(feature = "std")]
-        if crate::interrupt::tick() {
-            return box_once(Err(Exn::halt(crate::interrupt::HALT_CODE)));
+        if let Some(code) = crate::interrupt::tick() {
+            return box_once(Err(Exn::halt(code)));
         }
         let err = |v| box_once(Err(Exn::from(Error::path_expr(v))));
         let proj_cv = |cv: &Cvp<'a, D>| (cv.0.clone(), cv.1 .0.clone());

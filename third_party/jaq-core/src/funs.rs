@@ -58,7 +58,7 @@ fn range<V: ValT>(mut from: ValX<V>, to: V, by: V) -> impl Iterator<Item = ValX<
     core::iter::from_fn(move || match from.clone() {
         // goccia patch: a long range is interruptible element by element.
         #[cfg(feature = "std")]
-        Ok(_) if crate::interrupt::tick() => {
+        Ok(_) if crate::interrupt::tick().is_some() => {
             from = Ok(to.clone());
             Some(Err(Exn::halt(crate::interrupt::HALT_CODE)))
         }

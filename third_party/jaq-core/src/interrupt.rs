@@ -5,6 +5,10 @@
 //! evaluations and, once it returns `true`, ends the run with an
 //! uncatchable halt (`try`, `?` and `//` do not stop it). [`take`] tells the
 //! embedder that the halt came from the check and not from `halt/1`.
+//!
+//! Every tick also measures the native stack: a filter that recurses
+//! without bound (`def f: 1 + f; f`) halts the same way once less than
+//! [`STACK_RESERVE`] bytes are left, instead of overflowing the thread.
 
 use alloc::boxed::Box;
 use core::cell::{Cell, RefCell};
@@ -14,6 +18,12 @@ pub const CHECK_EVERY: u32 = 1024;
 
 /// The exit code carried by an interruption halt.
 pub const HALT_CODE: i32 = i32::MIN;
+
+/// The exit code carried by a halt for lack of stack.
+pub const STACK_HALT_CODE: i32 = i32::MIN + 1;
+
+/// Stack that must be left for a tick to let evaluation go deeper.
+pub const STACK_RESERVE: usize = 512 << 10;
 
 type Check = Box<dyn Fn() -> bool>;
 
@@ -35,9 +45,16 @@ pub fn take() -> bool {
     TRIPPED.with(|t| t.replace(false))
 }
 
-/// Counts one evaluation; `true` when the run must stop.
+/// Counts one evaluation; the halt code when the run must stop.
 #[inline]
-pub(crate) fn tick() -> bool {
+pub(crate) fn tick() -> Option<i32> {
+    if stacker::remaining_stack().is_some_and(|left| left < STACK_RESERVE) {
+        return Some(STACK_HALT_CODE);
+    }
+    stopped().then_some(HALT_CODE)
+}
+
+fn stopped() -> bool {
     let left = COUNTDOWN.with(|c| {
         let left = c.get().saturating_sub(1);
         c.set(left);

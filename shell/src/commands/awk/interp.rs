@@ -2,7 +2,6 @@
 //! (passed to functions by reference), builtins, getline, redirections.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Read};
 
 use indexmap::IndexMap;
 
@@ -1678,7 +1677,12 @@ fn read_record(source: &mut RecordSource, rs: &str) -> std::io::Result<Option<St
         if rs == "\n" || rs.chars().count() == 1 {
             let delimiter = rs.as_bytes()[0];
             let mut bytes = Vec::new();
-            let n = reader.lock().read_until(delimiter, &mut bytes)?;
+            let n = crate::io::read_until_capped(
+                &mut *reader.lock(),
+                delimiter,
+                &mut bytes,
+                crate::io::BUFFERED_INPUT_LIMIT,
+            )?;
             if n == 0 {
                 return Ok(None);
             }
@@ -1687,8 +1691,8 @@ fn read_record(source: &mut RecordSource, rs: &str) -> std::io::Result<Option<St
             }
             return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
         }
-        let mut data = Vec::new();
-        reader.lock().read_to_end(&mut data)?;
+        let data =
+            crate::io::read_to_end_capped(&mut *reader.lock(), crate::io::BUFFERED_INPUT_LIMIT)?;
         *source = RecordSource::Data { data, pos: 0 };
     }
     let RecordSource::Data { data, pos } = source else {

@@ -22,7 +22,31 @@ use stream::Input;
 /// command follows.
 const VERSION: &str = "jq-1.8";
 
+/// Stack for the thread a filter runs on. jaq's evaluator, printer and
+/// destructors recurse over nested values; a large reserve (touched only
+/// as used) keeps values built by a filter far from overflowing it, and the
+/// evaluator itself halts cleanly near the end of it.
+const JQ_STACK: usize = 1 << 30;
+
 pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let ran = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("goccia-jq".into())
+            .stack_size(JQ_STACK)
+            .spawn_scoped(scope, || run_jq(shell, args))
+            .map(|worker| worker.join())
+    });
+    match ran {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(error) => {
+            let message = format!("cannot start: {error}");
+            Ok(shell.fail_command("jq", &message, 2))
+        }
+    }
+}
+
+fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
     let options = match parse_options(&args[1..]) {
         Ok(options) => options,
         Err(message) => {
@@ -197,8 +221,8 @@ fn inputs(shell: &mut Shell, options: &Options, wants_input: bool) -> (Vec<Input
                 name: file.clone(),
                 bytes,
             }),
-            Ok(Source::Stdin(Some(reader))) => inputs.push(Input::Stream(reader)),
-            Ok(Source::Stdin(None)) => {}
+            Ok(Source::Stdin(Some(reader), _)) => inputs.push(Input::Stream(reader)),
+            Ok(Source::Stdin(None, _)) => {}
             Err(reason) => {
                 shell.write_stderr(
                     format!("jq: error: Could not open {file}: {reason}\n").as_bytes(),

@@ -14,7 +14,7 @@ use jaq_std::input::{HasInputs, Inputs, RcIter};
 
 use super::natives::{EXTRA_DEFS, functions};
 use super::options::Options;
-use super::stream::{Input, Position, Printer, input_values};
+use super::stream::{Input, Position, Printer, dismantle, input_values};
 
 /// jaq's data kind for this command: JSON values, and global data that
 /// gives natives the inputs, the environment and a stderr buffer.
@@ -169,9 +169,22 @@ impl Program {
                 match result {
                     Ok(value) => {
                         outcome.last = Some(value.as_bool_truthy());
-                        if let Err(error) = printer.print(out, &value) {
-                            outcome.io = Some(error);
-                            return false;
+                        let printed = printer.print(out, &value);
+                        dismantle(value);
+                        match printed {
+                            Ok(()) => {}
+                            Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+                                outcome.runtime_error = true;
+                                let message = format!("jq: error: {error}\n");
+                                global
+                                    .stderr
+                                    .borrow_mut()
+                                    .extend_from_slice(message.as_bytes());
+                            }
+                            Err(error) => {
+                                outcome.io = Some(error);
+                                return false;
+                            }
                         }
                     }
                     Err(exn) => return self.exception(exn, &global, outcome),
@@ -229,6 +242,17 @@ impl Program {
             Err(exn) => match exn.get_halt() {
                 Ok(jaq_core::interrupt::HALT_CODE) => {
                     outcome.interrupted = true;
+                    false
+                }
+                Ok(jaq_core::interrupt::STACK_HALT_CODE) => {
+                    outcome.runtime_error = true;
+                    let at = at_text(&global.position.borrow());
+                    let message =
+                        format!("jq: error (at {at}): recursion too deep (stack exhausted)\n");
+                    global
+                        .stderr
+                        .borrow_mut()
+                        .extend_from_slice(message.as_bytes());
                     false
                 }
                 Ok(code) => {

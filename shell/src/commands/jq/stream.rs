@@ -35,11 +35,23 @@ pub(crate) fn input_values<'a>(
     position: Rc<RefCell<Position>>,
 ) -> Values<'a> {
     let raw = options.raw_input;
+    let slurp = options.slurp;
     let whole = options.raw_input && options.slurp;
     Box::new(inputs.into_iter().flat_map(move |input| {
         let (name, reader): (Option<String>, Box<dyn BufRead>) = match input {
             Input::Data { name, bytes } => (Some(name), Box::new(io::Cursor::new(bytes))),
-            Input::Stream(shared) => (None, Box::new(BufReader::new(SharedRead(shared)))),
+            Input::Stream(shared) => {
+                // Slurping holds everything: bounded like other buffering.
+                let budget = if slurp {
+                    crate::io::BUFFERED_INPUT_LIMIT
+                } else {
+                    usize::MAX
+                };
+                (
+                    None,
+                    Box::new(BufReader::new(SharedRead { shared, budget })),
+                )
+            }
         };
         let values: Values<'a> = if whole {
             Box::new(std::iter::once(whole_text(reader)))
@@ -60,12 +72,24 @@ pub(crate) fn input_values<'a>(
 }
 
 /// Reads a shared stream one call at a time (other readers of the same
-/// descriptor see what is left).
-struct SharedRead(SharedReader);
+/// descriptor see what is left), failing once `budget` bytes are read.
+struct SharedRead {
+    shared: SharedReader,
+    budget: usize,
+}
 
 impl Read for SharedRead {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        self.0.lock().read(buffer)
+        if self.budget == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                "input larger than the shell's buffered-input limit",
+            ));
+        }
+        let want = buffer.len().min(self.budget);
+        let n = self.shared.lock().read(&mut buffer[..want])?;
+        self.budget -= n;
+        Ok(n)
     }
 }
 
@@ -91,11 +115,101 @@ fn raw_lines(mut reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, S
     })
 }
 
+/// How deep JSON may nest, in input and output (jq's limit too): the
+/// parser and printer recurse, and must not overflow the thread's stack.
+pub(crate) const MAX_DEPTH: usize = 10_000;
+
+/// Passes bytes through while tracking the nesting depth of the JSON text
+/// outside strings; fails once it passes [`MAX_DEPTH`], before the parser
+/// recurses that deep.
+struct DepthGuard<R> {
+    inner: R,
+    state: Nesting,
+}
+
+#[derive(Default)]
+struct Nesting {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    too_deep: bool,
+}
+
+impl Nesting {
+    fn track(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            if self.in_string {
+                match byte {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    self.too_deep |= self.depth > MAX_DEPTH;
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if self.too_deep {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("Exceeds depth limit for parsing ({MAX_DEPTH})"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> DepthGuard<R> {
+    fn new(inner: R) -> Self {
+        DepthGuard {
+            inner,
+            state: Nesting::default(),
+        }
+    }
+}
+
+impl<R: BufRead> Read for DepthGuard<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        self.state.check()?;
+        let n = self.inner.read(buffer)?;
+        self.state.track(&buffer[..n]);
+        self.state.check()?;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for DepthGuard<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.state.check()?;
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        // Bytes are tracked as they are consumed; a depth error surfaces
+        // on the next fill or read, before the parser sees more.
+        if let Ok(buffer) = self.inner.fill_buf() {
+            self.state.track(&buffer[..amount.min(buffer.len())]);
+        }
+        self.inner.consume(amount);
+    }
+}
+
 /// JSON texts until the input ends or one does not parse (jq stops
 /// reading an input at its first syntax error).
 fn json_values(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, String>> {
     let mut failed = false;
-    jaq_json::read::read_many(reader).map_while(move |value| {
+    jaq_json::read::read_many(DepthGuard::new(reader)).map_while(move |value| {
         if failed {
             return None;
         }
@@ -152,6 +266,12 @@ impl Printer {
     }
 
     pub fn print(&mut self, out: &mut dyn Write, value: &Val) -> io::Result<()> {
+        if nesting_exceeds(value, MAX_DEPTH) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("value nested deeper than {MAX_DEPTH} levels cannot be printed"),
+            ));
+        }
         if self.seq {
             out.write_all(b"\x1e")?;
         }
@@ -188,4 +308,41 @@ fn ascii_escape(text: &[u8]) -> Vec<u8> {
         }
     }
     out.into_bytes()
+}
+
+/// Whether `value` nests deeper than `limit`, found without recursion.
+pub(crate) fn nesting_exceeds(value: &Val, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if depth > limit {
+            return true;
+        }
+        match value {
+            Val::Arr(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Val::Obj(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Drops `value` without recursion: a deeply nested value would otherwise
+/// overflow the stack in its destructor.
+pub(crate) fn dismantle(value: Val) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Val::Arr(items) => {
+                if let Ok(items) = jaq_json::Rc::try_unwrap(items) {
+                    stack.extend(items);
+                }
+            }
+            Val::Obj(map) => {
+                if let Ok(map) = jaq_json::Rc::try_unwrap(map) {
+                    stack.extend(map.into_values());
+                }
+            }
+            _ => {}
+        }
+    }
 }

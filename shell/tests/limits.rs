@@ -1,0 +1,170 @@
+//! The shell's own limits and the sandbox's, each ending a hostile script
+//! with its own stop reason (or, for the file system, ENOSPC) and never
+//! taking the host's memory or time.
+
+#[path = "support/run.rs"]
+mod run;
+
+use std::time::Duration;
+
+use goccia_core::LimitKind;
+use goccia_shell::io::StopReason;
+use goccia_shell::{ShellLimits, Stopped};
+use goccia_vfs::Quota;
+use run::{fresh_vfs, run, run_limited, run_on, vfs_with_quota};
+
+fn small_limits() -> ShellLimits {
+    ShellLimits {
+        max_commands: 10_000,
+        max_loop_iterations: 5_000,
+        max_function_depth: 50,
+        max_substitution_bytes: 4096,
+        ..ShellLimits::default()
+    }
+}
+
+fn limited(script: &str) -> run::Ran {
+    run_limited(fresh_vfs(), script, Duration::from_secs(10), small_limits())
+}
+
+#[test]
+fn an_endless_loop_stops_at_the_loop_limit() {
+    let ran = limited("while true; do :; done");
+    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::LoopIterations)));
+}
+
+#[test]
+fn a_long_function_chain_stops_at_the_command_limit() {
+    let ran =
+        limited("f() { :; :; :; }; for i in $(seq 1000); do f; f; f; f; f; f; f; f; f; f; done");
+    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellCommands)));
+}
+
+#[test]
+fn recursion_stops_at_the_function_depth_with_a_message() {
+    let ran = limited("f() { f; }; f");
+    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::FunctionDepth)));
+    assert!(
+        ran.stderr
+            .contains("maximum function nesting level exceeded (50)"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn a_fork_bomb_shape_is_bounded() {
+    let ran = limited(":(){ :|:& };:");
+    assert!(
+        matches!(ran.status, Err(Stopped::Limit(_))),
+        "status {:?}",
+        ran.status
+    );
+}
+
+#[test]
+fn a_command_substitution_is_capped() {
+    let ran = limited("x=$(yes | head -c 100000); echo ${#x}");
+    assert_ne!(
+        ran.stdout, "100000\n",
+        "the capture must not exceed its cap"
+    );
+}
+
+#[test]
+fn the_deadline_stops_a_busy_loop_and_sleep() {
+    for script in [
+        "while true; do :; done",
+        "sleep 1000",
+        "yes > /dev/null",
+        "cat /dev/zero | wc -c",
+    ] {
+        let ran = run_on(fresh_vfs(), script, Duration::from_millis(200));
+        assert_eq!(
+            ran.status,
+            Err(Stopped::Io(StopReason::Deadline)),
+            "{script}"
+        );
+    }
+}
+
+#[test]
+fn filling_the_file_system_fails_with_enospc() {
+    let vfs = vfs_with_quota(Quota {
+        max_bytes: 1 << 20,
+        max_nodes: 1000,
+    });
+    let ran = run_on(
+        vfs,
+        "yes > /f; echo \"status $?\"; wc -c < /f\n\
+         rm /f; echo keep > /g; truncate -s 1T /g; echo \"status $?\"; cat /g",
+        Duration::from_secs(10),
+    );
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(lines[0], "status 1");
+    let size: u64 = lines[1].trim().parse().expect("a size");
+    assert!(
+        size <= 1 << 20,
+        "the file holds {size} bytes, over the quota"
+    );
+    assert_eq!(&lines[2..], ["status 1", "keep"]);
+    assert!(
+        ran.stderr.contains("No space left on device"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn an_endless_stream_cannot_be_buffered_without_bound() {
+    let limits = ShellLimits {
+        max_buffered_input: 1 << 20,
+        ..ShellLimits::default()
+    };
+    let ran = run_limited(
+        fresh_vfs(),
+        "yes | sort | head -n 1; echo \"${PIPESTATUS[*]}\"\n\
+         head -c 3000000 /dev/zero | tr -d '\\n' | wc -c",
+        Duration::from_secs(10),
+        limits,
+    );
+    assert!(
+        ran.stdout == "141 2 0\n3000000\n",
+        "stdout {:?} stderr {:?}",
+        &ran.stdout[..ran.stdout.len().min(200)],
+        &ran.stderr[..ran.stderr.len().min(300)]
+    );
+    assert!(
+        ran.stderr
+            .contains("sort: -: input larger than 1048576 bytes"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn dev_zero_is_endless_and_stops_at_the_deadline() {
+    let ran = run_on(fresh_vfs(), "wc -c /dev/zero", Duration::from_millis(200));
+    assert_eq!(ran.status, Err(Stopped::Io(StopReason::Deadline)));
+}
+
+#[test]
+fn a_node_flood_fails_with_enospc() {
+    let vfs = vfs_with_quota(Quota {
+        max_bytes: 1 << 20,
+        max_nodes: 50,
+    });
+    let ran = run_on(
+        vfs,
+        "for i in $(seq 100); do touch /f$i 2>/dev/null || { echo \"stopped at $i\"; break; }; done",
+        Duration::from_secs(10),
+    );
+    assert!(ran.stdout.starts_with("stopped at "), "{}", ran.stdout);
+}
+
+#[test]
+fn yes_piped_to_head_ends_at_once() {
+    let ran = run("yes | head -n 3; echo done");
+    assert_eq!(ran.status, Ok(0));
+    assert_eq!(ran.stdout, "y\ny\ny\ndone\n");
+}
