@@ -7,7 +7,10 @@
 
 pub mod cli;
 mod sandbox;
+mod session;
 
 pub use goccia_core::{FailureKind, Limits, Output, OutputBudget};
+pub use goccia_shell::io::Fd;
 pub use goccia_vm::{Failure, RunOutcome};
-pub use sandbox::{DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};
+pub use sandbox::{AccessError, DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};
+pub use session::{ShellRun, ShellSession, ShellStop};

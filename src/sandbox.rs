@@ -199,6 +199,18 @@ fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
     Ok(())
 }
 
+/// Why the host could not read or write a sandbox path.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum AccessError {
+    #[error("invalid sandbox path `{raw}`: {source}")]
+    Path {
+        raw: String,
+        source: goccia_vfs::PathError,
+    },
+    #[error("{path}: {reason}")]
+    Fs { path: String, reason: &'static str },
+}
+
 /// A seeded sandbox.
 pub struct Sandbox {
     vfs: SharedVfs,
@@ -267,6 +279,25 @@ impl Sandbox {
     /// True when some seed was marked for write-back.
     pub fn has_copy_rw(&self) -> bool {
         !self.copy_rw.is_empty()
+    }
+
+    /// A file's content, read from the host side.
+    pub fn read(&self, path: &str) -> Result<Bytes, AccessError> {
+        let vfs_path = VfsPath::parse(path).map_err(|source| AccessError::Path {
+            raw: path.to_string(),
+            source,
+        })?;
+        self.vfs
+            .lock()
+            .read_file(&vfs_path)
+            .map_err(|error| AccessError::Fs {
+                path: path.to_string(),
+                reason: error.errno.strerror(),
+            })
+    }
+
+    pub(crate) fn shared_vfs(&self) -> SharedVfs {
+        self.vfs.clone()
     }
 
     /// Bytes and nodes the VFS holds.

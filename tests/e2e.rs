@@ -12,11 +12,15 @@ mod diff;
 mod fs_module;
 #[path = "e2e/guest.rs"]
 mod guest;
+#[path = "e2e/interactive.rs"]
+mod interactive;
 #[path = "e2e/limits.rs"]
 mod limits;
 #[path = "e2e/node_oracle.rs"]
 mod node_oracle;
 #[path = "e2e/seeding.rs"]
 mod seeding;
+#[path = "e2e/shell.rs"]
+mod shell;
 #[path = "e2e/write_back.rs"]
 mod write_back;

@@ -176,7 +176,10 @@ mod tests {
         assert_eq!(printf_format(r"\101\n"), ("A\n".to_string(), false));
         assert_eq!(echo(r"\q"), (b"\\q".to_vec(), false));
         // Escaped bytes stay bytes; text is UTF-8.
-        assert_eq!(printf_bytes(r"\xff\376é"), (vec![0xff, 0xfe, 0xc3, 0xa9], false));
+        assert_eq!(
+            printf_bytes(r"\xff\376é"),
+            (vec![0xff, 0xfe, 0xc3, 0xa9], false)
+        );
         assert_eq!(ansi_c(r"\xff"), "\u{fffd}");
     }
 }

@@ -19,4 +19,6 @@ pub mod pattern;
 pub mod regex_compat;
 pub mod vars;
 
-pub use interp::{Context, ExecResult, Flow, ScriptLauncher, Shell, ShellLimits, Stopped};
+pub use interp::{
+    Context, ExecResult, Flow, LineStatus, ScriptLauncher, Shell, ShellLimits, Stopped,
+};

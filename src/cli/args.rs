@@ -32,6 +32,22 @@ pub struct Cli {
 pub enum Command {
     /// Run a sandbox entry (a VFS path such as /main.js).
     Run(RunArgs),
+    /// The virtual shell: -c runs a command line, a path runs a VFS script,
+    /// otherwise stdin is the script (an interactive session on a terminal).
+    Shell(ShellArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ShellArgs {
+    /// Run this command line (the words after it become $0, $1, ...).
+    #[arg(short = 'c', value_name = "CMDLINE")]
+    pub command: Option<String>,
+    /// A script in the sandbox filesystem and its arguments (or, with -c,
+    /// $0 and the positional parameters).
+    #[arg(value_name = "SCRIPT_AND_ARGS", trailing_var_arg = true)]
+    pub args: Vec<String>,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 #[derive(Debug, Args)]
@@ -216,7 +232,9 @@ mod tests {
             "--seed",
             "d=/y=z",
         ]);
-        let Command::Run(args) = cli.command;
+        let Command::Run(args) = cli.command else {
+            panic!("run");
+        };
         let (_, sub) = matches.subcommand().unwrap();
         assert_eq!(
             seed_order(sub, &args.sandbox),
@@ -248,12 +266,16 @@ mod tests {
             "--fs-quota-bytes",
             "2k",
         ]);
-        let Command::Run(args) = cli.command;
+        let Command::Run(args) = cli.command else {
+            panic!("run");
+        };
         let limits = args.sandbox.limits();
         assert_eq!(limits.max_memory, 64 << 20);
         assert_eq!(limits.fs_quota_bytes, 2048);
         let (cli, _) = parse(&["goccia", "run", "/m.js"]);
-        let Command::Run(args) = cli.command;
+        let Command::Run(args) = cli.command else {
+            panic!("run");
+        };
         assert_eq!(args.sandbox.limits(), Limits::default());
     }
 

@@ -1,7 +1,10 @@
 //! The `goccia` command line: a thin layer over the library.
 
 pub mod args;
+mod interactive;
+mod report;
 mod run;
+mod shell;
 
 use clap::{CommandFactory, FromArgMatches};
 
@@ -20,6 +23,10 @@ pub fn main() -> i32 {
         Command::Run(args) => {
             let seeds = seed_order(sub, &args.sandbox);
             run::run(args, seeds)
+        }
+        Command::Shell(args) => {
+            let seeds = seed_order(sub, &args.sandbox);
+            shell::shell(args, seeds)
         }
     }
 }

@@ -110,6 +110,27 @@ pub fn goccia_in(dir: &Path, args: &[&str]) -> Run {
         .stdin(Stdio::null())
         .output()
         .expect("run goccia");
+    finished(output)
+}
+
+/// Runs `goccia <args>` in `dir` with `stdin` piped in.
+pub fn goccia_with_stdin(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start goccia");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    finished(child.wait_with_output().expect("run goccia"))
+}
+
+fn finished(output: std::process::Output) -> Run {
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -145,6 +145,7 @@ pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
         return builtin_error(shell, "exit", "too many arguments", 1);
     }
+    shell.exit_requested = true;
     match status_arg(shell, "exit", args.get(1)) {
         Ok(status) => Err(Flow::Exit(status)),
         Err(status) => Err(Flow::Exit(status)),

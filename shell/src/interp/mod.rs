@@ -51,6 +51,14 @@ pub enum Flow {
     Stop(Stopped),
 }
 
+/// What an interactive command line did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineStatus {
+    pub status: i32,
+    /// The line ran `exit`: the session ends with `status`.
+    pub exited: bool,
+}
+
 /// Why the whole shell run stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stopped {
@@ -168,6 +176,13 @@ impl Context {
         })
     }
 
+    /// Forgets the commands and loop iterations counted so far: a new run
+    /// (an interactive command line) starts with the whole budget.
+    pub fn reset_budgets(&self) {
+        self.commands.store(0, Ordering::Relaxed);
+        self.iterations.store(0, Ordering::Relaxed);
+    }
+
     fn new_pid(&self) -> u64 {
         self.next_pid.fetch_add(1, Ordering::Relaxed)
     }
@@ -241,6 +256,8 @@ pub struct Shell {
     /// Position inside the current `getopts` argument.
     pub(crate) getopts_offset: usize,
     pub(crate) interactive: bool,
+    /// `exit` ran (as opposed to a syntax error ending a script).
+    pub(crate) exit_requested: bool,
     /// This shell's deadline: the sandbox's, or narrower under `timeout`.
     pub(crate) watch: Watch,
 }
@@ -282,6 +299,7 @@ impl Shell {
             started: Instant::now(),
             getopts_offset: 0,
             interactive: false,
+            exit_requested: false,
             watch,
         };
         shell.init_variables();
@@ -342,6 +360,11 @@ impl Shell {
         self.status
     }
 
+    /// Sets `$?` (a session reporting how a stopped line ended).
+    pub fn set_last_status(&mut self, status: i32) {
+        self.status = status;
+    }
+
     pub fn set_interactive(&mut self, interactive: bool) {
         self.interactive = interactive;
     }
@@ -376,6 +399,41 @@ impl Shell {
         names.sort();
         names.dedup();
         names
+    }
+
+    /// Starts a new run in this shell (an interactive command line): its
+    /// own deadline (and cancellation) and a fresh command budget.
+    pub fn begin_run(&mut self, watch: Watch) {
+        self.watch = watch;
+        self.ctx.reset_budgets();
+    }
+
+    /// Runs one interactive command line. Unlike [`Shell::run_script`],
+    /// errors do not end the session and `exit` is reported, not hidden.
+    pub fn run_line(&mut self, source: &str) -> Result<LineStatus, Stopped> {
+        let outcome = self.run_source(source);
+        let (status, exited) = match outcome {
+            Ok(status) => (status, false),
+            Err(Flow::Exit(status)) => (status, self.exit_requested),
+            Err(Flow::Return(status)) => (status, false),
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => (self.status, false),
+            Err(Flow::Stop(stopped)) => return Err(stopped),
+        };
+        self.exit_requested = false;
+        self.status = status;
+        if exited {
+            self.run_exit_trap()?;
+        }
+        Ok(LineStatus {
+            status: self.status,
+            exited,
+        })
+    }
+
+    /// Ends an interactive session: runs the EXIT trap.
+    pub fn finish_session(&mut self) -> Result<i32, Stopped> {
+        self.run_exit_trap()?;
+        Ok(self.status)
     }
 
     /// Runs a whole script (or `-c` command line), command line by command

@@ -1,0 +1,181 @@
+//! What `run` and `shell` do once the guest has finished: set up the
+//! sandbox from the flags, print or save the diff, write back, and with
+//! `--json` print the envelope.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use goccia_core::{Capture, FailureKind, Output, OutputBudget};
+use goccia_vfs::write_back::WriteBackReport;
+use serde_json::{Value, json};
+
+use super::args::{SandboxArgs, SeedFlag};
+use crate::{Sandbox, SandboxBuilder};
+
+/// A seeded sandbox and where its output goes, or the exit code of a
+/// usage error (reported; nothing ran).
+pub struct Prepared {
+    pub sandbox: Sandbox,
+    pub output: Output,
+    pub budget: Arc<OutputBudget>,
+    /// With `--json`: the guest's stdout and stderr, kept for the envelope.
+    pub captured: Option<(Capture, Capture)>,
+}
+
+pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32> {
+    let limits = args.limits();
+    if let Some(path) = &args.diff_output
+        && let Some(problem) = unwritable(path)
+    {
+        eprintln!("goccia: --diff-output {}: {problem}", path.display());
+        return Err(FailureKind::Usage.exit_code());
+    }
+    let mut builder = SandboxBuilder::new().limits(limits.clone());
+    for seed in seeds {
+        builder = match seed {
+            SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
+            SeedFlag::CopyRw { host, target } => builder.copy_rw(host, target.as_deref()),
+            SeedFlag::Config(path) => builder.seed_config(path),
+        };
+    }
+    let sandbox = builder.build().map_err(|error| {
+        eprintln!("goccia: {error}");
+        FailureKind::Usage.exit_code()
+    })?;
+    let budget = OutputBudget::new(limits.max_output);
+    let (output, captured) = if args.json {
+        let (output, out, err) = Output::captured(budget.clone());
+        (output, Some((out, err)))
+    } else {
+        (Output::process(budget.clone()), None)
+    };
+    Ok(Prepared {
+        sandbox,
+        output,
+        budget,
+        captured,
+    })
+}
+
+/// How the guest's run ended.
+pub struct Finished {
+    pub exit: i32,
+    /// The failure's kind and message when it failed for a reason of its
+    /// own (not just a non-zero status).
+    pub failure: Option<(FailureKind, String)>,
+    pub duration: Duration,
+    pub memory_bytes: Option<u64>,
+}
+
+/// Diff, write-back and envelope; returns the process exit code.
+pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i32 {
+    let Prepared {
+        sandbox,
+        budget,
+        captured,
+        ..
+    } = prepared;
+    let mut exit = finished.exit;
+    let diff = args
+        .wants_diff()
+        .then(|| sandbox.diff(args.diff_format.into()));
+    if let Some(text) = &diff {
+        match &args.diff_output {
+            Some(path) => {
+                if let Err(error) = std::fs::write(path, text) {
+                    eprintln!(
+                        "goccia: cannot write --diff-output {}: {error}",
+                        path.display()
+                    );
+                    exit = exit.max(FailureKind::ScriptError.exit_code());
+                }
+            }
+            None if !args.json => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(text.as_bytes());
+                let _ = stdout.flush();
+            }
+            None => {}
+        }
+    }
+    let write_back = write_back(&sandbox, &mut exit);
+    if let Some((out, err)) = captured {
+        let failure_kind = match (&finished.failure, exit) {
+            (_, 0) => None,
+            (Some((kind, _)), _) => Some(*kind),
+            (None, _) => Some(FailureKind::ScriptError),
+        };
+        let error = match (&finished.failure, &write_back) {
+            (Some((_, message)), _) => Value::String(message.clone()),
+            (None, Value::Object(map)) if map.contains_key("error") => map["error"].clone(),
+            _ => Value::Null,
+        };
+        let usage = sandbox.usage();
+        let envelope = json!({
+            "ok": exit == 0,
+            "exitCode": exit,
+            "failureKind": failure_kind.map(|k| k.as_str()),
+            "stdout": String::from_utf8_lossy(&out.take()),
+            "stderr": String::from_utf8_lossy(&err.take()),
+            "error": error,
+            "diff": diff,
+            "writeBack": write_back,
+            "stats": {
+                "durationMs": finished.duration.as_secs_f64() * 1000.0,
+                "memoryBytes": finished.memory_bytes,
+                "fsBytes": usage.bytes,
+                "fsNodes": usage.nodes,
+                "outputBytes": budget.used(),
+            },
+        });
+        println!("{envelope}");
+    }
+    exit
+}
+
+/// Writes `--copy-rw` changes back after a successful run; the report for
+/// the envelope (`null` without `--copy-rw`).
+fn write_back(sandbox: &Sandbox, exit: &mut i32) -> Value {
+    if !sandbox.has_copy_rw() {
+        return Value::Null;
+    }
+    if *exit != 0 {
+        eprintln!("goccia: write-back skipped: the run failed (exit {exit}); nothing was written");
+        return json!({ "skipped": "the run failed" });
+    }
+    match sandbox.write_back() {
+        Ok(report) => {
+            eprint!("{}", report.render());
+            report_json(&report)
+        }
+        Err(error) => {
+            eprintln!("goccia: {error}");
+            *exit = FailureKind::ScriptError.exit_code();
+            json!({ "error": error.to_string() })
+        }
+    }
+}
+
+fn report_json(report: &WriteBackReport) -> Value {
+    json!({
+        "written": report.written.iter().map(|w| json!({
+            "path": w.sandbox_path.to_string(),
+            "hostPath": w.host_path.display().to_string(),
+        })).collect::<Vec<_>>(),
+        "skipped": report.skipped.iter().map(|s| json!({
+            "path": s.sandbox_path.to_string(),
+            "reason": s.reason.to_string(),
+        })).collect::<Vec<_>>(),
+        "summary": report.summary(),
+    })
+}
+
+/// Why `path` cannot take the diff, checked before anything runs.
+fn unwritable(path: &std::path::Path) -> Option<String> {
+    if path.is_dir() {
+        return Some("is a directory".to_string());
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty())?;
+    (!parent.is_dir()).then(|| format!("folder {} does not exist", parent.display()))
+}
