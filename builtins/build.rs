@@ -33,7 +33,7 @@ impl Loader for StandIns {
         _: Option<ImportAttributes<'js>>,
     ) -> rquickjs::Result<Module<'js>> {
         let source = match name {
-            "goccia:native" => "export const fs = {}, internals = {};",
+            "goccia:native" => "export const fs = {}, goccia = {}, internals = {};",
             _ => "export default {};",
         };
         Module::declare(ctx.clone(), name, source)
@@ -45,7 +45,11 @@ const PRELUDE_HEAD: &str = "(function (native) {\n'use strict';\n";
 const PRELUDE_TAIL: &str = "\n})";
 
 /// `(module name, source file)` of the built-in modules.
-const MODULES: &[(&str, &str)] = &[("fs", "fs.js"), ("fs/promises", "fs_promises.js")];
+const MODULES: &[(&str, &str)] = &[
+    ("fs", "fs.js"),
+    ("fs/promises", "fs_promises.js"),
+    ("goccia", "goccia.js"),
+];
 
 fn main() {
     let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("js");

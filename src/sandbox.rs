@@ -243,13 +243,13 @@ impl Sandbox {
             source,
         })?;
         let started = Instant::now();
-        let outcome = goccia_vm::run(&RunRequest {
+        let outcome = goccia_vm::run(&RunRequest::new(
             entry,
-            vfs: self.vfs.clone(),
-            output: output.clone(),
-            watch: Watch::new(self.limits.timeout),
-            limits: self.limits.clone(),
-        });
+            self.vfs.clone(),
+            output.clone(),
+            Watch::new(self.limits.timeout),
+            self.limits.clone(),
+        ));
         Ok(ScriptRun {
             outcome,
             duration: started.elapsed(),

@@ -2,6 +2,8 @@
 //! variables, functions) persists from one command line to the next, each
 //! line with its own deadline.
 
+use std::sync::Arc;
+
 use goccia_core::{CancelToken, FailureKind, LimitKind, Limits, Output, Stream, Watch};
 use goccia_shell::io::{Fd, HostWriter, StopReason};
 use goccia_shell::{Context, LineStatus, Shell, ShellLimits, Stopped};
@@ -43,7 +45,12 @@ impl Sandbox {
         let shell_limits = ShellLimits::default();
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
-        let context = Context::new(self.shared_vfs(), watch, shell_limits.clone());
+        let launcher = Arc::new(goccia_vm::Launcher {
+            limits: limits.clone(),
+            depth: 0,
+        });
+        let context =
+            Context::with_launcher(self.shared_vfs(), watch, shell_limits.clone(), launcher);
         let writer = |stream| {
             Fd::writer(HostWriter {
                 output: output.clone(),

@@ -16,6 +16,8 @@ mod guest;
 mod interactive;
 #[path = "e2e/limits.rs"]
 mod limits;
+#[path = "e2e/nested.rs"]
+mod nested;
 #[path = "e2e/node_oracle.rs"]
 mod node_oracle;
 #[path = "e2e/seeding.rs"]

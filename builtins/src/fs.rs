@@ -255,7 +255,7 @@ fn read_file<'js>(
     }
 }
 
-fn bytes_of(data: &Value<'_>, encoding: &str) -> Result<Vec<u8>> {
+pub(crate) fn bytes_of(data: &Value<'_>, encoding: &str) -> Result<Vec<u8>> {
     if let Some(text) = data.as_string() {
         return Ok(encoding::encode(&text.to_string()?, encoding));
     }

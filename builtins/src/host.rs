@@ -18,6 +18,9 @@ pub struct Tripwire {
     output: AtomicBool,
     fs_quota: AtomicBool,
     memory: AtomicBool,
+    /// A shell limit (commands, loop iterations, function depth) hit by a
+    /// `$` command: it ends the whole run.
+    shell: parking_lot::Mutex<Option<LimitKind>>,
 }
 
 impl Tripwire {
@@ -27,6 +30,10 @@ impl Tripwire {
             LimitKind::Output => &self.output,
             LimitKind::FsBytes | LimitKind::FsNodes => &self.fs_quota,
             LimitKind::Memory => &self.memory,
+            LimitKind::ShellCommands | LimitKind::LoopIterations | LimitKind::FunctionDepth => {
+                self.shell.lock().get_or_insert(limit);
+                return;
+            }
             _ => return,
         };
         flag.store(true, Ordering::SeqCst);
@@ -46,7 +53,7 @@ impl Tripwire {
         } else if self.output.load(Ordering::SeqCst) {
             Some(Stopped::Limit(LimitKind::Output))
         } else {
-            None
+            self.shell.lock().map(Stopped::Limit)
         }
     }
 
@@ -72,6 +79,10 @@ pub struct Host {
     pub output: Output,
     pub watch: Watch,
     pub tripwire: Arc<Tripwire>,
+    /// The shell all `$` of this sandbox share.
+    pub shell: crate::nest::SharedShell,
+    /// Runs `runScript` and the shell's `goccia` builtin.
+    pub nest: Arc<dyn crate::nest::Nest>,
 }
 
 impl Host {

@@ -7,16 +7,21 @@
 //!   `structuredClone`, `URL`, `fetch` (`js/globals.js`, `js/inspect.js`).
 //! - [`modules`]: `fs`, `fs/promises` and the host-only `goccia:native`.
 //! - [`errors`]: JS errors with Node's shapes; uncatchable stops.
+//! - [`nest`]: the seam to the runner for `runScript` and the shell's
+//!   `goccia` builtin; `goccia`: the host side of the `goccia` module.
 //! - `fs`, `encoding`: the host side of the `fs` module.
 
 mod encoding;
 pub mod errors;
 mod fs;
+mod goccia;
 pub mod host;
 pub mod modules;
+pub mod nest;
 mod precompiled;
 pub mod prelude;
 
+pub use goccia::script_request;
 pub use host::{Host, HostRef, Internals, Stopped, Tripwire, host_of};
 
 use std::rc::Rc;

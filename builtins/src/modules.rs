@@ -1,7 +1,7 @@
 //! The built-in modules guests may import: `fs` (also `node:fs`),
-//! `fs/promises` (also `node:fs/promises`); `goccia` is declared by the
-//! runner that can nest. `goccia:native` carries the host functions to the
-//! built-in modules and can be imported only by them.
+//! `fs/promises` (also `node:fs/promises`) and `goccia`. `goccia:native`
+//! carries the host functions to the built-in modules and can be imported
+//! only by them.
 
 use rquickjs::module::{Declarations, Exports, ModuleDef};
 use rquickjs::{Ctx, Module, Result};
@@ -32,6 +32,7 @@ pub fn declare<'js>(ctx: &Ctx<'js>, name: &str) -> Option<Result<Module<'js>>> {
     match name {
         "fs" => Some(precompiled::FS.declare(ctx)),
         "fs/promises" => Some(precompiled::FS_PROMISES.declare(ctx)),
+        "goccia" => Some(precompiled::GOCCIA.declare(ctx)),
         NATIVE => Some(Module::declare_def::<NativeModule, _>(ctx.clone(), NATIVE)),
         _ => None,
     }
@@ -42,13 +43,15 @@ struct NativeModule;
 impl ModuleDef for NativeModule {
     fn declare(declarations: &Declarations) -> Result<()> {
         declarations.declare("fs")?;
+        declarations.declare("goccia")?;
         declarations.declare("internals")?;
         Ok(())
     }
 
     fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
         let host = host_of(ctx);
-        exports.export("fs", crate::fs::natives(ctx, host)?)?;
+        exports.export("fs", crate::fs::natives(ctx, host.clone())?)?;
+        exports.export("goccia", crate::goccia::natives(ctx, host)?)?;
         let internals = ctx
             .userdata::<Internals>()
             .expect("the prelude is installed before any module loads")

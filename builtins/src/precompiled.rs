@@ -25,6 +25,12 @@ pub const FS_PROMISES: BuiltinModule = BuiltinModule {
     bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/fs_promises.js.qbc")),
 };
 
+pub const GOCCIA: BuiltinModule = BuiltinModule {
+    name: "goccia",
+    source: include_str!("../js/goccia.js"),
+    bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/goccia.js.qbc")),
+};
+
 impl BuiltinModule {
     pub fn declare<'js>(&self, ctx: &Ctx<'js>) -> Result<Module<'js>> {
         match self.load_bytecode(ctx) {
@@ -119,7 +125,7 @@ mod tests {
         context.with(|ctx| {
             let prelude = prelude_bytecode(&ctx).expect("prelude bytecode loads");
             assert!(prelude.is_function());
-            for module in [&FS, &FS_PROMISES] {
+            for module in [&FS, &FS_PROMISES, &GOCCIA] {
                 let loaded = module.load_bytecode(&ctx).expect("module bytecode loads");
                 assert_eq!(loaded.name::<String>().unwrap(), module.name);
             }

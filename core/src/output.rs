@@ -26,6 +26,21 @@ pub struct OutputLimitExceeded {
     pub limit: u64,
 }
 
+impl OutputLimitExceeded {
+    /// As an I/O error, for sinks that charge a budget of their own.
+    pub fn into_io(self) -> io::Error {
+        io::Error::other(self)
+    }
+
+    /// The limit error carried by `error`, if it is one.
+    pub fn inside(error: &io::Error) -> Option<Self> {
+        error
+            .get_ref()?
+            .downcast_ref::<OutputLimitExceeded>()
+            .copied()
+    }
+}
+
 /// Bytes a run may still write, shared by everything the run starts.
 #[derive(Debug)]
 pub struct OutputBudget {
@@ -177,7 +192,8 @@ impl Output {
 
     /// Writes `bytes`, cut at the budget. Host-side I/O errors (a closed
     /// pipe on the host's stdout) are not the guest's concern and are
-    /// ignored.
+    /// ignored, except a sink's own [`OutputLimitExceeded`] (a sink that
+    /// charges a budget further out, such as a shell's stdout).
     pub fn write(&self, stream: Stream, bytes: &[u8]) -> Result<(), OutputLimitExceeded> {
         let granted = self.budget.reserve(bytes.len() as u64) as usize;
         if granted > 0 {
@@ -185,7 +201,11 @@ impl Output {
                 Stream::Stdout => &self.stdout,
                 Stream::Stderr => &self.stderr,
             };
-            let _ = sink.lock().write_all(&bytes[..granted]);
+            if let Err(error) = sink.lock().write_all(&bytes[..granted])
+                && let Some(exceeded) = OutputLimitExceeded::inside(&error)
+            {
+                return Err(exceeded);
+            }
         }
         if granted < bytes.len() {
             Err(OutputLimitExceeded {

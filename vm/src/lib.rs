@@ -4,11 +4,16 @@
 //!   limits of [`goccia_core::Limits`] and an event loop over virtual time.
 //! - [`loader`]: module resolution and loading over the VFS only.
 //! - [`failure`]: classifying and describing how a run failed.
+//! - `nested`, `launcher`: `runScript` and the shell's `goccia` builtin,
+//!   shared or in child sandboxes ([`Nester`], [`Launcher`]).
 
 pub mod failure;
-mod goccia_module;
+mod launcher;
 pub mod loader;
+mod nested;
 pub mod runner;
 
 pub use failure::Failure;
+pub use launcher::Launcher;
+pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};

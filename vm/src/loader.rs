@@ -12,8 +12,6 @@ use goccia_vfs::{Errno, SharedVfs, VfsPath};
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::{Ctx, Error, Module, Result};
 
-use crate::goccia_module;
-
 fn module_error(ctx: &Ctx<'_>, message: String) -> Error {
     let error = new_error(ctx, "Error", &message);
     let _ = error.set("code", "ERR_MODULE_NOT_FOUND");
@@ -88,9 +86,6 @@ impl Loader for VfsLoader {
         name: &str,
         attributes: Option<ImportAttributes<'js>>,
     ) -> Result<Module<'js>> {
-        if name == "goccia" {
-            return goccia_module::declare(ctx);
-        }
         if let Some(module) = modules::declare(ctx, name) {
             return module;
         }

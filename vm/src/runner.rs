@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use goccia_builtins::nest::SharedShell;
 use goccia_builtins::{Host, Stopped, Tripwire};
 use goccia_core::{FailureKind, LimitKind, Limits, Output, Stop, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
@@ -17,6 +18,7 @@ use rquickjs::{
 
 use crate::failure::{Evidence, Failure, classify_exception};
 use crate::loader::{VfsLoader, VfsResolver};
+use crate::nested::Nester;
 
 /// Native stack beyond the JS stack limit, for the host's own frames.
 const STACK_HEADROOM: usize = 16 << 20;
@@ -29,6 +31,32 @@ pub struct RunRequest {
     pub output: Output,
     pub watch: Watch,
     pub limits: Limits,
+    /// 0 for a sandbox's own entry; each `runScript`/`goccia` adds one.
+    pub depth: u32,
+    /// The shell `$` uses: the caller's in shared mode, `None` for a new
+    /// one on this run's VFS.
+    pub shell: Option<SharedShell>,
+}
+
+impl RunRequest {
+    /// A sandbox's own entry (depth 0, a shell of its own).
+    pub fn new(
+        entry: VfsPath,
+        vfs: SharedVfs,
+        output: Output,
+        watch: Watch,
+        limits: Limits,
+    ) -> Self {
+        RunRequest {
+            entry,
+            vfs,
+            output,
+            watch,
+            limits,
+            depth: 0,
+            shell: None,
+        }
+    }
 }
 
 /// How a run ended.
@@ -142,6 +170,12 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         output: request.output.clone(),
         watch: request.watch.clone(),
         tripwire: tripwire.clone(),
+        shell: request.shell.clone().unwrap_or_default(),
+        nest: Arc::new(Nester {
+            limits: request.limits.clone(),
+            depth: request.depth,
+            budget: request.output.budget().clone(),
+        }),
     });
     let mut session = Session {
         runtime: &runtime,
@@ -414,13 +448,13 @@ mod tests {
                 .unwrap();
         }
         let (output, out, err) = Output::captured(OutputBudget::new(limits.max_output));
-        let outcome = run(&RunRequest {
-            entry: VfsPath::parse("/main.js").unwrap(),
-            vfs: Arc::new(Mutex::new(vfs)),
+        let outcome = run(&RunRequest::new(
+            VfsPath::parse("/main.js").unwrap(),
+            Arc::new(Mutex::new(vfs)),
             output,
-            watch: Watch::new(limits.timeout),
+            Watch::new(limits.timeout),
             limits,
-        });
+        ));
         (outcome, out, err)
     }
 

@@ -1413,3 +1413,17 @@ pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
         std::thread::sleep((end - now).min(Duration::from_millis(20)).min(remaining));
     }
 }
+
+/// `goccia [options] <path>`: runs a JS entry, shared or in a child
+/// sandbox, through the launcher the sandbox installed.
+pub fn goccia(shell: &mut Shell, args: &[String]) -> ExecResult {
+    match shell.context().launcher.clone() {
+        Some(launcher) => launcher.launch(shell, args),
+        None => builtin_error(
+            shell,
+            "goccia",
+            "nested execution is not available in this shell",
+            126,
+        ),
+    }
+}

@@ -83,6 +83,7 @@ registry! {
     Builtin "cd" => builtins::cd,
     Builtin "pwd" => builtins::pwd,
     Builtin "exit" => builtins::exit,
+    Builtin "goccia" => builtins::goccia,
     Builtin "return" => builtins::return_,
     Builtin "break" => builtins::break_,
     Builtin "continue" => builtins::continue_,

@@ -559,8 +559,33 @@ impl Shell {
         self.next_random() << 15 | self.next_random()
     }
 
-    /// A copy for a subshell.
-    pub(crate) fn subshell(&self) -> Shell {
+    /// Sets and exports `name` (`export name=value`); false when `name` is
+    /// not a valid identifier or is read-only.
+    pub fn export(&mut self, name: &str, value: &str) -> bool {
+        if !crate::parse::is_name(name) || self.set_var(name, value).is_err() {
+            return false;
+        }
+        if let Some(var) = self.vars.get_mut(name) {
+            var.attrs.exported = true;
+        }
+        true
+    }
+
+    /// A subshell copy whose `goccia` builtin goes through `launcher` (a
+    /// shell handed to a nested run, which nests one level deeper).
+    pub fn subshell_with_launcher(&self, launcher: Arc<dyn ScriptLauncher>) -> Shell {
+        let mut child = self.subshell();
+        child.ctx = Context::with_launcher(
+            self.ctx.vfs.clone(),
+            self.ctx.watch.clone(),
+            self.ctx.limits.clone(),
+            launcher,
+        );
+        child
+    }
+
+    /// A copy for a subshell (`( ... )`): changes to it stay in it.
+    pub fn subshell(&self) -> Shell {
         let mut child = self.clone();
         child.subshell += 1;
         child.bashpid = self.ctx.new_pid();

@@ -1,0 +1,336 @@
+//! Host side of the guest's `goccia` module (`js/goccia.js`): `shell` runs
+//! one `$` command in the sandbox's shared shell, `runScript` asks the
+//! [`Nest`](crate::nest::Nest) for a nested run.
+
+use std::io::{self, Write};
+use std::rc::Rc;
+use std::time::Duration;
+
+use goccia_core::{FailureKind, LimitKind, Output, Stream};
+use goccia_shell::io::{BytesReader, Fd, StopReason, stop_error};
+use goccia_shell::{Context, Shell, ShellLimits, Stopped as ShellStopped};
+use goccia_vfs::seed_config::{SeedShapes, parse_seed_entry};
+use rquickjs::{Ctx, Function, Object, Result, Value};
+use serde_json::Value as Json;
+
+use crate::errors::{new_error, throw, throw_stopped};
+use crate::host::{Host, Stopped};
+use crate::nest::{ChildSpec, DiffFormat, NestError, ParentState, ScriptRequest, ScriptResult};
+
+/// The native functions behind `js/goccia.js`.
+pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    let h = host.clone();
+    let shell = Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>, command: String, options: Object<'js>| {
+            run_command(&ctx, &h, &command, &options)
+        },
+    )?;
+    object.set("shell", shell)?;
+    let run_script = Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>, path: String, options: String| run_script(&ctx, &host, path, &options),
+    )?;
+    object.set("runScript", run_script)?;
+    Ok(object)
+}
+
+// ----- $ -----
+
+/// Options of one `$` command.
+struct CommandOptions {
+    quiet: bool,
+    cwd: Option<String>,
+    env: Vec<(String, String)>,
+    stdin: Vec<u8>,
+}
+
+fn command_options<'js>(options: &Object<'js>) -> Result<CommandOptions> {
+    let stdin = match options.get::<_, Value>("stdin")? {
+        value if value.is_string() || value.is_object() => crate::fs::bytes_of(&value, "utf8")?,
+        _ => Vec::new(),
+    };
+    let env = match options.get::<_, Option<Object>>("env")? {
+        Some(env) => env.props::<String, String>().collect::<Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    Ok(CommandOptions {
+        quiet: options.get::<_, Option<bool>>("quiet")?.unwrap_or(false),
+        cwd: options.get("cwd")?,
+        env,
+        stdin,
+    })
+}
+
+/// Runs `command` in the shared shell (or, with `cwd`/`env`, in a copy of
+/// it, so those stay with this command) and returns what it printed.
+fn run_command<'js>(
+    ctx: &Ctx<'js>,
+    host: &Host,
+    command: &str,
+    options: &Object<'js>,
+) -> Result<Object<'js>> {
+    host.check()
+        .map_err(|stopped| throw_stopped(ctx, stopped))?;
+    let options = command_options(options)?;
+    let stdout = Captured::new(host, Stream::Stdout, options.quiet);
+    let stderr = Captured::new(host, Stream::Stderr, options.quiet);
+    let mut slot = host.shell.lock();
+    let shared = slot.get_or_insert_with(|| new_shell(host));
+    let mut copy = (options.cwd.is_some() || !options.env.is_empty()).then(|| shared.subshell());
+    let shell = copy.as_mut().unwrap_or(shared);
+    let saved = [0, 1, 2].map(|fd| shell.fds().get(fd).cloned());
+    shell
+        .fds_mut()
+        .set(0, Fd::reader(BytesReader::new(options.stdin.clone())));
+    shell.fds_mut().set(1, Fd::writer(stdout.clone()));
+    shell.fds_mut().set(2, Fd::writer(stderr.clone()));
+    let prepared = prepare_copy(shell, &options);
+    let status = match prepared {
+        Ok(()) => shell.run_line(command).map(|line| line.status),
+        Err(status) => Ok(status),
+    };
+    for (fd, saved) in saved.into_iter().enumerate() {
+        if let Some(saved) = saved {
+            shell.fds_mut().set(fd, saved);
+        }
+    }
+    drop(slot);
+    let status = status.map_err(|stopped| throw_stopped(ctx, record_stop(host, stopped)))?;
+    let result = Object::new(ctx.clone())?;
+    result.set("exitCode", status)?;
+    result.set(
+        "stdout",
+        String::from_utf8_lossy(&stdout.take()).into_owned(),
+    )?;
+    result.set(
+        "stderr",
+        String::from_utf8_lossy(&stderr.take()).into_owned(),
+    )?;
+    Ok(result)
+}
+
+/// Applies `.cwd()` and `.env()` to the command's own copy of the shell.
+fn prepare_copy(shell: &mut Shell, options: &CommandOptions) -> std::result::Result<(), i32> {
+    if let Some(cwd) = &options.cwd {
+        let target = shell
+            .cwd()
+            .resolve(cwd)
+            .ok()
+            .filter(|path| shell.context().vfs.lock().is_dir(path));
+        match target {
+            Some(path) => shell.set_cwd(path),
+            None => {
+                shell.write_stderr(format!("cd: {cwd}: No such file or directory\n").as_bytes());
+                return Err(1);
+            }
+        }
+    }
+    for (name, value) in &options.env {
+        if !shell.export(name, value) {
+            shell.write_stderr(format!("export: `{name}': not a valid identifier\n").as_bytes());
+            return Err(1);
+        }
+    }
+    Ok(())
+}
+
+/// The shell all `$` of this sandbox share, at `/` with the sandbox's
+/// deadline; its own `goccia` builtin nests through the same runner.
+fn new_shell(host: &Host) -> Shell {
+    let context = Context::with_launcher(
+        host.vfs.clone(),
+        host.watch.clone(),
+        ShellLimits::default(),
+        host.nest.launcher(),
+    );
+    Shell::new(
+        context,
+        Fd::null_input(),
+        Fd::null_output(),
+        Fd::null_output(),
+    )
+}
+
+/// Records what stopped the shell as the run's own stop: a `$` that hits
+/// the deadline or a limit ends the whole run, uncatchably.
+fn record_stop(host: &Host, stopped: ShellStopped) -> Stopped {
+    match stopped {
+        ShellStopped::Io(StopReason::Deadline) => {
+            host.tripwire.trip(LimitKind::Deadline);
+            Stopped::Limit(LimitKind::Deadline)
+        }
+        ShellStopped::Io(StopReason::OutputLimit) => {
+            host.tripwire.trip(LimitKind::Output);
+            Stopped::Limit(LimitKind::Output)
+        }
+        ShellStopped::Io(StopReason::Cancelled) => {
+            host.tripwire.trip_cancelled();
+            Stopped::Cancelled
+        }
+        ShellStopped::Limit(kind) => {
+            host.tripwire.trip(kind);
+            Stopped::Limit(kind)
+        }
+    }
+}
+
+/// A `$` command's stdout or stderr: kept for the result and, unless
+/// quiet, written through to the sandbox's output as produced. Every byte
+/// is charged to the sandbox's output budget once.
+#[derive(Clone)]
+struct Captured {
+    buffer: std::sync::Arc<parking_lot::Mutex<Vec<u8>>>,
+    /// Where the bytes are charged (and, unless quiet, printed).
+    output: Output,
+    stream: Stream,
+}
+
+impl Captured {
+    fn new(host: &Host, stream: Stream, quiet: bool) -> Self {
+        let output = if quiet {
+            Output::to_writers(io::sink(), io::sink(), host.output.budget().clone())
+        } else {
+            host.output.clone()
+        };
+        Captured {
+            buffer: Default::default(),
+            output,
+            stream,
+        }
+    }
+
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.buffer.lock())
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.output.write(self.stream, bytes);
+        self.buffer.lock().extend_from_slice(bytes);
+        written
+            .map(|()| bytes.len())
+            .map_err(|_| stop_error(StopReason::OutputLimit))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+// ----- runScript -----
+
+fn run_script<'js>(
+    ctx: &Ctx<'js>,
+    host: &Host,
+    path: String,
+    options: &str,
+) -> Result<Object<'js>> {
+    host.check()
+        .map_err(|stopped| throw_stopped(ctx, stopped))?;
+    let request = script_request(path, options).map_err(|message| {
+        let error = new_error(ctx, "TypeError", &format!("runScript: {message}"));
+        throw(ctx, error)
+    })?;
+    let parent = ParentState {
+        vfs: host.vfs.clone(),
+        watch: host.watch.clone(),
+        budget: host.output.budget().clone(),
+        shell: host.shell.clone(),
+    };
+    let result = host.nest.run_script(&parent, request);
+    // The caller's own deadline may have passed while the child ran.
+    host.check()
+        .map_err(|stopped| throw_stopped(ctx, stopped))?;
+    match result {
+        Ok(result) => result_object(ctx, result),
+        Err(NestError::Depth { max }) => {
+            let message = format!(
+                "runScript: nesting depth limit of {max} exceeded (raise it with --max-depth)"
+            );
+            let error = new_error(ctx, "Error", &message);
+            error.set("code", "ERR_DEPTH")?;
+            Err(throw(ctx, error))
+        }
+    }
+}
+
+/// Reads `runScript`'s options (given as JSON text by the JS side).
+pub fn script_request(entry: String, options: &str) -> std::result::Result<ScriptRequest, String> {
+    let options: Json = serde_json::from_str(options).map_err(|e| format!("bad options: {e}"))?;
+    let flag = |name: &str| -> std::result::Result<bool, String> {
+        match options.get(name) {
+            None | Some(Json::Null) => Ok(false),
+            Some(Json::Bool(value)) => Ok(*value),
+            Some(other) => Err(format!("option `{name}` must be a boolean, not {other}")),
+        }
+    };
+    let diff_format = match options.get("diffFormat") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(format)) if format == "json" => Some(DiffFormat::Json),
+        Some(Json::String(format)) if format == "unified" => Some(DiffFormat::Unified),
+        Some(other) => {
+            return Err(format!(
+                "option `diffFormat` must be \"json\" or \"unified\", not {other}"
+            ));
+        }
+    };
+    let seeds = match options.get("seed") {
+        None | Some(Json::Null) => None,
+        Some(Json::Array(entries)) => Some(
+            entries
+                .iter()
+                .enumerate()
+                .map(|(index, entry)| {
+                    parse_seed_entry(entry, SeedShapes::Child)
+                        .map_err(|problem| format!("seed entry {index}: {problem}"))
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?,
+        ),
+        Some(other) => return Err(format!("option `seed` must be an array, not {other}")),
+    };
+    let diff = flag("diff")? || diff_format.is_some();
+    let child = flag("sandbox")? || seeds.is_some() || diff;
+    let timeout = match options.get("timeout") {
+        None | Some(Json::Null) => None,
+        Some(Json::Number(ms)) if ms.as_f64().is_some_and(|ms| ms > 0.0 && ms.is_finite()) => {
+            Some(Duration::from_secs_f64(ms.as_f64().unwrap_or(0.0) / 1000.0))
+        }
+        Some(other) => {
+            return Err(format!(
+                "option `timeout` must be a positive number of milliseconds, not {other}"
+            ));
+        }
+    };
+    Ok(ScriptRequest {
+        entry,
+        child: child.then(|| ChildSpec {
+            seeds: seeds.unwrap_or_default(),
+            diff: diff.then(|| diff_format.unwrap_or_default()),
+        }),
+        timeout,
+    })
+}
+
+fn result_object<'js>(ctx: &Ctx<'js>, result: ScriptResult) -> Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    object.set("exitCode", result.exit_code)?;
+    object.set(
+        "stdout",
+        String::from_utf8_lossy(&result.stdout).into_owned(),
+    )?;
+    object.set(
+        "stderr",
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+    )?;
+    if let Some(json) = result.result_json {
+        object.set("resultJson", json)?;
+    }
+    object.set("error", result.error)?;
+    object.set("diff", result.diff)?;
+    object.set("changesJson", result.changes_json)?;
+    object.set("failureKind", result.failure_kind.map(FailureKind::as_str))?;
+    Ok(object)
+}

@@ -1,0 +1,194 @@
+//! Nested execution: `runScript` and the shell's `goccia` builtin run
+//! another entry, on the caller's VFS (shared mode) or in a child sandbox
+//! seeded from the caller's VFS or inline files. A child inherits the
+//! caller's engine configuration and can only narrow it; its failures come
+//! back as results and never end the caller.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use goccia_builtins::nest::{
+    ChildSpec, DiffFormat, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
+};
+use goccia_core::{Capture, FailureKind, Limits, Output, OutputBudget};
+use goccia_vfs::seed::{seed_bytes, seed_snapshot};
+use goccia_vfs::{Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Vfs, VfsPath};
+use parking_lot::Mutex;
+
+use crate::runner::{RunOutcome, RunRequest, run};
+
+/// Runs nested scripts for a runtime at `depth` with the engine
+/// configuration `limits`.
+pub struct Nester {
+    pub limits: Limits,
+    pub depth: u32,
+    /// The output budget of the sandbox run this runtime belongs to.
+    pub budget: Arc<OutputBudget>,
+}
+
+impl Nester {
+    fn check_depth(&self) -> Result<u32, NestError> {
+        let depth = self.depth + 1;
+        if depth > self.limits.max_depth {
+            return Err(NestError::Depth {
+                max: self.limits.max_depth,
+            });
+        }
+        Ok(depth)
+    }
+}
+
+impl Nest for Nester {
+    fn run_script(
+        &self,
+        parent: &ParentState,
+        request: ScriptRequest,
+    ) -> Result<ScriptResult, NestError> {
+        let depth = self.check_depth()?;
+        let (stdout, stderr) = (Capture::new(), Capture::new());
+        let output = Output::to_writers(stdout.clone(), stderr.clone(), parent.budget.clone());
+        let nested = Nested {
+            limits: &self.limits,
+            depth,
+            parent,
+            timeout: request.timeout,
+            output,
+        };
+        let mut result = match request.child {
+            None => nested.shared(&request.entry, parent.shell.clone()),
+            Some(spec) => nested.child(&request.entry, &spec),
+        };
+        result.stdout = stdout.take();
+        result.stderr = stderr.take();
+        Ok(result)
+    }
+
+    fn launcher(&self) -> Arc<dyn goccia_shell::ScriptLauncher> {
+        Arc::new(crate::launcher::Launcher {
+            limits: self.limits.clone(),
+            depth: self.depth,
+        })
+    }
+}
+
+/// One nested run being set up.
+pub(crate) struct Nested<'a> {
+    pub limits: &'a Limits,
+    pub depth: u32,
+    pub parent: &'a ParentState,
+    pub timeout: Option<Duration>,
+    pub output: Output,
+}
+
+impl Nested<'_> {
+    /// Shared mode: the caller's VFS and shell.
+    pub fn shared(&self, entry: &str, shell: SharedShell) -> ScriptResult {
+        let Ok(entry) = VfsPath::parse(entry) else {
+            return bad_entry(entry);
+        };
+        let vfs = self.parent.vfs.clone();
+        let outcome = self.run(entry, vfs, shell);
+        from_outcome(outcome, None)
+    }
+
+    /// A child sandbox: a fresh VFS holding only what the seeds name.
+    pub fn child(&self, entry: &str, spec: &ChildSpec) -> ScriptResult {
+        let Ok(entry) = VfsPath::parse(entry) else {
+            return bad_entry(entry);
+        };
+        let vfs = match seed_child(&self.parent.vfs, &spec.seeds) {
+            Ok(vfs) => vfs,
+            Err(message) => return ScriptResult::failed(FailureKind::ScriptError, message),
+        };
+        let baseline = vfs.snapshot();
+        let shared: SharedVfs = Arc::new(Mutex::new(vfs));
+        let outcome = self.run(entry, shared.clone(), SharedShell::default());
+        let changes = spec.diff.map(|format| {
+            let changes = goccia_vfs::diff(&baseline, &shared.lock().snapshot());
+            let text = match format {
+                DiffFormat::Json => goccia_vfs::changes::to_json(&changes),
+                DiffFormat::Unified => goccia_vfs::patch::to_unified(&changes),
+            };
+            let list = goccia_vfs::changes::to_document(&changes).changes;
+            (text, serde_json::to_string(&list).expect("serialisable"))
+        });
+        from_outcome(outcome, changes)
+    }
+
+    fn run(&self, entry: VfsPath, vfs: SharedVfs, shell: SharedShell) -> RunOutcome {
+        let watch = self.parent.watch.narrowed(self.timeout);
+        let mut limits = self.limits.clone();
+        limits.timeout = watch.remaining();
+        run(&RunRequest {
+            entry,
+            vfs,
+            output: self.output.clone(),
+            watch,
+            limits,
+            depth: self.depth,
+            shell: Some(shell),
+        })
+    }
+}
+
+fn bad_entry(entry: &str) -> ScriptResult {
+    ScriptResult::failed(
+        FailureKind::ScriptError,
+        format!("invalid entry path `{entry}`"),
+    )
+}
+
+fn from_outcome(outcome: RunOutcome, changes: Option<(String, String)>) -> ScriptResult {
+    let (diff, changes_json) = changes.unzip();
+    ScriptResult {
+        exit_code: outcome.exit_code(),
+        failure_kind: outcome.failure.as_ref().map(|f| f.kind),
+        error: outcome.failure.as_ref().map(|f| f.message.clone()),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        result_json: outcome
+            .result
+            .filter(|_| outcome.failure.is_none())
+            .map(|value| value.to_string()),
+        diff,
+        changes_json,
+    }
+}
+
+/// A child's VFS: seeded from the parent's snapshot (each folder shared,
+/// O(1) whatever its size) and inline files. Its quota lets it hold what
+/// it was seeded with plus what the parent may still write.
+fn seed_child(parent: &SharedVfs, seeds: &[SeedSpec]) -> Result<Vfs, String> {
+    let (snapshot, remaining) = {
+        let parent = parent.lock();
+        (parent.snapshot(), parent.remaining())
+    };
+    let mut vfs = Vfs::new(Quota::UNLIMITED);
+    for (index, seed) in seeds.iter().enumerate() {
+        let seeded = match seed {
+            SeedSpec::Copy { from, to } => {
+                let from_path = VfsPath::parse(from).map_err(|source| SeedError::BadTarget {
+                    raw: from.clone(),
+                    source,
+                });
+                from_path.and_then(|from_path| {
+                    let target = SeedTarget::parse(to.as_deref().unwrap_or(from))?;
+                    seed_snapshot(&mut vfs, &snapshot, &from_path, &target)
+                })
+            }
+            SeedSpec::Inline { path, content } => VfsPath::parse(path)
+                .map_err(|source| SeedError::BadTarget {
+                    raw: path.clone(),
+                    source,
+                })
+                .and_then(|path| seed_bytes(&mut vfs, &path, content.clone())),
+        };
+        seeded.map_err(|error| format!("seed entry {index}: {error}"))?;
+    }
+    let seeded = vfs.usage();
+    vfs.set_quota(Quota {
+        max_bytes: seeded.bytes.saturating_add(remaining.max_bytes),
+        max_nodes: seeded.nodes.saturating_add(remaining.max_nodes),
+    });
+    Ok(vfs)
+}
