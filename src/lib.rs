@@ -11,6 +11,6 @@ mod session;
 
 pub use goccia_core::{FailureKind, Limits, Output, OutputBudget};
 pub use goccia_shell::io::Fd;
-pub use goccia_vm::{Failure, RunOutcome};
+pub use goccia_vm::{ExecMode, Failure, RunOutcome};
 pub use sandbox::{AccessError, DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};
 pub use session::{ShellRun, ShellSession, ShellStop};

@@ -13,7 +13,7 @@ use goccia_vfs::write_back::{CopyRwMapping, WriteBackError, WriteBackReport, wri
 use goccia_vfs::{
     Change, Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Snapshot, Vfs, VfsPath,
 };
-use goccia_vm::{RunOutcome, RunRequest};
+use goccia_vm::{ExecMode, RunOutcome, RunRequest};
 use parking_lot::Mutex;
 use thiserror::Error;
 
@@ -63,6 +63,7 @@ pub enum SetupError {
 #[derive(Clone, Debug, Default)]
 pub struct SandboxBuilder {
     limits: Limits,
+    mode: ExecMode,
     seeds: Vec<Seed>,
 }
 
@@ -73,6 +74,12 @@ impl SandboxBuilder {
 
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// How guest modules execute (default: interpreted from source).
+    pub fn mode(mut self, mode: ExecMode) -> Self {
+        self.mode = mode;
         self
     }
 
@@ -129,6 +136,7 @@ impl SandboxBuilder {
             baseline,
             copy_rw,
             limits: self.limits,
+            mode: self.mode,
         })
     }
 }
@@ -217,6 +225,7 @@ pub struct Sandbox {
     baseline: Snapshot,
     copy_rw: Vec<CopyRwMapping>,
     limits: Limits,
+    mode: ExecMode,
 }
 
 /// A finished [`Sandbox::run_script`].
@@ -235,6 +244,10 @@ impl Sandbox {
         &self.limits
     }
 
+    pub fn mode(&self) -> ExecMode {
+        self.mode
+    }
+
     /// Runs a JS entry (a VFS path) with this sandbox's limits. Output goes
     /// to `output`; its budget bounds what the run may print.
     pub fn run_script(&self, entry: &str, output: &Output) -> Result<ScriptRun, SetupError> {
@@ -243,13 +256,15 @@ impl Sandbox {
             source,
         })?;
         let started = Instant::now();
-        let outcome = goccia_vm::run(&RunRequest::new(
+        let mut request = RunRequest::new(
             entry,
             self.vfs.clone(),
             output.clone(),
             Watch::new(self.limits.timeout),
             self.limits.clone(),
-        ));
+        );
+        request.mode = self.mode;
+        let outcome = goccia_vm::run(&request);
         Ok(ScriptRun {
             outcome,
             duration: started.elapsed(),

@@ -47,6 +47,7 @@ impl Sandbox {
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(goccia_vm::Launcher {
             limits: limits.clone(),
+            mode: self.mode(),
             depth: 0,
         });
         let context =

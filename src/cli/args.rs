@@ -60,6 +60,21 @@ pub struct RunArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Interpreted,
+    Bytecode,
+}
+
+impl From<ModeArg> for crate::ExecMode {
+    fn from(value: ModeArg) -> Self {
+        match value {
+            ModeArg::Interpreted => crate::ExecMode::Interpreted,
+            ModeArg::Bytecode => crate::ExecMode::Bytecode,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormatArg {
     Json,
     Unified,
@@ -120,6 +135,17 @@ pub struct SandboxArgs {
     /// Replace stdout with one JSON object describing the run.
     #[arg(long, help_heading = "Output")]
     pub json: bool,
+
+    /// How guest modules execute: compiled from source each time, or
+    /// compiled once to QuickJS bytecode by the host and loaded from it.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "interpreted",
+        value_name = "MODE",
+        help_heading = "Engine"
+    )]
+    pub mode: ModeArg,
 
     /// Wall-clock deadline of the run, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64, help_heading = "Limits")]

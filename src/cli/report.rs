@@ -31,7 +31,9 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         eprintln!("goccia: --diff-output {}: {problem}", path.display());
         return Err(FailureKind::Usage.exit_code());
     }
-    let mut builder = SandboxBuilder::new().limits(limits.clone());
+    let mut builder = SandboxBuilder::new()
+        .limits(limits.clone())
+        .mode(args.mode.into());
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),

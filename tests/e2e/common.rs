@@ -139,11 +139,48 @@ fn finished(output: std::process::Output) -> Run {
 }
 
 /// Runs a script given as text: seeds it as `/main.js` with the project.
+/// Every such run happens twice, interpreted and in bytecode mode, and
+/// must behave the same (contract: the modes are not observable).
 pub fn run_js(project: &Project, source: &str, extra: &[&str]) -> Run {
     project.write("main.js", source);
     let mut args = vec!["run", "/main.js", "--seed", "."];
     args.extend_from_slice(extra);
-    project.goccia(&args)
+    let interpreted = project.goccia(&args);
+    args.extend_from_slice(&["--mode", "bytecode"]);
+    let bytecode = project.goccia(&args);
+    assert_same_behaviour(&interpreted, &bytecode);
+    interpreted
+}
+
+/// Exit code, stdout and stderr must match, up to measured figures
+/// (durations, remaining deadlines) that differ from run to run.
+#[track_caller]
+fn assert_same_behaviour(interpreted: &Run, bytecode: &Run) {
+    let normal = |text: &str| -> String {
+        let mut out = String::new();
+        for line in text.split_inclusive('\n') {
+            if line.contains("deadline of") || line.contains("durationMs") {
+                out.push_str("<measured>\n");
+            } else {
+                out.push_str(line);
+            }
+        }
+        out
+    };
+    assert_eq!(
+        interpreted.code, bytecode.code,
+        "exit code differs between modes: {bytecode:?}"
+    );
+    assert_eq!(
+        normal(&interpreted.stdout),
+        normal(&bytecode.stdout),
+        "stdout differs between modes"
+    );
+    assert_eq!(
+        normal(&interpreted.stderr),
+        normal(&bytecode.stderr),
+        "stderr differs between modes"
+    );
 }
 
 /// Runs a script alone in a fresh project.

@@ -16,11 +16,13 @@ use goccia_shell::{ExecResult, Flow, ScriptLauncher, Shell, Stopped};
 use goccia_vfs::SeedSpec;
 use parking_lot::Mutex;
 
+use crate::bytecode::ExecMode;
 use crate::nested::Nested;
 
 /// `goccia` for shells at `depth` under the engine configuration `limits`.
 pub struct Launcher {
     pub limits: Limits,
+    pub mode: ExecMode,
     pub depth: u32,
 }
 
@@ -90,6 +92,7 @@ impl Launcher {
         };
         let nested = Nested {
             limits: &self.limits,
+            mode: self.mode,
             depth: self.depth + 1,
             parent: &parent,
             timeout: invocation.timeout,
@@ -100,6 +103,7 @@ impl Launcher {
             None => {
                 let deeper = Arc::new(Launcher {
                     limits: self.limits.clone(),
+                    mode: self.mode,
                     depth: self.depth + 1,
                 });
                 let copy = shell.subshell_with_launcher(deeper);

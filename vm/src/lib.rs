@@ -7,12 +7,14 @@
 //! - `nested`, `launcher`: `runScript` and the shell's `goccia` builtin,
 //!   shared or in child sandboxes ([`Nester`], [`Launcher`]).
 
+mod bytecode;
 pub mod failure;
 mod launcher;
 pub mod loader;
 mod nested;
 pub mod runner;
 
+pub use bytecode::{ExecMode, cache_stats};
 pub use failure::Failure;
 pub use launcher::Launcher;
 pub use nested::Nester;

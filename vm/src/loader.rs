@@ -12,6 +12,8 @@ use goccia_vfs::{Errno, SharedVfs, VfsPath};
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::{Ctx, Error, Module, Result};
 
+use crate::bytecode::{self, ExecMode};
+
 fn module_error(ctx: &Ctx<'_>, message: String) -> Error {
     let error = new_error(ctx, "Error", &message);
     let _ = error.set("code", "ERR_MODULE_NOT_FOUND");
@@ -74,9 +76,11 @@ impl Resolver for VfsResolver {
     }
 }
 
-/// Loads modules: built-ins from the host, everything else from the VFS.
+/// Loads modules: built-ins from the host, everything else from the VFS
+/// (from source, or through the bytecode cache in bytecode mode).
 pub struct VfsLoader {
     pub vfs: SharedVfs,
+    pub mode: ExecMode,
 }
 
 impl Loader for VfsLoader {
@@ -108,7 +112,10 @@ impl Loader for VfsLoader {
             checked?;
             return Module::declare(ctx.clone(), name, format!("export default {text};"));
         }
-        Module::declare(ctx.clone(), name, source.to_vec())
+        match self.mode {
+            ExecMode::Interpreted => Module::declare(ctx.clone(), name, source.to_vec()),
+            ExecMode::Bytecode => bytecode::declare(ctx, name, &source),
+        }
     }
 }
 

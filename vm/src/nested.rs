@@ -10,20 +10,20 @@ use std::time::Duration;
 use goccia_builtins::nest::{
     ChildSpec, DiffFormat, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
 };
-use goccia_core::{Capture, FailureKind, Limits, Output, OutputBudget};
+use goccia_core::{Capture, FailureKind, Limits, Output};
 use goccia_vfs::seed::{seed_bytes, seed_snapshot};
 use goccia_vfs::{Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Vfs, VfsPath};
 use parking_lot::Mutex;
 
+use crate::bytecode::ExecMode;
 use crate::runner::{RunOutcome, RunRequest, run};
 
 /// Runs nested scripts for a runtime at `depth` with the engine
 /// configuration `limits`.
 pub struct Nester {
     pub limits: Limits,
+    pub mode: ExecMode,
     pub depth: u32,
-    /// The output budget of the sandbox run this runtime belongs to.
-    pub budget: Arc<OutputBudget>,
 }
 
 impl Nester {
@@ -49,6 +49,7 @@ impl Nest for Nester {
         let output = Output::to_writers(stdout.clone(), stderr.clone(), parent.budget.clone());
         let nested = Nested {
             limits: &self.limits,
+            mode: self.mode,
             depth,
             parent,
             timeout: request.timeout,
@@ -66,6 +67,7 @@ impl Nest for Nester {
     fn launcher(&self) -> Arc<dyn goccia_shell::ScriptLauncher> {
         Arc::new(crate::launcher::Launcher {
             limits: self.limits.clone(),
+            mode: self.mode,
             depth: self.depth,
         })
     }
@@ -74,6 +76,7 @@ impl Nest for Nester {
 /// One nested run being set up.
 pub(crate) struct Nested<'a> {
     pub limits: &'a Limits,
+    pub mode: ExecMode,
     pub depth: u32,
     pub parent: &'a ParentState,
     pub timeout: Option<Duration>,
@@ -127,6 +130,7 @@ impl Nested<'_> {
             limits,
             depth: self.depth,
             shell: Some(shell),
+            mode: self.mode,
         })
     }
 }

@@ -16,6 +16,7 @@ use rquickjs::{
     Runtime, Value,
 };
 
+use crate::bytecode::ExecMode;
 use crate::failure::{Evidence, Failure, classify_exception};
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
@@ -36,6 +37,8 @@ pub struct RunRequest {
     /// The shell `$` uses: the caller's in shared mode, `None` for a new
     /// one on this run's VFS.
     pub shell: Option<SharedShell>,
+    /// How modules execute (children inherit it).
+    pub mode: ExecMode,
 }
 
 impl RunRequest {
@@ -55,6 +58,7 @@ impl RunRequest {
             limits,
             depth: 0,
             shell: None,
+            mode: ExecMode::Interpreted,
         }
     }
 }
@@ -173,8 +177,8 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         shell: request.shell.clone().unwrap_or_default(),
         nest: Arc::new(Nester {
             limits: request.limits.clone(),
+            mode: request.mode,
             depth: request.depth,
-            budget: request.output.budget().clone(),
         }),
     });
     let mut session = Session {
@@ -219,6 +223,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
         VfsResolver,
         VfsLoader {
             vfs: request.vfs.clone(),
+            mode: request.mode,
         },
     );
     Ok(runtime)
@@ -442,19 +447,29 @@ mod tests {
     use super::*;
 
     fn run_source(files: &[(&str, &str)], limits: Limits) -> (RunOutcome, Capture, Capture) {
+        run_in_mode(files, limits, ExecMode::Interpreted)
+    }
+
+    fn run_in_mode(
+        files: &[(&str, &str)],
+        limits: Limits,
+        mode: ExecMode,
+    ) -> (RunOutcome, Capture, Capture) {
         let mut vfs = Vfs::new(Quota::UNLIMITED);
         for (path, source) in files {
             vfs.write_file(&VfsPath::parse(path).unwrap(), source.to_string())
                 .unwrap();
         }
         let (output, out, err) = Output::captured(OutputBudget::new(limits.max_output));
-        let outcome = run(&RunRequest::new(
+        let mut request = RunRequest::new(
             VfsPath::parse("/main.js").unwrap(),
             Arc::new(Mutex::new(vfs)),
             output,
             Watch::new(limits.timeout),
             limits,
-        ));
+        );
+        request.mode = mode;
+        let outcome = run(&request);
         (outcome, out, err)
     }
 
@@ -521,5 +536,33 @@ mod tests {
         );
         assert!(second.failure.is_none());
         assert_eq!(out.take(), b"undefined\n");
+    }
+
+    #[test]
+    fn bytecode_mode_compiles_once_and_behaves_the_same() {
+        let files = [
+            (
+                "/main.js",
+                "import { twice } from './twice.js';\nconsole.log(twice(21));\nexport default new Error('x').stack.split('\\n')[1].trim();",
+            ),
+            (
+                "/twice.js",
+                "export const twice = (n) => n * 2;\n// bytecode-mode-test",
+            ),
+        ];
+        let (interpreted, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Interpreted);
+        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
+        let (first, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Bytecode);
+        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
+        assert_eq!(first.result, interpreted.result, "same stack positions");
+        let (compiled, _) = crate::cache_stats();
+        let (second, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Bytecode);
+        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
+        assert_eq!(second.result, interpreted.result);
+        assert_eq!(
+            crate::cache_stats().0,
+            compiled,
+            "the second run loads, not compiles"
+        );
     }
 }
