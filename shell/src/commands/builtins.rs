@@ -772,6 +772,19 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
                 format!("{name} is /usr/bin/{name}\n")
             });
         }
+        if (!found || all)
+            && kind.is_none()
+            && let Some(path) = shell.find_in_path(name)
+        {
+            found = true;
+            text.push_str(&if terse {
+                "file\n".to_string()
+            } else if path_only {
+                format!("{path}\n")
+            } else {
+                format!("{name} is {path}\n")
+            });
+        }
         if !found {
             status = 1;
             if !terse && !path_only {
@@ -837,6 +850,13 @@ pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
                     } else {
                         format!("/usr/bin/{name}\n")
                     }),
+                    None if let Some(path) = shell.find_in_path(name) => {
+                        text.push_str(&if verbose {
+                            format!("{name} is {path}\n")
+                        } else {
+                            format!("{path}\n")
+                        });
+                    }
                     None => {
                         let is_script = name.contains('/')
                             && shell
@@ -877,6 +897,8 @@ pub fn which(shell: &mut Shell, args: &[String]) -> ExecResult {
     for name in args[1..].iter().filter(|a| !a.starts_with('-')) {
         if super::kind(name) == Some(Kind::Utility) || ALSO_FILES.contains(&name.as_str()) {
             text.push_str(&format!("/usr/bin/{name}\n"));
+        } else if let Some(path) = shell.find_in_path(name) {
+            text.push_str(&format!("{path}\n"));
         } else {
             status = 1;
         }

@@ -190,9 +190,21 @@ fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
     }
     let words: Vec<&str> = rest.split_whitespace().collect();
     let mut i = 0;
+    // A lone `+`/`-` signs the next amount (`2024-02-28 + 2 days`).
+    let mut sign = 1;
     while i < words.len() {
         let word = words[i];
         match word {
+            "+" => {
+                sign = 1;
+                i += 1;
+                continue;
+            }
+            "-" => {
+                sign = -1;
+                i += 1;
+                continue;
+            }
             "now" => {}
             "today" => base = midnight(base),
             "yesterday" => base -= Duration::days(1),
@@ -222,7 +234,7 @@ fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
             }
             _ => {
                 let (amount, unit_index) = match word.parse::<i64>() {
-                    Ok(n) => (n, i + 1),
+                    Ok(n) => (n * std::mem::replace(&mut sign, 1), i + 1),
                     Err(_) => {
                         if let Some(day) = weekday(word) {
                             let current = base.weekday().num_days_from_monday() as i64;

@@ -97,8 +97,9 @@ enum Item {
 }
 
 fn load(shell: &mut Shell, operand: &str) -> Item {
-    if operand == "-" {
-        return match super::open_quiet(shell, "-") {
+    // stdin, devices and `/dev/fd/N` (process substitution) are streams.
+    if operand == "-" || operand.starts_with("/dev/") {
+        return match super::open_quiet(shell, operand) {
             Ok(mut source) => Item::File(source.read_all().unwrap_or_default()),
             Err(_) => Item::Missing,
         };

@@ -306,12 +306,18 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
         }
     };
     let empty_pattern = options.patterns.iter().all(String::is_empty);
-    let operands = if options.operands.is_empty() {
-        if rg && shell.fds().input(0).is_none() {
-            vec![".".to_string()]
+    // With no operand, `rg` and `grep -r` search the working directory and
+    // name files without a leading `./`.
+    let implicit_dot = options.operands.is_empty()
+        && if rg {
+            shell.fds().input(0).is_none()
         } else {
-            vec!["-".to_string()]
-        }
+            options.recursive
+        };
+    let operands = if implicit_dot {
+        vec![".".to_string()]
+    } else if options.operands.is_empty() {
+        vec!["-".to_string()]
     } else {
         options.operands.clone()
     };
@@ -330,7 +336,8 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
         match (resolved, node) {
             (Some(path), Some(Node::Dir(_))) => {
                 if options.recursive {
-                    collect_files(shell, operand, &path, &options, &mut files);
+                    let shown = if implicit_dot { "" } else { operand.as_str() };
+                    collect_files(shell, shown, &path, &options, &mut files);
                 } else {
                     if !options.silent {
                         shell.fail_command(name, &format!("{operand}: Is a directory"), 2);
@@ -422,7 +429,7 @@ fn collect_files(
         return;
     };
     for entry in entries {
-        let child_shown = if shown.ends_with('/') {
+        let child_shown = if shown.is_empty() || shown.ends_with('/') {
             format!("{shown}{}", entry.name)
         } else {
             format!("{shown}/{}", entry.name)
@@ -455,12 +462,7 @@ fn collect_files(
                 {
                     continue;
                 }
-                let display = child_shown
-                    .strip_prefix("./")
-                    .filter(|_| shown == ".")
-                    .map(str::to_string)
-                    .unwrap_or(child_shown);
-                files.push((display, Some(child)));
+                files.push((child_shown, Some(child)));
             }
         }
     }

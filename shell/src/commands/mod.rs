@@ -4,6 +4,7 @@
 
 mod awk;
 mod bash;
+mod bc;
 mod builtins;
 mod bytes;
 mod columns;
@@ -194,6 +195,7 @@ registry! {
     Utility "rg" => grep::rg,
     Utility "sed" => sed::sed,
     Utility "awk" => awk::awk,
+    Utility "bc" => bc::bc,
     Utility "jq" => jq::jq,
     Utility "gawk" => awk::awk,
     Utility "mawk" => awk::awk,
