@@ -125,6 +125,8 @@ EOF"#,
     r#"tee t1 < README.md | wc -l; cat t1 | wc -c"#,
     r#"date -u -d @86400 +%Y-%m-%dT%H:%M:%S; date -u -d '2024-02-28 + 2 days' +%F"#,
     r#"env -i X=1 env; printenv HOME >/dev/null; echo ok"#,
+    r#"tar -czf a.tgz data src && tar -tzf a.tgz | sort && mkdir x && tar -xzf a.tgz -C x && diff -r data x/data && echo same"#,
+    r#"tar -cf - notes | tar -xOf - notes/todo.txt; gzip -c README.md | gunzip | head -1; gzip -k README.md && zcat README.md.gz | wc -l"#,
     r#"x=$(cat data/config.json); echo "${x:0:15}""#,
     r#"cd data && ls ../src && cd - >/dev/null && ls -d data"#,
 ];

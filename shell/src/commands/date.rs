@@ -162,7 +162,7 @@ fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
     // An absolute date (and time) first, then relative items.
     for (pattern, len) in [
         ("%Y-%m-%d %H:%M:%S", 19),
-        ("%Y-%m-%dT%H:%M:%S", 19),
+        ("%Y-%m-%dt%H:%M:%S", 19),
         ("%Y-%m-%d %H:%M", 16),
         ("%Y/%m/%d %H:%M:%S", 19),
     ] {
@@ -359,15 +359,19 @@ pub fn parse_touch_stamp(text: &str) -> Option<i64> {
 }
 
 pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
+    // `-I[FMT]`/`--iso-8601[=FMT]` take an optional, attached argument,
+    // which getopt-style parsing cannot express: taken out first.
+    let is_iso = |a: &String| a.starts_with("-I") || a.starts_with("--iso-8601");
+    let iso_arg = args.iter().skip(1).find(|a| is_iso(a)).cloned();
+    let args: Vec<String> = args.iter().filter(|a| !is_iso(a)).cloned().collect();
     let parsed = match getopt(
-        args,
-        "drI",
+        &args,
+        "dr",
         &[
             ("date", 'd', true),
             ("utc", 'u', false),
             ("universal", 'u', false),
             ("reference", 'r', true),
-            ("iso-8601", 'I', true),
             ("rfc-2822", 'R', false),
             ("rfc-email", 'R', false),
         ],
@@ -408,12 +412,13 @@ pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         _ => now(),
     };
-    let iso = args.iter().find_map(|a| {
-        if a == "-I" || a == "--iso-8601" {
-            Some("date")
-        } else {
-            a.strip_prefix("--iso-8601=")
-                .or_else(|| a.strip_prefix("-I"))
+    let iso = iso_arg.as_deref().map(|a| {
+        match a
+            .strip_prefix("--iso-8601=")
+            .or_else(|| a.strip_prefix("-I"))
+        {
+            Some(fmt) if !fmt.is_empty() && fmt != "--iso-8601" => fmt,
+            _ => "date",
         }
     });
     let format = if let Some(format) = parsed.operands.iter().find_map(|o| o.strip_prefix('+')) {

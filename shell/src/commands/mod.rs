@@ -2,6 +2,7 @@
 //! VFS. Each is a function from the shell and its arguments (`args[0]` is
 //! the command name) to an exit status.
 
+mod archive;
 mod awk;
 mod bash;
 mod bc;
@@ -195,6 +196,10 @@ registry! {
     Utility "rg" => grep::rg,
     Utility "sed" => sed::sed,
     Utility "awk" => awk::awk,
+    Utility "tar" => archive::tar,
+    Utility "gzip" => archive::gzip,
+    Utility "gunzip" => archive::gunzip,
+    Utility "zcat" => archive::zcat,
     Utility "bc" => bc::bc,
     Utility "jq" => jq::jq,
     Utility "gawk" => awk::awk,

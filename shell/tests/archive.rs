@@ -1,0 +1,121 @@
+//! `tar` and `gzip` over the VFS: round trips, archives made elsewhere,
+//! and the hostile ones (names climbing out, decompression bombs).
+
+#[path = "support/run.rs"]
+mod run;
+
+use std::io::Write;
+use std::time::Duration;
+
+use goccia_shell::ShellLimits;
+use goccia_vfs::VfsPath;
+
+/// A VFS holding `/in/a.tgz`, an archive built with the `tar` crate
+/// directly (so it may hold what goccia's own tar would never write).
+fn vfs_with_archive(entries: &[(&str, &[u8])]) -> goccia_vfs::SharedVfs {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (name, data) in entries {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_entry_type(tar::EntryType::Regular);
+        // `set_path` refuses `..`; write the raw name as a hostile tool would.
+        let raw = &mut header.as_old_mut().name;
+        raw[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_cksum();
+        builder.append(&header, *data).unwrap();
+    }
+    let archive = builder.into_inner().unwrap();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(&archive).unwrap();
+    let vfs = run::fresh_vfs();
+    vfs.lock().mkdir(&VfsPath::parse("/in").unwrap()).unwrap();
+    vfs.lock()
+        .write_file(
+            &VfsPath::parse("/in/a.tgz").unwrap(),
+            encoder.finish().unwrap(),
+        )
+        .unwrap();
+    vfs
+}
+
+#[test]
+fn create_list_extract_round_trip() {
+    let ran = run::run(
+        "mkdir -p /src/sub; echo one > /src/a.txt; echo two > /src/sub/b.txt; chmod 755 /src/a.txt\n\
+         tar -czf /out.tgz -C /src . && tar -tzf /out.tgz\n\
+         mkdir /dst && tar -xzf /out.tgz -C /dst && cat /dst/a.txt /dst/sub/b.txt && stat -c %a /dst/a.txt\n\
+         tar -xzOf /out.tgz ./sub/b.txt",
+    );
+    assert_eq!(ran.status, Ok(0), "{}", ran.stderr);
+    assert_eq!(
+        ran.stdout,
+        "./\n./a.txt\n./sub/\n./sub/b.txt\none\ntwo\n755\ntwo\n"
+    );
+}
+
+#[test]
+fn members_cannot_climb_out_of_the_extraction_folder() {
+    let vfs = vfs_with_archive(&[
+        ("../escape.txt", b"x"),
+        ("ok/../../up.txt", b"y"),
+        ("fine.txt", b"z"),
+    ]);
+    let ran = run::run_on(
+        vfs,
+        "mkdir -p /a/b && cd /a/b && tar -xzf /in/a.tgz; find / -name '*.txt' | sort",
+        Duration::from_secs(10),
+    );
+    assert_eq!(ran.stdout, "/a/b/fine.txt\n");
+}
+
+#[test]
+fn a_decompression_bomb_stops_at_the_buffer_limit() {
+    let zeros = vec![0u8; 8 << 20];
+    let vfs = vfs_with_archive(&[("big.bin", &zeros)]);
+    let limits = ShellLimits {
+        max_buffered_input: 1 << 20,
+        ..ShellLimits::default()
+    };
+    let ran = run::run_limited(
+        vfs,
+        "tar -xzf /in/a.tgz; echo \"status $?\"; ls /",
+        Duration::from_secs(10),
+        limits,
+    );
+    assert_eq!(ran.stdout, "status 2\nin\ntmp\n");
+    assert!(
+        ran.stderr.contains("buffered-input limit"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let ran = run::run(
+        "tar; echo $?; tar -cf /x.tar; echo $?; tar -cf /x.tar /missing; echo $?; tar -xf /missing.tar; echo $?",
+    );
+    assert_eq!(ran.stdout, "2\n2\n2\n2\n");
+    assert!(
+        ran.stderr
+            .contains("Cowardly refusing to create an empty archive")
+    );
+    assert!(
+        ran.stderr
+            .contains("/missing: Cannot stat: No such file or directory")
+    );
+}
+
+#[test]
+fn gzip_gunzip_zcat() {
+    let ran = run::run(
+        "echo hello > /f; gzip /f; ls /; zcat /f.gz; gunzip /f.gz; cat /f; gzip -k /f; ls /f*; echo text | gzip | gunzip\n\
+         echo nope > /n.gz; gunzip /n.gz; echo \"status $?\"",
+    );
+    assert_eq!(
+        ran.stdout,
+        "f.gz\ntmp\nhello\nhello\n/f\n/f.gz\ntext\nstatus 1\n"
+    );
+    assert!(ran.stderr.contains("not in gzip format"));
+}
