@@ -24,7 +24,7 @@ use spec_cases::Case;
 
 /// Passing cases required (raise these as the shell improves; never lower
 /// them to make a change pass).
-const BASH_FLOOR: usize = 1844;
+const BASH_FLOOR: usize = 1856;
 const TOOLS_FLOOR: usize = 418;
 
 struct Outcome {

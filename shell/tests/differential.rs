@@ -82,7 +82,7 @@ EOF"#,
     r#"set -o pipefail; false | true; echo $?"#,
     // files and globs
     r#"echo src/*.rs; echo data/*.txt | wc -w; ls notes"#,
-    r#"ls -1 data | sort -r; ls -a notes | head -n 2"#,
+    r#"ls -1 data | sort -r; ls -a notes | head -n 2; ls -C src data; ls -x -F ."#,
     r#"find . -name '*.rs' | sort; find . -type d | sort"#,
     r#"find data -size -1k -name '*.txt' | sort; find . -empty | sort"#,
     r#"mkdir -p out/a/b && touch out/a/b/c && cp -r out copy && ls -R copy"#,

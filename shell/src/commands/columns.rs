@@ -620,11 +620,13 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("only-delimited", 's', false),
             ("complement", 'C', false),
             ("output-delimiter", 'O', true),
+            ("zero-terminated", 'z', false),
         ],
     ) {
         Ok(parsed) => parsed,
         Err(message) => return usage(shell, "cut", &message, 1),
     };
+    let terminator = if parsed.has('z') { 0 } else { b'\n' };
     let (list, mode) = match (parsed.value('f'), parsed.value('c'), parsed.value('b')) {
         (Some(list), None, None) => (list, 'f'),
         (None, Some(list), None) => (list, 'c'),
@@ -665,8 +667,8 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        let result = source.for_each_line(|line| {
-            let (body, newline) = match line.strip_suffix(b"\n") {
+        let result = source.for_each_record(terminator, |line| {
+            let (body, newline) = match line.strip_suffix(&[terminator]) {
                 Some(body) => (body, true),
                 None => (line, false),
             };
@@ -707,7 +709,7 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
             };
             out.write_all(selected.as_bytes())?;
             if newline || !body.is_empty() {
-                out.write_all(b"\n")?;
+                out.write_all(&[terminator])?;
             }
             Ok(true)
         });

@@ -68,8 +68,11 @@ pub fn run_with_assignments(
 ) -> ExecResult {
     let name = words[0].as_str();
     let kind = which(name);
-    if kind == Which::Local && shell.func_stack.is_empty() {
-        return Ok(shell.fail("local", "can only be used in a function", 1));
+    // Outside a function bash reports `local` and still makes the
+    // assignments (globally), with status 1.
+    let misplaced_local = kind == Which::Local && shell.func_stack.is_empty();
+    if misplaced_local {
+        shell.fail("local", "can only be used in a function", 1);
     }
     let mut flags = Flags::default();
     match kind {
@@ -129,11 +132,11 @@ pub fn run_with_assignments(
         return print_variables(shell, kind, &flags, &args);
     }
     let local = match kind {
-        Which::Local => true,
+        Which::Local => !misplaced_local,
         Which::Declare => !shell.func_stack.is_empty() && !flags.global,
         _ => false,
     };
-    let mut status = 0;
+    let mut status = i32::from(misplaced_local);
     for arg in args {
         let (var_name, result) = match arg {
             Arg::Name(var_name) => (

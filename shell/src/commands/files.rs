@@ -397,8 +397,92 @@ fn write_entries(
             .collect();
         return writeln!(out, "{}", names.join(", "));
     }
-    for entry in entries {
-        writeln!(out, "{}{}", entry.name, suffix(entry))?;
+    let names: Vec<String> = entries
+        .iter()
+        .map(|e| format!("{}{}", e.name, suffix(e)))
+        .collect();
+    // The last of `-1`, `-C` and `-x` decides the layout.
+    let layout = parsed
+        .flags
+        .iter()
+        .rev()
+        .find(|f| matches!(f, '1' | 'C' | 'x'));
+    if let Some(layout @ ('C' | 'x')) = layout {
+        return write_columns(out, &names, *layout == 'x');
+    }
+    for name in names {
+        writeln!(out, "{name}")?;
+    }
+    Ok(())
+}
+
+/// The width `ls -C`/`-x` fills (a terminal's default; there is none).
+const LS_WIDTH: usize = 80;
+
+/// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
+/// wide as its longest name plus two spaces (the last column unpadded),
+/// filled down the columns (`-C`) or across the rows (`-x`).
+fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Result<()> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let widths: Vec<usize> = names.iter().map(|n| n.chars().count()).collect();
+    let place = |index: usize, rows: usize, columns: usize| {
+        if across {
+            (index / columns, index % columns)
+        } else {
+            (index % rows, index / rows)
+        }
+    };
+    let mut chosen = (names.len(), 1, vec![0]);
+    for columns in (1..=names.len().clamp(1, LS_WIDTH / 3)).rev() {
+        let rows = names.len().div_ceil(columns);
+        let mut column_widths = vec![0usize; columns];
+        for (index, width) in widths.iter().enumerate() {
+            let (_, column) = place(index, rows, columns);
+            column_widths[column] = column_widths[column].max(*width);
+        }
+        let used = column_widths.iter().filter(|w| **w > 0).count();
+        let total: usize = column_widths.iter().sum::<usize>() + 2 * used.saturating_sub(1);
+        if total < LS_WIDTH || columns == 1 {
+            chosen = (rows, columns, column_widths);
+            break;
+        }
+    }
+    let (rows, columns, column_widths) = chosen;
+    let mut grid = vec![vec![None; columns]; rows];
+    for (index, name) in names.iter().enumerate() {
+        let (row, column) = place(index, rows, columns);
+        grid[row][column] = Some(name);
+    }
+    for row in grid {
+        let cells: Vec<(usize, &String)> = row
+            .iter()
+            .enumerate()
+            .filter_map(|(column, cell)| cell.map(|name| (column, name)))
+            .collect();
+        // Padding as GNU writes it: tabs (every 8 columns) while they do
+        // not pass the next column's start, then spaces.
+        let mut line = String::new();
+        let mut at = 0;
+        for (position, (column, name)) in cells.iter().enumerate() {
+            line.push_str(name);
+            let start = at;
+            at += name.chars().count();
+            if position + 1 < cells.len() {
+                let target = start + column_widths[*column] + 2;
+                while at < target {
+                    if target / 8 > (at + 1) / 8 {
+                        line.push('\t');
+                        at += 8 - at % 8;
+                    } else {
+                        line.push(' ');
+                        at += 1;
+                    }
+                }
+            }
+        }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

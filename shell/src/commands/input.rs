@@ -38,13 +38,20 @@ impl Source {
 
     /// Calls `f` with each line (its `\n` included when present) until it
     /// returns `false` or the input ends.
-    pub fn for_each_line(
+    pub fn for_each_line(&mut self, f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {
+        self.for_each_record(b'\n', f)
+    }
+
+    /// [`Source::for_each_line`] with records ended by `terminator` (`-z`:
+    /// NUL).
+    pub fn for_each_record(
         &mut self,
+        terminator: u8,
         mut f: impl FnMut(&[u8]) -> io::Result<bool>,
     ) -> io::Result<()> {
         match self {
             Source::Data(bytes) => {
-                for line in bytes.split_inclusive(|b| *b == b'\n') {
+                for line in bytes.split_inclusive(|b| *b == terminator) {
                     if !f(line)? {
                         break;
                     }
@@ -57,7 +64,9 @@ impl Source {
                 let mut line = Vec::new();
                 loop {
                     line.clear();
-                    if crate::io::read_until_capped(&mut *reader, b'\n', &mut line, *limit)? == 0 {
+                    if crate::io::read_until_capped(&mut *reader, terminator, &mut line, *limit)?
+                        == 0
+                    {
                         return Ok(());
                     }
                     if !f(&line)? {

@@ -400,11 +400,13 @@ pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("echo", 'e', false),
             ("input-range", 'i', true),
             ("repeat", 'r', false),
+            ("zero-terminated", 'z', false),
         ],
     ) {
         Ok(parsed) => parsed,
         Err(message) => return Ok(shell.fail_command("shuf", &message, 1)),
     };
+    let terminator = if parsed.has('z') { '\0' } else { '\n' };
     let mut items: Vec<String> = if parsed.has('e') {
         parsed.operands.clone()
     } else if let Some(range) = parsed.value('i') {
@@ -425,10 +427,14 @@ pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
             return Ok(1);
         };
         match source.read_all() {
-            Ok(data) => String::from_utf8_lossy(&data)
-                .lines()
-                .map(str::to_string)
-                .collect(),
+            Ok(data) => {
+                let text = String::from_utf8_lossy(&data);
+                let mut records: Vec<String> = text.split(terminator).map(str::to_string).collect();
+                if records.last().is_some_and(String::is_empty) {
+                    records.pop();
+                }
+                records
+            }
             Err(error) => return shell.io_status("shuf", error),
         }
     };
@@ -445,7 +451,12 @@ pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
             return Ok(shell.fail_command("shuf", "no lines to repeat", 1));
         }
         let picks: String = (0..count)
-            .map(|_| format!("{}\n", items[shell.random_u32() as usize % items.len()]))
+            .map(|_| {
+                format!(
+                    "{}{terminator}",
+                    items[shell.random_u32() as usize % items.len()]
+                )
+            })
             .collect();
         return write(shell, "shuf", &picks, 0);
     }
@@ -454,7 +465,7 @@ pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
         items.swap(i, j);
     }
     items.truncate(count.unwrap_or(usize::MAX));
-    let text: String = items.iter().map(|i| format!("{i}\n")).collect();
+    let text: String = items.iter().map(|i| format!("{i}{terminator}")).collect();
     write(shell, "shuf", &text, 0)
 }
 

@@ -86,6 +86,7 @@ registry! {
     Builtin "pwd" => builtins::pwd,
     Builtin "exit" => builtins::exit,
     Builtin "goccia" => builtins::goccia,
+    Builtin "compgen" => builtins::compgen,
     Builtin "return" => builtins::return_,
     Builtin "break" => builtins::break_,
     Builtin "continue" => builtins::continue_,

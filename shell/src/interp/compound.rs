@@ -264,6 +264,8 @@ impl Shell {
             menu.push_str(&prompt);
             self.write_stderr(menu.as_bytes());
             let Some(line) = self.read_line_from_stdin() else {
+                // At end of input bash ends the menu line and the loop.
+                let _ = self.write_stdout(b"\n");
                 return Ok(1);
             };
             let choice = line.trim().to_string();
@@ -277,7 +279,9 @@ impl Shell {
             if let Err(message) = self.set_var(var, selected) {
                 return Err(self.assignment_failed(&message));
             }
+            self.loop_depth += 1;
             let result = self.run_list(body);
+            self.loop_depth -= 1;
             if let LoopControl::Stop = self.loop_flow(result, &mut status)? {
                 return Ok(status);
             }

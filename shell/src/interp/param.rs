@@ -51,6 +51,17 @@ impl Shell {
                 star: index_text.as_deref() == Some("*"),
             });
         }
+        // `${!ref}` of a nameref is the name it refers to.
+        if p.indirect
+            && let Some(var) = self.vars.get_raw(&p.name).filter(|v| v.attrs.nameref)
+        {
+            let target = var
+                .value
+                .as_ref()
+                .and_then(|v| v.scalar())
+                .map(str::to_string);
+            return Ok(Expanded::One(target));
+        }
         let (name, index) = if p.indirect {
             let target = self.get_var(&p.name).unwrap_or_default();
             if target.is_empty() {
@@ -375,8 +386,26 @@ impl Shell {
                 Ok(map_base_opt(base, |v| v.map(|_| attrs.clone())))
             }
             'A' => {
-                let text = self.declaration_text(name, index.is_some());
-                Ok(Expanded::One(text))
+                let whole = index
+                    .and_then(Word::as_plain)
+                    .is_some_and(|i| i == "@" || i == "*");
+                if whole
+                    || index.is_some() && self.get_value(name).is_some_and(|v| v.scalar().is_none())
+                {
+                    return Ok(Expanded::One(
+                        self.declaration_text(name, index.is_some() && !whole),
+                    ));
+                }
+                // `name='value'`, with `declare -<attrs>` when it has any.
+                let attrs = self.attribute_flags(name);
+                let prefix = if attrs.is_empty() {
+                    String::new()
+                } else {
+                    format!("declare -{attrs} ")
+                };
+                Ok(map_base_opt(base, |v| {
+                    v.map(|v| format!("{prefix}{name}={}", quote(&v)))
+                }))
             }
             'K' | 'k' => {
                 let value = self.get_value(name);

@@ -55,10 +55,14 @@ pub struct Parser {
     expand_aliases: bool,
     /// Aliases being expanded, with the position their text ends at.
     alias_stack: Vec<(String, usize)>,
-    /// The previous alias ended in a blank: check the next word too.
-    alias_next: bool,
+    /// An alias whose text ended in a blank: the word after that text (at
+    /// this position or later) is checked for an alias too.
+    alias_next: Option<usize>,
     /// Nesting of `$(...)` / `(...)`: a `)` ends a list there.
     depth: usize,
+    /// Parsing the operand of a `${...}` inside double quotes: a backslash
+    /// escapes only `$`, `` ` ``, `"`, `\` and `}` there.
+    param_in_dquotes: bool,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -86,8 +90,9 @@ impl Parser {
             aliases: HashMap::new(),
             expand_aliases: false,
             alias_stack: Vec::new(),
-            alias_next: false,
+            alias_next: None,
             depth: 0,
+            param_in_dquotes: false,
         }
     }
 
@@ -895,8 +900,11 @@ impl Parser {
                 }
                 continue;
             }
-            if !command.words.is_empty() && self.alias_next {
-                self.alias_next = false;
+            if !command.words.is_empty()
+                && let Some(at) = self.alias_next
+                && self.pos >= at
+            {
+                self.alias_next = None;
                 self.expand_alias_here()?;
                 continue;
             }
@@ -942,7 +950,7 @@ impl Parser {
             *alias_end = *alias_end + text.chars().count() - len.min(*alias_end);
         }
         self.alias_stack.push((word, end));
-        self.alias_next = text.ends_with(' ') || text.ends_with('\t');
+        self.alias_next = (text.ends_with(' ') || text.ends_with('\t')).then_some(end);
         self.skip_blank();
         self.expand_alias_here()
     }

@@ -112,8 +112,14 @@ impl Parser {
                     match self.bump() {
                         Some('\n') => self.line += 0,
                         Some(next) => {
-                            if mode == Mode::Whole && !matches!(next, '$' | '`' | '"' | '\\' | '\'')
-                            {
+                            let kept = match mode {
+                                Mode::Whole => !matches!(next, '$' | '`' | '"' | '\\' | '\''),
+                                Mode::Param if self.param_in_dquotes => {
+                                    !matches!(next, '$' | '`' | '"' | '\\' | '}')
+                                }
+                                _ => false,
+                            };
+                            if kept {
                                 parts.push_char('\\');
                                 parts.push_char(next);
                             } else {
@@ -336,7 +342,10 @@ impl Parser {
             Some('{') => {
                 self.pos += 2;
                 let start = self.pos;
-                match self.parse_braced_param() {
+                let outer = std::mem::replace(&mut self.param_in_dquotes, in_double_quotes);
+                let parsed = self.parse_braced_param();
+                self.param_in_dquotes = outer;
+                match parsed {
                     Ok(param) => Ok(Some(WordPart::Param(Box::new(param)))),
                     Err(error)
                         if !error.incomplete && error.message.contains("bad substitution") =>
