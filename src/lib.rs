@@ -9,8 +9,8 @@ pub mod cli;
 mod sandbox;
 mod session;
 
-pub use goccia_core::{FailureKind, Limits, Output, OutputBudget};
+pub use goccia_core::{AllowedHost, FailureKind, Limits, NetPolicy, Output, OutputBudget};
 pub use goccia_shell::io::Fd;
-pub use goccia_vm::{ExecMode, Failure, RunOutcome};
+pub use goccia_vm::{Engine, ExecMode, Failure, RunOutcome};
 pub use sandbox::{AccessError, DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};
 pub use session::{ShellRun, ShellSession, ShellStop};

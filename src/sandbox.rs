@@ -6,14 +6,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use goccia_core::{Limits, Output, Watch};
+use goccia_core::{Limits, NetPolicy, Output, Watch};
 use goccia_vfs::seed::{seed_bytes, seed_host};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackError, WriteBackReport, write_back};
 use goccia_vfs::{
     Change, Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Snapshot, Vfs, VfsPath,
 };
-use goccia_vm::{ExecMode, RunOutcome, RunRequest};
+use goccia_vm::{Engine, ExecMode, RunOutcome, RunRequest};
 use parking_lot::Mutex;
 use thiserror::Error;
 
@@ -62,8 +62,7 @@ pub enum SetupError {
 /// Builds a [`Sandbox`]: seeds are applied in the order they were added.
 #[derive(Clone, Debug, Default)]
 pub struct SandboxBuilder {
-    limits: Limits,
-    mode: ExecMode,
+    engine: Engine,
     seeds: Vec<Seed>,
 }
 
@@ -73,13 +72,19 @@ impl SandboxBuilder {
     }
 
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.engine.limits = limits;
         self
     }
 
     /// How guest modules execute (default: interpreted from source).
     pub fn mode(mut self, mode: ExecMode) -> Self {
-        self.mode = mode;
+        self.engine.mode = mode;
+        self
+    }
+
+    /// What `fetch` may reach (default: nothing).
+    pub fn network(mut self, network: NetPolicy) -> Self {
+        self.engine.network = network;
         self
     }
 
@@ -122,8 +127,8 @@ impl SandboxBuilder {
     /// Seeds the VFS and takes the baseline.
     pub fn build(self) -> Result<Sandbox, SetupError> {
         let quota = Quota {
-            max_bytes: self.limits.fs_quota_bytes,
-            max_nodes: self.limits.fs_node_limit,
+            max_bytes: self.engine.limits.fs_quota_bytes,
+            max_nodes: self.engine.limits.fs_node_limit,
         };
         let mut vfs = Vfs::new(quota);
         let mut copy_rw = Vec::new();
@@ -135,8 +140,7 @@ impl SandboxBuilder {
             vfs: Arc::new(Mutex::new(vfs)),
             baseline,
             copy_rw,
-            limits: self.limits,
-            mode: self.mode,
+            engine: self.engine,
         })
     }
 }
@@ -224,8 +228,7 @@ pub struct Sandbox {
     vfs: SharedVfs,
     baseline: Snapshot,
     copy_rw: Vec<CopyRwMapping>,
-    limits: Limits,
-    mode: ExecMode,
+    engine: Engine,
 }
 
 /// A finished [`Sandbox::run_script`].
@@ -241,11 +244,16 @@ impl Sandbox {
     }
 
     pub fn limits(&self) -> &Limits {
-        &self.limits
+        &self.engine.limits
     }
 
     pub fn mode(&self) -> ExecMode {
-        self.mode
+        self.engine.mode
+    }
+
+    /// Limits, mode and network policy, as nested runs inherit them.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// Runs a JS entry (a VFS path) with this sandbox's limits. Output goes
@@ -256,14 +264,13 @@ impl Sandbox {
             source,
         })?;
         let started = Instant::now();
-        let mut request = RunRequest::new(
+        let request = RunRequest::new(
             entry,
             self.vfs.clone(),
             output.clone(),
-            Watch::new(self.limits.timeout),
-            self.limits.clone(),
+            Watch::new(self.engine.limits.timeout),
+            self.engine.clone(),
         );
-        request.mode = self.mode;
         let outcome = goccia_vm::run(&request);
         Ok(ScriptRun {
             outcome,

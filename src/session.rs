@@ -46,8 +46,7 @@ impl Sandbox {
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(goccia_vm::Launcher {
-            limits: limits.clone(),
-            mode: self.mode(),
+            engine: self.engine().clone(),
             depth: 0,
         });
         let context =

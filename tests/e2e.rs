@@ -8,6 +8,8 @@ mod common;
 mod cli;
 #[path = "e2e/diff.rs"]
 mod diff;
+#[path = "e2e/fetch.rs"]
+mod fetch;
 #[path = "e2e/fs_module.rs"]
 mod fs_module;
 #[path = "e2e/guest.rs"]

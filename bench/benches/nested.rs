@@ -12,7 +12,7 @@ use goccia_bench::vfs_tree;
 use goccia_builtins::nest::{ChildSpec, DiffFormat, Nest, ParentState, ScriptRequest};
 use goccia_core::{Limits, Watch};
 use goccia_vfs::{SeedSpec, VfsPath};
-use goccia_vm::{ExecMode, Nester};
+use goccia_vm::{Engine, Nester};
 use parking_lot::Mutex;
 
 const CHILD: &str = "import fs from 'fs'; fs.writeFileSync('/out.txt', 'done');";
@@ -36,8 +36,7 @@ fn child_spawn(c: &mut Criterion) {
         shell: Default::default(),
     };
     let nester = Nester {
-        limits: Limits::default(),
-        mode: ExecMode::Interpreted,
+        engine: Engine::default(),
         depth: 0,
     };
     let copy = |path: &str| SeedSpec::Copy {

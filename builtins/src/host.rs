@@ -83,6 +83,8 @@ pub struct Host {
     pub shell: crate::nest::SharedShell,
     /// Runs `runScript` and the shell's `goccia` builtin.
     pub nest: Arc<dyn crate::nest::Nest>,
+    /// What `fetch` may reach.
+    pub network: goccia_core::NetPolicy,
 }
 
 impl Host {

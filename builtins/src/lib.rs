@@ -13,6 +13,7 @@
 
 mod encoding;
 pub mod errors;
+pub mod fetch;
 mod fs;
 mod goccia;
 pub mod host;

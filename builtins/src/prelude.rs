@@ -130,20 +130,94 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
     let h = host;
     object.set(
         "fetch",
-        Function::new(ctx.clone(), move |ctx: Ctx<'js>, href: String, _init: Value<'js>| -> Result<Value<'js>> {
-            h.check().map_err(|stopped| throw_stopped(&ctx, stopped))?;
-            let host_name = url::Url::parse(&href)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string))
-                .unwrap_or(href);
-            Err(type_error(
-                &ctx,
-                "ERR_GOCCIA_FETCH_REFUSED",
-                &format!("fetch refused: host '{host_name}' is not allowed (allow it with --allow-host)"),
-            ))
-        })?,
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>, href: String, init: Object<'js>| fetch(&ctx, &h, href, &init),
+        )?,
     )?;
     Ok(object)
+}
+
+/// `native.fetch(href, {method, headers: [[name, value]], body})`: the
+/// response as `{status, statusText, url, redirected, headers, body}`.
+fn fetch<'js>(
+    ctx: &Ctx<'js>,
+    host: &Host,
+    href: String,
+    init: &Object<'js>,
+) -> Result<Object<'js>> {
+    host.check()
+        .map_err(|stopped| throw_stopped(ctx, stopped))?;
+    let url = url::Url::parse(&href).map_err(|error| {
+        type_error(
+            ctx,
+            "ERR_INVALID_URL",
+            &format!("fetch: invalid URL `{href}`: {error}"),
+        )
+    })?;
+    let method = init
+        .get::<_, Option<String>>("method")?
+        .unwrap_or_else(|| "GET".to_string())
+        .to_ascii_uppercase();
+    let mut headers = Vec::new();
+    if let Some(list) = init.get::<_, Option<Array>>("headers")? {
+        for pair in list.iter::<Array>() {
+            let pair = pair?;
+            headers.push((pair.get::<String>(0)?, pair.get::<String>(1)?));
+        }
+    }
+    let body = match init.get::<_, Value>("body")? {
+        value if value.is_null() || value.is_undefined() => None,
+        value => Some(crate::fs::bytes_of(&value, "utf8")?),
+    };
+    let request = crate::fetch::FetchRequest {
+        method,
+        url,
+        headers,
+        body,
+    };
+    let response = match crate::fetch::fetch(&host.network, &host.watch, request) {
+        Ok(response) => response,
+        Err(crate::fetch::FetchError::Stopped(_)) => {
+            let stopped = host
+                .check()
+                .err()
+                .unwrap_or(Stopped::Limit(LimitKind::Deadline));
+            return Err(throw_stopped(ctx, stopped));
+        }
+        Err(error @ crate::fetch::FetchError::Refused(_)) => {
+            return Err(type_error(
+                ctx,
+                "ERR_GOCCIA_FETCH_REFUSED",
+                &error.to_string(),
+            ));
+        }
+        Err(error) => {
+            return Err(type_error(
+                ctx,
+                "ERR_GOCCIA_FETCH_FAILED",
+                &error.to_string(),
+            ));
+        }
+    };
+    let result = Object::new(ctx.clone())?;
+    result.set("status", response.status)?;
+    result.set("statusText", response.status_text)?;
+    result.set("url", response.url)?;
+    result.set("redirected", response.redirected)?;
+    let headers = Array::new(ctx.clone())?;
+    for (index, (name, value)) in response.headers.into_iter().enumerate() {
+        let pair = Array::new(ctx.clone())?;
+        pair.set(0, name)?;
+        pair.set(1, value)?;
+        headers.set(index, pair)?;
+    }
+    result.set("headers", headers)?;
+    result.set(
+        "body",
+        TypedArray::<u8>::new_copy(ctx.clone(), &response.body[..])?,
+    )?;
+    Ok(result)
 }
 
 fn url_parts<'js>(ctx: &Ctx<'js>, url: &url::Url) -> Result<Array<'js>> {

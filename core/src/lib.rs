@@ -11,13 +11,16 @@
 //!   against at every host call.
 //! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
 //! - [`outcome`]: failure kinds and the exit codes of the contract (§4).
+//! - [`net`]: the network policy `fetch` is held to (§8).
 
 pub mod limits;
+pub mod net;
 pub mod outcome;
 pub mod output;
 pub mod watch;
 
 pub use limits::{Limits, ParseSizeError, parse_size};
+pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
 pub use output::{Capture, Output, OutputBudget, OutputLimitExceeded, Stream};
 pub use watch::{CancelToken, Stop, Watch};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
-use goccia_core::{Limits, parse_size};
+use goccia_core::{AllowedHost, Limits, NetPolicy, parse_size};
 
 use crate::DiffFormat;
 
@@ -168,6 +168,22 @@ pub struct SandboxArgs {
     /// Nesting depth of runScript and the shell's goccia builtin.
     #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]
     pub max_depth: u32,
+
+    /// Let fetch reach this host (any port, or only the one given); repeatable.
+    /// Without it every fetch is refused.
+    #[arg(long = "allow-host", visible_alias = "allowed-host", value_name = "HOST[:PORT]", value_parser = allowed_host, help_heading = "Network")]
+    pub allow_host: Vec<AllowedHost>,
+    /// Refuse loopback, private, link-local and other non-public addresses
+    /// after resolving an allowed host.
+    #[arg(long = "deny-private-ranges", help_heading = "Network")]
+    pub deny_private_ranges: bool,
+    /// Largest response body fetch returns.
+    #[arg(long = "fetch-max-bytes", value_name = "BYTES", value_parser = size, default_value = "16m", help_heading = "Network")]
+    pub fetch_max_bytes: u64,
+}
+
+fn allowed_host(text: &str) -> Result<AllowedHost, String> {
+    AllowedHost::parse(text).map_err(|e| e.to_string())
 }
 
 impl SandboxArgs {
@@ -180,6 +196,14 @@ impl SandboxArgs {
             .fs_node_limit(self.fs_node_limit)
             .max_output(self.max_output)
             .max_depth(self.max_depth)
+    }
+
+    pub fn network(&self) -> NetPolicy {
+        NetPolicy::new(
+            self.allow_host.clone(),
+            self.deny_private_ranges,
+            self.fetch_max_bytes,
+        )
     }
 
     pub fn wants_diff(&self) -> bool {

@@ -33,7 +33,8 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
     }
     let mut builder = SandboxBuilder::new()
         .limits(limits.clone())
-        .mode(args.mode.into());
+        .mode(args.mode.into())
+        .network(args.network());
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),

@@ -144,5 +144,5 @@ fn encoders_urls_and_structured_clone_work() {
 fn fetch_is_refused_without_an_allow_list() {
     js("try { await fetch('https://example.com/'); } catch (e) { console.log(e.name, e.message); }")
         .assert_ok()
-        .stdout_is("TypeError fetch refused: host 'example.com' is not allowed (allow it with --allow-host)\n");
+        .stdout_is("TypeError fetch refused: host 'example.com' (port 443) is not allowed (allow it with --allow-host)\n");
 }

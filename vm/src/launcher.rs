@@ -10,19 +10,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use goccia_builtins::nest::{ChildSpec, DiffFormat, ParentState, ScriptResult, SharedShell};
-use goccia_core::{Limits, Output, OutputBudget, OutputLimitExceeded};
+use goccia_core::{Output, OutputBudget, OutputLimitExceeded};
 use goccia_shell::io::{SharedWriter, StopReason, stop_reason};
 use goccia_shell::{ExecResult, Flow, ScriptLauncher, Shell, Stopped};
 use goccia_vfs::SeedSpec;
 use parking_lot::Mutex;
 
-use crate::bytecode::ExecMode;
+use crate::engine::Engine;
 use crate::nested::Nested;
 
-/// `goccia` for shells at `depth` under the engine configuration `limits`.
+/// `goccia` for shells at `depth` under `engine`.
 pub struct Launcher {
-    pub limits: Limits,
-    pub mode: ExecMode,
+    pub engine: Engine,
     pub depth: u32,
 }
 
@@ -46,10 +45,10 @@ impl ScriptLauncher for Launcher {
                 return Ok(2);
             }
         };
-        if self.depth + 1 > self.limits.max_depth {
+        if self.depth + 1 > self.engine.limits.max_depth {
             let text = format!(
                 "goccia: nesting depth limit of {} exceeded (raise it with --max-depth)\n",
-                self.limits.max_depth
+                self.engine.limits.max_depth
             );
             shell.write_stderr(text.as_bytes());
             return Ok(3);
@@ -91,8 +90,7 @@ impl Launcher {
             shell: SharedShell::default(),
         };
         let nested = Nested {
-            limits: &self.limits,
-            mode: self.mode,
+            engine: &self.engine,
             depth: self.depth + 1,
             parent: &parent,
             timeout: invocation.timeout,
@@ -102,8 +100,7 @@ impl Launcher {
             // The entry's `$` runs in a copy of the calling shell.
             None => {
                 let deeper = Arc::new(Launcher {
-                    limits: self.limits.clone(),
-                    mode: self.mode,
+                    engine: self.engine.clone(),
                     depth: self.depth + 1,
                 });
                 let copy = shell.subshell_with_launcher(deeper);

@@ -8,6 +8,7 @@
 //!   shared or in child sandboxes ([`Nester`], [`Launcher`]).
 
 mod bytecode;
+mod engine;
 pub mod failure;
 mod launcher;
 pub mod loader;
@@ -15,6 +16,7 @@ mod nested;
 pub mod runner;
 
 pub use bytecode::{ExecMode, cache_stats};
+pub use engine::Engine;
 pub use failure::Failure;
 pub use launcher::Launcher;
 pub use nested::Nester;

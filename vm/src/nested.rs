@@ -10,28 +10,26 @@ use std::time::Duration;
 use goccia_builtins::nest::{
     ChildSpec, DiffFormat, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
 };
-use goccia_core::{Capture, FailureKind, Limits, Output};
+use goccia_core::{Capture, FailureKind, Output};
 use goccia_vfs::seed::{seed_bytes, seed_snapshot};
 use goccia_vfs::{Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Vfs, VfsPath};
 use parking_lot::Mutex;
 
-use crate::bytecode::ExecMode;
+use crate::engine::Engine;
 use crate::runner::{RunOutcome, RunRequest, run};
 
-/// Runs nested scripts for a runtime at `depth` with the engine
-/// configuration `limits`.
+/// Runs nested scripts for a runtime at `depth` under `engine`.
 pub struct Nester {
-    pub limits: Limits,
-    pub mode: ExecMode,
+    pub engine: Engine,
     pub depth: u32,
 }
 
 impl Nester {
     fn check_depth(&self) -> Result<u32, NestError> {
         let depth = self.depth + 1;
-        if depth > self.limits.max_depth {
+        if depth > self.engine.limits.max_depth {
             return Err(NestError::Depth {
-                max: self.limits.max_depth,
+                max: self.engine.limits.max_depth,
             });
         }
         Ok(depth)
@@ -48,8 +46,7 @@ impl Nest for Nester {
         let (stdout, stderr) = (Capture::new(), Capture::new());
         let output = Output::to_writers(stdout.clone(), stderr.clone(), parent.budget.clone());
         let nested = Nested {
-            limits: &self.limits,
-            mode: self.mode,
+            engine: &self.engine,
             depth,
             parent,
             timeout: request.timeout,
@@ -66,8 +63,7 @@ impl Nest for Nester {
 
     fn launcher(&self) -> Arc<dyn goccia_shell::ScriptLauncher> {
         Arc::new(crate::launcher::Launcher {
-            limits: self.limits.clone(),
-            mode: self.mode,
+            engine: self.engine.clone(),
             depth: self.depth,
         })
     }
@@ -75,8 +71,7 @@ impl Nest for Nester {
 
 /// One nested run being set up.
 pub(crate) struct Nested<'a> {
-    pub limits: &'a Limits,
-    pub mode: ExecMode,
+    pub engine: &'a Engine,
     pub depth: u32,
     pub parent: &'a ParentState,
     pub timeout: Option<Duration>,
@@ -120,17 +115,16 @@ impl Nested<'_> {
 
     fn run(&self, entry: VfsPath, vfs: SharedVfs, shell: SharedShell) -> RunOutcome {
         let watch = self.parent.watch.narrowed(self.timeout);
-        let mut limits = self.limits.clone();
-        limits.timeout = watch.remaining();
+        let mut engine = self.engine.clone();
+        engine.limits.timeout = watch.remaining();
         run(&RunRequest {
             entry,
             vfs,
             output: self.output.clone(),
             watch,
-            limits,
+            engine,
             depth: self.depth,
             shell: Some(shell),
-            mode: self.mode,
         })
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use goccia_builtins::nest::SharedShell;
 use goccia_builtins::{Host, Stopped, Tripwire};
-use goccia_core::{FailureKind, LimitKind, Limits, Output, Stop, Watch};
+use goccia_core::{FailureKind, LimitKind, Output, Stop, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
 use rquickjs::promise::PromiseState;
 use rquickjs::{
@@ -16,7 +16,7 @@ use rquickjs::{
     Runtime, Value,
 };
 
-use crate::bytecode::ExecMode;
+use crate::engine::Engine;
 use crate::failure::{Evidence, Failure, classify_exception};
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
@@ -31,14 +31,13 @@ pub struct RunRequest {
     pub vfs: SharedVfs,
     pub output: Output,
     pub watch: Watch,
-    pub limits: Limits,
+    /// Limits, mode and network policy (children inherit them).
+    pub engine: Engine,
     /// 0 for a sandbox's own entry; each `runScript`/`goccia` adds one.
     pub depth: u32,
     /// The shell `$` uses: the caller's in shared mode, `None` for a new
     /// one on this run's VFS.
     pub shell: Option<SharedShell>,
-    /// How modules execute (children inherit it).
-    pub mode: ExecMode,
 }
 
 impl RunRequest {
@@ -48,17 +47,16 @@ impl RunRequest {
         vfs: SharedVfs,
         output: Output,
         watch: Watch,
-        limits: Limits,
+        engine: Engine,
     ) -> Self {
         RunRequest {
             entry,
             vfs,
             output,
             watch,
-            limits,
+            engine,
             depth: 0,
             shell: None,
-            mode: ExecMode::Interpreted,
         }
     }
 }
@@ -91,7 +89,7 @@ impl RunOutcome {
 /// fits the configured JS stack. Never panics: an internal fault becomes a
 /// `host-error` outcome.
 pub fn run(request: &RunRequest) -> RunOutcome {
-    let stack = request.limits.stack_size as usize + STACK_HEADROOM;
+    let stack = request.engine.limits.stack_size as usize + STACK_HEADROOM;
     let outcome = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("goccia-js".to_string())
@@ -123,7 +121,7 @@ pub fn run(request: &RunRequest) -> RunOutcome {
 type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'static>>)>>>;
 
 fn run_here(request: &RunRequest) -> RunOutcome {
-    let timeout_ms = request.limits.timeout.as_millis();
+    let timeout_ms = request.engine.limits.timeout.as_millis();
     let tripwire = Arc::new(Tripwire::default());
     if !request.vfs.lock().is_file(&request.entry) {
         return RunOutcome::failed(Failure::new(
@@ -175,15 +173,15 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         watch: request.watch.clone(),
         tripwire: tripwire.clone(),
         shell: request.shell.clone().unwrap_or_default(),
+        network: request.engine.network.clone(),
         nest: Arc::new(Nester {
-            limits: request.limits.clone(),
-            mode: request.mode,
+            engine: request.engine.clone(),
             depth: request.depth,
         }),
     });
     let mut session = Session {
         runtime: &runtime,
-        memory_limit: request.limits.max_memory,
+        memory_limit: request.engine.limits.max_memory,
         context: &context,
         tripwire: &tripwire,
         rejections: &rejections,
@@ -199,8 +197,8 @@ fn run_here(request: &RunRequest) -> RunOutcome {
 
 fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Result<Runtime> {
     let runtime = Runtime::new()?;
-    runtime.set_memory_limit(request.limits.max_memory.min(usize::MAX as u64) as usize);
-    runtime.set_max_stack_size(request.limits.stack_size as usize);
+    runtime.set_memory_limit(request.engine.limits.max_memory.min(usize::MAX as u64) as usize);
+    runtime.set_max_stack_size(request.engine.limits.stack_size as usize);
     let watch = request.watch.clone();
     let tripwire = tripwire.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
@@ -223,7 +221,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
         VfsResolver,
         VfsLoader {
             vfs: request.vfs.clone(),
-            mode: request.mode,
+            mode: request.engine.mode,
         },
     );
     Ok(runtime)
@@ -440,9 +438,11 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use goccia_core::{OutputBudget, output::Capture};
+    use goccia_core::{Limits, OutputBudget, output::Capture};
     use goccia_vfs::{Quota, Vfs};
     use parking_lot::Mutex;
+
+    use crate::ExecMode;
 
     use super::*;
 
@@ -461,14 +461,17 @@ mod tests {
                 .unwrap();
         }
         let (output, out, err) = Output::captured(OutputBudget::new(limits.max_output));
-        let mut request = RunRequest::new(
+        let request = RunRequest::new(
             VfsPath::parse("/main.js").unwrap(),
             Arc::new(Mutex::new(vfs)),
             output,
             Watch::new(limits.timeout),
-            limits,
+            Engine {
+                limits,
+                mode,
+                ..Engine::default()
+            },
         );
-        request.mode = mode;
         let outcome = run(&request);
         (outcome, out, err)
     }

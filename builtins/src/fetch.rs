@@ -1,0 +1,230 @@
+//! Host side of `fetch` (contract §8): refused unless the network policy
+//! allows the URL's host and port; every redirect hop is checked again (the
+//! HTTP client follows none itself); the name is resolved once here, the
+//! addresses are checked (`--deny-private-ranges`) and the connection goes
+//! to exactly those; bodies are capped. Proxies from the host's
+//! environment are never used.
+
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+use goccia_core::net::MAX_REDIRECTS;
+use goccia_core::{NetPolicy, Stop, Watch};
+use thiserror::Error;
+use ureq::http;
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+use url::Url;
+
+/// A request as the guest made it.
+#[derive(Clone, Debug)]
+pub struct FetchRequest {
+    pub method: String,
+    pub url: Url,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Vec<u8>>,
+}
+
+/// What came back, after any redirects.
+#[derive(Clone, Debug)]
+pub struct FetchResponse {
+    pub status: u16,
+    pub status_text: String,
+    pub url: String,
+    pub redirected: bool,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum FetchError {
+    /// The policy refused it (a `TypeError` naming the host).
+    #[error("{0}")]
+    Refused(String),
+    /// The network failed (a `TypeError: fetch failed`).
+    #[error("fetch failed: {0}")]
+    Failed(String),
+    #[error(
+        "fetch failed: the response body is larger than {0} bytes (raise it with --fetch-max-bytes)"
+    )]
+    TooLarge(u64),
+    /// The deadline or a cancellation stopped it.
+    #[error("stopped")]
+    Stopped(Stop),
+}
+
+/// Why a host or address was refused, and whether it was a redirect.
+fn refused(hop: u32, what: String) -> FetchError {
+    let via = if hop > 0 { " (after a redirect)" } else { "" };
+    FetchError::Refused(format!("fetch refused{via}: {what}"))
+}
+
+pub fn fetch(
+    policy: &NetPolicy,
+    watch: &Watch,
+    mut request: FetchRequest,
+) -> Result<FetchResponse, FetchError> {
+    let mut redirected = false;
+    for hop in 0..=MAX_REDIRECTS {
+        watch.check().map_err(FetchError::Stopped)?;
+        let addresses = check(policy, hop, &request.url)?;
+        watch.check().map_err(FetchError::Stopped)?;
+        let response = send(&request, addresses, watch.remaining())?;
+        let status = response.status();
+        let location = response
+            .headers()
+            .get(http::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
+        if status.is_redirection()
+            && let Some(location) = location
+        {
+            let next = request.url.join(&location).map_err(|error| {
+                FetchError::Failed(format!("bad redirect location `{location}`: {error}"))
+            })?;
+            let code = status.as_u16();
+            if code == 303 || ((code == 301 || code == 302) && request.method == "POST") {
+                request.method = "GET".to_string();
+                request.body = None;
+            }
+            request.url = next;
+            redirected = true;
+            continue;
+        }
+        return finish(policy, request.url, redirected, response);
+    }
+    Err(FetchError::Failed(format!(
+        "more than {MAX_REDIRECTS} redirects"
+    )))
+}
+
+/// The addresses `url` may be fetched from, or why not.
+fn check(policy: &NetPolicy, hop: u32, url: &Url) -> Result<Vec<SocketAddr>, FetchError> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refused(
+            hop,
+            format!(
+                "only http and https URLs can be fetched, not `{}:`",
+                url.scheme()
+            ),
+        ));
+    }
+    let host = match url.host() {
+        Some(url::Host::Domain(name)) => name.to_string(),
+        Some(url::Host::Ipv4(v4)) => v4.to_string(),
+        Some(url::Host::Ipv6(v6)) => v6.to_string(),
+        None => return Err(refused(hop, format!("`{url}` has no host"))),
+    };
+    let port = url.port_or_known_default().unwrap_or(80);
+    if !policy.allows(&host, port) {
+        return Err(refused(
+            hop,
+            format!("host '{host}' (port {port}) is not allowed (allow it with --allow-host)"),
+        ));
+    }
+    let addresses: Vec<SocketAddr> = match host.parse::<IpAddr>() {
+        Ok(ip) => vec![SocketAddr::new(ip, port)],
+        Err(_) => (host.as_str(), port)
+            .to_socket_addrs()
+            .map_err(|error| FetchError::Failed(format!("cannot resolve '{host}': {error}")))?
+            .collect(),
+    };
+    if let Some(private) = addresses.iter().find(|a| !policy.allows_address(a.ip())) {
+        return Err(refused(
+            hop,
+            format!(
+                "host '{host}' resolves to the private address {} (--deny-private-ranges)",
+                private.ip()
+            ),
+        ));
+    }
+    if addresses.is_empty() {
+        return Err(FetchError::Failed(format!("cannot resolve '{host}'")));
+    }
+    Ok(addresses)
+}
+
+/// The checked addresses, and nothing else, for the HTTP client.
+#[derive(Debug)]
+struct Pinned(Vec<SocketAddr>);
+
+impl Resolver for Pinned {
+    fn resolve(
+        &self,
+        _uri: &http::Uri,
+        _config: &ureq::config::Config,
+        _timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let mut resolved = self.empty();
+        for address in self.0.iter().take(16) {
+            resolved.push(*address);
+        }
+        Ok(resolved)
+    }
+}
+
+fn send(
+    request: &FetchRequest,
+    addresses: Vec<SocketAddr>,
+    remaining: Duration,
+) -> Result<http::Response<ureq::Body>, FetchError> {
+    let config = ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .proxy(None)
+        .timeout_global(Some(remaining.max(Duration::from_millis(1))))
+        .build();
+    let agent = ureq::Agent::with_parts(config, DefaultConnector::default(), Pinned(addresses));
+    let mut builder = http::Request::builder()
+        .method(request.method.as_str())
+        .uri(request.url.as_str());
+    for (name, value) in &request.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    let body = request.body.clone().unwrap_or_default();
+    let built = builder
+        .body(body)
+        .map_err(|error| FetchError::Failed(format!("bad request: {error}")))?;
+    agent.run(built).map_err(|error| match error {
+        ureq::Error::Timeout(_) => FetchError::Stopped(Stop::Deadline),
+        other => FetchError::Failed(other.to_string()),
+    })
+}
+
+fn finish(
+    policy: &NetPolicy,
+    url: Url,
+    redirected: bool,
+    mut response: http::Response<ureq::Body>,
+) -> Result<FetchResponse, FetchError> {
+    let limit = policy.max_body_bytes();
+    let status = response.status();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            (
+                name.to_string(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = response
+        .body_mut()
+        .with_config()
+        .limit(limit)
+        .read_to_vec()
+        .map_err(|error| match error {
+            ureq::Error::BodyExceedsLimit(_) => FetchError::TooLarge(limit),
+            ureq::Error::Timeout(_) => FetchError::Stopped(Stop::Deadline),
+            other => FetchError::Failed(other.to_string()),
+        })?;
+    Ok(FetchResponse {
+        status: status.as_u16(),
+        status_text: status.canonical_reason().unwrap_or("").to_string(),
+        url: url.to_string(),
+        redirected,
+        headers,
+        body,
+    })
+}
