@@ -9,7 +9,9 @@ pub mod cli;
 mod sandbox;
 mod session;
 
-pub use goccia_core::{AllowedHost, FailureKind, Limits, NetPolicy, Output, OutputBudget};
+pub use goccia_core::{
+    AllowedHost, Audit, AuditEvent, FailureKind, Limits, NetPolicy, Output, OutputBudget,
+};
 pub use goccia_shell::io::Fd;
 pub use goccia_vm::{Engine, ExecMode, Failure, RunOutcome};
 pub use sandbox::{AccessError, DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};

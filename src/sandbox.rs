@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use goccia_core::{Limits, NetPolicy, Output, Watch};
+use goccia_core::{Audit, Limits, NetPolicy, Output, Watch};
 use goccia_vfs::seed::{seed_bytes, seed_host};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackError, WriteBackReport, write_back};
@@ -85,6 +85,12 @@ impl SandboxBuilder {
     /// What `fetch` may reach (default: nothing).
     pub fn network(mut self, network: NetPolicy) -> Self {
         self.engine.network = network;
+        self
+    }
+
+    /// Where security-relevant decisions are recorded (default: nowhere).
+    pub fn audit(mut self, audit: Audit) -> Self {
+        self.engine.audit = audit;
         self
     }
 

@@ -32,6 +32,7 @@ pub struct ShellStop {
 /// A shell over a sandbox's VFS.
 pub struct ShellSession {
     shell: Shell,
+    audit: goccia_core::Audit,
     limits: Limits,
     shell_limits: ShellLimits,
     cancel: CancelToken,
@@ -65,6 +66,7 @@ impl Sandbox {
         );
         ShellSession {
             shell,
+            audit: self.engine().audit.clone(),
             limits,
             shell_limits,
             cancel,
@@ -158,6 +160,10 @@ impl ShellSession {
             },
             Err(stopped) => {
                 let stop = describe_stop(stopped, &self.shell_limits);
+                if !stop.cancelled {
+                    self.audit
+                        .record("limit", "hit", "shell", Some(stop.message.clone()));
+                }
                 ShellRun {
                     exit_code: if stop.cancelled {
                         130

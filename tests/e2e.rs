@@ -4,6 +4,8 @@
 #[path = "e2e/common.rs"]
 mod common;
 
+#[path = "e2e/audit.rs"]
+mod audit;
 #[path = "e2e/cli.rs"]
 mod cli;
 #[path = "e2e/diff.rs"]

@@ -9,7 +9,7 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use goccia_core::net::MAX_REDIRECTS;
-use goccia_core::{NetPolicy, Stop, Watch};
+use goccia_core::{Audit, NetPolicy, Stop, Watch};
 use thiserror::Error;
 use ureq::http;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
@@ -61,13 +61,36 @@ fn refused(hop: u32, what: String) -> FetchError {
 
 pub fn fetch(
     policy: &NetPolicy,
+    audit: &Audit,
     watch: &Watch,
     mut request: FetchRequest,
 ) -> Result<FetchResponse, FetchError> {
     let mut redirected = false;
     for hop in 0..=MAX_REDIRECTS {
         watch.check().map_err(FetchError::Stopped)?;
-        let addresses = check(policy, hop, &request.url)?;
+        let addresses = match check(policy, hop, &request.url) {
+            Ok(addresses) => addresses,
+            Err(error) => {
+                audit.record(
+                    "fetch",
+                    "deny",
+                    request.url.as_str(),
+                    Some(error.to_string()),
+                );
+                return Err(error);
+            }
+        };
+        let reason = addresses
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        audit.record(
+            "fetch",
+            "allow",
+            request.url.as_str(),
+            Some(format!("connecting to {reason}")),
+        );
         watch.check().map_err(FetchError::Stopped)?;
         let response = send(&request, addresses, watch.remaining())?;
         let status = response.status();

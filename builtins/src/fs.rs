@@ -45,6 +45,15 @@ impl<'js> Call<'_, 'js> {
             Some(QuotaKind::Nodes) => self.host.tripwire.trip(LimitKind::FsNodes),
             None => {}
         }
+        // Refusals (not plain misses) go to the audit trail.
+        if error.quota.is_some() || matches!(error.errno, Errno::Inval | Errno::NameTooLong) {
+            self.host.audit.record(
+                "fs",
+                "deny",
+                raw,
+                Some(format!("{} ({})", error.errno.code(), self.syscall)),
+            );
+        }
         fs_error(self.ctx, error, self.syscall, raw, dest)
     }
 

@@ -85,6 +85,8 @@ pub struct Host {
     pub nest: Arc<dyn crate::nest::Nest>,
     /// What `fetch` may reach.
     pub network: goccia_core::NetPolicy,
+    /// Where refusals and other decisions are recorded.
+    pub audit: goccia_core::Audit,
 }
 
 impl Host {

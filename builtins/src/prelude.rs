@@ -176,7 +176,7 @@ fn fetch<'js>(
         headers,
         body,
     };
-    let response = match crate::fetch::fetch(&host.network, &host.watch, request) {
+    let response = match crate::fetch::fetch(&host.network, &host.audit, &host.watch, request) {
         Ok(response) => response,
         Err(crate::fetch::FetchError::Stopped(_)) => {
             let stopped = host

@@ -12,13 +12,16 @@
 //! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
 //! - [`outcome`]: failure kinds and the exit codes of the contract (§4).
 //! - [`net`]: the network policy `fetch` is held to (§8).
+//! - [`audit`]: the trail of security-relevant decisions (`--audit-log`).
 
+pub mod audit;
 pub mod limits;
 pub mod net;
 pub mod outcome;
 pub mod output;
 pub mod watch;
 
+pub use audit::{Audit, AuditEvent};
 pub use limits::{Limits, ParseSizeError, parse_size};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};

@@ -135,6 +135,10 @@ pub struct SandboxArgs {
     /// Replace stdout with one JSON object describing the run.
     #[arg(long, help_heading = "Output")]
     pub json: bool,
+    /// Append one JSON line per security-relevant decision (fetch, refused
+    /// paths, limits, children, write-back) to this host file.
+    #[arg(long = "audit-log", value_name = "FILE", help_heading = "Output")]
+    pub audit_log: Option<PathBuf>,
 
     /// How guest modules execute: compiled from source each time, or
     /// compiled once to QuickJS bytecode by the host and loaded from it.

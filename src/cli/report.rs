@@ -11,7 +11,7 @@ use goccia_vfs::write_back::WriteBackReport;
 use serde_json::{Value, json};
 
 use super::args::{SandboxArgs, SeedFlag};
-use crate::{Sandbox, SandboxBuilder};
+use crate::{Audit, Sandbox, SandboxBuilder};
 
 /// A seeded sandbox and where its output goes, or the exit code of a
 /// usage error (reported; nothing ran).
@@ -31,10 +31,18 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         eprintln!("goccia: --diff-output {}: {problem}", path.display());
         return Err(FailureKind::Usage.exit_code());
     }
+    let audit = match audit(args) {
+        Ok(audit) => audit,
+        Err(message) => {
+            eprintln!("goccia: {message}");
+            return Err(FailureKind::Usage.exit_code());
+        }
+    };
     let mut builder = SandboxBuilder::new()
         .limits(limits.clone())
         .mode(args.mode.into())
-        .network(args.network());
+        .network(args.network())
+        .audit(audit);
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
@@ -59,6 +67,23 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         budget,
         captured,
     })
+}
+
+/// The audit trail: on with `--audit-log` (also written to the file, a
+/// line per event, appended) or `--json` (for the envelope).
+fn audit(args: &SandboxArgs) -> Result<Audit, String> {
+    match &args.audit_log {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|error| format!("--audit-log {}: {error}", path.display()))?;
+            Ok(Audit::new(Some(Box::new(file))))
+        }
+        None if args.json => Ok(Audit::new(None)),
+        None => Ok(Audit::default()),
+    }
 }
 
 /// How the guest's run ended.
@@ -124,6 +149,7 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i
             "error": error,
             "diff": diff,
             "writeBack": write_back,
+            "events": sandbox.engine().audit.events(),
             "stats": {
                 "durationMs": finished.duration.as_secs_f64() * 1000.0,
                 "memoryBytes": finished.memory_bytes,
@@ -144,15 +170,38 @@ fn write_back(sandbox: &Sandbox, exit: &mut i32) -> Value {
         return Value::Null;
     }
     if *exit != 0 {
+        let reason = format!("the run failed (exit {exit})");
+        sandbox
+            .engine()
+            .audit
+            .record("write-back", "skip", "write-back", Some(reason));
         eprintln!("goccia: write-back skipped: the run failed (exit {exit}); nothing was written");
         return json!({ "skipped": "the run failed" });
     }
+    let audit = &sandbox.engine().audit;
     match sandbox.write_back() {
         Ok(report) => {
+            for written in &report.written {
+                let subject = format!(
+                    "{} -> {}",
+                    written.sandbox_path,
+                    written.host_path.display()
+                );
+                audit.record("write-back", "write", subject, None);
+            }
+            for skipped in &report.skipped {
+                audit.record(
+                    "write-back",
+                    "skip",
+                    skipped.sandbox_path.to_string(),
+                    Some(skipped.reason.to_string()),
+                );
+            }
             eprint!("{}", report.render());
             report_json(&report)
         }
         Err(error) => {
+            audit.record("write-back", "deny", "write-back", Some(error.to_string()));
             eprintln!("goccia: {error}");
             *exit = FailureKind::ScriptError.exit_code();
             json!({ "error": error.to_string() })

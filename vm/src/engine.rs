@@ -1,7 +1,7 @@
 //! The engine configuration a run and every run it nests share: a child
 //! inherits it whole and can only narrow it (its deadline and quota).
 
-use goccia_core::{Limits, NetPolicy};
+use goccia_core::{Audit, Limits, NetPolicy};
 
 use crate::bytecode::ExecMode;
 
@@ -11,4 +11,6 @@ pub struct Engine {
     pub mode: ExecMode,
     /// What `fetch` may reach (nothing by default).
     pub network: NetPolicy,
+    /// Where security-relevant decisions are recorded (off by default).
+    pub audit: Audit,
 }

@@ -81,16 +81,42 @@ pub(crate) struct Nested<'a> {
 impl Nested<'_> {
     /// Shared mode: the caller's VFS and shell.
     pub fn shared(&self, entry: &str, shell: SharedShell) -> ScriptResult {
-        let Ok(entry) = VfsPath::parse(entry) else {
-            return bad_entry(entry);
-        };
-        let vfs = self.parent.vfs.clone();
-        let outcome = self.run(entry, vfs, shell);
-        from_outcome(outcome, None)
+        self.audited(entry, "shared", || {
+            let Ok(entry) = VfsPath::parse(entry) else {
+                return bad_entry(entry);
+            };
+            let vfs = self.parent.vfs.clone();
+            let outcome = self.run(entry, vfs, shell);
+            from_outcome(outcome, None)
+        })
     }
 
     /// A child sandbox: a fresh VFS holding only what the seeds name.
     pub fn child(&self, entry: &str, spec: &ChildSpec) -> ScriptResult {
+        self.audited(entry, "sandbox", || self.child_run(entry, spec))
+    }
+
+    /// Records the spawn and how the nested run ended.
+    fn audited(&self, entry: &str, mode: &str, run: impl FnOnce() -> ScriptResult) -> ScriptResult {
+        let audit = &self.engine.audit;
+        audit.record(
+            "child",
+            "spawn",
+            entry,
+            Some(format!("{mode}, depth {}", self.depth)),
+        );
+        let result = run();
+        let how = match (&result.failure_kind, &result.error) {
+            (Some(kind), Some(error)) => {
+                format!("exit {} ({}): {error}", result.exit_code, kind.as_str())
+            }
+            _ => format!("exit {}", result.exit_code),
+        };
+        audit.record("child", "exit", entry, Some(how));
+        result
+    }
+
+    fn child_run(&self, entry: &str, spec: &ChildSpec) -> ScriptResult {
         let Ok(entry) = VfsPath::parse(entry) else {
             return bad_entry(entry);
         };

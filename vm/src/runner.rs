@@ -174,6 +174,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         tripwire: tripwire.clone(),
         shell: request.shell.clone().unwrap_or_default(),
         network: request.engine.network.clone(),
+        audit: request.engine.audit.clone(),
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,
@@ -188,6 +189,19 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         timeout_ms,
     };
     let mut outcome = session.run(host, &request.entry);
+    if let Some(failure) = &outcome.failure
+        && matches!(
+            failure.kind,
+            FailureKind::Timeout | FailureKind::ResourceLimit
+        )
+    {
+        request.engine.audit.record(
+            "limit",
+            "hit",
+            request.entry.as_str(),
+            Some(failure.message.clone()),
+        );
+    }
     outcome.memory_used = runtime.memory_usage().malloc_size.max(0) as u64;
     // Persistent values must go before the runtime does.
     rejections.borrow_mut().clear();
