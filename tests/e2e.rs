@@ -16,6 +16,8 @@ mod fetch;
 mod fs_module;
 #[path = "e2e/guest.rs"]
 mod guest;
+#[path = "e2e/hostile.rs"]
+mod hostile;
 #[path = "e2e/interactive.rs"]
 mod interactive;
 #[path = "e2e/limits.rs"]

@@ -62,6 +62,10 @@ pub enum LimitKind {
     ShellCommands,
     LoopIterations,
     FunctionDepth,
+    /// Pipeline stages running at once (each is a thread, like a process).
+    ShellStages,
+    /// The size of one shell variable's value.
+    ShellValue,
 }
 
 impl LimitKind {
@@ -86,6 +90,8 @@ impl LimitKind {
             LimitKind::ShellCommands => "the shell command limit",
             LimitKind::LoopIterations => "the shell loop iteration limit",
             LimitKind::FunctionDepth => "the shell function depth limit",
+            LimitKind::ShellStages => "the shell's limit on pipeline stages running at once",
+            LimitKind::ShellValue => "the shell's limit on the size of a variable",
         }
     }
 }

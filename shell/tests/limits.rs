@@ -168,3 +168,23 @@ fn yes_piped_to_head_ends_at_once() {
     assert_eq!(ran.status, Ok(0));
     assert_eq!(ran.stdout, "y\ny\ny\ndone\n");
 }
+
+#[test]
+fn a_doubling_variable_stops_at_the_value_limit() {
+    let limits = ShellLimits {
+        max_value_bytes: 1 << 20,
+        ..ShellLimits::default()
+    };
+    let ran = run_limited(fresh_vfs(), "x=x; while :; do x=$x$x; done", Duration::from_secs(10), limits);
+    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellValue)));
+}
+
+#[test]
+fn a_pipeline_bomb_stops_at_the_stage_limit() {
+    let limits = ShellLimits {
+        max_concurrent_stages: 16,
+        ..ShellLimits::default()
+    };
+    let ran = run_limited(fresh_vfs(), "f() { f | f; }; f", Duration::from_secs(10), limits);
+    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellStages)));
+}

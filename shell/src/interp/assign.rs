@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
-use super::{Flow, Shell};
+use goccia_core::LimitKind;
+
+use super::{Flow, Shell, Stopped};
 use crate::arith;
 use crate::ast::*;
 use crate::vars::Value;
@@ -21,6 +23,14 @@ impl Shell {
         let result = match &assignment.value {
             AssignValue::Scalar(word) => {
                 let value = self.expand_string(word)?;
+                let existing = if assignment.append {
+                    self.get_var(name).map_or(0, |v| v.len())
+                } else {
+                    0
+                };
+                if existing + value.len() > self.ctx.limits.max_value_bytes {
+                    return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellValue)));
+                }
                 match &assignment.index {
                     Some(index) => {
                         let key = self.word_key(name, index)?;

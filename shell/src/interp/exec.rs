@@ -126,6 +126,8 @@ impl Shell {
     /// thread, connected by bounded pipes.
     fn run_stages(&mut self, pipeline: &Pipeline) -> ExecResult {
         let count = pipeline.commands.len();
+        let ctx = self.ctx.clone();
+        let _running = ctx.reserve_stages(count)?;
         let lastpipe = self.opts.lastpipe;
         let mut stages = Vec::with_capacity(count);
         let mut next_input: Option<Fd> = None;

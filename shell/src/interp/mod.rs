@@ -85,6 +85,14 @@ impl Stopped {
                     limits.max_loop_iterations
                 )
             }
+            Stopped::Limit(LimitKind::ShellValue) => format!(
+                "a variable would hold more than {} bytes (the shell's limit on one value)",
+                limits.max_value_bytes
+            ),
+            Stopped::Limit(LimitKind::ShellStages) => format!(
+                "more than {} pipeline stages running at once",
+                limits.max_concurrent_stages
+            ),
             Stopped::Limit(LimitKind::FunctionDepth) => {
                 format!(
                     "maximum function nesting level exceeded ({})",
@@ -113,6 +121,12 @@ pub struct ShellLimits {
     /// Bytes a command that holds its whole input (`sort`, `tac`, `jq -s`,
     /// a file read into memory) may read from a stream.
     pub max_buffered_input: usize,
+    /// Pipeline stages running at once (each runs on a thread of its own,
+    /// like a process; `f() { f | f; }` must not exhaust the host).
+    pub max_concurrent_stages: usize,
+    /// Bytes one variable (or array element) may hold: a doubling loop
+    /// (`x=$x$x`) stops here instead of taking the host's memory.
+    pub max_value_bytes: usize,
 }
 
 impl Default for ShellLimits {
@@ -123,6 +137,8 @@ impl Default for ShellLimits {
             max_function_depth: 1_000,
             max_substitution_bytes: 64 << 20,
             max_buffered_input: crate::io::BUFFERED_INPUT_LIMIT,
+            max_concurrent_stages: 256,
+            max_value_bytes: 64 << 20,
         }
     }
 }
@@ -144,6 +160,8 @@ pub struct Context {
     commands: AtomicU64,
     iterations: AtomicU64,
     next_pid: AtomicU64,
+    /// Pipeline stages running now.
+    stages: AtomicU64,
 }
 
 impl Context {
@@ -156,6 +174,7 @@ impl Context {
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
+            stages: AtomicU64::new(0),
         })
     }
 
@@ -173,6 +192,7 @@ impl Context {
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
+            stages: AtomicU64::new(0),
         })
     }
 
@@ -183,8 +203,34 @@ impl Context {
         self.iterations.store(0, Ordering::Relaxed);
     }
 
+    /// Reserves `count` running pipeline stages, or says the limit is hit.
+    pub(crate) fn reserve_stages(&self, count: usize) -> Result<StageReservation<'_>, Flow> {
+        let count = count as u64;
+        let running = self.stages.fetch_add(count, Ordering::SeqCst) + count;
+        if running > self.limits.max_concurrent_stages as u64 {
+            self.stages.fetch_sub(count, Ordering::SeqCst);
+            return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellStages)));
+        }
+        Ok(StageReservation {
+            context: self,
+            count,
+        })
+    }
+
     fn new_pid(&self) -> u64 {
         self.next_pid.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Running pipeline stages, released when dropped.
+pub(crate) struct StageReservation<'a> {
+    context: &'a Context,
+    count: u64,
+}
+
+impl Drop for StageReservation<'_> {
+    fn drop(&mut self) {
+        self.context.stages.fetch_sub(self.count, Ordering::SeqCst);
     }
 }
 

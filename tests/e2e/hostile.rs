@@ -1,0 +1,253 @@
+//! The hostile classics (issue 5): each guest tries to exhaust CPU,
+//! memory, stack, the file system or the output, and must end with its
+//! documented exit code in bounded wall time and bounded peak memory
+//! (measured from the test with `wait4`; the bounds are generous).
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+
+/// How a contained run went.
+struct Contained {
+    code: i32,
+    stderr: String,
+    wall: Duration,
+    /// Peak resident set of the goccia process, in KiB.
+    max_rss_kib: i64,
+}
+
+// Waited for with `wait4` (for its resource usage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn contained(project: &Project, args: &[&str]) -> Contained {
+    let started = Instant::now();
+    let mut child = Command::new(binary())
+        .args(args)
+        .current_dir(project.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start goccia");
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -libc::WTERMSIG(status)
+    };
+    Contained {
+        code,
+        stderr,
+        wall: started.elapsed(),
+        max_rss_kib: usage.ru_maxrss,
+    }
+}
+
+/// Runs `source` as /main.js; asserts its code, that it ended within
+/// `wall_bound` and that it stayed under `rss_bound_mib` MiB.
+#[track_caller]
+fn hostile_js(
+    source: &str,
+    extra: &[&str],
+    code: i32,
+    wall_bound: Duration,
+    rss_bound_mib: i64,
+) -> String {
+    let project = Project::with("main.js", source);
+    let mut args = vec!["run", "/main.js", "--seed", "main.js"];
+    args.extend_from_slice(extra);
+    let run = contained(&project, &args);
+    assert_eq!(run.code, code, "exit code for {source:?}\n{}", run.stderr);
+    assert!(run.wall < wall_bound, "{source:?} took {:?}", run.wall);
+    assert!(
+        run.max_rss_kib < rss_bound_mib * 1024,
+        "{source:?} peaked at {} MiB",
+        run.max_rss_kib / 1024
+    );
+    run.stderr
+}
+
+const SECONDS: fn(u64) -> Duration = Duration::from_secs;
+
+#[test]
+fn an_endless_loop_and_one_that_catches_everything() {
+    hostile_js(
+        "while (true) {}",
+        &["--timeout", "300"],
+        4,
+        SECONDS(10),
+        256,
+    );
+    hostile_js(
+        "for (;;) { try { while (true) {} } catch (e) {} finally { continue; } }",
+        &["--timeout", "300"],
+        4,
+        SECONDS(10),
+        256,
+    );
+}
+
+#[test]
+fn doubling_arrays_and_strings() {
+    hostile_js(
+        "let a = [1]; for (;;) a = a.concat(a);",
+        &["--max-memory", "64m"],
+        3,
+        SECONDS(20),
+        512,
+    );
+    // Concatenation builds ropes: the engine's string-length cap ends it
+    // before the heap fills (a catchable InternalError, uncaught here).
+    let stderr = hostile_js(
+        "let s = 'x'; for (;;) s += s;",
+        &["--max-memory", "64m"],
+        1,
+        SECONDS(20),
+        512,
+    );
+    assert!(stderr.contains("string too long"), "{stderr}");
+    hostile_js(
+        "let s = 'x'; for (;;) { s += s; s.charCodeAt(s.length - 1); }",
+        &["--max-memory", "64m"],
+        3,
+        SECONDS(20),
+        512,
+    );
+}
+
+#[test]
+fn huge_and_flooding_buffers() {
+    hostile_js(
+        "new ArrayBuffer(2 ** 31)",
+        &["--max-memory", "64m"],
+        1,
+        SECONDS(10),
+        256,
+    );
+    hostile_js(
+        "new ArrayBuffer(2 ** 30)",
+        &["--max-memory", "64m"],
+        3,
+        SECONDS(10),
+        256,
+    );
+    hostile_js(
+        "const keep = []; for (;;) keep.push(new Float64Array(1 << 20));",
+        &["--max-memory", "64m"],
+        3,
+        SECONDS(20),
+        512,
+    );
+}
+
+#[test]
+fn deep_recursion_and_deeply_nested_json() {
+    let stderr = hostile_js(
+        "function f() { return f() + 1; } f();",
+        &[],
+        1,
+        SECONDS(10),
+        256,
+    );
+    assert!(stderr.contains("RangeError"), "{stderr}");
+    hostile_js(
+        "JSON.parse('['.repeat(1e6) + ']'.repeat(1e6))",
+        &[],
+        1,
+        SECONDS(10),
+        512,
+    );
+}
+
+#[test]
+fn catastrophic_regex_backtracking_stops_at_the_deadline() {
+    hostile_js(
+        "/(a+)+$/.test('a'.repeat(40) + 'b')",
+        &["--timeout", "300"],
+        4,
+        SECONDS(10),
+        256,
+    );
+}
+
+#[test]
+fn file_system_floods() {
+    hostile_js(
+        "import fs from 'fs'; for (let i = 0; ; i++) fs.writeFileSync('/f' + i, 'x'.repeat(1 << 20));",
+        &["--fs-quota-bytes", "32m"],
+        3,
+        SECONDS(20),
+        512,
+    );
+    hostile_js(
+        "import fs from 'fs'; for (let i = 0; ; i++) fs.mkdirSync('/d' + i);",
+        &["--fs-node-limit", "2000"],
+        3,
+        SECONDS(20),
+        256,
+    );
+}
+
+#[test]
+fn an_output_flood_is_cut_at_the_cap() {
+    hostile_js(
+        "for (;;) console.log('x'.repeat(1000));",
+        &["--max-output", "1m"],
+        3,
+        SECONDS(10),
+        256,
+    );
+}
+
+#[test]
+fn a_never_settling_top_level_await_ends() {
+    let stderr = hostile_js("await new Promise(() => {});", &[], 1, SECONDS(10), 256);
+    assert!(stderr.contains("never settled"), "{stderr}");
+}
+
+#[test]
+fn recursion_through_run_script_is_bounded() {
+    hostile_js(
+        "import { runScript } from 'goccia';
+         const r = runScript('/main.js'); runScript('/main.js');
+         if (!r.ok) throw new Error(r.error);",
+        &["--max-depth", "8", "--timeout", "20000"],
+        1,
+        SECONDS(30),
+        1024,
+    );
+}
+
+#[test]
+fn shell_loops_and_function_bombs_are_bounded() {
+    let project = Project::new();
+    for (script, code) in [
+        ("while true; do :; done", 4),
+        ("f() { f | f; }; f", 3),
+        (":(){ :|:& };:", 3),
+        ("x=x; while :; do x=$x$x; done", 3),
+    ] {
+        let run = contained(&project, &["shell", "-c", script, "--timeout", "2000"]);
+        assert!(
+            run.code == code || run.code == 4,
+            "{script}: exit {} {}",
+            run.code,
+            run.stderr
+        );
+        assert!(run.wall < SECONDS(20), "{script} took {:?}", run.wall);
+        assert!(
+            run.max_rss_kib < 1024 * 1024,
+            "{script} peaked at {} MiB",
+            run.max_rss_kib / 1024
+        );
+    }
+}
