@@ -10,6 +10,8 @@ mod audit;
 mod cli;
 #[path = "e2e/diff.rs"]
 mod diff;
+#[path = "e2e/escape.rs"]
+mod escape;
 #[path = "e2e/fetch.rs"]
 mod fetch;
 #[path = "e2e/fs_module.rs"]

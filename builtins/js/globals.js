@@ -8,6 +8,8 @@ const intrinsics = Object.freeze({
   Promise,
   queueMicrotask: globalThis.queueMicrotask,
   ObjectFreeze: Object.freeze,
+  JSONParse: JSON.parse,
+  JSONStringify: JSON.stringify,
 });
 
 function define(name, value) {
@@ -449,4 +451,8 @@ return Object.freeze({
   },
   defer: (fn) => { schedule(fn, 0, [], false); },
   Promise: intrinsics.Promise,
+  // Captured before any guest code runs: the built-in modules do not use
+  // what a guest may have replaced.
+  JSONParse: intrinsics.JSONParse,
+  JSONStringify: intrinsics.JSONStringify,
 });

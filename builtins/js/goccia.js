@@ -4,7 +4,7 @@
 // after the call returns.
 import { goccia as native, internals } from 'goccia:native';
 
-const { defer } = internals;
+const { defer, Promise, JSONParse, JSONStringify } = internals;
 
 // One shell word: single-quoted, with `'` as `'\''`.
 function quoteWord(value) {
@@ -107,7 +107,7 @@ class ShellCommand {
   json() {
     return this.text().then((text) => {
       try {
-        return JSON.parse(text);
+        return JSONParse(text);
       } catch (cause) {
         throw new SyntaxError(`$: the output of \`${this.#command}\` is not JSON: ${cause.message}`);
       }
@@ -132,16 +132,16 @@ export function runScript(path, options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('runScript: options must be an object');
   }
-  const raw = native.runScript(path, JSON.stringify(options));
+  const raw = native.runScript(path, JSONStringify(options));
   return {
     ok: raw.exitCode === 0,
     exitCode: raw.exitCode,
     stdout: raw.stdout,
     stderr: raw.stderr,
-    result: raw.resultJson == null ? undefined : JSON.parse(raw.resultJson),
+    result: raw.resultJson == null ? undefined : JSONParse(raw.resultJson),
     error: raw.error ?? null,
     diff: raw.diff ?? null,
-    changes: raw.changesJson == null ? null : JSON.parse(raw.changesJson),
+    changes: raw.changesJson == null ? null : JSONParse(raw.changesJson),
     failureKind: raw.failureKind ?? null,
   };
 }

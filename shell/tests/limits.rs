@@ -175,7 +175,12 @@ fn a_doubling_variable_stops_at_the_value_limit() {
         max_value_bytes: 1 << 20,
         ..ShellLimits::default()
     };
-    let ran = run_limited(fresh_vfs(), "x=x; while :; do x=$x$x; done", Duration::from_secs(10), limits);
+    let ran = run_limited(
+        fresh_vfs(),
+        "x=x; while :; do x=$x$x; done",
+        Duration::from_secs(10),
+        limits,
+    );
     assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellValue)));
 }
 
@@ -185,6 +190,11 @@ fn a_pipeline_bomb_stops_at_the_stage_limit() {
         max_concurrent_stages: 16,
         ..ShellLimits::default()
     };
-    let ran = run_limited(fresh_vfs(), "f() { f | f; }; f", Duration::from_secs(10), limits);
+    let ran = run_limited(
+        fresh_vfs(),
+        "f() { f | f; }; f",
+        Duration::from_secs(10),
+        limits,
+    );
     assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellStages)));
 }

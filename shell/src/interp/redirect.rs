@@ -209,8 +209,14 @@ impl Shell {
         match vfs.read_file(&path) {
             Ok(data) => Ok(Fd::reader(BytesReader::new(data))),
             Err(error) if error.errno == Errno::NoEnt && create => {
-                drop(vfs.write_file(&path, Vec::new()));
-                Ok(Fd::null_input())
+                // `<>` creates a missing file, but not its folder.
+                match vfs.write_file(&path, Vec::new()) {
+                    Ok(()) => Ok(Fd::null_input()),
+                    Err(error) => {
+                        drop(vfs);
+                        Err(self.redirect_error(target, error.errno.strerror()))
+                    }
+                }
             }
             Err(error) => {
                 drop(vfs);
