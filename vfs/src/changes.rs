@@ -145,6 +145,11 @@ pub fn to_document(changes: &[Change]) -> DiffDocument {
     }
 }
 
+/// Parses a JSON diff document (the output of [`to_json`]).
+pub fn from_json(text: &str) -> Result<DiffDocument, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
 /// Pretty JSON text of the diff, ending with a newline.
 pub fn to_json(changes: &[Change]) -> String {
     let mut text = serde_json::to_string_pretty(&to_document(changes)).expect("serialisable");
