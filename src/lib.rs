@@ -1,18 +1,27 @@
-//! goccia: a sandboxed JavaScript runtime and virtual shell for AI agents.
-//!
-//! Build a [`Sandbox`] with [`SandboxBuilder`] (seeds from host paths,
-//! inline files, `--copy-rw` mappings, limits), run scripts in it, look at
-//! what they changed with [`Sandbox::diff`], and keep the changes with
-//! [`Sandbox::write_back`]. The `goccia` binary is [`cli`] over this API.
+#![doc = include_str!("../docs/guide.md")]
+#![warn(missing_docs)]
 
+mod builder;
+mod child;
 pub mod cli;
+mod error;
+mod run;
 mod sandbox;
 mod session;
 
+pub use builder::SandboxBuilder;
+pub use child::ChildSeed;
+pub use error::{
+    AccessError, ApplyError, ChildSeedError, Error, RunError, SetupError, WriteBackError,
+};
+pub use run::Run;
+pub use sandbox::{DiffFormat, Entry, Sandbox};
+pub use session::{ShellRun, ShellSession, ShellStop};
+
 pub use goccia_core::{
-    AllowedHost, Audit, AuditEvent, FailureKind, Limits, NetPolicy, Output, OutputBudget,
+    AllowedHost, Audit, AuditEvent, Capture, FailureKind, Limits, NetPolicy, Output, OutputBudget,
 };
 pub use goccia_shell::io::Fd;
-pub use goccia_vm::{Engine, ExecMode, Failure, RunOutcome};
-pub use sandbox::{AccessError, DiffFormat, Sandbox, SandboxBuilder, ScriptRun, SetupError};
-pub use session::{ShellRun, ShellSession, ShellStop};
+pub use goccia_vfs::write_back::{Skipped, WriteBackReport, Written};
+pub use goccia_vfs::{Change, ChangeKind, NodeType, Usage};
+pub use goccia_vm::{Engine, ExecMode, Failure};

@@ -1,271 +1,153 @@
-//! A sandbox: a VFS seeded by the host, its baseline, and the host's
-//! write-back mappings. Scripts run against it one after another.
+//! [`Sandbox`]: a VFS seeded by the host, the baseline it was seeded to,
+//! and the host's write-back mappings. Scripts and command lines run in it
+//! one after another; the host reads, writes and diffs it in between.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use goccia_core::{Audit, Limits, NetPolicy, Output, Watch};
-use goccia_vfs::seed::{seed_bytes, seed_host};
-use goccia_vfs::seed_config::parse_seed_config;
-use goccia_vfs::write_back::{CopyRwMapping, WriteBackError, WriteBackReport, write_back};
-use goccia_vfs::{
-    Change, Quota, SeedError, SeedSpec, SeedTarget, SharedVfs, Snapshot, Vfs, VfsPath,
-};
-use goccia_vm::{Engine, ExecMode, RunOutcome, RunRequest};
+use goccia_core::{Limits, Output, OutputBudget, Watch};
+use goccia_vfs::changes::ChangeRecord;
+use goccia_vfs::write_back::{CopyRwMapping, WriteBackReport, write_back};
+use goccia_vfs::{Change, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
+use goccia_vm::{Engine, ExecMode, RunRequest};
 use parking_lot::Mutex;
-use thiserror::Error;
+
+use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
+use crate::session::PersistentShell;
+use crate::{Run, SandboxBuilder};
 
 /// Diff output formats (contract §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DiffFormat {
+    /// `{"version":1,"changes":[...]}` with sizes, `blake3:` hashes and
+    /// the new content of every file.
     #[default]
     Json,
+    /// A git patch (binary files as `GIT binary patch`) that `git apply`
+    /// accepts.
     Unified,
 }
 
-/// Where a seed comes from.
+/// One entry of [`Sandbox::list`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Seed {
-    Host {
-        host: PathBuf,
-        target: String,
-        copy_rw: bool,
-    },
-    Config(PathBuf),
-    Inline {
-        path: String,
-        content: Bytes,
-    },
+pub struct Entry {
+    /// The file or folder name (no path).
+    pub name: String,
+    /// File or directory.
+    pub node_type: NodeType,
 }
 
-/// Why a sandbox could not be set up. Nothing ran.
-#[derive(Debug, Error)]
-pub enum SetupError {
-    #[error("{0}")]
-    Seed(#[from] SeedError),
-    #[error("cannot read seed config {}: {source}", .path.display())]
-    ConfigUnreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("seed config {}: {problem}", .path.display())]
-    Config { path: PathBuf, problem: String },
-    #[error("invalid sandbox path `{raw}`: {source}")]
-    Path {
-        raw: String,
-        source: goccia_vfs::PathError,
-    },
-}
-
-/// Builds a [`Sandbox`]: seeds are applied in the order they were added.
-#[derive(Clone, Debug, Default)]
-pub struct SandboxBuilder {
-    engine: Engine,
-    seeds: Vec<Seed>,
-}
-
-impl SandboxBuilder {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn limits(mut self, limits: Limits) -> Self {
-        self.engine.limits = limits;
-        self
-    }
-
-    /// How guest modules execute (default: interpreted from source).
-    pub fn mode(mut self, mode: ExecMode) -> Self {
-        self.engine.mode = mode;
-        self
-    }
-
-    /// What `fetch` may reach (default: nothing).
-    pub fn network(mut self, network: NetPolicy) -> Self {
-        self.engine.network = network;
-        self
-    }
-
-    /// Where security-relevant decisions are recorded (default: nowhere).
-    pub fn audit(mut self, audit: Audit) -> Self {
-        self.engine.audit = audit;
-        self
-    }
-
-    /// `--seed host[=sandbox]`: copy a host file or folder in (default `/`).
-    pub fn seed(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
-        self.seeds.push(Seed::Host {
-            host: host.into(),
-            target: target.unwrap_or("/").to_string(),
-            copy_rw: false,
-        });
-        self
-    }
-
-    /// `--copy-rw host[=sandbox]`: seed, and write changes back after a
-    /// successful run when [`Sandbox::write_back`] is called.
-    pub fn copy_rw(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
-        self.seeds.push(Seed::Host {
-            host: host.into(),
-            target: target.unwrap_or("/").to_string(),
-            copy_rw: true,
-        });
-        self
-    }
-
-    /// `--seed-config file.json`.
-    pub fn seed_config(mut self, path: impl Into<PathBuf>) -> Self {
-        self.seeds.push(Seed::Config(path.into()));
-        self
-    }
-
-    /// An inline file at exactly `path`.
-    pub fn file(mut self, path: &str, content: impl Into<Bytes>) -> Self {
-        self.seeds.push(Seed::Inline {
-            path: path.to_string(),
-            content: content.into(),
-        });
-        self
-    }
-
-    /// Seeds the VFS and takes the baseline.
-    pub fn build(self) -> Result<Sandbox, SetupError> {
-        let quota = Quota {
-            max_bytes: self.engine.limits.fs_quota_bytes,
-            max_nodes: self.engine.limits.fs_node_limit,
-        };
-        let mut vfs = Vfs::new(quota);
-        let mut copy_rw = Vec::new();
-        for seed in &self.seeds {
-            apply_seed(&mut vfs, seed, &mut copy_rw)?;
-        }
-        let baseline = vfs.snapshot();
-        Ok(Sandbox {
-            vfs: Arc::new(Mutex::new(vfs)),
-            baseline,
-            copy_rw,
-            engine: self.engine,
-        })
-    }
-}
-
-fn target_of(raw: &str) -> Result<SeedTarget, SetupError> {
-    Ok(SeedTarget::parse(raw)?)
-}
-
-fn apply_seed(
-    vfs: &mut Vfs,
-    seed: &Seed,
-    copy_rw: &mut Vec<CopyRwMapping>,
-) -> Result<(), SetupError> {
-    match seed {
-        Seed::Host {
-            host,
-            target,
-            copy_rw: rw,
-        } => {
-            let seeded = seed_host(vfs, host, &target_of(target)?)?;
-            if *rw {
-                copy_rw.push(CopyRwMapping {
-                    host_root: std::path::absolute(host).unwrap_or_else(|_| host.clone()),
-                    sandbox_root: seeded.path,
-                    node_type: seeded.node_type,
-                });
-            }
-        }
-        Seed::Inline { path, content } => {
-            let path = VfsPath::parse(path).map_err(|source| SetupError::Path {
-                raw: path.clone(),
-                source,
-            })?;
-            seed_bytes(vfs, &path, content.clone())?;
-        }
-        Seed::Config(path) => apply_config(vfs, path)?,
-    }
-    Ok(())
-}
-
-fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SetupError::ConfigUnreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let problem = |problem: String| SetupError::Config {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
-    let folder = path.parent().unwrap_or(Path::new("."));
-    for (index, spec) in specs.into_iter().enumerate() {
-        let result = match spec {
-            SeedSpec::Copy { from, to } => SeedTarget::parse(to.as_deref().unwrap_or("/"))
-                .and_then(|target| seed_host(vfs, &folder.join(&from), &target)),
-            SeedSpec::Inline {
-                path: target,
-                content,
-            } => VfsPath::parse(&target)
-                .map_err(|source| SeedError::BadTarget {
-                    raw: target.clone(),
-                    source,
-                })
-                .and_then(|target| seed_bytes(vfs, &target, content)),
-        };
-        result.map_err(|error| problem(format!("entry {index}: {error}")))?;
-    }
-    Ok(())
-}
-
-/// Why the host could not read or write a sandbox path.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum AccessError {
-    #[error("invalid sandbox path `{raw}`: {source}")]
-    Path {
-        raw: String,
-        source: goccia_vfs::PathError,
-    },
-    #[error("{path}: {reason}")]
-    Fs { path: String, reason: &'static str },
-}
-
-/// A seeded sandbox.
+/// A seeded sandbox: a session in which scripts and shell command lines
+/// run one after another on the same VFS (and, for [`Sandbox::run_shell`],
+/// the same shell state). `Send + Sync`; runs from several threads are
+/// serialised on the VFS, not on the sandbox.
+///
+/// ```
+/// # use goccia::{DiffFormat, Sandbox};
+/// let sandbox = Sandbox::builder()
+///     .file("/src/a.txt", "one\n")
+///     .file("/edit.js", r#"
+///         import fs from "fs";
+///         fs.appendFileSync("/src/a.txt", "two\n");
+///     "#)
+///     .build()?;
+/// assert!(sandbox.run_script("/edit.js")?.success());
+/// assert_eq!(sandbox.run_shell("wc -l < /src/a.txt")?.stdout_text(), "2\n");
+/// assert!(sandbox.diff(DiffFormat::Unified).contains("+two"));
+/// # Ok::<(), goccia::Error>(())
+/// ```
 pub struct Sandbox {
     vfs: SharedVfs,
     baseline: Snapshot,
     copy_rw: Vec<CopyRwMapping>,
     engine: Engine,
+    /// The session `run_shell` uses, opened by its first call.
+    pub(crate) shell: Mutex<Option<PersistentShell>>,
 }
 
-/// A finished [`Sandbox::run_script`].
-#[derive(Clone, Debug)]
-pub struct ScriptRun {
-    pub outcome: RunOutcome,
-    pub duration: std::time::Duration,
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("usage", &self.usage())
+            .field("copy_rw", &self.copy_rw.len())
+            .field("engine", &self.engine)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Sandbox {
+    /// A builder; see [`SandboxBuilder`].
     pub fn builder() -> SandboxBuilder {
         SandboxBuilder::new()
     }
 
+    /// A sandbox over a seeded `vfs`, its baseline taken now.
+    pub(crate) fn new(vfs: Vfs, copy_rw: Vec<CopyRwMapping>, engine: Engine) -> Sandbox {
+        Sandbox {
+            baseline: vfs.snapshot(),
+            vfs: Arc::new(Mutex::new(vfs)),
+            copy_rw,
+            engine,
+            shell: Mutex::new(None),
+        }
+    }
+
+    /// The limits every run gets.
     pub fn limits(&self) -> &Limits {
         &self.engine.limits
     }
 
+    /// How guest modules execute.
     pub fn mode(&self) -> ExecMode {
         self.engine.mode
     }
 
-    /// Limits, mode and network policy, as nested runs inherit them.
+    /// Limits, mode, network policy and audit trail, as nested runs and
+    /// [`Sandbox::child`] inherit them.
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
 
-    /// Runs a JS entry (a VFS path) with this sandbox's limits. Output goes
-    /// to `output`; its budget bounds what the run may print.
-    pub fn run_script(&self, entry: &str, output: &Output) -> Result<ScriptRun, SetupError> {
-        let entry = VfsPath::parse(entry).map_err(|source| SetupError::Path {
+    /// Runs the JS module at `entry` (a VFS path) on a fresh runtime with
+    /// this sandbox's limits; its output is captured in the [`Run`]. A
+    /// throw, a limit or the deadline is a failed `Run`, not an `Err`.
+    ///
+    /// ```
+    /// # use goccia::{FailureKind, Sandbox, Limits};
+    /// # use std::time::Duration;
+    /// let sandbox = Sandbox::builder()
+    ///     .limits(Limits::default().timeout(Duration::from_millis(200)))
+    ///     .file("/spin.js", "while (true) {}")
+    ///     .build()?;
+    /// let run = sandbox.run_script("/spin.js")?;
+    /// assert_eq!((run.exit_code, run.failure_kind()), (4, Some(FailureKind::Timeout)));
+    /// assert!(sandbox.run_script("/nul\0.js").is_err()); // not a valid path
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_script(&self, entry: &str) -> Result<Run, RunError> {
+        let (output, stdout, stderr) =
+            Output::captured(OutputBudget::new(self.engine.limits.max_output));
+        let mut run = self.run_script_with(entry, &output)?;
+        run.stdout = stdout.take();
+        run.stderr = stderr.take();
+        Ok(run)
+    }
+
+    /// Like [`Sandbox::run_script`], with the guest's output going to
+    /// `output` as it is produced (and charged to its budget); the `Run`'s
+    /// `stdout`/`stderr` stay empty.
+    ///
+    /// ```
+    /// # use goccia::{Output, OutputBudget, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/main.js", "console.log('hi')").build()?;
+    /// let (output, stdout, _stderr) = Output::captured(OutputBudget::new(1 << 20));
+    /// sandbox.run_script_with("/main.js", &output)?;
+    /// assert_eq!(stdout.take(), b"hi\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_script_with(&self, entry: &str, output: &Output) -> Result<Run, RunError> {
+        let entry = VfsPath::parse(entry).map_err(|source| RunError::Entry {
             raw: entry.to_string(),
             source,
         })?;
@@ -278,18 +160,100 @@ impl Sandbox {
             self.engine.clone(),
         );
         let outcome = goccia_vm::run(&request);
-        Ok(ScriptRun {
-            outcome,
+        Ok(Run {
+            exit_code: outcome.exit_code(),
+            result: outcome.result.filter(|_| outcome.failure.is_none()),
+            failure: outcome.failure,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
             duration: started.elapsed(),
+            memory_used: Some(outcome.memory_used),
         })
     }
 
-    /// Changes since the baseline, in apply order.
+    /// A file's content, read from the host side.
+    ///
+    /// ```
+    /// # use goccia::{AccessError, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/a.txt", "A").build()?;
+    /// assert_eq!(&sandbox.read("/a.txt")?[..], b"A");
+    /// let missing = sandbox.read("/b.txt").unwrap_err();
+    /// assert_eq!(missing.to_string(), "/b.txt: No such file or directory");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn read(&self, path: &str) -> Result<Bytes, AccessError> {
+        let vfs_path = parse(path)?;
+        let result = self.vfs.lock().read_file(&vfs_path);
+        result.map_err(|error| fs_error(path, error))
+    }
+
+    /// Writes a file from the host side, creating its parent folders. It
+    /// is a change like any the guest makes: it shows in the diff and, under
+    /// a `copy_rw` root, is written back.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().build()?;
+    /// sandbox.write("/task/input.txt", "3 1 2")?;
+    /// let run = sandbox.run_shell("tr ' ' '\\n' < /task/input.txt | sort -n | head -1")?;
+    /// assert_eq!(run.stdout_text(), "1\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn write(&self, path: &str, content: impl Into<Bytes>) -> Result<(), AccessError> {
+        let vfs_path = parse(path)?;
+        let mut vfs = self.vfs.lock();
+        if let Some(parent) = vfs_path.parent() {
+            vfs.mkdir_all(&parent)
+                .map_err(|error| fs_error(path, error))?;
+        }
+        vfs.write_file(&vfs_path, content)
+            .map_err(|error| fs_error(path, error))
+    }
+
+    /// A folder's entries, sorted by name.
+    ///
+    /// ```
+    /// # use goccia::{NodeType, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/p/b.txt", "").file("/p/a/x", "").build()?;
+    /// let names: Vec<_> = sandbox.list("/p")?.into_iter()
+    ///     .map(|entry| (entry.name, entry.node_type)).collect();
+    /// assert_eq!(names, [("a".into(), NodeType::Directory), ("b.txt".into(), NodeType::File)]);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn list(&self, path: &str) -> Result<Vec<Entry>, AccessError> {
+        let vfs_path = parse(path)?;
+        let entries = self.vfs.lock().read_dir(&vfs_path);
+        let mut entries: Vec<Entry> = entries
+            .map_err(|error| fs_error(path, error))?
+            .into_iter()
+            .map(|entry| Entry {
+                name: entry.name.to_string(),
+                node_type: entry.node_type,
+            })
+            .collect();
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+
+    /// Changes since the baseline, in apply order. O(changed): folders the
+    /// runs did not touch are skipped by identity.
     pub fn changes(&self) -> Vec<Change> {
         goccia_vfs::diff(&self.baseline, &self.vfs.lock().snapshot())
     }
 
-    /// The diff since the baseline as text.
+    /// The changes since the baseline as text.
+    ///
+    /// ```
+    /// # use goccia::{DiffFormat, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/a.txt", "old\n").build()?;
+    /// let empty: serde_json::Value = serde_json::from_str(&sandbox.diff(DiffFormat::Json)).unwrap();
+    /// assert_eq!(empty, serde_json::json!({"version": 1, "changes": []}));
+    /// sandbox.write("/a.txt", "new\n")?;
+    /// let patch = sandbox.diff(DiffFormat::Unified);
+    /// assert!(patch.starts_with("diff --git a/a.txt b/a.txt"));
+    /// assert!(patch.contains("-old\n+new\n"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn diff(&self, format: DiffFormat) -> String {
         let changes = self.changes();
         match format {
@@ -298,10 +262,34 @@ impl Sandbox {
         }
     }
 
-    /// Writes the changes under `--copy-rw` mappings back to the host.
-    /// Call it only after a successful run.
+    /// Applies changes taken elsewhere (a child's, another sandbox's) to
+    /// this VFS, all or nothing. A change whose old content does not match
+    /// this tree is refused as stale instead of overwriting.
+    ///
+    /// ```
+    /// # use goccia::{ApplyError, ChildSeed, Sandbox};
+    /// let parent = Sandbox::builder().file("/a.txt", "1").build()?;
+    /// let child = parent.child(&[ChildSeed::path("/a.txt")])?;
+    /// child.write("/a.txt", "2")?;
+    /// parent.write("/a.txt", "3")?; // the parent moved on meanwhile
+    /// let error = parent.apply(&child.changes()).unwrap_err();
+    /// assert!(matches!(error, ApplyError::Stale { .. }));
+    /// assert_eq!(&parent.read("/a.txt")?[..], b"3");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn apply(&self, changes: &[Change]) -> Result<(), ApplyError> {
+        let records: Vec<ChangeRecord> = changes.iter().map(ChangeRecord::from_change).collect();
+        goccia_vfs::changes::apply(&mut self.vfs.lock(), &records)
+    }
+
+    /// Writes the changes under the `copy_rw` mappings back to the host,
+    /// file by file atomically, never deleting, refusing symlinks and
+    /// paths outside the mapped roots. Call it only after a successful run
+    /// ([`Run::success`]): the host decides, never the guest.
     pub fn write_back(&self) -> Result<WriteBackReport, WriteBackError> {
-        write_back(&self.copy_rw, &self.changes())
+        let report = write_back(&self.copy_rw, &self.changes());
+        self.audit_write_back(&report);
+        report
     }
 
     /// True when some seed was marked for write-back.
@@ -309,27 +297,53 @@ impl Sandbox {
         !self.copy_rw.is_empty()
     }
 
-    /// A file's content, read from the host side.
-    pub fn read(&self, path: &str) -> Result<Bytes, AccessError> {
-        let vfs_path = VfsPath::parse(path).map_err(|source| AccessError::Path {
-            raw: path.to_string(),
-            source,
-        })?;
-        self.vfs
-            .lock()
-            .read_file(&vfs_path)
-            .map_err(|error| AccessError::Fs {
-                path: path.to_string(),
-                reason: error.errno.strerror(),
-            })
+    /// Bytes and nodes the VFS holds (what the quota counts).
+    pub fn usage(&self) -> goccia_vfs::Usage {
+        self.vfs.lock().usage()
     }
 
     pub(crate) fn shared_vfs(&self) -> SharedVfs {
         self.vfs.clone()
     }
 
-    /// Bytes and nodes the VFS holds.
-    pub fn usage(&self) -> goccia_vfs::Usage {
-        self.vfs.lock().usage()
+    fn audit_write_back(&self, result: &Result<WriteBackReport, WriteBackError>) {
+        let audit = &self.engine.audit;
+        let report = match result {
+            Ok(report) => report,
+            Err(error) => {
+                audit.record("write-back", "deny", "write-back", Some(error.to_string()));
+                return;
+            }
+        };
+        for written in &report.written {
+            let subject = format!(
+                "{} -> {}",
+                written.sandbox_path,
+                written.host_path.display()
+            );
+            audit.record("write-back", "write", subject, None);
+        }
+        for skipped in &report.skipped {
+            audit.record(
+                "write-back",
+                "skip",
+                skipped.sandbox_path.to_string(),
+                Some(skipped.reason.to_string()),
+            );
+        }
+    }
+}
+
+fn parse(path: &str) -> Result<VfsPath, AccessError> {
+    VfsPath::parse(path).map_err(|source| AccessError::Path {
+        raw: path.to_string(),
+        source,
+    })
+}
+
+fn fs_error(path: &str, error: FsError) -> AccessError {
+    AccessError::Fs {
+        path: path.to_string(),
+        reason: error.errno.strerror(),
     }
 }

@@ -3,12 +3,21 @@
 //! line with its own deadline.
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use goccia_core::{CancelToken, FailureKind, LimitKind, Limits, Output, Stream, Watch};
+use goccia_core::{
+    CancelToken, Capture, FailureKind, LimitKind, Limits, Output, OutputBudget, Stream, Watch,
+};
 use goccia_shell::io::{Fd, HostWriter, StopReason};
 use goccia_shell::{Context, LineStatus, Shell, ShellLimits, Stopped};
+use goccia_vm::Failure;
 
-use crate::Sandbox;
+use crate::error::RunError;
+use crate::{Run, Sandbox};
+
+/// Stack for the thread a shell runs on: its parser and interpreter
+/// recurse, and nested constructs must not overflow the caller's thread.
+const SHELL_STACK: usize = 256 << 20;
 
 /// How a shell run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +31,7 @@ pub struct ShellRun {
 /// Why a shell run was stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShellStop {
+    /// `timeout`, `resource-limit`, or `script-error` for a cancellation.
     pub kind: FailureKind,
     /// What stopped it, for the user (names the option that raises it).
     pub message: String,
@@ -38,7 +48,61 @@ pub struct ShellSession {
     cancel: CancelToken,
 }
 
+/// The session [`Sandbox::run_shell`] keeps between calls, with the
+/// captures its output goes to.
+pub(crate) struct PersistentShell {
+    session: ShellSession,
+    stdout: Capture,
+    stderr: Capture,
+    budget: Arc<OutputBudget>,
+}
+
 impl Sandbox {
+    /// Runs a shell command line (a whole script: `;`, pipelines,
+    /// functions, `exit`) in this sandbox's shell session: its working
+    /// directory, variables and functions persist from one call to the
+    /// next, like lines typed into one terminal. Output is captured in the
+    /// [`Run`], up to `max_output` per call; the deadline is per call.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/p/a.txt", "x").build()?;
+    /// sandbox.run_shell("cd /p; greet() { echo \"hi $1\"; }")?;
+    /// let run = sandbox.run_shell("greet there; ls; exit 3")?;
+    /// assert_eq!(run.stdout_text(), "hi there\na.txt\n");
+    /// assert_eq!(run.exit_code, 3);
+    /// assert_eq!(sandbox.run_shell("pwd")?.stdout_text(), "/p\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
+        let mut slot = self.shell.lock();
+        let shell = slot.get_or_insert_with(|| self.persistent_shell());
+        shell.budget.reset();
+        let started = Instant::now();
+        let session = &mut shell.session;
+        let ran = on_shell_stack(|| session.run_script(command_line))?;
+        Ok(Run {
+            exit_code: ran.exit_code,
+            failure: ran.stopped.map(ShellStop::into_failure),
+            stdout: shell.stdout.take(),
+            stderr: shell.stderr.take(),
+            result: None,
+            duration: started.elapsed(),
+            memory_used: None,
+        })
+    }
+
+    fn persistent_shell(&self) -> PersistentShell {
+        let budget = OutputBudget::new(self.limits().max_output);
+        let (output, stdout, stderr) = Output::captured(budget.clone());
+        PersistentShell {
+            session: self.shell_session(&output, Fd::null_input()),
+            stdout,
+            stderr,
+            budget,
+        }
+    }
+
     /// Opens a shell on this sandbox's VFS: output goes to `output` (and is
     /// charged to its budget), commands read `stdin`.
     pub fn shell_session(&self, output: &Output, stdin: Fd) -> ShellSession {
@@ -175,6 +239,32 @@ impl ShellSession {
             }
         }
     }
+}
+
+impl ShellStop {
+    /// As a run's failure (a cancellation is a script error, exit 130).
+    pub fn into_failure(self) -> Failure {
+        let mut failure = Failure::new(self.kind, self.message);
+        if self.cancelled {
+            failure.report = String::new();
+        } else {
+            failure.report = format!("goccia: shell stopped: {}\n", failure.message);
+        }
+        failure
+    }
+}
+
+/// Runs `work` on a thread with the stack the shell needs, so a deeply
+/// nested script cannot overflow the caller's thread.
+pub(crate) fn on_shell_stack<R: Send>(work: impl FnOnce() -> R + Send) -> Result<R, RunError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("goccia-shell".into())
+            .stack_size(SHELL_STACK)
+            .spawn_scoped(scope, work)
+            .map_err(RunError::Thread)?;
+        worker.join().map_err(|_| RunError::Panicked)
+    })
 }
 
 fn describe_stop(stopped: Stopped, limits: &ShellLimits) -> ShellStop {

@@ -93,8 +93,8 @@ fn fib(c: &mut Criterion) {
     group.bench_function("a whole goccia run (runtime, prelude, module)", |b| {
         b.iter(|| {
             let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
-            let run = sandbox.run_script("/main.js", &output).unwrap();
-            assert!(run.outcome.failure.is_none());
+            let run = sandbox.run_script_with("/main.js", &output).unwrap();
+            assert!(run.failure.is_none());
         })
     });
     group.finish();

@@ -75,10 +75,10 @@ fn timed_run(script: &str, n: u64) -> Duration {
         .unwrap();
     let (output, _, err) = Output::captured(OutputBudget::new(1 << 30));
     let started = Instant::now();
-    let run = sandbox.run_script("/main.js", &output).unwrap();
+    let run = sandbox.run_script_with("/main.js", &output).unwrap();
     let elapsed = started.elapsed();
     assert!(
-        run.outcome.failure.is_none(),
+        run.failure.is_none(),
         "{}",
         String::from_utf8_lossy(&err.take())
     );

@@ -71,6 +71,12 @@ impl OutputBudget {
         self.exceeded.load(Ordering::Relaxed)
     }
 
+    /// Starts over: a session's next run gets the whole budget again.
+    pub fn reset(&self) {
+        self.used.store(0, Ordering::Relaxed);
+        self.exceeded.store(false, Ordering::Relaxed);
+    }
+
     /// Reserves up to `wanted` bytes; returns how many may be written.
     fn reserve(&self, wanted: u64) -> u64 {
         let mut used = self.used.load(Ordering::Relaxed);

@@ -1,6 +1,6 @@
 //! The `goccia` command line: a thin layer over the library.
 
-pub mod args;
+mod args;
 mod interactive;
 mod report;
 mod run;

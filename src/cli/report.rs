@@ -178,30 +178,12 @@ fn write_back(sandbox: &Sandbox, exit: &mut i32) -> Value {
         eprintln!("goccia: write-back skipped: the run failed (exit {exit}); nothing was written");
         return json!({ "skipped": "the run failed" });
     }
-    let audit = &sandbox.engine().audit;
     match sandbox.write_back() {
         Ok(report) => {
-            for written in &report.written {
-                let subject = format!(
-                    "{} -> {}",
-                    written.sandbox_path,
-                    written.host_path.display()
-                );
-                audit.record("write-back", "write", subject, None);
-            }
-            for skipped in &report.skipped {
-                audit.record(
-                    "write-back",
-                    "skip",
-                    skipped.sandbox_path.to_string(),
-                    Some(skipped.reason.to_string()),
-                );
-            }
             eprint!("{}", report.render());
             report_json(&report)
         }
         Err(error) => {
-            audit.record("write-back", "deny", "write-back", Some(error.to_string()));
             eprintln!("goccia: {error}");
             *exit = FailureKind::ScriptError.exit_code();
             json!({ "error": error.to_string() })

@@ -11,25 +11,24 @@ pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
         Ok(prepared) => prepared,
         Err(exit) => return exit,
     };
-    let script = match prepared.sandbox.run_script(&args.entry, &prepared.output) {
+    let run = match prepared
+        .sandbox
+        .run_script_with(&args.entry, &prepared.output)
+    {
         Ok(script) => script,
         Err(error) => {
             eprintln!("goccia: {error}");
             return FailureKind::Usage.exit_code();
         }
     };
-    let outcome = &script.outcome;
-    if let Some(failure) = &outcome.failure {
+    if let Some(failure) = &run.failure {
         eprint!("{}", failure.report);
     }
     let finished = Finished {
-        exit: outcome.exit_code(),
-        failure: outcome
-            .failure
-            .as_ref()
-            .map(|f| (f.kind, f.message.clone())),
-        duration: script.duration,
-        memory_bytes: Some(outcome.memory_used),
+        exit: run.exit_code,
+        failure: run.failure.as_ref().map(|f| (f.kind, f.message.clone())),
+        duration: run.duration,
+        memory_bytes: run.memory_used,
     };
     conclude(prepared, &args.sandbox, finished)
 }

@@ -12,10 +12,7 @@ use super::args::{SeedFlag, ShellArgs};
 use super::interactive;
 use super::report::{Finished, Prepared, conclude, prepare};
 use crate::ShellRun;
-
-/// Stack for the thread the shell runs on: its parser and interpreter
-/// recurse, and nested constructs must not overflow the main thread.
-const SHELL_STACK: usize = 256 << 20;
+use crate::session::on_shell_stack;
 
 /// What the shell is to run.
 enum Mode {
@@ -40,21 +37,10 @@ pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>) -> i32 {
     };
     let mode = mode(&args);
     let started = Instant::now();
-    let ran = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("goccia-shell".into())
-            .stack_size(SHELL_STACK)
-            .spawn_scoped(scope, || run_mode(&prepared, mode))
-            .map(|worker| worker.join())
-    });
-    let run = match ran {
-        Ok(Ok(run)) => run,
-        Ok(Err(_)) => {
-            eprintln!("goccia: internal error: the shell panicked");
-            return FailureKind::HostError.exit_code();
-        }
+    let run = match on_shell_stack(|| run_mode(&prepared, mode)) {
+        Ok(run) => run,
         Err(error) => {
-            eprintln!("goccia: cannot start the shell: {error}");
+            eprintln!("goccia: {error}");
             return FailureKind::HostError.exit_code();
         }
     };

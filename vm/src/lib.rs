@@ -19,5 +19,5 @@ pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
 pub use failure::Failure;
 pub use launcher::Launcher;
-pub use nested::Nester;
+pub use nested::{ChildSeedError, Nester, seed_child};
 pub use runner::{RunOutcome, RunRequest, run};

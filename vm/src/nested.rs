@@ -122,7 +122,9 @@ impl Nested<'_> {
         };
         let vfs = match seed_child(&self.parent.vfs, &spec.seeds) {
             Ok(vfs) => vfs,
-            Err(message) => return ScriptResult::failed(FailureKind::ScriptError, message),
+            Err(error) => {
+                return ScriptResult::failed(FailureKind::ScriptError, error.to_string());
+            }
         };
         let baseline = vfs.snapshot();
         let shared: SharedVfs = Arc::new(Mutex::new(vfs));
@@ -179,10 +181,19 @@ fn from_outcome(outcome: RunOutcome, changes: Option<(String, String)>) -> Scrip
     }
 }
 
+/// A child seed that could not be applied; nothing ran.
+#[derive(Debug, thiserror::Error)]
+#[error("seed entry {index}: {source}")]
+pub struct ChildSeedError {
+    /// Position of the seed in the list.
+    pub index: usize,
+    pub source: SeedError,
+}
+
 /// A child's VFS: seeded from the parent's snapshot (each folder shared,
 /// O(1) whatever its size) and inline files. Its quota lets it hold what
 /// it was seeded with plus what the parent may still write.
-fn seed_child(parent: &SharedVfs, seeds: &[SeedSpec]) -> Result<Vfs, String> {
+pub fn seed_child(parent: &SharedVfs, seeds: &[SeedSpec]) -> Result<Vfs, ChildSeedError> {
     let (snapshot, remaining) = {
         let parent = parent.lock();
         (parent.snapshot(), parent.remaining())
@@ -207,7 +218,7 @@ fn seed_child(parent: &SharedVfs, seeds: &[SeedSpec]) -> Result<Vfs, String> {
                 })
                 .and_then(|path| seed_bytes(&mut vfs, &path, content.clone())),
         };
-        seeded.map_err(|error| format!("seed entry {index}: {error}"))?;
+        seeded.map_err(|source| ChildSeedError { index, source })?;
     }
     let seeded = vfs.usage();
     vfs.set_quota(Quota {

@@ -1,0 +1,287 @@
+//! [`SandboxBuilder`]: everything a sandbox starts with, stated before it
+//! exists. Seeds apply in the order they were added; the baseline is taken
+//! once they all have.
+
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use goccia_core::{Audit, Limits, NetPolicy};
+use goccia_vfs::seed::{seed_bytes, seed_host};
+use goccia_vfs::seed_config::parse_seed_config;
+use goccia_vfs::write_back::CopyRwMapping;
+use goccia_vfs::{Quota, SeedError, SeedSpec, SeedTarget, Vfs, VfsPath};
+use goccia_vm::{Engine, ExecMode};
+
+use crate::{Sandbox, SetupError};
+
+/// Where a seed comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seed {
+    Host {
+        host: PathBuf,
+        target: String,
+        copy_rw: bool,
+    },
+    Config(PathBuf),
+    Inline {
+        path: String,
+        content: Bytes,
+    },
+}
+
+/// Builds a [`Sandbox`]. Every setting has a bounded default (see
+/// [`Limits`]); the network is off and nothing is audited unless asked.
+///
+/// ```
+/// use std::time::Duration;
+/// use goccia::{Limits, Sandbox};
+///
+/// let sandbox = Sandbox::builder()
+///     .limits(Limits::default().timeout(Duration::from_secs(5)))
+///     .file("/main.js", "console.log('hi')")
+///     .build()?;
+/// assert_eq!(sandbox.run_script("/main.js")?.stdout_text(), "hi\n");
+/// # Ok::<(), goccia::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SandboxBuilder {
+    engine: Engine,
+    seeds: Vec<Seed>,
+}
+
+impl SandboxBuilder {
+    /// A builder with the defaults: no files, default [`Limits`],
+    /// interpreted mode, no network, no audit trail.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The limits every run in the sandbox (and its children) gets.
+    ///
+    /// ```
+    /// # use goccia::{Limits, Sandbox, FailureKind};
+    /// let sandbox = Sandbox::builder()
+    ///     .limits(Limits::default().max_output(4))
+    ///     .file("/loud.js", "console.log('far too much')")
+    ///     .build()?;
+    /// let run = sandbox.run_script("/loud.js")?;
+    /// assert_eq!(run.failure_kind(), Some(FailureKind::ResourceLimit));
+    /// assert_eq!(run.stdout_text(), "far ");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.engine.limits = limits;
+        self
+    }
+
+    /// How guest modules execute (default: interpreted from source).
+    ///
+    /// ```
+    /// # use goccia::{ExecMode, Sandbox};
+    /// let sandbox = Sandbox::builder()
+    ///     .mode(ExecMode::Bytecode)
+    ///     .file("/main.js", "console.log(6 * 7)")
+    ///     .build()?;
+    /// assert_eq!(sandbox.run_script("/main.js")?.stdout_text(), "42\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn mode(mut self, mode: ExecMode) -> Self {
+        self.engine.mode = mode;
+        self
+    }
+
+    /// What `fetch` may reach (default: nothing; every `fetch` is a
+    /// `TypeError` naming the host).
+    ///
+    /// ```
+    /// # use goccia::{AllowedHost, NetPolicy, Sandbox};
+    /// let allowed = vec![AllowedHost::parse("api.example.com")?];
+    /// let sandbox = Sandbox::builder()
+    ///     .network(NetPolicy::new(allowed, true, 1 << 20))
+    ///     .build()?;
+    /// # let _ = sandbox;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn network(mut self, network: NetPolicy) -> Self {
+        self.engine.network = network;
+        self
+    }
+
+    /// Where security-relevant decisions are recorded (default: nowhere).
+    ///
+    /// ```
+    /// # use goccia::{Audit, Sandbox};
+    /// let audit = Audit::new(None); // in memory; `Some(writer)` for JSON lines
+    /// let sandbox = Sandbox::builder()
+    ///     .audit(audit.clone())
+    ///     .file("/main.js", "await fetch('https://example.com').catch(() => {})")
+    ///     .build()?;
+    /// sandbox.run_script("/main.js")?;
+    /// let event = &audit.events()[0];
+    /// assert_eq!((event.kind, event.decision), ("fetch", "deny"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn audit(mut self, audit: Audit) -> Self {
+        self.engine.audit = audit;
+        self
+    }
+
+    /// `--seed host[=sandbox]`: copy a host file or folder in, at `target`
+    /// (default `/`). A copy, never a live mount; host symlinks are
+    /// refused when the sandbox is built.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// std::fs::write(host.path().join("notes.txt"), "hello")?;
+    /// let sandbox = Sandbox::builder().seed(host.path(), Some("/work")).build()?;
+    /// assert_eq!(&sandbox.read("/work/notes.txt")?[..], b"hello");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn seed(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
+        self.seeds.push(Seed::Host {
+            host: host.into(),
+            target: target.unwrap_or("/").to_string(),
+            copy_rw: false,
+        });
+        self
+    }
+
+    /// `--copy-rw host[=sandbox]`: seed, and let [`Sandbox::write_back`]
+    /// write the changes under `target` back to `host`.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// let sandbox = Sandbox::builder().copy_rw(host.path(), Some("/out")).build()?;
+    /// sandbox.run_shell("echo done > /out/status")?;
+    /// let report = sandbox.write_back()?;
+    /// assert_eq!(report.written.len(), 1);
+    /// assert_eq!(std::fs::read_to_string(host.path().join("status"))?, "done\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copy_rw(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
+        self.seeds.push(Seed::Host {
+            host: host.into(),
+            target: target.unwrap_or("/").to_string(),
+            copy_rw: true,
+        });
+        self
+    }
+
+    /// `--seed-config file.json`: `{"files":[{"from","to"?} | {"path","text"}
+    /// | {"path","base64"}]}`, `from` relative to the file's folder.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// let config = host.path().join("seeds.json");
+    /// std::fs::write(&config, r#"{"files":[{"path":"/a.txt","text":"A"}]}"#)?;
+    /// let sandbox = Sandbox::builder().seed_config(&config).build()?;
+    /// assert_eq!(&sandbox.read("/a.txt")?[..], b"A");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn seed_config(mut self, path: impl Into<PathBuf>) -> Self {
+        self.seeds.push(Seed::Config(path.into()));
+        self
+    }
+
+    /// An inline file at exactly `path` (parent folders are created).
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/data/n.bin", vec![0u8, 1, 2]).build()?;
+    /// assert_eq!(sandbox.read("/data/n.bin")?.len(), 3);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn file(mut self, path: &str, content: impl Into<Bytes>) -> Self {
+        self.seeds.push(Seed::Inline {
+            path: path.to_string(),
+            content: content.into(),
+        });
+        self
+    }
+
+    /// Seeds the VFS and takes the baseline the diff is measured from.
+    ///
+    /// ```
+    /// # use goccia::{Sandbox, SetupError};
+    /// let error = Sandbox::builder().seed("/no/such/folder", None).build().unwrap_err();
+    /// assert!(matches!(error, SetupError::Seed(_)));
+    /// assert!(error.to_string().contains("/no/such/folder"));
+    /// ```
+    pub fn build(self) -> Result<Sandbox, SetupError> {
+        let quota = Quota {
+            max_bytes: self.engine.limits.fs_quota_bytes,
+            max_nodes: self.engine.limits.fs_node_limit,
+        };
+        let mut vfs = Vfs::new(quota);
+        let mut copy_rw = Vec::new();
+        for seed in &self.seeds {
+            apply_seed(&mut vfs, seed, &mut copy_rw)?;
+        }
+        Ok(Sandbox::new(vfs, copy_rw, self.engine))
+    }
+}
+
+fn apply_seed(
+    vfs: &mut Vfs,
+    seed: &Seed,
+    copy_rw: &mut Vec<CopyRwMapping>,
+) -> Result<(), SetupError> {
+    match seed {
+        Seed::Host {
+            host,
+            target,
+            copy_rw: rw,
+        } => {
+            let seeded = seed_host(vfs, host, &SeedTarget::parse(target)?)?;
+            if *rw {
+                copy_rw.push(CopyRwMapping {
+                    host_root: std::path::absolute(host).unwrap_or_else(|_| host.clone()),
+                    sandbox_root: seeded.path,
+                    node_type: seeded.node_type,
+                });
+            }
+        }
+        Seed::Inline { path, content } => {
+            let path = VfsPath::parse(path).map_err(|source| SetupError::Path {
+                raw: path.clone(),
+                source,
+            })?;
+            seed_bytes(vfs, &path, content.clone())?;
+        }
+        Seed::Config(path) => apply_config(vfs, path)?,
+    }
+    Ok(())
+}
+
+fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SetupError::ConfigUnreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let problem = |problem: String| SetupError::Config {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    for (index, spec) in specs.into_iter().enumerate() {
+        let result = match spec {
+            SeedSpec::Copy { from, to } => SeedTarget::parse(to.as_deref().unwrap_or("/"))
+                .and_then(|target| seed_host(vfs, &folder.join(&from), &target)),
+            SeedSpec::Inline {
+                path: target,
+                content,
+            } => VfsPath::parse(&target)
+                .map_err(|source| SeedError::BadTarget {
+                    raw: target.clone(),
+                    source,
+                })
+                .and_then(|target| seed_bytes(vfs, &target, content)),
+        };
+        result.map_err(|error| problem(format!("entry {index}: {error}")))?;
+    }
+    Ok(())
+}

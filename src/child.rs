@@ -1,0 +1,89 @@
+//! Child sandboxes from the host side: a fresh VFS seeded only from the
+//! parent's paths and inline files, with the parent's engine. What the
+//! `runScript(path, {sandbox: true})` guests use, for harnesses that fan
+//! out sub-tasks themselves.
+
+use bytes::Bytes;
+use goccia_vfs::SeedSpec;
+
+use crate::Sandbox;
+use crate::error::ChildSeedError;
+
+/// What a child sandbox is seeded with.
+///
+/// ```
+/// # use goccia::ChildSeed;
+/// let seeds = [
+///     ChildSeed::path("/src"),                  // /src of the parent at /src
+///     ChildSeed::path_to("/tests", "/t"),       // /tests of the parent at /t
+///     ChildSeed::file("/task.txt", "fix the build"),
+/// ];
+/// # let _ = seeds;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildSeed(SeedSpec);
+
+impl ChildSeed {
+    /// The parent's file or folder at `path`, at the same path in the
+    /// child. Shared, not copied: O(1) whatever its size.
+    pub fn path(path: &str) -> Self {
+        ChildSeed(SeedSpec::Copy {
+            from: path.to_string(),
+            to: None,
+        })
+    }
+
+    /// The parent's file or folder at `from`, at `to` in the child.
+    pub fn path_to(from: &str, to: &str) -> Self {
+        ChildSeed(SeedSpec::Copy {
+            from: from.to_string(),
+            to: Some(to.to_string()),
+        })
+    }
+
+    /// A file with `content` at exactly `path` in the child.
+    pub fn file(path: &str, content: impl Into<Bytes>) -> Self {
+        ChildSeed(SeedSpec::Inline {
+            path: path.to_string(),
+            content: content.into(),
+        })
+    }
+}
+
+impl Sandbox {
+    /// A child sandbox: a fresh VFS holding only what `seeds` name, taken
+    /// from this sandbox's current tree; the same limits, mode, network
+    /// policy and audit trail; no write-back mappings (its changes reach
+    /// the host only through [`Sandbox::apply`] on a sandbox that has
+    /// them). Its quota is what it was seeded with plus what this sandbox
+    /// may still write; its baseline is its seeded state.
+    ///
+    /// ```
+    /// # use goccia::{ChildSeed, Sandbox};
+    /// let parent = Sandbox::builder()
+    ///     .file("/src/a.txt", "a\n")
+    ///     .file("/secret.txt", "not for the child")
+    ///     .build()?;
+    /// let child = parent.child(&[ChildSeed::path("/src")])?;
+    /// assert!(child.read("/secret.txt").is_err());
+    /// child.run_shell("echo b >> /src/a.txt")?;
+    /// assert_eq!(&parent.read("/src/a.txt")?[..], b"a\n"); // untouched
+    /// parent.apply(&child.changes())?;                       // until merged
+    /// assert_eq!(&parent.read("/src/a.txt")?[..], b"a\nb\n");
+    ///
+    /// let error = parent.child(&[ChildSeed::path("/missing")]).unwrap_err();
+    /// assert_eq!(error.index, 0);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn child(&self, seeds: &[ChildSeed]) -> Result<Sandbox, ChildSeedError> {
+        let specs: Vec<SeedSpec> = seeds.iter().map(|seed| seed.0.clone()).collect();
+        let vfs = goccia_vm::seed_child(&self.shared_vfs(), &specs)?;
+        self.engine().audit.record(
+            "child",
+            "spawn",
+            "(host)",
+            Some(format!("host-made child sandbox, {} seeds", seeds.len())),
+        );
+        Ok(Sandbox::new(vfs, Vec::new(), self.engine().clone()))
+    }
+}

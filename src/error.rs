@@ -1,0 +1,113 @@
+//! Typed errors of the embedding API: one enum per operation, so a caller
+//! matches only what that operation can do, and [`Error`] when it just
+//! wants `?`.
+
+use std::path::PathBuf;
+
+use goccia_vfs::SeedError;
+use thiserror::Error;
+
+pub use goccia_vfs::changes::ApplyError;
+pub use goccia_vfs::write_back::WriteBackError;
+pub use goccia_vm::ChildSeedError;
+
+/// Why [`SandboxBuilder::build`](crate::SandboxBuilder::build) could not
+/// set up a sandbox. Nothing ran and nothing on the host changed.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// A `--seed`/`--copy-rw` host path is missing, is or contains a
+    /// symlink, or does not fit the quota.
+    #[error("{0}")]
+    Seed(#[from] SeedError),
+    /// A `--seed-config` file could not be read.
+    #[error("cannot read seed config {}: {source}", .path.display())]
+    ConfigUnreadable {
+        /// The config file.
+        path: PathBuf,
+        /// Why it could not be read.
+        source: std::io::Error,
+    },
+    /// A `--seed-config` file is not valid (the problem names the entry).
+    #[error("seed config {}: {problem}", .path.display())]
+    Config {
+        /// The config file.
+        path: PathBuf,
+        /// What is wrong, naming the entry (`entry 2: ...`).
+        problem: String,
+    },
+    /// An inline file's sandbox path is not a valid absolute path.
+    #[error("invalid sandbox path `{raw}`: {source}")]
+    Path {
+        /// The path as given.
+        raw: String,
+        /// What is wrong with it.
+        source: goccia_vfs::PathError,
+    },
+}
+
+/// Why the host could not read, write or list a sandbox path.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum AccessError {
+    /// The path is not a valid sandbox path (relative, NUL, too long...).
+    #[error("invalid sandbox path `{raw}`: {source}")]
+    Path {
+        /// The path as given.
+        raw: String,
+        /// What is wrong with it.
+        source: goccia_vfs::PathError,
+    },
+    /// The filesystem refused: missing, not a directory, over quota...
+    #[error("{path}: {reason}")]
+    Fs {
+        /// The path as given.
+        path: String,
+        /// The error, as `strerror` words (`No such file or directory`).
+        reason: &'static str,
+    },
+}
+
+/// Why a script or command line could not be started. Failures *of* the
+/// run (a throw, a limit, a timeout) are not errors: they are in
+/// [`Run::failure`](crate::Run::failure).
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The entry is not a valid sandbox path.
+    #[error("invalid entry path `{raw}`: {source}")]
+    Entry {
+        /// The entry as given.
+        raw: String,
+        /// What is wrong with it.
+        source: goccia_vfs::PathError,
+    },
+    /// The host could not start the thread the shell runs on.
+    #[error("cannot start the shell: {0}")]
+    Thread(std::io::Error),
+    /// The shell panicked: a goccia bug, reported instead of unwinding
+    /// into the caller.
+    #[error("internal error: the shell panicked")]
+    Panicked,
+}
+
+/// Any error of the embedding API, for callers that only propagate.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// From [`SandboxBuilder::build`](crate::SandboxBuilder::build).
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// From [`Sandbox::read`](crate::Sandbox::read) and its kin.
+    #[error(transparent)]
+    Access(#[from] AccessError),
+    /// From [`Sandbox::run_script`](crate::Sandbox::run_script) and
+    /// [`Sandbox::run_shell`](crate::Sandbox::run_shell).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// From [`Sandbox::child`](crate::Sandbox::child).
+    #[error(transparent)]
+    Child(#[from] ChildSeedError),
+    /// From [`Sandbox::apply`](crate::Sandbox::apply).
+    #[error(transparent)]
+    Apply(#[from] ApplyError),
+    /// From [`Sandbox::write_back`](crate::Sandbox::write_back).
+    #[error(transparent)]
+    WriteBack(#[from] WriteBackError),
+}
