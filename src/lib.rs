@@ -15,7 +15,7 @@ pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, RunError, SetupError, WriteBackError,
 };
 pub use run::Run;
-pub use sandbox::{DiffFormat, Entry, Sandbox};
+pub use sandbox::{DiffFormat, Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, ShellStop};
 
 pub use goccia_core::{

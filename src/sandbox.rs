@@ -29,6 +29,20 @@ pub enum DiffFormat {
     Unified,
 }
 
+/// What [`Sandbox::write_back_after`] did.
+#[derive(Debug)]
+pub enum WriteBackOutcome {
+    /// No seed was marked `copy_rw`: there is nothing to write back.
+    NoMappings,
+    /// The run failed, so nothing was written.
+    Skipped {
+        /// The failed run's exit code.
+        exit_code: i32,
+    },
+    /// Written; the report says what landed and what was skipped.
+    Written(WriteBackReport),
+}
+
 /// One entry of [`Sandbox::list`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -290,6 +304,34 @@ impl Sandbox {
         let report = write_back(&self.copy_rw, &self.changes());
         self.audit_write_back(&report);
         report
+    }
+
+    /// The CLI's rule as one call: write back only if `run` succeeded (a
+    /// failed run writes nothing, and the skip is audited), and only if
+    /// some seed was marked `copy_rw`.
+    ///
+    /// ```
+    /// # use goccia::{Sandbox, WriteBackOutcome};
+    /// let host = tempfile::tempdir()?;
+    /// let sandbox = Sandbox::builder().copy_rw(host.path(), None).build()?;
+    /// let run = sandbox.run_shell("echo half > /half.txt; false")?;
+    /// let outcome = sandbox.write_back_after(&run)?;
+    /// assert!(matches!(outcome, WriteBackOutcome::Skipped { exit_code: 1 }));
+    /// assert!(!host.path().join("half.txt").exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_back_after(&self, run: &Run) -> Result<WriteBackOutcome, WriteBackError> {
+        if !self.has_copy_rw() {
+            return Ok(WriteBackOutcome::NoMappings);
+        }
+        if !run.success() {
+            let exit_code = run.exit_code.max(1);
+            let reason = format!("the run failed (exit {exit_code})");
+            let audit = &self.engine.audit;
+            audit.record("write-back", "skip", "write-back", Some(reason));
+            return Ok(WriteBackOutcome::Skipped { exit_code });
+        }
+        self.write_back().map(WriteBackOutcome::Written)
     }
 
     /// True when some seed was marked for write-back.

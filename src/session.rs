@@ -81,15 +81,10 @@ impl Sandbox {
         let started = Instant::now();
         let session = &mut shell.session;
         let ran = on_shell_stack(|| session.run_script(command_line))?;
-        Ok(Run {
-            exit_code: ran.exit_code,
-            failure: ran.stopped.map(ShellStop::into_failure),
-            stdout: shell.stdout.take(),
-            stderr: shell.stderr.take(),
-            result: None,
-            duration: started.elapsed(),
-            memory_used: None,
-        })
+        let mut run = ran.into_run(started);
+        run.stdout = shell.stdout.take();
+        run.stderr = shell.stderr.take();
+        Ok(run)
     }
 
     fn persistent_shell(&self) -> PersistentShell {
@@ -237,6 +232,21 @@ impl ShellSession {
                     stopped: Some(stop),
                 }
             }
+        }
+    }
+}
+
+impl ShellRun {
+    /// As a [`Run`] that started at `started` (its output went elsewhere).
+    pub fn into_run(self, started: Instant) -> Run {
+        Run {
+            exit_code: self.exit_code,
+            failure: self.stopped.map(ShellStop::into_failure),
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            result: None,
+            duration: started.elapsed(),
+            memory_used: None,
         }
     }
 }

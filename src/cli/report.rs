@@ -4,14 +4,13 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use goccia_core::{Capture, FailureKind, Output, OutputBudget};
 use goccia_vfs::write_back::WriteBackReport;
 use serde_json::{Value, json};
 
 use super::args::{SandboxArgs, SeedFlag};
-use crate::{Audit, Sandbox, SandboxBuilder};
+use crate::{Audit, Run, Sandbox, SandboxBuilder, WriteBackOutcome};
 
 /// A seeded sandbox and where its output goes, or the exit code of a
 /// usage error (reported; nothing ran).
@@ -86,25 +85,14 @@ fn audit(args: &SandboxArgs) -> Result<Audit, String> {
     }
 }
 
-/// How the guest's run ended.
-pub struct Finished {
-    pub exit: i32,
-    /// The failure's kind and message when it failed for a reason of its
-    /// own (not just a non-zero status).
-    pub failure: Option<(FailureKind, String)>,
-    pub duration: Duration,
-    pub memory_bytes: Option<u64>,
-}
-
 /// Diff, write-back and envelope; returns the process exit code.
-pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i32 {
+pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
     let Prepared {
         sandbox,
         budget,
         captured,
         ..
     } = prepared;
-    let mut exit = finished.exit;
     let diff = args
         .wants_diff()
         .then(|| sandbox.diff(args.diff_format.into()));
@@ -116,7 +104,8 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i
                         "goccia: cannot write --diff-output {}: {error}",
                         path.display()
                     );
-                    exit = exit.max(FailureKind::ScriptError.exit_code());
+                    // A lost diff is a failed run: nothing is written back.
+                    run.exit_code = run.exit_code.max(FailureKind::ScriptError.exit_code());
                 }
             }
             None if !args.json => {
@@ -127,15 +116,16 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i
             None => {}
         }
     }
-    let write_back = write_back(&sandbox, &mut exit);
+    let write_back = write_back(&sandbox, &mut run);
+    let exit = run.exit_code;
     if let Some((out, err)) = captured {
-        let failure_kind = match (&finished.failure, exit) {
+        let failure_kind = match (&run.failure, exit) {
             (_, 0) => None,
-            (Some((kind, _)), _) => Some(*kind),
+            (Some(failure), _) => Some(failure.kind),
             (None, _) => Some(FailureKind::ScriptError),
         };
-        let error = match (&finished.failure, &write_back) {
-            (Some((_, message)), _) => Value::String(message.clone()),
+        let error = match (&run.failure, &write_back) {
+            (Some(failure), _) => Value::String(failure.message.clone()),
             (None, Value::Object(map)) if map.contains_key("error") => map["error"].clone(),
             _ => Value::Null,
         };
@@ -151,8 +141,8 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i
             "writeBack": write_back,
             "events": sandbox.engine().audit.events(),
             "stats": {
-                "durationMs": finished.duration.as_secs_f64() * 1000.0,
-                "memoryBytes": finished.memory_bytes,
+                "durationMs": run.duration.as_secs_f64() * 1000.0,
+                "memoryBytes": run.memory_used,
                 "fsBytes": usage.bytes,
                 "fsNodes": usage.nodes,
                 "outputBytes": budget.used(),
@@ -164,28 +154,23 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, finished: Finished) -> i
 }
 
 /// Writes `--copy-rw` changes back after a successful run; the report for
-/// the envelope (`null` without `--copy-rw`).
-fn write_back(sandbox: &Sandbox, exit: &mut i32) -> Value {
-    if !sandbox.has_copy_rw() {
-        return Value::Null;
-    }
-    if *exit != 0 {
-        let reason = format!("the run failed (exit {exit})");
-        sandbox
-            .engine()
-            .audit
-            .record("write-back", "skip", "write-back", Some(reason));
-        eprintln!("goccia: write-back skipped: the run failed (exit {exit}); nothing was written");
-        return json!({ "skipped": "the run failed" });
-    }
-    match sandbox.write_back() {
-        Ok(report) => {
+/// the envelope (`null` without `--copy-rw`). A refusal fails the run.
+fn write_back(sandbox: &Sandbox, run: &mut Run) -> Value {
+    match sandbox.write_back_after(run) {
+        Ok(WriteBackOutcome::NoMappings) => Value::Null,
+        Ok(WriteBackOutcome::Skipped { exit_code }) => {
+            eprintln!(
+                "goccia: write-back skipped: the run failed (exit {exit_code}); nothing was written"
+            );
+            json!({ "skipped": "the run failed" })
+        }
+        Ok(WriteBackOutcome::Written(report)) => {
             eprint!("{}", report.render());
             report_json(&report)
         }
         Err(error) => {
             eprintln!("goccia: {error}");
-            *exit = FailureKind::ScriptError.exit_code();
+            run.exit_code = FailureKind::ScriptError.exit_code();
             json!({ "error": error.to_string() })
         }
     }

@@ -3,7 +3,7 @@
 use goccia_core::FailureKind;
 
 use super::args::{RunArgs, SeedFlag};
-use super::report::{Finished, conclude, prepare};
+use super::report::{conclude, prepare};
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
@@ -24,11 +24,5 @@ pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
     if let Some(failure) = &run.failure {
         eprint!("{}", failure.report);
     }
-    let finished = Finished {
-        exit: run.exit_code,
-        failure: run.failure.as_ref().map(|f| (f.kind, f.message.clone())),
-        duration: run.duration,
-        memory_bytes: run.memory_used,
-    };
-    conclude(prepared, &args.sandbox, finished)
+    conclude(prepared, &args.sandbox, run)
 }

@@ -10,7 +10,7 @@ use goccia_shell::io::{Fd, pipe};
 
 use super::args::{SeedFlag, ShellArgs};
 use super::interactive;
-use super::report::{Finished, Prepared, conclude, prepare};
+use super::report::{Prepared, conclude, prepare};
 use crate::ShellRun;
 use crate::session::on_shell_stack;
 
@@ -44,19 +44,11 @@ pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>) -> i32 {
             return FailureKind::HostError.exit_code();
         }
     };
-    let failure = run.stopped.as_ref().map(|stop| {
-        if !stop.cancelled {
-            eprintln!("goccia: shell stopped: {}", stop.message);
-        }
-        (stop.kind, stop.message.clone())
-    });
-    let finished = Finished {
-        exit: run.exit_code,
-        failure,
-        duration: started.elapsed(),
-        memory_bytes: None,
-    };
-    conclude(prepared, &args.sandbox, finished)
+    let run = run.into_run(started);
+    if let Some(failure) = &run.failure {
+        eprint!("{}", failure.report);
+    }
+    conclude(prepared, &args.sandbox, run)
 }
 
 fn mode(args: &ShellArgs) -> Mode {

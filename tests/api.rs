@@ -1,0 +1,28 @@
+//! The embedding API, test for test beside the CLI's end-to-end suite
+//! (`tests/e2e/`): the same behaviours through `goccia::Sandbox` instead
+//! of the binary, so both faces stay in step.
+
+#[path = "api/diff.rs"]
+mod diff;
+#[path = "api/limits.rs"]
+mod limits;
+#[path = "api/nested.rs"]
+mod nested;
+#[path = "api/network.rs"]
+mod network;
+#[path = "api/run.rs"]
+mod run;
+#[path = "api/seeding.rs"]
+mod seeding;
+#[path = "api/shell.rs"]
+mod shell;
+#[path = "api/write_back.rs"]
+mod write_back;
+
+/// A sandbox holding `/main.js` with `source`.
+pub fn script(source: &str) -> goccia::Sandbox {
+    goccia::Sandbox::builder()
+        .file("/main.js", source.to_string())
+        .build()
+        .expect("sandbox")
+}

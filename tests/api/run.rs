@@ -1,0 +1,141 @@
+//! Mirrors `e2e/cli.rs` and `e2e/guest.rs`: running entries and how
+//! they end.
+
+use goccia::{ExecMode, FailureKind, Output, OutputBudget, RunError, Sandbox};
+
+use crate::script;
+
+#[test]
+fn hello_world_is_captured_per_stream() {
+    let run = script("console.log('hello'); console.error('careful')")
+        .run_script("/main.js")
+        .unwrap();
+    assert!(run.success());
+    assert_eq!(run.stdout_text(), "hello\n");
+    assert_eq!(run.stderr_text(), "careful\n");
+    assert!(run.memory_used.unwrap() > 0);
+}
+
+#[test]
+fn a_missing_entry_is_a_failed_run_naming_it() {
+    let run = script("").run_script("/nope.js").unwrap();
+    assert_eq!(run.exit_code, 1);
+    assert_eq!(run.failure_kind(), Some(FailureKind::ScriptError));
+    assert!(run.failure.unwrap().message.contains("/nope.js"));
+}
+
+#[test]
+fn an_invalid_entry_path_is_an_error_and_runs_nothing() {
+    let error = script("").run_script("/a\0b.js").unwrap_err();
+    assert!(matches!(error, RunError::Entry { .. }), "{error:?}");
+    assert!(error.to_string().contains("invalid entry path"));
+}
+
+#[test]
+fn uncaught_errors_syntax_errors_and_rejections_fail_with_exit_1() {
+    for (source, needle) in [
+        ("throw new Error('boom')", "boom"),
+        ("let x = ;", "SyntaxError"),
+        ("Promise.reject(new Error('later'))", "later"),
+        ("throw 42", "42"),
+    ] {
+        let run = script(source).run_script("/main.js").unwrap();
+        assert_eq!(run.exit_code, 1, "{source}");
+        let failure = run.failure.expect(source);
+        assert_eq!(failure.kind, FailureKind::ScriptError);
+        assert!(
+            failure.report.contains(needle),
+            "{source}: {}",
+            failure.report
+        );
+    }
+}
+
+#[test]
+fn the_default_export_comes_back_as_json_only_on_success() {
+    let ok = script("export default [1, 'two', {three: 3}]")
+        .run_script("/main.js")
+        .unwrap();
+    assert_eq!(ok.result, Some(serde_json::json!([1, "two", {"three": 3}])));
+    let failed = script("export default 1; throw new Error('x')")
+        .run_script("/main.js")
+        .unwrap();
+    assert_eq!(failed.result, None);
+}
+
+#[test]
+fn streamed_output_reaches_the_callers_writers_as_produced() {
+    let sandbox = script("console.log('a'); console.error('b')");
+    let (output, stdout, stderr) = Output::captured(OutputBudget::new(100));
+    let run = sandbox.run_script_with("/main.js", &output).unwrap();
+    assert!(run.stdout.is_empty() && run.stderr.is_empty());
+    assert_eq!(
+        (stdout.take(), stderr.take()),
+        (b"a\n".to_vec(), b"b\n".to_vec())
+    );
+}
+
+#[test]
+fn bytecode_mode_runs_the_same_programs() {
+    let source = "import {n} from './n.js'; console.log(n * 2)";
+    for mode in [ExecMode::Interpreted, ExecMode::Bytecode] {
+        let sandbox = Sandbox::builder()
+            .mode(mode)
+            .file("/main.js", source)
+            .file("/n.js", "export const n = 21")
+            .build()
+            .unwrap();
+        assert_eq!(
+            sandbox.run_script("/main.js").unwrap().stdout_text(),
+            "42\n"
+        );
+    }
+}
+
+#[test]
+fn no_host_object_is_reachable() {
+    let run = script(
+        "console.log([typeof process, typeof require, typeof Deno, typeof std, typeof os].join())",
+    )
+    .run_script("/main.js")
+    .unwrap();
+    assert_eq!(
+        run.stdout_text(),
+        "undefined,undefined,undefined,undefined,undefined\n"
+    );
+    for import in [
+        "/etc/passwd",
+        "file:///etc/passwd",
+        "../../etc/passwd",
+        "os",
+    ] {
+        let run = script(&format!("import x from '{import}'"))
+            .run_script("/main.js")
+            .unwrap();
+        assert_eq!(run.exit_code, 1, "{import}");
+    }
+}
+
+#[test]
+fn runs_persist_their_files_for_the_next_run() {
+    let sandbox = Sandbox::builder()
+        .file(
+            "/write.js",
+            "import fs from 'fs'; fs.writeFileSync('/state', '1')",
+        )
+        .file(
+            "/read.js",
+            "import fs from 'fs'; console.log(fs.readFileSync('/state', 'utf8'))",
+        )
+        .build()
+        .unwrap();
+    assert!(sandbox.run_script("/write.js").unwrap().success());
+    assert_eq!(sandbox.run_script("/read.js").unwrap().stdout_text(), "1\n");
+}
+
+#[test]
+fn sandboxes_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Sandbox>();
+    assert_send_sync::<goccia::Run>();
+}
