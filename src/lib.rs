@@ -19,7 +19,8 @@ pub use sandbox::{DiffFormat, Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, ShellStop};
 
 pub use goccia_core::{
-    AllowedHost, Audit, AuditEvent, Capture, FailureKind, Limits, NetPolicy, Output, OutputBudget,
+    AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, Limits, NetPolicy, Output,
+    OutputBudget,
 };
 pub use goccia_shell::io::Fd;
 pub use goccia_vfs::write_back::{Skipped, WriteBackReport, Written};

@@ -92,6 +92,13 @@ impl std::fmt::Debug for Sandbox {
 
 impl Sandbox {
     /// A builder; see [`SandboxBuilder`].
+    ///
+    /// ```
+    /// let sandbox = goccia::Sandbox::builder().build()?;
+    /// let names: Vec<_> = sandbox.list("/")?.into_iter().map(|e| e.name).collect();
+    /// assert_eq!(names, ["tmp"]); // every sandbox starts with an empty /tmp
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn builder() -> SandboxBuilder {
         SandboxBuilder::new()
     }
@@ -108,17 +115,40 @@ impl Sandbox {
     }
 
     /// The limits every run gets.
+    ///
+    /// ```
+    /// # use goccia::{Limits, Sandbox};
+    /// let sandbox = Sandbox::builder().build()?;
+    /// assert_eq!(sandbox.limits(), &Limits::default());
+    /// assert_eq!(sandbox.limits().max_depth, Limits::DEFAULT_MAX_DEPTH);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn limits(&self) -> &Limits {
         &self.engine.limits
     }
 
     /// How guest modules execute.
+    ///
+    /// ```
+    /// # use goccia::{ExecMode, Sandbox};
+    /// assert_eq!(Sandbox::builder().build()?.mode(), ExecMode::Interpreted);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn mode(&self) -> ExecMode {
         self.engine.mode
     }
 
     /// Limits, mode, network policy and audit trail, as nested runs and
     /// [`Sandbox::child`] inherit them.
+    ///
+    /// ```
+    /// # use goccia::{Limits, Sandbox};
+    /// let parent = Sandbox::builder().limits(Limits::default().max_depth(2)).build()?;
+    /// let child = parent.child(&[])?;
+    /// assert_eq!(child.engine().limits.max_depth, 2);
+    /// assert!(!child.engine().network.allows("example.com", 443));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
@@ -251,6 +281,20 @@ impl Sandbox {
 
     /// Changes since the baseline, in apply order. O(changed): folders the
     /// runs did not touch are skipped by identity.
+    ///
+    /// ```
+    /// # use goccia::{ChangeKind, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/a", "1").file("/b", "2").build()?;
+    /// sandbox.run_shell("echo 3 > /a; rm /b; mkdir /c")?;
+    /// let changes: Vec<_> = sandbox.changes().iter()
+    ///     .map(|change| (change.kind, change.path.to_string())).collect();
+    /// assert_eq!(changes, [
+    ///     (ChangeKind::Modify, "/a".to_string()),
+    ///     (ChangeKind::Mkdir, "/c".to_string()),
+    ///     (ChangeKind::Delete, "/b".to_string()),
+    /// ]);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn changes(&self) -> Vec<Change> {
         goccia_vfs::diff(&self.baseline, &self.vfs.lock().snapshot())
     }
@@ -300,6 +344,20 @@ impl Sandbox {
     /// file by file atomically, never deleting, refusing symlinks and
     /// paths outside the mapped roots. Call it only after a successful run
     /// ([`Run::success`]): the host decides, never the guest.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// std::fs::write(host.path().join("old.txt"), "keep me")?;
+    /// let sandbox = Sandbox::builder().copy_rw(host.path(), Some("/w")).build()?;
+    /// let run = sandbox.run_shell("rm /w/old.txt; echo new > /w/new.txt")?;
+    /// assert!(run.success());
+    /// let report = sandbox.write_back()?;
+    /// assert_eq!(report.summary(), "write-back: 1 written, 1 skipped");
+    /// assert!(host.path().join("old.txt").exists()); // never deleted
+    /// assert!(host.path().join("new.txt").exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write_back(&self) -> Result<WriteBackReport, WriteBackError> {
         let report = write_back(&self.copy_rw, &self.changes());
         self.audit_write_back(&report);
@@ -335,11 +393,27 @@ impl Sandbox {
     }
 
     /// True when some seed was marked for write-back.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// assert!(!Sandbox::builder().seed(host.path(), None).build()?.has_copy_rw());
+    /// assert!(Sandbox::builder().copy_rw(host.path(), None).build()?.has_copy_rw());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has_copy_rw(&self) -> bool {
         !self.copy_rw.is_empty()
     }
 
     /// Bytes and nodes the VFS holds (what the quota counts).
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/d/f.txt", "12345").build()?;
+    /// let usage = sandbox.usage();
+    /// assert_eq!((usage.bytes, usage.nodes), (5, 3)); // /tmp, /d, /d/f.txt
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn usage(&self) -> goccia_vfs::Usage {
         self.vfs.lock().usage()
     }

@@ -39,7 +39,25 @@ pub struct ShellStop {
     pub cancelled: bool,
 }
 
-/// A shell over a sandbox's VFS.
+/// A shell over a sandbox's VFS, for callers that stream its output,
+/// feed it stdin, run it line by line (an interactive terminal) or cancel
+/// it. [`Sandbox::run_shell`] is the simpler face. Parsing and running
+/// recurse: give the thread it runs on a large stack for untrusted,
+/// deeply nested scripts (`run_shell` does).
+///
+/// ```
+/// # use goccia::{Fd, Output, OutputBudget, Sandbox, ShellSession};
+/// let sandbox = Sandbox::builder().build()?;
+/// let (output, stdout, _stderr) = Output::captured(OutputBudget::new(1 << 20));
+/// let mut session = sandbox.shell_session(&output, Fd::null_input());
+/// assert!(ShellSession::is_incomplete("if true; then"));
+/// let (run, exited) = session.run_line("trap 'echo bye' EXIT; mkdir /w; cd /w");
+/// assert_eq!((run.exit_code, exited), (0, false));
+/// assert_eq!(session.cwd(), "/w");
+/// assert_eq!(session.finish().exit_code, 0);
+/// assert_eq!(stdout.take(), b"bye\n");
+/// # Ok::<(), goccia::Error>(())
+/// ```
 pub struct ShellSession {
     shell: Shell,
     audit: goccia_core::Audit,
@@ -183,7 +201,25 @@ impl ShellSession {
         self.conclude(result)
     }
 
-    /// The token that cancels the running command (Ctrl-C).
+    /// The token that cancels the running command (Ctrl-C), from any
+    /// thread; the run ends with status 130.
+    ///
+    /// ```
+    /// # use goccia::{Fd, Output, OutputBudget, Sandbox};
+    /// let sandbox = Sandbox::builder().build()?;
+    /// let output = Output::captured(OutputBudget::new(1 << 20)).0;
+    /// let mut session = sandbox.shell_session(&output, Fd::null_input());
+    /// let cancel = session.cancel_token();
+    /// let canceller = std::thread::spawn(move || {
+    ///     std::thread::sleep(std::time::Duration::from_millis(50));
+    ///     cancel.cancel();
+    /// });
+    /// let run = session.run_script("while true; do :; done");
+    /// canceller.join().unwrap();
+    /// assert_eq!(run.exit_code, 130);
+    /// assert!(run.stopped.unwrap().cancelled);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn cancel_token(&self) -> CancelToken {
         self.cancel.clone()
     }
