@@ -162,6 +162,19 @@ impl ShellSession {
 
     /// Runs `source` as the script file `path` (`BASH_SOURCE`; set `$0`
     /// with [`ShellSession::set_positional`]).
+    ///
+    /// ```
+    /// # use goccia::{Fd, Output, OutputBudget, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/s.sh", "echo \"$0 got $# args: $*\"").build()?;
+    /// let (output, stdout, _) = Output::captured(OutputBudget::new(1 << 20));
+    /// let mut session = sandbox.shell_session(&output, Fd::null_input());
+    /// session.set_positional("/s.sh", vec!["a".into(), "b".into()]);
+    /// let source = String::from_utf8(sandbox.read("/s.sh")?.to_vec()).unwrap();
+    /// assert_eq!(session.run_script_file("/s.sh", &source).exit_code, 0);
+    /// assert_eq!(stdout.take(), b"/s.sh got 2 args: a b\n");
+    /// assert!(session.known_commands().iter().any(|c| c == "grep"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
     pub fn run_script_file(&mut self, path: &str, source: &str) -> ShellRun {
         self.shell.set_script_source(path);
         self.run_script(source)

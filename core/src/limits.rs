@@ -9,6 +9,20 @@ use std::time::Duration;
 use thiserror::Error;
 
 /// Limits for one sandbox run. Children inherit them and may only narrow.
+/// A builder: start from [`Limits::default`] (every default stated on its
+/// field and as a constant) and change what you need.
+///
+/// ```
+/// use std::time::Duration;
+/// use goccia_core::Limits;
+///
+/// let limits = Limits::default()
+///     .timeout(Duration::from_secs(5))
+///     .max_memory(64 << 20)
+///     .max_output(1 << 20);
+/// assert_eq!(limits.max_memory, 64 << 20);
+/// assert_eq!(limits.fs_quota_bytes, Limits::DEFAULT_FS_QUOTA_BYTES);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock deadline of the whole run (default 30 s).
@@ -32,38 +46,52 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// 30 s.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// 512 MiB.
     pub const DEFAULT_MAX_MEMORY: u64 = 512 << 20;
+    /// 1 MiB.
     pub const DEFAULT_STACK_SIZE: u64 = 1 << 20;
+    /// 1 GiB.
     pub const DEFAULT_FS_QUOTA_BYTES: u64 = 1 << 30;
+    /// 1,000,000 files and directories.
     pub const DEFAULT_FS_NODE_LIMIT: u64 = 1_000_000;
+    /// 64 MiB.
     pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
+    /// 32 levels.
     pub const DEFAULT_MAX_DEPTH: u32 = 32;
 
+    /// Sets [`Limits::timeout`].
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
+    /// Sets [`Limits::max_memory`] (bytes).
     pub fn max_memory(mut self, bytes: u64) -> Self {
         self.max_memory = bytes;
         self
     }
+    /// Sets [`Limits::stack_size`] (bytes).
     pub fn stack_size(mut self, bytes: u64) -> Self {
         self.stack_size = bytes;
         self
     }
+    /// Sets [`Limits::fs_quota_bytes`].
     pub fn fs_quota_bytes(mut self, bytes: u64) -> Self {
         self.fs_quota_bytes = bytes;
         self
     }
+    /// Sets [`Limits::fs_node_limit`].
     pub fn fs_node_limit(mut self, nodes: u64) -> Self {
         self.fs_node_limit = nodes;
         self
     }
+    /// Sets [`Limits::max_output`] (bytes).
     pub fn max_output(mut self, bytes: u64) -> Self {
         self.max_output = bytes;
         self
     }
+    /// Sets [`Limits::max_depth`].
     pub fn max_depth(mut self, depth: u32) -> Self {
         self.max_depth = depth;
         self
