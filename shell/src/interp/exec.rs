@@ -436,7 +436,9 @@ impl Shell {
 
     /// An executable file called `name` in a `$PATH` directory of the VFS.
     pub(crate) fn find_in_path(&mut self, name: &str) -> Option<goccia_vfs::VfsPath> {
-        if name.is_empty() || name.contains('/') {
+        // `.` and `..` are not names a PATH folder can hold (they would
+        // climb); bash says `command not found` for them too.
+        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
             return None;
         }
         let path_var = self.get_var("PATH").unwrap_or_default();
