@@ -97,6 +97,11 @@ impl FdTable {
         }
     }
 
+    /// The highest descriptor a script may name, as under a soft
+    /// `ulimit -n` of 1024: the table grows to the number named, so an
+    /// unbounded one would let `: 2147483647>f` allocate gigabytes.
+    pub const MAX_FD: usize = 1023;
+
     pub fn get(&self, fd: usize) -> Option<&Fd> {
         self.slots.get(fd).and_then(Option::as_ref)
     }

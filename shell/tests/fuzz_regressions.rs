@@ -17,3 +17,23 @@ fn dot_dot_as_a_command_name_is_not_looked_up_in_path() {
         assert_eq!(ran.stdout, expected, "{name}");
     }
 }
+
+/// `shell_run` crash-4ed5f1d6 and `guest_run` crash-6d14055b (through
+/// `$`): a redirect from a huge descriptor number (`55555555555555>f`
+/// parses as fd `i32::MAX`) grew the descriptor table to that many slots
+/// and aborted the host on the allocation. Descriptors above 1023 are now
+/// `Bad file descriptor`, as under a soft `ulimit -n` of 1024.
+#[test]
+fn a_huge_descriptor_number_is_a_bad_descriptor_not_a_huge_table() {
+    for fd in ["55555555555555", "2147483647", "1024"] {
+        let ran = run(&format!(": {fd}>/f; echo $?; echo hi {fd}>&1"));
+        assert_eq!(ran.stdout, "1\n", "{fd}");
+        assert!(
+            ran.stderr.contains(": Bad file descriptor"),
+            "{fd}: {}",
+            ran.stderr
+        );
+    }
+    let ran = run("echo hi 1023>/f; cat /f 1023</f; echo $?");
+    assert_eq!(ran.stdout, "hi\n0\n");
+}

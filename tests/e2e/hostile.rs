@@ -251,3 +251,28 @@ fn shell_loops_and_function_bombs_are_bounded() {
         );
     }
 }
+
+/// Regression (fuzz `guest_run` crash-6d14055b): a redirect from a huge
+/// descriptor number, from the shell or through `$`, used to grow the
+/// descriptor table to billions of slots and abort the host.
+#[test]
+fn a_huge_descriptor_number_is_refused_not_allocated() {
+    let project = Project::new();
+    project
+        .goccia(&["shell", "-c", ": 2147483647>/f; echo $?"])
+        .assert_ok()
+        .stdout_is("1\n");
+    project.write(
+        "main.js",
+        "import { $ } from 'goccia'; console.log((await $`: 55555555555555>/f`.nothrow()).exitCode)",
+    );
+    let args = ["run", "/main.js", "--seed", "main.js"];
+    project.goccia(&args).assert_ok().stdout_is("1\n");
+    let run = contained(&project, &args);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.max_rss_kib < 512 * 1024,
+        "peaked at {} MiB",
+        run.max_rss_kib / 1024
+    );
+}

@@ -8,7 +8,7 @@ use goccia_vfs::{Errno, VfsPath};
 
 use super::{Flow, Shell};
 use crate::ast::*;
-use crate::io::{BytesReader, Fd, FileWriter};
+use crate::io::{BytesReader, Fd, FdTable, FileWriter};
 
 /// Descriptors as they were before a command's redirections.
 pub(crate) type SavedFds = Vec<(usize, Option<Fd>)>;
@@ -83,6 +83,9 @@ impl Shell {
                 fd
             }
         };
+        if fd > FdTable::MAX_FD {
+            return Err(self.redirect_error(&fd.to_string(), "Bad file descriptor"));
+        }
         let flow_status = |flow: Flow| match flow {
             Flow::Exit(status) | Flow::Return(status) => status,
             _ => 1,
