@@ -13,6 +13,12 @@ pub use goccia_vm::ChildSeedError;
 
 /// Why [`SandboxBuilder::build`](crate::SandboxBuilder::build) could not
 /// set up a sandbox. Nothing ran and nothing on the host changed.
+///
+/// ```
+/// # use goccia::{Sandbox, SetupError};
+/// let error = Sandbox::builder().file("relative/but/fine", "").file("/a\0", "").build();
+/// assert!(matches!(error, Err(SetupError::Path { .. })));
+/// ```
 #[derive(Debug, Error)]
 pub enum SetupError {
     /// A `--seed`/`--copy-rw` host path is missing, is or contains a
@@ -46,6 +52,14 @@ pub enum SetupError {
 }
 
 /// Why the host could not read, write or list a sandbox path.
+///
+/// ```
+/// # use goccia::{AccessError, Sandbox};
+/// let sandbox = Sandbox::builder().file("/f", "").build()?;
+/// assert!(matches!(sandbox.list("/f"), Err(AccessError::Fs { .. })));   // not a folder
+/// assert!(matches!(sandbox.read("/\0"), Err(AccessError::Path { .. }))); // not a path
+/// # Ok::<(), goccia::Error>(())
+/// ```
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum AccessError {
     /// The path is not a valid sandbox path (relative, NUL, too long...).
@@ -69,6 +83,14 @@ pub enum AccessError {
 /// Why a script or command line could not be started. Failures *of* the
 /// run (a throw, a limit, a timeout) are not errors: they are in
 /// [`Run::failure`](crate::Run::failure).
+///
+/// ```
+/// # use goccia::{RunError, Sandbox};
+/// let sandbox = Sandbox::builder().build()?;
+/// assert!(matches!(sandbox.run_script("/x\0.js"), Err(RunError::Entry { .. })));
+/// assert!(sandbox.run_script("/missing.js")?.failure.is_some()); // started, then failed
+/// # Ok::<(), goccia::Error>(())
+/// ```
 #[derive(Debug, Error)]
 pub enum RunError {
     /// The entry is not a valid sandbox path.
@@ -89,6 +111,16 @@ pub enum RunError {
 }
 
 /// Any error of the embedding API, for callers that only propagate.
+///
+/// ```
+/// fn task() -> Result<String, goccia::Error> {
+///     let sandbox = goccia::Sandbox::builder().file("/in", "x").build()?; // SetupError
+///     sandbox.run_shell("tr x y < /in > /out")?;                          // RunError
+///     let out = sandbox.read("/out")?;                                     // AccessError
+///     Ok(String::from_utf8_lossy(&out).into_owned())
+/// }
+/// assert_eq!(task().unwrap(), "y");
+/// ```
 #[derive(Debug, Error)]
 pub enum Error {
     /// From [`SandboxBuilder::build`](crate::SandboxBuilder::build).
