@@ -16,7 +16,7 @@ pub use goccia_vm::ChildSeedError;
 ///
 /// ```
 /// # use goccia::{Sandbox, SetupError};
-/// let error = Sandbox::builder().file("relative/but/fine", "").file("/a\0", "").build();
+/// let error = Sandbox::builder().file("/a\0", "").build(); // NUL in a name
 /// assert!(matches!(error, Err(SetupError::Path { .. })));
 /// ```
 #[derive(Debug, Error)]
