@@ -37,3 +37,23 @@ fn a_huge_descriptor_number_is_a_bad_descriptor_not_a_huge_table() {
     let ran = run("echo hi 1023>/f; cat /f 1023</f; echo $?");
     assert_eq!(ran.stdout, "hi\n0\n");
 }
+
+/// `shell_run` oom-a2ac195b: brace expansion built every word of a
+/// product of sequences in memory before running anything, with no bound:
+/// `echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}` took 16 GB and
+/// 143 s of the host (past the deadline, which is not checked there). The
+/// words of one brace expansion now count against the shell's limit on
+/// one value.
+#[test]
+fn a_product_of_brace_sequences_stops_at_the_value_limit() {
+    let ran = run("echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}; echo unreached");
+    assert_eq!(
+        ran.status,
+        Err(goccia_shell::Stopped::Limit(
+            goccia_core::LimitKind::ShellValue
+        ))
+    );
+    assert_eq!(ran.stdout, "");
+    let ran = run("echo {1..3}{a,b} | wc -w");
+    assert_eq!(ran.stdout, "6\n");
+}

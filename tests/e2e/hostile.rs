@@ -276,3 +276,20 @@ fn a_huge_descriptor_number_is_refused_not_allocated() {
         run.max_rss_kib / 1024
     );
 }
+
+/// Regression (fuzz `shell_run` oom-a2ac195b): a product of brace
+/// sequences took 16 GB and 143 s of the host; it now ends at the shell's
+/// limit on one value.
+#[test]
+fn a_brace_expansion_bomb_is_bounded() {
+    let project = Project::new();
+    let script = "echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}";
+    let run = contained(&project, &["shell", "-c", script]);
+    assert_eq!(run.code, 3);
+    assert!(run.wall < SECONDS(20), "took {:?}", run.wall);
+    assert!(
+        run.max_rss_kib < 512 * 1024,
+        "peaked at {} MiB",
+        run.max_rss_kib / 1024
+    );
+}

@@ -2,9 +2,10 @@
 //! parameter, command and arithmetic expansion, then word splitting on
 //! `IFS`, pathname expansion and quote removal.
 
+use goccia_core::LimitKind;
 use goccia_vfs::{NodeType, VfsPath};
 
-use super::{Flow, Shell};
+use super::{Flow, Shell, Stopped};
 use crate::arith;
 use crate::ast::*;
 use crate::io::{CaptureWriter, Fd};
@@ -157,7 +158,7 @@ impl Shell {
     pub(crate) fn expand_words(&mut self, words: &[Word]) -> Result<Vec<String>, Flow> {
         let mut out = Vec::new();
         for word in words {
-            for word in brace_expand(word) {
+            for word in self.braces(word)? {
                 let fields = self.expand_fields(&word, Mode::Fields)?;
                 for field in fields {
                     self.glob_field(field, &mut out)?;
@@ -165,6 +166,15 @@ impl Shell {
             }
         }
         Ok(out)
+    }
+
+    /// Brace expansion within the shell's limit on one value: the words it
+    /// makes are built in memory before anything runs, so a product of
+    /// sequences (`{1..9}{1..9}...`) must end at a bound, not at the host's
+    /// memory.
+    fn braces(&self, word: &Word) -> Result<Vec<Word>, Flow> {
+        brace_expand(word, self.ctx.limits.max_value_bytes)
+            .ok_or(Flow::Stop(Stopped::Limit(LimitKind::ShellValue)))
     }
 
     /// One word as one string (no splitting or globbing).
@@ -190,7 +200,7 @@ impl Shell {
     /// A redirection target: exactly one field.
     pub(crate) fn expand_redirect_target(&mut self, word: &Word) -> Result<Option<String>, Flow> {
         let mut out = Vec::new();
-        for word in brace_expand(word) {
+        for word in self.braces(word)? {
             for field in self.expand_fields(&word, Mode::Fields)? {
                 self.glob_field(field, &mut out)?;
             }
@@ -529,14 +539,15 @@ enum Atom {
     Part(WordPart),
 }
 
-/// Brace expansion of a word (on its unquoted literal text).
-pub(crate) fn brace_expand(word: &Word) -> Vec<Word> {
+/// Brace expansion of a word (on its unquoted literal text); `None` when
+/// the words it makes would take more than `max_bytes`.
+pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Option<Vec<Word>> {
     let has_brace = word
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Literal(t) if t.contains('{')));
     if !has_brace {
-        return vec![word.clone()];
+        return Some(vec![word.clone()]);
     }
     let mut atoms = Vec::new();
     for part in &word.parts {
@@ -545,10 +556,9 @@ pub(crate) fn brace_expand(word: &Word) -> Vec<Word> {
             other => atoms.push(Atom::Part(other.clone())),
         }
     }
-    expand_atoms(&atoms, 0)
-        .into_iter()
-        .map(atoms_to_word)
-        .collect()
+    let mut budget = max_bytes / std::mem::size_of::<Atom>();
+    let expanded = expand_atoms(&atoms, 0, &mut budget)?;
+    Some(expanded.into_iter().map(atoms_to_word).collect())
 }
 
 fn atoms_to_word(atoms: Vec<Atom>) -> Word {
@@ -571,9 +581,11 @@ fn atoms_to_word(atoms: Vec<Atom>) -> Word {
     Word { parts }
 }
 
-fn expand_atoms(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
+/// Every alternative built is charged to `budget` (in atoms); `None` once
+/// it runs out.
+fn expand_atoms(atoms: &[Atom], depth: usize, budget: &mut usize) -> Option<Vec<Vec<Atom>>> {
     if depth > 64 {
-        return vec![atoms.to_vec()];
+        return Some(vec![atoms.to_vec()]);
     }
     // Find the first `{` that has a matching `}` with a `,` or `..` inside.
     let mut start = 0;
@@ -606,16 +618,19 @@ fn expand_atoms(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
             };
             let mut out = Vec::new();
             for alternative in alternatives {
-                let mut combined = prefix.to_vec();
+                let size = prefix.len() + alternative.len() + suffix.len();
+                *budget = budget.checked_sub(size)?;
+                let mut combined = Vec::with_capacity(size);
+                combined.extend_from_slice(prefix);
                 combined.extend(alternative);
                 combined.extend_from_slice(suffix);
-                out.extend(expand_atoms(&combined, depth + 1));
+                out.extend(expand_atoms(&combined, depth + 1, budget)?);
             }
-            return out;
+            return Some(out);
         }
         start += 1;
     }
-    vec![atoms.to_vec()]
+    Some(vec![atoms.to_vec()])
 }
 
 /// The matching `}` of the `{` at `open`, and the top-level commas.
@@ -734,7 +749,8 @@ mod tests {
     use super::*;
 
     fn braces(text: &str) -> Vec<String> {
-        brace_expand(&Word::literal(text))
+        brace_expand(&Word::literal(text), 1 << 20)
+            .unwrap()
             .iter()
             .map(|w| w.as_plain().unwrap())
             .collect()
@@ -752,5 +768,17 @@ mod tests {
         assert_eq!(braces("{a}"), ["{a}"]);
         assert_eq!(braces("{}"), ["{}"]);
         assert_eq!(braces("x{,y}"), ["x", "xy"]);
+    }
+
+    #[test]
+    fn brace_expansion_stops_at_its_byte_budget() {
+        let word = Word::literal("{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}");
+        assert!(brace_expand(&word, 64 << 20).is_none());
+        assert_eq!(
+            brace_expand(&Word::literal("{1..3}"), 1 << 10)
+                .unwrap()
+                .len(),
+            3
+        );
     }
 }

@@ -86,7 +86,7 @@ impl Stopped {
                 )
             }
             Stopped::Limit(LimitKind::ShellValue) => format!(
-                "a variable would hold more than {} bytes (the shell's limit on one value)",
+                "a value (a variable, or the words of one brace expansion) would take more than {} bytes (the shell's limit on one value)",
                 limits.max_value_bytes
             ),
             Stopped::Limit(LimitKind::ShellStages) => format!(
