@@ -198,3 +198,37 @@ fn a_pipeline_bomb_stops_at_the_stage_limit() {
     );
     assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellStages)));
 }
+
+/// Found while following up the fuzzers' memory findings: a field width or
+/// precision is built in memory, so `printf "%2000000000d"` took 3.9 GB
+/// of the host (and awk's printf 5.8 GB). Over 16 MiB is an error in
+/// printf and clamped in awk.
+#[test]
+fn huge_printf_fields_are_refused_or_clamped() {
+    let ran = run("printf '%*d|' 2000000000 1; echo \" $?\"; printf '%.2000000000f|%s\\n' 1 x");
+    assert_eq!(ran.stdout, "| 1\n|x\n");
+    assert!(
+        ran.stderr
+            .contains("field width or precision over 16777216 bytes"),
+        "{}",
+        ran.stderr
+    );
+    let ran = run("awk 'BEGIN { printf \"%2000000000d\", 1 }' | wc -c");
+    assert_eq!(ran.stdout, "16777216\n");
+    let ran = run("printf '%5d|%-4s|%.2f|%3s\\n' 3 ab 1.234 x");
+    assert_eq!(ran.stdout, "    3|ab  |1.23|  x\n");
+}
+
+/// `seq` built every line before writing the first (up to 10,000,000,
+/// then it silently stopped: `seq 15000000 | wc -l` said 10000000). It
+/// streams now; `-w` pads to the wider end, sign included, as GNU seq.
+#[test]
+fn seq_streams_and_pads_like_gnu() {
+    let ran = run(
+        "seq 1 100000000000 | head -2; seq -w -5 3 | tr '\\n' ' '; seq -w 10 -3 -5 | tr '\\n' ' '",
+    );
+    assert_eq!(
+        ran.stdout,
+        "1\n2\n-5 -4 -3 -2 -1 00 01 02 03 10 07 04 01 -2 -5 "
+    );
+}

@@ -293,3 +293,24 @@ fn a_brace_expansion_bomb_is_bounded() {
         run.max_rss_kib / 1024
     );
 }
+
+/// Regressions found while following up the fuzzers' memory findings: a
+/// printf field width and an endless `seq` were built in memory whole
+/// (3.9 GB and 550 MB).
+#[test]
+fn printf_widths_and_endless_seq_stay_small() {
+    let project = Project::new();
+    for script in [
+        "printf '%2000000000d' 1 | wc -c",
+        "awk 'BEGIN { printf \"%2000000000d\", 1 }' | wc -c",
+        "seq 1 100000000000 | head -1",
+    ] {
+        let run = contained(&project, &["shell", "-c", script]);
+        assert_eq!(run.code, 0, "{script}: {}", run.stderr);
+        assert!(
+            run.max_rss_kib < 256 * 1024,
+            "{script} peaked at {} MiB",
+            run.max_rss_kib / 1024
+        );
+    }
+}

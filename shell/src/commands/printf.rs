@@ -39,6 +39,19 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
+/// The widest field and the longest precision a conversion may ask for
+/// (here and in awk): the field is built in memory before it is written,
+/// so `%2000000000d` must not take 2 GB of the host. Wider is an error in
+/// `printf` and clamped in awk (whose `sprintf` cannot fail).
+pub(crate) const MAX_FIELD: usize = 16 << 20;
+
+/// Whether a width or precision asks for more than [`MAX_FIELD`].
+fn too_large(size: &str) -> bool {
+    size.trim()
+        .parse::<i64>()
+        .is_ok_and(|n| n.unsigned_abs() > MAX_FIELD as u64)
+}
+
 /// Formats `values` with `format` (reused while values remain).
 pub(crate) fn format_all(
     shell: &mut Shell,
@@ -143,6 +156,14 @@ fn format_once(
             break;
         };
         i += 1;
+        if too_large(&width) || precision.is_some_and(|p| p > MAX_FIELD) {
+            let spec: String = chars[start..i].iter().collect();
+            let message = format!("{spec}: field width or precision over {MAX_FIELD} bytes");
+            shell.fail("printf", &message, 1);
+            *status = 1;
+            take(values, next);
+            continue;
+        }
         if conversion == '(' {
             // %(fmt)T
             let rest: String = chars[i..].iter().collect();
@@ -222,7 +243,7 @@ fn format_once(
 /// `pad` for bytes that may not be text (`%b` of `\xff`): the width
 /// counts bytes.
 fn pad_bytes(mut bytes: Vec<u8>, flags: &str, width: &str) -> Vec<u8> {
-    let width: usize = width.parse().unwrap_or(0);
+    let width: usize = width.parse::<usize>().unwrap_or(0).min(MAX_FIELD);
     let fill = width.saturating_sub(bytes.len());
     if fill == 0 {
         return bytes;
@@ -257,7 +278,7 @@ fn now_seconds() -> i64 {
 pub(crate) fn pad(text: &str, flags: &str, width: &str) -> String {
     let width: i64 = width.parse().unwrap_or(0);
     let left = flags.contains('-') || width < 0;
-    let width = width.unsigned_abs() as usize;
+    let width = (width.unsigned_abs() as usize).min(MAX_FIELD);
     let len = text.chars().count();
     if len >= width {
         return text.to_string();
@@ -341,7 +362,7 @@ pub(crate) fn format_int(
         // C: zero converted with zero precision is no digits at all.
         digits.clear();
     }
-    if let Some(p) = precision
+    if let Some(p) = precision.map(|p| p.min(MAX_FIELD))
         && digits.len() < p
     {
         digits = format!("{}{digits}", "0".repeat(p - digits.len()));
@@ -367,7 +388,7 @@ pub(crate) fn format_int(
 }
 
 fn zero_pad(sign: &str, digits: &str, flags: &str, width: &str, allow_zero: bool) -> String {
-    let width: usize = width.parse().unwrap_or(0);
+    let width: usize = width.parse::<usize>().unwrap_or(0).min(MAX_FIELD);
     let len = sign.len() + digits.len();
     if flags.contains('0') && !flags.contains('-') && allow_zero && len < width {
         return format!("{sign}{}{digits}", "0".repeat(width - len));
@@ -382,7 +403,7 @@ pub(crate) fn format_float(
     width: &str,
     precision: Option<usize>,
 ) -> String {
-    let precision = precision.unwrap_or(6);
+    let precision = precision.unwrap_or(6).min(MAX_FIELD);
     let body = if value.is_nan() {
         "nan".to_string()
     } else if value.is_infinite() {

@@ -558,50 +558,47 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
             None => format!("{:.*}", precision, value),
         }
     };
-    let mut items = Vec::new();
+    let beyond =
+        |value: f64| (step > 0.0 && value > last + 1e-9) || (step < 0.0 && value < last - 1e-9);
+    // `-w` pads to the widest number, which in a monotone sequence is an
+    // end: known before the first line, so the output streams (an endless
+    // `seq 1 1e12 | head` holds one line, not all of them).
+    let width = if equal_width && !beyond(first) {
+        let steps = ((last - first) / step + 1e-9).floor();
+        let ends = [render(first), render(first + step * steps)];
+        ends.iter().map(String::len).max().unwrap_or(0)
+    } else {
+        0
+    };
+    let equalise = |item: String| match item.strip_prefix('-') {
+        _ if !equal_width => item,
+        Some(rest) => format!("-{:0>w$}", rest, w = width.saturating_sub(1)),
+        None => format!("{:0>width$}", item),
+    };
+    let mut out = buffered(shell);
     let mut n = 0u64;
     loop {
         let value = first + step * n as f64;
-        if (step > 0.0 && value > last + 1e-9) || (step < 0.0 && value < last - 1e-9) {
+        if beyond(value) {
             break;
         }
-        items.push(render(value));
+        let item = equalise(render(value));
+        let separated = if n > 0 {
+            out.write_all(separator.as_bytes())
+        } else {
+            Ok(())
+        };
+        if let Err(error) = separated.and_then(|()| out.write_all(item.as_bytes())) {
+            return shell.io_status("seq", error);
+        }
         n += 1;
         if n.is_multiple_of(4096) {
             shell.check_watch()?;
         }
-        if items.len() > 10_000_000 {
-            break;
-        }
     }
-    if equal_width {
-        let width = items
-            .iter()
-            .map(|s| s.trim_start_matches('-').len())
-            .max()
-            .unwrap_or(0);
-        items = items
-            .into_iter()
-            .map(|s| match s.strip_prefix('-') {
-                Some(rest) => format!("-{:0>w$}", rest, w = width),
-                None => format!("{:0>width$}", s),
-            })
-            .collect();
-    }
-    let mut out = buffered(shell);
-    let result = (|| -> std::io::Result<()> {
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                out.write_all(separator.as_bytes())?;
-            }
-            out.write_all(item.as_bytes())?;
-        }
-        if !items.is_empty() {
-            out.write_all(b"\n")?;
-        }
-        Ok(())
-    })();
-    if let Err(error) = result {
+    if n > 0
+        && let Err(error) = out.write_all(b"\n")
+    {
         return shell.io_status("seq", error);
     }
     finish(shell, "seq", out, 0)
