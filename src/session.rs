@@ -2,7 +2,7 @@
 //! variables, functions) persists from one command line to the next, each
 //! line with its own deadline.
 
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 use goccia_core::{
@@ -68,8 +68,11 @@ pub struct ShellSession {
 
 /// The session [`Sandbox::run_shell`] keeps between calls, with the
 /// captures its output goes to.
+/// The session lives on a worker thread with the shell's stack, started
+/// once: spawning a thread with a 256 MiB stack per call cost ~95 µs.
 pub(crate) struct PersistentShell {
-    session: ShellSession,
+    requests: mpsc::Sender<String>,
+    replies: mpsc::Receiver<ShellRun>,
     stdout: Capture,
     stderr: Capture,
     budget: Arc<OutputBudget>,
@@ -80,7 +83,9 @@ impl Sandbox {
     /// functions, `exit`) in this sandbox's shell session: its working
     /// directory, variables and functions persist from one call to the
     /// next, like lines typed into one terminal. Output is captured in the
-    /// [`Run`], up to `max_output` per call; the deadline is per call.
+    /// [`Run`], up to `max_output` per call; the deadline is per call. The
+    /// session runs on one worker thread (with the stack deep scripts
+    /// need), started by the first call and ended when the sandbox drops.
     ///
     /// ```
     /// # use goccia::Sandbox;
@@ -94,26 +99,49 @@ impl Sandbox {
     /// ```
     pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
-        let shell = slot.get_or_insert_with(|| self.persistent_shell());
+        if slot.is_none() {
+            *slot = Some(self.persistent_shell()?);
+        }
+        let shell = slot.as_mut().expect("opened above");
         shell.budget.reset();
         let started = Instant::now();
-        let session = &mut shell.session;
-        let ran = on_shell_stack(|| session.run_script(command_line))?;
+        // A worker that panicked has dropped its ends: the session is gone.
+        shell
+            .requests
+            .send(command_line.to_string())
+            .map_err(|_| RunError::Panicked)?;
+        let ran = shell.replies.recv().map_err(|_| RunError::Panicked)?;
         let mut run = ran.into_run(started);
         run.stdout = shell.stdout.take();
         run.stderr = shell.stderr.take();
         Ok(run)
     }
 
-    fn persistent_shell(&self) -> PersistentShell {
+    fn persistent_shell(&self) -> Result<PersistentShell, RunError> {
         let budget = OutputBudget::new(self.limits().max_output);
         let (output, stdout, stderr) = Output::captured(budget.clone());
-        PersistentShell {
-            session: self.shell_session(&output, Fd::null_input()),
+        let mut session = self.shell_session(&output, Fd::null_input());
+        let (requests, lines) = mpsc::channel::<String>();
+        let (answers, replies) = mpsc::channel();
+        // The worker ends when the sandbox (and with it `requests`) drops.
+        std::thread::Builder::new()
+            .name("goccia-session".into())
+            .stack_size(SHELL_STACK)
+            .spawn(move || {
+                for line in lines {
+                    if answers.send(session.run_script(&line)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(RunError::Thread)?;
+        Ok(PersistentShell {
+            requests,
+            replies,
             stdout,
             stderr,
             budget,
-        }
+        })
     }
 
     /// Opens a shell on this sandbox's VFS: output goes to `output` (and is

@@ -41,6 +41,7 @@ fn api(c: &mut Criterion) {
                 let child = parent.child(&[ChildSeed::path("/repo")]).unwrap();
                 child.write("/repo/d1/f1.txt", "y\n").unwrap();
                 parent.apply(&child.changes()).unwrap();
+                parent // dropped outside the measurement
             },
             criterion::BatchSize::LargeInput,
         )
