@@ -18,6 +18,7 @@ pub use run::Run;
 pub use sandbox::{DiffFormat, Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, ShellStop};
 
+pub use goccia_core::host_memory;
 pub use goccia_core::{
     AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, Limits, NetPolicy, Output,
     OutputBudget,

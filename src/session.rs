@@ -148,7 +148,10 @@ impl Sandbox {
     /// charged to its budget), commands read `stdin`.
     pub fn shell_session(&self, output: &Output, stdin: Fd) -> ShellSession {
         let limits = self.limits().clone();
-        let shell_limits = ShellLimits::default();
+        let shell_limits = ShellLimits {
+            max_host_memory: usize::try_from(limits.max_memory).unwrap_or(usize::MAX),
+            ..ShellLimits::default()
+        };
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(goccia_vm::Launcher {

@@ -13,8 +13,11 @@
 //! - [`outcome`]: failure kinds and the exit codes of the contract (§4).
 //! - [`net`]: the network policy `fetch` is held to (§8).
 //! - [`audit`]: the trail of security-relevant decisions (`--audit-log`).
+//! - [`host_memory`]: a counting global allocator and the ceiling the shell
+//!   holds its work to.
 
 pub mod audit;
+pub mod host_memory;
 pub mod limits;
 pub mod net;
 pub mod outcome;

@@ -66,6 +66,8 @@ pub enum LimitKind {
     ShellStages,
     /// The size of one shell variable's value.
     ShellValue,
+    /// Host memory taken by the shell's work (outside the QuickJS heap).
+    HostMemory,
 }
 
 impl LimitKind {
@@ -92,6 +94,7 @@ impl LimitKind {
             LimitKind::FunctionDepth => "the shell function depth limit",
             LimitKind::ShellStages => "the shell's limit on pipeline stages running at once",
             LimitKind::ShellValue => "the shell's limit on the size of a variable",
+            LimitKind::HostMemory => "--max-memory",
         }
     }
 }

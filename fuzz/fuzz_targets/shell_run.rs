@@ -25,6 +25,7 @@ fuzz_target!(|script: &str| {
         max_buffered_input: 1 << 20,
         max_concurrent_stages: 16,
         max_value_bytes: 1 << 20,
+        max_host_memory: 64 << 20,
     };
     let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
     let mut shell = Shell::new(

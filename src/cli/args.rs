@@ -154,7 +154,8 @@ pub struct SandboxArgs {
     /// Wall-clock deadline of the run, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64, help_heading = "Limits")]
     pub timeout: u64,
-    /// QuickJS heap limit, buffers handed to JS included.
+    /// QuickJS heap limit, buffers handed to JS included; also the host memory
+    /// the shell's work may take beyond what the file system may still hold.
     #[arg(long = "max-memory", value_name = "BYTES", value_parser = positive_size, default_value = "512m", help_heading = "Limits")]
     pub max_memory: u64,
     /// Maximum JS stack; deeper recursion is a catchable RangeError.

@@ -314,3 +314,38 @@ fn printf_widths_and_endless_seq_stay_small() {
         );
     }
 }
+
+/// The shell's host memory as a whole: a `jq` value or awk arrays that
+/// grow without end stop at `--max-memory` above what the VFS may still
+/// hold (the binary counts its allocations), not at the deadline.
+#[test]
+fn jq_values_and_awk_arrays_stop_at_the_host_memory_ceiling() {
+    let project = Project::new();
+    for script in [
+        "jq -n '[range(1e9)] | length'; echo unreached",
+        "awk 'BEGIN { for (i = 0; i < 1e9; i++) a[i] = i }'; echo unreached",
+    ] {
+        let args = [
+            "shell",
+            "-c",
+            script,
+            "--max-memory",
+            "16m",
+            "--fs-quota-bytes",
+            "1m",
+        ];
+        let run = contained(&project, &args);
+        assert_eq!(run.code, 3, "{script}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("--max-memory"),
+            "{script}: {}",
+            run.stderr
+        );
+        assert!(run.wall < SECONDS(20), "{script} took {:?}", run.wall);
+        assert!(
+            run.max_rss_kib < 256 * 1024,
+            "{script} peaked at {} MiB",
+            run.max_rss_kib / 1024
+        );
+    }
+}

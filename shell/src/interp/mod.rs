@@ -23,7 +23,9 @@ pub(crate) use print::function_text;
 pub(crate) use variables::split_subscript;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use goccia_core::host_memory::MemoryCeiling;
 use std::time::Instant;
 
 use goccia_core::{LimitKind, Watch};
@@ -93,6 +95,10 @@ impl Stopped {
                 "more than {} pipeline stages running at once",
                 limits.max_concurrent_stages
             ),
+            Stopped::Limit(LimitKind::HostMemory) => format!(
+                "the shell's work took more than {} bytes of host memory beyond what the file system may still hold (raise it with --max-memory)",
+                limits.max_host_memory
+            ),
             Stopped::Limit(LimitKind::FunctionDepth) => {
                 format!(
                     "maximum function nesting level exceeded ({})",
@@ -127,6 +133,11 @@ pub struct ShellLimits {
     /// Bytes one variable (or array element) may hold: a doubling loop
     /// (`x=$x$x`) stops here instead of taking the host's memory.
     pub max_value_bytes: usize,
+    /// Host memory the shell's work may take above what was live when the
+    /// run started and what the VFS may still grow by (a `jq` value, awk
+    /// arrays). Checked wherever the deadline is, and only when the
+    /// process counts its allocations (`goccia_core::host_memory`).
+    pub max_host_memory: usize,
 }
 
 impl Default for ShellLimits {
@@ -139,6 +150,7 @@ impl Default for ShellLimits {
             max_buffered_input: crate::io::BUFFERED_INPUT_LIMIT,
             max_concurrent_stages: 256,
             max_value_bytes: 64 << 20,
+            max_host_memory: 512 << 20,
         }
     }
 }
@@ -162,20 +174,13 @@ pub struct Context {
     next_pid: AtomicU64,
     /// Pipeline stages running now.
     stages: AtomicU64,
+    /// Live host bytes allowed (see [`ShellLimits::max_host_memory`]).
+    memory_ceiling: AtomicUsize,
 }
 
 impl Context {
     pub fn new(vfs: SharedVfs, watch: Watch, limits: ShellLimits) -> Arc<Self> {
-        Arc::new(Context {
-            vfs,
-            watch,
-            limits,
-            launcher: None,
-            commands: AtomicU64::new(0),
-            iterations: AtomicU64::new(0),
-            next_pid: AtomicU64::new(1000),
-            stages: AtomicU64::new(0),
-        })
+        Self::build(vfs, watch, limits, None)
     }
 
     pub fn with_launcher(
@@ -184,16 +189,45 @@ impl Context {
         limits: ShellLimits,
         launcher: Arc<dyn ScriptLauncher>,
     ) -> Arc<Self> {
-        Arc::new(Context {
+        Self::build(vfs, watch, limits, Some(launcher))
+    }
+
+    fn build(
+        vfs: SharedVfs,
+        watch: Watch,
+        limits: ShellLimits,
+        launcher: Option<Arc<dyn ScriptLauncher>>,
+    ) -> Arc<Self> {
+        let context = Context {
             vfs,
             watch,
             limits,
-            launcher: Some(launcher),
+            launcher,
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
             stages: AtomicU64::new(0),
-        })
+            memory_ceiling: AtomicUsize::new(usize::MAX),
+        };
+        context.reset_memory_ceiling();
+        Arc::new(context)
+    }
+
+    /// Fixes the host-memory ceiling for a run starting now: what is live,
+    /// plus what the VFS may still grow by, plus the shell's allowance.
+    fn reset_memory_ceiling(&self) {
+        let headroom = self.vfs.lock().remaining().max_bytes;
+        let allowance = usize::try_from(headroom)
+            .unwrap_or(usize::MAX)
+            .saturating_add(self.limits.max_host_memory);
+        let ceiling = MemoryCeiling::above_now(allowance);
+        self.memory_ceiling.store(ceiling.bytes, Ordering::Relaxed);
+    }
+
+    /// True once the process holds more than this run's ceiling.
+    pub fn memory_exceeded(&self) -> bool {
+        let bytes = self.memory_ceiling.load(Ordering::Relaxed);
+        MemoryCeiling { bytes }.exceeded()
     }
 
     /// Forgets the commands and loop iterations counted so far: a new run
@@ -201,6 +235,7 @@ impl Context {
     pub fn reset_budgets(&self) {
         self.commands.store(0, Ordering::Relaxed);
         self.iterations.store(0, Ordering::Relaxed);
+        self.reset_memory_ceiling();
     }
 
     /// Reserves `count` running pipeline stages, or says the limit is hit.
@@ -571,6 +606,9 @@ impl Shell {
 
     pub(crate) fn check_watch(&self) -> Result<(), Flow> {
         match self.watch.check() {
+            Ok(()) if self.ctx.memory_exceeded() => {
+                Err(Flow::Stop(Stopped::Limit(LimitKind::HostMemory)))
+            }
             Ok(()) => Ok(()),
             Err(goccia_core::Stop::Deadline) => Err(Flow::Stop(Stopped::Io(StopReason::Deadline))),
             Err(goccia_core::Stop::Cancelled) => {

@@ -11,7 +11,9 @@ mod stream;
 
 use std::io::Write;
 
-use crate::interp::{ExecResult, Shell};
+use goccia_core::LimitKind;
+
+use crate::interp::{ExecResult, Flow, Shell, Stopped};
 
 use super::input::{Source, open_quiet};
 use options::{Named, Options, Positional, parse_options};
@@ -79,14 +81,19 @@ fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
     let wants_input = !options.null_input || filter_text.contains("input");
     let (inputs, unreadable) = inputs(shell, &options, wants_input);
     let watch = shell.watch().clone();
+    let context = shell.context().clone();
     let mut out = std::io::BufWriter::with_capacity(16 << 10, shell.out());
-    let outcome = program.run(inputs, &options, &mut out, move || watch.check().is_err());
+    let stop = move || watch.check().is_err() || context.memory_exceeded();
+    let outcome = program.run(inputs, &options, &mut out, stop);
     let flushed = out.flush();
     if !outcome.stderr.is_empty() {
         shell.write_stderr(&outcome.stderr);
     }
     if outcome.interrupted {
         shell.check_watch()?;
+        // Not the deadline, so the memory ceiling: the values that passed
+        // it were dropped when jaq unwound, so it no longer shows.
+        return Err(Flow::Stop(Stopped::Limit(LimitKind::HostMemory)));
     }
     let status = if unreadable && outcome.halted.is_none() {
         2
