@@ -27,3 +27,8 @@ pub use goccia_shell::io::Fd;
 pub use goccia_vfs::write_back::{Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{Change, ChangeKind, NodeType, Usage};
 pub use goccia_vm::{Engine, ExecMode, Failure};
+
+/// The README's Rust examples, compiled by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
