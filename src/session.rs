@@ -148,10 +148,7 @@ impl Sandbox {
     /// charged to its budget), commands read `stdin`.
     pub fn shell_session(&self, output: &Output, stdin: Fd) -> ShellSession {
         let limits = self.limits().clone();
-        let shell_limits = ShellLimits {
-            max_host_memory: usize::try_from(limits.max_memory).unwrap_or(usize::MAX),
-            ..ShellLimits::default()
-        };
+        let shell_limits = ShellLimits::with_host_memory(limits.max_memory);
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(goccia_vm::Launcher {

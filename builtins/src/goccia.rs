@@ -142,7 +142,7 @@ fn new_shell(host: &Host) -> Shell {
     let context = Context::with_launcher(
         host.vfs.clone(),
         host.watch.clone(),
-        ShellLimits::default(),
+        ShellLimits::with_host_memory(host.max_memory),
         host.nest.launcher(),
     );
     Shell::new(

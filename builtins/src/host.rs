@@ -18,8 +18,8 @@ pub struct Tripwire {
     output: AtomicBool,
     fs_quota: AtomicBool,
     memory: AtomicBool,
-    /// A shell limit (commands, loop iterations, function depth) hit by a
-    /// `$` command: it ends the whole run.
+    /// A shell limit (commands, loops, function depth, stages, value size,
+    /// host memory) hit by a `$` command: it ends the whole run.
     shell: parking_lot::Mutex<Option<LimitKind>>,
 }
 
@@ -30,7 +30,12 @@ impl Tripwire {
             LimitKind::Output => &self.output,
             LimitKind::FsBytes | LimitKind::FsNodes => &self.fs_quota,
             LimitKind::Memory => &self.memory,
-            LimitKind::ShellCommands | LimitKind::LoopIterations | LimitKind::FunctionDepth => {
+            LimitKind::ShellCommands
+            | LimitKind::LoopIterations
+            | LimitKind::FunctionDepth
+            | LimitKind::ShellStages
+            | LimitKind::ShellValue
+            | LimitKind::HostMemory => {
                 self.shell.lock().get_or_insert(limit);
                 return;
             }
@@ -87,6 +92,8 @@ pub struct Host {
     pub network: goccia_core::NetPolicy,
     /// Where refusals and other decisions are recorded.
     pub audit: goccia_core::Audit,
+    /// `--max-memory`, which also bounds the host memory of `$` commands.
+    pub max_memory: u64,
 }
 
 impl Host {

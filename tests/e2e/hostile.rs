@@ -349,3 +349,33 @@ fn jq_values_and_awk_arrays_stop_at_the_host_memory_ceiling() {
         );
     }
 }
+
+/// Regression: a shell limit other than commands, loops and function depth
+/// (a value bomb, the host-memory ceiling) reached through `$` was not
+/// recorded as the run's stop, so it surfaced as an uncaught
+/// `InternalError`, exit 1. It ends the run as a resource limit, uncatchably.
+#[test]
+fn every_shell_limit_through_dollar_ends_the_run_with_exit_3() {
+    let project = Project::new();
+    for (command, extra) in [
+        ("x=x; while :; do x=$x$x; done", &[][..]),
+        (
+            "jq -n '[range(1e9)] | length'",
+            &["--max-memory", "16m", "--fs-quota-bytes", "1m"][..],
+        ),
+    ] {
+        project.write(
+            "main.js",
+            format!(
+                "import {{ $ }} from 'goccia';\n\
+                 try {{ await $`{command}` }} catch (e) {{ console.log('caught') }}\n\
+                 console.log('unreached');"
+            ),
+        );
+        let mut args = vec!["run", "/main.js", "--seed", "main.js"];
+        args.extend_from_slice(extra);
+        let run = project.goccia(&args);
+        assert_eq!(run.code, 3, "{command}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{command}");
+    }
+}

@@ -175,6 +175,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         shell: request.shell.clone().unwrap_or_default(),
         network: request.engine.network.clone(),
         audit: request.engine.audit.clone(),
+        max_memory: request.engine.limits.max_memory,
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,

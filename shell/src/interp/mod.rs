@@ -155,6 +155,17 @@ impl Default for ShellLimits {
     }
 }
 
+impl ShellLimits {
+    /// The defaults, with the host-memory allowance of a sandbox whose
+    /// `--max-memory` is `max_memory`.
+    pub fn with_host_memory(max_memory: u64) -> Self {
+        ShellLimits {
+            max_host_memory: usize::try_from(max_memory).unwrap_or(usize::MAX),
+            ..ShellLimits::default()
+        }
+    }
+}
+
 /// Runs `goccia <path>` for the shell builtin (implemented by the VM,
 /// which sits above the shell).
 pub trait ScriptLauncher: Send + Sync {
