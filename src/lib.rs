@@ -15,7 +15,7 @@ pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, RunError, SetupError, WriteBackError,
 };
 pub use run::Run;
-pub use sandbox::{DiffFormat, Entry, Sandbox, WriteBackOutcome};
+pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, ShellStop};
 
 pub use goccia_core::host_memory;
@@ -25,7 +25,7 @@ pub use goccia_core::{
 };
 pub use goccia_shell::io::Fd;
 pub use goccia_vfs::write_back::{Skipped, WriteBackReport, Written};
-pub use goccia_vfs::{Change, ChangeKind, NodeType, Usage};
+pub use goccia_vfs::{Change, ChangeKind, DiffFormat, NodeType, Usage};
 pub use goccia_vm::{Engine, ExecMode, Failure};
 
 /// The README's Rust examples, compiled by `cargo test --doc`.

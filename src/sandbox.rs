@@ -9,25 +9,13 @@ use bytes::Bytes;
 use goccia_core::{Limits, Output, OutputBudget, Watch};
 use goccia_vfs::changes::ChangeRecord;
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackReport, write_back};
-use goccia_vfs::{Change, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
+use goccia_vfs::{Change, DiffFormat, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode, RunRequest};
 use parking_lot::Mutex;
 
 use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
 use crate::session::PersistentShell;
 use crate::{Run, SandboxBuilder};
-
-/// Diff output formats (contract §6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DiffFormat {
-    /// `{"version":1,"changes":[...]}` with sizes, `blake3:` hashes and
-    /// the new content of every file.
-    #[default]
-    Json,
-    /// A git patch (binary files as `GIT binary patch`) that `git apply`
-    /// accepts.
-    Unified,
-}
 
 /// What [`Sandbox::write_back_after`] did.
 #[derive(Debug)]
@@ -313,11 +301,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn diff(&self, format: DiffFormat) -> String {
-        let changes = self.changes();
-        match format {
-            DiffFormat::Json => goccia_vfs::changes::to_json(&changes),
-            DiffFormat::Unified => goccia_vfs::patch::to_unified(&changes),
-        }
+        format.render(&self.changes())
     }
 
     /// Applies changes taken elsewhere (a child's, another sandbox's) to

@@ -269,13 +269,9 @@ pub fn script_request(entry: String, options: &str) -> std::result::Result<Scrip
     };
     let diff_format = match options.get("diffFormat") {
         None | Some(Json::Null) => None,
-        Some(Json::String(format)) if format == "json" => Some(DiffFormat::Json),
-        Some(Json::String(format)) if format == "unified" => Some(DiffFormat::Unified),
-        Some(other) => {
-            return Err(format!(
-                "option `diffFormat` must be \"json\" or \"unified\", not {other}"
-            ));
-        }
+        Some(format) => Some(format.as_str().and_then(DiffFormat::parse).ok_or_else(|| {
+            format!("option `diffFormat` must be \"json\" or \"unified\", not {format}")
+        })?),
     };
     let seeds = match options.get("seed") {
         None | Some(Json::Null) => None,

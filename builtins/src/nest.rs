@@ -8,20 +8,13 @@ use std::time::Duration;
 
 use goccia_core::FailureKind;
 use goccia_shell::Shell;
+pub use goccia_vfs::DiffFormat;
 use goccia_vfs::SeedSpec;
 use parking_lot::Mutex;
 use thiserror::Error;
 
 /// The one shell all `$` of a sandbox share (created on first use).
 pub type SharedShell = Arc<Mutex<Option<Shell>>>;
-
-/// Diff formats a child can return.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DiffFormat {
-    #[default]
-    Json,
-    Unified,
-}
 
 /// A child sandbox: its seeds (parent VFS paths or inline files) and
 /// whether its changes come back.

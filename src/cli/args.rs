@@ -74,19 +74,11 @@ impl From<ModeArg> for crate::ExecMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DiffFormatArg {
-    Json,
-    Unified,
-}
-
-impl From<DiffFormatArg> for DiffFormat {
-    fn from(value: DiffFormatArg) -> Self {
-        match value {
-            DiffFormatArg::Json => DiffFormat::Json,
-            DiffFormatArg::Unified => DiffFormat::Unified,
-        }
-    }
+/// `--diff-format`: the names `DiffFormat::parse` takes, listed for `--help`.
+fn diff_format() -> impl clap::builder::TypedValueParser<Value = DiffFormat> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["json", "unified"])
+        .map(|name| DiffFormat::parse(&name).expect("a listed name"))
 }
 
 fn size(text: &str) -> Result<u64, String> {
@@ -123,12 +115,12 @@ pub struct SandboxArgs {
     /// Format of the diff.
     #[arg(
         long = "diff-format",
-        value_enum,
+        value_parser = diff_format(),
         default_value = "json",
         value_name = "FORMAT",
         help_heading = "Diff"
     )]
-    pub diff_format: DiffFormatArg,
+    pub diff_format: DiffFormat,
     /// Write the diff to this host file instead of stdout (implies --diff).
     #[arg(long = "diff-output", value_name = "FILE", help_heading = "Diff")]
     pub diff_output: Option<PathBuf>,

@@ -93,9 +93,7 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
         captured,
         ..
     } = prepared;
-    let diff = args
-        .wants_diff()
-        .then(|| sandbox.diff(args.diff_format.into()));
+    let diff = args.wants_diff().then(|| sandbox.diff(args.diff_format));
     if let Some(text) = &diff {
         match &args.diff_output {
             Some(path) => {

@@ -25,7 +25,7 @@ pub mod seed_config;
 pub mod write_back;
 
 pub use changes::{ChangeRecord, DiffDocument};
-pub use diff::{Change, ChangeKind, diff};
+pub use diff::{Change, ChangeKind, DiffFormat, diff};
 pub use error::{Errno, FsError, FsResult, QuotaKind};
 pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
 pub use node::{Node, NodeType, Usage};

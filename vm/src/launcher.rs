@@ -161,15 +161,10 @@ fn parse(args: &[String]) -> Result<Invocation, String> {
             "--sandbox" => sandbox = true,
             "--diff" => diff = Some(diff.unwrap_or_default()),
             "--diff-format" => {
-                diff = Some(match take(&mut index)?.as_str() {
-                    "json" => DiffFormat::Json,
-                    "unified" => DiffFormat::Unified,
-                    other => {
-                        return Err(format!(
-                            "--diff-format must be json or unified, not `{other}`"
-                        ));
-                    }
-                });
+                let name = take(&mut index)?;
+                diff = Some(DiffFormat::parse(&name).ok_or_else(|| {
+                    format!("--diff-format must be json or unified, not `{name}`")
+                })?);
             }
             "--seed" => {
                 let text = take(&mut index)?;

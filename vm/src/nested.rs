@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use goccia_builtins::nest::{
-    ChildSpec, DiffFormat, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
+    ChildSpec, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
 };
 use goccia_core::{Capture, FailureKind, Output};
 use goccia_vfs::seed::{seed_bytes, seed_snapshot};
@@ -131,10 +131,7 @@ impl Nested<'_> {
         let outcome = self.run(entry, shared.clone(), SharedShell::default());
         let changes = spec.diff.map(|format| {
             let changes = goccia_vfs::diff(&baseline, &shared.lock().snapshot());
-            let text = match format {
-                DiffFormat::Json => goccia_vfs::changes::to_json(&changes),
-                DiffFormat::Unified => goccia_vfs::patch::to_unified(&changes),
-            };
+            let text = format.render(&changes);
             let list = goccia_vfs::changes::to_document(&changes).changes;
             (text, serde_json::to_string(&list).expect("serialisable"))
         });
