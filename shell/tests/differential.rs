@@ -104,6 +104,8 @@ EOF"#,
     r#"grep -w -e banana -e Date data/words.txt; grep -q cherry data/words.txt && echo found; grep nothing data/words.txt; echo $?"#,
     r#"sed -n '2,3p' data/people.csv; sed 's/,/;/g' data/people.csv | head -2; sed '/^$/d; s/^#\s*//' README.md"#,
     r#"sed -E 's/([a-z]+),([0-9]+),.*/\2 \1/' data/people.csv; sed -n '/alan/,/grace/p' data/people.csv"#,
+    // Empty matches next to a match do not count (they used to: `--a--b-`).
+    r#"echo xaxb | sed 's/x*/-/g'; echo abc | sed 's/b*/-/2'; echo xaxb | awk '{ n = gsub(/x*/, "-"); print n, $0 }'"#,
     r#"awk -F, 'NR > 1 { sum += $2; n++ } END { print sum, n, sum / n }' data/people.csv"#,
     r#"awk -F, 'NR > 1 && $2 > 30 { printf "%-6s %s\n", $1, toupper($3) }' data/people.csv"#,
     r#"awk '{ count[$1]++ } END { for (w in count) print w, count[w] }' data/words.txt | sort"#,

@@ -96,20 +96,58 @@ impl Matcher {
 
     /// Every non-overlapping match.
     pub fn find_all(&self, text: &str) -> Vec<Found> {
-        let mut out = Vec::new();
-        let mut from = 0;
-        while from <= text.len() {
-            let Some(found) = self.find_at(text, from) else {
-                break;
-            };
-            from = if found.end == found.start {
-                let next = text[found.end..].chars().next().map_or(1, char::len_utf8);
-                found.end + next
-            } else {
-                found.end
-            };
-            out.push(found);
+        self.matches(text).collect()
+    }
+
+    /// Non-overlapping matches, left to right, found as they are taken (a
+    /// substitution of the first match looks no further). As in GNU sed
+    /// and awk, an empty match right where the previous match ended does
+    /// not count (`s/x*/-/g` on `xa` is `-a-`), and after an empty match
+    /// the search resumes one character on.
+    pub fn matches<'a>(&'a self, text: &'a str) -> Matches<'a> {
+        Matches {
+            matcher: self,
+            text,
+            from: 0,
+            previous_end: None,
         }
-        out
+    }
+}
+
+/// The iterator of [`Matcher::matches`].
+pub(crate) struct Matches<'a> {
+    matcher: &'a Matcher,
+    text: &'a str,
+    from: usize,
+    /// Where the last non-empty match ended.
+    previous_end: Option<usize>,
+}
+
+impl Matches<'_> {
+    /// The position one character after `at` (past the end: the end + 1).
+    fn step(&self, at: usize) -> usize {
+        at + self.text[at..].chars().next().map_or(1, char::len_utf8)
+    }
+}
+
+impl Iterator for Matches<'_> {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
+        loop {
+            if self.from > self.text.len() {
+                return None;
+            }
+            let found = self.matcher.find_at(self.text, self.from)?;
+            if found.end > found.start {
+                self.from = found.end;
+                self.previous_end = Some(found.end);
+                return Some(found);
+            }
+            self.from = self.step(found.end);
+            if self.previous_end != Some(found.start) {
+                return Some(found);
+            }
+        }
     }
 }

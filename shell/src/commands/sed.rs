@@ -644,15 +644,9 @@ fn substitute(
 ) -> Option<String> {
     let mut out = String::new();
     let mut last = 0;
-    let mut count = 0;
     let mut replaced = false;
-    let mut from = 0;
-    while from <= space.len() {
-        let Some(found) = matcher.find_at(space, from) else {
-            break;
-        };
-        count += 1;
-        if count >= nth {
+    for (index, found) in matcher.matches(space).enumerate() {
+        if index + 1 >= nth {
             out.push_str(&space[last..found.start]);
             apply_replacement(&mut out, space, &found, replacement);
             last = found.end;
@@ -661,14 +655,6 @@ fn substitute(
                 break;
             }
         }
-        from = if found.end == found.start {
-            match space[found.end..].chars().next() {
-                Some(c) => found.end + c.len_utf8(),
-                None => break,
-            }
-        } else {
-            found.end
-        };
     }
     if !replaced {
         return None;

@@ -1568,11 +1568,7 @@ fn substitute(text: &str, matcher: &Matcher, replacement: &str, global: bool) ->
     let mut out = String::new();
     let mut last = 0;
     let mut count = 0;
-    let mut from = 0;
-    while from <= text.len() {
-        let Some(found) = matcher.find_at(text, from) else {
-            break;
-        };
+    for found in matcher.matches(text) {
         out.push_str(&text[last..found.start]);
         let matched = &text[found.start..found.end];
         let mut chars = replacement.chars().peekable();
@@ -1595,23 +1591,11 @@ fn substitute(text: &str, matcher: &Matcher, replacement: &str, global: bool) ->
         }
         count += 1;
         last = found.end;
-        if found.end == found.start {
-            match text[found.end..].chars().next() {
-                Some(c) => {
-                    out.push(c);
-                    last = found.end + c.len_utf8();
-                    from = last;
-                }
-                None => break,
-            }
-        } else {
-            from = found.end;
-        }
         if !global {
             break;
         }
     }
-    out.push_str(&text[last.min(text.len())..]);
+    out.push_str(&text[last..]);
     (out, count)
 }
 
@@ -1625,14 +1609,8 @@ fn gensub(text: &str, matcher: &Matcher, replacement: &str, how: &str) -> String
     };
     let mut out = String::new();
     let mut last = 0;
-    let mut count = 0;
-    let mut from = 0;
-    while from <= text.len() {
-        let Some(found) = matcher.find_at(text, from) else {
-            break;
-        };
-        count += 1;
-        if global || count == which {
+    for (index, found) in matcher.matches(text).enumerate() {
+        if global || index + 1 == which {
             out.push_str(&text[last..found.start]);
             let mut chars = replacement.chars().peekable();
             while let Some(c) = chars.next() {
@@ -1657,14 +1635,6 @@ fn gensub(text: &str, matcher: &Matcher, replacement: &str, how: &str) -> String
                 break;
             }
         }
-        from = if found.end == found.start {
-            match text[found.end..].chars().next() {
-                Some(c) => found.end + c.len_utf8(),
-                None => break,
-            }
-        } else {
-            found.end
-        };
     }
     out.push_str(&text[last..]);
     out
