@@ -104,6 +104,9 @@ EOF"#,
     r#"grep -w -e banana -e Date data/words.txt; grep -q cherry data/words.txt && echo found; grep nothing data/words.txt; echo $?"#,
     r#"sed -n '2,3p' data/people.csv; sed 's/,/;/g' data/people.csv | head -2; sed '/^$/d; s/^#\s*//' README.md"#,
     r#"sed -E 's/([a-z]+),([0-9]+),.*/\2 \1/' data/people.csv; sed -n '/alan/,/grace/p' data/people.csv"#,
+    // `*` widths and precisions: negative width left-justifies, negative
+    // precision is as if omitted (both used to be wrong in one dialect).
+    r#"printf '%.*f|%*d|%-5s|%05.1f|%*s|\n' -1 3.14159 -5 3 ab 2.25 3 x; awk 'BEGIN { printf "%.*f|%*d|%c%%\n", -1, 3.14159, -5, 3, 65 }'"#,
     // Empty matches next to a match do not count (they used to: `--a--b-`).
     r#"echo xaxb | sed 's/x*/-/g'; echo abc | sed 's/b*/-/2'; echo xaxb | awk '{ n = gsub(/x*/, "-"); print n, $0 }'"#,
     r#"awk -F, 'NR > 1 { sum += $2; n++ } END { print sum, n, sum / n }' data/people.csv"#,

@@ -45,6 +45,85 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
 /// `printf` and clamped in awk (whose `sprintf` cannot fail).
 pub(crate) const MAX_FIELD: usize = 16 << 20;
 
+/// One `%[flags][width][.precision][length]conversion` of a format.
+pub(crate) struct Spec {
+    pub flags: String,
+    /// Digits only: a negative `*` width became the `-` flag.
+    pub width: String,
+    /// `None` when absent, or from a negative `*` (C: as if omitted).
+    pub precision: Option<usize>,
+    /// `None` when the format ended inside the spec.
+    pub conversion: Option<char>,
+    /// Index just past the spec.
+    pub end: usize,
+}
+
+/// The flag and length-modifier characters a printf dialect accepts.
+pub(crate) struct Dialect {
+    pub flags: &'static str,
+    pub lengths: &'static str,
+}
+
+/// The shell's `printf` (`'` groups thousands; `q` is a conversion).
+const SHELL_DIALECT: Dialect = Dialect {
+    flags: "-+ #0'",
+    lengths: "hlLjzt",
+};
+
+/// Parses the spec whose `%` is at `chars[percent]`; `star` gives the value
+/// of each `*` (the next argument).
+pub(crate) fn parse_spec(
+    chars: &[char],
+    percent: usize,
+    dialect: &Dialect,
+    mut star: impl FnMut() -> i64,
+) -> Spec {
+    let mut i = percent + 1;
+    let mut flags = String::new();
+    while i < chars.len() && dialect.flags.contains(chars[i]) {
+        flags.push(chars[i]);
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < chars.len() && chars[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        chars[start..*i].iter().collect::<String>()
+    };
+    let width = if chars.get(i) == Some(&'*') {
+        i += 1;
+        let width = star();
+        if width < 0 {
+            flags.push('-');
+        }
+        width.unsigned_abs().to_string()
+    } else {
+        digits(&mut i)
+    };
+    let mut precision = None;
+    if chars.get(i) == Some(&'.') {
+        i += 1;
+        precision = if chars.get(i) == Some(&'*') {
+            i += 1;
+            usize::try_from(star()).ok()
+        } else {
+            Some(digits(&mut i).parse().unwrap_or(0))
+        };
+    }
+    while i < chars.len() && dialect.lengths.contains(chars[i]) {
+        i += 1;
+    }
+    let conversion = chars.get(i).copied();
+    Spec {
+        flags,
+        width,
+        precision,
+        conversion,
+        end: if conversion.is_some() { i + 1 } else { i },
+    }
+}
+
 /// Whether a width or precision asks for more than [`MAX_FIELD`].
 fn too_large(size: &str) -> bool {
     size.trim()
@@ -113,49 +192,22 @@ fn format_once(
         if flush(&mut literal, out) {
             return true;
         }
-        // %[flags][width][.precision]conversion
         let start = i;
-        i += 1;
-        let mut flags = String::new();
-        while i < chars.len() && "-+ #0'".contains(chars[i]) {
-            flags.push(chars[i]);
-            i += 1;
-        }
-        let mut width = String::new();
-        if chars.get(i) == Some(&'*') {
-            width = take(values, next).trim().to_string();
-            i += 1;
-        } else {
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                width.push(chars[i]);
-                i += 1;
-            }
-        }
-        let mut precision = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            let mut p = String::new();
-            if chars.get(i) == Some(&'*') {
-                p = take(values, next).trim().to_string();
-                i += 1;
-            } else {
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    p.push(chars[i]);
-                    i += 1;
-                }
-            }
-            precision = Some(p.parse::<usize>().unwrap_or(0));
-        }
-        // Length modifiers are accepted and ignored.
-        while i < chars.len() && "hlLjzt".contains(chars[i]) {
-            i += 1;
-        }
-        let Some(&conversion) = chars.get(i) else {
+        let Spec {
+            flags,
+            width,
+            precision,
+            conversion,
+            end,
+        } = parse_spec(&chars, start, &SHELL_DIALECT, || {
+            parse_int(take(values, next)).unwrap_or_else(|partial| partial)
+        });
+        i = end;
+        let Some(conversion) = conversion else {
             let spec: String = chars[start..].iter().collect();
             out.extend_from_slice(spec.as_bytes());
             break;
         };
-        i += 1;
         if too_large(&width) || precision.is_some_and(|p| p > MAX_FIELD) {
             let spec: String = chars[start..i].iter().collect();
             let message = format!("{spec}: field width or precision over {MAX_FIELD} bytes");

@@ -76,7 +76,11 @@ pub fn sprintf_number(format: &str, n: f64) -> String {
 
 /// awk's `sprintf`.
 pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
-    use crate::commands::printf::{format_float, format_int, pad};
+    use crate::commands::printf::{Dialect, Spec, format_float, format_int, pad, parse_spec};
+    const AWK_DIALECT: Dialect = Dialect {
+        flags: "-+ #0",
+        lengths: "hlLqjzt",
+    };
     let chars: Vec<char> = format.chars().collect();
     let mut out = String::new();
     let mut next = 0;
@@ -99,49 +103,18 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
             continue;
         }
         let start = i;
-        i += 1;
-        let mut flags = String::new();
-        while i < chars.len() && "-+ #0".contains(chars[i]) {
-            flags.push(chars[i]);
-            i += 1;
-        }
-        let mut width = String::new();
-        if chars.get(i) == Some(&'*') {
-            let w = take(&mut next).num() as i64;
-            if w < 0 {
-                flags.push('-');
-            }
-            width = w.abs().to_string();
-            i += 1;
-        } else {
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                width.push(chars[i]);
-                i += 1;
-            }
-        }
-        let mut precision = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            let mut p = String::new();
-            if chars.get(i) == Some(&'*') {
-                p = (take(&mut next).num() as i64).max(0).to_string();
-                i += 1;
-            } else {
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    p.push(chars[i]);
-                    i += 1;
-                }
-            }
-            precision = Some(p.parse::<usize>().unwrap_or(0));
-        }
-        while i < chars.len() && "hlLqjzt".contains(chars[i]) {
-            i += 1;
-        }
-        let Some(&conversion) = chars.get(i) else {
+        let Spec {
+            flags,
+            width,
+            precision,
+            conversion,
+            end,
+        } = parse_spec(&chars, start, &AWK_DIALECT, || take(&mut next).num() as i64);
+        i = end;
+        let Some(conversion) = conversion else {
             out.extend(&chars[start..]);
             break;
         };
-        i += 1;
         let value = take(&mut next);
         match conversion {
             'd' | 'i' => {
