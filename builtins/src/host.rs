@@ -39,7 +39,10 @@ impl Tripwire {
                 self.shell.lock().get_or_insert(limit);
                 return;
             }
-            _ => return,
+            // Catchable, so not a stop of the run: a stack overflow is a
+            // `RangeError`, nesting too deep an `ERR_DEPTH` to the caller.
+            // (No `_` arm: a new limit kind must say which it is.)
+            LimitKind::Stack | LimitKind::Depth => return,
         };
         flag.store(true, Ordering::SeqCst);
     }
