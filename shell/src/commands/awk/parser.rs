@@ -654,14 +654,6 @@ impl Parser {
                 }
                 self.pos += 1;
                 let right = self.concatenation()?;
-                let op = match op {
-                    "<=" => "<=",
-                    ">=" => ">=",
-                    "!=" => "!=",
-                    "==" => "==",
-                    "<" => "<",
-                    _ => ">",
-                };
                 return Ok(Expr::Compare(op, Box::new(left), Box::new(right)));
             }
         }
@@ -710,37 +702,25 @@ impl Parser {
     }
 
     fn additive(&mut self) -> PResult<Expr> {
-        let mut left = self.multiplicative()?;
-        loop {
-            let op = if self.is_op("+") {
-                "+"
-            } else if self.is_op("-") {
-                "-"
-            } else {
-                return Ok(left);
-            };
-            self.pos += 1;
-            let right = self.multiplicative()?;
-            left = Expr::Binary(op, Box::new(left), Box::new(right));
-        }
+        self.left_associative(&["+", "-"], Self::multiplicative)
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
-        let mut left = self.unary()?;
-        loop {
-            let op = if self.is_op("*") {
-                "*"
-            } else if self.is_op("/") {
-                "/"
-            } else if self.is_op("%") {
-                "%"
-            } else {
-                return Ok(left);
-            };
-            self.pos += 1;
-            let right = self.unary()?;
+        self.left_associative(&["*", "/", "%"], Self::unary)
+    }
+
+    /// `operand (op operand)*` for one precedence level.
+    fn left_associative(
+        &mut self,
+        ops: &[&'static str],
+        operand: fn(&mut Self) -> PResult<Expr>,
+    ) -> PResult<Expr> {
+        let mut left = operand(self)?;
+        while let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) {
+            let right = operand(self)?;
             left = Expr::Binary(op, Box::new(left), Box::new(right));
         }
+        Ok(left)
     }
 
     fn unary(&mut self) -> PResult<Expr> {

@@ -158,7 +158,7 @@ impl Parser {
     }
 
     fn eat_op(&mut self, op: &str) -> bool {
-        if *self.peek() == Token::Op(leak(op)) {
+        if matches!(self.peek(), Token::Op(o) if *o == op) {
             self.pos += 1;
             true
         } else {
@@ -410,7 +410,7 @@ impl Parser {
         };
         self.pos += 1;
         let value = self.assignment()?;
-        let compound = (op != "=").then(|| leak(&op[..1]));
+        let compound = (op != "=").then(|| static_operator(&op[..1]));
         Ok(Expr::Assign(place, compound, Box::new(value)))
     }
 
@@ -441,44 +441,31 @@ impl Parser {
         let left = self.additive()?;
         for op in ["==", "!=", "<=", ">=", "<", ">"] {
             if self.eat_op(op) {
-                return Ok(Expr::Binary(
-                    leak(op),
-                    Box::new(left),
-                    Box::new(self.additive()?),
-                ));
+                return Ok(Expr::Binary(op, Box::new(left), Box::new(self.additive()?)));
             }
         }
         Ok(left)
     }
 
     fn additive(&mut self) -> ParseResult<Expr> {
-        let mut left = self.multiplicative()?;
-        loop {
-            let op = if self.eat_op("+") {
-                "+"
-            } else if self.eat_op("-") {
-                "-"
-            } else {
-                return Ok(left);
-            };
-            left = Expr::Binary(op, Box::new(left), Box::new(self.multiplicative()?));
-        }
+        self.left_associative(&["+", "-"], Self::multiplicative)
     }
 
     fn multiplicative(&mut self) -> ParseResult<Expr> {
-        let mut left = self.unary()?;
-        loop {
-            let op = if self.eat_op("*") {
-                "*"
-            } else if self.eat_op("/") {
-                "/"
-            } else if self.eat_op("%") {
-                "%"
-            } else {
-                return Ok(left);
-            };
-            left = Expr::Binary(op, Box::new(left), Box::new(self.unary()?));
+        self.left_associative(&["*", "/", "%"], Self::unary)
+    }
+
+    /// `operand (op operand)*` for one precedence level.
+    fn left_associative(
+        &mut self,
+        ops: &[&'static str],
+        operand: fn(&mut Self) -> ParseResult<Expr>,
+    ) -> ParseResult<Expr> {
+        let mut left = operand(self)?;
+        while let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) {
+            left = Expr::Binary(op, Box::new(left), Box::new(operand(self)?));
         }
+        Ok(left)
     }
 
     fn unary(&mut self) -> ParseResult<Expr> {
@@ -558,7 +545,8 @@ impl Parser {
     }
 }
 
-/// Operator strings as `'static` (they all come from [`OPERATORS`]).
-fn leak(op: &str) -> &'static str {
+/// The `'static` spelling of an operator (they all come from
+/// [`OPERATORS`]); nothing is leaked.
+fn static_operator(op: &str) -> &'static str {
     OPERATORS.iter().find(|o| **o == op).copied().unwrap_or("?")
 }
