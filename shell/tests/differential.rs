@@ -107,6 +107,8 @@ EOF"#,
     // `*` widths and precisions: negative width left-justifies, negative
     // precision is as if omitted (both used to be wrong in one dialect).
     r#"printf '%.*f|%*d|%-5s|%05.1f|%*s|\n' -1 3.14159 -5 3 ab 2.25 3 x; awk 'BEGIN { printf "%.*f|%*d|%c%%\n", -1, 3.14159, -5, 3, 65 }'"#,
+    // sort -n/-h take no `+`; -g is strtod, non-numbers then NaN first.
+    r#"printf '+3\n2\n1e1\n.5\n-1\n' | sort -n; printf '2K\n+1M\n1G\n3\n' | sort -h; printf '+3\n2\n1e1\n-inf\nx\nnan\n0x\n' | sort -g"#,
     // Empty matches next to a match do not count (they used to: `--a--b-`).
     r#"echo xaxb | sed 's/x*/-/g'; echo abc | sed 's/b*/-/2'; echo xaxb | awk '{ n = gsub(/x*/, "-"); print n, $0 }'"#,
     r#"awk -F, 'NR > 1 { sum += $2; n++ } END { print sum, n, sum / n }' data/people.csv"#,

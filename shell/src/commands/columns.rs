@@ -217,23 +217,30 @@ fn key_text<'a>(line: &'a str, key: &KeySpec, separator: Option<char>) -> &'a st
     if start >= end { "" } else { &line[start..end] }
 }
 
+/// `sort -n`'s number: blanks, an optional `-`, digits, a fraction (no
+/// `+`, no exponent: those lines count as 0, as in GNU sort).
 fn leading_number(text: &str) -> f64 {
     let text = text.trim_start();
-    let mut end = 0;
-    let bytes = text.as_bytes();
-    if end < bytes.len() && (bytes[end] == b'-' || bytes[end] == b'+') {
-        end += 1;
+    if text.starts_with('+') {
+        return 0.0;
     }
-    while end < bytes.len() && bytes[end].is_ascii_digit() {
-        end += 1;
-    }
-    if end < bytes.len() && bytes[end] == b'.' {
-        end += 1;
-        while end < bytes.len() && bytes[end].is_ascii_digit() {
-            end += 1;
-        }
-    }
+    let end = super::printf::decimal_prefix_len(text.as_bytes());
     text[..end].parse().unwrap_or(0.0)
+}
+
+/// `sort -g`'s key: C's `strtod`, with lines that are not numbers first,
+/// then NaN, then the numbers, as in GNU sort.
+fn general_key(text: &str) -> (u8, f64) {
+    let text = text.trim_start();
+    let end = super::printf::decimal_prefix_len(text.as_bytes());
+    if text.as_bytes()[..end].iter().any(u8::is_ascii_digit) {
+        return (2, super::awk::strtod(text));
+    }
+    match super::awk::strtod(text) {
+        value if value.is_nan() => (1, 0.0),
+        value if value.is_infinite() => (2, value),
+        _ => (0, 0.0),
+    }
 }
 
 fn human_number(text: &str) -> f64 {
@@ -319,8 +326,11 @@ fn compare_keys(a: &str, b: &str, key: &KeySpec) -> Ordering {
     };
     let ord = match key.kind {
         SortKind::Text => prepare(a).cmp(&prepare(b)),
-        SortKind::Numeric | SortKind::General => leading_number(a)
+        SortKind::Numeric => leading_number(a)
             .partial_cmp(&leading_number(b))
+            .unwrap_or(Ordering::Equal),
+        SortKind::General => general_key(a)
+            .partial_cmp(&general_key(b))
             .unwrap_or(Ordering::Equal),
         SortKind::Human => human_number(a)
             .partial_cmp(&human_number(b))

@@ -343,6 +343,24 @@ pub(crate) fn pad(text: &str, flags: &str, width: &str) -> String {
     }
 }
 
+/// Length of the `[+-]digits[.digits]` that starts `bytes` (0 if none):
+/// the plain decimal number awk's `strtod` and `sort -n` both begin with.
+pub(crate) fn decimal_prefix_len(bytes: &[u8]) -> usize {
+    let digits_from = |mut end: usize| {
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        end
+    };
+    let signed = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let end = digits_from(signed);
+    if bytes.get(end) == Some(&b'.') {
+        digits_from(end + 1)
+    } else {
+        end
+    }
+}
+
 /// Integer arguments: decimal, `0x`, octal, `'c` (character code).
 /// `Err(partial)` carries what parsed before the invalid part.
 pub(crate) fn parse_int(text: &str) -> Result<i64, i64> {
@@ -592,6 +610,21 @@ fn ansi_c_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_prefixes() {
+        for (text, len) in [
+            ("12.5e3x", 4),
+            ("-7", 2),
+            ("+.5", 3),
+            ("1.", 2),
+            ("-", 1),
+            ("abc", 0),
+            ("", 0),
+        ] {
+            assert_eq!(decimal_prefix_len(text.as_bytes()), len, "{text}");
+        }
+    }
 
     #[test]
     fn numbers_format_like_c() {

@@ -6,6 +6,9 @@ mod lexer;
 mod parser;
 mod value;
 
+/// C's `strtod` on a prefix, as awk reads numbers (also `sort -g`'s).
+pub(crate) use value::leading_number as strtod;
+
 use crate::interp::{ExecResult, Shell};
 
 pub fn awk(shell: &mut Shell, args: &[String]) -> ExecResult {

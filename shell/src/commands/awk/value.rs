@@ -16,20 +16,8 @@ pub enum Value {
 pub fn leading_number(text: &str) -> f64 {
     let text = text.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
     let bytes = text.as_bytes();
-    let mut end = 0;
-    if end < bytes.len() && (bytes[end] == b'+' || bytes[end] == b'-') {
-        end += 1;
-    }
-    let digits_start = end;
-    while end < bytes.len() && bytes[end].is_ascii_digit() {
-        end += 1;
-    }
-    if end < bytes.len() && bytes[end] == b'.' {
-        end += 1;
-        while end < bytes.len() && bytes[end].is_ascii_digit() {
-            end += 1;
-        }
-    }
+    let digits_start = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let mut end = crate::commands::printf::decimal_prefix_len(bytes);
     if end == digits_start || (end == digits_start + 1 && bytes.get(digits_start) == Some(&b'.')) {
         let lower = text.to_ascii_lowercase();
         let rest = lower.trim_start_matches(['+', '-']);
