@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use goccia_core::{Limits, Output, OutputBudget, Watch};
-use goccia_vfs::changes::ChangeRecord;
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackReport, write_back};
 use goccia_vfs::{Change, DiffFormat, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode, RunRequest};
@@ -320,8 +319,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn apply(&self, changes: &[Change]) -> Result<(), ApplyError> {
-        let records: Vec<ChangeRecord> = changes.iter().map(ChangeRecord::from_change).collect();
-        goccia_vfs::changes::apply(&mut self.vfs.lock(), &records)
+        goccia_vfs::changes::apply_changes(&mut self.vfs.lock(), changes)
     }
 
     /// Writes the changes under the `copy_rw` mappings back to the host,

@@ -46,6 +46,19 @@ fn api(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
+    let megabyte = vec![b'y'; 1 << 20];
+    group.bench_function("child + one 1 MiB edit + apply to the parent", |b| {
+        b.iter_batched(
+            || tree(1_000),
+            |parent| {
+                let child = parent.child(&[ChildSeed::path("/repo")]).unwrap();
+                child.write("/repo/d1/f1.txt", megabyte.clone()).unwrap();
+                parent.apply(&child.changes()).unwrap();
+                parent // dropped outside the measurement
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
     group.finish();
 }
 

@@ -1,5 +1,7 @@
 //! The JSON diff format (contract §6) and applying it to a tree.
 
+use std::sync::Arc;
+
 use base64::Engine;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
@@ -173,29 +175,100 @@ pub enum ApplyError {
 /// checked against the tree (the old hash must match), so a diff taken
 /// against another state is refused instead of silently overwriting.
 pub fn apply(vfs: &mut Vfs, records: &[ChangeRecord]) -> Result<(), ApplyError> {
+    apply_steps(vfs, records.iter().map(Step::from_record))
+}
+
+/// [`apply`] for typed changes (another sandbox's): the same checks, with
+/// contents shared rather than encoded and decoded.
+pub fn apply_changes(vfs: &mut Vfs, changes: &[Change]) -> Result<(), ApplyError> {
+    apply_steps(
+        vfs,
+        changes.iter().map(|change| Ok(Step::from_change(change))),
+    )
+}
+
+/// One change as applying needs it.
+struct Step {
+    kind: RecordKind,
+    path: VfsPath,
+    node_type: RecordType,
+    /// What a file being modified, replaced or deleted must still hold.
+    old: Option<OldContent>,
+    content: Option<Bytes>,
+}
+
+enum OldContent {
+    /// `blake3:<hex>`, from a JSON record.
+    Hash(String),
+    /// The file itself, from a typed change (compared cheaply when shared).
+    File(Arc<FileNode>),
+}
+
+impl Step {
+    fn from_record(record: &ChangeRecord) -> Result<Step, ApplyError> {
+        let path = VfsPath::parse(&record.path).map_err(|source| ApplyError::Path {
+            path: record.path.clone(),
+            source,
+        })?;
+        Ok(Step {
+            kind: record.kind,
+            path,
+            node_type: record.node_type,
+            old: record.old_hash.clone().map(OldContent::Hash),
+            content: record.decoded_content()?,
+        })
+    }
+
+    fn from_change(change: &Change) -> Step {
+        let file = |node: &Option<Node>| node.as_ref().and_then(Node::as_file).cloned();
+        Step {
+            kind: change.kind.into(),
+            path: change.path.clone(),
+            node_type: change.node_type().into(),
+            old: file(&change.old).map(OldContent::File),
+            content: file(&change.new).map(|new| new.data().clone()),
+        }
+    }
+
+    fn still_holds(&self, current: &FileNode) -> bool {
+        match &self.old {
+            None => true,
+            Some(OldContent::Hash(expected)) => *expected == content_hash(current),
+            Some(OldContent::File(old)) => old.same_content(current),
+        }
+    }
+}
+
+fn apply_steps(
+    vfs: &mut Vfs,
+    steps: impl Iterator<Item = Result<Step, ApplyError>>,
+) -> Result<(), ApplyError> {
     let mut staged = vfs.clone();
-    for record in records {
-        apply_one(&mut staged, record)?;
+    for step in steps {
+        apply_one(&mut staged, &step?)?;
     }
     *vfs = staged;
     Ok(())
 }
 
-fn apply_one(vfs: &mut Vfs, record: &ChangeRecord) -> Result<(), ApplyError> {
-    let path = VfsPath::parse(&record.path).map_err(|source| ApplyError::Path {
-        path: record.path.clone(),
-        source,
-    })?;
+fn apply_one(vfs: &mut Vfs, step: &Step) -> Result<(), ApplyError> {
+    let shown = || step.path.to_string();
     let fs_error = |source| ApplyError::Fs {
-        path: record.path.clone(),
+        path: shown(),
         source,
     };
     let stale = |reason: &str| ApplyError::Stale {
-        path: record.path.clone(),
+        path: shown(),
         reason: reason.to_string(),
     };
-    let current = vfs.lookup(&path).ok();
-    match record.kind {
+    let content = || {
+        step.content
+            .clone()
+            .ok_or_else(|| ApplyError::BadContent(shown()))
+    };
+    let path = &step.path;
+    let current = vfs.lookup(path).ok();
+    match step.kind {
         RecordKind::Create | RecordKind::Mkdir => {
             if current.is_some() {
                 return Err(stale("the path already exists"));
@@ -205,32 +278,27 @@ fn apply_one(vfs: &mut Vfs, record: &ChangeRecord) -> Result<(), ApplyError> {
             let Some(node) = &current else {
                 return Err(stale("the path does not exist"));
             };
-            if let (Some(expected), Node::File(file)) = (&record.old_hash, node)
-                && *expected != content_hash(file)
+            if let Node::File(file) = node
+                && !step.still_holds(file)
             {
                 return Err(stale("its content differs from the diff's old content"));
             }
         }
     }
-    match (record.kind, record.node_type) {
-        (RecordKind::Mkdir, _) => vfs.mkdir(&path).map_err(fs_error),
-        (RecordKind::Delete, _) => vfs.remove_all(&path).map_err(fs_error),
+    match (step.kind, step.node_type) {
+        (RecordKind::Mkdir, _) => vfs.mkdir(path).map_err(fs_error),
+        (RecordKind::Delete, _) => vfs.remove_all(path).map_err(fs_error),
         (RecordKind::Replace, RecordType::Directory) => {
-            vfs.remove_all(&path).map_err(fs_error)?;
-            vfs.mkdir(&path).map_err(fs_error)
+            vfs.remove_all(path).map_err(fs_error)?;
+            vfs.mkdir(path).map_err(fs_error)
         }
         (RecordKind::Replace, RecordType::File) => {
-            let content = record
-                .decoded_content()?
-                .ok_or_else(|| ApplyError::BadContent(record.path.clone()))?;
-            vfs.remove_all(&path).map_err(fs_error)?;
-            vfs.write_file(&path, content).map_err(fs_error)
+            let content = content()?;
+            vfs.remove_all(path).map_err(fs_error)?;
+            vfs.write_file(path, content).map_err(fs_error)
         }
         (RecordKind::Create | RecordKind::Modify, _) => {
-            let content = record
-                .decoded_content()?
-                .ok_or_else(|| ApplyError::BadContent(record.path.clone()))?;
-            vfs.write_file(&path, content).map_err(fs_error)
+            vfs.write_file(path, content()?).map_err(fs_error)
         }
     }
 }
@@ -289,6 +357,35 @@ mod tests {
         // `fs` already holds "2": the diff's old content no longer matches.
         let error = apply(&mut fs, &document.changes).unwrap_err();
         assert!(matches!(error, ApplyError::Stale { .. }), "{error}");
+    }
+
+    #[test]
+    fn typed_changes_share_their_contents_and_refuse_stale_trees() {
+        let mut fs = Vfs::new(Quota::UNLIMITED);
+        fs.write_file(&p("/a"), "1").unwrap();
+        let base = fs.snapshot();
+        fs.write_file(&p("/a"), Bytes::from(vec![b'x'; 4096]))
+            .unwrap();
+        let changes = diff(&base, &fs.snapshot());
+        let mut replay = Vfs::from_snapshot(&base, Quota::UNLIMITED);
+        apply_changes(&mut replay, &changes).unwrap();
+        let (theirs, ours) = (
+            fs.read_file(&p("/a")).unwrap(),
+            replay.read_file(&p("/a")).unwrap(),
+        );
+        assert_eq!(
+            theirs.as_ptr(),
+            ours.as_ptr(),
+            "the bytes are shared, not copied"
+        );
+        // Applying again: the tree no longer holds the old content.
+        let error = apply_changes(&mut replay, &changes).unwrap_err();
+        assert!(matches!(error, ApplyError::Stale { .. }), "{error}");
+        assert_eq!(
+            replay.read_file(&p("/a")).unwrap().len(),
+            4096,
+            "nothing changed"
+        );
     }
 
     #[derive(Clone, Debug)]
@@ -354,6 +451,21 @@ mod tests {
                 serde_json::from_str(&serde_json::to_string(&document).unwrap()).unwrap();
             let mut replay = Vfs::from_snapshot(&base, Quota::UNLIMITED);
             apply(&mut replay, &round_tripped.changes).unwrap();
+            prop_assert_eq!(listing(&replay), listing(&fs));
+        }
+
+        #[test]
+        fn applying_typed_changes_matches_applying_their_records(
+            before in proptest::collection::vec(op(), 0..12),
+            after in proptest::collection::vec(op(), 0..12),
+        ) {
+            let mut fs = Vfs::new(Quota::UNLIMITED);
+            run(&mut fs, &before);
+            let base = fs.snapshot();
+            run(&mut fs, &after);
+            let changes = diff(&base, &fs.snapshot());
+            let mut replay = Vfs::from_snapshot(&base, Quota::UNLIMITED);
+            apply_changes(&mut replay, &changes).unwrap();
             prop_assert_eq!(listing(&replay), listing(&fs));
         }
     }
