@@ -138,13 +138,8 @@ impl SandboxBuilder {
     /// assert_eq!(&sandbox.read("/work/notes.txt")?[..], b"hello");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn seed(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
-        self.seeds.push(Seed::Host {
-            host: host.into(),
-            target: target.unwrap_or("/").to_string(),
-            copy_rw: false,
-        });
-        self
+    pub fn seed(self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
+        self.host_seed(host.into(), target, false)
     }
 
     /// `--copy-rw host[=sandbox]`: seed, and let [`Sandbox::write_back`]
@@ -160,11 +155,15 @@ impl SandboxBuilder {
     /// assert_eq!(std::fs::read_to_string(host.path().join("status"))?, "done\n");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn copy_rw(mut self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
+    pub fn copy_rw(self, host: impl Into<PathBuf>, target: Option<&str>) -> Self {
+        self.host_seed(host.into(), target, true)
+    }
+
+    fn host_seed(mut self, host: PathBuf, target: Option<&str>, copy_rw: bool) -> Self {
         self.seeds.push(Seed::Host {
-            host: host.into(),
+            host,
             target: target.unwrap_or("/").to_string(),
-            copy_rw: true,
+            copy_rw,
         });
         self
     }

@@ -331,13 +331,15 @@ impl ShellRun {
 impl ShellStop {
     /// As a run's failure (a cancellation is a script error, exit 130).
     pub fn into_failure(self) -> Failure {
-        let mut failure = Failure::new(self.kind, self.message);
-        if self.cancelled {
-            failure.report = String::new();
-        } else {
-            failure.report = format!("goccia: shell stopped: {}\n", failure.message);
+        let report = match self.cancelled {
+            true => String::new(),
+            false => format!("goccia: shell stopped: {}\n", self.message),
+        };
+        Failure {
+            kind: self.kind,
+            message: self.message,
+            report,
         }
-        failure
     }
 }
 
