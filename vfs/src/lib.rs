@@ -8,7 +8,7 @@
 //!   change.
 //! - [`seed`], [`seed_config`]: populating a tree from the host, from
 //!   another sandbox, or inline.
-//! - [`diff`]: what changed between two snapshots, in O(changed).
+//! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
 //! - [`changes`]: the JSON diff format, and applying it.
 //! - [`patch`]: the unified (git) patch format.
 //! - [`write_back`]: writing changes back to host paths the host named.
