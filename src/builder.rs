@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
-use goccia_core::{Audit, Limits, NetPolicy};
-use goccia_vfs::seed::{seed_bytes, seed_host};
+use goccia_core::{Advice, Audit, Limits, NetPolicy};
+use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::CopyRwMapping;
-use goccia_vfs::{Quota, SeedError, SeedSpec, SeedTarget, Vfs, VfsPath};
+use goccia_vfs::{Quota, SeedTarget, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode};
 
 use crate::{Sandbox, SetupError};
@@ -43,17 +43,55 @@ enum Seed {
 /// assert_eq!(sandbox.run_script("/main.js")?.stdout_text(), "hi\n");
 /// # Ok::<(), goccia::Error>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SandboxBuilder {
     engine: Engine,
     seeds: Vec<Seed>,
 }
 
+impl Default for SandboxBuilder {
+    fn default() -> Self {
+        SandboxBuilder {
+            engine: Engine {
+                advice: crate::advice::library(),
+                ..Engine::default()
+            },
+            seeds: Vec::new(),
+        }
+    }
+}
+
 impl SandboxBuilder {
     /// A builder with the defaults: no files, default [`Limits`],
-    /// interpreted mode, no network, no audit trail.
+    /// interpreted mode, no network, no audit trail, advice that names
+    /// the builder methods raising each limit.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The words messages use to tell the user how to raise a limit or
+    /// change a setting (default: the library's builder methods, such as
+    /// `raise it with Limits::timeout`; [`Advice::default`] says nothing).
+    /// A surface with options of its own (a CLI's flags, a server's
+    /// fields) installs its own words.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use goccia::{Advice, LimitKind, Limits, Sandbox, Setting};
+    /// let sandbox = Sandbox::builder()
+    ///     .limits(Limits::default().timeout(Duration::from_millis(50)))
+    ///     .advice(Advice::new(|setting| match setting {
+    ///         Setting::Limit(LimitKind::Deadline) => Some("ask for more time".into()),
+    ///         _ => None,
+    ///     }))
+    ///     .build()?;
+    /// let run = sandbox.run_shell("while :; do :; done")?;
+    /// assert!(run.failure.unwrap().message.ends_with("passed (ask for more time)"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn advice(mut self, advice: Advice) -> Self {
+        self.engine.advice = advice;
+        self
     }
 
     /// The limits every run in the sandbox (and its children) gets.
@@ -95,9 +133,14 @@ impl SandboxBuilder {
     ///
     /// ```
     /// # use goccia::{AllowedHost, NetPolicy, Sandbox};
-    /// let allowed = vec![AllowedHost::parse("api.example.com")?];
     /// let sandbox = Sandbox::builder()
-    ///     .network(NetPolicy::new(allowed, true, 1 << 20))
+    ///     .network(
+    ///         NetPolicy::builder()
+    ///             .allow(AllowedHost::parse("api.example.com")?)
+    ///             .refuse_private_ranges()
+    ///             .max_body_bytes(1 << 20)
+    ///             .build(),
+    ///     )
     ///     .build()?;
     /// # let _ = sandbox;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -201,15 +244,19 @@ impl SandboxBuilder {
         self
     }
 
-    /// Seeds the VFS and takes the baseline the diff is measured from.
+    /// Checks the limits, seeds the VFS and takes the baseline the diff
+    /// is measured from.
     ///
     /// ```
-    /// # use goccia::{Sandbox, SetupError};
+    /// # use goccia::{Limits, Sandbox, SetupError};
     /// let error = Sandbox::builder().seed("/no/such/folder", None).build().unwrap_err();
     /// assert!(matches!(error, SetupError::Seed(_)));
     /// assert!(error.to_string().contains("/no/such/folder"));
+    /// let error = Sandbox::builder().limits(Limits::default().stack_size(1)).build();
+    /// assert!(matches!(error, Err(SetupError::Limits(_))));
     /// ```
     pub fn build(self) -> Result<Sandbox, SetupError> {
+        self.engine.limits.check()?;
         let quota = Quota {
             max_bytes: self.engine.limits.fs_quota_bytes,
             max_nodes: self.engine.limits.fs_node_limit,
@@ -266,21 +313,7 @@ fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
     };
     let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
     let folder = path.parent().unwrap_or(Path::new("."));
-    for (index, spec) in specs.into_iter().enumerate() {
-        let result = match spec {
-            SeedSpec::Copy { from, to } => SeedTarget::parse(to.as_deref().unwrap_or("/"))
-                .and_then(|target| seed_host(vfs, &folder.join(&from), &target)),
-            SeedSpec::Inline {
-                path: target,
-                content,
-            } => VfsPath::parse(&target)
-                .map_err(|source| SeedError::BadTarget {
-                    raw: target.clone(),
-                    source,
-                })
-                .and_then(|target| seed_bytes(vfs, &target, content)),
-        };
-        result.map_err(|error| problem(format!("entry {index}: {error}")))?;
-    }
+    seed_all(vfs, &specs, SeedSource::Host(folder))
+        .map_err(|error| problem(format!("entry {}: {}", error.index, error.source)))?;
     Ok(())
 }

@@ -27,7 +27,7 @@ impl ChildSeed {
     /// The parent's file or folder at `path`, at the same path in the
     /// child. Shared, not copied: O(1) whatever its size.
     pub fn path(path: &str) -> Self {
-        ChildSeed(SeedSpec::Copy {
+        ChildSeed(SeedSpec::Parent {
             from: path.to_string(),
             to: None,
         })
@@ -35,7 +35,7 @@ impl ChildSeed {
 
     /// The parent's file or folder at `from`, at `to` in the child.
     pub fn path_to(from: &str, to: &str) -> Self {
-        ChildSeed(SeedSpec::Copy {
+        ChildSeed(SeedSpec::Parent {
             from: from.to_string(),
             to: Some(to.to_string()),
         })
@@ -77,7 +77,7 @@ impl Sandbox {
     /// ```
     pub fn child(&self, seeds: &[ChildSeed]) -> Result<Sandbox, ChildSeedError> {
         let specs: Vec<SeedSpec> = seeds.iter().map(|seed| seed.0.clone()).collect();
-        let vfs = goccia_vm::seed_child(&self.shared_vfs(), &specs)?;
+        let vfs = goccia_vfs::seed::seed_child(&self.shared_vfs().lock(), &specs)?;
         self.engine().audit.record(
             "child",
             "spawn",

@@ -7,9 +7,14 @@ use std::path::PathBuf;
 use goccia_vfs::SeedError;
 use thiserror::Error;
 
+pub use goccia_core::LimitsError;
 pub use goccia_vfs::changes::ApplyError;
 pub use goccia_vfs::write_back::WriteBackError;
-pub use goccia_vm::ChildSeedError;
+
+/// Why [`Sandbox::child`](crate::Sandbox::child) could not seed a child:
+/// the entry's index and the problem (a path the parent lacks, a target
+/// that is not a path). Nothing was created.
+pub type ChildSeedError = goccia_vfs::SeedEntryError;
 
 /// Why [`SandboxBuilder::build`](crate::SandboxBuilder::build) could not
 /// set up a sandbox. Nothing ran and nothing on the host changed.
@@ -21,6 +26,10 @@ pub use goccia_vm::ChildSeedError;
 /// ```
 #[derive(Debug, Error)]
 pub enum SetupError {
+    /// A limit no run could work with (a heap too small for the JS
+    /// globals, a stack too small or too large).
+    #[error("{0}")]
+    Limits(#[from] LimitsError),
     /// A `--seed`/`--copy-rw` host path is missing, is or contains a
     /// symlink, or does not fit the quota.
     #[error("{0}")]
@@ -49,6 +58,34 @@ pub enum SetupError {
         /// What is wrong with it.
         source: goccia_vfs::PathError,
     },
+}
+
+impl SetupError {
+    /// The limit that refused the setup, if one did (a seed over the fs
+    /// quota, a limit out of range), for a surface to advise on.
+    ///
+    /// ```
+    /// # use goccia::{LimitKind, Limits, Sandbox};
+    /// let error = Sandbox::builder()
+    ///     .limits(Limits::default().fs_node_limit(1))
+    ///     .file("/a/b.txt", "")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(error.limit(), Some(LimitKind::FsNodes));
+    /// ```
+    pub fn limit(&self) -> Option<goccia_core::LimitKind> {
+        use goccia_core::LimitKind;
+        use goccia_vfs::QuotaKind;
+        let quota = match self {
+            SetupError::Limits(LimitsError::OutOfRange { kind, .. }) => return Some(*kind),
+            SetupError::Seed(error) => error.quota(),
+            _ => None,
+        };
+        quota.map(|kind| match kind {
+            QuotaKind::Bytes => LimitKind::FsBytes,
+            QuotaKind::Nodes => LimitKind::FsNodes,
+        })
+    }
 }
 
 /// Why the host could not read, write or list a sandbox path.

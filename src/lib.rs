@@ -1,9 +1,10 @@
 #![doc = include_str!("../docs/guide.md")]
 #![warn(missing_docs)]
 
+mod advice;
 mod builder;
 mod child;
-pub mod cli;
+mod envelope;
 mod error;
 mod run;
 mod sandbox;
@@ -11,20 +12,22 @@ mod session;
 
 pub use builder::SandboxBuilder;
 pub use child::ChildSeed;
+pub use envelope::{Envelope, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
-    AccessError, ApplyError, ChildSeedError, Error, RunError, SetupError, WriteBackError,
+    AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
+    WriteBackError,
 };
 pub use run::Run;
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
-pub use session::{ShellRun, ShellSession, ShellStop};
+pub use session::{ShellRun, ShellSession, Stdin};
 
 pub use goccia_core::host_memory;
+pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};
 pub use goccia_core::{
-    AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, Limits, NetPolicy, Output,
-    OutputBudget,
+    Advice, AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, LimitKind, Limits,
+    NetPolicy, Output, OutputBudget, ParseSizeError, Setting, Stop, Stream, parse_size,
 };
-pub use goccia_shell::io::Fd;
-pub use goccia_vfs::write_back::{Skipped, WriteBackReport, Written};
+pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{Change, ChangeKind, DiffFormat, NodeType, Usage};
 pub use goccia_vm::{Engine, ExecMode, Failure};
 

@@ -39,7 +39,7 @@ fn child_spawn(c: &mut Criterion) {
         engine: Engine::default(),
         depth: 0,
     };
-    let copy = |path: &str| SeedSpec::Copy {
+    let copy = |path: &str| SeedSpec::Parent {
         from: path.to_string(),
         to: None,
     };
@@ -57,7 +57,7 @@ fn child_spawn(c: &mut Criterion) {
             b.iter(|| {
                 let result = nester.run_script(&parent, request.clone()).unwrap();
                 assert!(result.ok(), "{:?}", result.error);
-                assert!(result.diff.is_some());
+                assert!(result.changes.is_some());
             })
         });
     }

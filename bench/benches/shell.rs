@@ -10,7 +10,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use goccia_core::Watch;
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, Shell, ShellLimits};
+use goccia_shell::{Context, Limits, Shell};
 use goccia_vfs::{Quota, SharedVfs, Vfs};
 use parking_lot::Mutex;
 
@@ -38,7 +38,7 @@ fn goccia_shell(vfs: SharedVfs) -> (Shell, CaptureWriter) {
     let context = Context::new(
         vfs,
         Watch::new(Duration::from_secs(3600)),
-        ShellLimits::default(),
+        Limits::default(),
     );
     let out = CaptureWriter::new(usize::MAX);
     let shell = Shell::new(

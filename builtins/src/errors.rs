@@ -3,11 +3,9 @@
 //! QuickJS's `throw_*` helpers cut messages at 255 bytes, so errors are
 //! built by calling the realm's constructors instead.
 
-use goccia_core::LimitKind;
+use goccia_core::Stop;
 use goccia_vfs::FsError;
 use rquickjs::{Ctx, Error, Exception, Function, Object, Value, qjs};
-
-use crate::host::Stopped;
 
 /// `new <ctor>(message)` for one of the realm's error constructors.
 pub fn new_error<'js>(ctx: &Ctx<'js>, ctor: &str, message: &str) -> Object<'js> {
@@ -66,19 +64,10 @@ pub fn fs_error(
 }
 
 /// Throws an error guest code cannot catch (no `catch`, no `finally`
-/// runs): the run is over.
-pub fn throw_stopped(ctx: &Ctx<'_>, stopped: Stopped) -> Error {
-    let message = match stopped {
-        Stopped::Limit(LimitKind::Deadline) => {
-            "the run's deadline passed (raise it with --timeout)".to_string()
-        }
-        Stopped::Limit(LimitKind::Output) => {
-            "output limit exceeded (raise it with --max-output)".to_string()
-        }
-        Stopped::Limit(kind) => format!("limit exceeded (raise it with {})", kind.option()),
-        Stopped::Cancelled => "cancelled".to_string(),
-    };
-    let object = new_error(ctx, "InternalError", &message);
+/// runs): the run is over. The runner reports the run from the tripwire,
+/// so the message only says what stopped it.
+pub fn throw_stopped(ctx: &Ctx<'_>, stop: Stop) -> Error {
+    let object = new_error(ctx, "InternalError", &stop.to_string());
     let value: Value = object.into_value();
     // SAFETY: `value` is a live object of this context; marking it changes
     // only how the interpreter propagates it.

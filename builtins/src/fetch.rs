@@ -1,7 +1,8 @@
 //! Host side of `fetch` (contract §8): refused unless the network policy
 //! allows the URL's host and port; every redirect hop is checked again (the
 //! HTTP client follows none itself); the name is resolved once here, the
-//! addresses are checked (`--deny-private-ranges`) and the connection goes
+//! addresses are checked (private ranges refused if the policy says so)
+//! and the connection goes
 //! to exactly those; bodies are capped. Proxies from the host's
 //! environment are never used.
 
@@ -9,7 +10,7 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use goccia_core::net::MAX_REDIRECTS;
-use goccia_core::{Audit, NetPolicy, Stop, Watch};
+use goccia_core::{Advice, Audit, NetPolicy, Setting, Stop, Watch};
 use thiserror::Error;
 use ureq::http;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
@@ -44,10 +45,14 @@ pub enum FetchError {
     /// The network failed (a `TypeError: fetch failed`).
     #[error("fetch failed: {0}")]
     Failed(String),
-    #[error(
-        "fetch failed: the response body is larger than {0} bytes (raise it with --fetch-max-bytes)"
-    )]
-    TooLarge(u64),
+    /// The body is over the policy's cap.
+    #[error("fetch failed: the response body is larger than {limit} bytes{advice}")]
+    TooLarge {
+        /// The cap.
+        limit: u64,
+        /// The surface's advice, as a suffix.
+        advice: String,
+    },
     /// The deadline or a cancellation stopped it.
     #[error("stopped")]
     Stopped(Stop),
@@ -59,16 +64,33 @@ fn refused(hop: u32, what: String) -> FetchError {
     FetchError::Refused(format!("fetch refused{via}: {what}"))
 }
 
+/// What a fetch is held to and reports to.
+pub struct FetchContext<'a> {
+    /// The allow-list and caps.
+    pub policy: &'a NetPolicy,
+    /// Where each decision is recorded.
+    pub audit: &'a Audit,
+    /// The run's deadline.
+    pub watch: &'a Watch,
+    /// The surface's words for changing a setting.
+    pub advice: &'a Advice,
+}
+
+/// Fetches `request`, checking the policy on every hop.
 pub fn fetch(
-    policy: &NetPolicy,
-    audit: &Audit,
-    watch: &Watch,
+    context: &FetchContext<'_>,
     mut request: FetchRequest,
 ) -> Result<FetchResponse, FetchError> {
+    let FetchContext {
+        policy,
+        audit,
+        watch,
+        advice,
+    } = *context;
     let mut redirected = false;
     for hop in 0..=MAX_REDIRECTS {
         watch.check().map_err(FetchError::Stopped)?;
-        let addresses = match check(policy, hop, &request.url) {
+        let addresses = match check(policy, advice, hop, &request.url) {
             Ok(addresses) => addresses,
             Err(error) => {
                 audit.record(
@@ -114,7 +136,7 @@ pub fn fetch(
             redirected = true;
             continue;
         }
-        return finish(policy, request.url, redirected, response);
+        return finish(policy, advice, request.url, redirected, response);
     }
     Err(FetchError::Failed(format!(
         "more than {MAX_REDIRECTS} redirects"
@@ -122,7 +144,12 @@ pub fn fetch(
 }
 
 /// The addresses `url` may be fetched from, or why not.
-fn check(policy: &NetPolicy, hop: u32, url: &Url) -> Result<Vec<SocketAddr>, FetchError> {
+fn check(
+    policy: &NetPolicy,
+    advice: &Advice,
+    hop: u32,
+    url: &Url,
+) -> Result<Vec<SocketAddr>, FetchError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(refused(
             hop,
@@ -142,7 +169,10 @@ fn check(policy: &NetPolicy, hop: u32, url: &Url) -> Result<Vec<SocketAddr>, Fet
     if !policy.allows(&host, port) {
         return Err(refused(
             hop,
-            format!("host '{host}' (port {port}) is not allowed (allow it with --allow-host)"),
+            format!(
+                "host '{host}' (port {port}) is not allowed{}",
+                advice.suffix(Setting::AllowHost)
+            ),
         ));
     }
     let addresses: Vec<SocketAddr> = match host.parse::<IpAddr>() {
@@ -156,8 +186,9 @@ fn check(policy: &NetPolicy, hop: u32, url: &Url) -> Result<Vec<SocketAddr>, Fet
         return Err(refused(
             hop,
             format!(
-                "host '{host}' resolves to the private address {} (--deny-private-ranges)",
-                private.ip()
+                "host '{host}' resolves to the private address {}{}",
+                private.ip(),
+                advice.suffix(Setting::DenyPrivateRanges)
             ),
         ));
     }
@@ -209,13 +240,14 @@ fn send(
         .body(body)
         .map_err(|error| FetchError::Failed(format!("bad request: {error}")))?;
     agent.run(built).map_err(|error| match error {
-        ureq::Error::Timeout(_) => FetchError::Stopped(Stop::Deadline),
+        ureq::Error::Timeout(_) => FetchError::Stopped(Stop::DEADLINE),
         other => FetchError::Failed(other.to_string()),
     })
 }
 
 fn finish(
     policy: &NetPolicy,
+    advice: &Advice,
     url: Url,
     redirected: bool,
     mut response: http::Response<ureq::Body>,
@@ -238,8 +270,11 @@ fn finish(
         .limit(limit)
         .read_to_vec()
         .map_err(|error| match error {
-            ureq::Error::BodyExceedsLimit(_) => FetchError::TooLarge(limit),
-            ureq::Error::Timeout(_) => FetchError::Stopped(Stop::Deadline),
+            ureq::Error::BodyExceedsLimit(_) => FetchError::TooLarge {
+                limit,
+                advice: advice.suffix(Setting::FetchMaxBytes),
+            },
+            ureq::Error::Timeout(_) => FetchError::Stopped(Stop::DEADLINE),
             other => FetchError::Failed(other.to_string()),
         })?;
     Ok(FetchResponse {

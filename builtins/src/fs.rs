@@ -4,8 +4,7 @@
 
 use std::rc::Rc;
 
-use goccia_core::LimitKind;
-use goccia_vfs::{Errno, FsError, Node, NodeType, QuotaKind, Vfs, VfsPath};
+use goccia_vfs::{Errno, FsError, Node, NodeType, Vfs, VfsPath};
 use rquickjs::{Array, Ctx, Function, Object, Result, TypedArray, Value};
 
 use crate::encoding;
@@ -40,10 +39,8 @@ impl<'js> Call<'_, 'js> {
 
     /// Throws `error` for `raw`, recording quota hits as evidence.
     fn error(&self, error: &FsError, raw: &str, dest: Option<&str>) -> rquickjs::Error {
-        match error.quota {
-            Some(QuotaKind::Bytes) => self.host.tripwire.trip(LimitKind::FsBytes),
-            Some(QuotaKind::Nodes) => self.host.tripwire.trip(LimitKind::FsNodes),
-            None => {}
+        if error.quota.is_some() {
+            self.host.tripwire.note_fs_quota();
         }
         // Refusals (not plain misses) go to the audit trail.
         if error.quota.is_some() || matches!(error.errno, Errno::Inval | Errno::NameTooLong) {

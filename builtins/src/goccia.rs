@@ -4,18 +4,15 @@
 
 use std::io::{self, Write};
 use std::rc::Rc;
-use std::time::Duration;
 
 use goccia_core::{FailureKind, LimitKind, Output, Stream};
-use goccia_shell::io::{BytesReader, Fd, StopReason, stop_error};
-use goccia_shell::{Context, Shell, ShellLimits, Stopped as ShellStopped};
-use goccia_vfs::seed_config::{SeedShapes, parse_seed_entry};
+use goccia_shell::io::{BytesReader, Fd};
+use goccia_shell::{Context, Shell};
 use rquickjs::{Ctx, Function, Object, Result, Value};
-use serde_json::Value as Json;
 
 use crate::errors::{new_error, throw, throw_stopped};
-use crate::host::{Host, Stopped};
-use crate::nest::{ChildSpec, DiffFormat, NestError, ParentState, ScriptRequest, ScriptResult};
+use crate::host::Host;
+use crate::nest::{NestError, ParentState, ScriptRequest, ScriptResult};
 
 /// The native functions behind `js/goccia.js`.
 pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
@@ -97,7 +94,8 @@ fn run_command<'js>(
         }
     }
     drop(slot);
-    let status = status.map_err(|stopped| throw_stopped(ctx, record_stop(host, stopped)))?;
+    // A `$` that hits the deadline or a limit ends the whole run.
+    let status = status.map_err(|stop| throw_stopped(ctx, host.stopped(stop)))?;
     let result = Object::new(ctx.clone())?;
     result.set("exitCode", status)?;
     result.set(
@@ -142,7 +140,7 @@ fn new_shell(host: &Host) -> Shell {
     let context = Context::with_launcher(
         host.vfs.clone(),
         host.watch.clone(),
-        ShellLimits::with_host_memory(host.max_memory),
+        host.limits.clone(),
         host.nest.launcher(),
     );
     Shell::new(
@@ -151,29 +149,6 @@ fn new_shell(host: &Host) -> Shell {
         Fd::null_output(),
         Fd::null_output(),
     )
-}
-
-/// Records what stopped the shell as the run's own stop: a `$` that hits
-/// the deadline or a limit ends the whole run, uncatchably.
-fn record_stop(host: &Host, stopped: ShellStopped) -> Stopped {
-    match stopped {
-        ShellStopped::Io(StopReason::Deadline) => {
-            host.tripwire.trip(LimitKind::Deadline);
-            Stopped::Limit(LimitKind::Deadline)
-        }
-        ShellStopped::Io(StopReason::OutputLimit) => {
-            host.tripwire.trip(LimitKind::Output);
-            Stopped::Limit(LimitKind::Output)
-        }
-        ShellStopped::Io(StopReason::Cancelled) => {
-            host.tripwire.trip_cancelled();
-            Stopped::Cancelled
-        }
-        ShellStopped::Limit(kind) => {
-            host.tripwire.trip(kind);
-            Stopped::Limit(kind)
-        }
-    }
 }
 
 /// A `$` command's stdout or stderr: kept for the result and, unless
@@ -212,7 +187,7 @@ impl Write for Captured {
         self.buffer.lock().extend_from_slice(bytes);
         written
             .map(|()| bytes.len())
-            .map_err(|_| stop_error(StopReason::OutputLimit))
+            .map_err(goccia_core::Stop::into_io)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -230,7 +205,7 @@ fn run_script<'js>(
 ) -> Result<Object<'js>> {
     host.check()
         .map_err(|stopped| throw_stopped(ctx, stopped))?;
-    let request = script_request(path, options).map_err(|message| {
+    let request = ScriptRequest::from_options(path, options).map_err(|message| {
         let error = new_error(ctx, "TypeError", &format!("runScript: {message}"));
         throw(ctx, error)
     })?;
@@ -246,68 +221,14 @@ fn run_script<'js>(
         .map_err(|stopped| throw_stopped(ctx, stopped))?;
     match result {
         Ok(result) => result_object(ctx, result),
-        Err(NestError::Depth { max }) => {
-            let message = format!(
-                "runScript: nesting depth limit of {max} exceeded (raise it with --max-depth)"
-            );
+        Err(error @ NestError::Depth { .. }) => {
+            let advice = host.advice.for_limit(LimitKind::Depth);
+            let message = format!("runScript: {error}{advice}");
             let error = new_error(ctx, "Error", &message);
             error.set("code", "ERR_DEPTH")?;
             Err(throw(ctx, error))
         }
     }
-}
-
-/// Reads `runScript`'s options (given as JSON text by the JS side).
-pub fn script_request(entry: String, options: &str) -> std::result::Result<ScriptRequest, String> {
-    let options: Json = serde_json::from_str(options).map_err(|e| format!("bad options: {e}"))?;
-    let flag = |name: &str| -> std::result::Result<bool, String> {
-        match options.get(name) {
-            None | Some(Json::Null) => Ok(false),
-            Some(Json::Bool(value)) => Ok(*value),
-            Some(other) => Err(format!("option `{name}` must be a boolean, not {other}")),
-        }
-    };
-    let diff_format = match options.get("diffFormat") {
-        None | Some(Json::Null) => None,
-        Some(format) => Some(format.as_str().and_then(DiffFormat::parse).ok_or_else(|| {
-            format!("option `diffFormat` must be \"json\" or \"unified\", not {format}")
-        })?),
-    };
-    let seeds = match options.get("seed") {
-        None | Some(Json::Null) => None,
-        Some(Json::Array(entries)) => Some(
-            entries
-                .iter()
-                .enumerate()
-                .map(|(index, entry)| {
-                    parse_seed_entry(entry, SeedShapes::Child)
-                        .map_err(|problem| format!("seed entry {index}: {problem}"))
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        ),
-        Some(other) => return Err(format!("option `seed` must be an array, not {other}")),
-    };
-    let diff = flag("diff")? || diff_format.is_some();
-    let child = flag("sandbox")? || seeds.is_some() || diff;
-    let timeout = match options.get("timeout") {
-        None | Some(Json::Null) => None,
-        Some(Json::Number(ms)) if ms.as_f64().is_some_and(|ms| ms > 0.0 && ms.is_finite()) => {
-            Some(Duration::from_secs_f64(ms.as_f64().unwrap_or(0.0) / 1000.0))
-        }
-        Some(other) => {
-            return Err(format!(
-                "option `timeout` must be a positive number of milliseconds, not {other}"
-            ));
-        }
-    };
-    Ok(ScriptRequest {
-        entry,
-        child: child.then(|| ChildSpec {
-            seeds: seeds.unwrap_or_default(),
-            diff: diff.then(|| diff_format.unwrap_or_default()),
-        }),
-        timeout,
-    })
 }
 
 fn result_object<'js>(ctx: &Ctx<'js>, result: ScriptResult) -> Result<Object<'js>> {
@@ -321,12 +242,22 @@ fn result_object<'js>(ctx: &Ctx<'js>, result: ScriptResult) -> Result<Object<'js
         "stderr",
         String::from_utf8_lossy(&result.stderr).into_owned(),
     )?;
-    if let Some(json) = result.result_json {
-        object.set("resultJson", json)?;
+    if let Some(value) = result.result {
+        object.set("resultJson", value.to_string())?;
     }
     object.set("error", result.error)?;
-    object.set("diff", result.diff)?;
-    object.set("changesJson", result.changes_json)?;
+    // The typed changes become text here, at the JS boundary: the diff in
+    // its format, and the change list as the JSON diff's records.
+    let (diff, changes) = match &result.changes {
+        Some(changes) => {
+            let records = goccia_vfs::changes::to_document(&changes.changes).changes;
+            let json = serde_json::to_string(&records).expect("change records serialise");
+            (Some(changes.render()), Some(json))
+        }
+        None => (None, None),
+    };
+    object.set("diff", diff)?;
+    object.set("changesJson", changes)?;
     object.set("failureKind", result.failure_kind.map(FailureKind::as_str))?;
     Ok(object)
 }

@@ -5,80 +5,53 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use goccia_core::{LimitKind, Output, Stop, Watch};
+use goccia_core::{Output, Stop, Watch};
 use goccia_vfs::SharedVfs;
 use rquickjs::{Ctx, JsLifetime, Object};
 
-/// The limits a run hit, by evidence. Set by host calls and the interrupt
-/// handler; read when the run ends to classify the failure.
+/// What stopped a run, by evidence. Set by host calls and the interrupt
+/// handler; read when the run ends to classify the failure. It records
+/// stops as they are ([`Stop`]): no kind is translated or dropped.
 #[derive(Debug, Default)]
 pub struct Tripwire {
-    deadline: AtomicBool,
-    cancelled: AtomicBool,
-    output: AtomicBool,
+    /// The first stop that ends the run (uncatchable).
+    stop: parking_lot::Mutex<Option<Stop>>,
+    /// A quota refusal reached the guest (an ENOSPC it may catch).
     fs_quota: AtomicBool,
+    /// The heap limit was reached (an out-of-memory it may catch).
     memory: AtomicBool,
-    /// A shell limit (commands, loops, function depth, stages, value size,
-    /// host memory) hit by a `$` command: it ends the whole run.
-    shell: parking_lot::Mutex<Option<LimitKind>>,
 }
 
 impl Tripwire {
-    pub fn trip(&self, limit: LimitKind) {
-        let flag = match limit {
-            LimitKind::Deadline => &self.deadline,
-            LimitKind::Output => &self.output,
-            LimitKind::FsBytes | LimitKind::FsNodes => &self.fs_quota,
-            LimitKind::Memory => &self.memory,
-            LimitKind::ShellCommands
-            | LimitKind::LoopIterations
-            | LimitKind::FunctionDepth
-            | LimitKind::ShellStages
-            | LimitKind::ShellValue
-            | LimitKind::HostMemory => {
-                self.shell.lock().get_or_insert(limit);
-                return;
-            }
-            // Catchable, so not a stop of the run: a stack overflow is a
-            // `RangeError`, nesting too deep an `ERR_DEPTH` to the caller.
-            // (No `_` arm: a new limit kind must say which it is.)
-            LimitKind::Stack | LimitKind::Depth => return,
-        };
-        flag.store(true, Ordering::SeqCst);
+    /// Records a stop that ends the run; the first one recorded wins.
+    pub fn stop(&self, stop: Stop) {
+        self.stop.lock().get_or_insert(stop);
     }
 
-    pub fn trip_cancelled(&self) {
-        self.cancelled.store(true, Ordering::SeqCst);
+    /// The stop that ends the run, if one was recorded.
+    pub fn fatal(&self) -> Option<Stop> {
+        *self.stop.lock()
     }
 
-    /// A limit that must end the run at once (uncatchable): the deadline,
-    /// a cancellation, or the output cap.
-    pub fn fatal(&self) -> Option<Stopped> {
-        if self.deadline.load(Ordering::SeqCst) {
-            Some(Stopped::Limit(LimitKind::Deadline))
-        } else if self.cancelled.load(Ordering::SeqCst) {
-            Some(Stopped::Cancelled)
-        } else if self.output.load(Ordering::SeqCst) {
-            Some(Stopped::Limit(LimitKind::Output))
-        } else {
-            self.shell.lock().map(Stopped::Limit)
-        }
+    /// Notes that a quota refusal reached the guest.
+    pub fn note_fs_quota(&self) {
+        self.fs_quota.store(true, Ordering::SeqCst);
     }
 
+    /// Notes that the heap limit was reached.
+    pub fn note_memory(&self) {
+        self.memory.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a quota refusal reached the guest.
     pub fn fs_quota_hit(&self) -> bool {
         self.fs_quota.load(Ordering::SeqCst)
     }
 
+    /// Whether the heap limit was reached.
     pub fn memory_hit(&self) -> bool {
         self.memory.load(Ordering::SeqCst)
     }
-}
-
-/// Why a run was stopped from outside the guest's control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stopped {
-    Limit(LimitKind),
-    Cancelled,
 }
 
 /// Everything the host functions of one JS runtime need.
@@ -95,27 +68,27 @@ pub struct Host {
     pub network: goccia_core::NetPolicy,
     /// Where refusals and other decisions are recorded.
     pub audit: goccia_core::Audit,
-    /// `--max-memory`, which also bounds the host memory of `$` commands.
-    pub max_memory: u64,
+    /// The run's limits (and those of the `$` shell).
+    pub limits: goccia_core::Limits,
+    /// The surface's words for raising a limit, appended to messages.
+    pub advice: goccia_core::Advice,
 }
 
 impl Host {
     /// Checks the deadline and cancellation; records what stopped the run.
-    pub fn check(&self) -> Result<(), Stopped> {
-        if let Some(stopped) = self.tripwire.fatal() {
-            return Err(stopped);
+    pub fn check(&self) -> Result<(), Stop> {
+        if let Some(stop) = self.tripwire.fatal() {
+            return Err(stop);
         }
-        match self.watch.check() {
-            Ok(()) => Ok(()),
-            Err(Stop::Deadline) => {
-                self.tripwire.trip(LimitKind::Deadline);
-                Err(Stopped::Limit(LimitKind::Deadline))
-            }
-            Err(Stop::Cancelled) => {
-                self.tripwire.trip_cancelled();
-                Err(Stopped::Cancelled)
-            }
-        }
+        self.watch
+            .check()
+            .inspect_err(|stop| self.tripwire.stop(*stop))
+    }
+
+    /// Records `stop` as the run's own and hands it back (to throw).
+    pub fn stopped(&self, stop: Stop) -> Stop {
+        self.tripwire.stop(stop);
+        self.tripwire.fatal().unwrap_or(stop)
     }
 }
 

@@ -22,8 +22,7 @@ pub mod nest;
 mod precompiled;
 pub mod prelude;
 
-pub use goccia::script_request;
-pub use host::{Host, HostRef, Internals, Stopped, Tripwire, host_of};
+pub use host::{Host, HostRef, Internals, Tripwire, host_of};
 
 use std::rc::Rc;
 

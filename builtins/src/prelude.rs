@@ -4,11 +4,11 @@
 
 use std::rc::Rc;
 
-use goccia_core::{LimitKind, Stream};
+use goccia_core::Stream;
 use rquickjs::{Array, Ctx, Function, Object, Result, TypedArray, Value};
 
 use crate::errors::{throw_stopped, type_error};
-use crate::host::{Host, Internals, Stopped};
+use crate::host::{Host, Internals};
 
 /// Installs the globals and returns the prelude's internals.
 pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
@@ -34,10 +34,9 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
                 } else {
                     Stream::Stdout
                 };
-                h.output.write(stream, text.as_bytes()).map_err(|_| {
-                    h.tripwire.trip(LimitKind::Output);
-                    throw_stopped(&ctx, Stopped::Limit(LimitKind::Output))
-                })
+                h.output
+                    .write(stream, text.as_bytes())
+                    .map_err(|stop| throw_stopped(&ctx, h.stopped(stop)))
             },
         )?,
     )?;
@@ -176,14 +175,16 @@ fn fetch<'js>(
         headers,
         body,
     };
-    let response = match crate::fetch::fetch(&host.network, &host.audit, &host.watch, request) {
+    let context = crate::fetch::FetchContext {
+        policy: &host.network,
+        audit: &host.audit,
+        watch: &host.watch,
+        advice: &host.advice,
+    };
+    let response = match crate::fetch::fetch(&context, request) {
         Ok(response) => response,
-        Err(crate::fetch::FetchError::Stopped(_)) => {
-            let stopped = host
-                .check()
-                .err()
-                .unwrap_or(Stopped::Limit(LimitKind::Deadline));
-            return Err(throw_stopped(ctx, stopped));
+        Err(crate::fetch::FetchError::Stopped(stop)) => {
+            return Err(throw_stopped(ctx, host.stopped(stop)));
         }
         Err(error @ crate::fetch::FetchError::Refused(_)) => {
             return Err(type_error(

@@ -14,9 +14,11 @@ use serde::Serialize;
 /// The version of the event shape.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// One decision, as recorded and as written to the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditEvent {
+    /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
     /// `fetch`, `fs`, `limit`, `child`, `write-back`.
     pub kind: &'static str,
@@ -24,6 +26,7 @@ pub struct AuditEvent {
     pub decision: &'static str,
     /// What it is about: a URL, a path, a limit, an entry.
     pub subject: String,
+    /// Why, when there is more to say (a refusal's reason).
     pub reason: Option<String>,
     /// UTC, RFC 3339 with milliseconds.
     pub time: String,
@@ -75,10 +78,12 @@ impl Audit {
         }
     }
 
+    /// True when events are recorded at all.
     pub fn is_on(&self) -> bool {
         self.inner.is_some()
     }
 
+    /// Records one decision (nothing when the audit is off).
     pub fn record(
         &self,
         kind: &'static str,

@@ -7,6 +7,10 @@
 //!
 //! - [`limits`]: the configured limits, their documented defaults and the
 //!   `k`/`m`/`g` size syntax.
+//! - [`stop`]: why guest work must stop now (a cancellation or a limit):
+//!   the one vocabulary from the shell to the facade.
+//! - [`advice`]: the words a surface (CLI, API, server) gives for raising
+//!   a limit or changing a setting; lower layers never name options.
 //! - [`watch`]: the deadline and cancellation a running guest is checked
 //!   against at every host call.
 //! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
@@ -16,17 +20,23 @@
 //! - [`host_memory`]: a counting global allocator and the ceiling the shell
 //!   holds its work to.
 
+#![warn(missing_docs)]
+
+pub mod advice;
 pub mod audit;
 pub mod host_memory;
 pub mod limits;
 pub mod net;
 pub mod outcome;
 pub mod output;
+pub mod stop;
 pub mod watch;
 
+pub use advice::{Advice, Setting};
 pub use audit::{Audit, AuditEvent};
-pub use limits::{Limits, ParseSizeError, parse_size};
+pub use limits::{Limits, LimitsError, ParseSizeError, parse_size};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
-pub use output::{Capture, Output, OutputBudget, OutputLimitExceeded, Stream};
-pub use watch::{CancelToken, Stop, Watch};
+pub use output::{Capture, Output, OutputBudget, Stream};
+pub use stop::Stop;
+pub use watch::{CancelToken, Watch};

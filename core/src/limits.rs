@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::outcome::LimitKind;
+
 /// Limits for one sandbox run. Children inherit them and may only narrow.
 /// A builder: start from [`Limits::default`] (every default stated on its
-/// field and as a constant) and change what you need.
+/// field and as a constant) and change what you need; [`Limits::check`]
+/// refuses values no run could work with (the sandbox builder calls it).
 ///
 /// ```
 /// use std::time::Duration;
@@ -22,16 +25,19 @@ use thiserror::Error;
 ///     .max_output(1 << 20);
 /// assert_eq!(limits.max_memory, 64 << 20);
 /// assert_eq!(limits.fs_quota_bytes, Limits::DEFAULT_FS_QUOTA_BYTES);
+/// assert!(limits.check().is_ok());
+/// assert!(Limits::default().max_memory(1).check().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock deadline of the whole run (default 30 s).
     pub timeout: Duration,
     /// QuickJS heap limit in bytes, including every buffer the host hands
-    /// to JS (default 512 MiB).
+    /// to JS; also the host memory the shell's work may take beyond what
+    /// the VFS may still hold (default 512 MiB, at least 1 MiB).
     pub max_memory: u64,
     /// Maximum JS stack in bytes; deeper recursion is a catchable
-    /// `RangeError` (default 1 MiB).
+    /// `RangeError` (default 1 MiB; 64 KiB to 256 MiB).
     pub stack_size: u64,
     /// Total bytes of file content the VFS may hold (default 1 GiB).
     pub fs_quota_bytes: u64,
@@ -43,6 +49,25 @@ pub struct Limits {
     pub max_output: u64,
     /// Nesting depth of `runScript` / `goccia` (default 32).
     pub max_depth: u32,
+    /// Simple commands (builtins included) per shell run (default
+    /// 10,000,000).
+    pub max_commands: u64,
+    /// Iterations of all shell loops per run (default 10,000,000).
+    pub max_loop_iterations: u64,
+    /// Nested shell function calls and `source`/`eval` levels (default
+    /// 1,000).
+    pub max_function_depth: usize,
+    /// Bytes one command substitution may capture (default 64 MiB).
+    pub max_substitution_bytes: usize,
+    /// Bytes a command that holds its whole input (`sort`, `tac`, `jq -s`,
+    /// a decompressed archive) may read from a stream (default 256 MiB).
+    pub max_buffered_input: usize,
+    /// Shell pipeline stages running at once; each runs on a thread of its
+    /// own, like a process, so `f() { f | f; }` must stop (default 256).
+    pub max_concurrent_stages: usize,
+    /// Bytes one shell variable, array element or brace expansion may
+    /// hold: a doubling loop (`x=$x$x`) stops here (default 64 MiB).
+    pub max_value_bytes: usize,
 }
 
 impl Limits {
@@ -60,6 +85,27 @@ impl Limits {
     pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
     /// 32 levels.
     pub const DEFAULT_MAX_DEPTH: u32 = 32;
+    /// 10,000,000 commands.
+    pub const DEFAULT_MAX_COMMANDS: u64 = 10_000_000;
+    /// 10,000,000 iterations.
+    pub const DEFAULT_MAX_LOOP_ITERATIONS: u64 = 10_000_000;
+    /// 1,000 levels.
+    pub const DEFAULT_MAX_FUNCTION_DEPTH: usize = 1_000;
+    /// 64 MiB.
+    pub const DEFAULT_MAX_SUBSTITUTION_BYTES: usize = 64 << 20;
+    /// 256 MiB.
+    pub const DEFAULT_MAX_BUFFERED_INPUT: usize = 256 << 20;
+    /// 256 stages.
+    pub const DEFAULT_MAX_CONCURRENT_STAGES: usize = 256;
+    /// 64 MiB.
+    pub const DEFAULT_MAX_VALUE_BYTES: usize = 64 << 20;
+
+    /// The smallest heap a JS runtime starts in with its globals.
+    pub const MIN_MAX_MEMORY: u64 = 1 << 20;
+    /// The smallest JS stack the globals install with.
+    pub const MIN_STACK_SIZE: u64 = 64 << 10;
+    /// The largest JS stack (each nested run reserves one on its thread).
+    pub const MAX_STACK_SIZE: u64 = 256 << 20;
 
     /// Sets [`Limits::timeout`].
     pub fn timeout(mut self, timeout: Duration) -> Self {
@@ -96,6 +142,89 @@ impl Limits {
         self.max_depth = depth;
         self
     }
+    /// Sets [`Limits::max_commands`].
+    pub fn max_commands(mut self, commands: u64) -> Self {
+        self.max_commands = commands;
+        self
+    }
+    /// Sets [`Limits::max_loop_iterations`].
+    pub fn max_loop_iterations(mut self, iterations: u64) -> Self {
+        self.max_loop_iterations = iterations;
+        self
+    }
+    /// Sets [`Limits::max_function_depth`].
+    pub fn max_function_depth(mut self, depth: usize) -> Self {
+        self.max_function_depth = depth;
+        self
+    }
+    /// Sets [`Limits::max_substitution_bytes`].
+    pub fn max_substitution_bytes(mut self, bytes: usize) -> Self {
+        self.max_substitution_bytes = bytes;
+        self
+    }
+    /// Sets [`Limits::max_buffered_input`].
+    pub fn max_buffered_input(mut self, bytes: usize) -> Self {
+        self.max_buffered_input = bytes;
+        self
+    }
+    /// Sets [`Limits::max_concurrent_stages`].
+    pub fn max_concurrent_stages(mut self, stages: usize) -> Self {
+        self.max_concurrent_stages = stages;
+        self
+    }
+    /// Sets [`Limits::max_value_bytes`].
+    pub fn max_value_bytes(mut self, bytes: usize) -> Self {
+        self.max_value_bytes = bytes;
+        self
+    }
+
+    /// The configured value of one limit (the deadline in milliseconds,
+    /// sizes in bytes, counts as counts).
+    pub fn value_of(&self, kind: LimitKind) -> u64 {
+        let size = |value: usize| u64::try_from(value).unwrap_or(u64::MAX);
+        match kind {
+            LimitKind::Deadline => u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX),
+            LimitKind::Memory | LimitKind::HostMemory => self.max_memory,
+            LimitKind::Stack => self.stack_size,
+            LimitKind::FsBytes => self.fs_quota_bytes,
+            LimitKind::FsNodes => self.fs_node_limit,
+            LimitKind::Output => self.max_output,
+            LimitKind::Depth => u64::from(self.max_depth),
+            LimitKind::ShellCommands => self.max_commands,
+            LimitKind::LoopIterations => self.max_loop_iterations,
+            LimitKind::FunctionDepth => size(self.max_function_depth),
+            LimitKind::ShellStages => size(self.max_concurrent_stages),
+            LimitKind::ShellValue => size(self.max_value_bytes),
+        }
+    }
+
+    /// Refuses values no run could work with: a heap too small for the
+    /// JS globals, a stack too small for them or too large to reserve.
+    pub fn check(&self) -> Result<(), LimitsError> {
+        let out_of_range = |kind, value, min, max| LimitsError::OutOfRange {
+            kind,
+            value,
+            min,
+            max,
+        };
+        if self.max_memory < Self::MIN_MAX_MEMORY {
+            return Err(out_of_range(
+                LimitKind::Memory,
+                self.max_memory,
+                Self::MIN_MAX_MEMORY,
+                u64::MAX,
+            ));
+        }
+        if !(Self::MIN_STACK_SIZE..=Self::MAX_STACK_SIZE).contains(&self.stack_size) {
+            return Err(out_of_range(
+                LimitKind::Stack,
+                self.stack_size,
+                Self::MIN_STACK_SIZE,
+                Self::MAX_STACK_SIZE,
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Limits {
@@ -108,16 +237,52 @@ impl Default for Limits {
             fs_node_limit: Self::DEFAULT_FS_NODE_LIMIT,
             max_output: Self::DEFAULT_MAX_OUTPUT,
             max_depth: Self::DEFAULT_MAX_DEPTH,
+            max_commands: Self::DEFAULT_MAX_COMMANDS,
+            max_loop_iterations: Self::DEFAULT_MAX_LOOP_ITERATIONS,
+            max_function_depth: Self::DEFAULT_MAX_FUNCTION_DEPTH,
+            max_substitution_bytes: Self::DEFAULT_MAX_SUBSTITUTION_BYTES,
+            max_buffered_input: Self::DEFAULT_MAX_BUFFERED_INPUT,
+            max_concurrent_stages: Self::DEFAULT_MAX_CONCURRENT_STAGES,
+            max_value_bytes: Self::DEFAULT_MAX_VALUE_BYTES,
         }
     }
 }
 
+/// A limit no run could work with.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum LimitsError {
+    /// The value is outside what the engine can run with.
+    #[error("the {} limit of {value} is out of range: it must be at least {min}{}", .kind.name(), upper(*.max))]
+    OutOfRange {
+        /// Which limit.
+        kind: LimitKind,
+        /// The value given.
+        value: u64,
+        /// The smallest accepted value.
+        min: u64,
+        /// The largest accepted value (`u64::MAX`: no upper bound).
+        max: u64,
+    },
+}
+
+fn upper(max: u64) -> String {
+    if max == u64::MAX {
+        String::new()
+    } else {
+        format!(" and at most {max}")
+    }
+}
+
+/// Why a size (`64m`) could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ParseSizeError {
+    /// Nothing was given.
     #[error("empty size")]
     Empty,
+    /// Not digits with an optional suffix.
     #[error("`{0}` is not a size: use digits with an optional k, m or g suffix (e.g. 64m)")]
     Invalid(String),
+    /// More than 2^64 - 1 bytes.
     #[error("`{0}` is too large")]
     Overflow(String),
 }
@@ -193,5 +358,22 @@ mod tests {
         assert!(limits.fs_node_limit >= 100_000);
         assert!(limits.fs_quota_bytes >= 100 << 20);
         assert_eq!(limits.max_depth, 32);
+        assert!(limits.max_commands > 0 && limits.max_value_bytes > 0);
+    }
+
+    #[test]
+    fn nonsense_is_refused_naming_the_limit() {
+        assert_eq!(Limits::default().check(), Ok(()));
+        let error = Limits::default().max_memory(1).check().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the memory limit of 1 is out of range: it must be at least 1048576"
+        );
+        let error = Limits::default().stack_size(100 << 30).check().unwrap_err();
+        assert!(error.to_string().contains("at most 268435456"), "{error}");
+        assert!(Limits::default().stack_size(1).check().is_err());
+        for kind in LimitKind::ALL {
+            assert!(Limits::default().value_of(kind) > 0, "{kind:?}");
+        }
     }
 }

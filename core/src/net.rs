@@ -8,27 +8,33 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-/// Default cap on one response body (`--fetch-max-bytes`).
+/// Default cap on one response body (16 MiB).
 pub const DEFAULT_FETCH_MAX_BYTES: u64 = 16 << 20;
 
 /// Redirects followed at most (each one rechecked against the policy).
 pub const MAX_REDIRECTS: u32 = 10;
 
-/// One `--allow-host host[:port]` entry: a lowercase host name or address
+/// One allow-list entry (`host[:port]`): a lowercase host name or address
 /// literal, and a port (`None`: any port).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AllowedHost {
+    /// Lowercase, no trailing dot, IPv6 without brackets.
     pub host: String,
+    /// The one port allowed, or any.
     pub port: Option<u16>,
 }
 
+/// Why an allow-list entry could not be read.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum AllowHostError {
-    #[error("--allow-host `{0}`: empty host")]
+    /// No host before the port.
+    #[error("`{0}`: empty host")]
     Empty(String),
-    #[error("--allow-host `{0}`: invalid port")]
+    /// The port is not a number from 1 to 65535.
+    #[error("`{0}`: invalid port")]
     Port(String),
-    #[error("--allow-host `{0}`: give a host and optional port, not a URL")]
+    /// A URL, a path or credentials instead of a host.
+    #[error("`{0}`: give a host and optional port, not a URL")]
     NotAHost(String),
 }
 
@@ -86,12 +92,29 @@ pub fn canonical_host(host: &str) -> String {
 }
 
 /// What `fetch` may do. Cheap to clone (shared), inherited by children.
+/// Built with [`NetPolicy::builder`]; the default allows nothing.
+///
+/// ```
+/// use goccia_core::{AllowedHost, NetPolicy};
+///
+/// let policy = NetPolicy::builder()
+///     .allow(AllowedHost::parse("api.example.com")?)
+///     .allow(AllowedHost::parse("127.0.0.1:8080")?)
+///     .refuse_private_ranges()
+///     .max_body_bytes(1 << 20)
+///     .build();
+/// assert!(policy.allows("API.example.com", 443));
+/// assert!(!policy.allows("127.0.0.1", 9090));
+/// assert!(policy.deny_private_ranges());
+/// assert!(!NetPolicy::default().allows("api.example.com", 443));
+/// # Ok::<(), goccia_core::net::AllowHostError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetPolicy {
     inner: Arc<Policy>,
 }
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Policy {
     allowed: Vec<AllowedHost>,
     deny_private_ranges: bool,
@@ -101,29 +124,80 @@ struct Policy {
 impl Default for NetPolicy {
     /// Nothing allowed: every `fetch` is refused.
     fn default() -> Self {
-        NetPolicy::new(Vec::new(), false, DEFAULT_FETCH_MAX_BYTES)
+        NetPolicy::builder().build()
+    }
+}
+
+/// Builds a [`NetPolicy`]: nothing allowed, private ranges not refused,
+/// bodies capped at [`DEFAULT_FETCH_MAX_BYTES`] unless changed.
+#[derive(Clone, Debug)]
+pub struct NetPolicyBuilder {
+    policy: Policy,
+}
+
+impl NetPolicyBuilder {
+    /// Lets `fetch` reach `host` (at its port, or any port).
+    pub fn allow(mut self, host: AllowedHost) -> Self {
+        self.policy.allowed.push(host);
+        self
+    }
+
+    /// Lets `fetch` reach every host of `hosts`.
+    pub fn allow_all(mut self, hosts: impl IntoIterator<Item = AllowedHost>) -> Self {
+        self.policy.allowed.extend(hosts);
+        self
+    }
+
+    /// Refuses loopback, private, link-local and other non-public
+    /// addresses after an allowed host is resolved (and on redirects).
+    pub fn refuse_private_ranges(self) -> Self {
+        self.private_ranges_refused(true)
+    }
+
+    /// Sets whether private ranges are refused (see
+    /// [`NetPolicyBuilder::refuse_private_ranges`]).
+    pub fn private_ranges_refused(mut self, refused: bool) -> Self {
+        self.policy.deny_private_ranges = refused;
+        self
+    }
+
+    /// The largest response body `fetch` returns (bytes).
+    pub fn max_body_bytes(mut self, bytes: u64) -> Self {
+        self.policy.max_body_bytes = bytes;
+        self
+    }
+
+    /// The policy.
+    pub fn build(self) -> NetPolicy {
+        NetPolicy {
+            inner: Arc::new(self.policy),
+        }
     }
 }
 
 impl NetPolicy {
-    pub fn new(allowed: Vec<AllowedHost>, deny_private_ranges: bool, max_body_bytes: u64) -> Self {
-        NetPolicy {
-            inner: Arc::new(Policy {
-                allowed,
-                deny_private_ranges,
-                max_body_bytes,
-            }),
+    /// A builder starting from "nothing allowed".
+    pub fn builder() -> NetPolicyBuilder {
+        NetPolicyBuilder {
+            policy: Policy {
+                allowed: Vec::new(),
+                deny_private_ranges: false,
+                max_body_bytes: DEFAULT_FETCH_MAX_BYTES,
+            },
         }
     }
 
+    /// The allow-list.
     pub fn allowed(&self) -> &[AllowedHost] {
         &self.inner.allowed
     }
 
+    /// Whether private addresses are refused after resolution.
     pub fn deny_private_ranges(&self) -> bool {
         self.inner.deny_private_ranges
     }
 
+    /// The largest response body `fetch` returns.
     pub fn max_body_bytes(&self) -> u64 {
         self.inner.max_body_bytes
     }
@@ -205,11 +279,11 @@ mod tests {
         );
         let v6 = AllowedHost::parse("[::1]:80").unwrap();
         assert_eq!(v6.host, "::1");
-        let policy = NetPolicy::new(
-            vec![entry, AllowedHost::parse("example.org").unwrap()],
-            false,
-            1,
-        );
+        let policy = NetPolicy::builder()
+            .allow(entry)
+            .allow(AllowedHost::parse("example.org").unwrap())
+            .max_body_bytes(1)
+            .build();
         assert!(policy.allows("api.example.com", 8443));
         assert!(!policy.allows("api.example.com", 443));
         assert!(policy.allows("EXAMPLE.org", 1234));

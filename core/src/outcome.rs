@@ -21,6 +21,7 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
+    /// The process exit code of this kind (contract §4).
     pub const fn exit_code(self) -> i32 {
         match self {
             FailureKind::ScriptError => 1,
@@ -31,6 +32,7 @@ impl FailureKind {
         }
     }
 
+    /// The name in `--json`'s `failureKind` (`resource-limit`).
     pub const fn as_str(self) -> &'static str {
         match self {
             FailureKind::ScriptError => "script-error",
@@ -48,29 +50,61 @@ impl fmt::Display for FailureKind {
     }
 }
 
-/// Which limit a guest ran into.
+/// Which limit a guest ran into. Every limit is a field of
+/// [`Limits`](crate::Limits); [`Limits::value_of`](crate::Limits::value_of)
+/// gives its configured value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LimitKind {
+    /// The wall-clock deadline (`Limits::timeout`).
     Deadline,
+    /// The QuickJS heap (`Limits::max_memory`).
     Memory,
+    /// The JS stack (`Limits::stack_size`); catchable.
     Stack,
+    /// Bytes of file content in the VFS (`Limits::fs_quota_bytes`).
     FsBytes,
+    /// Files and directories in the VFS (`Limits::fs_node_limit`).
     FsNodes,
+    /// stdout + stderr (`Limits::max_output`).
     Output,
+    /// Nesting of `runScript` / `goccia` (`Limits::max_depth`); catchable.
     Depth,
+    /// Simple commands per shell run (`Limits::max_commands`).
     ShellCommands,
+    /// Loop iterations per shell run (`Limits::max_loop_iterations`).
     LoopIterations,
+    /// Nested shell function calls (`Limits::max_function_depth`).
     FunctionDepth,
-    /// Pipeline stages running at once (each is a thread, like a process).
+    /// Pipeline stages running at once, each a thread like a process
+    /// (`Limits::max_concurrent_stages`).
     ShellStages,
-    /// The size of one shell variable's value.
+    /// The size of one shell value (`Limits::max_value_bytes`).
     ShellValue,
-    /// Host memory taken by the shell's work (outside the QuickJS heap).
+    /// Host memory taken by the shell's work outside the QuickJS heap
+    /// (`Limits::max_memory` again, as an allowance).
     HostMemory,
 }
 
 impl LimitKind {
+    /// Every kind, for tables and tests.
+    pub const ALL: [LimitKind; 13] = [
+        LimitKind::Deadline,
+        LimitKind::Memory,
+        LimitKind::Stack,
+        LimitKind::FsBytes,
+        LimitKind::FsNodes,
+        LimitKind::Output,
+        LimitKind::Depth,
+        LimitKind::ShellCommands,
+        LimitKind::LoopIterations,
+        LimitKind::FunctionDepth,
+        LimitKind::ShellStages,
+        LimitKind::ShellValue,
+        LimitKind::HostMemory,
+    ];
+
+    /// The failure kind of a run this limit ended.
     pub const fn failure_kind(self) -> FailureKind {
         match self {
             LimitKind::Deadline => FailureKind::Timeout,
@@ -79,22 +113,22 @@ impl LimitKind {
         }
     }
 
-    /// The option that raises this limit, for error messages.
-    pub const fn option(self) -> &'static str {
+    /// A short name for messages (`output`, `command`, `host memory`).
+    pub const fn name(self) -> &'static str {
         match self {
-            LimitKind::Deadline => "--timeout",
-            LimitKind::Memory => "--max-memory",
-            LimitKind::Stack => "--stack-size",
-            LimitKind::FsBytes => "--fs-quota-bytes",
-            LimitKind::FsNodes => "--fs-node-limit",
-            LimitKind::Output => "--max-output",
-            LimitKind::Depth => "--max-depth",
-            LimitKind::ShellCommands => "the shell command limit",
-            LimitKind::LoopIterations => "the shell loop iteration limit",
-            LimitKind::FunctionDepth => "the shell function depth limit",
-            LimitKind::ShellStages => "the shell's limit on pipeline stages running at once",
-            LimitKind::ShellValue => "the shell's limit on the size of a variable",
-            LimitKind::HostMemory => "--max-memory",
+            LimitKind::Deadline => "deadline",
+            LimitKind::Memory => "memory",
+            LimitKind::Stack => "stack",
+            LimitKind::FsBytes => "file system quota",
+            LimitKind::FsNodes => "file system node",
+            LimitKind::Output => "output",
+            LimitKind::Depth => "nesting depth",
+            LimitKind::ShellCommands => "command",
+            LimitKind::LoopIterations => "loop iteration",
+            LimitKind::FunctionDepth => "function depth",
+            LimitKind::ShellStages => "pipeline stage",
+            LimitKind::ShellValue => "value size",
+            LimitKind::HostMemory => "host memory",
         }
     }
 }

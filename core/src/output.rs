@@ -10,36 +10,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
-use thiserror::Error;
+
+use crate::outcome::LimitKind;
+use crate::stop::Stop;
 
 /// Which of the two streams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {
+    /// Standard output.
     Stdout,
+    /// Standard error.
     Stderr,
 }
 
-/// The output cap was reached: the write was cut at the cap.
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
-#[error("output limit of {limit} bytes exceeded (raise it with --max-output)")]
-pub struct OutputLimitExceeded {
-    pub limit: u64,
-}
-
-impl OutputLimitExceeded {
-    /// As an I/O error, for sinks that charge a budget of their own.
-    pub fn into_io(self) -> io::Error {
-        io::Error::other(self)
-    }
-
-    /// The limit error carried by `error`, if it is one.
-    pub fn inside(error: &io::Error) -> Option<Self> {
-        error
-            .get_ref()?
-            .downcast_ref::<OutputLimitExceeded>()
-            .copied()
-    }
-}
+/// The stop a write past the budget ends with.
+const OUTPUT_EXCEEDED: Stop = Stop::Limit(LimitKind::Output);
 
 /// Bytes a run may still write, shared by everything the run starts.
 #[derive(Debug)]
@@ -50,6 +35,7 @@ pub struct OutputBudget {
 }
 
 impl OutputBudget {
+    /// A budget of `limit` bytes, shared through the `Arc`.
     pub fn new(limit: u64) -> Arc<Self> {
         Arc::new(OutputBudget {
             limit,
@@ -58,10 +44,12 @@ impl OutputBudget {
         })
     }
 
+    /// The cap in bytes.
     pub fn limit(&self) -> u64 {
         self.limit
     }
 
+    /// Bytes written so far.
     pub fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed)
     }
@@ -116,12 +104,15 @@ pub struct Output {
 pub struct Capture(Arc<Mutex<Vec<u8>>>);
 
 impl Capture {
+    /// An empty capture.
     pub fn new() -> Self {
         Self::default()
     }
+    /// What was written so far; the capture is empty afterwards.
     pub fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.0.lock())
     }
+    /// A copy of what was written so far.
     pub fn contents(&self) -> Vec<u8> {
         self.0.lock().clone()
     }
@@ -192,15 +183,17 @@ impl Output {
         }
     }
 
+    /// The budget every write is charged to.
     pub fn budget(&self) -> &Arc<OutputBudget> {
         &self.budget
     }
 
-    /// Writes `bytes`, cut at the budget. Host-side I/O errors (a closed
-    /// pipe on the host's stdout) are not the guest's concern and are
-    /// ignored, except a sink's own [`OutputLimitExceeded`] (a sink that
-    /// charges a budget further out, such as a shell's stdout).
-    pub fn write(&self, stream: Stream, bytes: &[u8]) -> Result<(), OutputLimitExceeded> {
+    /// Writes `bytes`, cut at the budget; past it, the output-limit
+    /// [`Stop`]. Host-side I/O errors (a closed pipe on the host's stdout)
+    /// are not the guest's concern and are ignored, except a stop a sink
+    /// reports itself (a sink that charges a budget further out, such as
+    /// a shell's stdout, or whose shell was cancelled).
+    pub fn write(&self, stream: Stream, bytes: &[u8]) -> Result<(), Stop> {
         let granted = self.budget.reserve(bytes.len() as u64) as usize;
         if granted > 0 {
             let sink = match stream {
@@ -208,25 +201,25 @@ impl Output {
                 Stream::Stderr => &self.stderr,
             };
             if let Err(error) = sink.lock().write_all(&bytes[..granted])
-                && let Some(exceeded) = OutputLimitExceeded::inside(&error)
+                && let Some(stop) = Stop::in_io(&error)
             {
-                return Err(exceeded);
+                return Err(stop);
             }
         }
         if granted < bytes.len() {
-            Err(OutputLimitExceeded {
-                limit: self.budget.limit,
-            })
+            Err(OUTPUT_EXCEEDED)
         } else {
             Ok(())
         }
     }
 
-    pub fn stdout(&self, bytes: &[u8]) -> Result<(), OutputLimitExceeded> {
+    /// Writes to stdout; see [`Output::write`].
+    pub fn stdout(&self, bytes: &[u8]) -> Result<(), Stop> {
         self.write(Stream::Stdout, bytes)
     }
 
-    pub fn stderr(&self, bytes: &[u8]) -> Result<(), OutputLimitExceeded> {
+    /// Writes to stderr; see [`Output::write`].
+    pub fn stderr(&self, bytes: &[u8]) -> Result<(), Stop> {
         self.write(Stream::Stderr, bytes)
     }
 }
@@ -240,14 +233,11 @@ mod tests {
         let budget = OutputBudget::new(10);
         let (output, out, err) = Output::captured(budget.clone());
         assert_eq!(output.stdout(b"hello "), Ok(()));
-        assert_eq!(
-            output.stderr(b"world!!"),
-            Err(OutputLimitExceeded { limit: 10 })
-        );
+        assert_eq!(output.stderr(b"world!!"), Err(OUTPUT_EXCEEDED));
         assert_eq!(out.contents(), b"hello ");
         assert_eq!(err.contents(), b"worl");
         assert!(budget.exceeded());
-        assert_eq!(output.stdout(b"x"), Err(OutputLimitExceeded { limit: 10 }));
+        assert_eq!(output.stdout(b"x"), Err(OUTPUT_EXCEEDED));
         assert_eq!(budget.used(), 10);
     }
 

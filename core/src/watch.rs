@@ -8,29 +8,26 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Why a guest must stop now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// The deadline passed.
-    Deadline,
-    /// The host cancelled the work (Ctrl-C in an interactive session).
-    Cancelled,
-}
+use crate::stop::Stop;
 
 /// A flag the host raises to stop running guest work.
 #[derive(Clone, Debug, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 
 impl CancelToken {
+    /// A token not yet cancelled.
     pub fn new() -> Self {
         Self::default()
     }
+    /// Cancels the work watching this token (from any thread).
     pub fn cancel(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
+    /// Lowers the flag again, for the next piece of work.
     pub fn reset(&self) {
         self.0.store(false, Ordering::SeqCst);
     }
+    /// True once [`CancelToken::cancel`] was called (and not reset).
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
@@ -44,6 +41,7 @@ pub struct Watch {
 }
 
 impl Watch {
+    /// A watch whose deadline is `timeout` from now, with a token of its own.
     pub fn new(timeout: Duration) -> Self {
         Watch {
             deadline: Instant::now() + timeout,
@@ -51,6 +49,7 @@ impl Watch {
         }
     }
 
+    /// A watch whose deadline is `timeout` from now, cancelled by `cancel`.
     pub fn with_cancel(timeout: Duration, cancel: CancelToken) -> Self {
         Watch {
             deadline: Instant::now() + timeout,
@@ -71,14 +70,17 @@ impl Watch {
         }
     }
 
+    /// When the work must stop.
     pub fn deadline(&self) -> Instant {
         self.deadline
     }
 
+    /// Time left before the deadline (zero once it passed).
     pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
+    /// The token that cancels this watch's work.
     pub fn cancel_token(&self) -> &CancelToken {
         &self.cancel
     }
@@ -88,7 +90,7 @@ impl Watch {
         if self.cancel.is_cancelled() {
             Err(Stop::Cancelled)
         } else if Instant::now() >= self.deadline {
-            Err(Stop::Deadline)
+            Err(Stop::DEADLINE)
         } else {
             Ok(())
         }
@@ -102,7 +104,7 @@ mod tests {
     #[test]
     fn a_passed_deadline_stops() {
         let watch = Watch::new(Duration::ZERO);
-        assert_eq!(watch.check(), Err(Stop::Deadline));
+        assert_eq!(watch.check(), Err(Stop::DEADLINE));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::Fd;
-use goccia_shell::{Context, Shell, ShellLimits};
+use goccia_shell::{Context, Shell, Limits};
 use goccia_vfs::{Quota, Vfs};
 use libfuzzer_sys::fuzz_target;
 use parking_lot::Mutex;
@@ -17,7 +17,7 @@ fuzz_target!(|script: &str| {
         max_bytes: 1 << 20,
         max_nodes: 200,
     })));
-    let limits = ShellLimits {
+    let limits = Limits {
         max_commands: 5_000,
         max_loop_iterations: 5_000,
         max_function_depth: 50,
@@ -25,7 +25,7 @@ fuzz_target!(|script: &str| {
         max_buffered_input: 1 << 20,
         max_concurrent_stages: 16,
         max_value_bytes: 1 << 20,
-        max_host_memory: 64 << 20,
+        max_memory: 64 << 20,
     };
     let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
     let mut shell = Shell::new(

@@ -12,48 +12,19 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
-use goccia_core::{Output, Stream, Watch};
+use goccia_core::{LimitKind, Output, Stop, Stream, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
 use parking_lot::Mutex;
 
-/// Why the shell must stop (carried inside `io::Error`s).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    Deadline,
-    Cancelled,
-    OutputLimit,
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StopReason::Deadline => "deadline passed",
-            StopReason::Cancelled => "cancelled",
-            StopReason::OutputLimit => "output limit exceeded",
-        })
-    }
-}
-
-impl std::error::Error for StopReason {}
-
-pub fn stop_error(reason: StopReason) -> io::Error {
-    io::Error::other(reason)
-}
-
-/// The stop reason inside an I/O error, if it is one.
-pub fn stop_reason(error: &io::Error) -> Option<StopReason> {
-    error
-        .get_ref()
-        .and_then(|e| e.downcast_ref::<StopReason>())
-        .copied()
-}
-
+/// The watch's stop as an I/O error (a stop travels through `io::Error`s
+/// inside the shell; see [`Stop::into_io`]).
 fn watch_error(watch: &Watch) -> Option<io::Error> {
-    match watch.check() {
-        Ok(()) => None,
-        Err(goccia_core::Stop::Deadline) => Some(stop_error(StopReason::Deadline)),
-        Err(goccia_core::Stop::Cancelled) => Some(stop_error(StopReason::Cancelled)),
-    }
+    watch.check().err().map(Stop::into_io)
+}
+
+/// A write past the output budget (or a capture's size).
+fn output_exceeded() -> io::Error {
+    Stop::Limit(LimitKind::Output).into_io()
 }
 
 pub type SharedReader = Arc<Mutex<Box<dyn BufRead + Send>>>;
@@ -210,10 +181,6 @@ impl BufRead for ZeroReader {
     }
     fn consume(&mut self, _amt: usize) {}
 }
-
-/// The buffered-input limit where no shell is at hand (the default of
-/// `ShellLimits::max_buffered_input`).
-pub const BUFFERED_INPUT_LIMIT: usize = 256 << 20;
 
 fn too_large(limit: usize) -> io::Error {
     io::Error::new(
@@ -435,7 +402,7 @@ impl Write for HostWriter {
         self.output
             .write(self.stream, buf)
             .map(|()| buf.len())
-            .map_err(|_| stop_error(StopReason::OutputLimit))
+            .map_err(Stop::into_io)
     }
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
@@ -466,7 +433,7 @@ impl Write for CaptureWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let mut buffer = self.buffer.lock();
         if buffer.len() + buf.len() > self.limit {
-            return Err(stop_error(StopReason::OutputLimit));
+            return Err(output_exceeded());
         }
         buffer.extend_from_slice(buf);
         Ok(buf.len())

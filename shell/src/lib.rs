@@ -19,6 +19,5 @@ pub mod pattern;
 pub mod regex_compat;
 pub mod vars;
 
-pub use interp::{
-    Context, ExecResult, Flow, LineStatus, ScriptLauncher, Shell, ShellLimits, Stopped,
-};
+pub use goccia_core::{Limits, Stop};
+pub use interp::{Context, ExecResult, Flow, LineStatus, ScriptLauncher, Shell};

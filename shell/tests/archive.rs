@@ -7,7 +7,7 @@ mod run;
 use std::io::Write;
 use std::time::Duration;
 
-use goccia_shell::ShellLimits;
+use goccia_shell::Limits;
 use goccia_vfs::VfsPath;
 
 /// A VFS holding `/in/a.tgz`, an archive built with the `tar` crate
@@ -73,9 +73,9 @@ fn members_cannot_climb_out_of_the_extraction_folder() {
 fn a_decompression_bomb_stops_at_the_buffer_limit() {
     let zeros = vec![0u8; 8 << 20];
     let vfs = vfs_with_archive(&[("big.bin", &zeros)]);
-    let limits = ShellLimits {
+    let limits = Limits {
         max_buffered_input: 1 << 20,
-        ..ShellLimits::default()
+        ..Limits::default()
     };
     let ran = run::run_limited(
         vfs,

@@ -49,7 +49,7 @@ fn a_product_of_brace_sequences_stops_at_the_value_limit() {
     let ran = run("echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}; echo unreached");
     assert_eq!(
         ran.status,
-        Err(goccia_shell::Stopped::Limit(
+        Err(goccia_shell::Stop::Limit(
             goccia_core::LimitKind::ShellValue
         ))
     );

@@ -6,15 +6,14 @@ mod run;
 
 use std::time::Duration;
 
-use goccia_shell::Stopped;
-use goccia_shell::io::StopReason;
+use goccia_shell::Stop;
 use run::{fresh_vfs, run, run_on};
 
 fn stopped_by_deadline(script: &str) {
     let ran = run_on(fresh_vfs(), script, Duration::from_millis(300));
     assert_eq!(
         ran.status,
-        Err(Stopped::Io(StopReason::Deadline)),
+        Err(Stop::DEADLINE),
         "{script}: stdout {:?} stderr {:?}",
         ran.stdout,
         ran.stderr

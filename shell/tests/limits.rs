@@ -8,18 +8,17 @@ mod run;
 use std::time::Duration;
 
 use goccia_core::LimitKind;
-use goccia_shell::io::StopReason;
-use goccia_shell::{ShellLimits, Stopped};
+use goccia_shell::{Limits, Stop};
 use goccia_vfs::Quota;
 use run::{fresh_vfs, run, run_limited, run_on, vfs_with_quota};
 
-fn small_limits() -> ShellLimits {
-    ShellLimits {
+fn small_limits() -> Limits {
+    Limits {
         max_commands: 10_000,
         max_loop_iterations: 5_000,
         max_function_depth: 50,
         max_substitution_bytes: 4096,
-        ..ShellLimits::default()
+        ..Limits::default()
     }
 }
 
@@ -30,20 +29,20 @@ fn limited(script: &str) -> run::Ran {
 #[test]
 fn an_endless_loop_stops_at_the_loop_limit() {
     let ran = limited("while true; do :; done");
-    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::LoopIterations)));
+    assert_eq!(ran.status, Err(Stop::Limit(LimitKind::LoopIterations)));
 }
 
 #[test]
 fn a_long_function_chain_stops_at_the_command_limit() {
     let ran =
         limited("f() { :; :; :; }; for i in $(seq 1000); do f; f; f; f; f; f; f; f; f; f; done");
-    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellCommands)));
+    assert_eq!(ran.status, Err(Stop::Limit(LimitKind::ShellCommands)));
 }
 
 #[test]
 fn recursion_stops_at_the_function_depth_with_a_message() {
     let ran = limited("f() { f; }; f");
-    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::FunctionDepth)));
+    assert_eq!(ran.status, Err(Stop::Limit(LimitKind::FunctionDepth)));
     assert!(
         ran.stderr
             .contains("maximum function nesting level exceeded (50)"),
@@ -56,7 +55,7 @@ fn recursion_stops_at_the_function_depth_with_a_message() {
 fn a_fork_bomb_shape_is_bounded() {
     let ran = limited(":(){ :|:& };:");
     assert!(
-        matches!(ran.status, Err(Stopped::Limit(_))),
+        matches!(ran.status, Err(Stop::Limit(_))),
         "status {:?}",
         ran.status
     );
@@ -80,11 +79,7 @@ fn the_deadline_stops_a_busy_loop_and_sleep() {
         "cat /dev/zero | wc -c",
     ] {
         let ran = run_on(fresh_vfs(), script, Duration::from_millis(200));
-        assert_eq!(
-            ran.status,
-            Err(Stopped::Io(StopReason::Deadline)),
-            "{script}"
-        );
+        assert_eq!(ran.status, Err(Stop::DEADLINE), "{script}");
     }
 }
 
@@ -117,9 +112,9 @@ fn filling_the_file_system_fails_with_enospc() {
 
 #[test]
 fn an_endless_stream_cannot_be_buffered_without_bound() {
-    let limits = ShellLimits {
+    let limits = Limits {
         max_buffered_input: 1 << 20,
-        ..ShellLimits::default()
+        ..Limits::default()
     };
     let ran = run_limited(
         fresh_vfs(),
@@ -145,7 +140,7 @@ fn an_endless_stream_cannot_be_buffered_without_bound() {
 #[test]
 fn dev_zero_is_endless_and_stops_at_the_deadline() {
     let ran = run_on(fresh_vfs(), "wc -c /dev/zero", Duration::from_millis(200));
-    assert_eq!(ran.status, Err(Stopped::Io(StopReason::Deadline)));
+    assert_eq!(ran.status, Err(Stop::DEADLINE));
 }
 
 #[test]
@@ -171,9 +166,9 @@ fn yes_piped_to_head_ends_at_once() {
 
 #[test]
 fn a_doubling_variable_stops_at_the_value_limit() {
-    let limits = ShellLimits {
+    let limits = Limits {
         max_value_bytes: 1 << 20,
-        ..ShellLimits::default()
+        ..Limits::default()
     };
     let ran = run_limited(
         fresh_vfs(),
@@ -181,14 +176,14 @@ fn a_doubling_variable_stops_at_the_value_limit() {
         Duration::from_secs(10),
         limits,
     );
-    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellValue)));
+    assert_eq!(ran.status, Err(Stop::Limit(LimitKind::ShellValue)));
 }
 
 #[test]
 fn a_pipeline_bomb_stops_at_the_stage_limit() {
-    let limits = ShellLimits {
+    let limits = Limits {
         max_concurrent_stages: 16,
-        ..ShellLimits::default()
+        ..Limits::default()
     };
     let ran = run_limited(
         fresh_vfs(),
@@ -196,7 +191,7 @@ fn a_pipeline_bomb_stops_at_the_stage_limit() {
         Duration::from_secs(10),
         limits,
     );
-    assert_eq!(ran.status, Err(Stopped::Limit(LimitKind::ShellStages)));
+    assert_eq!(ran.status, Err(Stop::Limit(LimitKind::ShellStages)));
 }
 
 /// Found while following up the fuzzers' memory findings: a field width or

@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
-use goccia_core::{AllowedHost, Limits, NetPolicy, parse_size};
-
-use crate::DiffFormat;
+use goccia::{AllowedHost, DiffFormat, ExecMode, Limits, NetPolicy, parse_size};
 
 const AFTER_HELP: &str = "\
 Exit codes: 0 success, 1 script error (also a refused write-back), 2 usage error (nothing ran),
@@ -65,11 +63,11 @@ pub enum ModeArg {
     Bytecode,
 }
 
-impl From<ModeArg> for crate::ExecMode {
+impl From<ModeArg> for ExecMode {
     fn from(value: ModeArg) -> Self {
         match value {
-            ModeArg::Interpreted => crate::ExecMode::Interpreted,
-            ModeArg::Bytecode => crate::ExecMode::Bytecode,
+            ModeArg::Interpreted => ExecMode::Interpreted,
+            ModeArg::Bytecode => ExecMode::Bytecode,
         }
     }
 }
@@ -83,13 +81,6 @@ fn diff_format() -> impl clap::builder::TypedValueParser<Value = DiffFormat> {
 
 fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|e| e.to_string())
-}
-
-fn positive_size(text: &str) -> Result<u64, String> {
-    match size(text)? {
-        0 => Err("must be greater than 0".to_string()),
-        n => Ok(n),
-    }
 }
 
 /// The options `run` and `shell` share: seeding, limits, diff, write-back.
@@ -148,10 +139,10 @@ pub struct SandboxArgs {
     pub timeout: u64,
     /// QuickJS heap limit, buffers handed to JS included; also the host memory
     /// the shell's work may take beyond what the file system may still hold.
-    #[arg(long = "max-memory", value_name = "BYTES", value_parser = positive_size, default_value = "512m", help_heading = "Limits")]
+    #[arg(long = "max-memory", value_name = "BYTES", value_parser = size, default_value = "512m", help_heading = "Limits")]
     pub max_memory: u64,
     /// Maximum JS stack; deeper recursion is a catchable RangeError.
-    #[arg(long = "stack-size", value_name = "BYTES", value_parser = positive_size, default_value = "1m", help_heading = "Limits")]
+    #[arg(long = "stack-size", value_name = "BYTES", value_parser = size, default_value = "1m", help_heading = "Limits")]
     pub stack_size: u64,
     /// Total bytes of file content the sandbox filesystem may hold.
     #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g", help_heading = "Limits")]
@@ -196,11 +187,11 @@ impl SandboxArgs {
     }
 
     pub fn network(&self) -> NetPolicy {
-        NetPolicy::new(
-            self.allow_host.clone(),
-            self.deny_private_ranges,
-            self.fetch_max_bytes,
-        )
+        NetPolicy::builder()
+            .allow_all(self.allow_host.iter().cloned())
+            .private_ranges_refused(self.deny_private_ranges)
+            .max_body_bytes(self.fetch_max_bytes)
+            .build()
     }
 
     pub fn wants_diff(&self) -> bool {

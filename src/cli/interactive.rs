@@ -6,8 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use goccia_core::CancelToken;
-use goccia_vfs::{NodeType, SharedVfs, VfsPath};
+use goccia::{CancelToken, NodeType, Sandbox, ShellRun, ShellSession};
 use parking_lot::Mutex;
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -16,15 +15,13 @@ use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Config, Context, Editor, Helper};
 
-use crate::{Sandbox, ShellRun, ShellSession};
-
 /// Runs the session until `exit` or end of input; its final status.
-pub fn run(mut session: ShellSession, sandbox: &Sandbox) -> ShellRun {
+pub fn run(mut session: ShellSession, sandbox: Arc<Sandbox>) -> ShellRun {
     let cancel = Arc::new(Mutex::new(session.cancel_token()));
     install_interrupt_handler(cancel.clone());
     let helper = ShellHelper {
-        vfs: sandbox.shared_vfs(),
-        cwd: VfsPath::root(),
+        sandbox,
+        cwd: "/".to_string(),
         commands: Vec::new(),
     };
     let config = Config::builder().auto_add_history(true).build();
@@ -36,14 +33,11 @@ pub fn run(mut session: ShellSession, sandbox: &Sandbox) -> ShellRun {
         }
     };
     editor.set_helper(Some(helper));
-    let mut last = ShellRun {
-        exit_code: 0,
-        stopped: None,
-    };
+    let mut last_status = 0;
     let mut pending = String::new();
     loop {
         if let Some(helper) = editor.helper_mut() {
-            helper.cwd = VfsPath::parse(&session.cwd()).unwrap_or_else(|_| VfsPath::root());
+            helper.cwd = session.cwd();
             helper.commands = session.known_commands();
         }
         let prompt = if pending.is_empty() {
@@ -60,18 +54,16 @@ pub fn run(mut session: ShellSession, sandbox: &Sandbox) -> ShellRun {
                 }
                 let source = std::mem::take(&mut pending);
                 let (run, exited) = session.run_line(&source);
-                if let Some(stop) = &run.stopped {
-                    if stop.cancelled {
-                        eprintln!("^C");
-                    } else {
-                        eprintln!("goccia: command stopped: {}", stop.message);
-                    }
+                if run.cancelled() {
+                    eprintln!("^C");
+                } else if let Some(failure) = &run.failure {
+                    eprintln!("goccia: command stopped: {}", failure.message);
                 }
-                last = run;
+                last_status = run.exit_code;
                 if exited {
                     let mut end = session.finish();
-                    if end.stopped.is_none() && end.exit_code == 0 {
-                        end.exit_code = last.exit_code;
+                    if end.stop.is_none() && end.exit_code == 0 {
+                        end.exit_code = last_status;
                     }
                     return end;
                 }
@@ -88,12 +80,13 @@ pub fn run(mut session: ShellSession, sandbox: &Sandbox) -> ShellRun {
         }
     }
     let end = session.finish();
-    if end.stopped.is_some() {
+    if end.stop.is_some() {
         return end;
     }
     ShellRun {
-        exit_code: last.exit_code,
-        stopped: None,
+        exit_code: last_status,
+        stop: None,
+        failure: None,
     }
 }
 
@@ -109,8 +102,9 @@ fn install_interrupt_handler(cancel: Arc<Mutex<CancelToken>>) {
 
 /// Completion of command names (first word) and VFS paths (other words).
 struct ShellHelper {
-    vfs: SharedVfs,
-    cwd: VfsPath,
+    sandbox: Arc<Sandbox>,
+    /// The session's working directory, as of the last prompt.
+    cwd: String,
     commands: Vec<String>,
 }
 
@@ -161,13 +155,12 @@ impl ShellHelper {
             Some(i) => (&word[..=i], &word[i + 1..]),
             None => ("", word),
         };
-        let Ok(dir) = self
-            .cwd
-            .resolve(if folder.is_empty() { "." } else { folder })
-        else {
-            return Vec::new();
+        let dir = if folder.starts_with('/') {
+            folder.to_string()
+        } else {
+            format!("{}/{folder}", self.cwd)
         };
-        let Ok(entries) = self.vfs.lock().read_dir(&dir) else {
+        let Ok(entries) = self.sandbox.list(&dir) else {
             return Vec::new();
         };
         entries
@@ -175,7 +168,7 @@ impl ShellHelper {
             .filter(|entry| entry.name.starts_with(prefix))
             .filter(|entry| !prefix.is_empty() || !entry.name.starts_with('.'))
             .map(|entry| {
-                let name = &*entry.name;
+                let name = &entry.name;
                 let suffix = if entry.node_type == NodeType::Directory {
                     "/"
                 } else {

@@ -1,5 +1,8 @@
-//! The `goccia` command line: a thin layer over the library.
+//! The `goccia` command line: a thin layer over the library. It uses only
+//! `goccia::`'s public API: flags become a builder, the library runs,
+//! reports and writes back; this module words the output.
 
+mod advice;
 mod args;
 mod interactive;
 mod report;

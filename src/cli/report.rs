@@ -1,47 +1,50 @@
-//! What `run` and `shell` do once the guest has finished: set up the
-//! sandbox from the flags, print or save the diff, write back, and with
-//! `--json` print the envelope.
+//! What `run` and `shell` do around the guest: set up the sandbox from the
+//! flags, then print or save the diff, write back, and with `--json` print
+//! the library's envelope.
 
 use std::io::Write;
 use std::sync::Arc;
 
-use goccia_core::{Capture, FailureKind, Output, OutputBudget};
-use goccia_vfs::write_back::WriteBackReport;
-use serde_json::{Value, json};
+use goccia::{
+    Audit, Capture, Envelope, FailureKind, Output, OutputBudget, Run, Sandbox, SandboxBuilder,
+    WriteBackOutcome, WriteBackSummary,
+};
 
+use super::advice;
 use super::args::{SandboxArgs, SeedFlag};
-use crate::{Audit, Run, Sandbox, SandboxBuilder, WriteBackOutcome};
 
-/// A seeded sandbox and where its output goes, or the exit code of a
-/// usage error (reported; nothing ran).
+/// A seeded sandbox and where its output goes.
 pub struct Prepared {
-    pub sandbox: Sandbox,
+    pub sandbox: Arc<Sandbox>,
     pub output: Output,
     pub budget: Arc<OutputBudget>,
     /// With `--json`: the guest's stdout and stderr, kept for the envelope.
     pub captured: Option<(Capture, Capture)>,
 }
 
+/// The sandbox the flags describe, or the exit code of a usage error
+/// (reported; nothing ran).
 pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32> {
-    let limits = args.limits();
+    let usage = |message: String| {
+        eprintln!("goccia: {message}");
+        FailureKind::Usage.exit_code()
+    };
     if let Some(path) = &args.diff_output
         && let Some(problem) = unwritable(path)
     {
-        eprintln!("goccia: --diff-output {}: {problem}", path.display());
-        return Err(FailureKind::Usage.exit_code());
+        return Err(usage(format!(
+            "--diff-output {}: {problem}",
+            path.display()
+        )));
     }
-    let audit = match audit(args) {
-        Ok(audit) => audit,
-        Err(message) => {
-            eprintln!("goccia: {message}");
-            return Err(FailureKind::Usage.exit_code());
-        }
-    };
+    let audit = audit(args).map_err(usage)?;
+    let limits = args.limits();
     let mut builder = SandboxBuilder::new()
         .limits(limits.clone())
         .mode(args.mode.into())
         .network(args.network())
-        .audit(audit);
+        .audit(audit)
+        .advice(advice::flags());
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
@@ -50,8 +53,11 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         };
     }
     let sandbox = builder.build().map_err(|error| {
-        eprintln!("goccia: {error}");
-        FailureKind::Usage.exit_code()
+        let advice = error
+            .limit()
+            .map(|kind| advice::flags().for_limit(kind))
+            .unwrap_or_default();
+        usage(format!("{error}{advice}"))
     })?;
     let budget = OutputBudget::new(limits.max_output);
     let (output, captured) = if args.json {
@@ -61,7 +67,7 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         (Output::process(budget.clone()), None)
     };
     Ok(Prepared {
-        sandbox,
+        sandbox: Arc::new(sandbox),
         output,
         budget,
         captured,
@@ -117,75 +123,38 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
     let write_back = write_back(&sandbox, &mut run);
     let exit = run.exit_code;
     if let Some((out, err)) = captured {
-        let failure_kind = match (&run.failure, exit) {
-            (_, 0) => None,
-            (Some(failure), _) => Some(failure.kind),
-            (None, _) => Some(FailureKind::ScriptError),
-        };
-        let error = match (&run.failure, &write_back) {
-            (Some(failure), _) => Value::String(failure.message.clone()),
-            (None, Value::Object(map)) if map.contains_key("error") => map["error"].clone(),
-            _ => Value::Null,
-        };
-        let usage = sandbox.usage();
-        let envelope = json!({
-            "ok": exit == 0,
-            "exitCode": exit,
-            "failureKind": failure_kind.map(|k| k.as_str()),
-            "stdout": String::from_utf8_lossy(&out.take()),
-            "stderr": String::from_utf8_lossy(&err.take()),
-            "error": error,
-            "diff": diff,
-            "writeBack": write_back,
-            "events": sandbox.engine().audit.events(),
-            "stats": {
-                "durationMs": run.duration.as_secs_f64() * 1000.0,
-                "memoryBytes": run.memory_used,
-                "fsBytes": usage.bytes,
-                "fsNodes": usage.nodes,
-                "outputBytes": budget.used(),
-            },
-        });
-        println!("{envelope}");
+        let envelope = Envelope::new(&sandbox, &run)
+            .with_output(&out.take(), &err.take())
+            .with_output_bytes(budget.used())
+            .with_diff(diff)
+            .with_write_back(write_back)
+            .with_exit_code(exit);
+        println!(
+            "{}",
+            serde_json::to_string(&envelope).expect("the envelope serialises")
+        );
     }
     exit
 }
 
-/// Writes `--copy-rw` changes back after a successful run; the report for
-/// the envelope (`null` without `--copy-rw`). A refusal fails the run.
-fn write_back(sandbox: &Sandbox, run: &mut Run) -> Value {
-    match sandbox.write_back_after(run) {
-        Ok(WriteBackOutcome::NoMappings) => Value::Null,
-        Ok(WriteBackOutcome::Skipped { exit_code }) => {
-            eprintln!(
-                "goccia: write-back skipped: the run failed (exit {exit_code}); nothing was written"
-            );
-            json!({ "skipped": "the run failed" })
-        }
+/// Writes `--copy-rw` changes back after a successful run and reports on
+/// stderr; the summary for the envelope. A refusal fails the run.
+fn write_back(sandbox: &Sandbox, run: &mut Run) -> Option<WriteBackSummary> {
+    let outcome = sandbox.write_back_after(run);
+    match &outcome {
+        Ok(WriteBackOutcome::NoMappings) => {}
+        Ok(WriteBackOutcome::Skipped { exit_code }) => eprintln!(
+            "goccia: write-back skipped: the run failed (exit {exit_code}); nothing was written"
+        ),
         Ok(WriteBackOutcome::Written(report)) => {
-            eprint!("{}", report.render());
-            report_json(&report)
+            eprint!("{}", report.render_with(advice::skip_reason));
         }
         Err(error) => {
             eprintln!("goccia: {error}");
             run.exit_code = FailureKind::ScriptError.exit_code();
-            json!({ "error": error.to_string() })
         }
     }
-}
-
-fn report_json(report: &WriteBackReport) -> Value {
-    json!({
-        "written": report.written.iter().map(|w| json!({
-            "path": w.sandbox_path.to_string(),
-            "hostPath": w.host_path.display().to_string(),
-        })).collect::<Vec<_>>(),
-        "skipped": report.skipped.iter().map(|s| json!({
-            "path": s.sandbox_path.to_string(),
-            "reason": s.reason.to_string(),
-        })).collect::<Vec<_>>(),
-        "summary": report.summary(),
-    })
+    WriteBackSummary::of(&outcome)
 }
 
 /// Why `path` cannot take the diff, checked before anything runs.

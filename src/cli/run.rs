@@ -1,6 +1,6 @@
 //! `goccia run`: seed, run the entry, report the diff, write back.
 
-use goccia_core::FailureKind;
+use goccia::FailureKind;
 
 use super::args::{RunArgs, SeedFlag};
 use super::report::{conclude, prepare};

@@ -5,14 +5,11 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use goccia_core::{FailureKind, Watch};
-use goccia_shell::io::{Fd, pipe};
+use goccia::{FailureKind, ShellRun, ShellSession, Stdin};
 
 use super::args::{SeedFlag, ShellArgs};
 use super::interactive;
 use super::report::{Prepared, conclude, prepare};
-use crate::ShellRun;
-use crate::session::on_shell_stack;
 
 /// What the shell is to run.
 enum Mode {
@@ -35,14 +32,10 @@ pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>) -> i32 {
         Ok(prepared) => prepared,
         Err(exit) => return exit,
     };
-    let mode = mode(&args);
     let started = Instant::now();
-    let run = match on_shell_stack(|| run_mode(&prepared, mode)) {
+    let run = match run_mode(&prepared, mode(&args)) {
         Ok(run) => run,
-        Err(error) => {
-            eprintln!("goccia: {error}");
-            return FailureKind::HostError.exit_code();
-        }
+        Err(exit) => return exit,
     };
     let run = run.into_run(started);
     if let Some(failure) = &run.failure {
@@ -70,24 +63,29 @@ fn mode(args: &ShellArgs) -> Mode {
     }
 }
 
-fn run_mode(prepared: &Prepared, mode: Mode) -> ShellRun {
+/// Runs the mode's session; the exit code of a failure to start one.
+fn run_mode(prepared: &Prepared, mode: Mode) -> Result<ShellRun, i32> {
     let sandbox = &prepared.sandbox;
-    match mode {
-        Mode::Interactive => {
-            let session = sandbox.shell_session(&prepared.output, Fd::null_input());
-            interactive::run(session, sandbox)
-        }
+    let session = |stdin| -> Result<ShellSession, i32> {
+        sandbox
+            .shell_session(&prepared.output, stdin)
+            .map_err(|error| {
+                eprintln!("goccia: {error}");
+                FailureKind::HostError.exit_code()
+            })
+    };
+    Ok(match mode {
+        Mode::Interactive => interactive::run(session(Stdin::Empty)?, sandbox.clone()),
         Mode::Stdin => {
             let mut source = String::new();
             if let Err(error) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut source) {
                 eprintln!("goccia: cannot read the script from stdin: {error}");
-                return usage_failure();
+                return Ok(ended(FailureKind::Usage.exit_code()));
             }
-            let mut session = sandbox.shell_session(&prepared.output, Fd::null_input());
-            session.run_script(&source)
+            session(Stdin::Empty)?.run_script(&source)
         }
         Mode::CommandLine { source, arg0, args } => {
-            let mut session = sandbox.shell_session(&prepared.output, host_stdin(sandbox));
+            let mut session = session(host_stdin())?;
             session.set_positional(arg0.as_deref().unwrap_or("bash"), args);
             session.run_script(&source)
         }
@@ -96,34 +94,26 @@ fn run_mode(prepared: &Prepared, mode: Mode) -> ShellRun {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 Err(error) => {
                     eprintln!("goccia: {error}");
-                    return ShellRun {
-                        exit_code: 127,
-                        stopped: None,
-                    };
+                    return Ok(ended(127));
                 }
             };
-            let mut session = sandbox.shell_session(&prepared.output, host_stdin(sandbox));
+            let mut session = session(host_stdin())?;
             session.set_positional(&path, args);
             session.run_script_file(&path, &source)
         }
-    }
+    })
 }
 
-fn usage_failure() -> ShellRun {
+/// A run that ended before the shell started, with `exit_code`.
+fn ended(exit_code: i32) -> ShellRun {
     ShellRun {
-        exit_code: FailureKind::Usage.exit_code(),
-        stopped: None,
+        exit_code,
+        stop: None,
+        failure: None,
     }
 }
 
-/// The process's stdin as the shell's: pumped through a pipe so a command
-/// waiting on it still stops at the deadline.
-fn host_stdin(sandbox: &crate::Sandbox) -> Fd {
-    let (mut writer, reader) = pipe(&Watch::new(sandbox.limits().timeout));
-    // The pump ends with stdin or when the shell stops reading; a pump
-    // blocked on a silent stdin ends with the process.
-    std::thread::spawn(move || {
-        let _ = std::io::copy(&mut std::io::stdin().lock(), &mut writer);
-    });
-    Fd::reader(reader)
+/// The process's stdin as the shell's.
+fn host_stdin() -> Stdin {
+    Stdin::Reader(Box::new(std::io::stdin()))
 }

@@ -55,7 +55,12 @@ fn an_allowed_host_answers_and_children_inherit_the_policy() {
     let port = serve_once("pong");
     let allowed = AllowedHost::parse(&format!("127.0.0.1:{port}")).unwrap();
     let parent = Sandbox::builder()
-        .network(NetPolicy::new(vec![allowed], false, 1 << 20))
+        .network(
+            NetPolicy::builder()
+                .allow(allowed)
+                .max_body_bytes(1 << 20)
+                .build(),
+        )
         .file(
             "/main.js",
             fetching(&format!("http://127.0.0.1:{port}/ping")),
@@ -76,7 +81,13 @@ fn private_ranges_are_refused_when_asked() {
     let port = serve_once("never");
     let allowed = AllowedHost::parse(&format!("127.0.0.1:{port}")).unwrap();
     let sandbox = Sandbox::builder()
-        .network(NetPolicy::new(vec![allowed], true, 1 << 20))
+        .network(
+            NetPolicy::builder()
+                .allow(allowed)
+                .refuse_private_ranges()
+                .max_body_bytes(1 << 20)
+                .build(),
+        )
         .file("/main.js", fetching(&format!("http://127.0.0.1:{port}/")))
         .build()
         .unwrap();

@@ -97,7 +97,7 @@ fn limits_end_the_shell_with_their_codes() {
     project
         .goccia(&["shell", "-c", "while :; do :; done", "--timeout", "200"])
         .assert_code(4)
-        .stderr_has("deadline passed");
+        .stderr_has("the run's deadline of 200 ms passed");
     project
         .goccia(&["shell", "-c", "yes", "--max-output", "1k"])
         .assert_code(3)

@@ -30,7 +30,7 @@ pub use error::{Errno, FsError, FsResult, QuotaKind};
 pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
 pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
-pub use seed::{SeedError, SeedTarget, Seeded};
+pub use seed::{SeedEntryError, SeedError, SeedSource, SeedTarget, Seeded};
 pub use seed_config::{SeedShapes, SeedSpec};
 
 /// A VFS shared by everything one sandbox runs (JS, `$`, shared-mode

@@ -18,6 +18,7 @@ use crate::error::{Errno, FsError};
 use crate::fs::{DIR_MODE, FILE_MODE, Snapshot, Vfs};
 use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType};
 use crate::path::{PathError, VfsPath};
+use crate::seed_config::SeedSpec;
 
 /// Where a seed lands. A file seeded to a target that is `/`, ends in `/`
 /// or is an existing directory keeps its name inside it; otherwise it is
@@ -29,6 +30,7 @@ pub struct SeedTarget {
 }
 
 impl SeedTarget {
+    /// A target as given (`/w`, `/w/` for "inside the folder /w").
     pub fn parse(raw: &str) -> Result<Self, SeedError> {
         let path = VfsPath::parse(raw).map_err(|source| SeedError::BadTarget {
             raw: raw.to_string(),
@@ -40,6 +42,7 @@ impl SeedTarget {
         })
     }
 
+    /// `/`.
     pub fn root() -> Self {
         SeedTarget {
             path: VfsPath::root(),
@@ -47,6 +50,7 @@ impl SeedTarget {
         }
     }
 
+    /// The target path.
     pub fn path(&self) -> &VfsPath {
         &self.path
     }
@@ -61,24 +65,52 @@ impl SeedTarget {
     }
 }
 
+/// Why a seed could not be applied. Nothing of that seed landed.
 #[derive(Debug, Error)]
 pub enum SeedError {
+    /// The host path does not exist.
     #[error("seed path does not exist: {}", .0.display())]
     Missing(PathBuf),
+    /// The host path is, or contains, a symbolic link.
     #[error("seed path is a symlink (not supported): {}", .0.display())]
     Symlink(PathBuf),
+    /// A device, socket or pipe.
     #[error("seed path is neither a file nor a directory: {}", .0.display())]
     Special(PathBuf),
+    /// A name the VFS cannot hold.
     #[error("seed path name is not valid UTF-8: {}", .0.display())]
     NonUtf8Name(PathBuf),
+    /// The host refused to read it.
     #[error("cannot read seed path {}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The host path.
+        path: PathBuf,
+        /// The host's error.
+        source: io::Error,
+    },
+    /// The sandbox target is not a valid path.
     #[error("invalid sandbox path `{raw}`: {source}")]
-    BadTarget { raw: String, source: PathError },
+    BadTarget {
+        /// The target as given.
+        raw: String,
+        /// What is wrong with it.
+        source: PathError,
+    },
+    /// A child's seed names a path its parent does not have.
     #[error("seed path does not exist in the parent sandbox: {0}")]
     MissingInParent(VfsPath),
+    /// A seed of the wrong kind for where it is used (a host path for a
+    /// child sandbox, a parent path where there is no parent).
+    #[error("{0}")]
+    WrongSource(&'static str),
+    /// The seed does not fit: a file in the way of a folder, a quota.
     #[error("cannot seed {what} at {}: {}", error.path, seed_failure(error))]
-    Conflict { what: String, error: FsError },
+    Conflict {
+        /// What was being seeded.
+        what: String,
+        /// Why the VFS refused.
+        error: FsError,
+    },
 }
 
 fn seed_failure(error: &FsError) -> String {
@@ -86,8 +118,8 @@ fn seed_failure(error: &FsError) -> String {
         (_, Some(kind)) => format!(
             "the sandbox filesystem quota is exhausted ({})",
             match kind {
-                crate::error::QuotaKind::Bytes => "--fs-quota-bytes",
-                crate::error::QuotaKind::Nodes => "--fs-node-limit",
+                crate::error::QuotaKind::Bytes => "bytes",
+                crate::error::QuotaKind::Nodes => "files and directories",
             }
         ),
         (Errno::NotDir, _) => "a file is in the way of a directory".to_string(),
@@ -97,17 +129,105 @@ fn seed_failure(error: &FsError) -> String {
 }
 
 impl SeedError {
-    /// True when the seed failed because a quota was exhausted.
-    pub fn is_quota(&self) -> bool {
-        matches!(self, SeedError::Conflict { error, .. } if error.quota.is_some())
+    /// The quota that refused the seed, if one did.
+    pub fn quota(&self) -> Option<crate::error::QuotaKind> {
+        match self {
+            SeedError::Conflict { error, .. } => error.quota,
+            _ => None,
+        }
     }
 }
 
 /// Where a seed landed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seeded {
+    /// The path in the sandbox.
     pub path: VfsPath,
+    /// A file or a folder.
     pub node_type: NodeType,
+}
+
+/// Where the `from` of seed entries is read.
+#[derive(Clone, Copy, Debug)]
+pub enum SeedSource<'a> {
+    /// Host paths, relative to this folder (a seed config's).
+    Host(&'a Path),
+    /// Paths of a parent sandbox, as of this snapshot.
+    Parent(&'a Snapshot),
+}
+
+/// A seed entry of a list that could not be applied; the entries before
+/// it landed, nothing of it did.
+#[derive(Debug, Error)]
+#[error("seed entry {index}: {source}")]
+pub struct SeedEntryError {
+    /// Position of the entry in the list.
+    pub index: usize,
+    /// Why it failed.
+    pub source: SeedError,
+}
+
+/// Applies `specs` in order, reading `from` paths in `source`.
+pub fn seed_all(
+    vfs: &mut Vfs,
+    specs: &[SeedSpec],
+    source: SeedSource<'_>,
+) -> Result<(), SeedEntryError> {
+    for (index, spec) in specs.iter().enumerate() {
+        seed_one(vfs, spec, source).map_err(|source| SeedEntryError { index, source })?;
+    }
+    Ok(())
+}
+
+/// Applies one seed entry.
+pub fn seed_one(
+    vfs: &mut Vfs,
+    spec: &SeedSpec,
+    source: SeedSource<'_>,
+) -> Result<Seeded, SeedError> {
+    match (spec, source) {
+        (SeedSpec::Host { from, to }, SeedSource::Host(folder)) => {
+            let target = SeedTarget::parse(to.as_deref().unwrap_or("/"))?;
+            seed_host(vfs, &folder.join(from), &target)
+        }
+        (SeedSpec::Parent { from, to }, SeedSource::Parent(snapshot)) => {
+            let from_path = VfsPath::parse(from).map_err(|source| SeedError::BadTarget {
+                raw: from.clone(),
+                source,
+            })?;
+            let target = SeedTarget::parse(to.as_deref().unwrap_or(from))?;
+            seed_snapshot(vfs, snapshot, &from_path, &target)
+        }
+        (SeedSpec::Inline { path, content }, _) => {
+            let path = VfsPath::parse(path).map_err(|source| SeedError::BadTarget {
+                raw: path.clone(),
+                source,
+            })?;
+            seed_bytes(vfs, &path, content.clone())
+        }
+        (SeedSpec::Host { .. }, SeedSource::Parent(_)) => Err(SeedError::WrongSource(
+            "a child sandbox is seeded from its parent's paths, never the host's",
+        )),
+        (SeedSpec::Parent { .. }, SeedSource::Host(_)) => Err(SeedError::WrongSource(
+            "a parent path can only seed a child sandbox",
+        )),
+    }
+}
+
+/// A child sandbox's VFS: seeded from `parent`'s current tree (each folder
+/// shared, O(1) whatever its size) and inline files. Its quota lets it
+/// hold what it was seeded with plus what `parent` may still write.
+pub fn seed_child(parent: &Vfs, specs: &[SeedSpec]) -> Result<Vfs, SeedEntryError> {
+    let snapshot = parent.snapshot();
+    let remaining = parent.remaining();
+    let mut vfs = Vfs::new(crate::fs::Quota::UNLIMITED);
+    seed_all(&mut vfs, specs, SeedSource::Parent(&snapshot))?;
+    let seeded = vfs.usage();
+    vfs.set_quota(crate::fs::Quota {
+        max_bytes: seeded.bytes.saturating_add(remaining.max_bytes),
+        max_nodes: seeded.nodes.saturating_add(remaining.max_nodes),
+    });
+    Ok(vfs)
 }
 
 /// Copies a host file or folder into the VFS. Symlinks anywhere in what is
@@ -405,7 +525,7 @@ mod tests {
         });
         let error =
             seed_host(&mut vfs, &host.path().join("proj"), &SeedTarget::root()).unwrap_err();
-        assert!(error.is_quota(), "{error}");
+        assert!(error.quota().is_some(), "{error}");
         assert_eq!(vfs.usage().nodes, 1, "nothing of a refused seed remains");
     }
 

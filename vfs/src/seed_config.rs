@@ -1,6 +1,8 @@
 //! Seed descriptions shared by `--seed-config` files (§2) and child
 //! sandbox `seed` options (§5).
 
+use std::path::PathBuf;
+
 use base64::Engine;
 use bytes::Bytes;
 use serde_json::{Map, Value};
@@ -8,21 +10,51 @@ use serde_json::{Map, Value};
 /// One seed entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeedSpec {
-    /// Copy `from` (a host path for `--seed-config`, a parent VFS path for
-    /// children) to `to` (default `/` for the host, the same path for
-    /// children).
-    Copy { from: String, to: Option<String> },
+    /// Copy the host file or folder `from` (relative to the seed config's
+    /// folder) to `to` (default `/`).
+    Host {
+        /// The host path.
+        from: PathBuf,
+        /// The sandbox target (§2's rules).
+        to: Option<String>,
+    },
+    /// Copy the parent sandbox's `from` to `to` (default: the same path).
+    Parent {
+        /// A path of the parent's VFS.
+        from: String,
+        /// The target in the child.
+        to: Option<String>,
+    },
     /// A file with the given content at exactly `path`.
-    Inline { path: String, content: Bytes },
+    Inline {
+        /// The sandbox path.
+        path: String,
+        /// The file's bytes.
+        content: Bytes,
+    },
 }
 
-/// Which shapes an entry may take.
+/// Which shapes an entry may take, and where its `from` points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeedShapes {
-    /// `--seed-config`: objects only.
+    /// `--seed-config`: objects only; `from` is a host path.
     ConfigFile,
-    /// Child sandboxes: also `"p"` and `"from=to"` strings.
+    /// Child sandboxes: also `"p"` and `"from=to"` strings; `from` is a
+    /// parent VFS path.
     Child,
+}
+
+impl SeedShapes {
+    /// The entry copying `from` to `to` in this shape.
+    fn copy(self, from: String, to: Option<String>) -> SeedSpec {
+        match self {
+            SeedShapes::ConfigFile => SeedSpec::Host {
+                from: PathBuf::from(from),
+                to,
+            },
+            SeedShapes::Child => SeedSpec::Parent { from, to },
+        }
+    }
 }
 
 /// Parses one seed entry; the error names the problem (callers add the
@@ -30,16 +62,10 @@ pub enum SeedShapes {
 pub fn parse_seed_entry(value: &Value, shapes: SeedShapes) -> Result<SeedSpec, String> {
     match value {
         Value::String(text) if shapes == SeedShapes::Child => Ok(match text.split_once('=') {
-            Some((from, to)) => SeedSpec::Copy {
-                from: non_empty(from, "from")?,
-                to: Some(non_empty(to, "to")?),
-            },
-            None => SeedSpec::Copy {
-                from: non_empty(text, "seed path")?,
-                to: None,
-            },
+            Some((from, to)) => shapes.copy(non_empty(from, "from")?, Some(non_empty(to, "to")?)),
+            None => shapes.copy(non_empty(text, "seed path")?, None),
         }),
-        Value::Object(object) => parse_object(object),
+        Value::Object(object) => parse_object(object, shapes),
         other => Err(format!(
             "expected {}, found {}",
             match shapes {
@@ -81,7 +107,7 @@ fn string_field(object: &Map<String, Value>, key: &str) -> Result<Option<String>
     }
 }
 
-fn parse_object(object: &Map<String, Value>) -> Result<SeedSpec, String> {
+fn parse_object(object: &Map<String, Value>, shapes: SeedShapes) -> Result<SeedSpec, String> {
     const KNOWN: [&str; 5] = ["from", "to", "path", "text", "base64"];
     if let Some(unknown) = object.keys().find(|key| !KNOWN.contains(&key.as_str())) {
         return Err(format!(
@@ -115,10 +141,7 @@ fn parse_object(object: &Map<String, Value>) -> Result<SeedSpec, String> {
                         .to_string(),
                 );
             }
-            Ok(SeedSpec::Copy {
-                from: non_empty(&from.expect("present"), "\"from\"")?,
-                to,
-            })
+            Ok(shapes.copy(non_empty(&from.expect("present"), "\"from\"")?, to))
         }
         [kind] => {
             if to.is_some() {
@@ -149,6 +172,7 @@ fn parse_object(object: &Map<String, Value>) -> Result<SeedSpec, String> {
 pub struct SeedConfigProblem {
     /// Index of the entry in `files`, when the problem is in one.
     pub index: Option<usize>,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -220,11 +244,11 @@ mod tests {
         assert_eq!(
             specs,
             vec![
-                SeedSpec::Copy {
+                SeedSpec::Host {
                     from: "src".into(),
                     to: None
                 },
-                SeedSpec::Copy {
+                SeedSpec::Host {
                     from: "a.txt".into(),
                     to: Some("/b.txt".into())
                 },
@@ -294,19 +318,27 @@ mod tests {
     fn children_also_take_strings() {
         assert_eq!(
             parse_seed_entry(&json!("/src"), SeedShapes::Child).unwrap(),
-            SeedSpec::Copy {
+            SeedSpec::Parent {
                 from: "/src".into(),
                 to: None
             }
         );
         assert_eq!(
             parse_seed_entry(&json!("/a=/b"), SeedShapes::Child).unwrap(),
-            SeedSpec::Copy {
+            SeedSpec::Parent {
                 from: "/a".into(),
                 to: Some("/b".into())
             }
         );
         assert!(parse_seed_entry(&json!("=/b"), SeedShapes::Child).is_err());
         assert!(parse_seed_entry(&json!(3), SeedShapes::Child).is_err());
+        assert_eq!(
+            parse_seed_entry(&json!({"from": "/a"}), SeedShapes::Child).unwrap(),
+            SeedSpec::Parent {
+                from: "/a".into(),
+                to: None
+            },
+            "a child's object form names a parent path too"
+        );
     }
 }

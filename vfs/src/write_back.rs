@@ -38,8 +38,11 @@ pub struct CopyRwMapping {
 /// Why a change was not written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SkipReason {
+    /// The path is under no write-back mapping.
     NotMapped,
+    /// Deletions are never applied.
     Deletion,
+    /// Folders are created only as parents of written files.
     Directory,
     /// The host has a directory where the run left a file, or a file where
     /// one of its parent folders should be: writing would delete host data.
@@ -49,7 +52,7 @@ pub enum SkipReason {
 impl std::fmt::Display for SkipReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SkipReason::NotMapped => f.write_str("not under a --copy-rw mapping"),
+            SkipReason::NotMapped => f.write_str("not under a write-back mapping"),
             SkipReason::Deletion => f.write_str("deletions are never applied"),
             SkipReason::Directory => {
                 f.write_str("directories are only created as parents of written files")
@@ -63,28 +66,42 @@ impl std::fmt::Display for SkipReason {
     }
 }
 
+/// A file write-back wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
+    /// Its path in the sandbox.
     pub sandbox_path: VfsPath,
+    /// Where it landed on the host.
     pub host_path: PathBuf,
 }
 
+/// A change write-back did not apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
+    /// Its path in the sandbox.
     pub sandbox_path: VfsPath,
+    /// Why it was skipped.
     pub reason: SkipReason,
 }
 
 /// What write-back did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WriteBackReport {
+    /// Files written, in order.
     pub written: Vec<Written>,
+    /// Changes skipped, in order.
     pub skipped: Vec<Skipped>,
 }
 
 impl WriteBackReport {
     /// The stderr report: one line per path and the summary line.
     pub fn render(&self) -> String {
+        self.render_with(|reason| reason.to_string())
+    }
+
+    /// [`WriteBackReport::render`], with the surface's words for each skip
+    /// reason (a CLI names its `--copy-rw` flag).
+    pub fn render_with(&self, reason: impl Fn(&SkipReason) -> String) -> String {
         let mut out = String::new();
         for written in &self.written {
             out.push_str(&format!(
@@ -96,7 +113,8 @@ impl WriteBackReport {
         for skipped in &self.skipped {
             out.push_str(&format!(
                 "write-back: skipped {}: {}\n",
-                skipped.sandbox_path, skipped.reason
+                skipped.sandbox_path,
+                reason(&skipped.reason)
             ));
         }
         out.push_str(&self.summary());
@@ -104,6 +122,7 @@ impl WriteBackReport {
         out
     }
 
+    /// `write-back: N written, M skipped`.
     pub fn summary(&self) -> String {
         format!(
             "write-back: {} written, {} skipped",
@@ -113,24 +132,38 @@ impl WriteBackReport {
     }
 }
 
+/// Why write-back stopped. What landed before is in the report.
 #[derive(Debug, Error)]
 pub enum WriteBackError {
+    /// A symbolic link at a target or on the way to it.
     #[error("write-back refused: {} is a symlink (planted during the run?); {}", .path.display(), landed_text(.report, *.planned))]
     Symlink {
+        /// The host path that is a link.
         path: PathBuf,
         /// What landed before the refusal (nothing when it was found while
         /// checking, before any write).
         report: WriteBackReport,
+        /// Files that were to be written.
         planned: usize,
     },
-    #[error("write-back refused: {} resolves outside its --copy-rw root {}; nothing was written", .path.display(), .root.display())]
-    Escape { path: PathBuf, root: PathBuf },
+    /// A target resolves outside its mapped host root.
+    #[error("write-back refused: {} resolves outside its mapped root {}; nothing was written", .path.display(), .root.display())]
+    Escape {
+        /// The resolved host path.
+        path: PathBuf,
+        /// The mapping's host root.
+        root: PathBuf,
+    },
+    /// The host refused a write.
     #[error("write-back failed at {}: {source}; {}", .path.display(), landed_text(.report, *.planned))]
     Io {
+        /// The host path.
         path: PathBuf,
+        /// The host's error.
         source: io::Error,
         /// What landed before the failure.
         report: WriteBackReport,
+        /// Files that were to be written.
         planned: usize,
     },
 }
@@ -550,7 +583,7 @@ mod tests {
             .iter()
             .map(|s| (s.sandbox_path.to_string(), s.reason.to_string()))
             .collect();
-        assert!(skipped.contains(&("/loose.txt".into(), "not under a --copy-rw mapping".into())));
+        assert!(skipped.contains(&("/loose.txt".into(), "not under a write-back mapping".into())));
         assert!(skipped.contains(&(
             "/work/sub/b.txt".into(),
             "deletions are never applied".into()

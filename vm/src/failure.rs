@@ -1,12 +1,13 @@
 //! How a run failed: classified by evidence, described for humans.
 
-use goccia_builtins::{Stopped, Tripwire};
-use goccia_core::{FailureKind, LimitKind};
+use goccia_builtins::Tripwire;
+use goccia_core::{Advice, FailureKind, LimitKind, Limits, Stop};
 use rquickjs::{Ctx, Function, Object, Value};
 
 /// A failed run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
+    /// The failure kind (and so the exit code).
     pub kind: FailureKind,
     /// One line: `Error: boom`, `entry not found: /main.js`, ...
     pub message: String,
@@ -15,6 +16,7 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// A failure whose report is its message.
     pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
         let message = message.into();
         Failure {
@@ -24,34 +26,34 @@ impl Failure {
         }
     }
 
-    pub fn stopped(stopped: Stopped, timeout_ms: u128) -> Self {
-        match stopped {
-            Stopped::Limit(LimitKind::Deadline) => Failure::new(
-                FailureKind::Timeout,
-                format!(
-                    "timeout: the run's deadline of {timeout_ms} ms passed (raise it with --timeout)"
-                ),
-            ),
-            Stopped::Limit(LimitKind::Output) => Failure::new(
-                FailureKind::ResourceLimit,
-                "resource limit: output limit exceeded (raise it with --max-output)",
-            ),
-            Stopped::Limit(kind) => Failure::new(
-                kind.failure_kind(),
-                format!(
-                    "resource limit: limit exceeded (raise it with {})",
-                    kind.option()
-                ),
-            ),
-            Stopped::Cancelled => Failure::new(FailureKind::ScriptError, "cancelled"),
-        }
+    /// The failure a stop ends a run with: what stopped it, the limit's
+    /// value, and the surface's advice.
+    pub fn stopped(stop: Stop, limits: &Limits, advice: &Advice) -> Self {
+        let kind = stop.failure_kind();
+        let label = match kind {
+            FailureKind::Timeout => "timeout: ",
+            FailureKind::ResourceLimit => "resource limit: ",
+            _ => "",
+        };
+        let advice = stop.limit().map(|kind| advice.for_limit(kind));
+        let message = format!(
+            "{label}{}{}",
+            stop.describe(limits),
+            advice.unwrap_or_default()
+        );
+        Failure::new(kind, message)
     }
 }
 
 /// What the host knows when an exception reaches the top.
 pub struct Evidence<'a> {
+    /// What the host recorded.
     pub tripwire: &'a Tripwire,
-    pub timeout_ms: u128,
+    /// The run's limits, for describing a stop.
+    pub limits: &'a Limits,
+    /// The surface's advice.
+    pub advice: &'a Advice,
+    /// The heap is at the limit (a thrown `null` is then an OOM).
     pub near_memory_limit: bool,
 }
 
@@ -64,8 +66,8 @@ pub fn classify_exception<'js>(
     prefix: &str,
 ) -> Failure {
     let tripwire = evidence.tripwire;
-    if let Some(stopped) = tripwire.fatal() {
-        return Failure::stopped(stopped, evidence.timeout_ms);
+    if let Some(stop) = tripwire.fatal() {
+        return Failure::stopped(stop, evidence.limits, evidence.advice);
     }
     let object = value.as_object();
     let code = object.and_then(|o| o.get::<_, String>("code").ok());
@@ -80,17 +82,18 @@ pub fn classify_exception<'js>(
         message.as_deref(),
         evidence.near_memory_limit,
     ) {
-        tripwire.trip(LimitKind::Memory);
+        tripwire.note_memory();
         FailureKind::ResourceLimit
     } else {
         FailureKind::ScriptError
     };
     let label = match kind {
-        FailureKind::ResourceLimit if tripwire.memory_hit() => {
-            "resource limit: out of memory (raise it with --max-memory): "
-        }
-        FailureKind::ResourceLimit => "resource limit: ",
-        _ => "",
+        FailureKind::ResourceLimit if tripwire.memory_hit() => format!(
+            "resource limit: out of memory{}: ",
+            evidence.advice.for_limit(LimitKind::Memory)
+        ),
+        FailureKind::ResourceLimit => "resource limit: ".to_string(),
+        _ => String::new(),
     };
     Failure {
         kind,

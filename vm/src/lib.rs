@@ -5,7 +5,10 @@
 //! - [`loader`]: module resolution and loading over the VFS only.
 //! - [`failure`]: classifying and describing how a run failed.
 //! - `nested`, `launcher`: `runScript` and the shell's `goccia` builtin,
-//!   shared or in child sandboxes ([`Nester`], [`Launcher`]).
+//!   shared or in child sandboxes, through one [`Nester`] and one depth
+//!   check.
+//! - `engine`: what a run and every run it nests share ([`Engine`]).
+//! - `bytecode`: `--mode bytecode` and its cache ([`ExecMode`]).
 
 mod bytecode;
 mod engine;
@@ -18,6 +21,5 @@ pub mod runner;
 pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
 pub use failure::Failure;
-pub use launcher::Launcher;
-pub use nested::{ChildSeedError, Nester, seed_child};
+pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use goccia_builtins::nest::SharedShell;
-use goccia_builtins::{Host, Stopped, Tripwire};
-use goccia_core::{FailureKind, LimitKind, Output, Stop, Watch};
+use goccia_builtins::{Host, Tripwire};
+use goccia_core::{FailureKind, Output, Stop, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
 use rquickjs::promise::PromiseState;
 use rquickjs::{
@@ -121,7 +121,6 @@ pub fn run(request: &RunRequest) -> RunOutcome {
 type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'static>>)>>>;
 
 fn run_here(request: &RunRequest) -> RunOutcome {
-    let timeout_ms = request.engine.limits.timeout.as_millis();
     let tripwire = Arc::new(Tripwire::default());
     if !request.vfs.lock().is_file(&request.entry) {
         return RunOutcome::failed(Failure::new(
@@ -175,7 +174,8 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         shell: request.shell.clone().unwrap_or_default(),
         network: request.engine.network.clone(),
         audit: request.engine.audit.clone(),
-        max_memory: request.engine.limits.max_memory,
+        limits: request.engine.limits.clone(),
+        advice: request.engine.advice.clone(),
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,
@@ -183,11 +183,10 @@ fn run_here(request: &RunRequest) -> RunOutcome {
     });
     let mut session = Session {
         runtime: &runtime,
-        memory_limit: request.engine.limits.max_memory,
         context: &context,
         tripwire: &tripwire,
         rejections: &rejections,
-        timeout_ms,
+        engine: &request.engine,
     };
     let mut outcome = session.run(host, &request.entry);
     if let Some(failure) = &outcome.failure
@@ -222,12 +221,8 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
         }
         match watch.check() {
             Ok(()) => false,
-            Err(Stop::Deadline) => {
-                tripwire.trip(LimitKind::Deadline);
-                true
-            }
-            Err(Stop::Cancelled) => {
-                tripwire.trip_cancelled();
+            Err(stop) => {
+                tripwire.stop(stop);
                 true
             }
         }
@@ -244,11 +239,10 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
 
 struct Session<'a> {
     runtime: &'a Runtime,
-    memory_limit: u64,
     context: &'a Context,
     tripwire: &'a Tripwire,
     rejections: &'a Rejections,
-    timeout_ms: u128,
+    engine: &'a Engine,
 }
 
 /// What one turn of the event loop found.
@@ -303,8 +297,8 @@ impl Session<'_> {
                 }
             }
         }
-        if let Some(stopped) = self.tripwire.fatal() {
-            return Turn::Failed(Failure::stopped(stopped, self.timeout_ms));
+        if let Some(stop) = self.tripwire.fatal() {
+            return Turn::Failed(self.stopped(stop));
         }
         if let Some(failure) = self.entry_rejection(entry) {
             return Turn::Failed(failure);
@@ -323,13 +317,10 @@ impl Session<'_> {
             if due < 0.0 {
                 return Turn::Done;
             }
-            if due as u128 > self.timeout_ms {
+            if due as u128 > self.engine.limits.timeout.as_millis() {
                 // Virtual time would pass the deadline before the timer fires.
-                self.tripwire.trip(LimitKind::Deadline);
-                return Turn::Failed(Failure::stopped(
-                    Stopped::Limit(LimitKind::Deadline),
-                    self.timeout_ms,
-                ));
+                self.tripwire.stop(Stop::DEADLINE);
+                return Turn::Failed(self.stopped(Stop::DEADLINE));
             }
             match internals
                 .get::<_, Function>("runNextTimer")
@@ -359,13 +350,18 @@ impl Session<'_> {
         })
     }
 
+    fn stopped(&self, stop: Stop) -> Failure {
+        Failure::stopped(stop, &self.engine.limits, &self.engine.advice)
+    }
+
     fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
         let used = heap_used(ctx);
         let evidence = Evidence {
             tripwire: self.tripwire,
-            timeout_ms: self.timeout_ms,
+            limits: &self.engine.limits,
+            advice: &self.engine.advice,
             // A thrown `null` is an OOM only when the heap is at the limit.
-            near_memory_limit: used >= self.memory_limit / 10 * 9,
+            near_memory_limit: used >= self.engine.limits.max_memory / 10 * 9,
         };
         classify_exception(ctx, value, &evidence, prefix)
     }
@@ -385,8 +381,8 @@ impl Session<'_> {
             CaughtError::Exception(exception) => exception.into_value(),
             CaughtError::Value(value) => value,
             CaughtError::Error(error) => {
-                if let Some(stopped) = self.tripwire.fatal() {
-                    return Failure::stopped(stopped, self.timeout_ms);
+                if let Some(stop) = self.tripwire.fatal() {
+                    return self.stopped(stop);
                 }
                 return Failure::new(FailureKind::HostError, format!("internal error: {error}"));
             }

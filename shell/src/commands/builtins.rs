@@ -9,9 +9,9 @@ use goccia_vfs::VfsPath;
 use super::Kind;
 use crate::arith;
 use crate::interp::test_expr;
-use crate::interp::{ExecResult, Flow, Shell, Stopped};
-use crate::io::StopReason;
+use crate::interp::{ExecResult, Flow, Shell};
 use crate::parse::Parser;
+use goccia_core::Stop;
 
 fn write_out(shell: &mut Shell, name: &str, text: &str) -> ExecResult {
     match shell.out().write_all(text.as_bytes()) {
@@ -1430,7 +1430,7 @@ pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
         }
         let remaining = shell.watch().remaining();
         if remaining.is_zero() {
-            return Err(Flow::Stop(Stopped::Io(StopReason::Deadline)));
+            return Err(Flow::Stop(Stop::DEADLINE));
         }
         std::thread::sleep((end - now).min(Duration::from_millis(20)).min(remaining));
     }

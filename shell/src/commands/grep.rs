@@ -515,8 +515,10 @@ fn search(
     let listing =
         options.files_with_matches || options.files_without_match || options.count || options.quiet;
     for (index, line) in lines.iter().enumerate() {
-        if index % 4096 == 0 && shell.check_watch().is_err() {
-            return Err(crate::io::stop_error(crate::io::StopReason::Deadline));
+        if index % 4096 == 0
+            && let Err(stop) = shell.check_stop()
+        {
+            return Err(stop.into_io());
         }
         if options.max_count.is_some_and(|m| matches >= m) && pending_after == 0 {
             break;

@@ -3,8 +3,8 @@
 use std::io::Read;
 
 use super::getopt;
-use crate::interp::{ExecResult, Flow, Shell, Stopped};
-use crate::io::StopReason;
+use crate::interp::{ExecResult, Flow, Shell};
+use goccia_core::Stop;
 
 fn write(shell: &mut Shell, name: &str, text: &str, status: i32) -> ExecResult {
     match shell.write_stdout(text.as_bytes()) {
@@ -515,7 +515,7 @@ pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
     match child.dispatch_command(command) {
         Ok(status) => Ok(status),
         Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
-        Err(Flow::Stop(Stopped::Io(StopReason::Deadline))) if shell.watch().check().is_ok() => {
+        Err(Flow::Stop(Stop::DEADLINE)) if shell.watch().check().is_ok() => {
             Ok(if preserve { 137 } else { 124 })
         }
         Err(other) => Err(other),

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
-use goccia_core::LimitKind;
+use goccia_core::{LimitKind, Stop};
 
-use super::{Flow, Shell, Stopped};
+use super::{Flow, Shell};
 use crate::arith;
 use crate::ast::*;
 use crate::vars::Value;
@@ -29,7 +29,7 @@ impl Shell {
                     0
                 };
                 if existing + value.len() > self.ctx.limits.max_value_bytes {
-                    return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellValue)));
+                    return Err(Flow::Stop(Stop::Limit(LimitKind::ShellValue)));
                 }
                 match &assignment.index {
                     Some(index) => {

@@ -450,7 +450,7 @@ impl Shell {
         }
     }
 
-    pub(crate) fn run_exit_trap_public(&mut self) -> Result<(), super::Stopped> {
+    pub(crate) fn run_exit_trap_public(&mut self) -> Result<(), goccia_core::Stop> {
         self.run_exit_trap()
     }
 }

@@ -7,12 +7,12 @@ use std::time::Instant;
 /// Declaration-builtin assignments (`declare x=1`) with their argument positions.
 type PositionedAssignments = Vec<(usize, Assignment)>;
 
-use goccia_core::LimitKind;
+use goccia_core::{LimitKind, Stop};
 
-use super::{ExecResult, Flow, Shell, Stopped};
+use super::{ExecResult, Flow, Shell};
 use crate::ast::*;
 use crate::commands;
-use crate::io::{Fd, SharedReader, SharedWriter, pipe, stop_reason};
+use crate::io::{Fd, SharedReader, SharedWriter, pipe};
 use crate::vars::{Value, Var};
 
 /// Native stack of a pipeline stage's thread.
@@ -466,7 +466,7 @@ impl Shell {
                 self.arg0, function.name, self.ctx.limits.max_function_depth
             );
             self.write_stderr(message.as_bytes());
-            return Err(Flow::Stop(Stopped::Limit(LimitKind::FunctionDepth)));
+            return Err(Flow::Stop(Stop::Limit(LimitKind::FunctionDepth)));
         }
         let saved_positional =
             std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
@@ -630,8 +630,8 @@ impl Shell {
     /// Maps a command's I/O error to its status (141 for a closed pipe) or
     /// to a stop.
     pub fn io_status(&mut self, name: &str, error: io::Error) -> ExecResult {
-        if let Some(reason) = stop_reason(&error) {
-            return Err(Flow::Stop(Stopped::Io(reason)));
+        if let Some(stop) = Stop::in_io(&error) {
+            return Err(Flow::Stop(stop));
         }
         if error.kind() == io::ErrorKind::BrokenPipe {
             return Ok(141);

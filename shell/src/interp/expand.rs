@@ -2,10 +2,10 @@
 //! parameter, command and arithmetic expansion, then word splitting on
 //! `IFS`, pathname expansion and quote removal.
 
-use goccia_core::LimitKind;
+use goccia_core::{LimitKind, Stop};
 use goccia_vfs::{NodeType, VfsPath};
 
-use super::{Flow, Shell, Stopped};
+use super::{Flow, Shell};
 use crate::arith;
 use crate::ast::*;
 use crate::io::{CaptureWriter, Fd};
@@ -174,7 +174,7 @@ impl Shell {
     /// memory.
     fn braces(&self, word: &Word) -> Result<Vec<Word>, Flow> {
         brace_expand(word, self.ctx.limits.max_value_bytes)
-            .ok_or(Flow::Stop(Stopped::Limit(LimitKind::ShellValue)))
+            .ok_or(Flow::Stop(Stop::Limit(LimitKind::ShellValue)))
     }
 
     /// One word as one string (no splitting or globbing).

@@ -28,11 +28,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use goccia_core::host_memory::MemoryCeiling;
 use std::time::Instant;
 
-use goccia_core::{LimitKind, Watch};
+use goccia_core::{LimitKind, Limits, Stop, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
 
 use crate::ast::FunctionDef;
-use crate::io::{Fd, FdTable, StopReason};
+use crate::io::{Fd, FdTable};
 use crate::parse::{ParseError, Parser};
 use crate::vars::{Scopes, Var};
 
@@ -50,7 +50,7 @@ pub enum Flow {
     /// `continue n`
     Continue(usize),
     /// A limit or the deadline: everything unwinds.
-    Stop(Stopped),
+    Stop(Stop),
 }
 
 /// What an interactive command line did.
@@ -61,110 +61,7 @@ pub struct LineStatus {
     pub exited: bool,
 }
 
-/// Why the whole shell run stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stopped {
-    Io(StopReason),
-    Limit(LimitKind),
-}
-
-impl Stopped {
-    pub fn describe(self, limits: &ShellLimits) -> String {
-        match self {
-            Stopped::Io(StopReason::Deadline) => {
-                "the run's deadline passed (raise it with --timeout)".into()
-            }
-            Stopped::Io(StopReason::Cancelled) => "cancelled".into(),
-            Stopped::Io(StopReason::OutputLimit) => {
-                "output limit exceeded (raise it with --max-output)".into()
-            }
-            Stopped::Limit(LimitKind::ShellCommands) => {
-                format!("command limit of {} exceeded", limits.max_commands)
-            }
-            Stopped::Limit(LimitKind::LoopIterations) => {
-                format!(
-                    "loop iteration limit of {} exceeded",
-                    limits.max_loop_iterations
-                )
-            }
-            Stopped::Limit(LimitKind::ShellValue) => format!(
-                "a value (a variable, or the words of one brace expansion) would take more than {} bytes (the shell's limit on one value)",
-                limits.max_value_bytes
-            ),
-            Stopped::Limit(LimitKind::ShellStages) => format!(
-                "more than {} pipeline stages running at once",
-                limits.max_concurrent_stages
-            ),
-            Stopped::Limit(LimitKind::HostMemory) => format!(
-                "the shell's work took more than {} bytes of host memory beyond what the file system may still hold (raise it with --max-memory)",
-                limits.max_host_memory
-            ),
-            Stopped::Limit(LimitKind::FunctionDepth) => {
-                format!(
-                    "maximum function nesting level exceeded ({})",
-                    limits.max_function_depth
-                )
-            }
-            Stopped::Limit(kind) => format!("limit exceeded ({})", kind.option()),
-        }
-    }
-}
-
 pub type ExecResult = Result<i32, Flow>;
-
-/// The shell's own limits (the sandbox's deadline, output cap and fs quotas
-/// apply as well).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShellLimits {
-    /// Commands (simple commands, including builtins) per run.
-    pub max_commands: u64,
-    /// Iterations of all loops per run.
-    pub max_loop_iterations: u64,
-    /// Nested function calls (and `source`/`eval` levels).
-    pub max_function_depth: usize,
-    /// Bytes one command substitution may capture.
-    pub max_substitution_bytes: usize,
-    /// Bytes a command that holds its whole input (`sort`, `tac`, `jq -s`,
-    /// a file read into memory) may read from a stream.
-    pub max_buffered_input: usize,
-    /// Pipeline stages running at once (each runs on a thread of its own,
-    /// like a process; `f() { f | f; }` must not exhaust the host).
-    pub max_concurrent_stages: usize,
-    /// Bytes one variable (or array element) may hold: a doubling loop
-    /// (`x=$x$x`) stops here instead of taking the host's memory.
-    pub max_value_bytes: usize,
-    /// Host memory the shell's work may take above what was live when the
-    /// run started and what the VFS may still grow by (a `jq` value, awk
-    /// arrays). Checked wherever the deadline is, and only when the
-    /// process counts its allocations (`goccia_core::host_memory`).
-    pub max_host_memory: usize,
-}
-
-impl Default for ShellLimits {
-    fn default() -> Self {
-        ShellLimits {
-            max_commands: 10_000_000,
-            max_loop_iterations: 10_000_000,
-            max_function_depth: 1_000,
-            max_substitution_bytes: 64 << 20,
-            max_buffered_input: crate::io::BUFFERED_INPUT_LIMIT,
-            max_concurrent_stages: 256,
-            max_value_bytes: 64 << 20,
-            max_host_memory: 512 << 20,
-        }
-    }
-}
-
-impl ShellLimits {
-    /// The defaults, with the host-memory allowance of a sandbox whose
-    /// `--max-memory` is `max_memory`.
-    pub fn with_host_memory(max_memory: u64) -> Self {
-        ShellLimits {
-            max_host_memory: usize::try_from(max_memory).unwrap_or(usize::MAX),
-            ..ShellLimits::default()
-        }
-    }
-}
 
 /// Runs `goccia <path>` for the shell builtin (implemented by the VM,
 /// which sits above the shell).
@@ -178,26 +75,26 @@ pub trait ScriptLauncher: Send + Sync {
 pub struct Context {
     pub vfs: SharedVfs,
     pub watch: Watch,
-    pub limits: ShellLimits,
+    pub limits: Limits,
     pub launcher: Option<Arc<dyn ScriptLauncher>>,
     commands: AtomicU64,
     iterations: AtomicU64,
     next_pid: AtomicU64,
     /// Pipeline stages running now.
     stages: AtomicU64,
-    /// Live host bytes allowed (see [`ShellLimits::max_host_memory`]).
+    /// Live host bytes allowed (see [`Limits::max_memory`]).
     memory_ceiling: AtomicUsize,
 }
 
 impl Context {
-    pub fn new(vfs: SharedVfs, watch: Watch, limits: ShellLimits) -> Arc<Self> {
+    pub fn new(vfs: SharedVfs, watch: Watch, limits: Limits) -> Arc<Self> {
         Self::build(vfs, watch, limits, None)
     }
 
     pub fn with_launcher(
         vfs: SharedVfs,
         watch: Watch,
-        limits: ShellLimits,
+        limits: Limits,
         launcher: Arc<dyn ScriptLauncher>,
     ) -> Arc<Self> {
         Self::build(vfs, watch, limits, Some(launcher))
@@ -206,7 +103,7 @@ impl Context {
     fn build(
         vfs: SharedVfs,
         watch: Watch,
-        limits: ShellLimits,
+        limits: Limits,
         launcher: Option<Arc<dyn ScriptLauncher>>,
     ) -> Arc<Self> {
         let context = Context {
@@ -230,7 +127,7 @@ impl Context {
         let headroom = self.vfs.lock().remaining().max_bytes;
         let allowance = usize::try_from(headroom)
             .unwrap_or(usize::MAX)
-            .saturating_add(self.limits.max_host_memory);
+            .saturating_add(usize::try_from(self.limits.max_memory).unwrap_or(usize::MAX));
         let ceiling = MemoryCeiling::above_now(allowance);
         self.memory_ceiling.store(ceiling.bytes, Ordering::Relaxed);
     }
@@ -255,7 +152,7 @@ impl Context {
         let running = self.stages.fetch_add(count, Ordering::SeqCst) + count;
         if running > self.limits.max_concurrent_stages as u64 {
             self.stages.fetch_sub(count, Ordering::SeqCst);
-            return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellStages)));
+            return Err(Flow::Stop(Stop::Limit(LimitKind::ShellStages)));
         }
         Ok(StageReservation {
             context: self,
@@ -502,7 +399,7 @@ impl Shell {
 
     /// Runs one interactive command line. Unlike [`Shell::run_script`],
     /// errors do not end the session and `exit` is reported, not hidden.
-    pub fn run_line(&mut self, source: &str) -> Result<LineStatus, Stopped> {
+    pub fn run_line(&mut self, source: &str) -> Result<LineStatus, Stop> {
         let outcome = self.run_source(source);
         let (status, exited) = match outcome {
             Ok(status) => (status, false),
@@ -523,7 +420,7 @@ impl Shell {
     }
 
     /// Ends an interactive session: runs the EXIT trap.
-    pub fn finish_session(&mut self) -> Result<i32, Stopped> {
+    pub fn finish_session(&mut self) -> Result<i32, Stop> {
         self.run_exit_trap()?;
         Ok(self.status)
     }
@@ -531,7 +428,7 @@ impl Shell {
     /// Runs a whole script (or `-c` command line), command line by command
     /// line as bash does: a syntax error stops the script (status 2) after
     /// the lines before it ran. Returns the exit status.
-    pub fn run_script(&mut self, source: &str) -> Result<i32, Stopped> {
+    pub fn run_script(&mut self, source: &str) -> Result<i32, Stop> {
         let outcome = self.run_source(source);
         let status = match outcome {
             Ok(status) => status,
@@ -578,7 +475,7 @@ impl Shell {
     }
 
     /// Runs the EXIT trap once.
-    fn run_exit_trap(&mut self) -> Result<(), Stopped> {
+    fn run_exit_trap(&mut self) -> Result<(), Stop> {
         if let Some(action) = self.traps.remove("EXIT") {
             let saved = self.status;
             match self.run_source(&action) {
@@ -601,7 +498,7 @@ impl Shell {
         self.check_watch()?;
         let count = self.ctx.commands.fetch_add(1, Ordering::Relaxed) + 1;
         if count > self.ctx.limits.max_commands {
-            return Err(Flow::Stop(Stopped::Limit(LimitKind::ShellCommands)));
+            return Err(Flow::Stop(Stop::Limit(LimitKind::ShellCommands)));
         }
         Ok(())
     }
@@ -610,22 +507,23 @@ impl Shell {
         self.check_watch()?;
         let count = self.ctx.iterations.fetch_add(1, Ordering::Relaxed) + 1;
         if count > self.ctx.limits.max_loop_iterations {
-            return Err(Flow::Stop(Stopped::Limit(LimitKind::LoopIterations)));
+            return Err(Flow::Stop(Stop::Limit(LimitKind::LoopIterations)));
         }
         Ok(())
     }
 
-    pub(crate) fn check_watch(&self) -> Result<(), Flow> {
-        match self.watch.check() {
-            Ok(()) if self.ctx.memory_exceeded() => {
-                Err(Flow::Stop(Stopped::Limit(LimitKind::HostMemory)))
-            }
-            Ok(()) => Ok(()),
-            Err(goccia_core::Stop::Deadline) => Err(Flow::Stop(Stopped::Io(StopReason::Deadline))),
-            Err(goccia_core::Stop::Cancelled) => {
-                Err(Flow::Stop(Stopped::Io(StopReason::Cancelled)))
-            }
+    /// The deadline, a cancellation, or the host-memory ceiling.
+    pub(crate) fn check_stop(&self) -> Result<(), Stop> {
+        self.watch.check()?;
+        if self.ctx.memory_exceeded() {
+            return Err(Stop::Limit(LimitKind::HostMemory));
         }
+        Ok(())
+    }
+
+    /// [`Shell::check_stop`] as control flow.
+    pub(crate) fn check_watch(&self) -> Result<(), Flow> {
+        self.check_stop().map_err(Flow::Stop)
     }
 
     /// A fresh pseudo-random 15-bit number (`$RANDOM`).

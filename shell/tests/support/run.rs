@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, Shell, ShellLimits, Stopped};
+use goccia_shell::{Context, Limits, Shell, Stop};
 use goccia_vfs::{Quota, SharedVfs, Vfs};
 use parking_lot::Mutex;
 
@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 pub struct Ran {
     pub stdout: String,
     pub stderr: String,
-    pub status: Result<i32, Stopped>,
+    pub status: Result<i32, Stop>,
 }
 
 /// A VFS with a 64 MiB, 100,000-node quota.
@@ -32,11 +32,11 @@ pub fn vfs_with_quota(quota: Quota) -> SharedVfs {
 
 /// Runs `script` on `vfs` with the given deadline.
 pub fn run_on(vfs: SharedVfs, script: &str, timeout: Duration) -> Ran {
-    run_limited(vfs, script, timeout, ShellLimits::default())
+    run_limited(vfs, script, timeout, Limits::default())
 }
 
 /// Runs `script` on `vfs` with the given deadline and shell limits.
-pub fn run_limited(vfs: SharedVfs, script: &str, timeout: Duration, limits: ShellLimits) -> Ran {
+pub fn run_limited(vfs: SharedVfs, script: &str, timeout: Duration, limits: Limits) -> Ran {
     let context = Context::new(vfs, Watch::new(timeout), limits);
     let stdout = CaptureWriter::new(16 << 20);
     let stderr = CaptureWriter::new(16 << 20);

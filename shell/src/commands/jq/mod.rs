@@ -11,9 +11,9 @@ mod stream;
 
 use std::io::Write;
 
-use goccia_core::LimitKind;
+use goccia_core::{LimitKind, Stop};
 
-use crate::interp::{ExecResult, Flow, Shell, Stopped};
+use crate::interp::{ExecResult, Flow, Shell};
 
 use super::input::{Source, open_quiet};
 use options::{Named, Options, Positional, parse_options};
@@ -49,12 +49,13 @@ pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let options = match parse_options(&args[1..]) {
+    let mut options = match parse_options(&args[1..]) {
         Ok(options) => options,
         Err(message) => {
             return Ok(usage(shell, &message));
         }
     };
+    options.max_buffered_input = shell.context().limits.max_buffered_input;
     if options.version {
         return write_or_status(shell, format!("{VERSION}\n").as_bytes(), 0);
     }
@@ -93,7 +94,7 @@ fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
         shell.check_watch()?;
         // Not the deadline, so the memory ceiling: the values that passed
         // it were dropped when jaq unwound, so it no longer shows.
-        return Err(Flow::Stop(Stopped::Limit(LimitKind::HostMemory)));
+        return Err(Flow::Stop(Stop::Limit(LimitKind::HostMemory)));
     }
     let status = if unreadable && outcome.halted.is_none() {
         2

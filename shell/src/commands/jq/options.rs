@@ -52,6 +52,9 @@ pub(crate) struct Options {
     pub named: Vec<(String, Named)>,
     /// `--args` strings and `--jsonargs` JSON texts, in order.
     pub positional: Vec<(Positional, String)>,
+    /// The most `--slurp` reads from a stream (the sandbox's
+    /// `max_buffered_input`, set by the caller).
+    pub max_buffered_input: usize,
 }
 
 pub(crate) fn parse_options(args: &[String]) -> Result<Options, String> {

@@ -36,6 +36,7 @@ pub(crate) fn input_values<'a>(
 ) -> Values<'a> {
     let raw = options.raw_input;
     let slurp = options.slurp;
+    let max_buffered_input = options.max_buffered_input;
     let whole = options.raw_input && options.slurp;
     Box::new(inputs.into_iter().flat_map(move |input| {
         let (name, reader): (Option<String>, Box<dyn BufRead>) = match input {
@@ -43,7 +44,7 @@ pub(crate) fn input_values<'a>(
             Input::Stream(shared) => {
                 // Slurping holds everything: bounded like other buffering.
                 let budget = if slurp {
-                    crate::io::BUFFERED_INPUT_LIMIT
+                    max_buffered_input
                 } else {
                     usize::MAX
                 };

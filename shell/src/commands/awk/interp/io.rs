@@ -17,12 +17,18 @@ impl Awk<'_> {
                 }
             }
             let rs = self.global_string("RS");
+            let limit = self.buffer_limit();
             let source = self.main.as_mut().expect("opened");
-            match read_record(source, &rs).map_err(|e| self.io_jump(e))? {
+            match read_record(source, &rs, limit).map_err(|e| self.io_jump(e))? {
                 Some(record) => return Ok(Some(record)),
                 None => self.main = None,
             }
         }
+    }
+
+    /// The most a record read from a stream may buffer.
+    fn buffer_limit(&self) -> usize {
+        self.shell.context().limits.max_buffered_input
     }
 
     pub(super) fn io_jump(&mut self, error: std::io::Error) -> Jump {
@@ -274,8 +280,9 @@ impl Awk<'_> {
                     };
                     self.readers.insert(name.clone(), source);
                 }
+                let limit = self.buffer_limit();
                 let reader = self.readers.get_mut(&name).expect("inserted");
-                read_record(reader, &rs).map_err(|e| Jump::Error(e.to_string()))?
+                read_record(reader, &rs, limit).map_err(|e| Jump::Error(e.to_string()))?
             }
             GetlineSource::Command(command) => {
                 let command = self.eval(command)?.string(&self.convfmt());
@@ -291,8 +298,10 @@ impl Awk<'_> {
                         },
                     );
                 }
+                let limit = self.buffer_limit();
                 let reader = self.readers.get_mut(&command).expect("inserted");
-                let record = read_record(reader, &rs).map_err(|e| Jump::Error(e.to_string()))?;
+                let record =
+                    read_record(reader, &rs, limit).map_err(|e| Jump::Error(e.to_string()))?;
                 if record.is_some() {
                     let nr = self.get_var("NR").num() + 1.0;
                     self.set_var("NR", Value::Num(nr));
@@ -315,17 +324,17 @@ impl Awk<'_> {
 
 /// Reads one record with record separator `rs` (newline, one character,
 /// `""` for paragraphs, or a regex).
-fn read_record(source: &mut RecordSource, rs: &str) -> std::io::Result<Option<String>> {
+fn read_record(
+    source: &mut RecordSource,
+    rs: &str,
+    limit: usize,
+) -> std::io::Result<Option<String>> {
     if let RecordSource::Stream(reader) = source {
         if rs == "\n" || rs.chars().count() == 1 {
             let delimiter = rs.as_bytes()[0];
             let mut bytes = Vec::new();
-            let n = crate::io::read_until_capped(
-                &mut *reader.lock(),
-                delimiter,
-                &mut bytes,
-                crate::io::BUFFERED_INPUT_LIMIT,
-            )?;
+            let n =
+                crate::io::read_until_capped(&mut *reader.lock(), delimiter, &mut bytes, limit)?;
             if n == 0 {
                 return Ok(None);
             }
@@ -334,8 +343,7 @@ fn read_record(source: &mut RecordSource, rs: &str) -> std::io::Result<Option<St
             }
             return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
         }
-        let data =
-            crate::io::read_to_end_capped(&mut *reader.lock(), crate::io::BUFFERED_INPUT_LIMIT)?;
+        let data = crate::io::read_to_end_capped(&mut *reader.lock(), limit)?;
         *source = RecordSource::Data { data, pos: 0 };
     }
     let RecordSource::Data { data, pos } = source else {

@@ -1,0 +1,223 @@
+//! The `--json` envelope (contract §4): one object describing a finished
+//! run, its output, diff and write-back. A serializable type of the
+//! library, so every surface (CLI, server, MCP, Python) reports a run the
+//! same way.
+
+use serde::Serialize;
+
+use goccia_core::{AuditEvent, FailureKind};
+use goccia_vfs::write_back::{WriteBackError, WriteBackReport};
+
+use crate::{Run, Sandbox, WriteBackOutcome};
+
+/// `{ok, exitCode, failureKind, stdout, stderr, error, diff, writeBack,
+/// events, stats}`.
+///
+/// ```
+/// # use goccia::{Envelope, Sandbox};
+/// let sandbox = Sandbox::builder().file("/m.js", "console.log('hi')").build()?;
+/// let run = sandbox.run_script("/m.js")?;
+/// let envelope = Envelope::new(&sandbox, &run).with_output(&run.stdout, &run.stderr);
+/// let json = serde_json::to_value(&envelope).unwrap();
+/// assert_eq!(json["ok"], true);
+/// assert_eq!(json["stdout"], "hi\n");
+/// assert_eq!(json["failureKind"], serde_json::Value::Null);
+/// assert_eq!(json["writeBack"], serde_json::Value::Null);
+/// # Ok::<(), goccia::Error>(())
+/// ```
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope {
+    /// `exitCode == 0`.
+    pub ok: bool,
+    /// The process-style exit code (§4).
+    pub exit_code: i32,
+    /// `null` on success.
+    pub failure_kind: Option<FailureKind>,
+    /// The guest's stdout (invalid UTF-8 replaced).
+    pub stdout: String,
+    /// The guest's stderr.
+    pub stderr: String,
+    /// The failure's one-line message, or a write-back refusal's.
+    pub error: Option<String>,
+    /// The diff, when one was asked for.
+    pub diff: Option<String>,
+    /// What write-back did; `null` without write-back mappings.
+    pub write_back: Option<WriteBackSummary>,
+    /// The audit events of the run (empty unless auditing is on).
+    pub events: Vec<AuditEvent>,
+    /// Figures of the run.
+    pub stats: Stats,
+}
+
+/// Figures of a run.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    /// Wall time of the run.
+    pub duration_ms: f64,
+    /// QuickJS heap in use at the end (scripts only).
+    pub memory_bytes: Option<u64>,
+    /// Bytes of file content in the VFS.
+    pub fs_bytes: u64,
+    /// Files and folders in the VFS.
+    pub fs_nodes: u64,
+    /// Bytes of output charged to the budget.
+    pub output_bytes: u64,
+}
+
+/// What write-back did, as the envelope shows it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum WriteBackSummary {
+    /// The run failed, so nothing was written: `{"skipped": "the run failed"}`.
+    NotAttempted {
+        /// Why.
+        skipped: &'static str,
+    },
+    /// Written: each file, each skipped change, the summary line.
+    Done {
+        /// `{path, hostPath}` per written file.
+        written: Vec<WrittenFile>,
+        /// `{path, reason}` per skipped change.
+        skipped: Vec<SkippedChange>,
+        /// `write-back: N written, M skipped`.
+        summary: String,
+    },
+    /// Refused (a planted symlink, an escape): `{"error": "..."}`.
+    Refused {
+        /// The refusal.
+        error: String,
+    },
+}
+
+/// A written file in [`WriteBackSummary::Done`].
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrittenFile {
+    /// Its sandbox path.
+    pub path: String,
+    /// Where it landed.
+    pub host_path: String,
+}
+
+/// A skipped change in [`WriteBackSummary::Done`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SkippedChange {
+    /// Its sandbox path.
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+impl WriteBackSummary {
+    /// The summary of a write-back attempt; `None` when the sandbox has no
+    /// mappings.
+    pub fn of(outcome: &Result<WriteBackOutcome, WriteBackError>) -> Option<Self> {
+        match outcome {
+            Ok(WriteBackOutcome::NoMappings) => None,
+            Ok(WriteBackOutcome::Skipped { .. }) => Some(WriteBackSummary::NotAttempted {
+                skipped: "the run failed",
+            }),
+            Ok(WriteBackOutcome::Written(report)) => Some(Self::done(report)),
+            Err(error) => Some(WriteBackSummary::Refused {
+                error: error.to_string(),
+            }),
+        }
+    }
+
+    fn done(report: &WriteBackReport) -> Self {
+        WriteBackSummary::Done {
+            written: report
+                .written
+                .iter()
+                .map(|w| WrittenFile {
+                    path: w.sandbox_path.to_string(),
+                    host_path: w.host_path.display().to_string(),
+                })
+                .collect(),
+            skipped: report
+                .skipped
+                .iter()
+                .map(|s| SkippedChange {
+                    path: s.sandbox_path.to_string(),
+                    reason: s.reason.to_string(),
+                })
+                .collect(),
+            summary: report.summary(),
+        }
+    }
+}
+
+impl Envelope {
+    /// The envelope of `run` in `sandbox` (its stats and audit events),
+    /// with empty output, no diff and no write-back yet.
+    pub fn new(sandbox: &Sandbox, run: &Run) -> Self {
+        let exit = run.exit_code;
+        let failure_kind = match (&run.failure, exit) {
+            (_, 0) => None,
+            (Some(failure), _) => Some(failure.kind),
+            (None, _) => Some(FailureKind::ScriptError),
+        };
+        let usage = sandbox.usage();
+        Envelope {
+            ok: exit == 0,
+            exit_code: exit,
+            failure_kind,
+            stdout: String::new(),
+            stderr: String::new(),
+            error: run.failure.as_ref().map(|failure| failure.message.clone()),
+            diff: None,
+            write_back: None,
+            events: sandbox.engine().audit.events(),
+            stats: Stats {
+                duration_ms: run.duration.as_secs_f64() * 1000.0,
+                memory_bytes: run.memory_used,
+                fs_bytes: usage.bytes,
+                fs_nodes: usage.nodes,
+                output_bytes: (run.stdout.len() + run.stderr.len()) as u64,
+            },
+        }
+    }
+
+    /// With the guest's output (when it was captured elsewhere than the
+    /// [`Run`]).
+    pub fn with_output(mut self, stdout: &[u8], stderr: &[u8]) -> Self {
+        self.stdout = String::from_utf8_lossy(stdout).into_owned();
+        self.stderr = String::from_utf8_lossy(stderr).into_owned();
+        self
+    }
+
+    /// With the bytes charged to the output budget.
+    pub fn with_output_bytes(mut self, bytes: u64) -> Self {
+        self.stats.output_bytes = bytes;
+        self
+    }
+
+    /// With the diff text.
+    pub fn with_diff(mut self, diff: Option<String>) -> Self {
+        self.diff = diff;
+        self
+    }
+
+    /// With what write-back did. A refusal fails the run: the envelope's
+    /// error is the refusal when the run itself had none.
+    pub fn with_write_back(mut self, summary: Option<WriteBackSummary>) -> Self {
+        if let (None, Some(WriteBackSummary::Refused { error })) = (&self.error, &summary) {
+            self.error = Some(error.clone());
+        }
+        self.write_back = summary;
+        self
+    }
+
+    /// With the final exit code (a lost diff or a refused write-back fails
+    /// a run after it ended).
+    pub fn with_exit_code(mut self, exit_code: i32) -> Self {
+        self.ok = exit_code == 0;
+        if exit_code != 0 && self.failure_kind.is_none() {
+            self.failure_kind = Some(FailureKind::ScriptError);
+        }
+        self.exit_code = exit_code;
+        self
+    }
+}
