@@ -7,7 +7,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::diff::{Change, ChangeKind};
+use crate::change::{Change, ChangeKind};
 use crate::error::FsError;
 use crate::fs::Vfs;
 use crate::node::{FileNode, Node, NodeType};

@@ -4,89 +4,10 @@
 
 use std::sync::Arc;
 
+use crate::change::{Change, ChangeKind};
 use crate::fs::Snapshot;
-use crate::node::{DirNode, Node, NodeType};
+use crate::node::{DirNode, Node};
 use crate::path::VfsPath;
-
-/// The two forms a diff is written in (contract §6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DiffFormat {
-    /// `{"version":1,"changes":[...]}` with sizes, `blake3:` hashes and
-    /// the new content of every file.
-    #[default]
-    Json,
-    /// A git patch (binary files as `GIT binary patch`) that `git apply`
-    /// accepts.
-    Unified,
-}
-
-impl DiffFormat {
-    /// `json` or `unified`, as every interface spells them.
-    pub fn parse(name: &str) -> Option<DiffFormat> {
-        match name {
-            "json" => Some(DiffFormat::Json),
-            "unified" => Some(DiffFormat::Unified),
-            _ => None,
-        }
-    }
-
-    /// `changes` written in this format.
-    pub fn render(self, changes: &[Change]) -> String {
-        match self {
-            DiffFormat::Json => crate::changes::to_json(changes),
-            DiffFormat::Unified => crate::patch::to_unified(changes),
-        }
-    }
-}
-
-/// Kind of a change (contract §6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ChangeKind {
-    /// A new file.
-    Create,
-    /// A new directory.
-    Mkdir,
-    /// A file whose content changed.
-    Modify,
-    /// A path whose type changed (file ↔ directory). Applying it removes the
-    /// old node (and everything under it) and puts the new one in place;
-    /// a new directory's contents follow as their own changes.
-    Replace,
-    /// A removed file or directory.
-    Delete,
-}
-
-impl ChangeKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ChangeKind::Create => "create",
-            ChangeKind::Mkdir => "mkdir",
-            ChangeKind::Modify => "modify",
-            ChangeKind::Replace => "replace",
-            ChangeKind::Delete => "delete",
-        }
-    }
-}
-
-/// One change. `old`/`new` are the nodes on each side (shared, not copied).
-#[derive(Clone, Debug)]
-pub struct Change {
-    pub kind: ChangeKind,
-    pub path: VfsPath,
-    pub old: Option<Node>,
-    pub new: Option<Node>,
-}
-
-impl Change {
-    /// The type of the node after the change (before it, for deletes).
-    pub fn node_type(&self) -> NodeType {
-        self.new
-            .as_ref()
-            .or(self.old.as_ref())
-            .map(Node::node_type)
-            .expect("a change has a node on at least one side")
-    }
-}
 
 /// The changes that turn `old` into `new`: creates, mkdirs, modifies and
 /// replaces in depth-first path order (parents before children), then
@@ -215,28 +136,6 @@ mod tests {
 
     fn p(s: &str) -> VfsPath {
         VfsPath::parse(s).unwrap()
-    }
-
-    #[test]
-    fn diff_formats_parse_by_name_and_render_each_form() {
-        assert_eq!(DiffFormat::parse("json"), Some(DiffFormat::Json));
-        assert_eq!(DiffFormat::parse("unified"), Some(DiffFormat::Unified));
-        assert_eq!(DiffFormat::parse("JSON"), None);
-        assert_eq!(DiffFormat::parse(""), None);
-        let mut fs = Vfs::new(Quota::UNLIMITED);
-        let before = fs.snapshot();
-        fs.write_file(&p("/a.txt"), "a\n").unwrap();
-        let changes = diff(&before, &fs.snapshot());
-        assert!(
-            DiffFormat::Json
-                .render(&changes)
-                .contains("\"path\": \"/a.txt\"")
-        );
-        assert!(
-            DiffFormat::Unified
-                .render(&changes)
-                .starts_with("diff --git a/a.txt b/a.txt")
-        );
     }
 
     fn summary(changes: &[Change]) -> Vec<String> {

@@ -8,14 +8,18 @@
 //!   change.
 //! - [`seed`], [`seed_config`]: populating a tree from the host, from
 //!   another sandbox, or inline.
+//! - [`change`]: the change type (what happened at one path).
 //! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
-//! - [`changes`]: the JSON diff format, and applying it.
+//! - [`changes`]: the JSON diff format, and applying changes.
 //! - [`patch`]: the unified (git) patch format.
+//! - [`format`]: the choice between the two ([`DiffFormat`]).
 //! - [`write_back`]: writing changes back to host paths the host named.
 
+pub mod change;
 pub mod changes;
 pub mod diff;
 pub mod error;
+pub mod format;
 pub mod fs;
 pub mod node;
 pub mod patch;
@@ -24,9 +28,11 @@ pub mod seed;
 pub mod seed_config;
 pub mod write_back;
 
+pub use change::{Change, ChangeKind};
 pub use changes::{ChangeRecord, DiffDocument};
-pub use diff::{Change, ChangeKind, DiffFormat, diff};
+pub use diff::diff;
 pub use error::{Errno, FsError, FsResult, QuotaKind};
+pub use format::DiffFormat;
 pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
 pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};

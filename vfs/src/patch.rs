@@ -12,7 +12,7 @@ use std::io::Write as _;
 
 use similar::TextDiff;
 
-use crate::diff::{Change, ChangeKind};
+use crate::change::{Change, ChangeKind};
 use crate::node::{DirNode, FileNode, Node};
 use crate::path::VfsPath;
 

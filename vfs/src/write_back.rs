@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 use thiserror::Error;
 
-use crate::diff::{Change, ChangeKind};
+use crate::change::{Change, ChangeKind};
 use crate::node::{FileNode, Node, NodeType};
 use crate::path::VfsPath;
 
