@@ -2,21 +2,32 @@
 //! over the VFS. No host process is ever started.
 //!
 //! - [`parse`]: the bash parser; [`ast`]: its syntax tree.
-//! - [`interp`]: the interpreter ([`Shell`], [`Context`]).
-//! - [`commands`]: builtins and utilities.
+//! - [`interp`]: the interpreter ([`Shell`], [`Context`]), which knows
+//!   commands only through the table its context holds.
+//! - [`builtins`]: commands that are interpreter state (`set`, `cd`,
+//!   `read`, `trap`, ...); [`utilities`]: coreutils-style commands, one
+//!   family per folder; [`commands`]: the table naming them all.
 //! - [`io`]: descriptors, pipes and streams.
-//! - [`arith`], [`pattern`], [`regex_compat`], [`escape`], [`vars`]: the
-//!   pieces of the language.
+//! - [`arith`], [`pattern`], [`regex_compat`], [`escape`], [`vars`],
+//!   [`printf`], [`time`]: the pieces of the language and of formatting.
+//!
+//! Dependencies point one way: the language pieces at the bottom, the
+//! interpreter on them, builtins and utilities on the interpreter, the
+//! table on top.
 
 pub mod arith;
 pub mod ast;
+pub mod builtins;
 pub mod commands;
 pub mod escape;
 pub mod interp;
 pub mod io;
 pub mod parse;
 pub mod pattern;
+pub mod printf;
 pub mod regex_compat;
+pub mod time;
+pub mod utilities;
 pub mod vars;
 
 pub use goccia_core::{Limits, Stop};

@@ -80,6 +80,8 @@ EOF"#,
     r#"(cd src && pwd | sed 's|.*/||'); basename "$(pwd)" >/dev/null; echo done"#,
     r#"set -e; f() { false; echo unreachable; }; if f; then :; fi; echo "survived""#,
     r#"set -o pipefail; false | true; echo $?"#,
+    // one option table: `[[ -o ]]`, `set -o`, `shopt -o` and `set -<letter>` agree
+    r#"[[ -o braceexpand ]] && echo brace; [[ -o noexec ]] || echo exec; set -u; [[ -o nounset ]] && echo nounset; set -o | head -4; shopt -o -q hashall && echo hashall; shopt -p nullglob"#,
     // files and globs
     r#"echo src/*.rs; echo data/*.txt | wc -w; ls notes"#,
     r#"ls -1 data | sort -r; ls -a notes | head -n 2; ls -C src data; ls -x -F ."#,

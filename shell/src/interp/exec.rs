@@ -11,7 +11,6 @@ use goccia_core::{LimitKind, Stop};
 
 use super::{ExecResult, Flow, Shell};
 use crate::ast::*;
-use crate::commands;
 use crate::io::{Fd, SharedReader, SharedWriter, pipe};
 use crate::vars::{Value, Var};
 
@@ -320,7 +319,7 @@ impl Shell {
         let result = if decl_assignments.is_empty() {
             self.dispatch(&words)
         } else {
-            commands::declare::run_with_assignments(self, &words, &decl_assignments)
+            super::declare::run_with_assignments(self, &words, &decl_assignments)
         };
         self.restore_redirects(saved);
         self.restore_vars(restore_vars);
@@ -415,7 +414,7 @@ impl Shell {
     /// Runs a builtin, utility or script (skipping functions: `command`).
     pub(crate) fn dispatch_command(&mut self, words: &[String]) -> ExecResult {
         let name = words[0].as_str();
-        if let Some(run) = commands::lookup(name) {
+        if let Some(run) = self.ctx.table.get(name) {
             return run(self, words);
         }
         if name.contains('/') {

@@ -5,7 +5,7 @@ use goccia_vfs::{Node, VfsPath};
 
 use super::Shell;
 
-fn lookup(shell: &Shell, path: &str) -> Option<Node> {
+pub(crate) fn lookup(shell: &Shell, path: &str) -> Option<Node> {
     if path.is_empty() {
         return None;
     }
@@ -66,23 +66,9 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             }
         }
         "-R" => shell.vars.get_raw(arg).is_some_and(|v| v.attrs.nameref),
-        "-o" => option_enabled(shell, arg),
+        "-o" => shell.opts.is_set(arg),
         _ => return None,
     })
-}
-
-fn option_enabled(shell: &Shell, name: &str) -> bool {
-    let o = &shell.opts;
-    match name {
-        "errexit" => o.errexit,
-        "nounset" => o.nounset,
-        "pipefail" => o.pipefail,
-        "xtrace" => o.xtrace,
-        "noglob" => o.noglob,
-        "noclobber" => o.noclobber,
-        "allexport" => o.allexport,
-        _ => false,
-    }
 }
 
 pub fn compare_numbers(op: &str, a: i64, b: i64) -> bool {

@@ -1,0 +1,185 @@
+//! `bash` and `sh`: a child shell (a new process in real bash): only
+//! exported variables, the same VFS and descriptors.
+
+use crate::interp::{ExecResult, Flow, Shell};
+
+pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let name = args[0].clone();
+    let mut child = shell.child_process();
+    let mut command: Option<String> = None;
+    let mut syntax_only = false;
+    let mut from_stdin = false;
+    let mut i = 1;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if command.is_some() || from_stdin {
+            break;
+        }
+        match arg {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "--version" => {
+                let text = "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu) [goccia]\n";
+                return match shell.write_stdout(text.as_bytes()) {
+                    Ok(()) => Ok(0),
+                    Err(error) => shell.io_status(&name, error),
+                };
+            }
+            "--norc" | "--noprofile" | "--login" | "--posix" | "--noediting" | "-l" | "-i" => {}
+            "--help" => {
+                let text =
+                    format!("Usage:\t{name} [option] ...\n\t{name} [option] script-file ...\n");
+                return match shell.write_stdout(text.as_bytes()) {
+                    Ok(()) => Ok(0),
+                    Err(error) => shell.io_status(&name, error),
+                };
+            }
+            "-c" => {
+                i += 1;
+                match args.get(i) {
+                    Some(text) => command = Some(text.clone()),
+                    None => {
+                        return Ok(shell.fail_command(&name, "-c: option requires an argument", 2));
+                    }
+                }
+            }
+            "-o" | "+o" => {
+                i += 1;
+                let Some(option) = args.get(i) else {
+                    return Ok(shell.fail_command(
+                        &name,
+                        &format!("{arg}: option requires an argument"),
+                        2,
+                    ));
+                };
+                if !child.set_option_by_name(option, arg == "-o") {
+                    return Ok(shell.fail_command(
+                        &name,
+                        &format!("{option}: invalid option name"),
+                        2,
+                    ));
+                }
+            }
+            "-O" | "+O" => {
+                i += 1;
+                if let Some(option) = args.get(i) {
+                    child.set_shopt_by_name(option, arg == "-O");
+                }
+            }
+            _ if arg.starts_with("--") => {
+                return Ok(shell.fail_command(
+                    &name,
+                    &format!(
+                        "{arg}: invalid option\nUsage:\t{name} [GNU long option] [option] ..."
+                    ),
+                    2,
+                ));
+            }
+            _ if (arg.starts_with('-') || arg.starts_with('+')) && arg.len() > 1 => {
+                let on = arg.starts_with('-');
+                for flag in arg[1..].chars() {
+                    match flag {
+                        'c' => {
+                            i += 1;
+                            match args.get(i) {
+                                Some(text) => command = Some(text.clone()),
+                                None => {
+                                    return Ok(shell.fail_command(
+                                        &name,
+                                        "-c: option requires an argument",
+                                        2,
+                                    ));
+                                }
+                            }
+                        }
+                        's' => from_stdin = true,
+                        'n' => syntax_only = on,
+                        // Invocation flags of bash itself, not `set` options.
+                        'i' | 'l' | 'r' => {}
+                        other => match crate::interp::options::by_letter(other) {
+                            Some(option) => {
+                                child.set_option_by_name(option.name, on);
+                            }
+                            None => {
+                                return Ok(shell.fail_command(&name, &format!("-{other}: invalid option\nUsage:\t{name} [GNU long option] [option] ..."), 2));
+                            }
+                        },
+                    }
+                }
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    let rest: Vec<String> = args[i.min(args.len())..].to_vec();
+    let from_file = command.is_none() && !from_stdin && !rest.is_empty();
+    let (arg0, source, positional) = if let Some(command) = command {
+        let mut rest = rest.into_iter();
+        let arg0 = rest.next().unwrap_or_else(|| name.clone());
+        (arg0, command, rest.collect())
+    } else if !from_stdin && !rest.is_empty() {
+        let script = rest[0].clone();
+        let path = match shell.cwd().resolve(&script) {
+            Ok(path) => path,
+            Err(_) => {
+                return Ok(shell.fail_command(
+                    &name,
+                    &format!("{script}: No such file or directory"),
+                    127,
+                ));
+            }
+        };
+        let data = shell.context().vfs.lock().read_file(&path);
+        match data {
+            Ok(bytes) => (
+                script,
+                String::from_utf8_lossy(&bytes).into_owned(),
+                rest[1..].to_vec(),
+            ),
+            Err(error) => {
+                let status = if error.errno == goccia_vfs::Errno::IsDir {
+                    126
+                } else {
+                    127
+                };
+                return Ok(shell.fail_command(
+                    &name,
+                    &format!("{script}: {}", error.errno.strerror()),
+                    status,
+                ));
+            }
+        }
+    } else {
+        // The script is stdin.
+        let text = match crate::utilities::input::Source::stdin(shell).read_all() {
+            Ok(text) => text,
+            Err(error) => return shell.io_status(&name, error),
+        };
+        (
+            name.clone(),
+            String::from_utf8_lossy(&text).into_owned(),
+            rest,
+        )
+    };
+    if syntax_only {
+        return match Shell::check_syntax(&source) {
+            Ok(()) => Ok(0),
+            Err(error) => {
+                shell.write_stderr(
+                    format!("{arg0}: line {}: {}\n", error.line, error.message).as_bytes(),
+                );
+                Ok(2)
+            }
+        };
+    }
+    child.set_positional(&arg0, positional);
+    if from_file {
+        child.set_script_source(&arg0);
+    }
+    match child.run_script(&source) {
+        Ok(status) => Ok(status),
+        Err(stopped) => Err(Flow::Stop(stopped)),
+    }
+}

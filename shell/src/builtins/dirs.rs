@@ -1,0 +1,133 @@
+//! The working directory: `cd`, `pwd`, `pushd`, `popd`, `dirs`.
+
+use crate::builtins::common::builtin_error;
+use crate::builtins::common::write_out;
+use crate::interp::{ExecResult, Shell};
+use goccia_vfs::VfsPath;
+
+pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let operands: Vec<&String> = args[1..]
+        .iter()
+        .filter(|a| !matches!(a.as_str(), "-P" | "-L" | "-e" | "-@"))
+        .collect();
+    if operands.len() > 1 {
+        return builtin_error(shell, "cd", "too many arguments", 1);
+    }
+    let (target, print) = match operands.first().map(|s| s.as_str()) {
+        None | Some("~") => match shell.get_var("HOME") {
+            Some(home) => (home, false),
+            None => return builtin_error(shell, "cd", "HOME not set", 1),
+        },
+        Some("-") => match shell.get_var("OLDPWD") {
+            Some(old) => (old, true),
+            None => return builtin_error(shell, "cd", "OLDPWD not set", 1),
+        },
+        Some(dir) => (dir.to_string(), false),
+    };
+    if target.is_empty() {
+        return Ok(0);
+    }
+    let path = match shell.cwd().resolve(&target) {
+        Ok(path) => path,
+        Err(_) => return builtin_error(shell, "cd", &format!("{target}: File name too long"), 1),
+    };
+    let exists = {
+        let vfs = shell.context().vfs.lock();
+        if vfs.is_dir(&path) {
+            Ok(())
+        } else if vfs.exists(&path) {
+            Err("Not a directory")
+        } else {
+            Err("No such file or directory")
+        }
+    };
+    if let Err(reason) = exists {
+        return builtin_error(shell, "cd", &format!("{target}: {reason}"), 1);
+    }
+    change_dir(shell, path);
+    if print {
+        let text = format!("{}\n", shell.cwd());
+        return write_out(shell, "cd", &text);
+    }
+    Ok(0)
+}
+
+pub(crate) fn change_dir(shell: &mut Shell, path: VfsPath) {
+    let old = shell.cwd().to_string();
+    let _ = shell.set_var("OLDPWD", old);
+    let _ = shell.set_var("PWD", path.to_string());
+    shell.set_cwd(path);
+}
+
+pub fn pwd(shell: &mut Shell, _: &[String]) -> ExecResult {
+    let text = format!("{}\n", shell.cwd());
+    write_out(shell, "pwd", &text)
+}
+
+fn dirs_text(shell: &Shell) -> String {
+    let mut parts = vec![shell.cwd().to_string()];
+    parts.extend(shell.dir_stack.iter().rev().map(|p| p.to_string()));
+    format!("{}\n", parts.join(" "))
+}
+
+pub fn pushd(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let Some(target) = args.get(1) else {
+        let Some(top) = shell.dir_stack.pop() else {
+            return builtin_error(shell, "pushd", "no other directory", 1);
+        };
+        let current = shell.cwd().clone();
+        shell.dir_stack.push(current);
+        change_dir(shell, top);
+        let text = dirs_text(shell);
+        return write_out(shell, "pushd", &text);
+    };
+    let Ok(path) = shell.cwd().resolve(target) else {
+        return builtin_error(
+            shell,
+            "pushd",
+            &format!("{target}: No such file or directory"),
+            1,
+        );
+    };
+    if !shell.context().vfs.lock().is_dir(&path) {
+        return builtin_error(
+            shell,
+            "pushd",
+            &format!("{target}: No such file or directory"),
+            1,
+        );
+    }
+    let current = shell.cwd().clone();
+    shell.dir_stack.push(current);
+    change_dir(shell, path);
+    let text = dirs_text(shell);
+    write_out(shell, "pushd", &text)
+}
+
+pub fn popd(shell: &mut Shell, _: &[String]) -> ExecResult {
+    let Some(top) = shell.dir_stack.pop() else {
+        return builtin_error(shell, "popd", "directory stack empty", 1);
+    };
+    change_dir(shell, top);
+    let text = dirs_text(shell);
+    write_out(shell, "popd", &text)
+}
+
+pub fn dirs(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.iter().any(|a| a == "-c") {
+        shell.dir_stack.clear();
+        return Ok(0);
+    }
+    if args.iter().any(|a| a == "-v") {
+        let mut parts = vec![shell.cwd().to_string()];
+        parts.extend(shell.dir_stack.iter().rev().map(|p| p.to_string()));
+        let text: String = parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{i:2}  {p}\n"))
+            .collect();
+        return write_out(shell, "dirs", &text);
+    }
+    let text = dirs_text(shell);
+    write_out(shell, "dirs", &text)
+}

@@ -1,0 +1,349 @@
+//! Builtins that steer the running shell: `:`/`true`/`false`, `exit`,
+//! `return`, `break`, `continue`, `shift`, `eval`, `source`, `exec`,
+//! `trap`, `kill`, `times`, `caller`, `umask`, `ulimit` and `goccia`.
+
+use crate::builtins::common::builtin_error;
+use crate::builtins::common::write_out;
+use crate::interp::{ExecResult, Flow, Shell};
+use crate::parse::Parser;
+
+pub fn colon(_: &mut Shell, _: &[String]) -> ExecResult {
+    Ok(0)
+}
+
+pub fn false_(_: &mut Shell, _: &[String]) -> ExecResult {
+    Ok(1)
+}
+
+fn status_arg(shell: &mut Shell, name: &str, arg: Option<&String>) -> Result<i32, i32> {
+    match arg {
+        None => Ok(shell.last_status()),
+        Some(text) => match text.trim().parse::<i64>() {
+            Ok(n) => Ok((n & 0xff) as i32),
+            Err(_) => Err(shell.fail(name, &format!("{text}: numeric argument required"), 2)),
+        },
+    }
+}
+
+pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() > 2 {
+        return builtin_error(shell, "exit", "too many arguments", 1);
+    }
+    shell.exit_requested = true;
+    match status_arg(shell, "exit", args.get(1)) {
+        Ok(status) => Err(Flow::Exit(status)),
+        Err(status) => Err(Flow::Exit(status)),
+    }
+}
+
+pub fn return_(shell: &mut Shell, args: &[String]) -> ExecResult {
+    match status_arg(shell, "return", args.get(1)) {
+        Ok(status) => Err(Flow::Return(status)),
+        Err(status) => Err(Flow::Return(status)),
+    }
+}
+
+fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<usize, i32> {
+    match args.get(1) {
+        None => Ok(1),
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if n >= 1 => Ok(n as usize),
+            Ok(_) => Err(shell.fail(name, &format!("{text}: loop count out of range"), 1)),
+            Err(_) => Err(shell.fail(name, &format!("{text}: numeric argument required"), 1)),
+        },
+    }
+}
+
+pub fn break_(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if shell.loop_depth == 0 {
+        return builtin_error(
+            shell,
+            "break",
+            "only meaningful in a `for', `while', or `until' loop",
+            0,
+        );
+    }
+    match loop_count(shell, "break", args) {
+        Ok(n) => Err(Flow::Break(n.min(shell.loop_depth))),
+        Err(status) => Ok(status),
+    }
+}
+
+pub fn continue_(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if shell.loop_depth == 0 {
+        return builtin_error(
+            shell,
+            "continue",
+            "only meaningful in a `for', `while', or `until' loop",
+            0,
+        );
+    }
+    match loop_count(shell, "continue", args) {
+        Ok(n) => Err(Flow::Continue(n.min(shell.loop_depth))),
+        Err(status) => Ok(status),
+    }
+}
+
+pub fn shift(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let count = match args.get(1) {
+        None => 1,
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) => n,
+            Err(_) => {
+                return builtin_error(
+                    shell,
+                    "shift",
+                    &format!("{text}: numeric argument required"),
+                    1,
+                );
+            }
+        },
+    };
+    if count > shell.positional.len() {
+        return Ok(1);
+    }
+    let rest = shell.positional[count..].to_vec();
+    shell.positional = std::sync::Arc::new(rest);
+    Ok(0)
+}
+
+pub fn eval(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let source = args[1..].join(" ");
+    run_text(shell, &source)
+}
+
+/// Runs source text in this shell (`eval`, `source`): a syntax error is
+/// status 2 for that text, not the end of the shell.
+pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
+    let mut parser = Parser::new(source);
+    let mut status = 0;
+    loop {
+        parser.set_aliases(
+            shell
+                .aliases
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            shell.opts.expand_aliases,
+        );
+        match parser.next_command() {
+            Ok(Some(list)) => {
+                status = shell.run_list(&list)?;
+                shell.status = status;
+            }
+            Ok(None) => return Ok(status),
+            Err(error) => {
+                shell.report_syntax_error(&error);
+                return Ok(2);
+            }
+        }
+    }
+}
+
+pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let Some(file) = args.get(1) else {
+        return builtin_error(shell, args[0].as_str(), "filename argument required", 2);
+    };
+    let path = match shell.cwd().resolve(file) {
+        Ok(path) => path,
+        Err(_) => return builtin_error(shell, file, "No such file or directory", 1),
+    };
+    let data = shell.context().vfs.lock().read_file(&path);
+    let text = match data {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(error) => return builtin_error(shell, file, error.errno.strerror(), 1),
+    };
+    let saved = (args.len() > 2).then(|| {
+        std::mem::replace(
+            &mut shell.positional,
+            std::sync::Arc::new(args[2..].to_vec()),
+        )
+    });
+    shell.func_stack.push("source".to_string());
+    shell.sources.push(file.clone());
+    let result = run_text(shell, &text);
+    shell.sources.pop();
+    shell.func_stack.pop();
+    if let Some(saved) = saved {
+        shell.positional = saved;
+    }
+    match result {
+        Err(Flow::Return(status)) => Ok(status),
+        other => other,
+    }
+}
+
+fn signal_name(name: &str) -> Option<String> {
+    let upper = name.to_uppercase();
+    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
+    Some(
+        match bare {
+            "0" | "EXIT" => "EXIT",
+            "ERR" => "ERR",
+            "DEBUG" => "DEBUG",
+            "RETURN" => "RETURN",
+            "1" | "HUP" => "HUP",
+            "2" | "INT" => "INT",
+            "3" | "QUIT" => "QUIT",
+            "9" | "KILL" => "KILL",
+            "10" | "USR1" => "USR1",
+            "12" | "USR2" => "USR2",
+            "13" | "PIPE" => "PIPE",
+            "14" | "ALRM" => "ALRM",
+            "15" | "TERM" => "TERM",
+            "17" | "CHLD" => "CHLD",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+pub fn trap(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let rest: Vec<&String> = args[1..].iter().filter(|a| a.as_str() != "--").collect();
+    if rest.is_empty() || rest[0] == "-p" {
+        let filter: Vec<String> = rest.iter().skip(1).filter_map(|s| signal_name(s)).collect();
+        let shown = if shell.traps.is_empty() {
+            &shell.parent_traps
+        } else {
+            &shell.traps
+        };
+        let mut all: Vec<(String, String)> =
+            shown.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        all.sort();
+        let text: String = all
+            .into_iter()
+            .filter(|(k, _)| filter.is_empty() || filter.contains(k))
+            .map(|(k, v)| format!("trap -- {} {k}\n", crate::interp::quote(&v)))
+            .collect();
+        return write_out(shell, "trap", &text);
+    }
+    if rest[0] == "-l" {
+        return write_out(
+            shell,
+            "trap",
+            " 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 9) SIGKILL\t15) SIGTERM\n",
+        );
+    }
+    let (action, signals) = if rest.len() == 1
+        && signal_name(rest[0]).is_some()
+        && rest[0].chars().all(|c| c.is_ascii_digit())
+    {
+        (None, &rest[..])
+    } else {
+        (Some(rest[0].clone()), &rest[1..])
+    };
+    let mut status = 0;
+    for signal in signals {
+        let Some(name) = signal_name(signal) else {
+            status = shell.fail(
+                "trap",
+                &format!("{signal}: invalid signal specification"),
+                1,
+            );
+            continue;
+        };
+        match action.as_deref() {
+            None | Some("-") => {
+                shell.traps.remove(&name);
+            }
+            Some(action) => {
+                shell.traps.insert(name, action.to_string());
+            }
+        }
+    }
+    Ok(status)
+}
+
+pub fn umask(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() == 1 {
+        return write_out(shell, "umask", "0022\n");
+    }
+    if args[1] == "-S" {
+        return write_out(shell, "umask", "u=rwx,g=rx,o=rx\n");
+    }
+    Ok(0)
+}
+
+pub fn times(shell: &mut Shell, _: &[String]) -> ExecResult {
+    write_out(shell, "times", "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+}
+
+pub fn caller(shell: &mut Shell, _: &[String]) -> ExecResult {
+    if shell.func_stack.is_empty() {
+        return Ok(1);
+    }
+    let caller = if shell.func_stack.len() > 1 {
+        shell.func_stack[shell.func_stack.len() - 2].clone()
+    } else {
+        "main".to_string()
+    };
+    let text = format!("{} {caller} main\n", shell.line);
+    write_out(shell, "caller", &text)
+}
+
+pub fn exec(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut index = 1;
+    while args
+        .get(index)
+        .is_some_and(|a| a.starts_with('-') && a.len() > 1)
+    {
+        index += 1;
+    }
+    if index >= args.len() {
+        return Ok(0);
+    }
+    let status = shell.dispatch_command(&args[index..])?;
+    Err(Flow::Exit(status))
+}
+
+pub fn kill(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.get(1).is_some_and(|a| a == "-l") {
+        return write_out(
+            shell,
+            "kill",
+            "HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM\n",
+        );
+    }
+    let targets: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
+    if targets.is_empty() {
+        return builtin_error(
+            shell,
+            "kill",
+            "usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
+            2,
+        );
+    }
+    let mut status = 0;
+    for target in targets {
+        if target.parse::<u64>().is_err() {
+            status = shell.fail(
+                "kill",
+                &format!("{target}: arguments must be process or job IDs"),
+                1,
+            );
+        } else if Some(target.parse::<u64>().unwrap_or(0)) != shell.last_bg
+            && target.parse::<u64>().ok() != Some(shell.pid)
+        {
+            status = shell.fail("kill", &format!("({target}) - No such process"), 1);
+        }
+    }
+    Ok(status)
+}
+
+pub fn ulimit(shell: &mut Shell, _: &[String]) -> ExecResult {
+    write_out(shell, "ulimit", "unlimited\n")
+}
+
+/// `goccia [options] <path>`: runs a JS entry, shared or in a child
+/// sandbox, through the launcher the sandbox installed.
+pub fn goccia(shell: &mut Shell, args: &[String]) -> ExecResult {
+    match shell.context().launcher.clone() {
+        Some(launcher) => launcher.launch(shell, args),
+        None => builtin_error(
+            shell,
+            "goccia",
+            "nested execution is not available in this shell",
+            126,
+        ),
+    }
+}

@@ -1,0 +1,16 @@
+//! Interpreter builtins: commands that read or change the state of the
+//! running shell (its options, directory, variables, functions, traps,
+//! control flow), so they live beside the interpreter rather than among
+//! the utilities. Each is a function from the shell and its arguments
+//! (`args[0]` is the name) to a status; the table in [`crate::commands`]
+//! names them.
+
+pub mod bash;
+pub mod common;
+pub mod dirs;
+pub mod flow;
+pub mod lookup;
+pub mod options;
+pub mod print;
+pub mod read;
+pub mod values;

@@ -1,0 +1,178 @@
+//! What every shell of one sandbox shares ([`Context`]): the VFS, the
+//! deadline, the limits and their counters, the command table and the
+//! nested-script launcher.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use goccia_core::host_memory::MemoryCeiling;
+use goccia_core::{LimitKind, Limits, Stop, Watch};
+use goccia_vfs::SharedVfs;
+
+use super::{ExecResult, Flow, Shell};
+
+/// A command: a function from the shell and its arguments (`args[0]` is
+/// its name) to a status.
+pub type CommandFn = fn(&mut Shell, &[String]) -> ExecResult;
+
+/// How `type` describes a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandKind {
+    /// A shell builtin (`cd`, `echo`, ...).
+    Builtin,
+    /// A utility (`cat`, `grep`, ...): reported as a file in `/usr/bin`.
+    Utility,
+}
+
+/// The commands a shell runs by name. The interpreter knows them only
+/// through this table (the registry, [`crate::commands::TABLE`]), so it
+/// never imports the commands, which are built on it.
+#[derive(Debug)]
+pub struct CommandTable {
+    /// The command called `name`, and its kind.
+    pub lookup: fn(&str) -> Option<(CommandFn, CommandKind)>,
+    /// Every command name.
+    pub names: &'static [&'static str],
+}
+
+impl CommandTable {
+    /// The command called `name`.
+    pub fn get(&self, name: &str) -> Option<CommandFn> {
+        (self.lookup)(name).map(|(run, _)| run)
+    }
+
+    /// How `type` describes `name`, if it is a command.
+    pub fn kind(&self, name: &str) -> Option<CommandKind> {
+        (self.lookup)(name).map(|(_, kind)| kind)
+    }
+}
+
+/// Runs `goccia <path>` for the shell builtin (implemented by the VM,
+/// which sits above the shell).
+pub trait ScriptLauncher: Send + Sync {
+    /// Runs the builtin with its arguments (after `goccia`); returns the
+    /// exit status. Output goes to `stdout`/`stderr`.
+    fn launch(&self, shell: &mut Shell, args: &[String]) -> ExecResult;
+}
+
+/// What every shell of one sandbox shares. Built by
+/// [`Context::new`] and [`Context::with_launcher`] (in
+/// [`crate::commands`], which supplies the command table).
+pub struct Context {
+    /// The sandbox's VFS.
+    pub vfs: SharedVfs,
+    /// The sandbox's deadline (a shell may narrow its own, `timeout`).
+    pub watch: Watch,
+    /// The limits every shell of the sandbox is held to.
+    pub limits: Limits,
+    /// Runs the `goccia` builtin, when the sandbox can nest.
+    pub launcher: Option<Arc<dyn ScriptLauncher>>,
+    /// The commands shells run by name.
+    pub table: &'static CommandTable,
+    commands: AtomicU64,
+    iterations: AtomicU64,
+    next_pid: AtomicU64,
+    /// Pipeline stages running now.
+    stages: AtomicU64,
+    /// Live host bytes allowed (see [`Limits::max_memory`]).
+    memory_ceiling: AtomicUsize,
+}
+
+impl Context {
+    /// A context running the commands of `table`.
+    pub fn build(
+        vfs: SharedVfs,
+        watch: Watch,
+        limits: Limits,
+        launcher: Option<Arc<dyn ScriptLauncher>>,
+        table: &'static CommandTable,
+    ) -> Arc<Self> {
+        let context = Context {
+            vfs,
+            watch,
+            limits,
+            launcher,
+            table,
+            commands: AtomicU64::new(0),
+            iterations: AtomicU64::new(0),
+            next_pid: AtomicU64::new(1000),
+            stages: AtomicU64::new(0),
+            memory_ceiling: AtomicUsize::new(usize::MAX),
+        };
+        context.reset_memory_ceiling();
+        Arc::new(context)
+    }
+
+    /// Fixes the host-memory ceiling for a run starting now: what is live,
+    /// plus what the VFS may still grow by, plus the shell's allowance.
+    fn reset_memory_ceiling(&self) {
+        let headroom = self.vfs.lock().remaining().max_bytes;
+        let allowance = usize::try_from(headroom)
+            .unwrap_or(usize::MAX)
+            .saturating_add(usize::try_from(self.limits.max_memory).unwrap_or(usize::MAX));
+        let ceiling = MemoryCeiling::above_now(allowance);
+        self.memory_ceiling.store(ceiling.bytes, Ordering::Relaxed);
+    }
+
+    /// True once the process holds more than this run's ceiling.
+    pub fn memory_exceeded(&self) -> bool {
+        let bytes = self.memory_ceiling.load(Ordering::Relaxed);
+        MemoryCeiling { bytes }.exceeded()
+    }
+
+    /// Forgets the commands and loop iterations counted so far: a new run
+    /// (an interactive command line) starts with the whole budget.
+    pub fn reset_budgets(&self) {
+        self.commands.store(0, Ordering::Relaxed);
+        self.iterations.store(0, Ordering::Relaxed);
+        self.reset_memory_ceiling();
+    }
+
+    /// Reserves `count` running pipeline stages, or says the limit is hit.
+    pub(crate) fn reserve_stages(&self, count: usize) -> Result<StageReservation<'_>, Flow> {
+        let count = count as u64;
+        let running = self.stages.fetch_add(count, Ordering::SeqCst) + count;
+        if running > self.limits.max_concurrent_stages as u64 {
+            self.stages.fetch_sub(count, Ordering::SeqCst);
+            return Err(Flow::Stop(Stop::Limit(LimitKind::ShellStages)));
+        }
+        Ok(StageReservation {
+            context: self,
+            count,
+        })
+    }
+
+    /// Counts one command against the limit.
+    pub(crate) fn count_command(&self) -> Result<(), Stop> {
+        let count = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
+        if count > self.limits.max_commands {
+            return Err(Stop::Limit(LimitKind::ShellCommands));
+        }
+        Ok(())
+    }
+
+    /// Counts one loop iteration against the limit.
+    pub(crate) fn count_iteration(&self) -> Result<(), Stop> {
+        let count = self.iterations.fetch_add(1, Ordering::Relaxed) + 1;
+        if count > self.limits.max_loop_iterations {
+            return Err(Stop::Limit(LimitKind::LoopIterations));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn new_pid(&self) -> u64 {
+        self.next_pid.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Running pipeline stages, released when dropped.
+pub(crate) struct StageReservation<'a> {
+    context: &'a Context,
+    count: u64,
+}
+
+impl Drop for StageReservation<'_> {
+    fn drop(&mut self) {
+        self.context.stages.fetch_sub(self.count, Ordering::SeqCst);
+    }
+}

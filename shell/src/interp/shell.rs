@@ -1,0 +1,398 @@
+//! The state of one shell ([`Shell`]): variables, functions, options,
+//! descriptors, working directory; and running source text in it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use goccia_core::{LimitKind, Stop, Watch};
+use goccia_vfs::VfsPath;
+
+use super::{Context, ExecResult, Flow, LineStatus, Options, ScriptLauncher};
+use crate::ast::FunctionDef;
+use crate::io::{Fd, FdTable};
+use crate::parse::{ParseError, Parser};
+use crate::vars::{Scopes, Var};
+
+/// The state of one shell.
+#[derive(Clone)]
+pub struct Shell {
+    pub(crate) ctx: Arc<Context>,
+    pub(crate) vars: Scopes,
+    pub(crate) functions: imbl::HashMap<String, Arc<FunctionDef>>,
+    pub(crate) aliases: imbl::HashMap<String, String>,
+    pub(crate) opts: Options,
+    pub(crate) positional: Arc<Vec<String>>,
+    pub(crate) arg0: String,
+    pub(crate) cwd: VfsPath,
+    pub(crate) status: i32,
+    pub(crate) fds: FdTable,
+    pub(crate) func_stack: Vec<String>,
+    pub(crate) loop_depth: usize,
+    pub(crate) subshell: usize,
+    /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
+    pub(crate) errexit_off: usize,
+    pub(crate) traps: imbl::HashMap<String, String>,
+    /// The parent's traps in a subshell: not run, but `trap -p` shows them
+    /// as bash's does.
+    pub(crate) parent_traps: imbl::HashMap<String, String>,
+    /// Running the DEBUG trap (it does not trigger itself).
+    pub(crate) in_debug_trap: bool,
+    /// `$_`: the last argument of the previous simple command.
+    pub(crate) last_arg: String,
+    /// The status of the last command substitution of the current command.
+    pub(crate) subst_status: Option<i32>,
+    /// Script files being run (`bash file`, `source file`), innermost
+    /// last: `BASH_SOURCE` and the `main` of `FUNCNAME`.
+    pub(crate) sources: Vec<String>,
+    pub(crate) dir_stack: Vec<VfsPath>,
+    pub(crate) pipestatus: Vec<i32>,
+    /// `$$`: the top shell's id, also in subshells.
+    pub(crate) pid: u64,
+    /// `$BASHPID`: this (sub)shell's id.
+    pub(crate) bashpid: u64,
+    pub(crate) last_bg: Option<u64>,
+    pub(crate) line: usize,
+    pub(crate) random: u64,
+    pub(crate) started: Instant,
+    /// Position inside the current `getopts` argument.
+    pub(crate) getopts_offset: usize,
+    pub(crate) interactive: bool,
+    /// `exit` ran (as opposed to a syntax error ending a script).
+    pub(crate) exit_requested: bool,
+    /// This shell's deadline: the sandbox's, or narrower under `timeout`.
+    pub(crate) watch: Watch,
+}
+
+impl Shell {
+    /// A new shell at `/`, reading from `stdin`, writing to `stdout` and
+    /// `stderr`.
+    pub fn new(ctx: Arc<Context>, stdin: Fd, stdout: Fd, stderr: Fd) -> Shell {
+        let pid = ctx.new_pid();
+        let watch = ctx.watch.clone();
+        let mut shell = Shell {
+            ctx,
+            vars: Scopes::default(),
+            functions: imbl::HashMap::new(),
+            aliases: imbl::HashMap::new(),
+            opts: Options::default(),
+            positional: Arc::new(Vec::new()),
+            arg0: "bash".to_string(),
+            cwd: VfsPath::root(),
+            status: 0,
+            fds: FdTable::new(stdin, stdout, stderr),
+            func_stack: Vec::new(),
+            loop_depth: 0,
+            subshell: 0,
+            errexit_off: 0,
+            traps: imbl::HashMap::new(),
+            parent_traps: imbl::HashMap::new(),
+            in_debug_trap: false,
+            last_arg: String::new(),
+            subst_status: None,
+            sources: Vec::new(),
+            dir_stack: Vec::new(),
+            pipestatus: vec![0],
+            pid,
+            bashpid: pid,
+            last_bg: None,
+            line: 0,
+            random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
+            started: Instant::now(),
+            getopts_offset: 0,
+            interactive: false,
+            exit_requested: false,
+            watch,
+        };
+        shell.init_variables();
+        shell
+    }
+
+    fn init_variables(&mut self) {
+        let defaults = [
+            ("HOME", "/"),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ("PWD", "/"),
+            ("SHELL", "/bin/bash"),
+            ("USER", "user"),
+            ("LOGNAME", "user"),
+            ("HOSTNAME", "goccia"),
+            ("TERM", "dumb"),
+            ("LANG", "C.UTF-8"),
+            ("SHLVL", "1"),
+            ("TMPDIR", "/tmp"),
+        ];
+        for (name, value) in defaults {
+            let var = self.vars.entry(name);
+            *var = Var::scalar(value);
+            var.attrs.exported = true;
+        }
+        for (name, value) in [
+            ("IFS", " \t\n"),
+            ("OPTIND", "1"),
+            ("PS1", "$ "),
+            ("PS2", "> "),
+            ("PS4", "+ "),
+            ("BASH", "/bin/bash"),
+            ("BASH_VERSION", "5.2.15(1)-release"),
+            ("HOSTTYPE", "x86_64"),
+            ("OSTYPE", "linux-gnu"),
+            ("MACHTYPE", "x86_64-pc-linux-gnu"),
+            ("UID", "1000"),
+            ("EUID", "1000"),
+            ("PPID", "1"),
+        ] {
+            *self.vars.entry(name) = Var::scalar(value);
+        }
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.ctx
+    }
+
+    pub fn cwd(&self) -> &VfsPath {
+        &self.cwd
+    }
+
+    pub fn set_cwd(&mut self, path: VfsPath) {
+        self.cwd = path;
+    }
+
+    pub fn last_status(&self) -> i32 {
+        self.status
+    }
+
+    /// Sets `$?` (a session reporting how a stopped line ended).
+    pub fn set_last_status(&mut self, status: i32) {
+        self.status = status;
+    }
+
+    pub fn set_interactive(&mut self, interactive: bool) {
+        self.interactive = interactive;
+    }
+
+    /// Marks this shell as running the script file `path` (`BASH_SOURCE`).
+    pub fn set_script_source(&mut self, path: &str) {
+        self.sources = vec![path.to_string()];
+    }
+
+    pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
+        self.arg0 = arg0.to_string();
+        self.positional = Arc::new(args);
+    }
+
+    pub fn watch(&self) -> &Watch {
+        &self.watch
+    }
+
+    pub fn fds(&self) -> &FdTable {
+        &self.fds
+    }
+
+    pub fn fds_mut(&mut self) -> &mut FdTable {
+        &mut self.fds
+    }
+
+    /// Command names, functions and aliases (for completion).
+    pub fn known_commands(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.ctx.table.names.iter().map(|n| n.to_string()).collect();
+        names.extend(self.functions.keys().cloned());
+        names.extend(self.aliases.keys().cloned());
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Starts a new run in this shell (an interactive command line): its
+    /// own deadline (and cancellation) and a fresh command budget.
+    pub fn begin_run(&mut self, watch: Watch) {
+        self.watch = watch;
+        self.ctx.reset_budgets();
+    }
+
+    /// Runs one interactive command line. Unlike [`Shell::run_script`],
+    /// errors do not end the session and `exit` is reported, not hidden.
+    pub fn run_line(&mut self, source: &str) -> Result<LineStatus, Stop> {
+        let outcome = self.run_source(source);
+        let (status, exited) = match outcome {
+            Ok(status) => (status, false),
+            Err(Flow::Exit(status)) => (status, self.exit_requested),
+            Err(Flow::Return(status)) => (status, false),
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => (self.status, false),
+            Err(Flow::Stop(stopped)) => return Err(stopped),
+        };
+        self.exit_requested = false;
+        self.status = status;
+        if exited {
+            self.run_exit_trap()?;
+        }
+        Ok(LineStatus {
+            status: self.status,
+            exited,
+        })
+    }
+
+    /// Ends an interactive session: runs the EXIT trap.
+    pub fn finish_session(&mut self) -> Result<i32, Stop> {
+        self.run_exit_trap()?;
+        Ok(self.status)
+    }
+
+    /// Runs a whole script (or `-c` command line), command line by command
+    /// line as bash does: a syntax error stops the script (status 2) after
+    /// the lines before it ran. Returns the exit status.
+    pub fn run_script(&mut self, source: &str) -> Result<i32, Stop> {
+        let outcome = self.run_source(source);
+        let status = match outcome {
+            Ok(status) => status,
+            Err(Flow::Exit(status)) => status,
+            Err(Flow::Return(status)) => status,
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
+            Err(Flow::Stop(stopped)) => return Err(stopped),
+        };
+        self.status = status;
+        self.run_exit_trap()?;
+        Ok(self.status)
+    }
+
+    /// Runs source text in this shell; `Flow::Exit` propagates.
+    pub(crate) fn run_source(&mut self, source: &str) -> ExecResult {
+        let mut parser = Parser::new(source);
+        loop {
+            parser.set_aliases(
+                self.aliases
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                self.opts.expand_aliases,
+            );
+            let command = match parser.next_command() {
+                Ok(Some(command)) => command,
+                Ok(None) => return Ok(self.status),
+                Err(error) => {
+                    self.report_syntax_error(&error);
+                    self.status = 2;
+                    return Err(Flow::Exit(2));
+                }
+            };
+            if self.opts.noexec {
+                continue;
+            }
+            self.status = self.run_list(&command)?;
+        }
+    }
+
+    pub(crate) fn report_syntax_error(&mut self, error: &ParseError) {
+        let message = format!("{}: line {}: {}\n", self.arg0, error.line, error.message);
+        self.write_stderr(message.as_bytes());
+    }
+
+    /// Runs the EXIT trap once.
+    pub(crate) fn run_exit_trap(&mut self) -> Result<(), Stop> {
+        if let Some(action) = self.traps.remove("EXIT") {
+            let saved = self.status;
+            match self.run_source(&action) {
+                Ok(_) => self.status = saved,
+                Err(Flow::Exit(status)) => self.status = status,
+                Err(Flow::Stop(stopped)) => return Err(stopped),
+                Err(_) => self.status = saved,
+            }
+        }
+        Ok(())
+    }
+
+    /// A syntax check without running (`bash -n`).
+    pub fn check_syntax(source: &str) -> Result<(), ParseError> {
+        Parser::parse_all(source).map(|_| ())
+    }
+
+    /// Counts a command against the limit and checks the deadline.
+    pub(crate) fn tick_command(&self) -> Result<(), Flow> {
+        self.check_watch()?;
+        self.ctx.count_command().map_err(Flow::Stop)
+    }
+
+    pub(crate) fn tick_loop(&self) -> Result<(), Flow> {
+        self.check_watch()?;
+        self.ctx.count_iteration().map_err(Flow::Stop)
+    }
+
+    /// The deadline, a cancellation, or the host-memory ceiling.
+    pub(crate) fn check_stop(&self) -> Result<(), Stop> {
+        self.watch.check()?;
+        if self.ctx.memory_exceeded() {
+            return Err(Stop::Limit(LimitKind::HostMemory));
+        }
+        Ok(())
+    }
+
+    /// [`Shell::check_stop`] as control flow.
+    pub(crate) fn check_watch(&self) -> Result<(), Flow> {
+        self.check_stop().map_err(Flow::Stop)
+    }
+
+    /// A fresh pseudo-random 15-bit number (`$RANDOM`).
+    pub(crate) fn next_random(&mut self) -> u32 {
+        // xorshift64*
+        let mut x = self.random;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.random = x;
+        ((x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) & 0x7fff) as u32
+    }
+
+    /// `set -o name` / `set +o name`; false for an unknown name.
+    pub fn set_option_by_name(&mut self, name: &str, on: bool) -> bool {
+        self.opts.set_named(name, on)
+    }
+
+    /// `shopt -s name` / `shopt -u name`; false for a name goccia does
+    /// not act on.
+    pub fn set_shopt_by_name(&mut self, name: &str, on: bool) -> bool {
+        super::options::find(super::options::SHOPT_OPTIONS, name)
+            .is_some_and(|option| self.opts.set(option, on))
+    }
+
+    /// A pseudo-random number for commands (`mktemp`, `shuf`).
+    pub(crate) fn random_u32(&mut self) -> u32 {
+        self.next_random() << 15 | self.next_random()
+    }
+
+    /// Sets and exports `name` (`export name=value`); false when `name` is
+    /// not a valid identifier or is read-only.
+    pub fn export(&mut self, name: &str, value: &str) -> bool {
+        if !crate::parse::is_name(name) || self.set_var(name, value).is_err() {
+            return false;
+        }
+        if let Some(var) = self.vars.get_mut(name) {
+            var.attrs.exported = true;
+        }
+        true
+    }
+
+    /// A subshell copy whose `goccia` builtin goes through `launcher` (a
+    /// shell handed to a nested run, which nests one level deeper).
+    pub fn subshell_with_launcher(&self, launcher: Arc<dyn ScriptLauncher>) -> Shell {
+        let mut child = self.subshell();
+        child.ctx = Context::build(
+            self.ctx.vfs.clone(),
+            self.ctx.watch.clone(),
+            self.ctx.limits.clone(),
+            Some(launcher),
+            self.ctx.table,
+        );
+        child
+    }
+
+    /// A copy for a subshell (`( ... )`): changes to it stay in it.
+    pub fn subshell(&self) -> Shell {
+        let mut child = self.clone();
+        child.subshell += 1;
+        child.bashpid = self.ctx.new_pid();
+        child.parent_traps = std::mem::take(&mut child.traps);
+        if !self.opts.inherit_errexit && self.errexit_off > 0 {
+            child.errexit_off = self.errexit_off;
+        }
+        child
+    }
+}

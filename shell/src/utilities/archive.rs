@@ -1,0 +1,567 @@
+//! `tar` (create, extract, list; gzip with `-z`) and `gzip`/`gunzip`/
+//! `zcat`, over the VFS. Archives are built and read in memory with the
+//! `tar` and `flate2` crates; nothing touches the host. Member names lose
+//! a leading `/` and may not climb out with `..`, as with GNU tar.
+
+use std::io::{Read, Write};
+
+use flate2::Compression;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+use goccia_vfs::{Node, VfsPath};
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::input::{open_quiet, open_source};
+
+/// What `tar` is asked to do.
+#[derive(Default)]
+struct TarOptions {
+    mode: Option<char>,
+    file: Option<String>,
+    gzip: bool,
+    verbose: bool,
+    to_stdout: bool,
+    directory: Option<String>,
+    strip: usize,
+    members: Vec<String>,
+}
+
+fn tar_usage(shell: &mut Shell, message: &str) -> ExecResult {
+    Ok(shell.fail_command(
+        "tar",
+        &format!("{message}\nTry 'tar --help' for more information."),
+        2,
+    ))
+}
+
+fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
+    let mut options = TarOptions::default();
+    let mut rest: Vec<String> = args[1..].to_vec();
+    // Old style: `tar czf out.tar.gz files`.
+    if let Some(first) = rest.first()
+        && !first.starts_with('-')
+        && first.chars().all(|c| "cxtzvfOCk".contains(c))
+    {
+        rest[0] = format!("-{first}");
+    }
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = rest[i].clone();
+        i += 1;
+        let mut value = |name: &str| -> Result<String, String> {
+            let value = rest
+                .get(i)
+                .cloned()
+                .ok_or(format!("option requires an argument -- '{name}'"))?;
+            i += 1;
+            Ok(value)
+        };
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "create" => options.mode = Some('c'),
+                "extract" | "get" => options.mode = Some('x'),
+                "list" => options.mode = Some('t'),
+                "gzip" | "gunzip" => options.gzip = true,
+                "verbose" => options.verbose = true,
+                "to-stdout" => options.to_stdout = true,
+                "file" => options.file = Some(attached.map_or_else(|| value("f"), Ok)?),
+                "directory" => options.directory = Some(attached.map_or_else(|| value("C"), Ok)?),
+                "strip-components" => {
+                    let text = attached.map_or_else(|| value("strip-components"), Ok)?;
+                    options.strip = text
+                        .parse()
+                        .map_err(|_| format!("invalid number: {text}"))?;
+                }
+                _ => return Err(format!("unrecognized option '--{name}'")),
+            }
+            continue;
+        }
+        if arg.len() > 1 && arg.starts_with('-') {
+            let flags: Vec<char> = arg[1..].chars().collect();
+            for (index, flag) in flags.iter().enumerate() {
+                match flag {
+                    'c' | 'x' | 't' => {
+                        if options.mode.is_some_and(|m| m != *flag) {
+                            return Err(
+                                "You may not specify more than one '-Acdtrux' option".into()
+                            );
+                        }
+                        options.mode = Some(*flag);
+                    }
+                    'z' => options.gzip = true,
+                    'v' => options.verbose = true,
+                    'O' => options.to_stdout = true,
+                    'k' => {}
+                    'f' | 'C' => {
+                        let attached: String = flags[index + 1..].iter().collect();
+                        let text = if attached.is_empty() {
+                            value(&flag.to_string())?
+                        } else {
+                            attached
+                        };
+                        if *flag == 'f' {
+                            options.file = Some(text);
+                        } else {
+                            options.directory = Some(text);
+                        }
+                        break;
+                    }
+                    other => return Err(format!("invalid option -- '{other}'")),
+                }
+            }
+            continue;
+        }
+        options.members.push(arg);
+    }
+    Ok(options)
+}
+
+pub fn tar(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let options = match parse_tar(args) {
+        Ok(options) => options,
+        Err(message) => return tar_usage(shell, &message),
+    };
+    match options.mode {
+        Some('c') => tar_create(shell, &options),
+        Some(mode) => tar_read(shell, &options, mode),
+        None => tar_usage(
+            shell,
+            "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options",
+        ),
+    }
+}
+
+/// The base folder of member paths (`-C`).
+fn base(shell: &Shell, options: &TarOptions) -> Result<VfsPath, String> {
+    let dir = options.directory.as_deref().unwrap_or(".");
+    shell
+        .cwd()
+        .resolve(dir)
+        .ok()
+        .filter(|path| shell.context().vfs.lock().is_dir(path))
+        .ok_or_else(|| format!("{dir}: Cannot open: No such file or directory"))
+}
+
+fn tar_create(shell: &mut Shell, options: &TarOptions) -> ExecResult {
+    if options.members.is_empty() {
+        return tar_usage(shell, "Cowardly refusing to create an empty archive");
+    }
+    let base = match base(shell, options) {
+        Ok(base) => base,
+        Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+    };
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut status = 0;
+    let mut listing = String::new();
+    let mut warned = false;
+    for member in &options.members {
+        let Ok(path) = base.resolve(member) else {
+            status = shell.fail_command(
+                "tar",
+                &format!("{member}: Cannot stat: Invalid argument"),
+                2,
+            );
+            continue;
+        };
+        let node = shell.context().vfs.lock().lookup(&path);
+        let Ok(node) = node else {
+            shell.fail_command(
+                "tar",
+                &format!("{member}: Cannot stat: No such file or directory"),
+                2,
+            );
+            status = 2;
+            continue;
+        };
+        let name = member.trim_start_matches('/');
+        if name.len() != member.len() && !warned {
+            warned = true;
+            shell.write_stderr(b"tar: Removing leading `/' from member names\n");
+        }
+        if let Err(error) = append(
+            &mut builder,
+            name.trim_end_matches('/'),
+            &node,
+            &mut listing,
+        ) {
+            return Ok(shell.fail_command("tar", &error.to_string(), 2));
+        }
+        shell.check_watch()?;
+    }
+    let archive = match builder.into_inner() {
+        Ok(archive) => archive,
+        Err(error) => return Ok(shell.fail_command("tar", &error.to_string(), 2)),
+    };
+    let archive = if options.gzip {
+        gzip_bytes(&archive)
+    } else {
+        archive
+    };
+    if options.verbose {
+        // With the archive on stdout, the listing goes to stderr.
+        if options.file.as_deref().is_none_or(|f| f == "-") {
+            shell.write_stderr(listing.as_bytes());
+        } else if let Err(error) = shell.write_stdout(listing.as_bytes()) {
+            return shell.io_status("tar", error);
+        }
+    }
+    if let Err(status) = write_output(shell, "tar", options.file.as_deref(), archive) {
+        return Ok(status);
+    }
+    if status != 0 {
+        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
+    }
+    Ok(status)
+}
+
+/// Appends `node` as `name` (folders recursively, in name order).
+fn append(
+    builder: &mut tar::Builder<Vec<u8>>,
+    name: &str,
+    node: &Node,
+    listing: &mut String,
+) -> std::io::Result<()> {
+    let meta = node.meta();
+    let mut header = tar::Header::new_gnu();
+    header.set_mode(meta.mode & 0o7777);
+    header.set_mtime((meta.mtime_ns.max(0) / 1_000_000_000) as u64);
+    match node {
+        Node::File(file) => {
+            header.set_entry_type(tar::EntryType::Regular);
+            header.set_size(file.data().len() as u64);
+            listing.push_str(&format!("{name}\n"));
+            append_named(builder, &mut header, name, &file.data()[..])
+        }
+        Node::Dir(dir) => {
+            header.set_entry_type(tar::EntryType::Directory);
+            header.set_size(0);
+            let folder = if name.is_empty() {
+                String::new()
+            } else {
+                format!("{name}/")
+            };
+            if !folder.is_empty() {
+                listing.push_str(&format!("{folder}\n"));
+                append_named(builder, &mut header, &folder, &[][..])?;
+            }
+            for (child, node) in dir.iter() {
+                append(builder, &format!("{folder}{child}"), node, listing)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Appends an entry named exactly `name` (the `tar` crate's own path
+/// handling drops `./`, which GNU tar keeps); names past the 100-byte
+/// header field take the crate's GNU long-name path.
+fn append_named(
+    builder: &mut tar::Builder<Vec<u8>>,
+    header: &mut tar::Header,
+    name: &str,
+    data: &[u8],
+) -> std::io::Result<()> {
+    let field = &mut header.as_old_mut().name;
+    if name.len() >= field.len() {
+        return builder.append_data(header, name, data);
+    }
+    field.fill(0);
+    field[..name.len()].copy_from_slice(name.as_bytes());
+    header.set_cksum();
+    builder.append(header, data)
+}
+
+fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
+    let archive = match read_input(shell, "tar", options.file.as_deref()) {
+        Ok(bytes) => bytes,
+        Err(status) => return Ok(status),
+    };
+    let archive = if options.gzip || archive.starts_with(&[0x1f, 0x8b]) {
+        match gunzip_bytes(&archive, shell.context().limits.max_buffered_input) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                return Ok(shell.fail_command(
+                    "tar",
+                    &format!("Child returned status 1: {error}"),
+                    2,
+                ));
+            }
+        }
+    } else {
+        archive
+    };
+    let base = if mode == 'x' && !options.to_stdout {
+        match base(shell, options) {
+            Ok(base) => Some(base),
+            Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+        }
+    } else {
+        None
+    };
+    let mut out = Vec::new();
+    let mut reader = tar::Archive::new(&archive[..]);
+    let entries = match reader.entries() {
+        Ok(entries) => entries,
+        Err(error) => {
+            return Ok(shell.fail_command(
+                "tar",
+                &format!("This does not look like a tar archive: {error}"),
+                2,
+            ));
+        }
+    };
+    for entry in entries {
+        shell.check_watch()?;
+        let mut entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                return Ok(shell.fail_command("tar", &format!("Damaged archive: {error}"), 2));
+            }
+        };
+        let name = match entry.path() {
+            Ok(path) => path.to_string_lossy().into_owned(),
+            Err(_) => continue,
+        };
+        let relative = member_path(&name, options.strip);
+        let wanted = options.members.is_empty()
+            || options.members.iter().any(|member| {
+                let member = member_path(member, 0).unwrap_or_default();
+                relative
+                    .as_deref()
+                    .is_some_and(|r| r == member || r.starts_with(&format!("{member}/")))
+            });
+        if !wanted {
+            continue;
+        }
+        let is_dir = entry.header().entry_type().is_dir();
+        if mode == 't' || options.verbose {
+            out.extend_from_slice(format!("{name}\n").as_bytes());
+        }
+        // `./` itself, and names climbing out with `..`, extract nothing.
+        let Some(relative) = relative.filter(|_| mode == 'x') else {
+            continue;
+        };
+        let mut data = Vec::new();
+        if let Err(error) = entry.read_to_end(&mut data) {
+            return Ok(shell.fail_command("tar", &format!("{name}: {error}"), 2));
+        }
+        if options.to_stdout {
+            if !is_dir {
+                out.extend_from_slice(&data);
+            }
+            continue;
+        }
+        let Some(base) = &base else { continue };
+        let mode = entry.header().mode().unwrap_or(0o644);
+        if let Err(message) = extract(shell, base, &relative, is_dir, data, mode) {
+            return Ok(shell.fail_command("tar", &message, 2));
+        }
+    }
+    match shell.write_stdout(&out) {
+        Ok(()) => Ok(0),
+        Err(error) => shell.io_status("tar", error),
+    }
+}
+
+/// A member's path below the extraction folder: leading `/` and the first
+/// `strip` components removed; `None` when nothing is left or it would
+/// climb out with `..`.
+fn member_path(name: &str, strip: usize) -> Option<String> {
+    let parts: Vec<&str> = name
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.contains(&"..") || parts.len() <= strip {
+        return None;
+    }
+    Some(parts[strip..].join("/"))
+}
+
+fn extract(
+    shell: &mut Shell,
+    base: &VfsPath,
+    relative: &str,
+    is_dir: bool,
+    data: Vec<u8>,
+    mode: u32,
+) -> Result<(), String> {
+    let path = base
+        .resolve(relative)
+        .map_err(|e| format!("{relative}: {e}"))?;
+    let vfs = shell.context().vfs.clone();
+    let mut vfs = vfs.lock();
+    let fail = |e: goccia_vfs::FsError| format!("{relative}: Cannot open: {}", e.errno.strerror());
+    if is_dir {
+        vfs.mkdir_all(&path).map_err(fail)?;
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        vfs.mkdir_all(&parent).map_err(fail)?;
+    }
+    vfs.write_file(&path, data).map_err(fail)?;
+    vfs.set_mode(&path, mode & 0o7777).map_err(fail)?;
+    Ok(())
+}
+
+/// The archive or compressed file: `-`/none is stdin.
+fn read_input(shell: &mut Shell, name: &str, file: Option<&str>) -> Result<Vec<u8>, i32> {
+    let operand = file.unwrap_or("-");
+    let Ok(mut source) = open_source(shell, name, operand) else {
+        return Err(2);
+    };
+    source
+        .read_all()
+        .map_err(|error| shell.fail_command(name, &format!("{operand}: {error}"), 2))
+}
+
+/// Writes `bytes` to `file` (`-`/none: stdout).
+fn write_output(
+    shell: &mut Shell,
+    name: &str,
+    file: Option<&str>,
+    bytes: Vec<u8>,
+) -> Result<(), i32> {
+    match file {
+        None | Some("-") => shell
+            .write_stdout(&bytes)
+            .map_err(|error| shell.fail_command(name, &format!("write error: {error}"), 2)),
+        Some(file) => {
+            let path = shell.cwd().resolve(file).map_err(|_| {
+                shell.fail_command(name, &format!("{file}: Cannot open: Invalid argument"), 2)
+            })?;
+            let written = shell.context().vfs.lock().write_file(&path, bytes);
+            written.map_err(|error| {
+                shell.fail_command(
+                    name,
+                    &format!("{file}: Cannot open: {}", error.errno.strerror()),
+                    2,
+                )
+            })
+        }
+    }
+}
+
+fn gzip_bytes(data: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = encoder.write_all(data);
+    encoder.finish().unwrap_or_default()
+}
+
+/// Decompresses, refusing output past `limit` (a small archive can expand
+/// to far more than it holds).
+fn gunzip_bytes(data: &[u8], limit: usize) -> std::io::Result<Vec<u8>> {
+    crate::io::read_to_end_capped(&mut MultiGzDecoder::new(data), limit)
+}
+
+// ----- gzip, gunzip, zcat -----
+
+pub fn gzip(shell: &mut Shell, args: &[String]) -> ExecResult {
+    compress_command(shell, args, "gzip", false)
+}
+
+pub fn gunzip(shell: &mut Shell, args: &[String]) -> ExecResult {
+    compress_command(shell, args, "gunzip", true)
+}
+
+pub fn zcat(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut args = args.to_vec();
+    args.insert(1, "-c".to_string());
+    compress_command(shell, &args, "zcat", true)
+}
+
+fn compress_command(
+    shell: &mut Shell,
+    args: &[String],
+    name: &str,
+    mut decompress: bool,
+) -> ExecResult {
+    let parsed = match crate::utilities::args::getopt(
+        args,
+        "",
+        &[
+            ("stdout", 'c', false),
+            ("to-stdout", 'c', false),
+            ("decompress", 'd', false),
+            ("keep", 'k', false),
+            ("force", 'f', false),
+            ("quiet", 'q', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return Ok(shell.fail_command(name, &message, 1)),
+    };
+    decompress |= parsed.has('d');
+    let to_stdout = parsed.has('c') || parsed.operands.is_empty();
+    let operands = if parsed.operands.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let limit = shell.context().limits.max_buffered_input;
+    let mut status = 0;
+    for operand in &operands {
+        let data = match open_quiet(shell, operand) {
+            Ok(mut source) => match source.read_all() {
+                Ok(data) => data,
+                Err(error) => {
+                    status = shell.fail_command(name, &format!("{operand}: {error}"), 1);
+                    continue;
+                }
+            },
+            Err(reason) => {
+                status = shell.fail_command(name, &format!("{operand}: {reason}"), 1);
+                continue;
+            }
+        };
+        let converted = if decompress {
+            match gunzip_bytes(&data, limit) {
+                Ok(bytes) => bytes,
+                Err(_) => {
+                    status = shell.fail_command(name, &format!("{operand}: not in gzip format"), 1);
+                    continue;
+                }
+            }
+        } else {
+            gzip_bytes(&data)
+        };
+        if to_stdout || operand == "-" {
+            if let Err(error) = shell.write_stdout(&converted) {
+                return shell.io_status(name, error);
+            }
+            continue;
+        }
+        let target = if decompress {
+            match operand
+                .strip_suffix(".gz")
+                .or_else(|| operand.strip_suffix(".tgz"))
+            {
+                Some(stem) => stem.to_string(),
+                None => {
+                    status = shell.fail_command(
+                        name,
+                        &format!("{operand}: unknown suffix -- ignored"),
+                        1,
+                    );
+                    continue;
+                }
+            }
+        } else {
+            format!("{operand}.gz")
+        };
+        if write_output(shell, name, Some(&target), converted).is_err() {
+            status = 1;
+            continue;
+        }
+        if !parsed.has('k')
+            && let Ok(path) = shell.cwd().resolve(operand)
+        {
+            let _ = shell.context().vfs.lock().remove_file(&path);
+        }
+    }
+    Ok(status)
+}

@@ -1,0 +1,205 @@
+//! Copying and moving: `cp` and `mv` (one implementation).
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::args::getopt;
+use crate::utilities::args::usage;
+use crate::utilities::files::names::resolve;
+use goccia_vfs::{Node, NodeType, VfsPath};
+
+pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> ExecResult {
+    let name = if moving { "mv" } else { "cp" };
+    let parsed = match getopt(
+        args,
+        "tS",
+        &[
+            ("recursive", 'r', false),
+            ("force", 'f', false),
+            ("no-clobber", 'n', false),
+            ("verbose", 'v', false),
+            ("archive", 'a', false),
+            ("preserve", 'p', false),
+            ("target-directory", 't', true),
+            ("interactive", 'i', false),
+            ("update", 'u', false),
+            ("no-target-directory", 'T', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, name, &message, 1),
+    };
+    let recursive = moving || parsed.has('r') || parsed.has('R') || parsed.has('a');
+    let mut operands = parsed.operands.clone();
+    let target = match parsed.value('t') {
+        Some(target) => target.to_string(),
+        None => {
+            if operands.len() < 2 {
+                let message = if operands.is_empty() {
+                    "missing file operand".to_string()
+                } else {
+                    format!("missing destination file operand after '{}'", operands[0])
+                };
+                return usage(shell, name, &message, 1);
+            }
+            operands.pop().expect("two operands")
+        }
+    };
+    let Ok(target_path) = resolve(shell, &target) else {
+        return Ok(shell.fail_command(name, &format!("cannot stat '{target}'"), 1));
+    };
+    let target_is_dir = shell.context().vfs.lock().is_dir(&target_path) && !parsed.has('T');
+    if operands.len() > 1 && !target_is_dir {
+        return Ok(shell.fail_command(name, &format!("target '{target}' is not a directory"), 1));
+    }
+    let mut status = 0;
+    let mut report = String::new();
+    for operand in &operands {
+        let Ok(source) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        let node = shell.context().vfs.lock().lookup(&source);
+        let node = match node {
+            Ok(node) => node,
+            Err(_) => {
+                status = shell.fail_command(
+                    name,
+                    &format!("cannot stat '{operand}': No such file or directory"),
+                    1,
+                );
+                continue;
+            }
+        };
+        if node.node_type() == NodeType::Directory && !recursive {
+            status = shell.fail_command(
+                name,
+                &format!("-r not specified; omitting directory '{operand}'"),
+                1,
+            );
+            continue;
+        }
+        let destination = if target_is_dir {
+            match source.file_name() {
+                Some(file) => target_path.join(file),
+                None => target_path.clone(),
+            }
+        } else {
+            target_path.clone()
+        };
+        if destination == source {
+            if moving {
+                continue;
+            }
+            status = shell.fail_command(
+                name,
+                &format!("'{operand}' and '{target}' are the same file"),
+                1,
+            );
+            continue;
+        }
+        if destination.starts_with(&source) && node.node_type() == NodeType::Directory {
+            status = shell.fail_command(
+                name,
+                &format!(
+                    "cannot {} '{operand}' to a subdirectory of itself, '{target}'",
+                    if moving { "move" } else { "copy a directory," }
+                ),
+                1,
+            );
+            continue;
+        }
+        let exists = shell.context().vfs.lock().lookup(&destination).ok();
+        if let Some(existing) = &exists {
+            if parsed.has('n') {
+                continue;
+            }
+            if existing.node_type() == NodeType::Directory && node.node_type() == NodeType::File {
+                status = shell.fail_command(
+                    name,
+                    &format!(
+                        "cannot overwrite directory '{}' with non-directory",
+                        destination
+                    ),
+                    1,
+                );
+                continue;
+            }
+        }
+        let shown_destination = if target_is_dir {
+            format!(
+                "{}/{}",
+                target.trim_end_matches('/'),
+                source.file_name().unwrap_or("")
+            )
+        } else {
+            target.clone()
+        };
+        let result = {
+            let mut vfs = shell.context().vfs.lock();
+            if moving {
+                vfs.rename(&source, &destination)
+            } else {
+                match (&node, &exists) {
+                    (Node::Dir(_), Some(Node::Dir(_))) => {
+                        merge_copy(&mut vfs, &source, &destination)
+                    }
+                    _ => vfs.copy(&source, &destination),
+                }
+            }
+        };
+        match result {
+            Ok(()) => {
+                if parsed.has('v') {
+                    if moving {
+                        report.push_str(&format!("renamed '{operand}' -> '{shown_destination}'\n"));
+                    } else {
+                        report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
+                    }
+                }
+            }
+            Err(error) => {
+                status = shell.fail_command(
+                    name,
+                    &format!(
+                        "cannot {} '{operand}': {}",
+                        if moving { "move" } else { "copy" },
+                        error.errno.strerror()
+                    ),
+                    1,
+                );
+            }
+        }
+    }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status(name, error);
+    }
+    Ok(status)
+}
+
+/// `cp -r dir existing-dir/dir`: merge into what is there.
+fn merge_copy(
+    vfs: &mut goccia_vfs::Vfs,
+    source: &VfsPath,
+    destination: &VfsPath,
+) -> Result<(), goccia_vfs::FsError> {
+    let Node::Dir(dir) = vfs.lookup(source)? else {
+        return vfs.copy(source, destination);
+    };
+    for (name, child) in dir.iter() {
+        let target = destination.join(name);
+        match (child, vfs.lookup(&target).ok()) {
+            (Node::Dir(_), Some(Node::Dir(_))) => merge_copy(vfs, &source.join(name), &target)?,
+            _ => vfs.copy(&source.join(name), &target)?,
+        }
+    }
+    Ok(())
+}
+
+pub fn cp(shell: &mut Shell, args: &[String]) -> ExecResult {
+    copy_or_move(shell, args, false)
+}
+
+pub fn mv(shell: &mut Shell, args: &[String]) -> ExecResult {
+    copy_or_move(shell, args, true)
+}

@@ -1,0 +1,451 @@
+//! Listing: `ls` and `tree`.
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::args::Out;
+use crate::utilities::args::buffered;
+use crate::utilities::args::finish;
+use crate::utilities::args::usage;
+use crate::utilities::args::{check_flags, getopt};
+use crate::utilities::files::info::human_size;
+use crate::utilities::files::names::resolve;
+use goccia_vfs::{Node, NodeType, VfsPath};
+use std::io::Write;
+
+struct Entry {
+    name: String,
+    path: VfsPath,
+    node: Node,
+}
+
+pub(crate) fn mode_string(node: &Node) -> String {
+    let mode = node.meta().mode;
+    let mut out = String::with_capacity(10);
+    out.push(if node.node_type() == NodeType::Directory {
+        'd'
+    } else {
+        '-'
+    });
+    for shift in [6, 3, 0] {
+        let bits = (mode >> shift) & 7;
+        out.push(if bits & 4 != 0 { 'r' } else { '-' });
+        out.push(if bits & 2 != 0 { 'w' } else { '-' });
+        out.push(if bits & 1 != 0 { 'x' } else { '-' });
+    }
+    out
+}
+
+pub(crate) fn node_size(node: &Node) -> u64 {
+    match node {
+        Node::File(file) => file.len(),
+        Node::Dir(_) => 4096,
+    }
+}
+
+fn format_time(mtime_ns: i64) -> String {
+    let secs = mtime_ns.div_euclid(1_000_000_000);
+    crate::time::strftime_utc("%b %e %H:%M", secs)
+}
+
+pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[
+            ("all", 'a', false),
+            ("almost-all", 'A', false),
+            ("recursive", 'R', false),
+            ("reverse", 'r', false),
+            ("human-readable", 'h', false),
+            ("directory", 'd', false),
+            ("classify", 'F', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "ls", &message, 2),
+    };
+    if let Err(message) = check_flags(&parsed, "laARrtShdF1pCxmiUs") {
+        return usage(shell, "ls", &message, 2);
+    }
+    let operands = if parsed.operands.is_empty() {
+        vec![".".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    let mut status = 0;
+    for operand in &operands {
+        let node = resolve(shell, operand)
+            .ok()
+            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok().map(|n| (p, n)));
+        match node {
+            None => {
+                shell.fail_command(
+                    "ls",
+                    &format!("cannot access '{operand}': No such file or directory"),
+                    2,
+                );
+                status = 2;
+            }
+            Some((path, node)) => {
+                let entry = Entry {
+                    name: operand.clone(),
+                    path,
+                    node,
+                };
+                if entry.node.node_type() == NodeType::Directory && !parsed.has('d') {
+                    dirs.push(entry);
+                } else {
+                    files.push(entry);
+                }
+            }
+        }
+    }
+    let mut out = buffered(shell);
+    sort_entries(&mut files, &parsed);
+    sort_entries(&mut dirs, &parsed);
+    let result = (|| -> std::io::Result<()> {
+        if !files.is_empty() {
+            write_entries(&mut out, &files, &parsed, false)?;
+        }
+        let show_headers = operands.len() > 1 || parsed.has('R');
+        let mut first = files.is_empty();
+        let mut queue: Vec<Entry> = dirs;
+        while !queue.is_empty() {
+            let dir = queue.remove(0);
+            if !first {
+                writeln!(out)?;
+            }
+            first = false;
+            if show_headers {
+                writeln!(out, "{}:", dir.name)?;
+            }
+            let mut children = list_dir(shell, &dir, &parsed);
+            sort_entries(&mut children, &parsed);
+            write_entries(&mut out, &children, &parsed, true)?;
+            if parsed.has('R') {
+                let mut subdirs: Vec<Entry> = children
+                    .into_iter()
+                    .filter(|e| {
+                        e.node.node_type() == NodeType::Directory && e.name != "." && e.name != ".."
+                    })
+                    .map(|e| Entry {
+                        name: if dir.name.ends_with('/') {
+                            format!("{}{}", dir.name, e.name)
+                        } else {
+                            format!("{}/{}", dir.name, e.name)
+                        },
+                        path: e.path,
+                        node: e.node,
+                    })
+                    .collect();
+                subdirs.append(&mut queue);
+                queue = subdirs;
+            }
+        }
+        Ok(())
+    })();
+    if let Err(error) = result {
+        return shell.io_status("ls", error);
+    }
+    finish(shell, "ls", out, status)
+}
+
+fn list_dir(shell: &Shell, dir: &Entry, parsed: &crate::utilities::args::Parsed) -> Vec<Entry> {
+    let Node::Dir(node) = &dir.node else {
+        return Vec::new();
+    };
+    let mut entries: Vec<Entry> = node
+        .iter()
+        .filter(|(name, _)| parsed.has('a') || parsed.has('A') || !name.starts_with('.'))
+        .map(|(name, child)| Entry {
+            name: name.to_string(),
+            path: dir.path.join(name),
+            node: child.clone(),
+        })
+        .collect();
+    if parsed.has('a') {
+        let parent = dir.path.parent().unwrap_or_else(VfsPath::root);
+        let vfs = shell.context().vfs.lock();
+        if let Ok(parent_node) = vfs.lookup(&parent) {
+            entries.push(Entry {
+                name: "..".into(),
+                path: parent,
+                node: parent_node,
+            });
+        }
+        entries.push(Entry {
+            name: ".".into(),
+            path: dir.path.clone(),
+            node: dir.node.clone(),
+        });
+    }
+    entries
+}
+
+fn sort_entries(entries: &mut [Entry], parsed: &crate::utilities::args::Parsed) {
+    if parsed.has('U') {
+        return;
+    }
+    if parsed.has('t') {
+        entries.sort_by(|a, b| {
+            b.node
+                .meta()
+                .mtime_ns
+                .cmp(&a.node.meta().mtime_ns)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+    } else if parsed.has('S') {
+        entries.sort_by(|a, b| {
+            node_size(&b.node)
+                .cmp(&node_size(&a.node))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+    } else {
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    if parsed.has('r') {
+        entries.reverse();
+    }
+}
+
+fn write_entries(
+    out: &mut Out,
+    entries: &[Entry],
+    parsed: &crate::utilities::args::Parsed,
+    in_dir: bool,
+) -> std::io::Result<()> {
+    let suffix = |entry: &Entry| -> &'static str {
+        match entry.node.node_type() {
+            NodeType::Directory if parsed.has('F') || parsed.has('p') => "/",
+            NodeType::File if parsed.has('F') && entry.node.meta().mode & 0o111 != 0 => "*",
+            _ => "",
+        }
+    };
+    if parsed.has('l') {
+        if in_dir {
+            let blocks: u64 = entries
+                .iter()
+                .map(|e| node_size(&e.node).div_ceil(4096) * 4)
+                .sum();
+            writeln!(out, "total {blocks}")?;
+        }
+        for entry in entries {
+            let size = node_size(&entry.node);
+            let size = if parsed.has('h') {
+                human_size(size)
+            } else {
+                size.to_string()
+            };
+            let links = if entry.node.node_type() == NodeType::Directory {
+                2
+            } else {
+                1
+            };
+            writeln!(
+                out,
+                "{} {links} user user {size:>5} {} {}{}",
+                mode_string(&entry.node),
+                format_time(entry.node.meta().mtime_ns),
+                entry.name,
+                suffix(entry)
+            )?;
+        }
+        return Ok(());
+    }
+    if parsed.has('m') {
+        let names: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{}{}", e.name, suffix(e)))
+            .collect();
+        return writeln!(out, "{}", names.join(", "));
+    }
+    let names: Vec<String> = entries
+        .iter()
+        .map(|e| format!("{}{}", e.name, suffix(e)))
+        .collect();
+    // The last of `-1`, `-C` and `-x` decides the layout.
+    let layout = parsed
+        .flags
+        .iter()
+        .rev()
+        .find(|f| matches!(f, '1' | 'C' | 'x'));
+    if let Some(layout @ ('C' | 'x')) = layout {
+        return write_columns(out, &names, *layout == 'x');
+    }
+    for name in names {
+        writeln!(out, "{name}")?;
+    }
+    Ok(())
+}
+
+/// The width `ls -C`/`-x` fills (a terminal's default; there is none).
+const LS_WIDTH: usize = 80;
+
+/// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
+/// wide as its longest name plus two spaces (the last column unpadded),
+/// filled down the columns (`-C`) or across the rows (`-x`).
+fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Result<()> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let widths: Vec<usize> = names.iter().map(|n| n.chars().count()).collect();
+    let place = |index: usize, rows: usize, columns: usize| {
+        if across {
+            (index / columns, index % columns)
+        } else {
+            (index % rows, index / rows)
+        }
+    };
+    let mut chosen = (names.len(), 1, vec![0]);
+    for columns in (1..=names.len().clamp(1, LS_WIDTH / 3)).rev() {
+        let rows = names.len().div_ceil(columns);
+        let mut column_widths = vec![0usize; columns];
+        for (index, width) in widths.iter().enumerate() {
+            let (_, column) = place(index, rows, columns);
+            column_widths[column] = column_widths[column].max(*width);
+        }
+        let used = column_widths.iter().filter(|w| **w > 0).count();
+        let total: usize = column_widths.iter().sum::<usize>() + 2 * used.saturating_sub(1);
+        if total < LS_WIDTH || columns == 1 {
+            chosen = (rows, columns, column_widths);
+            break;
+        }
+    }
+    let (rows, columns, column_widths) = chosen;
+    let mut grid = vec![vec![None; columns]; rows];
+    for (index, name) in names.iter().enumerate() {
+        let (row, column) = place(index, rows, columns);
+        grid[row][column] = Some(name);
+    }
+    for row in grid {
+        let cells: Vec<(usize, &String)> = row
+            .iter()
+            .enumerate()
+            .filter_map(|(column, cell)| cell.map(|name| (column, name)))
+            .collect();
+        // Padding as GNU writes it: tabs (every 8 columns) while they do
+        // not pass the next column's start, then spaces.
+        let mut line = String::new();
+        let mut at = 0;
+        for (position, (column, name)) in cells.iter().enumerate() {
+            line.push_str(name);
+            let start = at;
+            at += name.chars().count();
+            if position + 1 < cells.len() {
+                let target = start + column_widths[*column] + 2;
+                while at < target {
+                    if target / 8 > (at + 1) / 8 {
+                        line.push('\t');
+                        at += 8 - at % 8;
+                    } else {
+                        line.push(' ');
+                        at += 1;
+                    }
+                }
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+pub fn tree(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(args, "L", &[]) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "tree", &message, 1),
+    };
+    let depth_limit: usize = parsed
+        .value('L')
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let operands = if parsed.operands.is_empty() {
+        vec![".".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let mut out = String::new();
+    let (mut dirs, mut files) = (0, 0);
+    for operand in &operands {
+        let node = resolve(shell, operand)
+            .ok()
+            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok());
+        match node {
+            Some(Node::Dir(dir)) => {
+                out.push_str(operand);
+                out.push('\n');
+                tree_walk(
+                    &dir,
+                    "",
+                    &mut out,
+                    &mut dirs,
+                    &mut files,
+                    parsed.has('a'),
+                    parsed.has('d'),
+                    1,
+                    depth_limit,
+                );
+            }
+            Some(Node::File(_)) => {
+                out.push_str(&format!("{operand} [error opening dir]\n"));
+            }
+            None => out.push_str(&format!("{operand} [error opening dir]\n")),
+        }
+    }
+    out.push_str(&format!(
+        "\n{dirs} director{}, {files} file{}\n",
+        if dirs == 1 { "y" } else { "ies" },
+        if files == 1 { "" } else { "s" }
+    ));
+    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+        return shell.io_status("tree", error);
+    }
+    Ok(0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tree_walk(
+    dir: &goccia_vfs::node::DirNode,
+    prefix: &str,
+    out: &mut String,
+    dirs: &mut usize,
+    files: &mut usize,
+    all: bool,
+    dirs_only: bool,
+    depth: usize,
+    limit: usize,
+) {
+    if depth > limit {
+        return;
+    }
+    let entries: Vec<(&goccia_vfs::node::Name, &Node)> = dir
+        .iter()
+        .filter(|(name, _)| all || !name.starts_with('.'))
+        .filter(|(_, node)| !dirs_only || node.node_type() == NodeType::Directory)
+        .collect();
+    for (i, (name, node)) in entries.iter().enumerate() {
+        let last = i + 1 == entries.len();
+        out.push_str(prefix);
+        out.push_str(if last { "└── " } else { "├── " });
+        out.push_str(name);
+        out.push('\n');
+        match node {
+            Node::Dir(child) => {
+                *dirs += 1;
+                let next = format!("{prefix}{}", if last { "    " } else { "│   " });
+                tree_walk(
+                    child,
+                    &next,
+                    out,
+                    dirs,
+                    files,
+                    all,
+                    dirs_only,
+                    depth + 1,
+                    limit,
+                );
+            }
+            Node::File(_) => *files += 1,
+        }
+    }
+}

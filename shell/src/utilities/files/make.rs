@@ -1,0 +1,445 @@
+//! Creating: `mkdir`, `rmdir`, `touch`, `mktemp`, `truncate`, `ln`.
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::args::getopt;
+use crate::utilities::args::usage;
+use crate::utilities::files::copy::copy_or_move;
+use crate::utilities::files::info::parse_mode;
+use crate::utilities::files::names::resolve;
+use goccia_vfs::{Errno, VfsPath};
+
+pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "m",
+        &[
+            ("parents", 'p', false),
+            ("verbose", 'v', false),
+            ("mode", 'm', true),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "mkdir", &message, 1),
+    };
+    if parsed.operands.is_empty() {
+        return usage(shell, "mkdir", "missing operand", 1);
+    }
+    let mut status = 0;
+    let mut report = String::new();
+    for operand in &parsed.operands {
+        let path = match resolve(shell, operand) {
+            Ok(path) => path,
+            Err(reason) => {
+                status = shell.fail_command(
+                    "mkdir",
+                    &format!("cannot create directory '{operand}': {reason}"),
+                    1,
+                );
+                continue;
+            }
+        };
+        let result = if parsed.has('p') {
+            let mut vfs = shell.context().vfs.lock();
+            let mut created = Vec::new();
+            let mut current = VfsPath::root();
+            let mut outcome = Ok(());
+            for name in path.components() {
+                current = current.join(name);
+                if vfs.is_dir(&current) {
+                    continue;
+                }
+                match vfs.mkdir(&current) {
+                    Ok(()) => created.push(current.clone()),
+                    Err(error) => {
+                        outcome = Err(error);
+                        break;
+                    }
+                }
+            }
+            if parsed.has('v') {
+                for dir in created {
+                    let shown = if operand.starts_with('/') {
+                        dir.to_string()
+                    } else {
+                        relative_display(operand, &path, &dir)
+                    };
+                    report.push_str(&format!("mkdir: created directory '{shown}'\n"));
+                }
+            }
+            outcome
+        } else {
+            let result = shell.context().vfs.lock().mkdir(&path);
+            if result.is_ok() && parsed.has('v') {
+                report.push_str(&format!("mkdir: created directory '{operand}'\n"));
+            }
+            result
+        };
+        if let Some(mode) = parsed.value('m')
+            && let Some(bits) = parse_mode(mode, 0o755)
+        {
+            let _ = shell.context().vfs.lock().set_mode(&path, bits);
+        }
+        if let Err(error) = result {
+            status = shell.fail_command(
+                "mkdir",
+                &format!(
+                    "cannot create directory '{operand}': {}",
+                    error.errno.strerror()
+                ),
+                1,
+            );
+        }
+    }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status("mkdir", error);
+    }
+    Ok(status)
+}
+
+/// How `mkdir -pv` names a parent it created for a relative operand.
+fn relative_display(operand: &str, full: &VfsPath, created: &VfsPath) -> String {
+    let extra = full.depth() - created.depth();
+    let mut parts: Vec<&str> = operand.trim_end_matches('/').split('/').collect();
+    for _ in 0..extra {
+        parts.pop();
+    }
+    parts.join("/")
+}
+
+pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[
+            ("parents", 'p', false),
+            ("verbose", 'v', false),
+            ("ignore-fail-on-non-empty", 'I', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "rmdir", &message, 1),
+    };
+    if parsed.operands.is_empty() {
+        return usage(shell, "rmdir", "missing operand", 1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let Ok(mut path) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        loop {
+            let result = shell.context().vfs.lock().remove_dir(&path);
+            if let Err(error) = result {
+                if !(error.errno == Errno::NotEmpty && parsed.has('I')) {
+                    status = shell.fail_command(
+                        "rmdir",
+                        &format!("failed to remove '{operand}': {}", error.errno.strerror()),
+                        1,
+                    );
+                }
+                break;
+            }
+            if !parsed.has('p') {
+                break;
+            }
+            match path.parent() {
+                Some(parent) if !parent.is_root() && parent != *shell.cwd() => path = parent,
+                _ => break,
+            }
+        }
+    }
+    Ok(status)
+}
+
+pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "dtr",
+        &[
+            ("no-create", 'c', false),
+            ("date", 'd', true),
+            ("reference", 'r', true),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "touch", &message, 1),
+    };
+    if parsed.operands.is_empty() {
+        return usage(shell, "touch", "missing file operand", 1);
+    }
+    let time = match (parsed.value('d'), parsed.value('t'), parsed.value('r')) {
+        (Some(date), _, _) => crate::time::parse_date(date).map(|s| s * 1_000_000_000),
+        (_, Some(stamp), _) => crate::time::parse_touch_stamp(stamp).map(|s| s * 1_000_000_000),
+        (_, _, Some(reference)) => resolve(shell, reference)
+            .ok()
+            .and_then(|p| shell.context().vfs.lock().stat(&p).ok())
+            .map(|s| s.mtime_ns),
+        _ => None,
+    };
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let Ok(path) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        let mut vfs = shell.context().vfs.lock();
+        let result = if vfs.exists(&path) {
+            vfs.set_mtime(&path, time)
+        } else if parsed.has('c') {
+            Ok(())
+        } else {
+            vfs.write_file(&path, Vec::new()).and_then(|()| {
+                if time.is_some() {
+                    vfs.set_mtime(&path, time)
+                } else {
+                    Ok(())
+                }
+            })
+        };
+        drop(vfs);
+        if let Err(error) = result {
+            status = shell.fail_command(
+                "touch",
+                &format!("cannot touch '{operand}': {}", error.errno.strerror()),
+                1,
+            );
+        }
+    }
+    Ok(status)
+}
+
+pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let symbolic = args[1..]
+        .iter()
+        .any(|a| a.starts_with('-') && a.contains('s'));
+    let operands: Vec<String> = args[1..]
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .cloned()
+        .collect();
+    if operands.len() < 2 {
+        return usage(shell, "ln", "missing file operand", 1);
+    }
+    if symbolic {
+        return Ok(shell.fail_command(
+            "ln",
+            "symbolic links are not supported in the sandbox filesystem",
+            1,
+        ));
+    }
+    // A hard link is a copy that shares content.
+    let mut copy_args = vec!["cp".to_string()];
+    copy_args.extend(operands);
+    copy_or_move(shell, &copy_args, false)
+}
+
+pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "pt",
+        &[
+            ("directory", 'd', false),
+            ("dry-run", 'u', false),
+            ("quiet", 'q', false),
+            ("tmpdir", 'p', true),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "mktemp", &message, 1),
+    };
+    let template = parsed
+        .operands
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "tmp.XXXXXXXXXX".to_string());
+    let x_count = template.chars().rev().take_while(|c| *c == 'X').count();
+    if x_count < 3 {
+        return Ok(shell.fail_command(
+            "mktemp",
+            &format!("too few X's in template '{template}'"),
+            1,
+        ));
+    }
+    let dir = match parsed.value('p') {
+        Some(dir) => Some(dir.to_string()),
+        None if parsed.operands.is_empty() || parsed.has('t') => Some(
+            shell
+                .get_var("TMPDIR")
+                .unwrap_or_else(|| "/tmp".to_string()),
+        ),
+        None => None,
+    };
+    for _ in 0..100 {
+        let random: String = (0..x_count)
+            .map(|_| {
+                let n = shell.random_u32() as usize % 62;
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[n] as char
+            })
+            .collect();
+        let name = format!("{}{random}", &template[..template.len() - x_count]);
+        let shown = match &dir {
+            Some(dir) => format!("{}/{name}", dir.trim_end_matches('/')),
+            None => name,
+        };
+        let Ok(path) = resolve(shell, &shown) else {
+            break;
+        };
+        let mut vfs = shell.context().vfs.lock();
+        if vfs.exists(&path) {
+            continue;
+        }
+        let result = if parsed.has('u') {
+            Ok(())
+        } else if parsed.has('d') {
+            vfs.mkdir(&path)
+        } else {
+            vfs.create_new(&path, Vec::new())
+        };
+        drop(vfs);
+        return match result {
+            Ok(()) => match shell.write_stdout(format!("{shown}\n").as_bytes()) {
+                Ok(()) => Ok(0),
+                Err(error) => shell.io_status("mktemp", error),
+            },
+            Err(error) => Ok(shell.fail_command(
+                "mktemp",
+                &format!(
+                    "failed to create file via template '{template}': {}",
+                    error.errno.strerror()
+                ),
+                1,
+            )),
+        };
+    }
+    Ok(shell.fail_command("mktemp", "failed to create a unique name", 1))
+}
+
+/// How `truncate -s` changes a size: `N`, `+N`, `-N`, `<N` (at most),
+/// `>N` (at least), `/N` (down to a multiple), `%N` (up to a multiple).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SizeChange {
+    Set(u64),
+    Extend(u64),
+    Reduce(u64),
+    AtMost(u64),
+    AtLeast(u64),
+    RoundDown(u64),
+    RoundUp(u64),
+}
+
+impl SizeChange {
+    fn parse(text: &str) -> Option<SizeChange> {
+        let (op, digits) = match text.chars().next()? {
+            c @ ('+' | '-' | '<' | '>' | '/' | '%') => (Some(c), &text[1..]),
+            _ => (None, text),
+        };
+        let amount = crate::utilities::args::parse_size_suffix(digits)?;
+        Some(match op {
+            None => SizeChange::Set(amount),
+            Some('+') => SizeChange::Extend(amount),
+            Some('-') => SizeChange::Reduce(amount),
+            Some('<') => SizeChange::AtMost(amount),
+            Some('>') => SizeChange::AtLeast(amount),
+            Some('/') if amount > 0 => SizeChange::RoundDown(amount),
+            Some('%') if amount > 0 => SizeChange::RoundUp(amount),
+            _ => return None,
+        })
+    }
+
+    fn apply(self, current: u64) -> u64 {
+        match self {
+            SizeChange::Set(n) => n,
+            SizeChange::Extend(n) => current.saturating_add(n),
+            SizeChange::Reduce(n) => current.saturating_sub(n),
+            SizeChange::AtMost(n) => current.min(n),
+            SizeChange::AtLeast(n) => current.max(n),
+            SizeChange::RoundDown(n) => current / n * n,
+            SizeChange::RoundUp(n) => current.div_ceil(n).saturating_mul(n),
+        }
+    }
+}
+
+pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "sr",
+        &[
+            ("size", 's', true),
+            ("reference", 'r', true),
+            ("no-create", 'c', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "truncate", &message, 1),
+    };
+    let reference = match parsed.value('r') {
+        Some(file) => match resolve(shell, file)
+            .ok()
+            .and_then(|path| shell.context().vfs.lock().stat(&path).ok())
+        {
+            Some(stat) => Some(stat.size),
+            None => {
+                let message = format!("cannot stat '{file}': No such file or directory");
+                return Ok(shell.fail_command("truncate", &message, 1));
+            }
+        },
+        None => None,
+    };
+    let change = match (parsed.value('s'), reference) {
+        (Some(text), _) => match SizeChange::parse(text) {
+            Some(change) => change,
+            None => {
+                let message = format!("Invalid number: '{text}'");
+                return Ok(shell.fail_command("truncate", &message, 1));
+            }
+        },
+        (None, Some(size)) => SizeChange::Set(size),
+        (None, None) => {
+            let message = "you must specify either '--size' or '--reference'";
+            return usage(shell, "truncate", message, 1);
+        }
+    };
+    if parsed.operands.is_empty() {
+        return usage(shell, "truncate", "missing file operand", 1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let Ok(path) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        if let Err(reason) = truncate_one(shell, &path, change, parsed.has('c')) {
+            let message = format!("cannot open '{operand}' for writing: {reason}");
+            status = shell.fail_command("truncate", &message, 1);
+        }
+    }
+    Ok(status)
+}
+
+/// Resizes one file; the quota is checked before anything is allocated, so
+/// `truncate -s 1T` fails with ENOSPC instead of taking the host's memory.
+fn truncate_one(
+    shell: &mut Shell,
+    path: &goccia_vfs::VfsPath,
+    change: SizeChange,
+    no_create: bool,
+) -> Result<(), &'static str> {
+    let mut vfs = shell.context().vfs.lock();
+    let current = match vfs.read_file(path) {
+        Ok(data) => data,
+        Err(_) if no_create => return Ok(()),
+        Err(_) => bytes::Bytes::new(),
+    };
+    let target = change.apply(current.len() as u64);
+    let growth = target.saturating_sub(current.len() as u64);
+    if growth > vfs.remaining().max_bytes {
+        return Err(goccia_vfs::Errno::NoSpc.strerror());
+    }
+    let mut data = current.to_vec();
+    data.resize(target as usize, 0);
+    vfs.write_file(path, data)
+        .map_err(|error| error.errno.strerror())
+}

@@ -1,0 +1,8 @@
+//! Files and folders of the VFS.
+
+pub mod copy;
+pub mod info;
+pub mod list;
+pub mod make;
+pub mod names;
+pub mod remove;

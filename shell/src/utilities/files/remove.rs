@@ -1,0 +1,105 @@
+//! Removing: `rm`.
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::args::getopt;
+use crate::utilities::args::usage;
+use crate::utilities::files::names::resolve;
+use goccia_vfs::Node;
+
+pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[
+            ("recursive", 'r', false),
+            ("force", 'f', false),
+            ("verbose", 'v', false),
+            ("dir", 'd', false),
+            ("interactive", 'i', false),
+            ("no-preserve-root", 'N', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "rm", &message, 1),
+    };
+    let recursive = parsed.has('r') || parsed.has('R');
+    let force = parsed.has('f');
+    if parsed.operands.is_empty() {
+        if force {
+            return Ok(0);
+        }
+        return usage(shell, "rm", "missing operand", 1);
+    }
+    let mut status = 0;
+    let mut report = String::new();
+    for operand in &parsed.operands {
+        let Ok(path) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        if path.is_root() && recursive {
+            status = shell.fail_command("rm", "it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe", 1);
+            continue;
+        }
+        let node = shell.context().vfs.lock().lookup(&path);
+        match node {
+            Err(_) => {
+                if !force {
+                    status = shell.fail_command(
+                        "rm",
+                        &format!("cannot remove '{operand}': No such file or directory"),
+                        1,
+                    );
+                }
+            }
+            Ok(Node::Dir(dir)) if !recursive => {
+                if parsed.has('d') && dir.is_empty() {
+                    let _ = shell.context().vfs.lock().remove_dir(&path);
+                    if parsed.has('v') {
+                        report.push_str(&format!("removed directory '{operand}'\n"));
+                    }
+                } else {
+                    status = shell.fail_command(
+                        "rm",
+                        &format!("cannot remove '{operand}': Is a directory"),
+                        1,
+                    );
+                }
+            }
+            Ok(node) => {
+                if parsed.has('v') {
+                    verbose_removals(&mut report, operand, &node);
+                }
+                let removed = shell.context().vfs.lock().remove_all(&path);
+                if let Err(error) = removed {
+                    status = shell.fail_command(
+                        "rm",
+                        &format!("cannot remove '{operand}': {}", error.errno.strerror()),
+                        1,
+                    );
+                }
+            }
+        }
+    }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status("rm", error);
+    }
+    Ok(status)
+}
+
+fn verbose_removals(report: &mut String, shown: &str, node: &Node) {
+    if let Node::Dir(dir) = node {
+        for (name, child) in dir.iter() {
+            verbose_removals(
+                report,
+                &format!("{}/{name}", shown.trim_end_matches('/')),
+                child,
+            );
+        }
+        report.push_str(&format!("removed directory '{shown}'\n"));
+    } else {
+        report.push_str(&format!("removed '{shown}'\n"));
+    }
+}

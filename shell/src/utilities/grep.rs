@@ -1,0 +1,600 @@
+//! `grep` (GNU options) and `rg` (ripgrep's defaults: Rust regex syntax,
+//! recursive over directories).
+
+use goccia_vfs::{Node, VfsPath};
+
+use crate::interp::{ExecResult, Shell};
+use crate::pattern::Pattern;
+use crate::utilities::input::{Source, open_quiet};
+use crate::utilities::matcher::{Matcher, Syntax};
+
+#[derive(Default)]
+struct Options {
+    syntax: Option<Syntax>,
+    ignore_case: bool,
+    invert: bool,
+    count: bool,
+    files_with_matches: bool,
+    files_without_match: bool,
+    line_numbers: bool,
+    filename: Option<bool>,
+    only_matching: bool,
+    quiet: bool,
+    silent: bool,
+    recursive: bool,
+    word: bool,
+    line: bool,
+    after: usize,
+    before: usize,
+    max_count: Option<usize>,
+    byte_offset: bool,
+    null_data: bool,
+    null_after_name: bool,
+    text: bool,
+    includes: Vec<String>,
+    excludes: Vec<String>,
+    exclude_dirs: Vec<String>,
+    patterns: Vec<String>,
+    pattern_files: Vec<String>,
+    operands: Vec<String>,
+    label: String,
+}
+
+fn parse(args: &[String], rg: bool) -> Result<Options, String> {
+    let mut o = Options {
+        label: "(standard input)".to_string(),
+        ..Options::default()
+    };
+    if rg {
+        o.syntax = Some(Syntax::Perl);
+        o.recursive = true;
+    }
+    let mut i = 1;
+    let mut positional_only = false;
+    while i < args.len() {
+        let arg = args[i].clone();
+        i += 1;
+        if positional_only || !arg.starts_with('-') || arg == "-" {
+            o.operands.push(arg);
+            continue;
+        }
+        if arg == "--" {
+            positional_only = true;
+            continue;
+        }
+        let value =
+            |name: &str, attached: Option<String>, i: &mut usize| -> Result<String, String> {
+                if let Some(v) = attached {
+                    return Ok(v);
+                }
+                let v = args
+                    .get(*i)
+                    .cloned()
+                    .ok_or_else(|| format!("option requires an argument -- '{name}'"))?;
+                *i += 1;
+                Ok(v)
+            };
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "extended-regexp" => o.syntax = Some(Syntax::Extended),
+                "fixed-strings" => o.syntax = Some(Syntax::Fixed),
+                "basic-regexp" => o.syntax = Some(Syntax::Basic),
+                "perl-regexp" => o.syntax = Some(Syntax::Perl),
+                "ignore-case" => o.ignore_case = true,
+                "invert-match" => o.invert = true,
+                "count" => o.count = true,
+                "files-with-matches" => o.files_with_matches = true,
+                "files-without-match" => o.files_without_match = true,
+                "line-number" => o.line_numbers = true,
+                "no-line-number" => o.line_numbers = false,
+                "with-filename" => o.filename = Some(true),
+                "no-filename" => o.filename = Some(false),
+                "only-matching" => o.only_matching = true,
+                "quiet" | "silent" => o.quiet = true,
+                "no-messages" => o.silent = true,
+                "recursive" | "dereference-recursive" => o.recursive = true,
+                "word-regexp" => o.word = true,
+                "line-regexp" => o.line = true,
+                "byte-offset" => o.byte_offset = true,
+                "null-data" => o.null_data = true,
+                "color" | "colour" | "no-ignore" | "hidden" | "no-heading" | "heading" | "text"
+                | "binary" | "line-buffered" | "smart-case" | "unrestricted" | "no-config" => {}
+                "after-context" => {
+                    o.after = value(name, attached, &mut i)?
+                        .parse()
+                        .map_err(|_| "invalid context length argument".to_string())?
+                }
+                "before-context" => {
+                    o.before = value(name, attached, &mut i)?
+                        .parse()
+                        .map_err(|_| "invalid context length argument".to_string())?
+                }
+                "context" => {
+                    let n = value(name, attached, &mut i)?
+                        .parse()
+                        .map_err(|_| "invalid context length argument".to_string())?;
+                    o.after = n;
+                    o.before = n;
+                }
+                "max-count" => o.max_count = value(name, attached, &mut i)?.parse().ok(),
+                "regexp" => o.patterns.push(value(name, attached, &mut i)?),
+                "file" => o.pattern_files.push(value(name, attached, &mut i)?),
+                "include" | "glob" => {
+                    let v = value(name, attached, &mut i)?;
+                    match v.strip_prefix('!') {
+                        Some(rest) => o.excludes.push(rest.to_string()),
+                        None => o.includes.push(v),
+                    }
+                }
+                "exclude" => o.excludes.push(value(name, attached, &mut i)?),
+                "exclude-dir" => o.exclude_dirs.push(value(name, attached, &mut i)?),
+                "label" => o.label = value(name, attached, &mut i)?,
+                "type" | "type-not" => {
+                    value(name, attached, &mut i)?;
+                }
+                _ => return Err(format!("unrecognized option '--{name}'")),
+            }
+            continue;
+        }
+        let chars: Vec<char> = arg[1..].chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            j += 1;
+            let attached = if j < chars.len() {
+                Some(chars[j..].iter().collect::<String>())
+            } else {
+                None
+            };
+            let takes_value =
+                matches!(c, 'e' | 'f' | 'A' | 'B' | 'C' | 'm' | 'g') || (c == 't' && rg);
+            if takes_value {
+                let v = value(&c.to_string(), attached, &mut i)?;
+                j = chars.len();
+                let number = |v: &str| {
+                    v.parse::<usize>()
+                        .map_err(|_| format!("{v}: invalid context length argument"))
+                };
+                match c {
+                    'e' => o.patterns.push(v),
+                    'f' => o.pattern_files.push(v),
+                    'A' => o.after = number(&v)?,
+                    'B' => o.before = number(&v)?,
+                    'C' => {
+                        o.after = number(&v)?;
+                        o.before = o.after;
+                    }
+                    'm' => o.max_count = v.parse().ok(),
+                    'g' => match v.strip_prefix('!') {
+                        Some(rest) => o.excludes.push(rest.to_string()),
+                        None => o.includes.push(v),
+                    },
+                    _ => {}
+                }
+                continue;
+            }
+            if c.is_ascii_digit() {
+                let digits: String = std::iter::once(c)
+                    .chain(
+                        chars[j..]
+                            .iter()
+                            .copied()
+                            .take_while(|c| c.is_ascii_digit()),
+                    )
+                    .collect();
+                j += digits.len() - 1;
+                let n = digits.parse().unwrap_or(0);
+                o.after = n;
+                o.before = n;
+                continue;
+            }
+            match c {
+                'E' => o.syntax = Some(Syntax::Extended),
+                'F' => o.syntax = Some(Syntax::Fixed),
+                'G' => o.syntax = Some(Syntax::Basic),
+                'P' => o.syntax = Some(Syntax::Perl),
+                'i' | 'y' => o.ignore_case = true,
+                'v' => o.invert = true,
+                'c' => o.count = true,
+                'l' => o.files_with_matches = true,
+                'L' => o.files_without_match = true,
+                'n' => o.line_numbers = true,
+                'N' => o.line_numbers = false,
+                'H' => o.filename = Some(true),
+                'h' => o.filename = Some(false),
+                'o' => o.only_matching = true,
+                'q' => o.quiet = true,
+                's' => o.silent = true,
+                'r' | 'R' => o.recursive = true,
+                'w' => o.word = true,
+                'x' => o.line = true,
+                'b' => o.byte_offset = true,
+                'z' => o.null_data = true,
+                'Z' => o.null_after_name = true,
+                'a' => o.text = true,
+                'I' | 'U' | 'S' | 'u' | 'T' => {}
+                _ => return Err(format!("invalid option -- '{c}'")),
+            }
+        }
+    }
+    Ok(o)
+}
+
+pub fn grep(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run(shell, args, false)
+}
+
+pub fn egrep(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut args = args.to_vec();
+    args.insert(1, "-E".to_string());
+    run(shell, &args, false)
+}
+
+pub fn fgrep(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut args = args.to_vec();
+    args.insert(1, "-F".to_string());
+    run(shell, &args, false)
+}
+
+pub fn rg(shell: &mut Shell, args: &[String]) -> ExecResult {
+    run(shell, args, true)
+}
+
+fn usage(shell: &mut Shell, name: &str, message: &str) -> ExecResult {
+    Ok(shell.fail_command(name, &format!("{message}\nUsage: {name} [OPTION]... PATTERNS [FILE]...\nTry '{name} --help' for more information."), 2))
+}
+
+fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
+    let name = if rg { "rg" } else { "grep" };
+    let mut options = match parse(args, rg) {
+        Ok(options) => options,
+        Err(message) => return usage(shell, name, &message),
+    };
+    for file in std::mem::take(&mut options.pattern_files) {
+        match open_quiet(shell, &file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
+            Ok(data) => options
+                .patterns
+                .extend(String::from_utf8_lossy(&data).lines().map(str::to_string)),
+            Err(reason) => return Ok(shell.fail_command(name, &format!("{file}: {reason}"), 2)),
+        }
+    }
+    if options.patterns.is_empty() {
+        if options.operands.is_empty() {
+            return usage(shell, name, "no pattern given");
+        }
+        let pattern = options.operands.remove(0);
+        options
+            .patterns
+            .extend(pattern.split('\n').map(str::to_string));
+    }
+    let syntax = options.syntax.unwrap_or(Syntax::Basic);
+    let mut alternatives: Vec<String> =
+        options.patterns.iter().map(|p| syntax.to_rust(p)).collect();
+    if options.word {
+        alternatives = alternatives
+            .into_iter()
+            .map(|p| format!(r"\b(?:{p})\b"))
+            .collect();
+    }
+    if options.line {
+        alternatives = alternatives
+            .into_iter()
+            .map(|p| format!("^(?:{p})$"))
+            .collect();
+    }
+    let combined = if alternatives.len() == 1 {
+        alternatives[0].clone()
+    } else {
+        alternatives
+            .iter()
+            .map(|p| format!("(?:{p})"))
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    let matcher = match Matcher::from_rust(&combined, options.ignore_case) {
+        Ok(matcher) => matcher,
+        Err(error) => {
+            return Ok(shell.fail_command(
+                name,
+                &format!("invalid regular expression: {error}"),
+                2,
+            ));
+        }
+    };
+    let empty_pattern = options.patterns.iter().all(String::is_empty);
+    // With no operand, `rg` and `grep -r` search the working directory and
+    // name files without a leading `./`.
+    let implicit_dot = options.operands.is_empty()
+        && if rg {
+            shell.fds().input(0).is_none()
+        } else {
+            options.recursive
+        };
+    let operands = if implicit_dot {
+        vec![".".to_string()]
+    } else if options.operands.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        options.operands.clone()
+    };
+    let mut files: Vec<(String, Option<VfsPath>)> = Vec::new();
+    let mut status = 1;
+    let mut error = false;
+    for operand in &operands {
+        if operand == "-" {
+            files.push((operand.clone(), None));
+            continue;
+        }
+        let resolved = shell.cwd().resolve(operand).ok();
+        let node = resolved
+            .as_ref()
+            .and_then(|p| shell.context().vfs.lock().lookup(p).ok());
+        match (resolved, node) {
+            (Some(path), Some(Node::Dir(_))) => {
+                if options.recursive {
+                    let shown = if implicit_dot { "" } else { operand.as_str() };
+                    collect_files(shell, shown, &path, &options, &mut files);
+                } else {
+                    if !options.silent {
+                        shell.fail_command(name, &format!("{operand}: Is a directory"), 2);
+                    }
+                    error = true;
+                }
+            }
+            (Some(path), Some(Node::File(_))) => files.push((operand.clone(), Some(path))),
+            _ => {
+                if !options.silent {
+                    shell.fail_command(name, &format!("{operand}: No such file or directory"), 2);
+                }
+                error = true;
+            }
+        }
+    }
+    let show_names = options.filename.unwrap_or(
+        files.len() > 1
+            || options.recursive
+                && !(files.len() == 1
+                    && operands.len() == 1
+                    && !shell.context().vfs.lock().is_dir(
+                        &shell
+                            .cwd()
+                            .resolve(&operands[0])
+                            .unwrap_or_else(|_| VfsPath::root()),
+                    )),
+    );
+    let mut out: Vec<u8> = Vec::new();
+    for (shown, path) in &files {
+        let mut source = match path {
+            None => Source::stdin(shell),
+            Some(path) => match shell.context().vfs.lock().read_file(path) {
+                Ok(data) => Source::Data(data),
+                Err(_) => continue,
+            },
+        };
+        let display = if path.is_none() {
+            options.label.clone()
+        } else {
+            shown.clone()
+        };
+        let result = search(
+            shell,
+            &mut source,
+            &display,
+            show_names,
+            &options,
+            &matcher,
+            empty_pattern,
+            &mut out,
+        );
+        match result {
+            Ok(true) => {
+                status = 0;
+                if options.quiet {
+                    break;
+                }
+            }
+            Ok(false) => {}
+            Err(io_error) => return shell.io_status(name, io_error),
+        }
+        if out.len() > 64 << 10 {
+            if let Err(io_error) = shell.write_stdout(&out) {
+                return shell.io_status(name, io_error);
+            }
+            out.clear();
+        }
+    }
+    if !options.quiet
+        && let Err(io_error) = shell.write_stdout(&out)
+    {
+        return shell.io_status(name, io_error);
+    }
+    if error && !(options.quiet && status == 0) {
+        return Ok(2);
+    }
+    Ok(status)
+}
+
+fn collect_files(
+    shell: &Shell,
+    shown: &str,
+    path: &VfsPath,
+    options: &Options,
+    files: &mut Vec<(String, Option<VfsPath>)>,
+) {
+    let Ok(entries) = shell.context().vfs.lock().read_dir(path) else {
+        return;
+    };
+    for entry in entries {
+        let child_shown = if shown.is_empty() || shown.ends_with('/') {
+            format!("{shown}{}", entry.name)
+        } else {
+            format!("{shown}/{}", entry.name)
+        };
+        let child = path.join(&entry.name);
+        match entry.node_type {
+            goccia_vfs::NodeType::Directory => {
+                if options
+                    .exclude_dirs
+                    .iter()
+                    .any(|p| Pattern::new(p, true).matches(&entry.name))
+                {
+                    continue;
+                }
+                collect_files(shell, &child_shown, &child, options, files);
+            }
+            goccia_vfs::NodeType::File => {
+                if !options.includes.is_empty()
+                    && !options
+                        .includes
+                        .iter()
+                        .any(|p| Pattern::new(p, true).matches(&entry.name))
+                {
+                    continue;
+                }
+                if options
+                    .excludes
+                    .iter()
+                    .any(|p| Pattern::new(p, true).matches(&entry.name))
+                {
+                    continue;
+                }
+                files.push((child_shown, Some(child)));
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    shell: &mut Shell,
+    source: &mut Source,
+    name: &str,
+    show_names: bool,
+    options: &Options,
+    matcher: &Matcher,
+    empty_pattern: bool,
+    out: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    let data = source.read_all()?;
+    let separator = if options.null_data { 0 } else { b'\n' };
+    let binary =
+        !options.text && !options.null_data && data[..data.len().min(32 << 10)].contains(&0);
+    let mut lines: Vec<&[u8]> = data.split(|b| *b == separator).collect();
+    if data.last() == Some(&separator) || data.is_empty() {
+        lines.pop();
+    }
+    let mut matches = 0usize;
+    let mut last_printed: Option<usize> = None;
+    let mut pending_after = 0usize;
+    let mut offsets = Vec::with_capacity(lines.len());
+    let mut offset = 0usize;
+    for line in &lines {
+        offsets.push(offset);
+        offset += line.len() + 1;
+    }
+    let context = options.after > 0 || options.before > 0;
+    let prefix = |out: &mut Vec<u8>, number: usize, byte: usize, sep: u8| {
+        if show_names {
+            out.extend_from_slice(name.as_bytes());
+            out.push(sep);
+        }
+        if options.line_numbers {
+            out.extend_from_slice(number.to_string().as_bytes());
+            out.push(sep);
+        }
+        if options.byte_offset {
+            out.extend_from_slice(byte.to_string().as_bytes());
+            out.push(sep);
+        }
+    };
+    let terminator = if options.null_data { 0 } else { b'\n' };
+    let listing =
+        options.files_with_matches || options.files_without_match || options.count || options.quiet;
+    for (index, line) in lines.iter().enumerate() {
+        if index % 4096 == 0
+            && let Err(stop) = shell.check_stop()
+        {
+            return Err(stop.into_io());
+        }
+        if options.max_count.is_some_and(|m| matches >= m) && pending_after == 0 {
+            break;
+        }
+        let text = String::from_utf8_lossy(line);
+        let is_match =
+            (empty_pattern && !options.line || matcher.is_match(&text)) != options.invert;
+        if is_match && options.max_count.is_none_or(|m| matches < m) {
+            matches += 1;
+            if listing {
+                if options.quiet {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if context {
+                let start = index.saturating_sub(options.before);
+                let from = match last_printed {
+                    Some(last) if last + 1 >= start => last + 1,
+                    Some(_) => {
+                        out.extend_from_slice(b"--\n");
+                        start
+                    }
+                    None => start,
+                };
+                for ctx in from..index {
+                    prefix(out, ctx + 1, offsets[ctx], b'-');
+                    out.extend_from_slice(lines[ctx]);
+                    out.push(terminator);
+                }
+            }
+            if binary {
+                // GNU grep reports binary matches instead of printing them.
+                out.extend_from_slice(format!("Binary file {name} matches\n").as_bytes());
+                return Ok(true);
+            }
+            if options.only_matching && !options.invert {
+                for found in matcher.find_all(&text) {
+                    if found.end == found.start {
+                        continue;
+                    }
+                    prefix(out, index + 1, offsets[index] + found.start, b':');
+                    out.extend_from_slice(text[found.start..found.end].as_bytes());
+                    out.push(terminator);
+                }
+            } else {
+                prefix(out, index + 1, offsets[index], b':');
+                out.extend_from_slice(line);
+                out.push(terminator);
+            }
+            last_printed = Some(index);
+            pending_after = options.after;
+        } else if pending_after > 0 && !listing {
+            prefix(out, index + 1, offsets[index], b'-');
+            out.extend_from_slice(line);
+            out.push(terminator);
+            last_printed = Some(index);
+            pending_after -= 1;
+        }
+    }
+    if options.count {
+        if show_names {
+            out.extend_from_slice(name.as_bytes());
+            out.push(b':');
+        }
+        out.extend_from_slice(format!("{matches}\n").as_bytes());
+    }
+    let name_end = if options.null_after_name { "\0" } else { "\n" };
+    if options.files_with_matches && matches > 0 {
+        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
+    }
+    if options.files_without_match && matches == 0 {
+        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
+    }
+    if options.files_without_match {
+        return Ok(matches == 0);
+    }
+    Ok(matches > 0)
+}

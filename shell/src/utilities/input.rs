@@ -1,0 +1,203 @@
+//! What utilities share: reading operands (files, `-`, devices), line
+//! iteration that streams from pipes, and GNU-style option parsing.
+
+use std::io::{self, Read};
+
+use bytes::Bytes;
+use goccia_vfs::{Errno, Node};
+
+use crate::interp::Shell;
+use crate::io::{Fd, SharedReader};
+
+/// An input: a stream (stdin, a pipe, a device) with the most a command
+/// may buffer from it, or a file's content.
+pub(crate) enum Source {
+    Stdin(Option<SharedReader>, usize),
+    Data(Bytes),
+}
+
+impl Source {
+    /// The shell's standard input.
+    pub fn stdin(shell: &Shell) -> Source {
+        Source::Stdin(
+            shell.fds().input(0),
+            shell.context().limits.max_buffered_input,
+        )
+    }
+
+    /// The whole input (a stream only up to the buffered-input limit).
+    pub fn read_all(&mut self) -> io::Result<Vec<u8>> {
+        match self {
+            Source::Data(bytes) => Ok(bytes.to_vec()),
+            Source::Stdin(None, _) => Ok(Vec::new()),
+            Source::Stdin(Some(reader), limit) => {
+                crate::io::read_to_end_capped(&mut *reader.lock(), *limit)
+            }
+        }
+    }
+
+    /// Calls `f` with each line (its `\n` included when present) until it
+    /// returns `false` or the input ends.
+    pub fn for_each_line(&mut self, f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {
+        self.for_each_record(b'\n', f)
+    }
+
+    /// [`Source::for_each_line`] with records ended by `terminator` (`-z`:
+    /// NUL).
+    pub fn for_each_record(
+        &mut self,
+        terminator: u8,
+        mut f: impl FnMut(&[u8]) -> io::Result<bool>,
+    ) -> io::Result<()> {
+        match self {
+            Source::Data(bytes) => {
+                for line in bytes.split_inclusive(|b| *b == terminator) {
+                    if !f(line)? {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Source::Stdin(None, _) => Ok(()),
+            Source::Stdin(Some(reader), limit) => {
+                let mut reader = reader.lock();
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    if crate::io::read_until_capped(&mut *reader, terminator, &mut line, *limit)?
+                        == 0
+                    {
+                        return Ok(());
+                    }
+                    if !f(&line)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads up to `limit` bytes.
+    pub fn read_bytes(
+        &mut self,
+        limit: usize,
+        mut f: impl FnMut(&[u8]) -> io::Result<bool>,
+    ) -> io::Result<()> {
+        match self {
+            Source::Data(bytes) => {
+                f(&bytes[..limit.min(bytes.len())])?;
+                Ok(())
+            }
+            Source::Stdin(None, _) => Ok(()),
+            Source::Stdin(Some(reader), _) => {
+                let mut reader = reader.lock();
+                let mut remaining = limit;
+                let mut buffer = vec![0u8; 8192];
+                while remaining > 0 {
+                    let want = remaining.min(buffer.len());
+                    let n = reader.read(&mut buffer[..want])?;
+                    if n == 0 {
+                        break;
+                    }
+                    remaining -= n;
+                    if !f(&buffer[..n])? {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// How many bytes at the end of `data` begin a UTF-8 sequence that the
+/// next chunk may complete.
+pub(crate) fn incomplete_utf8_tail(data: &[u8]) -> usize {
+    for back in 1..=3.min(data.len()) {
+        let byte = data[data.len() - back];
+        let needed = match byte {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            0x80..=0xBF => continue,
+            _ => return 0,
+        };
+        return if needed > back { back } else { 0 };
+    }
+    0
+}
+
+impl Source {
+    /// Calls `f` with the input as text, chunk by chunk as it streams in
+    /// (a character cut by a chunk's end is held for the next one; bytes
+    /// that are not UTF-8 become U+FFFD).
+    pub fn for_each_text_chunk(
+        &mut self,
+        mut f: impl FnMut(&str) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut pending: Vec<u8> = Vec::new();
+        self.read_bytes(usize::MAX, |chunk| {
+            pending.extend_from_slice(chunk);
+            let cut = incomplete_utf8_tail(&pending);
+            let rest = pending.split_off(pending.len() - cut);
+            f(&String::from_utf8_lossy(&pending))?;
+            pending = rest;
+            Ok(true)
+        })?;
+        if !pending.is_empty() {
+            f(&String::from_utf8_lossy(&pending))?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens an operand: `-` is stdin; `/dev/stdin`, `/dev/fd/N` and the
+/// usual devices work; anything else is a VFS file. On failure prints
+/// `name: operand: reason` and returns `Err(())`.
+pub(crate) fn open_source(shell: &mut Shell, name: &str, operand: &str) -> Result<Source, ()> {
+    match open_quiet(shell, operand) {
+        Ok(source) => Ok(source),
+        Err(reason) => {
+            shell.fail_command(name, &format!("{operand}: {reason}"), 1);
+            Err(())
+        }
+    }
+}
+
+/// Like [`open_source`] without the message.
+pub(crate) fn open_quiet(shell: &mut Shell, operand: &str) -> Result<Source, &'static str> {
+    match operand {
+        "-" | "/dev/stdin" => return Ok(Source::stdin(shell)),
+        "/dev/null" => return Ok(Source::Data(Bytes::new())),
+        _ => {}
+    }
+    if let Some(Fd::Input(reader)) = crate::interp::device_input(operand, shell.watch()) {
+        return Ok(Source::Stdin(
+            Some(reader),
+            shell.context().limits.max_buffered_input,
+        ));
+    }
+    if let Some(fd) = operand
+        .strip_prefix("/dev/fd/")
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        return match shell.fds().input(fd) {
+            Some(reader) => Ok(Source::Stdin(
+                Some(reader),
+                shell.context().limits.max_buffered_input,
+            )),
+            None => Err("No such file or directory"),
+        };
+    }
+    let path = shell
+        .cwd()
+        .resolve(operand)
+        .map_err(|e| Errno::from(&e).strerror())?;
+    let vfs = shell.context().vfs.clone();
+    let vfs = vfs.lock();
+    match vfs.lookup(&path) {
+        Ok(Node::File(file)) => Ok(Source::Data(file.data().clone())),
+        Ok(Node::Dir(_)) => Err("Is a directory"),
+        Err(error) => Err(error.errno.strerror()),
+    }
+}

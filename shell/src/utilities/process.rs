@@ -1,0 +1,238 @@
+//! Utilities that run other commands: `timeout` and `xargs`.
+
+use crate::interp::{ExecResult, Flow, Shell};
+use goccia_core::Stop;
+
+pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut index = 1;
+    let mut preserve = false;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "--preserve-status" => preserve = true,
+            "--foreground" | "-v" | "--verbose" => {}
+            "-s" | "-k" | "--signal" | "--kill-after" => index += 1,
+            _ if arg.starts_with("--signal=")
+                || arg.starts_with("--kill-after=")
+                || (arg.starts_with("-s") && arg.len() > 2)
+                || (arg.starts_with("-k") && arg.len() > 2) => {}
+            _ => break,
+        }
+        index += 1;
+    }
+    let Some(duration_text) = args.get(index) else {
+        return Ok(shell.fail_command(
+            "timeout",
+            "missing operand\nTry 'timeout --help' for more information.",
+            125,
+        ));
+    };
+    let Some(duration) = crate::utilities::system::parse_duration(duration_text) else {
+        return Ok(shell.fail_command("timeout", &format!("invalid time interval '{duration_text}'\nTry 'timeout --help' for more information."), 125));
+    };
+    let command = &args[index + 1..];
+    if command.is_empty() {
+        return Ok(shell.fail_command(
+            "timeout",
+            "missing operand\nTry 'timeout --help' for more information.",
+            125,
+        ));
+    }
+    let mut child = shell.child_process();
+    let limit = if duration.is_zero() {
+        None
+    } else {
+        Some(duration)
+    };
+    child.watch = shell.watch().narrowed(limit);
+    match child.dispatch_command(command) {
+        Ok(status) => Ok(status),
+        Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+        Err(Flow::Stop(Stop::DEADLINE)) if shell.watch().check().is_ok() => {
+            Ok(if preserve { 137 } else { 124 })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// Splits xargs input: blanks separate items, quotes and backslashes
+/// group.
+fn xargs_items(text: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut has = false;
+    let mut chars = text.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => current.push(c),
+            None => match c {
+                '\'' | '"' => {
+                    quote = Some(c);
+                    has = true;
+                }
+                '\\' => {
+                    if let Some(next) = chars.next() {
+                        current.push(next);
+                        has = true;
+                    }
+                }
+                c if c.is_whitespace() => {
+                    if has || !current.is_empty() {
+                        items.push(std::mem::take(&mut current));
+                        has = false;
+                    }
+                }
+                c => current.push(c),
+            },
+        }
+    }
+    if has || !current.is_empty() {
+        items.push(current);
+    }
+    items
+}
+
+pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut max_args: Option<usize> = None;
+    let mut max_lines: Option<usize> = None;
+    let mut replace: Option<String> = None;
+    let mut delimiter: Option<char> = None;
+    let mut trace = false;
+    let mut no_run_empty = false;
+    let mut slot_var: Option<String> = None;
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        let value = |index: &mut usize| -> Option<String> {
+            *index += 1;
+            args.get(*index).cloned()
+        };
+        match arg.as_str() {
+            "-n" | "--max-args" => max_args = value(&mut index).and_then(|v| v.parse().ok()),
+            "-L" | "--max-lines" => max_lines = value(&mut index).and_then(|v| v.parse().ok()),
+            "-I" => replace = value(&mut index),
+            "-d" | "--delimiter" => {
+                delimiter = value(&mut index).map(|d| {
+                    crate::escape::printf_format(&d)
+                        .0
+                        .chars()
+                        .next()
+                        .unwrap_or('\n')
+                })
+            }
+            "-0" | "--null" => delimiter = Some('\0'),
+            "-t" | "--verbose" => trace = true,
+            "-r" | "--no-run-if-empty" => no_run_empty = true,
+            "-P" | "-s" | "--max-procs" | "--max-chars" => {
+                value(&mut index);
+            }
+            "-x" | "-p" => {}
+            _ if arg.starts_with("-I") && arg.len() > 2 => replace = Some(arg[2..].to_string()),
+            _ if arg.starts_with("-n") && arg.len() > 2 => max_args = arg[2..].parse().ok(),
+            _ if arg.starts_with("-L") && arg.len() > 2 => max_lines = arg[2..].parse().ok(),
+            _ if arg.starts_with("-P") && arg.len() > 2 => {}
+            _ if arg.starts_with("--process-slot-var=") => {
+                slot_var = Some(arg["--process-slot-var=".len()..].to_string())
+            }
+            _ if arg.starts_with("-d") && arg.len() > 2 => {
+                delimiter = crate::escape::printf_format(&arg[2..]).0.chars().next()
+            }
+            _ if arg.starts_with('-') && arg.len() > 1 => {
+                return Ok(shell.fail_command("xargs", &format!("invalid option -- '{}'\nUsage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...", &arg[1..]), 1));
+            }
+            _ => break,
+        }
+        index += 1;
+    }
+    let command: Vec<String> = if index < args.len() {
+        args[index..].to_vec()
+    } else {
+        vec!["echo".to_string()]
+    };
+    let mut input = String::new();
+    if let Some(reader) = shell.fds().input(0) {
+        let limit = shell.context().limits.max_buffered_input;
+        let bytes = match crate::io::read_to_end_capped(&mut *reader.lock(), limit) {
+            Ok(bytes) => bytes,
+            Err(error) => return shell.io_status("xargs", error),
+        };
+        input = String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let items: Vec<String> = if replace.is_some() {
+        let lines: Vec<String> = match delimiter {
+            Some(d) => input.split(d).map(str::to_string).collect(),
+            None => input.lines().map(|l| l.trim_start().to_string()).collect(),
+        };
+        lines.into_iter().filter(|l| !l.is_empty()).collect()
+    } else {
+        match delimiter {
+            Some(d) => {
+                let mut parts: Vec<String> = input.split(d).map(str::to_string).collect();
+                if parts.last().is_some_and(String::is_empty) {
+                    parts.pop();
+                }
+                if d != '\n' && parts.last().is_some_and(|p| p.ends_with('\n')) && d != '\0' {
+                    let last = parts.pop().unwrap_or_default();
+                    parts.push(last.trim_end_matches('\n').to_string());
+                }
+                parts
+            }
+            None => xargs_items(&input),
+        }
+    };
+    let batches: Vec<Vec<String>> = if let Some(pattern) = &replace {
+        items
+            .iter()
+            .map(|item| {
+                command
+                    .iter()
+                    .map(|word| word.replace(pattern.as_str(), item))
+                    .collect()
+            })
+            .collect()
+    } else {
+        let size = max_args.or(max_lines).unwrap_or(usize::MAX).max(1);
+        if items.is_empty() {
+            if no_run_empty {
+                Vec::new()
+            } else {
+                vec![command.clone()]
+            }
+        } else {
+            items
+                .chunks(size)
+                .map(|chunk| {
+                    let mut words = command.clone();
+                    words.extend(chunk.iter().cloned());
+                    words
+                })
+                .collect()
+        }
+    };
+    let mut status = 0;
+    for words in batches {
+        if trace {
+            shell.write_stderr(format!("{}\n", words.join(" ")).as_bytes());
+        }
+        let mut child = shell.child_process();
+        if let Some(name) = &slot_var {
+            let _ = child.set_var(name, "0");
+            if let Some(var) = child.vars.get_mut(name) {
+                var.attrs.exported = true;
+            }
+        }
+        let result = match child.dispatch_command(&words) {
+            Ok(code) => code,
+            Err(Flow::Exit(code)) | Err(Flow::Return(code)) => code,
+            Err(other) => return Err(other),
+        };
+        match result {
+            0 => {}
+            127 => return Ok(127),
+            126 => return Ok(126),
+            255 => return Ok(124),
+            _ => status = 123,
+        }
+    }
+    Ok(status)
+}

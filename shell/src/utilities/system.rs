@@ -1,0 +1,191 @@
+//! The sandbox's view of the system: `env`, `printenv`, `sleep`,
+//! `whoami`, `hostname`, `uname`, `id` (fixed values: nothing of the host).
+
+use crate::builtins::common::write_out;
+use crate::interp::{ExecResult, Flow, Shell};
+use crate::utilities::args::print_text;
+use goccia_core::Stop;
+use std::time::Duration;
+
+pub fn env(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut clear = false;
+    let mut unset = Vec::new();
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "-i" | "-" => clear = true,
+            "-u" => {
+                index += 1;
+                if let Some(name) = args.get(index) {
+                    unset.push(name.clone());
+                }
+            }
+            "--" => {
+                index += 1;
+                break;
+            }
+            _ => break,
+        }
+        index += 1;
+    }
+    let mut assignments = Vec::new();
+    while let Some(arg) = args.get(index) {
+        match arg.split_once('=') {
+            Some((name, value)) if crate::parse::is_name(name) => {
+                assignments.push((name.to_string(), value.to_string()))
+            }
+            _ => break,
+        }
+        index += 1;
+    }
+    if index >= args.len() {
+        let mut vars: Vec<(String, String)> = if clear { Vec::new() } else { shell.exported() };
+        vars.retain(|(name, _)| !unset.contains(name));
+        for (name, value) in &assignments {
+            vars.retain(|(n, _)| n != name);
+            vars.push((name.clone(), value.clone()));
+        }
+        let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+        return write_out(shell, "env", &text);
+    }
+    let mut child = shell.child_process();
+    if clear {
+        for (name, _) in child.exported() {
+            child.vars.unset(&name);
+        }
+    }
+    for name in &unset {
+        child.vars.unset(name);
+    }
+    for (name, value) in assignments {
+        let _ = child.set_var(&name, value);
+        if let Some(var) = child.vars.get_mut(&name) {
+            var.attrs.exported = true;
+        }
+    }
+    child.dispatch_command(&args[index..])
+}
+
+pub fn printenv(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let vars = shell.exported();
+    if args.len() == 1 {
+        let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+        return write_out(shell, "printenv", &text);
+    }
+    let mut status = 0;
+    let mut text = String::new();
+    for name in &args[1..] {
+        match vars.iter().find(|(k, _)| k == name) {
+            Some((_, value)) => text.push_str(&format!("{value}\n")),
+            None => status = 1,
+        }
+    }
+    write_out(shell, "printenv", &text)?;
+    Ok(status)
+}
+
+/// Parses `1`, `0.5`, `2m`, `1h`, `1d`.
+pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
+    let (number, unit) = match text.chars().last()? {
+        's' => (&text[..text.len() - 1], 1.0),
+        'm' => (&text[..text.len() - 1], 60.0),
+        'h' => (&text[..text.len() - 1], 3600.0),
+        'd' => (&text[..text.len() - 1], 86400.0),
+        _ => (text, 1.0),
+    };
+    let value: f64 = number.parse().ok()?;
+    if value.is_nan() || value < 0.0 || !value.is_finite() {
+        return None;
+    }
+    Some(Duration::from_secs_f64(value * unit))
+}
+
+pub fn sleep(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() < 2 {
+        shell.fail_command(
+            "sleep",
+            "missing operand\nTry 'sleep --help' for more information.",
+            1,
+        );
+        return Ok(1);
+    }
+    let mut total = Duration::ZERO;
+    for arg in &args[1..] {
+        match parse_duration(arg) {
+            Some(duration) => total += duration,
+            None => {
+                shell.fail_command(
+                    "sleep",
+                    &format!(
+                        "invalid time interval '{arg}'\nTry 'sleep --help' for more information."
+                    ),
+                    1,
+                );
+                return Ok(1);
+            }
+        }
+    }
+    sleep_for(shell, total)?;
+    Ok(0)
+}
+
+/// Sleeps in slices, honouring the deadline and cancellation.
+pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
+    let end = std::time::Instant::now() + total;
+    loop {
+        shell.check_watch()?;
+        let now = std::time::Instant::now();
+        if now >= end {
+            return Ok(());
+        }
+        let remaining = shell.watch().remaining();
+        if remaining.is_zero() {
+            return Err(Flow::Stop(Stop::DEADLINE));
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(20)).min(remaining));
+    }
+}
+
+pub fn whoami(shell: &mut Shell, _: &[String]) -> ExecResult {
+    let user = shell.get_var("USER").unwrap_or_else(|| "user".to_string());
+    print_text(shell, "whoami", &format!("{user}\n"), 0)
+}
+
+pub fn hostname(shell: &mut Shell, _: &[String]) -> ExecResult {
+    print_text(shell, "hostname", "goccia\n", 0)
+}
+
+pub fn uname(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let all = args.iter().any(|a| a == "-a");
+    let mut parts = Vec::new();
+    for arg in &args[1..] {
+        for c in arg.trim_start_matches('-').chars() {
+            parts.push(match c {
+                's' => "Linux",
+                'n' => "goccia",
+                'r' => "6.0.0-goccia",
+                'v' => "#1 SMP",
+                'm' | 'p' | 'i' => "x86_64",
+                'o' => "GNU/Linux",
+                _ => continue,
+            });
+        }
+    }
+    let text = if all {
+        "Linux goccia 6.0.0-goccia #1 SMP x86_64 GNU/Linux".to_string()
+    } else if parts.is_empty() {
+        "Linux".to_string()
+    } else {
+        parts.join(" ")
+    };
+    print_text(shell, "uname", &format!("{text}\n"), 0)
+}
+
+pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let text = match args.get(1).map(String::as_str) {
+        Some("-u") | Some("-g") => "1000",
+        Some("-un") | Some("-gn") | Some("-n") => "user",
+        _ => "uid=1000(user) gid=1000(user) groups=1000(user)",
+    };
+    print_text(shell, "id", &format!("{text}\n"), 0)
+}

@@ -1,0 +1,517 @@
+//! Lines and bytes of a stream: `cat`, `head`, `tail`, `wc`, `tee`.
+
+use crate::interp::{ExecResult, Shell};
+use crate::utilities::args::buffered;
+use crate::utilities::args::finish;
+use crate::utilities::args::usage;
+use crate::utilities::args::{check_flags, getopt};
+use crate::utilities::input::{Source, open_source};
+use std::io::Write;
+
+pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[
+            ("number", 'n', false),
+            ("number-nonblank", 'b', false),
+            ("squeeze-blank", 's', false),
+            ("show-ends", 'E', false),
+            ("show-tabs", 'T', false),
+            ("show-all", 'A', false),
+            ("show-nonprinting", 'v', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "cat", &message, 1),
+    };
+    if let Err(message) = check_flags(&parsed, "nbsETAvetu") {
+        return usage(shell, "cat", &message, 1);
+    }
+    let show_ends = parsed.has('E') || parsed.has('A') || parsed.has('e');
+    let show_tabs = parsed.has('T') || parsed.has('A') || parsed.has('t');
+    let number_all = parsed.has('n') && !parsed.has('b');
+    let number_nonblank = parsed.has('b');
+    let squeeze = parsed.has('s');
+    let plain = !(show_ends || show_tabs || number_all || number_nonblank || squeeze);
+    let operands = if parsed.operands.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let mut out = buffered(shell);
+    let mut status = 0;
+    let mut line_number = 0;
+    let mut last_blank = false;
+    for operand in operands {
+        let Ok(mut source) = open_source(shell, "cat", &operand) else {
+            status = 1;
+            continue;
+        };
+        let result = if plain {
+            match &mut source {
+                Source::Data(bytes) => out.write_all(bytes),
+                Source::Stdin(..) => source.read_bytes(usize::MAX, |chunk| {
+                    out.write_all(chunk)?;
+                    Ok(true)
+                }),
+            }
+        } else {
+            source.for_each_line(|line| {
+                let body = line.strip_suffix(b"\n").unwrap_or(line);
+                let blank = body.is_empty();
+                if squeeze && blank && last_blank {
+                    return Ok(true);
+                }
+                last_blank = blank;
+                if number_all || (number_nonblank && !blank) {
+                    line_number += 1;
+                    write!(out, "{line_number:>6}\t")?;
+                }
+                let mut text = body.to_vec();
+                if show_tabs {
+                    text = text
+                        .iter()
+                        .flat_map(|&b| if b == b'\t' { b"^I".to_vec() } else { vec![b] })
+                        .collect();
+                }
+                out.write_all(&text)?;
+                if show_ends && line.ends_with(b"\n") {
+                    out.write_all(b"$")?;
+                }
+                if line.ends_with(b"\n") {
+                    out.write_all(b"\n")?;
+                }
+                Ok(true)
+            })
+        };
+        if let Err(error) = result {
+            return shell.io_status("cat", error);
+        }
+    }
+    finish(shell, "cat", out, status)
+}
+
+/// Operands, `-` when none.
+pub(crate) fn operands_or_stdin(operands: &[String]) -> Vec<String> {
+    if operands.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        operands.to_vec()
+    }
+}
+
+/// `-5` as `-n 5` (the obsolete form head and tail accept).
+pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
+    args.iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            if i > 0
+                && a.len() > 1
+                && a.starts_with('-')
+                && a[1..].chars().all(|c| c.is_ascii_digit())
+            {
+                vec!["-n".to_string(), a[1..].to_string()]
+            } else {
+                vec![a.clone()]
+            }
+        })
+        .collect()
+}
+
+pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let args = normalize_count_args(args);
+    let parsed = match getopt(
+        &args,
+        "nc",
+        &[
+            ("lines", 'n', true),
+            ("bytes", 'c', true),
+            ("quiet", 'q', false),
+            ("silent", 'q', false),
+            ("verbose", 'v', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "head", &message, 1),
+    };
+    let files = operands_or_stdin(&parsed.operands);
+    let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
+    let bytes_mode = parsed.value('c').map(str::to_string);
+    let lines_text = parsed.value('n').unwrap_or("10").to_string();
+    let (count_text, negative) = match bytes_mode
+        .as_deref()
+        .unwrap_or(&lines_text)
+        .strip_prefix('-')
+    {
+        Some(rest) => (rest.to_string(), true),
+        None => (bytes_mode.clone().unwrap_or(lines_text.clone()), false),
+    };
+    let Some(count) = crate::utilities::args::parse_size_suffix(&count_text) else {
+        let what = if bytes_mode.is_some() {
+            "bytes"
+        } else {
+            "lines"
+        };
+        return Ok(shell.fail_command(
+            "head",
+            &format!("invalid number of {what}: '{count_text}'"),
+            1,
+        ));
+    };
+    let count = count as usize;
+    let mut out = buffered(shell);
+    let mut status = 0;
+    for (i, file) in files.iter().enumerate() {
+        let Ok(mut source) = open_source(shell, "head", file) else {
+            status = 1;
+            continue;
+        };
+        let result = (|| -> std::io::Result<()> {
+            if headers {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                writeln!(
+                    out,
+                    "==> {} <==",
+                    if file == "-" { "standard input" } else { file }
+                )?;
+            }
+            if bytes_mode.is_some() {
+                if negative {
+                    let data = source.read_all()?;
+                    out.write_all(&data[..data.len().saturating_sub(count)])?;
+                } else {
+                    source.read_bytes(count, |chunk| {
+                        out.write_all(chunk)?;
+                        Ok(true)
+                    })?;
+                }
+            } else if negative {
+                let data = source.read_all()?;
+                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == b'\n').collect();
+                for line in &lines[..lines.len().saturating_sub(count)] {
+                    out.write_all(line)?;
+                }
+            } else {
+                let mut seen = 0;
+                if count > 0 {
+                    source.for_each_line(|line| {
+                        out.write_all(line)?;
+                        seen += 1;
+                        Ok(seen < count)
+                    })?;
+                }
+            }
+            Ok(())
+        })();
+        if let Err(error) = result {
+            return shell.io_status("head", error);
+        }
+    }
+    finish(shell, "head", out, status)
+}
+
+pub fn tail(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let args: Vec<String> = normalize_count_args(args);
+    let parsed = match getopt(
+        &args,
+        "nc",
+        &[
+            ("lines", 'n', true),
+            ("bytes", 'c', true),
+            ("quiet", 'q', false),
+            ("verbose", 'v', false),
+            ("follow", 'f', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "tail", &message, 1),
+    };
+    let files = operands_or_stdin(&parsed.operands);
+    let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
+    let bytes_mode = parsed.value('c').is_some();
+    let text = parsed
+        .value('c')
+        .or(parsed.value('n'))
+        .unwrap_or("10")
+        .to_string();
+    let (from_start, digits) = match text.strip_prefix('+') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, text.trim_start_matches('-').to_string()),
+    };
+    let Some(count) = crate::utilities::args::parse_size_suffix(&digits) else {
+        let what = if bytes_mode { "bytes" } else { "lines" };
+        return Ok(shell.fail_command("tail", &format!("invalid number of {what}: '{text}'"), 1));
+    };
+    let count = count as usize;
+    let mut out = buffered(shell);
+    let mut status = 0;
+    for (i, file) in files.iter().enumerate() {
+        let Ok(mut source) = open_source(shell, "tail", file) else {
+            status = 1;
+            continue;
+        };
+        let result = (|| -> std::io::Result<()> {
+            if headers {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                writeln!(
+                    out,
+                    "==> {} <==",
+                    if file == "-" { "standard input" } else { file }
+                )?;
+            }
+            let data = source.read_all()?;
+            if bytes_mode {
+                let start = if from_start {
+                    count.saturating_sub(1).min(data.len())
+                } else {
+                    data.len().saturating_sub(count)
+                };
+                out.write_all(&data[start..])?;
+            } else {
+                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == b'\n').collect();
+                let start = if from_start {
+                    count.saturating_sub(1).min(lines.len())
+                } else {
+                    lines.len().saturating_sub(count)
+                };
+                for line in &lines[start..] {
+                    out.write_all(line)?;
+                }
+            }
+            Ok(())
+        })();
+        if let Err(error) = result {
+            return shell.io_status("tail", error);
+        }
+    }
+    finish(shell, "tail", out, status)
+}
+
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    lines: u64,
+    words: u64,
+    chars: u64,
+    bytes: u64,
+    longest: u64,
+}
+
+/// Counts as input streams by, chunk after chunk (`wc` on an endless
+/// stream runs until the deadline instead of buffering it).
+#[derive(Default)]
+struct Counter {
+    counts: Counts,
+    in_word: bool,
+    line_length: u64,
+    /// The start of a UTF-8 sequence cut by the end of a chunk.
+    pending: Vec<u8>,
+}
+
+impl Counter {
+    fn feed(&mut self, chunk: &[u8]) {
+        self.counts.bytes += chunk.len() as u64;
+        let mut data = std::mem::take(&mut self.pending);
+        data.extend_from_slice(chunk);
+        let cut = crate::utilities::input::incomplete_utf8_tail(&data);
+        self.pending = data.split_off(data.len() - cut);
+        for piece in data.utf8_chunks() {
+            for c in piece.valid().chars() {
+                self.char(c);
+            }
+            if !piece.invalid().is_empty() {
+                self.invalid();
+            }
+        }
+    }
+
+    /// Bytes that are not UTF-8 count as neither characters nor word
+    /// characters (GNU `wc` in a UTF-8 locale), and do not end a word.
+    fn invalid(&mut self) {}
+
+    fn char(&mut self, c: char) {
+        self.counts.chars += 1;
+        if c == '\n' {
+            self.counts.lines += 1;
+            self.counts.longest = self.counts.longest.max(self.line_length);
+            self.line_length = 0;
+        } else if c == '\t' {
+            self.line_length = (self.line_length / 8 + 1) * 8;
+        } else {
+            self.line_length += 1;
+        }
+        if c.is_whitespace() {
+            self.in_word = false;
+        } else if !self.in_word {
+            self.in_word = true;
+            self.counts.words += 1;
+        }
+    }
+
+    fn finish(mut self) -> Counts {
+        if !self.pending.is_empty() {
+            self.invalid();
+        }
+        self.counts.longest = self.counts.longest.max(self.line_length);
+        self.counts
+    }
+}
+
+pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[
+            ("lines", 'l', false),
+            ("words", 'w', false),
+            ("chars", 'm', false),
+            ("bytes", 'c', false),
+            ("max-line-length", 'L', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "wc", &message, 1),
+    };
+    let mut fields: Vec<char> = Vec::new();
+    for flag in ['l', 'w', 'm', 'c', 'L'] {
+        if parsed.has(flag) {
+            fields.push(flag);
+        }
+    }
+    if fields.is_empty() {
+        fields = vec!['l', 'w', 'c'];
+    }
+    let files = operands_or_stdin(&parsed.operands);
+    let mut results: Vec<(Counts, Option<String>)> = Vec::new();
+    let mut status = 0;
+    let mut total = Counts::default();
+    for file in &files {
+        let Ok(mut source) = open_source(shell, "wc", file) else {
+            status = 1;
+            continue;
+        };
+        let mut counter = Counter::default();
+        let read = source.read_bytes(usize::MAX, |chunk| {
+            counter.feed(chunk);
+            Ok(true)
+        });
+        if let Err(error) = read {
+            return shell.io_status("wc", error);
+        }
+        let counts = counter.finish();
+        total.lines += counts.lines;
+        total.words += counts.words;
+        total.chars += counts.chars;
+        total.bytes += counts.bytes;
+        total.longest = total.longest.max(counts.longest);
+        results.push((
+            counts,
+            (file != "-" || !parsed.operands.is_empty())
+                .then(|| file.clone())
+                .filter(|_| !parsed.operands.is_empty()),
+        ));
+    }
+    if files.len() > 1 {
+        results.push((total, Some("total".to_string())));
+    }
+    let value = |counts: &Counts, field: char| match field {
+        'l' => counts.lines,
+        'w' => counts.words,
+        'm' => counts.chars,
+        'c' => counts.bytes,
+        _ => counts.longest,
+    };
+    // GNU pads every number to the width of the largest when several
+    // numbers or files are printed; a single count from stdin is bare.
+    let single = fields.len() == 1 && parsed.operands.is_empty();
+    let width = if single {
+        0
+    } else {
+        let largest = results
+            .iter()
+            .flat_map(|(c, _)| fields.iter().map(|f| value(c, *f)))
+            .max()
+            .unwrap_or(0);
+        let from_stdin = parsed.operands.is_empty();
+        largest
+            .to_string()
+            .len()
+            .max(if from_stdin { 7 } else { 1 })
+    };
+    let mut text = String::new();
+    for (counts, name) in &results {
+        let numbers: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{:>width$}", value(counts, *f)))
+            .collect();
+        text.push_str(&numbers.join(" "));
+        if let Some(name) = name {
+            text.push(' ');
+            text.push_str(name);
+        }
+        text.push('\n');
+    }
+    if let Err(error) = shell.write_stdout(text.as_bytes()) {
+        return shell.io_status("wc", error);
+    }
+    Ok(status)
+}
+
+pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = match getopt(
+        args,
+        "",
+        &[("append", 'a', false), ("ignore-interrupts", 'i', false)],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "tee", &message, 1),
+    };
+    let mut targets = Vec::new();
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let Ok(path) = shell.cwd().resolve(operand) else {
+            status = 1;
+            continue;
+        };
+        let result = {
+            let mut vfs = shell.context().vfs.lock();
+            if parsed.has('a') {
+                vfs.append_file(&path, Vec::new())
+            } else {
+                vfs.write_file(&path, Vec::new())
+            }
+        };
+        match result {
+            Ok(()) => targets.push(crate::io::FileWriter::new(
+                shell.context().vfs.clone(),
+                path,
+            )),
+            Err(error) => {
+                status =
+                    shell.fail_command("tee", &format!("{operand}: {}", error.errno.strerror()), 1)
+            }
+        }
+    }
+    let mut source = Source::stdin(shell);
+    let mut out = shell.out();
+    let result = source.read_bytes(usize::MAX, |chunk| {
+        for target in targets.iter_mut() {
+            target.write_all(chunk)?;
+        }
+        out.write_all(chunk)?;
+        Ok(true)
+    });
+    for target in targets.iter_mut() {
+        if let Err(error) = target.flush() {
+            status = shell.fail_command("tee", &format!("write error: {error}"), 1);
+        }
+    }
+    if let Err(error) = result {
+        return shell.io_status("tee", error);
+    }
+    Ok(status)
+}

@@ -1,0 +1,9 @@
+//! Text streams, line by line or field by field.
+
+pub mod fields;
+pub mod generate;
+pub mod layout;
+pub mod lines;
+pub mod sort;
+pub mod split;
+pub mod tr;
