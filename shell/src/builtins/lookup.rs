@@ -281,7 +281,7 @@ pub fn help(shell: &mut Shell, args: &[String]) -> ExecResult {
             ),
         };
     }
-    let mut names: Vec<&str> = shell.ctx.table.names.iter().copied().collect();
+    let mut names: Vec<&str> = shell.ctx.table.names.to_vec();
     names.sort_unstable();
     let text = format!(
         "goccia shell: bash syntax over the sandbox filesystem; no host process is ever started.\nCommands:\n{}\n",

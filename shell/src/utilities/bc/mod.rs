@@ -83,7 +83,7 @@ struct Frame {
     saved: Vec<(String, Option<Number>)>,
 }
 
-struct Machine<'a> {
+pub(crate) struct Machine<'a> {
     shell: &'a mut Shell,
     vars: HashMap<String, Number>,
     arrays: HashMap<String, HashMap<i64, Number>>,

@@ -1,0 +1,532 @@
+//! Running a compiled sed program over the input: the pattern and hold
+//! spaces, cycles, branches, substitutions and the output they make.
+
+use crate::interp::Shell;
+use crate::utilities::input::open_quiet;
+use crate::utilities::matcher::Matcher;
+use crate::utilities::sed::program::Address;
+use crate::utilities::sed::program::Cmd;
+use crate::utilities::sed::program::Instruction;
+use crate::utilities::sed::program::RangeEnd;
+use crate::utilities::sed::program::Replace;
+use std::collections::HashMap;
+
+/// Per-run state.
+pub(super) struct Machine<'a> {
+    pub(super) program: &'a [Instruction],
+    pub(super) labels: HashMap<String, usize>,
+    pub(super) quiet: bool,
+    pub(super) last_regex: Option<Matcher>,
+    pub(super) range_active: Vec<bool>,
+    pub(super) range_end_line: Vec<usize>,
+    pub(super) hold: String,
+    pub(super) line_number: usize,
+    pub(super) output: Vec<u8>,
+    pub(super) append_queue: Vec<String>,
+    pub(super) writes: HashMap<String, Vec<u8>>,
+    pub(super) separator: u8,
+}
+
+pub(super) enum Action {
+    /// End of cycle (with auto-print unless `d`).
+    EndCycle {
+        print: bool,
+    },
+    Quit {
+        code: i32,
+        print: bool,
+    },
+    /// `D` with text left: restart the cycle without reading.
+    Restart,
+}
+
+impl Machine<'_> {
+    pub(super) fn matches_address(
+        &mut self,
+        address: &Address,
+        space: &str,
+        is_last: bool,
+    ) -> bool {
+        match address {
+            Address::Line(n) => self.line_number == *n,
+            Address::Last => is_last,
+            Address::Zero => false,
+            Address::Step(first, step) => {
+                if *step == 0 {
+                    self.line_number == *first
+                } else {
+                    self.line_number >= *first && (self.line_number - first).is_multiple_of(*step)
+                }
+            }
+            Address::Regex(regex) => match regex {
+                Some(regex) => {
+                    let result = regex.is_match(space);
+                    self.last_regex = Some((**regex).clone());
+                    result
+                }
+                None => self.last_regex.as_ref().is_some_and(|r| r.is_match(space)),
+            },
+        }
+    }
+
+    pub(super) fn selected(&mut self, index: usize, space: &str, is_last: bool) -> bool {
+        let selector = self.program[index].selector.clone();
+        let result = match (&selector.start, &selector.end) {
+            (None, _) => true,
+            (Some(start), None) => self.matches_address(start, space, is_last),
+            (Some(start), Some(end)) => {
+                if self.range_active[index] {
+                    let done = match end {
+                        RangeEnd::Address(Address::Line(n)) => self.line_number >= *n,
+                        RangeEnd::Address(address) => self.matches_address(address, space, is_last),
+                        RangeEnd::Relative(_) | RangeEnd::Multiple(_) => {
+                            self.line_number >= self.range_end_line[index]
+                        }
+                    };
+                    if done {
+                        self.range_active[index] = false;
+                    }
+                    true
+                } else {
+                    let starts = match start {
+                        Address::Zero => {
+                            // `0,/re/`: the range is active from the start and
+                            // may end on line 1.
+                            if self.line_number == 1 {
+                                if let RangeEnd::Address(end) = end
+                                    && !self.matches_address(end, space, is_last)
+                                {
+                                    self.range_active[index] = true;
+                                }
+                                true
+                            } else {
+                                false
+                            }
+                        }
+                        other => self.matches_address(other, space, is_last),
+                    };
+                    if starts && !matches!(start, Address::Zero) {
+                        let end_line = match end {
+                            RangeEnd::Relative(n) => self.line_number + n,
+                            RangeEnd::Multiple(m) => {
+                                if *m == 0 {
+                                    self.line_number
+                                } else {
+                                    self.line_number.div_ceil(*m).max(1) * m
+                                }
+                            }
+                            RangeEnd::Address(Address::Line(n)) => *n,
+                            _ => 0,
+                        };
+                        self.range_end_line[index] = end_line;
+                        let ends_now = match end {
+                            RangeEnd::Address(Address::Line(n)) => *n <= self.line_number,
+                            RangeEnd::Relative(n) => *n == 0,
+                            RangeEnd::Multiple(_) => end_line <= self.line_number,
+                            _ => false,
+                        };
+                        self.range_active[index] = !ends_now;
+                    }
+                    starts
+                }
+            }
+        };
+        result != selector.negate
+    }
+}
+
+fn substitute(
+    space: &str,
+    matcher: &Matcher,
+    replacement: &[Replace],
+    global: bool,
+    nth: usize,
+) -> Option<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    let mut replaced = false;
+    for (index, found) in matcher.matches(space).enumerate() {
+        if index + 1 >= nth {
+            out.push_str(&space[last..found.start]);
+            apply_replacement(&mut out, space, &found, replacement);
+            last = found.end;
+            replaced = true;
+            if !global {
+                break;
+            }
+        }
+    }
+    if !replaced {
+        return None;
+    }
+    out.push_str(&space[last..]);
+    Some(out)
+}
+
+fn apply_replacement(
+    out: &mut String,
+    space: &str,
+    found: &crate::utilities::matcher::Found,
+    replacement: &[Replace],
+) {
+    let mut mode = 'E';
+    let mut one_shot: Option<char> = None;
+    let push = |out: &mut String, text: &str, mode: char, one_shot: &mut Option<char>| {
+        for c in text.chars() {
+            let c: String = match one_shot.take() {
+                Some('u') => c.to_uppercase().collect(),
+                Some('l') => c.to_lowercase().collect(),
+                _ => match mode {
+                    'U' => c.to_uppercase().collect(),
+                    'L' => c.to_lowercase().collect(),
+                    _ => c.to_string(),
+                },
+            };
+            out.push_str(&c);
+        }
+    };
+    for part in replacement {
+        match part {
+            Replace::Literal(text) => push(out, text, mode, &mut one_shot),
+            Replace::Whole => push(out, &space[found.start..found.end], mode, &mut one_shot),
+            Replace::Group(n) => {
+                if let Some(Some((s, e))) = found.groups.get(*n) {
+                    push(out, &space[*s..*e], mode, &mut one_shot);
+                }
+            }
+            Replace::Case(c) => match c {
+                'u' | 'l' => one_shot = Some(*c),
+                other => mode = *other,
+            },
+        }
+    }
+}
+
+fn list_escape(space: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for byte in space.bytes() {
+        let piece = match byte {
+            b'\\' => "\\\\".to_string(),
+            b'\n' => "\\n".to_string(),
+            b'\t' => "\\t".to_string(),
+            7 => "\\a".to_string(),
+            8 => "\\b".to_string(),
+            12 => "\\f".to_string(),
+            13 => "\\r".to_string(),
+            11 => "\\v".to_string(),
+            32..=126 => (byte as char).to_string(),
+            _ => format!("\\{byte:03o}"),
+        };
+        if width > 1 && column + piece.len() > width - 1 {
+            out.push_str("\\\n");
+            column = 0;
+        }
+        column += piece.len();
+        out.push_str(&piece);
+    }
+    out.push('$');
+    out
+}
+
+pub(super) fn flush_writes(shell: &mut Shell, machine: &mut Machine<'_>) {
+    for (file, data) in std::mem::take(&mut machine.writes) {
+        match file.as_str() {
+            "/dev/stdout" => machine.output.extend(data),
+            "/dev/stderr" => shell.write_stderr(&data),
+            _ => {
+                if let Ok(path) = shell.cwd().resolve(&file) {
+                    let _ = shell.context().vfs.lock().write_file(&path, data);
+                }
+            }
+        }
+    }
+}
+
+/// Runs the program over the inputs' lines; `Some(code)` after `q`/`Q`.
+pub(super) fn run_program(
+    shell: &mut Shell,
+    machine: &mut Machine<'_>,
+    inputs: Vec<(String, Vec<u8>)>,
+) -> Result<Option<i32>, crate::interp::Flow> {
+    let separator = machine.separator;
+    let mut lines: Vec<(String, String, bool)> = Vec::new();
+    for (name, data) in &inputs {
+        let text = String::from_utf8_lossy(data).into_owned();
+        let sep = separator as char;
+        let mut parts: Vec<&str> = text.split(sep).collect();
+        let ends_with_separator = text.ends_with(sep);
+        if ends_with_separator || text.is_empty() {
+            parts.pop();
+        }
+        let count = parts.len();
+        for (i, part) in parts.into_iter().enumerate() {
+            let has_newline = i + 1 < count || ends_with_separator;
+            lines.push((name.clone(), part.to_string(), has_newline));
+        }
+    }
+    let total = lines.len();
+    let mut cursor = 0;
+    let sep = separator as char;
+    let emit = |machine: &mut Machine<'_>, text: &str, newline: bool| {
+        machine.output.extend_from_slice(text.as_bytes());
+        if newline {
+            machine.output.push(separator);
+        }
+    };
+    'cycles: while cursor < total {
+        if cursor % 1024 == 0 {
+            shell.check_watch()?;
+        }
+        let (mut file_name, mut space, mut newline) = lines[cursor].clone();
+        cursor += 1;
+        machine.line_number += 1;
+        let mut substituted = false;
+        let mut pc = 0;
+        loop {
+            let action = 'exec: loop {
+                if pc >= machine.program.len() {
+                    break 'exec Action::EndCycle { print: true };
+                }
+                let index = pc;
+                pc += 1;
+                let is_last = cursor >= total;
+                if !machine.selected(index, &space, is_last) {
+                    if let Cmd::Block(end) = machine.program[index].cmd {
+                        pc = end + 1;
+                    }
+                    continue;
+                }
+                match &machine.program[index].cmd {
+                    Cmd::Block(_) | Cmd::EndBlock | Cmd::Label(_) | Cmd::Nop => {}
+                    Cmd::Substitute {
+                        regex,
+                        replacement,
+                        global,
+                        nth,
+                        print,
+                        write,
+                        eval,
+                    } => {
+                        let matcher = match regex {
+                            Some(regex) => {
+                                machine.last_regex = Some((**regex).clone());
+                                (**regex).clone()
+                            }
+                            None => match &machine.last_regex {
+                                Some(regex) => regex.clone(),
+                                None => continue,
+                            },
+                        };
+                        if let Some(result) =
+                            substitute(&space, &matcher, replacement, *global, *nth)
+                        {
+                            space = result;
+                            substituted = true;
+                            if *eval {
+                                let _ = eval;
+                            }
+                            for _ in 0..*print {
+                                emit(machine, &space, true);
+                            }
+                            if let Some(file) = write {
+                                let entry = machine.writes.entry(file.clone()).or_default();
+                                entry.extend_from_slice(space.as_bytes());
+                                entry.push(separator);
+                            }
+                        }
+                    }
+                    Cmd::Translate(from, to) => {
+                        space = space
+                            .chars()
+                            .map(|c| from.iter().position(|f| *f == c).map_or(c, |i| to[i]))
+                            .collect();
+                    }
+                    Cmd::Print => emit(machine, &space, true),
+                    Cmd::PrintFirst => {
+                        let first = space.split(sep).next().unwrap_or("").to_string();
+                        emit(machine, &first, true);
+                    }
+                    Cmd::Delete => break 'exec Action::EndCycle { print: false },
+                    Cmd::DeleteFirst => match space.find(sep) {
+                        Some(position) => {
+                            space = space[position + 1..].to_string();
+                            break 'exec Action::Restart;
+                        }
+                        None => break 'exec Action::EndCycle { print: false },
+                    },
+                    Cmd::Next => {
+                        if cursor >= total {
+                            // GNU: print and exit without running the rest.
+                            break 'exec Action::Quit {
+                                code: 0,
+                                print: !machine.quiet,
+                            };
+                        }
+                        if !machine.quiet {
+                            emit(machine, &space, newline);
+                        }
+                        flush_appends(machine);
+                        (file_name, space, newline) = lines[cursor].clone();
+                        cursor += 1;
+                        machine.line_number += 1;
+                    }
+                    Cmd::AppendNext => {
+                        if cursor >= total {
+                            break 'exec Action::Quit {
+                                code: 0,
+                                print: !machine.quiet,
+                            };
+                        }
+                        flush_appends(machine);
+                        let (name, next, next_newline) = lines[cursor].clone();
+                        cursor += 1;
+                        machine.line_number += 1;
+                        space.push(sep);
+                        space.push_str(&next);
+                        newline = next_newline;
+                        file_name = name;
+                    }
+                    Cmd::Append(text) => machine.append_queue.push(format!("{text}\n")),
+                    Cmd::Insert(text) => emit(machine, text, true),
+                    Cmd::Change(text) => {
+                        let selector = &machine.program[index].selector;
+                        let in_range = selector.end.is_some()
+                            && machine.range_active[index]
+                            && !selector.negate;
+                        if !in_range {
+                            emit(machine, text, true);
+                        }
+                        break 'exec Action::EndCycle { print: false };
+                    }
+                    Cmd::LineNumber => {
+                        let text = machine.line_number.to_string();
+                        emit(machine, &text, true);
+                    }
+                    Cmd::List(width) => {
+                        let text = list_escape(&space, *width);
+                        emit(machine, &text, true);
+                    }
+                    Cmd::Quit(code, print) => {
+                        break 'exec Action::Quit {
+                            code: *code,
+                            print: *print && !machine.quiet,
+                        };
+                    }
+                    Cmd::Hold => machine.hold = space.clone(),
+                    Cmd::HoldAppend => {
+                        machine.hold.push(sep);
+                        machine.hold.push_str(&space);
+                    }
+                    Cmd::Get => space = machine.hold.clone(),
+                    Cmd::GetAppend => {
+                        space.push(sep);
+                        space.push_str(&machine.hold.clone());
+                    }
+                    Cmd::Exchange => std::mem::swap(&mut space, &mut machine.hold),
+                    Cmd::Branch(label) => {
+                        if label.is_empty() {
+                            pc = machine.program.len();
+                        } else {
+                            pc = machine.labels[label];
+                        }
+                    }
+                    Cmd::BranchIfSub(label) | Cmd::BranchUnlessSub(label) => {
+                        let jump = matches!(machine.program[index].cmd, Cmd::BranchIfSub(_))
+                            == substituted;
+                        if jump {
+                            substituted = false;
+                            pc = if label.is_empty() {
+                                machine.program.len()
+                            } else {
+                                machine.labels[label]
+                            };
+                        }
+                    }
+                    Cmd::ReadFile(file) => {
+                        if let Ok(mut source) = open_quiet(shell, file)
+                            && let Ok(data) = source.read_all()
+                        {
+                            let mut text = String::from_utf8_lossy(&data).into_owned();
+                            if !text.is_empty() && !text.ends_with('\n') {
+                                text.push('\n');
+                            }
+                            machine.append_queue.push(text);
+                        }
+                    }
+                    Cmd::ReadLine(file) => {
+                        if let Ok(mut source) = open_quiet(shell, file)
+                            && let Ok(data) = source.read_all()
+                        {
+                            let text = String::from_utf8_lossy(&data).into_owned();
+                            let consumed = machine
+                                .writes
+                                .get(&format!("\0R{file}"))
+                                .map_or(0, |v| v.len());
+                            if let Some(line) = text.lines().nth(consumed) {
+                                machine.append_queue.push(format!("{line}\n"));
+                                machine
+                                    .writes
+                                    .entry(format!("\0R{file}"))
+                                    .or_default()
+                                    .push(0);
+                            }
+                        }
+                    }
+                    Cmd::WriteFile(file) => {
+                        let entry = machine.writes.entry(file.clone()).or_default();
+                        entry.extend_from_slice(space.as_bytes());
+                        entry.push(separator);
+                    }
+                    Cmd::WriteFirst(file) => {
+                        let first = space.split(sep).next().unwrap_or("").to_string();
+                        let entry = machine.writes.entry(file.clone()).or_default();
+                        entry.extend_from_slice(first.as_bytes());
+                        entry.push(separator);
+                    }
+                    Cmd::Zap => space.clear(),
+                    Cmd::FileName => {
+                        let name = if file_name == "-" {
+                            "-".to_string()
+                        } else {
+                            file_name.clone()
+                        };
+                        emit(machine, &name, true);
+                    }
+                }
+            };
+            match action {
+                Action::EndCycle { print } => {
+                    if print && !machine.quiet {
+                        emit(machine, &space, newline);
+                    }
+                    flush_appends(machine);
+                    continue 'cycles;
+                }
+                Action::Quit { code, print } => {
+                    if print {
+                        emit(machine, &space, newline);
+                    }
+                    flush_appends(machine);
+                    return Ok(Some(code));
+                }
+                Action::Restart => {
+                    // `D`: the first line was deleted; the rest starts a new
+                    // cycle without reading input and without auto-print.
+                    flush_appends(machine);
+                    pc = 0;
+                    substituted = false;
+                }
+            }
+        }
+    }
+    // The `\0R` bookkeeping entries are not files.
+    machine.writes.retain(|k, _| !k.starts_with('\0'));
+    Ok(None)
+}
+
+fn flush_appends(machine: &mut Machine<'_>) {
+    for text in std::mem::take(&mut machine.append_queue) {
+        machine.output.extend_from_slice(text.as_bytes());
+    }
+}
