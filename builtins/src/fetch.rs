@@ -20,23 +20,34 @@ use url::Url;
 /// A request as the guest made it.
 #[derive(Clone, Debug)]
 pub struct FetchRequest {
+    /// The method, uppercase (`GET`).
     pub method: String,
+    /// The URL.
     pub url: Url,
+    /// Headers as given.
     pub headers: Vec<(String, String)>,
+    /// The body, if any.
     pub body: Option<Vec<u8>>,
 }
 
 /// What came back, after any redirects.
 #[derive(Clone, Debug)]
 pub struct FetchResponse {
+    /// The HTTP status.
     pub status: u16,
+    /// Its reason phrase.
     pub status_text: String,
+    /// The final URL (after redirects).
     pub url: String,
+    /// Whether a redirect was followed.
     pub redirected: bool,
+    /// Response headers.
     pub headers: Vec<(String, String)>,
+    /// The body, capped by the policy.
     pub body: Vec<u8>,
 }
 
+/// Why a fetch did not return a response.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum FetchError {
     /// The policy refused it (a `TypeError` naming the host).

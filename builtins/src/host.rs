@@ -56,9 +56,13 @@ impl Tripwire {
 
 /// Everything the host functions of one JS runtime need.
 pub struct Host {
+    /// The sandbox's VFS.
     pub vfs: SharedVfs,
+    /// Where the guest's output goes.
     pub output: Output,
+    /// The run's deadline.
     pub watch: Watch,
+    /// What stopped the run, by evidence.
     pub tripwire: Arc<Tripwire>,
     /// The shell all `$` of this sandbox share.
     pub shell: crate::nest::SharedShell,

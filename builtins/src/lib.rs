@@ -11,6 +11,8 @@
 //!   `goccia` builtin; `goccia`: the host side of the `goccia` module.
 //! - `fs`, `encoding`: the host side of the `fs` module.
 
+#![warn(missing_docs)]
+
 mod encoding;
 pub mod errors;
 pub mod fetch;

@@ -27,29 +27,37 @@ fn output_exceeded() -> io::Error {
     Stop::Limit(LimitKind::Output).into_io()
 }
 
+/// A readable stream shared by the descriptors that point at it.
 pub type SharedReader = Arc<Mutex<Box<dyn BufRead + Send>>>;
+/// A writable stream shared by the descriptors that point at it.
 pub type SharedWriter = Arc<Mutex<Box<dyn Write + Send>>>;
 
 /// An open descriptor. Clones share the stream (like `dup`).
 #[derive(Clone)]
 pub enum Fd {
+    /// Open for reading.
     Input(SharedReader),
+    /// Open for writing.
     Output(SharedWriter),
 }
 
 impl Fd {
+    /// A descriptor reading `reader`.
     pub fn reader(reader: impl BufRead + Send + 'static) -> Fd {
         Fd::Input(Arc::new(Mutex::new(Box::new(reader))))
     }
 
+    /// A descriptor writing to `writer`.
     pub fn writer(writer: impl Write + Send + 'static) -> Fd {
         Fd::Output(Arc::new(Mutex::new(Box::new(writer))))
     }
 
+    /// End of input at once (`< /dev/null`).
     pub fn null_input() -> Fd {
         Fd::reader(io::empty())
     }
 
+    /// Output thrown away (`> /dev/null`).
     pub fn null_output() -> Fd {
         Fd::writer(io::sink())
     }
@@ -62,6 +70,7 @@ pub struct FdTable {
 }
 
 impl FdTable {
+    /// Descriptors 0, 1 and 2.
     pub fn new(stdin: Fd, stdout: Fd, stderr: Fd) -> Self {
         FdTable {
             slots: vec![Some(stdin), Some(stdout), Some(stderr)],
@@ -73,10 +82,12 @@ impl FdTable {
     /// unbounded one would let `: 2147483647>f` allocate gigabytes.
     pub const MAX_FD: usize = 1023;
 
+    /// Descriptor `fd`, if open.
     pub fn get(&self, fd: usize) -> Option<&Fd> {
         self.slots.get(fd).and_then(Option::as_ref)
     }
 
+    /// Opens (or replaces) descriptor `fd`.
     pub fn set(&mut self, fd: usize, value: Fd) {
         if self.slots.len() <= fd {
             self.slots.resize(fd + 1, None);
@@ -84,6 +95,7 @@ impl FdTable {
         self.slots[fd] = Some(value);
     }
 
+    /// Closes descriptor `fd`.
     pub fn close(&mut self, fd: usize) {
         if let Some(slot) = self.slots.get_mut(fd) {
             *slot = None;
@@ -91,12 +103,14 @@ impl FdTable {
     }
 
     /// The lowest free descriptor at or above `from` (for `{var}>file`).
+    /// The lowest closed descriptor at or above `from` (`{var}>file`).
     pub fn free_from(&self, from: usize) -> usize {
         (from..)
             .find(|&fd| self.get(fd).is_none())
             .expect("unbounded")
     }
 
+    /// Descriptor `fd`'s reader, if it is open for reading.
     pub fn input(&self, fd: usize) -> Option<SharedReader> {
         match self.get(fd) {
             Some(Fd::Input(reader)) => Some(reader.clone()),
@@ -104,6 +118,7 @@ impl FdTable {
         }
     }
 
+    /// Descriptor `fd`'s writer, if it is open for writing.
     pub fn output(&self, fd: usize) -> Option<SharedWriter> {
         match self.get(fd) {
             Some(Fd::Output(writer)) => Some(writer.clone()),
@@ -119,6 +134,7 @@ pub struct BytesReader {
 }
 
 impl BytesReader {
+    /// A reader of `data`.
     pub fn new(data: impl Into<Bytes>) -> Self {
         BytesReader {
             data: data.into(),
@@ -153,6 +169,7 @@ pub struct ZeroReader {
 }
 
 impl ZeroReader {
+    /// Zeros until `watch` stops.
     pub fn new(watch: Watch) -> Self {
         ZeroReader {
             buffer: vec![0; 64 << 10].into_boxed_slice(),
@@ -235,6 +252,7 @@ pub struct RandomReader {
 }
 
 impl RandomReader {
+    /// Random bytes until `watch` stops.
     pub fn new(watch: Watch) -> Self {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -312,6 +330,7 @@ pub fn pipe(watch: &Watch) -> (PipeWriter, PipeReader) {
     )
 }
 
+/// The writing end of a pipe between pipeline stages.
 pub struct PipeWriter {
     tx: Sender<Vec<u8>>,
     watch: Watch,
@@ -344,6 +363,7 @@ impl Write for PipeWriter {
     }
 }
 
+/// The reading end of a pipe between pipeline stages.
 pub struct PipeReader {
     rx: Receiver<Vec<u8>>,
     chunk: Vec<u8>,
@@ -393,7 +413,9 @@ impl BufRead for PipeReader {
 
 /// The host's stdout or stderr, charged to the run's output budget.
 pub struct HostWriter {
+    /// The run's output.
     pub output: Output,
+    /// Which of its streams.
     pub stream: Stream,
 }
 
@@ -412,11 +434,14 @@ impl Write for HostWriter {
 /// Collects output in memory, up to a limit (command substitution).
 #[derive(Clone)]
 pub struct CaptureWriter {
+    /// What was written.
     pub buffer: Arc<Mutex<Vec<u8>>>,
+    /// The most it holds; a write past it is the output-limit stop.
     pub limit: usize,
 }
 
 impl CaptureWriter {
+    /// An empty capture holding at most `limit` bytes.
     pub fn new(limit: usize) -> Self {
         CaptureWriter {
             buffer: Arc::default(),
@@ -424,6 +449,7 @@ impl CaptureWriter {
         }
     }
 
+    /// What was written; the capture is empty afterwards.
     pub fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.buffer.lock())
     }
@@ -454,6 +480,7 @@ pub struct FileWriter {
 const FILE_BATCH: usize = 64 << 10;
 
 impl FileWriter {
+    /// Appends to `path` of `vfs`.
     pub fn new(vfs: SharedVfs, path: VfsPath) -> Self {
         FileWriter {
             vfs,

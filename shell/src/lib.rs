@@ -15,20 +15,23 @@
 //! interpreter on them, builtins and utilities on the interpreter, the
 //! table on top.
 
-pub mod arith;
-pub mod ast;
-pub mod builtins;
+#![warn(missing_docs)]
+
+pub(crate) mod arith;
+pub(crate) mod ast;
+pub(crate) mod builtins;
 pub mod commands;
-pub mod escape;
+pub(crate) mod escape;
 pub mod interp;
 pub mod io;
-pub mod parse;
-pub mod pattern;
-pub mod printf;
-pub mod regex_compat;
-pub mod time;
-pub mod utilities;
-pub mod vars;
+pub(crate) mod parse;
+pub(crate) mod pattern;
+pub(crate) mod printf;
+pub(crate) mod regex_compat;
+pub(crate) mod time;
+pub(crate) mod utilities;
+pub(crate) mod vars;
 
 pub use goccia_core::{Limits, Stop};
 pub use interp::{Context, ExecResult, Flow, LineStatus, ScriptLauncher, Shell};
+pub use parse::ParseError;

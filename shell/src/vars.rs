@@ -108,10 +108,6 @@ impl Scopes {
         }
     }
 
-    pub fn depth(&self) -> usize {
-        self.frames.len() - 1
-    }
-
     /// The variable visible under `name` (no nameref resolution).
     pub fn get_raw(&self, name: &str) -> Option<&Var> {
         self.frames.iter().rev().find_map(|frame| frame.get(name))

@@ -3,7 +3,7 @@
 #[path = "support/spec_cases.rs"]
 mod spec_cases;
 
-use goccia_shell::parse::Parser;
+use goccia_shell::Shell;
 
 #[test]
 fn the_corpus_parses() {
@@ -15,7 +15,7 @@ fn the_corpus_parses() {
         if (bash && !verified.contains(&case.id())) || case.skip {
             continue;
         }
-        if let Err(error) = Parser::parse_all(&case.script) {
+        if let Err(error) = Shell::check_syntax(&case.script) {
             // Cases about syntax errors expect them.
             if case.exit_code == Some(2)
                 || case.name.contains("syntax")

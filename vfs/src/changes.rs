@@ -19,7 +19,9 @@ pub const DIFF_VERSION: u32 = 1;
 /// `{"version":1,"changes":[...]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffDocument {
+    /// Always 1.
     pub version: u32,
+    /// The changes, in apply order.
     pub changes: Vec<ChangeRecord>,
 }
 
@@ -27,7 +29,9 @@ pub struct DiffDocument {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Encoding {
+    /// UTF-8 text.
     Utf8,
+    /// Standard base64.
     Base64,
 }
 
@@ -37,32 +41,50 @@ pub enum Encoding {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangeRecord {
+    /// What happened.
     pub kind: RecordKind,
+    /// The sandbox path.
     pub path: String,
     #[serde(rename = "type")]
+    /// File or directory.
     pub node_type: RecordType,
+    /// The size before (files only).
     pub old_size: Option<u64>,
+    /// The size after (files only).
     pub new_size: Option<u64>,
+    /// `blake3:<hex>` of the content before.
     pub old_hash: Option<String>,
+    /// `blake3:<hex>` of the content after.
     pub new_hash: Option<String>,
+    /// How `content` is encoded.
     pub encoding: Option<Encoding>,
+    /// The new content of a created or modified file.
     pub content: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// `kind` of a record.
 pub enum RecordKind {
+    /// A new file.
     Create,
+    /// A new directory.
     Mkdir,
+    /// A file whose content changed.
     Modify,
+    /// A path whose type changed.
     Replace,
+    /// A removed path.
     Delete,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// `type` of a record.
 pub enum RecordType {
+    /// A file.
     File,
+    /// A directory.
     Directory,
 }
 
@@ -103,6 +125,7 @@ fn encode_content(data: &Bytes) -> (Encoding, String) {
 }
 
 impl ChangeRecord {
+    /// The record of one change (content encoded, hashes computed).
     pub fn from_change(change: &Change) -> Self {
         let old_file = change.old.as_ref().and_then(Node::as_file);
         let new_file = change.new.as_ref().and_then(Node::as_file);
@@ -159,16 +182,36 @@ pub fn to_json(changes: &[Change]) -> String {
     text
 }
 
+/// Why changes could not be applied; nothing was.
 #[derive(Debug, Error)]
 pub enum ApplyError {
+    /// A change's path is not a sandbox path.
     #[error("change to {path}: {source}")]
-    Path { path: String, source: PathError },
+    Path {
+        /// The path as given.
+        path: String,
+        /// What is wrong with it.
+        source: PathError,
+    },
+    /// A change's content is missing or does not decode.
     #[error("change to {0}: content is missing or not valid for its encoding")]
     BadContent(String),
+    /// The tree is not what the change was made against.
     #[error("change to {path} does not match the tree (stale): {reason}")]
-    Stale { path: String, reason: String },
+    Stale {
+        /// The path.
+        path: String,
+        /// What differs.
+        reason: String,
+    },
+    /// The VFS refused (a quota, a file in the way).
     #[error("change to {path}: {source}")]
-    Fs { path: String, source: FsError },
+    Fs {
+        /// The path.
+        path: String,
+        /// The refusal.
+        source: FsError,
+    },
 }
 
 /// Applies a change list to `vfs`. Each modify, replace and delete is first

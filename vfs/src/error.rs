@@ -8,15 +8,25 @@ use crate::path::{PathError, VfsPath};
 /// POSIX error codes the VFS produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Errno {
+    /// No such file or directory.
     NoEnt,
+    /// File exists.
     Exist,
+    /// Not a directory.
     NotDir,
+    /// Is a directory.
     IsDir,
+    /// Directory not empty.
     NotEmpty,
+    /// Invalid argument.
     Inval,
+    /// No space left on device (a quota).
     NoSpc,
+    /// Permission denied.
     Acces,
+    /// File name too long.
     NameTooLong,
+    /// Device or resource busy.
     Busy,
 }
 
@@ -89,7 +99,9 @@ impl Errno {
 /// Which quota a write ran into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum QuotaKind {
+    /// File content bytes.
     Bytes,
+    /// Files and directories.
     Nodes,
 }
 
@@ -98,13 +110,16 @@ pub enum QuotaKind {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("{}: {}, '{}'", errno.code(), errno.description(), path)]
 pub struct FsError {
+    /// The error number.
     pub errno: Errno,
+    /// The path the failure is about.
     pub path: VfsPath,
     /// Set when the error is a quota refusal (`errno` is then `NoSpc`).
     pub quota: Option<QuotaKind>,
 }
 
 impl FsError {
+    /// An error with `errno` about `path`.
     pub fn new(errno: Errno, path: &VfsPath) -> Self {
         FsError {
             errno,
@@ -113,6 +128,7 @@ impl FsError {
         }
     }
 
+    /// A quota refusal (`ENOSPC`) about `path`.
     pub fn quota(kind: QuotaKind, path: &VfsPath) -> Self {
         FsError {
             errno: Errno::NoSpc,
@@ -131,4 +147,5 @@ impl From<&PathError> for Errno {
     }
 }
 
+/// A filesystem operation's result.
 pub type FsResult<T> = Result<T, FsError>;

@@ -15,16 +15,20 @@ use crate::path::VfsPath;
 
 /// Default permission bits of new files and directories.
 pub const FILE_MODE: u32 = 0o644;
+/// The mode of a new directory.
 pub const DIR_MODE: u32 = 0o755;
 
 /// Size and node quotas, checked before anything changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quota {
+    /// Bytes of file content.
     pub max_bytes: u64,
+    /// Files and directories, `/` excluded.
     pub max_nodes: u64,
 }
 
 impl Quota {
+    /// No limit (children and tests).
     pub const UNLIMITED: Quota = Quota {
         max_bytes: u64::MAX,
         max_nodes: u64::MAX,
@@ -34,10 +38,13 @@ impl Quota {
 /// What `stat` reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stat {
+    /// File or directory.
     pub node_type: NodeType,
     /// File length in bytes; 0 for directories.
     pub size: u64,
+    /// Permission bits.
     pub mode: u32,
+    /// Modification time, nanoseconds since the epoch.
     pub mtime_ns: i64,
     /// Entries of a directory (0 for files).
     pub entries: u64,
@@ -46,7 +53,9 @@ pub struct Stat {
 /// One entry of a directory listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirEntry {
+    /// The entry's name.
     pub name: Name,
+    /// File or directory.
     pub node_type: NodeType,
 }
 
@@ -58,10 +67,12 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The root directory.
     pub fn root(&self) -> &Arc<DirNode> {
         &self.root
     }
 
+    /// What the tree holds, as the quota counts it.
     pub fn usage(&self) -> Usage {
         self.root.usage()
     }
@@ -164,16 +175,19 @@ impl Vfs {
         }
     }
 
+    /// The tree as it is now, O(1) (structure is shared).
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             root: self.root.clone(),
         }
     }
 
+    /// The quota.
     pub fn quota(&self) -> Quota {
         self.quota
     }
 
+    /// Changes the quota (what is held already stays).
     pub fn set_quota(&mut self, quota: Quota) {
         self.quota = quota;
     }
@@ -194,22 +208,27 @@ impl Vfs {
 
     // ----- reading -----
 
+    /// The node at `path`.
     pub fn lookup(&self, path: &VfsPath) -> FsResult<Node> {
         lookup_in(&self.root, path)
     }
 
+    /// Whether `path` exists.
     pub fn exists(&self, path: &VfsPath) -> bool {
         self.lookup(path).is_ok()
     }
 
+    /// Whether `path` is a directory.
     pub fn is_dir(&self, path: &VfsPath) -> bool {
         matches!(self.lookup(path), Ok(Node::Dir(_)))
     }
 
+    /// Whether `path` is a file.
     pub fn is_file(&self, path: &VfsPath) -> bool {
         matches!(self.lookup(path), Ok(Node::File(_)))
     }
 
+    /// What `path` is.
     pub fn stat(&self, path: &VfsPath) -> FsResult<Stat> {
         let node = self.lookup(path)?;
         let meta = node.meta();
@@ -231,6 +250,7 @@ impl Vfs {
         })
     }
 
+    /// A file's content (shared, not copied).
     pub fn read_file(&self, path: &VfsPath) -> FsResult<Bytes> {
         match self.lookup(path)? {
             Node::File(file) => Ok(file.data().clone()),

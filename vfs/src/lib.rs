@@ -15,6 +15,8 @@
 //! - [`format`]: the choice between the two ([`DiffFormat`]).
 //! - [`write_back`]: writing changes back to host paths the host named.
 
+#![warn(missing_docs)]
+
 pub mod change;
 pub mod changes;
 pub mod diff;

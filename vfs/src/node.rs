@@ -14,11 +14,14 @@ pub type Name = Arc<str>;
 /// Kind of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeType {
+    /// A file.
     File,
+    /// A directory.
     Directory,
 }
 
 impl NodeType {
+    /// `file` or `directory`.
     pub const fn as_str(self) -> &'static str {
         match self {
             NodeType::File => "file",
@@ -40,17 +43,21 @@ pub struct Meta {
 /// Bytes and nodes held by a subtree (the subtree's root excluded).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
+    /// Bytes of file content.
     pub bytes: u64,
+    /// Files and directories.
     pub nodes: u64,
 }
 
 impl Usage {
+    /// The sum of two usages.
     pub fn plus(self, other: Usage) -> Usage {
         Usage {
             bytes: self.bytes + other.bytes,
             nodes: self.nodes + other.nodes,
         }
     }
+    /// The difference (saturating at zero).
     pub fn minus(self, other: Usage) -> Usage {
         Usage {
             bytes: self.bytes - other.bytes,
@@ -68,6 +75,7 @@ pub struct FileNode {
 }
 
 impl FileNode {
+    /// A file holding `data`.
     pub fn new(data: Bytes, meta: Meta) -> Self {
         FileNode {
             data,
@@ -76,18 +84,22 @@ impl FileNode {
         }
     }
 
+    /// The content.
     pub fn data(&self) -> &Bytes {
         &self.data
     }
 
+    /// Mode and times.
     pub fn meta(&self) -> Meta {
         self.meta
     }
 
+    /// The size in bytes.
     pub fn len(&self) -> u64 {
         self.data.len() as u64
     }
 
+    /// Whether it is empty.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
@@ -131,6 +143,7 @@ pub struct DirNode {
 }
 
 impl DirNode {
+    /// An empty directory.
     pub fn new(meta: Meta) -> Self {
         DirNode {
             entries: OrdMap::new(),
@@ -139,6 +152,7 @@ impl DirNode {
         }
     }
 
+    /// Mode and times.
     pub fn meta(&self) -> Meta {
         self.meta
     }
@@ -148,14 +162,17 @@ impl DirNode {
         self.usage
     }
 
+    /// The entry called `name`.
     pub fn get(&self, name: &str) -> Option<&Node> {
         self.entries.get(name).map(|entry| &entry.0)
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether it has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -183,11 +200,14 @@ impl DirNode {
 /// A file or a directory.
 #[derive(Clone, Debug)]
 pub enum Node {
+    /// A file.
     File(Arc<FileNode>),
+    /// A directory.
     Dir(Arc<DirNode>),
 }
 
 impl Node {
+    /// File or directory.
     pub fn node_type(&self) -> NodeType {
         match self {
             Node::File(_) => NodeType::File,
@@ -195,6 +215,7 @@ impl Node {
         }
     }
 
+    /// Mode and times.
     pub fn meta(&self) -> Meta {
         match self {
             Node::File(file) => file.meta,
@@ -225,6 +246,7 @@ impl Node {
         }
     }
 
+    /// The file, if it is one.
     pub fn as_file(&self) -> Option<&Arc<FileNode>> {
         match self {
             Node::File(file) => Some(file),
@@ -232,6 +254,7 @@ impl Node {
         }
     }
 
+    /// The directory, if it is one.
     pub fn as_dir(&self) -> Option<&Arc<DirNode>> {
         match self {
             Node::Dir(dir) => Some(dir),

@@ -12,12 +12,16 @@ pub const NAME_MAX: usize = 255;
 /// Longest whole path, in bytes (as on Linux).
 pub const PATH_MAX: usize = 4096;
 
+/// Why a string is not a sandbox path.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum PathError {
+    /// It holds a NUL byte.
     #[error("path contains a NUL byte")]
     Nul,
+    /// A component is longer than 255 bytes.
     #[error("name is longer than {NAME_MAX} bytes")]
     NameTooLong,
+    /// The whole path is longer than the limit.
     #[error("path is longer than {PATH_MAX} bytes")]
     PathTooLong,
 }
@@ -32,6 +36,7 @@ pub enum PathError {
 pub struct VfsPath(String);
 
 impl VfsPath {
+    /// `/`.
     pub fn root() -> Self {
         VfsPath("/".to_string())
     }
@@ -79,10 +84,12 @@ impl VfsPath {
         Ok(VfsPath(out))
     }
 
+    /// The normalised path text.
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
+    /// Whether it is `/`.
     pub fn is_root(&self) -> bool {
         self.0 == "/"
     }
@@ -92,10 +99,12 @@ impl VfsPath {
         self.0.split('/').filter(|s| !s.is_empty())
     }
 
+    /// How many components it has (`/` has none).
     pub fn depth(&self) -> usize {
         self.components().count()
     }
 
+    /// The parent (`None` for `/`).
     pub fn parent(&self) -> Option<VfsPath> {
         if self.is_root() {
             return None;

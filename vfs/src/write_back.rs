@@ -205,6 +205,7 @@ impl WriteBackPlan<'_> {
             .map(|item| (&item.sandbox_path, item.host_path.as_path()))
     }
 
+    /// What was skipped, whatever the outcome.
     pub fn skipped(&self) -> &[Skipped] {
         &self.skipped
     }

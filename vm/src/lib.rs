@@ -10,6 +10,8 @@
 //! - `engine`: what a run and every run it nests share ([`Engine`]).
 //! - `bytecode`: `--mode bytecode` and its cache ([`ExecMode`]).
 
+#![warn(missing_docs)]
+
 mod bytecode;
 mod engine;
 pub mod failure;

@@ -79,7 +79,9 @@ impl Resolver for VfsResolver {
 /// Loads modules: built-ins from the host, everything else from the VFS
 /// (from source, or through the bytecode cache in bytecode mode).
 pub struct VfsLoader {
+    /// The VFS modules are read from.
     pub vfs: SharedVfs,
+    /// Source or host-compiled bytecode.
     pub mode: ExecMode,
 }
 

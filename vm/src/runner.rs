@@ -27,9 +27,13 @@ const STACK_HEADROOM: usize = 16 << 20;
 /// What to run and with what.
 #[derive(Clone)]
 pub struct RunRequest {
+    /// The entry module.
     pub entry: VfsPath,
+    /// The VFS it runs on.
     pub vfs: SharedVfs,
+    /// Where its output goes.
     pub output: Output,
+    /// Its deadline.
     pub watch: Watch,
     /// Limits, mode and network policy (children inherit them).
     pub engine: Engine,
@@ -64,6 +68,7 @@ impl RunRequest {
 /// How a run ended.
 #[derive(Clone, Debug, Default)]
 pub struct RunOutcome {
+    /// How it failed, if it did.
     pub failure: Option<Failure>,
     /// The entry module's default export, as JSON (`None` when there is
     /// none, it is not JSON-like, or the run failed).
@@ -73,6 +78,7 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
+    /// 0, or the failure kind's code.
     pub fn exit_code(&self) -> i32 {
         self.failure.as_ref().map_or(0, |f| f.kind.exit_code())
     }

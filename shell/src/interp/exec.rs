@@ -600,10 +600,12 @@ impl Shell {
 
     // ----- output helpers for commands -----
 
+    /// The writer behind descriptor 1, if it is open.
     pub fn stdout_writer(&self) -> Option<SharedWriter> {
         self.fds.output(1)
     }
 
+    /// The reader behind descriptor 0, if it is open.
     pub fn stdin_reader(&self) -> Option<SharedReader> {
         self.fds.input(0)
     }
@@ -613,10 +615,12 @@ impl Shell {
         OutHandle(self.fds.output(1))
     }
 
+    /// Descriptor 2 as a writer (a closed one swallows output).
     pub fn err_handle(&self) -> OutHandle {
         OutHandle(self.fds.output(2))
     }
 
+    /// Writes to descriptor 1.
     pub fn write_stdout(&self, bytes: &[u8]) -> io::Result<()> {
         self.out().write_all(bytes)
     }

@@ -17,20 +17,20 @@
 mod assign;
 mod compound;
 pub mod context;
-pub mod declare;
+pub(crate) mod declare;
 mod exec;
 mod expand;
-pub mod options;
+pub(crate) mod options;
 mod param;
 mod print;
 mod redirect;
 pub mod shell;
-pub mod test_expr;
+pub(crate) mod test_expr;
 mod variables;
 
 pub use context::{CommandFn, CommandKind, CommandTable, Context, ScriptLauncher};
 pub use exec::{CommandOutcome, OutHandle};
-pub use options::Options;
+pub(crate) use options::Options;
 pub use param::quote;
 pub(crate) use print::function_text;
 pub(crate) use redirect::device_input;

@@ -145,18 +145,22 @@ impl Shell {
         }
     }
 
+    /// What this shell shares with the other shells of its sandbox.
     pub fn context(&self) -> &Arc<Context> {
         &self.ctx
     }
 
+    /// The working directory.
     pub fn cwd(&self) -> &VfsPath {
         &self.cwd
     }
 
+    /// Changes the working directory (`$PWD` is not updated: `cd` does that).
     pub fn set_cwd(&mut self, path: VfsPath) {
         self.cwd = path;
     }
 
+    /// `$?`.
     pub fn last_status(&self) -> i32 {
         self.status
     }
@@ -166,6 +170,7 @@ impl Shell {
         self.status = status;
     }
 
+    /// Marks the shell interactive (errors do not end it).
     pub fn set_interactive(&mut self, interactive: bool) {
         self.interactive = interactive;
     }
@@ -175,19 +180,23 @@ impl Shell {
         self.sources = vec![path.to_string()];
     }
 
+    /// Sets `$0` and the positional parameters.
     pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
         self.arg0 = arg0.to_string();
         self.positional = Arc::new(args);
     }
 
+    /// This shell's deadline and cancellation.
     pub fn watch(&self) -> &Watch {
         &self.watch
     }
 
+    /// The descriptor table.
     pub fn fds(&self) -> &FdTable {
         &self.fds
     }
 
+    /// The descriptor table, to change.
     pub fn fds_mut(&mut self) -> &mut FdTable {
         &mut self.fds
     }

@@ -149,7 +149,7 @@ impl Shell {
         self.vars.get_raw(&name)?.value.clone()
     }
 
-    pub fn is_set(&mut self, name: &str) -> bool {
+    pub(crate) fn is_set(&mut self, name: &str) -> bool {
         self.get_var(name).is_some() || self.get_value(name).is_some_and(|v| !v.is_empty())
     }
 
@@ -292,7 +292,7 @@ impl Shell {
         self.set_var(&name, format!("{current}{value}"))
     }
 
-    pub fn set_element(
+    pub(crate) fn set_element(
         &mut self,
         name: &str,
         key: Key,

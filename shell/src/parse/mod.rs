@@ -25,7 +25,9 @@ use crate::ast::*;
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("line {line}: {message}")]
 pub struct ParseError {
+    /// The line (1-based) the problem is on.
     pub line: usize,
+    /// What is wrong, as bash words it.
     pub message: String,
     /// The input ended inside a construct (an interactive session reads
     /// another line instead of failing).
@@ -101,10 +103,6 @@ impl Parser {
     pub fn set_aliases(&mut self, aliases: HashMap<String, String>, expand: bool) {
         self.aliases = aliases;
         self.expand_aliases = expand;
-    }
-
-    pub fn line(&self) -> usize {
-        self.line
     }
 
     /// Parses a whole script.
