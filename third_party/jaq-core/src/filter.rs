@@ -463,6 +463,7 @@ impl Id {
     /// `f.run((c, v))` returns the output of `v | f` in the context `c`.
     pub fn run<'a, D: DataT>(&self, cv: Cv<'a, D>) -> ValXs<'a, D::V<'a>> {
         use core::iter::once;
+        // GOCCIA PATCH: interruption and stack check (see GOCCIA-PATCH.md).
         #[cfg(feature = "std")]
         if let Some(code) = crate::interrupt::tick() {
             return box_once(Err(Exn::halt(code)));
@@ -580,6 +581,7 @@ impl Id {
     /// In particular, `v | path(f)` in context `c` yields the same paths as
     /// `f.paths((c, (v, Default::default())))`.
     pub fn paths<'a, D: DataT>(&self, cv: Cvp<'a, D>) -> ValPathXs<'a, D::V<'a>> {
+        // GOCCIA PATCH: interruption and stack check (see GOCCIA-PATCH.md).
         #[cfg(feature = "std")]
         if let Some(code) = crate::interrupt::tick() {
             return box_once(Err(Exn::halt(code)));

@@ -56,7 +56,7 @@ fn range<V: ValT>(mut from: ValX<V>, to: V, by: V) -> impl Iterator<Item = ValX<
     use core::cmp::Ordering::{Equal, Greater, Less};
     let cmp = by.partial_cmp(&0.into()).unwrap_or(Equal);
     core::iter::from_fn(move || match from.clone() {
-        // goccia patch: a long range is interruptible element by element.
+        // GOCCIA PATCH: a long range is interruptible element by element.
         #[cfg(feature = "std")]
         Ok(_) if crate::interrupt::tick().is_some() => {
             from = Ok(to.clone());

@@ -1,4 +1,4 @@
-//! Cooperative interruption (goccia patch; not part of upstream jaq-core).
+//! GOCCIA PATCH: cooperative interruption (not part of upstream jaq-core).
 //!
 //! An embedder running untrusted filters installs a check with
 //! [`set_check`]; the interpreter calls it every [`CHECK_EVERY`] term

@@ -51,12 +51,13 @@ extern crate std;
 pub mod box_iter;
 pub mod compile;
 pub mod data;
-#[cfg(feature = "std")]
-pub mod interrupt;
+// GOCCIA PATCH: the interruption hook (see GOCCIA-PATCH.md).
 mod exn;
 mod filter;
 mod fold;
 mod funs;
+#[cfg(feature = "std")]
+pub mod interrupt;
 mod into_iter;
 pub mod load;
 pub mod native;
