@@ -29,6 +29,20 @@ enum Seed {
     },
 }
 
+impl Sandbox {
+    /// A builder; see [`SandboxBuilder`].
+    ///
+    /// ```
+    /// let sandbox = goccia::Sandbox::builder().build()?;
+    /// let names: Vec<_> = sandbox.list("/")?.into_iter().map(|e| e.name).collect();
+    /// assert_eq!(names, ["tmp"]); // every sandbox starts with an empty /tmp
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn builder() -> SandboxBuilder {
+        SandboxBuilder::new()
+    }
+}
+
 /// Builds a [`Sandbox`]. Every setting has a bounded default (see
 /// [`Limits`]); the network is off and nothing is audited unless asked.
 ///

@@ -12,9 +12,9 @@ use goccia_vfs::{Change, DiffFormat, FsError, NodeType, SharedVfs, Snapshot, Vfs
 use goccia_vm::{Engine, ExecMode, RunRequest};
 use parking_lot::Mutex;
 
+use crate::Run;
 use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
 use crate::session::PersistentShell;
-use crate::{Run, SandboxBuilder};
 
 /// What [`Sandbox::write_back_after`] did.
 #[derive(Debug)]
@@ -78,18 +78,6 @@ impl std::fmt::Debug for Sandbox {
 }
 
 impl Sandbox {
-    /// A builder; see [`SandboxBuilder`].
-    ///
-    /// ```
-    /// let sandbox = goccia::Sandbox::builder().build()?;
-    /// let names: Vec<_> = sandbox.list("/")?.into_iter().map(|e| e.name).collect();
-    /// assert_eq!(names, ["tmp"]); // every sandbox starts with an empty /tmp
-    /// # Ok::<(), goccia::Error>(())
-    /// ```
-    pub fn builder() -> SandboxBuilder {
-        SandboxBuilder::new()
-    }
-
     /// A sandbox over a seeded `vfs`, its baseline taken now.
     pub(crate) fn new(vfs: Vfs, copy_rw: Vec<CopyRwMapping>, engine: Engine) -> Sandbox {
         Sandbox {

@@ -112,3 +112,353 @@ fn no_message_below_the_facade_names_a_cli_flag() {
         found.join("\n")
     );
 }
+
+// ----- the import graph -----
+
+/// The crates whose file-level import graph is checked.
+const CRATES: [&str; 6] = [
+    "core/src",
+    "vfs/src",
+    "shell/src",
+    "builtins/src",
+    "vm/src",
+    "src",
+];
+
+/// A module's path segments (`["interp", "exec"]`), from its file.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = relative
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+fn strip_comments(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find("//") {
+            // Keep URLs and strings intact enough: a `//` after a quote is rare
+            // in paths we look for, and only `::` paths matter here.
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `pub use a::b::{c, d as e};` statements of a module: name -> path.
+fn reexports(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for statement in text.split(';') {
+        let statement = statement.trim();
+        let Some(body) = statement
+            .strip_prefix("pub use ")
+            .or_else(|| statement.strip_prefix("pub(crate) use "))
+        else {
+            continue;
+        };
+        let body: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (prefix, items) = match body.split_once("::{") {
+            Some((prefix, rest)) => (prefix.to_string(), rest.trim_end_matches('}').to_string()),
+            None => (String::new(), body.clone()),
+        };
+        for item in items.split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (path, alias) = match item.split_once(" as ") {
+                Some((path, alias)) => (path.trim(), Some(alias.trim())),
+                None => (item, None),
+            };
+            let full: Vec<String> = prefix
+                .split("::")
+                .chain(path.split("::"))
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            let name = alias
+                .map(str::to_string)
+                .unwrap_or_else(|| full.last().cloned().unwrap_or_default());
+            out.push((name, full));
+        }
+    }
+    out
+}
+
+struct Crate {
+    modules: Vec<Vec<String>>,
+    texts: Vec<String>,
+}
+
+impl Crate {
+    fn load(src: &Path) -> Crate {
+        let mut files = Vec::new();
+        collect_rs(src, &mut files);
+        files.sort();
+        let modules = files.iter().map(|f| module_of(src, f)).collect();
+        let texts = files
+            .iter()
+            .map(|f| strip_comments(&std::fs::read_to_string(f).expect("readable")))
+            .collect();
+        Crate { modules, texts }
+    }
+
+    fn index(&self, module: &[String]) -> Option<usize> {
+        self.modules.iter().position(|m| m == module)
+    }
+
+    /// The file that defines the item at `path`, following re-exports.
+    fn resolve(&self, path: &[String], depth: usize) -> Option<usize> {
+        for n in (0..=path.len()).rev() {
+            let Some(at) = self.index(&path[..n]) else {
+                continue;
+            };
+            let rest = &path[n..];
+            if depth < 8
+                && let Some(first) = rest.first()
+                && let Some((_, target)) = reexports(&self.texts[at])
+                    .into_iter()
+                    .find(|(name, _)| name == first)
+            {
+                let head = &path[..n];
+                let mut next: Vec<String> = match target.first().map(String::as_str) {
+                    Some("crate") => target[1..].to_vec(),
+                    Some("super") => [&head[..head.len().saturating_sub(1)], &target[1..]].concat(),
+                    Some("self") => [head, &target[1..]].concat(),
+                    _ => [head, &target[..]].concat(),
+                };
+                next.extend_from_slice(&rest[1..]);
+                if self
+                    .index(&next[..next.len().min(head.len() + 1)])
+                    .is_none()
+                    && !matches!(
+                        target.first().map(String::as_str),
+                        Some("crate" | "super" | "self")
+                    )
+                {
+                    return Some(at); // a re-export from another crate
+                }
+                return self.resolve(&next, depth + 1);
+            }
+            return Some(at);
+        }
+        None
+    }
+
+    /// Edges: file -> files it names items of.
+    fn edges(&self) -> Vec<Vec<usize>> {
+        let mut edges = vec![Vec::new(); self.modules.len()];
+        for (from, text) in self.texts.iter().enumerate() {
+            let module = &self.modules[from];
+            let code: String = text
+                .split(';')
+                .filter(|s| {
+                    let s = s.trim_start();
+                    !(s.starts_with("pub use ") || s.starts_with("pub(crate) use "))
+                })
+                .collect::<Vec<_>>()
+                .join(";");
+            for path in paths_in(&code, module) {
+                if let Some(to) = self.resolve(&path, 0)
+                    && to != from
+                    && !self.modules[to].is_empty()
+                    && !edges[from].contains(&to)
+                {
+                    edges[from].push(to);
+                }
+            }
+        }
+        edges
+    }
+}
+
+fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            collect_rs(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Item paths named in `code` through `crate::`, `super::` and `self::`,
+/// as absolute segment lists (braced groups expanded).
+fn paths_in(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    let bytes = code.as_bytes();
+    for keyword in ["crate::", "super::", "self::"] {
+        let mut start = 0;
+        while let Some(found) = code[start..].find(keyword) {
+            let at = start + found;
+            start = at + keyword.len();
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
+                continue;
+            }
+            let base: Vec<String> = match keyword {
+                "crate::" => Vec::new(),
+                "super::" => module[..module.len().saturating_sub(1)].to_vec(),
+                _ => module.to_vec(),
+            };
+            let rest = &code[start..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '{'))
+                .unwrap_or(rest.len());
+            let text = &rest[..end];
+            if let Some((prefix, _)) = text.split_once('{') {
+                let close = rest.find('}').unwrap_or(rest.len());
+                let group = &rest[prefix.len() + 1..close];
+                for item in group.split(',') {
+                    let item = item.split(" as ").next().unwrap_or("").trim();
+                    if item.is_empty() || item == "self" {
+                        continue;
+                    }
+                    let mut path = base.clone();
+                    path.extend(
+                        prefix
+                            .split("::")
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string),
+                    );
+                    path.extend(
+                        item.split("::")
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string),
+                    );
+                    paths.push(path);
+                }
+            } else {
+                let mut path = base;
+                path.extend(
+                    text.split("::")
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string),
+                );
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+/// Strongly connected components larger than one file.
+fn circles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    struct Tarjan<'a> {
+        edges: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        found: Vec<Vec<usize>>,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in &self.edges[v] {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(index) if self.on_stack[w] => self.low[v] = self.low[v].min(index),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let n = edges.len();
+    let mut tarjan = Tarjan {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..n {
+        if tarjan.index[v].is_none() {
+            tarjan.visit(v);
+        }
+    }
+    tarjan.found
+}
+
+/// A file names an item of another file through a `crate::`, `super::` or
+/// `self::` path (re-exports followed to the defining file); circles of
+/// more than two files (a module and its child naming each other is
+/// fine) mean layers that cannot be read or changed apart.
+#[test]
+fn no_import_circle_is_larger_than_two_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for src in CRATES {
+        let krate = Crate::load(&root.join(src));
+        let edges = krate.edges();
+        let edge_count: usize = edges.iter().map(Vec::len).sum();
+        assert!(
+            edge_count > 0 || krate.modules.len() < 3,
+            "{src}: found imports"
+        );
+        for circle in circles(&edges) {
+            if circle.len() > 2 {
+                let names: Vec<String> = circle
+                    .iter()
+                    .map(|&i| krate.modules[i].join("::"))
+                    .collect();
+                found.push(format!("{src}: {}", names.join(", ")));
+            }
+        }
+    }
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_circle_check_sees_a_circle() {
+    // a -> b -> c -> a, and a two-file circle d <-> e that is allowed.
+    let edges = vec![vec![1], vec![2], vec![0], vec![4], vec![3]];
+    let mut sizes: Vec<usize> = circles(&edges).iter().map(Vec::len).collect();
+    sizes.sort();
+    assert_eq!(sizes, [2, 3]);
+    let paths = paths_in(
+        "use crate::io::{Fd, pipe}; super::helper(); let x = self::y::Z;",
+        &["a".to_string(), "b".to_string()],
+    );
+    assert!(paths.contains(&vec!["io".to_string(), "Fd".to_string()]));
+    assert!(paths.contains(&vec!["a".to_string(), "helper".to_string()]));
+    assert!(paths.contains(&vec![
+        "a".to_string(),
+        "b".to_string(),
+        "y".to_string(),
+        "Z".to_string()
+    ]));
+}

@@ -15,8 +15,8 @@ mod builtins;
 mod eval;
 mod io;
 
-pub use builtins::sprintf_number;
-use builtins::{format_values, split_regex};
+use super::format::format_values;
+use builtins::split_regex;
 
 type Array = IndexMap<String, Value>;
 

@@ -1,6 +1,7 @@
 //! `awk`: the POSIX language with the common gawk extensions (`gensub`,
 //! `strftime`, `systime`, `**`, `nextfile`, regex `RS`, `length(array)`).
 
+mod format;
 mod interp;
 mod lexer;
 mod parser;

@@ -104,7 +104,7 @@ pub fn number_to_string(n: f64, format: &str) -> String {
     if n == n.trunc() && n.abs() < 1e16 {
         return format!("{}", n as i64);
     }
-    super::interp::sprintf_number(format, n)
+    super::format::sprintf_number(format, n)
 }
 
 impl Value {
