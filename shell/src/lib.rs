@@ -1,15 +1,15 @@
 //! goccia's virtual shell: the bash language, and coreutils-style commands
 //! over the VFS. No host process is ever started.
 //!
-//! - [`parse`]: the bash parser; [`ast`]: its syntax tree.
+//! - `parse`: the bash parser; `ast`: its syntax tree.
 //! - [`interp`]: the interpreter ([`Shell`], [`Context`]), which knows
 //!   commands only through the table its context holds.
-//! - [`builtins`]: commands that are interpreter state (`set`, `cd`,
-//!   `read`, `trap`, ...); [`utilities`]: coreutils-style commands, one
+//! - `builtins`: commands that are interpreter state (`set`, `cd`,
+//!   `read`, `trap`, ...); `utilities`: coreutils-style commands, one
 //!   family per folder; [`commands`]: the table naming them all.
 //! - [`io`]: descriptors, pipes and streams.
-//! - [`arith`], [`pattern`], [`regex_compat`], [`escape`], [`vars`],
-//!   [`printf`], [`time`]: the pieces of the language and of formatting.
+//! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
+//!   `time`: the pieces of the language and of formatting.
 //!
 //! Dependencies point one way: the language pieces at the bottom, the
 //! interpreter on them, builtins and utilities on the interpreter, the

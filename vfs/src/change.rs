@@ -1,7 +1,7 @@
 //! The change type every diff format and every merge works on: what
 //! happened at one path, with the nodes on both sides (shared, not
 //! copied). The formats ([`crate::changes`], [`crate::patch`]) and the
-//! diff algorithm ([`crate::diff`]) sit above it.
+//! diff algorithm ([`crate::diff`](mod@crate::diff)) sit above it.
 
 use crate::node::{Node, NodeType};
 use crate::path::VfsPath;

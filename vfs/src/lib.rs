@@ -12,7 +12,7 @@
 //! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
 //! - [`changes`]: the JSON diff format, and applying changes.
 //! - [`patch`]: the unified (git) patch format.
-//! - [`format`]: the choice between the two ([`DiffFormat`]).
+//! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`write_back`]: writing changes back to host paths the host named.
 
 #![warn(missing_docs)]

@@ -8,10 +8,10 @@
 //! their own threads so that data streams through bounded pipes.
 //!
 //! - [`shell`]: the state and running source text; [`context`]: what the
-//!   shells of a sandbox share; [`options`]: the one option table.
+//!   shells of a sandbox share; `options`: the one option table.
 //! - `exec`, `compound`, `expand`, `param`, `assign`, `redirect`,
-//!   `variables`, [`test_expr`], `print`: executing each construct.
-//! - [`declare`]: the declaration builtins (`declare`, `local`, `export`,
+//!   `variables`, `test_expr`, `print`: executing each construct.
+//! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
 
 mod assign;
