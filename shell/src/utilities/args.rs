@@ -161,12 +161,35 @@ pub(crate) fn parse_size_suffix(text: &str) -> Option<u64> {
     value.checked_mul(multiplier)
 }
 
+/// Parses a utility's options GNU-style with [`getopt`]; on a usage error,
+/// reports it (`name: message` and the `--help` hint, `name` being
+/// `args[0]`) and returns from the utility with status 1 (or the status
+/// given first: `parse_options!(status 2; shell, args, "n", &[...])`).
+macro_rules! parse_options {
+    (status $status:expr; $shell:expr, $args:expr, $values:expr, $longs:expr $(,)?) => {
+        match $crate::utilities::args::getopt($args, $values, $longs) {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                let name = $args[0].clone();
+                return $crate::utilities::args::usage($shell, &name, &message, $status);
+            }
+        }
+    };
+    ($shell:expr, $args:expr, $values:expr, $longs:expr $(,)?) => {
+        parse_options!(status 1; $shell, $args, $values, $longs)
+    };
+}
+pub(crate) use parse_options;
+
+/// Output buffered in 16 KiB, flushed by [`finish`].
 pub(crate) type Out = std::io::BufWriter<crate::interp::OutHandle>;
 
+/// The command's stdout, buffered.
 pub(crate) fn buffered(shell: &Shell) -> Out {
     std::io::BufWriter::with_capacity(16 << 10, shell.out())
 }
 
+/// Flushes `out`; the status, or the write's failure.
 pub(crate) fn finish(shell: &mut Shell, name: &str, mut out: Out, status: i32) -> ExecResult {
     match out.flush() {
         Ok(()) => Ok(status),
@@ -174,6 +197,7 @@ pub(crate) fn finish(shell: &mut Shell, name: &str, mut out: Out, status: i32) -
     }
 }
 
+/// A usage error, GNU-style: `name: message` and the `--help` hint.
 pub(crate) fn usage(shell: &mut Shell, name: &str, message: &str, status: i32) -> ExecResult {
     Ok(shell.fail_command(
         name,

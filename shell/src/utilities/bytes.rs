@@ -6,6 +6,7 @@ use ::base64::Engine;
 
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::input::open_source;
 
 fn usage(shell: &mut Shell, name: &str, message: &str, status: i32) -> ExecResult {
@@ -113,20 +114,15 @@ fn od_named(byte: u8) -> String {
 }
 
 pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
-        args,
-        "AjNtw",
-        &[
-            ("address-radix", 'A', true),
-            ("skip-bytes", 'j', true),
-            ("read-bytes", 'N', true),
-            ("format", 't', true),
-            ("width", 'w', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "od", &message, 2),
-    };
+    let parsed = parse_options!(status 2; shell, args,
+    "AjNtw",
+    &[
+        ("address-radix", 'A', true),
+        ("skip-bytes", 'j', true),
+        ("read-bytes", 'N', true),
+        ("format", 't', true),
+        ("width", 'w', true),
+    ]);
     let mut types = Vec::new();
     for flag in &parsed.flags {
         let t = match flag {
@@ -244,18 +240,16 @@ pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
 // ----- base64 -----
 
 pub fn base64(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "w",
         &[
             ("decode", 'd', false),
             ("wrap", 'w', true),
             ("ignore-garbage", 'i', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "base64", &message, 1),
-    };
+        ]
+    );
     let data = match read_operands(shell, "base64", &parsed.operands) {
         Ok(data) => data,
         Err(status) => return Ok(status),
@@ -318,7 +312,8 @@ fn digest(name: &str, data: &[u8]) -> String {
 
 pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
     let name = args[0].clone();
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -327,11 +322,8 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("text", 't', false),
             ("quiet", 'q', false),
             ("status", 's', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, &name, &message, 1),
-    };
+        ]
+    );
     let operands = if parsed.operands.is_empty() {
         vec!["-".to_string()]
     } else {
@@ -436,18 +428,13 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
 // ----- cmp, strings -----
 
 pub fn cmp(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
-        args,
-        "",
-        &[
-            ("silent", 's', false),
-            ("quiet", 's', false),
-            ("verbose", 'l', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "cmp", &message, 2),
-    };
+    let parsed = parse_options!(status 2; shell, args,
+    "",
+    &[
+        ("silent", 's', false),
+        ("quiet", 's', false),
+        ("verbose", 'l', false),
+    ]);
     if parsed.operands.is_empty() {
         return usage(shell, "cmp", "missing operand", 2);
     }
@@ -526,10 +513,12 @@ pub fn strings(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         })
         .collect();
-    let parsed = match getopt(&args, "n", &[("bytes", 'n', true), ("all", 'a', false)]) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "strings", &message, 1),
-    };
+    let parsed = parse_options!(
+        shell,
+        &args,
+        "n",
+        &[("bytes", 'n', true), ("all", 'a', false)]
+    );
     let minimum: usize = parsed.value('n').and_then(|n| n.parse().ok()).unwrap_or(4);
     let data = match read_operands(shell, "strings", &parsed.operands) {
         Ok(data) => data,

@@ -1,7 +1,7 @@
 //! What a file is: `stat`, `file`, `du`, `df`, `chmod`, `chown`.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::list::mode_string;
 use crate::utilities::files::list::node_size;
@@ -33,7 +33,8 @@ pub(crate) fn human_size(bytes: u64) -> String {
 }
 
 pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "c",
         &[
@@ -41,11 +42,8 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("printf", 'P', true),
             ("terse", 't', false),
             ("dereference", 'L', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "stat", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "stat", "missing operand", 1);
     }
@@ -150,7 +148,8 @@ fn disk_usage(node: &Node) -> u64 {
 }
 
 pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "d",
         &[
@@ -160,11 +159,8 @@ pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("total", 'c', false),
             ("max-depth", 'd', true),
             ("bytes", 'b', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "du", &message, 1),
-    };
+        ]
+    );
     let operands = if parsed.operands.is_empty() {
         vec![".".to_string()]
     } else {

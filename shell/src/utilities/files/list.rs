@@ -3,9 +3,10 @@
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::Out;
 use crate::utilities::args::buffered;
+use crate::utilities::args::check_flags;
 use crate::utilities::args::finish;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
-use crate::utilities::args::{check_flags, getopt};
 use crate::utilities::files::info::human_size;
 use crate::utilities::files::names::resolve;
 use goccia_vfs::{Node, NodeType, VfsPath};
@@ -47,22 +48,17 @@ fn format_time(mtime_ns: i64) -> String {
 }
 
 pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
-        args,
-        "",
-        &[
-            ("all", 'a', false),
-            ("almost-all", 'A', false),
-            ("recursive", 'R', false),
-            ("reverse", 'r', false),
-            ("human-readable", 'h', false),
-            ("directory", 'd', false),
-            ("classify", 'F', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "ls", &message, 2),
-    };
+    let parsed = parse_options!(status 2; shell, args,
+    "",
+    &[
+        ("all", 'a', false),
+        ("almost-all", 'A', false),
+        ("recursive", 'R', false),
+        ("reverse", 'r', false),
+        ("human-readable", 'h', false),
+        ("directory", 'd', false),
+        ("classify", 'F', false),
+    ]);
     if let Err(message) = check_flags(&parsed, "laARrtShdF1pCxmiUs") {
         return usage(shell, "ls", &message, 2);
     }
@@ -351,10 +347,7 @@ fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Resu
 }
 
 pub fn tree(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(args, "L", &[]) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "tree", &message, 1),
-    };
+    let parsed = parse_options!(shell, args, "L", &[]);
     let depth_limit: usize = parsed
         .value('L')
         .and_then(|v| v.parse().ok())

@@ -1,7 +1,7 @@
 //! Creating: `mkdir`, `rmdir`, `touch`, `mktemp`, `truncate`, `ln`.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::copy::copy_or_move;
 use crate::utilities::files::info::parse_mode;
@@ -9,18 +9,16 @@ use crate::utilities::files::names::resolve;
 use goccia_vfs::{Errno, VfsPath};
 
 pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "m",
         &[
             ("parents", 'p', false),
             ("verbose", 'v', false),
             ("mode", 'm', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "mkdir", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "mkdir", "missing operand", 1);
     }
@@ -109,18 +107,16 @@ fn relative_display(operand: &str, full: &VfsPath, created: &VfsPath) -> String 
 }
 
 pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
             ("parents", 'p', false),
             ("verbose", 'v', false),
             ("ignore-fail-on-non-empty", 'I', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "rmdir", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "rmdir", "missing operand", 1);
     }
@@ -155,18 +151,16 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "dtr",
         &[
             ("no-create", 'c', false),
             ("date", 'd', true),
             ("reference", 'r', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "touch", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "touch", "missing file operand", 1);
     }
@@ -237,7 +231,8 @@ pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "pt",
         &[
@@ -245,11 +240,8 @@ pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("dry-run", 'u', false),
             ("quiet", 'q', false),
             ("tmpdir", 'p', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "mktemp", &message, 1),
-    };
+        ]
+    );
     let template = parsed
         .operands
         .first()
@@ -363,18 +355,16 @@ impl SizeChange {
 }
 
 pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "sr",
         &[
             ("size", 's', true),
             ("reference", 'r', true),
             ("no-create", 'c', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "truncate", &message, 1),
-    };
+        ]
+    );
     let reference = match parsed.value('r') {
         Some(file) => match resolve(shell, file)
             .ok()

@@ -1,7 +1,7 @@
 //! Path names: `realpath`, `readlink`, `basename`, `dirname`.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use goccia_vfs::{Errno, VfsPath};
 
@@ -13,7 +13,8 @@ pub(crate) fn resolve(shell: &Shell, operand: &str) -> Result<VfsPath, &'static 
 }
 
 pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -21,11 +22,8 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("canonicalize-existing", 'e', false),
             ("quiet", 'q', false),
             ("no-symlinks", 's', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "realpath", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "realpath", "missing operand", 1);
     }
@@ -65,7 +63,8 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -73,11 +72,8 @@ pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("canonicalize-existing", 'e', false),
             ("canonicalize-missing", 'm', false),
             ("no-newline", 'n', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "readlink", &message, 1),
-    };
+        ]
+    );
     let canonical = parsed.has('f') || parsed.has('e') || parsed.has('m');
     let mut out = String::new();
     let mut status = 0;
@@ -127,18 +123,16 @@ fn base_name(text: &str) -> String {
 }
 
 pub fn basename(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "s",
         &[
             ("multiple", 'a', false),
             ("suffix", 's', true),
             ("zero", 'z', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "basename", &message, 1),
-    };
+        ]
+    );
     if parsed.operands.is_empty() {
         return usage(shell, "basename", "missing operand", 1);
     }

@@ -1,13 +1,14 @@
 //! Removing: `rm`.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::names::resolve;
 use goccia_vfs::Node;
 
 pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -17,11 +18,8 @@ pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("dir", 'd', false),
             ("interactive", 'i', false),
             ("no-preserve-root", 'N', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "rm", &message, 1),
-    };
+        ]
+    );
     let recursive = parsed.has('r') || parsed.has('R');
     let force = parsed.has('f');
     if parsed.operands.is_empty() {

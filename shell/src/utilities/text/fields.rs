@@ -3,7 +3,7 @@
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::input::open_source;
 use crate::utilities::text::sort::read_lines;
@@ -39,7 +39,8 @@ fn in_list(ranges: &[(usize, usize)], index: usize) -> bool {
 }
 
 pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "dfcbO",
         &[
@@ -51,11 +52,8 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("complement", 'C', false),
             ("output-delimiter", 'O', true),
             ("zero-terminated", 'z', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "cut", &message, 1),
-    };
+        ]
+    );
     let terminator = if parsed.has('z') { 0 } else { b'\n' };
     let (list, mode) = match (parsed.value('f'), parsed.value('c'), parsed.value('b')) {
         (Some(list), None, None) => (list, 'f'),
@@ -151,18 +149,16 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "d",
         &[
             ("delimiters", 'd', true),
             ("serial", 's', false),
             ("zero-terminated", 'z', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "paste", &message, 1),
-    };
+        ]
+    );
     let delimiters: Vec<char> = {
         let text = unescape_tr(parsed.value('d').unwrap_or("\t"));
         let raw = parsed.value('d').unwrap_or("\t");
@@ -250,10 +246,7 @@ pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(args, "t12aveo", &[("ignore-case", 'i', false)]) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "join", &message, 1),
-    };
+    let parsed = parse_options!(shell, args, "t12aveo", &[("ignore-case", 'i', false)]);
     if parsed.operands.len() != 2 {
         return usage(shell, "join", "missing operand", 1);
     }
@@ -374,18 +367,16 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn column(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "sOoc",
         &[
             ("table", 't', false),
             ("separator", 's', true),
             ("output-separator", 'o', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "column", &message, 1),
-    };
+        ]
+    );
     let lines = match read_lines(shell, "column", &parsed.operands, b'\n') {
         Ok(lines) => lines,
         Err(status) => return Ok(status.min(1)),
@@ -471,10 +462,12 @@ pub fn column(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn expand(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(args, "t", &[("tabs", 't', true), ("initial", 'i', false)]) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "expand", &message, 1),
-    };
+    let parsed = parse_options!(
+        shell,
+        args,
+        "t",
+        &[("tabs", 't', true), ("initial", 'i', false)]
+    );
     let tab: usize = parsed
         .value('t')
         .and_then(|v| v.parse().ok())

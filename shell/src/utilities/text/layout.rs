@@ -4,8 +4,7 @@ use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::Out;
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
-use crate::utilities::args::getopt;
-use crate::utilities::args::usage;
+use crate::utilities::args::parse_options;
 use crate::utilities::input::open_source;
 use crate::utilities::text::lines::normalize_count_args;
 use crate::utilities::text::lines::operands_or_stdin;
@@ -85,10 +84,7 @@ pub fn tac(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn nl(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(args, "bwsvinf", &[]) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "nl", &message, 1),
-    };
+    let parsed = parse_options!(shell, args, "bwsvinf", &[]);
     let style = parsed.value('b').unwrap_or("t").to_string();
     let width: usize = parsed.value('w').and_then(|w| w.parse().ok()).unwrap_or(6);
     let separator = parsed.value('s').unwrap_or("\t").to_string();
@@ -125,18 +121,16 @@ pub fn fold(shell: &mut Shell, args: &[String]) -> ExecResult {
         .into_iter()
         .map(|a| if a == "-n" { "-w".to_string() } else { a })
         .collect::<Vec<_>>();
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         &args,
         "w",
         &[
             ("width", 'w', true),
             ("spaces", 's', false),
             ("bytes", 'b', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "fold", &message, 1),
-    };
+        ]
+    );
     let width: usize = parsed
         .value('w')
         .and_then(|w| w.parse().ok())

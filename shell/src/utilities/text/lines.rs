@@ -2,14 +2,16 @@
 
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::buffered;
+use crate::utilities::args::check_flags;
 use crate::utilities::args::finish;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
-use crate::utilities::args::{check_flags, getopt};
 use crate::utilities::input::{Source, open_source};
 use std::io::Write;
 
 pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -20,11 +22,8 @@ pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("show-tabs", 'T', false),
             ("show-all", 'A', false),
             ("show-nonprinting", 'v', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "cat", &message, 1),
-    };
+        ]
+    );
     if let Err(message) = check_flags(&parsed, "nbsETAvetu") {
         return usage(shell, "cat", &message, 1);
     }
@@ -121,7 +120,8 @@ pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
 
 pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
     let args = normalize_count_args(args);
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         &args,
         "nc",
         &[
@@ -130,11 +130,8 @@ pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("quiet", 'q', false),
             ("silent", 'q', false),
             ("verbose", 'v', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "head", &message, 1),
-    };
+        ]
+    );
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').map(str::to_string);
@@ -215,7 +212,8 @@ pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
 
 pub fn tail(shell: &mut Shell, args: &[String]) -> ExecResult {
     let args: Vec<String> = normalize_count_args(args);
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         &args,
         "nc",
         &[
@@ -224,11 +222,8 @@ pub fn tail(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("quiet", 'q', false),
             ("verbose", 'v', false),
             ("follow", 'f', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "tail", &message, 1),
-    };
+        ]
+    );
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').is_some();
@@ -362,7 +357,8 @@ impl Counter {
 }
 
 pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -371,11 +367,8 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("chars", 'm', false),
             ("bytes", 'c', false),
             ("max-line-length", 'L', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "wc", &message, 1),
-    };
+        ]
+    );
     let mut fields: Vec<char> = Vec::new();
     for flag in ['l', 'w', 'm', 'c', 'L'] {
         if parsed.has(flag) {
@@ -462,14 +455,12 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
-        &[("append", 'a', false), ("ignore-interrupts", 'i', false)],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "tee", &message, 1),
-    };
+        &[("append", 'a', false), ("ignore-interrupts", 'i', false)]
+    );
     let mut targets = Vec::new();
     let mut status = 0;
     for operand in &parsed.operands {

@@ -1,7 +1,7 @@
 //! Ordering lines: `sort`, `uniq`, `comm`.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::input::open_source;
 use std::cmp::Ordering;
@@ -318,33 +318,28 @@ fn compare_keys(a: &str, b: &str, key: &KeySpec) -> Ordering {
 }
 
 pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
-        args,
-        "kto",
-        &[
-            ("numeric-sort", 'n', false),
-            ("reverse", 'r', false),
-            ("unique", 'u', false),
-            ("ignore-case", 'f', false),
-            ("key", 'k', true),
-            ("field-separator", 't', true),
-            ("stable", 's', false),
-            ("ignore-leading-blanks", 'b', false),
-            ("human-numeric-sort", 'h', false),
-            ("version-sort", 'V', false),
-            ("month-sort", 'M', false),
-            ("check", 'c', false),
-            ("output", 'o', true),
-            ("zero-terminated", 'z', false),
-            ("random-sort", 'R', false),
-            ("general-numeric-sort", 'g', false),
-            ("dictionary-order", 'd', false),
-            ("merge", 'm', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "sort", &message, 2),
-    };
+    let parsed = parse_options!(status 2; shell, args,
+    "kto",
+    &[
+        ("numeric-sort", 'n', false),
+        ("reverse", 'r', false),
+        ("unique", 'u', false),
+        ("ignore-case", 'f', false),
+        ("key", 'k', true),
+        ("field-separator", 't', true),
+        ("stable", 's', false),
+        ("ignore-leading-blanks", 'b', false),
+        ("human-numeric-sort", 'h', false),
+        ("version-sort", 'V', false),
+        ("month-sort", 'M', false),
+        ("check", 'c', false),
+        ("output", 'o', true),
+        ("zero-terminated", 'z', false),
+        ("random-sort", 'R', false),
+        ("general-numeric-sort", 'g', false),
+        ("dictionary-order", 'd', false),
+        ("merge", 'm', false),
+    ]);
     let separator = match parsed.value('t') {
         Some(t) if t.chars().count() == 1 => Some(t.chars().next().unwrap_or('\t')),
         Some("\\t") => Some('\t'),
@@ -474,7 +469,8 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "fsw",
         &[
@@ -486,11 +482,8 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("skip-chars", 's', true),
             ("check-chars", 'w', true),
             ("all-repeated", 'D', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "uniq", &message, 1),
-    };
+        ]
+    );
     let skip_fields: usize = parsed.value('f').and_then(|v| v.parse().ok()).unwrap_or(0);
     let skip_chars: usize = parsed.value('s').and_then(|v| v.parse().ok()).unwrap_or(0);
     let check: Option<usize> = parsed.value('w').and_then(|v| v.parse().ok());
@@ -564,14 +557,12 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn comm(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
-        &[("check-order", 'C', false), ("nocheck-order", 'N', false)],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "comm", &message, 1),
-    };
+        &[("check-order", 'C', false), ("nocheck-order", 'N', false)]
+    );
     if parsed.operands.len() != 2 {
         return usage(shell, "comm", "missing operand", 1);
     }

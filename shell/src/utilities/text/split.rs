@@ -1,12 +1,12 @@
 //! `split`: a stream into files.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
-use crate::utilities::args::usage;
+use crate::utilities::args::parse_options;
 use crate::utilities::input::open_source;
 
 pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "lbna",
         &[
@@ -15,11 +15,8 @@ pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("number", 'n', true),
             ("numeric-suffixes", 'd', false),
             ("suffix-length", 'a', true),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "split", &message, 1),
-    };
+        ]
+    );
     let input = parsed
         .operands
         .first()

@@ -3,7 +3,7 @@
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
-use crate::utilities::args::getopt;
+use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use std::io::Write;
 
@@ -116,7 +116,8 @@ pub(crate) fn unescape_tr(text: &str) -> Vec<char> {
 }
 
 pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = match getopt(
+    let parsed = parse_options!(
+        shell,
         args,
         "",
         &[
@@ -124,11 +125,8 @@ pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("squeeze-repeats", 's', false),
             ("complement", 'c', false),
             ("truncate-set1", 't', false),
-        ],
-    ) {
-        Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "tr", &message, 1),
-    };
+        ]
+    );
     let complement = parsed.has('c') || parsed.has('C');
     let delete = parsed.has('d');
     let squeeze = parsed.has('s');
