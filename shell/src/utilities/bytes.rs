@@ -5,7 +5,6 @@ use std::io::Write;
 use ::base64::Engine;
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::args::getopt;
 use crate::utilities::args::parse_options;
 use crate::utilities::input::open_source;
 
