@@ -316,15 +316,47 @@ fn apply_seed(
     Ok(())
 }
 
-fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SetupError::ConfigUnreadable {
+/// A seed config's text: a regular file of at most
+/// [`MAX_SEED_CONFIG_BYTES`], checked from its metadata and read with that
+/// cap (a device such as `/dev/zero` is never read).
+fn read_config(path: &Path) -> Result<Result<String, String>, SetupError> {
+    use std::io::Read;
+    let unreadable = |source| SetupError::ConfigUnreadable {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let metadata = std::fs::metadata(path).map_err(unreadable)?;
+    if !metadata.is_file() {
+        return Ok(Err("not a regular file".to_string()));
+    }
+    if metadata.len() > MAX_SEED_CONFIG_BYTES {
+        return Ok(Err(format!(
+            "larger than {MAX_SEED_CONFIG_BYTES} bytes ({} bytes)",
+            metadata.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(unreadable)?
+        .take(MAX_SEED_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_SEED_CONFIG_BYTES {
+        return Ok(Err(format!("larger than {MAX_SEED_CONFIG_BYTES} bytes")));
+    }
+    Ok(String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_string()))
+}
+
+/// The largest seed config read (a config lists files; it does not hold
+/// a repository).
+const MAX_SEED_CONFIG_BYTES: u64 = 64 << 20;
+
+fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
     let problem = |problem: String| SetupError::Config {
         path: path.to_path_buf(),
         problem,
     };
+    let text = read_config(path)?.map_err(problem)?;
     let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
     let folder = path.parent().unwrap_or(Path::new("."));
     seed_all(vfs, &specs, SeedSource::Host(folder))

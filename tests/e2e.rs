@@ -20,6 +20,8 @@ mod fs_module;
 mod guest;
 #[path = "e2e/hostile.rs"]
 mod hostile;
+#[path = "e2e/hostile2.rs"]
+mod hostile2;
 #[path = "e2e/interactive.rs"]
 mod interactive;
 #[path = "e2e/limits.rs"]

@@ -9,17 +9,17 @@ use std::time::{Duration, Instant};
 use crate::common::*;
 
 /// How a contained run went.
-struct Contained {
-    code: i32,
-    stderr: String,
-    wall: Duration,
+pub(crate) struct Contained {
+    pub code: i32,
+    pub stderr: String,
+    pub wall: Duration,
     /// Peak resident set of the goccia process, in KiB.
-    max_rss_kib: i64,
+    pub max_rss_kib: i64,
 }
 
 // Waited for with `wait4` (for its resource usage), not `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn contained(project: &Project, args: &[&str]) -> Contained {
+pub(crate) fn contained(project: &Project, args: &[&str]) -> Contained {
     let started = Instant::now();
     let mut child = Command::new(binary())
         .args(args)
@@ -55,7 +55,7 @@ fn contained(project: &Project, args: &[&str]) -> Contained {
 /// Runs `source` as /main.js; asserts its code, that it ended within
 /// `wall_bound` and that it stayed under `rss_bound_mib` MiB.
 #[track_caller]
-fn hostile_js(
+pub(crate) fn hostile_js(
     source: &str,
     extra: &[&str],
     code: i32,
@@ -76,7 +76,7 @@ fn hostile_js(
     run.stderr
 }
 
-const SECONDS: fn(u64) -> Duration = Duration::from_secs;
+pub(crate) const SECONDS: fn(u64) -> Duration = Duration::from_secs;
 
 #[test]
 fn an_endless_loop_and_one_that_catches_everything() {

@@ -28,6 +28,10 @@ pub enum Errno {
     NameTooLong,
     /// Device or resource busy.
     Busy,
+    /// Deeper than the VFS allows ([`crate::path::MAX_DEPTH`]): reported
+    /// as `ENAMETOOLONG`, the nearest POSIX code, with a text naming the
+    /// limit.
+    TooDeep,
 }
 
 impl Errno {
@@ -44,6 +48,7 @@ impl Errno {
             Errno::Acces => "EACCES",
             Errno::NameTooLong => "ENAMETOOLONG",
             Errno::Busy => "EBUSY",
+            Errno::TooDeep => "ENAMETOOLONG",
         }
     }
 
@@ -60,6 +65,7 @@ impl Errno {
             Errno::Acces => 13,
             Errno::NameTooLong => 36,
             Errno::Busy => 16,
+            Errno::TooDeep => 36,
         }
     }
 
@@ -76,6 +82,7 @@ impl Errno {
             Errno::Acces => "permission denied",
             Errno::NameTooLong => "name too long",
             Errno::Busy => "resource busy or locked",
+            Errno::TooDeep => "path deeper than 256 levels (the sandbox's depth limit)",
         }
     }
 
@@ -92,6 +99,7 @@ impl Errno {
             Errno::Acces => "Permission denied",
             Errno::NameTooLong => "File name too long",
             Errno::Busy => "Device or resource busy",
+            Errno::TooDeep => "Path deeper than 256 levels (the sandbox's depth limit)",
         }
     }
 }
@@ -143,6 +151,7 @@ impl From<&PathError> for Errno {
         match error {
             PathError::Nul => Errno::Inval,
             PathError::NameTooLong | PathError::PathTooLong => Errno::NameTooLong,
+            PathError::TooDeep => Errno::TooDeep,
         }
     }
 }

@@ -11,7 +11,7 @@ use bytes::Bytes;
 
 use crate::error::{Errno, FsError, FsResult, QuotaKind};
 use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType, Usage};
-use crate::path::VfsPath;
+use crate::path::{MAX_DEPTH, VfsPath};
 
 /// Default permission bits of new files and directories.
 pub const FILE_MODE: u32 = 0o644;
@@ -139,9 +139,11 @@ fn edit_dir<R>(dir: &mut Arc<DirNode>, names: &[&str], edit: impl FnOnce(&mut Di
             let Node::Dir(child) = &mut entry.0 else {
                 unreachable!("edit_dir: path validated by caller")
             };
-            let before = child.usage;
+            let (usage_before, height_before) = (child.usage, child.height());
             let result = edit_dir(child, rest, edit);
-            node.usage = node.usage.minus(before).plus(child.usage);
+            let (usage_after, height_after) = (child.usage, child.height());
+            node.usage = node.usage.minus(usage_before).plus(usage_after);
+            node.reach_changed(height_before + 1, height_after + 1);
             result
         }
     }
@@ -303,6 +305,16 @@ impl Vfs {
         Ok(())
     }
 
+    /// Refuses a node at `path` whose deepest descendant would be deeper
+    /// than [`MAX_DEPTH`] (a rename or copy of a deep subtree, a path
+    /// joined by a walk).
+    fn check_depth(path: &VfsPath, node_height: u32) -> FsResult<()> {
+        if path.depth() + node_height as usize > MAX_DEPTH {
+            return Err(FsError::new(Errno::TooDeep, path));
+        }
+        Ok(())
+    }
+
     fn names(path: &VfsPath) -> Vec<&str> {
         path.components().collect()
     }
@@ -348,6 +360,7 @@ impl Vfs {
         append: bool,
         exclusive: bool,
     ) -> FsResult<()> {
+        Self::check_depth(path, 0)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         let existing = dir.get(name);
@@ -387,6 +400,7 @@ impl Vfs {
         if path.is_root() {
             return Err(FsError::new(Errno::Exist, path));
         }
+        Self::check_depth(path, 0)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         if dir.get(name).is_some() {
@@ -405,6 +419,7 @@ impl Vfs {
     /// Creates `path` and any missing parents. Returns the first directory
     /// created (`None` when all existed), as Node's `mkdir -p` does.
     pub fn mkdir_all(&mut self, path: &VfsPath) -> FsResult<Option<VfsPath>> {
+        Self::check_depth(path, 0)?;
         let mut first_created = None;
         let mut current = VfsPath::root();
         let mut missing = 0u64;
@@ -517,6 +532,7 @@ impl Vfs {
             return Err(FsError::new(Errno::Inval, to));
         }
         let to_name = to.file_name().expect("not root");
+        Self::check_depth(to, node.height())?;
         match (&node, to_dir.get(to_name)) {
             (Node::Dir(_), Some(Node::File(_))) => return Err(FsError::new(Errno::NotDir, to)),
             (Node::Dir(_), Some(Node::Dir(d))) if !d.is_empty() => {
@@ -535,6 +551,7 @@ impl Vfs {
     /// at `path`, replacing what is there. O(1) in the subtree's size; the
     /// quota is checked against the subtree's recorded usage.
     pub fn graft(&mut self, path: &VfsPath, node: Node) -> FsResult<()> {
+        Self::check_depth(path, node.height())?;
         if path.is_root() {
             let Node::Dir(dir) = node else {
                 return Err(FsError::new(Errno::IsDir, path));
@@ -789,5 +806,85 @@ mod tests {
         assert!(second.mtime_ns > first.mtime_ns, "times strictly increase");
         fs.set_mtime(&p("/x"), Some(42)).unwrap();
         assert_eq!(fs.stat(&p("/x")).unwrap().mtime_ns, 42);
+    }
+
+    #[test]
+    fn heights_follow_inserts_and_removals() {
+        let mut fs = vfs();
+        fs.mkdir_all(&p("/a/b/c")).unwrap();
+        fs.write_file(&p("/a/f"), "x").unwrap();
+        fs.mkdir_all(&p("/a/x/y/z/w")).unwrap();
+        let height = |fs: &Vfs, path: &str| fs.lookup(&p(path)).unwrap().height();
+        assert_eq!(height(&fs, "/a"), 4);
+        fs.remove_all(&p("/a/x")).unwrap();
+        assert_eq!(height(&fs, "/a"), 2, "recomputed once the tallest left");
+        fs.remove_all(&p("/a/b")).unwrap();
+        assert_eq!(height(&fs, "/a"), 1);
+        fs.remove_file(&p("/a/f")).unwrap();
+        assert_eq!(height(&fs, "/a"), 0);
+    }
+
+    #[test]
+    fn nothing_grows_deeper_than_the_depth_limit() {
+        let mut fs = vfs();
+        let deep = format!("/d{}", "/a".repeat(MAX_DEPTH - 1));
+        fs.mkdir_all(&p(&deep)).unwrap();
+        let too_deep = format!("{deep}/x");
+        assert!(VfsPath::parse(&too_deep).is_err(), "parsing refuses it");
+        // A rename that would move the deep tree one level down.
+        fs.mkdir(&p("/n")).unwrap();
+        let error = fs.rename(&p("/d"), &p("/n/d")).unwrap_err();
+        assert_eq!(error.errno, Errno::TooDeep);
+        assert!(fs.exists(&p("/d")), "a refused rename moves nothing");
+        let error = fs.copy(&p("/d"), &p("/n/d")).unwrap_err();
+        assert_eq!(error.errno, Errno::TooDeep);
+        // Moving it sideways is fine.
+        fs.rename(&p("/d"), &p("/e")).unwrap();
+        assert_eq!(
+            fs.lookup(&p("/e")).unwrap().height() as usize,
+            MAX_DEPTH - 1
+        );
+    }
+
+    /// The height a directory should have, recomputed from scratch.
+    fn true_height(node: &Node) -> u32 {
+        match node {
+            Node::File(_) => 0,
+            Node::Dir(dir) => dir
+                .iter()
+                .map(|(_, c)| true_height(c) + 1)
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    fn heights_hold(node: &Node) -> bool {
+        node.height() == true_height(node)
+            && match node {
+                Node::File(_) => true,
+                Node::Dir(dir) => dir.iter().all(|(_, child)| heights_hold(child)),
+            }
+    }
+
+    proptest::proptest! {
+        /// Whatever mix of writes, directories, renames, copies and
+        /// removals, every directory's kept height is its true height.
+        #[test]
+        fn kept_heights_are_true_heights(ops in proptest::collection::vec((0u8..6, 0usize..6, 0usize..6), 1..60)) {
+            let names = ["/a", "/a/b", "/a/b/c", "/d", "/d/e", "/a/b/c/f"];
+            let mut fs = vfs();
+            for (op, x, y) in ops {
+                let (px, py) = (p(names[x]), p(names[y]));
+                let _ = match op {
+                    0 => fs.write_file(&px, "x").map(|_| ()),
+                    1 => fs.mkdir_all(&px).map(|_| ()),
+                    2 => fs.rename(&px, &py),
+                    3 => fs.copy(&px, &py),
+                    4 => fs.remove_all(&px),
+                    _ => fs.remove_file(&px),
+                };
+                proptest::prop_assert!(heights_hold(&Node::Dir(fs.root.clone())));
+            }
+        }
     }
 }

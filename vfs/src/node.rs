@@ -140,6 +140,12 @@ pub struct DirNode {
     pub(crate) entries: OrdMap<Name, Entry>,
     pub(crate) meta: Meta,
     pub(crate) usage: Usage,
+    /// Levels below this directory (0 when empty, 1 when it holds only
+    /// files), kept exact so the depth limit is checked in O(1).
+    height: u32,
+    /// Entries whose subtree reaches `height` (recomputing the height is
+    /// needed only when the last of them goes).
+    tallest: u32,
 }
 
 impl DirNode {
@@ -149,6 +155,8 @@ impl DirNode {
             entries: OrdMap::new(),
             meta,
             usage: Usage::default(),
+            height: 0,
+            tallest: 0,
         }
     }
 
@@ -182,18 +190,66 @@ impl DirNode {
         self.entries.iter().map(|(name, entry)| (name, &entry.0))
     }
 
+    /// Levels below this directory: 0 when empty, 1 when it holds only
+    /// files or empty folders, and so on.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
     pub(crate) fn insert(&mut self, name: Name, node: Node) {
-        let added = node.footprint();
-        if let Some(old) = self.entries.insert(name, Entry(node)) {
-            self.usage = self.usage.minus(old.0.footprint());
+        // A replaced entry is forgotten before the new one counts, so a
+        // recomputed height never counts the new entry twice.
+        if self.entries.contains_key(&name) {
+            self.remove(&name);
         }
-        self.usage = self.usage.plus(added);
+        self.usage = self.usage.plus(node.footprint());
+        self.count_reach(node.height() + 1);
+        self.entries.insert(name, Entry(node));
     }
 
     pub(crate) fn remove(&mut self, name: &str) -> Option<Node> {
         let old = self.entries.remove(name)?.0;
         self.usage = self.usage.minus(old.footprint());
+        self.forget_reach(old.height() + 1);
         Some(old)
+    }
+
+    /// An entry's subtree changed in place, from reaching `before` levels
+    /// to reaching `after`.
+    pub(crate) fn reach_changed(&mut self, before: u32, after: u32) {
+        if before == after {
+            return;
+        }
+        self.count_reach(after);
+        self.forget_reach(before);
+    }
+
+    /// An entry now reaches `reach` levels.
+    fn count_reach(&mut self, reach: u32) {
+        match reach.cmp(&self.height) {
+            std::cmp::Ordering::Greater => {
+                self.height = reach;
+                self.tallest = 1;
+            }
+            std::cmp::Ordering::Equal => self.tallest += 1,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+
+    /// An entry reaching `reach` levels left: the height drops once none of
+    /// the tallest is left (recomputed from the entries' own heights).
+    fn forget_reach(&mut self, reach: u32) {
+        if reach != self.height {
+            return;
+        }
+        self.tallest -= 1;
+        if self.tallest == 0 {
+            self.height = 0;
+            let reaches: Vec<u32> = self.entries.values().map(|e| e.0.height() + 1).collect();
+            for reach in reaches {
+                self.count_reach(reach);
+            }
+        }
     }
 }
 
@@ -220,6 +276,14 @@ impl Node {
         match self {
             Node::File(file) => file.meta,
             Node::Dir(dir) => dir.meta,
+        }
+    }
+
+    /// Levels below this node (0 for a file or an empty folder).
+    pub fn height(&self) -> u32 {
+        match self {
+            Node::File(_) => 0,
+            Node::Dir(dir) => dir.height,
         }
     }
 

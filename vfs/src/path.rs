@@ -11,6 +11,12 @@ use thiserror::Error;
 pub const NAME_MAX: usize = 255;
 /// Longest whole path, in bytes (as on Linux).
 pub const PATH_MAX: usize = 4096;
+/// Deepest a node may be: its path has at most this many names. Linux has
+/// no such limit, but every tree walk (drop, diff, copy, `find`, `tar`,
+/// write-back) recurses once per level, so the VFS refuses to grow deeper
+/// (at creation and when a rename or copy would move a subtree deeper),
+/// and a hostile guest cannot make a walk overflow the host's stack.
+pub const MAX_DEPTH: usize = 256;
 
 /// Why a string is not a sandbox path.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -24,6 +30,9 @@ pub enum PathError {
     /// The whole path is longer than the limit.
     #[error("path is longer than {PATH_MAX} bytes")]
     PathTooLong,
+    /// The path has more names than [`MAX_DEPTH`].
+    #[error("path is deeper than {MAX_DEPTH} levels")]
+    TooDeep,
 }
 
 /// A normalised absolute sandbox path. Always starts with `/`; never ends
@@ -80,6 +89,9 @@ impl VfsPath {
         }
         if out.len() > PATH_MAX {
             return Err(PathError::PathTooLong);
+        }
+        if parts.len() > MAX_DEPTH {
+            return Err(PathError::TooDeep);
         }
         Ok(VfsPath(out))
     }

@@ -99,6 +99,9 @@ pub enum SeedError {
     /// A child's seed names a path its parent does not have.
     #[error("seed path does not exist in the parent sandbox: {0}")]
     MissingInParent(VfsPath),
+    /// A host folder nested deeper than the VFS allows.
+    #[error("seed path is deeper than {} levels below its target: {}", crate::path::MAX_DEPTH, .0.display())]
+    TooDeep(PathBuf),
     /// A seed of the wrong kind for where it is used (a host path for a
     /// child sandbox, a parent path where there is no parent).
     #[error("{0}")]
@@ -234,7 +237,16 @@ pub fn seed_child(parent: &Vfs, specs: &[SeedSpec]) -> Result<Vfs, SeedEntryErro
 /// copied (the named path itself, or inside a folder, dangling or not) are
 /// refused; symlinked *ancestors* of the named path are followed.
 pub fn seed_host(vfs: &mut Vfs, host: &Path, target: &SeedTarget) -> Result<Seeded, SeedError> {
-    let node = read_host_node(host)?;
+    let remaining = vfs.remaining();
+    let mut budget = HostBudget {
+        bytes: remaining.max_bytes,
+        // A seeded folder's own node is not stored (its contents merge
+        // into the target); the merge checks the quota exactly.
+        nodes: remaining.max_nodes.saturating_add(1),
+        target: target.path().clone(),
+    };
+    let levels = crate::path::MAX_DEPTH.saturating_sub(target.path().depth());
+    let node = read_host_node(host, &mut budget, levels)?;
     let name = match node.node_type() {
         NodeType::File => Some(host_file_name(host)?),
         NodeType::Directory => None,
@@ -368,17 +380,71 @@ fn meta_of(metadata: &fs::Metadata, default_mode: u32) -> Meta {
     Meta { mode, mtime_ns }
 }
 
-/// Reads a host file or folder into a detached node, refusing symlinks.
-fn read_host_node(path: &Path) -> Result<Node, SeedError> {
+/// What reading the host may still take: the VFS's remaining quota (so a
+/// huge or endless host file is refused from its metadata, or after one
+/// byte past the quota, never read whole first).
+struct HostBudget {
+    bytes: u64,
+    nodes: u64,
+    /// The seed's target, for the quota error.
+    target: VfsPath,
+}
+
+impl HostBudget {
+    fn exhausted(&self, what: &Path, kind: crate::error::QuotaKind) -> SeedError {
+        SeedError::Conflict {
+            what: what.display().to_string(),
+            error: FsError::quota(kind, &self.target),
+        }
+    }
+
+    fn take_node(&mut self, what: &Path) -> Result<(), SeedError> {
+        if self.nodes == 0 {
+            return Err(self.exhausted(what, crate::error::QuotaKind::Nodes));
+        }
+        self.nodes -= 1;
+        Ok(())
+    }
+}
+
+/// Reads one host file, at most what the budget allows.
+fn read_host_file(path: &Path, len: u64, budget: &mut HostBudget) -> Result<Vec<u8>, SeedError> {
+    use std::io::Read;
+    if len > budget.bytes {
+        return Err(budget.exhausted(path, crate::error::QuotaKind::Bytes));
+    }
+    let file = fs::File::open(path).map_err(io_error(path))?;
+    let mut data = Vec::with_capacity(len as usize);
+    // One byte more than allowed tells a file that grew (or lied about its
+    // size) from one that fits.
+    file.take(budget.bytes.saturating_add(1))
+        .read_to_end(&mut data)
+        .map_err(io_error(path))?;
+    if data.len() as u64 > budget.bytes {
+        return Err(budget.exhausted(path, crate::error::QuotaKind::Bytes));
+    }
+    budget.bytes -= data.len() as u64;
+    Ok(data)
+}
+
+/// Reads a host file or folder into a detached node, refusing symlinks,
+/// special files, folders nested more than `levels` deep, and more than
+/// the budget.
+fn read_host_node(path: &Path, budget: &mut HostBudget, levels: usize) -> Result<Node, SeedError> {
     let metadata = fs::symlink_metadata(path).map_err(io_error(path))?;
     let file_type = metadata.file_type();
     if file_type.is_symlink() {
         Err(SeedError::Symlink(path.to_path_buf()))
     } else if file_type.is_file() {
-        let data = fs::read(path).map_err(io_error(path))?;
+        budget.take_node(path)?;
+        let data = read_host_file(path, metadata.len(), budget)?;
         let file = FileNode::new(Bytes::from(data), meta_of(&metadata, FILE_MODE));
         Ok(Node::File(Arc::new(file)))
     } else if file_type.is_dir() {
+        if levels == 0 {
+            return Err(SeedError::TooDeep(path.to_path_buf()));
+        }
+        budget.take_node(path)?;
         let mut dir = DirNode::new(meta_of(&metadata, DIR_MODE));
         let mut entries = fs::read_dir(path)
             .map_err(io_error(path))?
@@ -391,7 +457,7 @@ fn read_host_node(path: &Path) -> Result<Node, SeedError> {
                 .file_name()
                 .into_string()
                 .map_err(|_| SeedError::NonUtf8Name(child_path.clone()))?;
-            let child = read_host_node(&child_path)?;
+            let child = read_host_node(&child_path, budget, levels - 1)?;
             dir.insert(Name::from(name.as_str()), child);
         }
         Ok(Node::Dir(Arc::new(dir)))
