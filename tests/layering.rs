@@ -462,3 +462,67 @@ fn the_circle_check_sees_a_circle() {
         "Z".to_string()
     ]));
 }
+
+// ----- widths and precisions -----
+
+/// A `format!` placeholder taking its width or precision at run time
+/// (`{:>w$}`, `{:.*}`, `{x:0width$}`).
+fn runtime_width(literal: &str) -> bool {
+    let mut rest = literal;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        if after.starts_with('{') {
+            rest = &after[1..];
+            continue;
+        }
+        let Some(close) = after.find('}') else {
+            return false;
+        };
+        let spec = &after[..close];
+        if let Some((_, format)) = spec.split_once(':')
+            && (format.contains('$') || format.contains(".*"))
+        {
+            return true;
+        }
+        rest = &after[close + 1..];
+    }
+    false
+}
+
+/// Rust's `format!` panics on a width or precision over 65,535, and such
+/// numbers come from guest input (`printf '%.70000f'`): every runtime
+/// width or precision goes through `shell/src/pad.rs`, which never hands
+/// one to `format!` beyond what it has checked.
+#[test]
+fn no_runtime_width_reaches_format_outside_the_padding_helper() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in LOWER {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let mut found = Vec::new();
+    for file in &files {
+        if file.ends_with("shell/src/pad.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("readable");
+        for (number, line) in text.lines().enumerate() {
+            for literal in literals(line) {
+                if runtime_width(literal) {
+                    found.push(format!(
+                        "{}:{}: \"{literal}\"",
+                        file.strip_prefix(root).unwrap_or(file).display(),
+                        number + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "runtime widths given to format! (use shell/src/pad.rs):\n{}",
+        found.join("\n")
+    );
+    assert!(runtime_width("{:>width$}") && runtime_width("{:.*}") && runtime_width("x {v:0w$x}"));
+    assert!(!runtime_width("{{:>w$}}") && !runtime_width("{:>5}") && !runtime_width("{name}"));
+}

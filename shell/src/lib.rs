@@ -9,7 +9,8 @@
 //!   family per folder; [`commands`]: the table naming them all.
 //! - [`io`]: descriptors, pipes and streams.
 //! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
-//!   `time`: the pieces of the language and of formatting.
+//!   `time`, `pad`: the pieces of the language and of formatting (`pad`:
+//!   every width or precision given at run time).
 //!
 //! Dependencies point one way: the language pieces at the bottom, the
 //! interpreter on them, builtins and utilities on the interpreter, the
@@ -24,6 +25,7 @@ pub mod commands;
 pub(crate) mod escape;
 pub mod interp;
 pub mod io;
+pub(crate) mod pad;
 pub(crate) mod parse;
 pub(crate) mod pattern;
 pub(crate) mod printf;

@@ -451,7 +451,7 @@ pub(crate) fn format_float(
         "inf".to_string()
     } else {
         match conversion {
-            'f' | 'F' => format!("{:.*}", precision, value.abs()),
+            'f' | 'F' => crate::pad::fixed(value.abs(), precision),
             'e' | 'E' => exponent(value.abs(), precision),
             'a' | 'A' => format!("{:e}", value.abs()),
             _ => general(value.abs(), precision, flags.contains('#')),
@@ -477,7 +477,7 @@ pub(crate) fn format_float(
 
 /// C's `%e`: `d.ddddde+XX`.
 fn exponent(value: f64, precision: usize) -> String {
-    let text = format!("{:.*e}", precision, value);
+    let text = crate::pad::scientific(value, precision);
     let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     format!(
@@ -495,7 +495,7 @@ fn general(value: f64, precision: usize, keep_zeros: bool) -> String {
     }
     let exp = value.log10().floor() as i32;
     let rounded_exp = {
-        let text = format!("{:.*e}", precision - 1, value);
+        let text = crate::pad::scientific(value, precision - 1);
         text.split_once('e')
             .and_then(|(_, e)| e.parse::<i32>().ok())
             .unwrap_or(exp)
@@ -504,7 +504,7 @@ fn general(value: f64, precision: usize, keep_zeros: bool) -> String {
         exponent(value, precision - 1)
     } else {
         let decimals = (precision as i32 - 1 - rounded_exp).max(0) as usize;
-        format!("{:.*}", decimals, value)
+        crate::pad::fixed(value, decimals)
     };
     if keep_zeros {
         return text;

@@ -62,8 +62,8 @@ pub(crate) fn strftime(format: &str, time: DateTime<Utc>) -> String {
         let num = |value: i64, width: usize, default_pad: char| -> String {
             match pad.unwrap_or(default_pad) {
                 '-' => value.to_string(),
-                '_' => format!("{value:>width$}"),
-                _ => format!("{value:0>width$}"),
+                '_' => crate::pad::left_pad(&value.to_string(), width, ' '),
+                _ => crate::pad::left_pad(&value.to_string(), width, '0'),
             }
         };
         let text = match spec {

@@ -135,3 +135,37 @@ fn seeding_checks_sizes_before_reading() {
     );
     assert!(run.wall < SECONDS(10));
 }
+
+// ----- 5. widths and precisions past Rust's formatter -----
+
+/// Each of these panicked inside `format!` (widths over 65,535) and ended
+/// as an internal error, exit 70. They now print what GNU prints.
+#[test]
+fn huge_widths_and_precisions_are_formatted_not_internal_errors() {
+    let cases = [
+        (
+            "echo 'scale=65535; 1/3' | bc | tr -d '\\\\\\n' | wc -c",
+            "65536\n",
+        ),
+        ("printf '%.70000f' 1 | wc -c", "70002\n"),
+        ("printf '%.70000e' 1 | wc -c", "70006\n"),
+        ("printf '%070000d' 5 | wc -c", "70000\n"),
+        ("awk 'BEGIN { printf \"%.70000f\", 1 }' | wc -c", "70002\n"),
+        ("seq -f '%.70000f' 1 1 | wc -c", "70003\n"),
+        ("echo 5 | numfmt --padding=70000 | wc -c", "70001\n"),
+        (
+            "printf 'x%.0s' $(seq 70000) | tr -d '\\n' > /w; echo \" $(cat /w) b\" | column -t | wc -c",
+            "70004\n",
+        ),
+        // As GNU split: a 70,001-byte name is too long for any file system.
+        (
+            "echo abc > /f; split -a 70000 -b 1 /f /p 2>&1 | grep -c 'File name too long'; ls / | grep '^p' | wc -l",
+            "1\n0\n",
+        ),
+    ];
+    for (script, expected) in cases {
+        let run = Project::new().goccia(&["shell", "-c", script]);
+        assert_eq!(run.code, 0, "{script}: {}", run.stderr);
+        assert_eq!(run.stdout, expected, "{script}");
+    }
+}

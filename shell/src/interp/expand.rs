@@ -700,11 +700,7 @@ fn sequence(atoms: &[Atom]) -> Option<Vec<String>> {
                 return None;
             }
             out.push(if width > 0 {
-                if n < 0 {
-                    format!("-{:0w$}", -n, w = width - 1)
-                } else {
-                    format!("{n:0width$}")
-                }
+                crate::pad::zero_pad_signed(n, width)
             } else {
                 n.to_string()
             });

@@ -206,10 +206,14 @@ pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
                         bytes[..group.len()].copy_from_slice(group);
                         let value = u64::from_le_bytes(bytes);
                         let field = match kind {
-                            OdType::Hex(_) => format!("{:0w$x}", value, w = size * 2),
-                            OdType::Octal(_) => {
-                                format!("{:0w$o}", value, w = (size * 8).div_ceil(3))
+                            OdType::Hex(_) => {
+                                crate::pad::left_pad(&format!("{value:x}"), size * 2, '0')
                             }
+                            OdType::Octal(_) => crate::pad::left_pad(
+                                &format!("{value:o}"),
+                                (size * 8).div_ceil(3),
+                                '0',
+                            ),
                             OdType::Unsigned(_) => value.to_string(),
                             _ => {
                                 let shift = 64 - size * 8;
@@ -221,7 +225,7 @@ pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
                             OdType::Octal(_) => (size * 8).div_ceil(3) + 1,
                             _ => [0, 4, 6, 0, 11, 0, 0, 0, 20][*size] + 1,
                         };
-                        text.push_str(&format!("{field:>width$}"));
+                        text.push_str(&crate::pad::left_pad(&field, width, ' '));
                     }
                 }
             }

@@ -366,9 +366,9 @@ pub fn numfmt(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         text.push_str(&suffix);
         if padding > 0 {
-            text = format!("{text:>w$}", w = padding as usize);
+            text = crate::pad::left_pad(&text, padding as usize, ' ');
         } else if padding < 0 {
-            text = format!("{text:<w$}", w = (-padding) as usize);
+            text = crate::pad::right_pad(&text, padding.unsigned_abs() as usize, ' ');
         }
         out.push_str(&text);
         out.push('\n');

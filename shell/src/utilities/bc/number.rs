@@ -224,7 +224,7 @@ impl Number {
     }
 
     pub fn from_f64(value: f64, scale: usize) -> Number {
-        let text = format!("{value:.scale$}");
+        let text = crate::pad::fixed(value, scale);
         Number::parse(text.trim_start_matches('-'), 10)
             .map(|n| if value < 0.0 { n.neg() } else { n })
             .unwrap_or_default()
@@ -245,7 +245,7 @@ impl Number {
         let body = if self.scale == 0 {
             text
         } else {
-            let padded = format!("{text:0>width$}", width = self.scale + 1);
+            let padded = crate::pad::left_pad(&text, self.scale + 1, '0');
             let (whole, fraction) = padded.split_at(padded.len() - self.scale);
             let whole = if whole == "0" { "" } else { whole };
             format!("{whole}.{fraction}")

@@ -420,7 +420,8 @@ pub fn column(shell: &mut Shell, args: &[String]) -> ExecResult {
                 if c + 1 == row.len() {
                     line.push_str(cell);
                 } else {
-                    line.push_str(&format!("{cell:<w$}{output}", w = widths[c]));
+                    line.push_str(&crate::pad::right_pad(cell, widths[c], ' '));
+                    line.push_str(&output);
                 }
             }
             text.push_str(line.trim_end());

@@ -103,7 +103,7 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
                 crate::printf::format_all(format, &[format!("{value}")], &mut out, &mut |_| {});
                 String::from_utf8_lossy(&out).into_owned()
             }
-            None => format!("{:.*}", precision, value),
+            None => crate::pad::fixed(value, precision),
         }
     };
     let beyond =
@@ -120,8 +120,11 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let equalise = |item: String| match item.strip_prefix('-') {
         _ if !equal_width => item,
-        Some(rest) => format!("-{:0>w$}", rest, w = width.saturating_sub(1)),
-        None => format!("{:0>width$}", item),
+        Some(rest) => format!(
+            "-{}",
+            crate::pad::left_pad(rest, width.saturating_sub(1), '0')
+        ),
+        None => crate::pad::left_pad(&item, width, '0'),
     };
     let mut out = buffered(shell);
     let mut n = 0u64;

@@ -101,9 +101,9 @@ pub fn nl(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         if numbered {
             let text = match format.as_str() {
-                "ln" => format!("{:<width$}", number),
-                "rz" => format!("{:0>width$}", number),
-                _ => format!("{:>width$}", number),
+                "ln" => crate::pad::right_pad(&number.to_string(), width, ' '),
+                "rz" => crate::pad::left_pad(&number.to_string(), width, '0'),
+                _ => crate::pad::left_pad(&number.to_string(), width, ' '),
             };
             write!(out, "{text}{separator}")?;
             number += increment;

@@ -439,7 +439,7 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
     for (counts, name) in &results {
         let numbers: Vec<String> = fields
             .iter()
-            .map(|f| format!("{:>width$}", value(counts, *f)))
+            .map(|f| crate::pad::left_pad(&value(counts, *f).to_string(), width, ' '))
             .collect();
         text.push_str(&numbers.join(" "));
         if let Some(name) = name {

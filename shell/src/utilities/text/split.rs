@@ -56,7 +56,7 @@ pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
     let numeric = parsed.has('d');
     for (index, chunk) in chunks.into_iter().enumerate() {
         let suffix = if numeric {
-            format!("{index:0suffix_length$}")
+            crate::pad::left_pad(&index.to_string(), suffix_length, '0')
         } else {
             let mut n = index;
             let mut letters = vec!['a'; suffix_length];
@@ -66,8 +66,13 @@ pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             letters.into_iter().collect()
         };
-        let Ok(path) = shell.cwd().resolve(&format!("{prefix}{suffix}")) else {
-            return Ok(1);
+        let name = format!("{prefix}{suffix}");
+        let path = match shell.cwd().resolve(&name) {
+            Ok(path) => path,
+            Err(error) => {
+                let reason = goccia_vfs::Errno::from(&error).strerror();
+                return Ok(shell.fail_command("split", &format!("{name}: {reason}"), 1));
+            }
         };
         let written = shell.context().vfs.lock().write_file(&path, chunk);
         if let Err(error) = written {
