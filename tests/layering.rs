@@ -471,8 +471,8 @@ fn runtime_width(literal: &str) -> bool {
     let mut rest = literal;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
-        if after.starts_with('{') {
-            rest = &after[1..];
+        if let Some(escaped) = after.strip_prefix('{') {
+            rest = escaped;
             continue;
         }
         let Some(close) = after.find('}') else {
