@@ -169,3 +169,28 @@ fn huge_widths_and_precisions_are_formatted_not_internal_errors() {
         assert_eq!(run.stdout, expected, "{script}");
     }
 }
+
+// ----- 3. sed inside one cycle -----
+
+#[test]
+fn sed_branch_loops_stop_at_the_deadline_and_growth_at_a_bound() {
+    // A branch loop never ends its cycle: the deadline is checked on
+    // every taken branch.
+    let stderr = hostile_shell("echo x | sed ':a;ba'", &["--timeout", "1000"], 4, 10, 128);
+    assert!(stderr.contains("deadline of 1000 ms passed"), "{stderr}");
+    // Endless growth of the pattern and hold spaces stops at the
+    // buffered-input bound (sed's status 4, as GNU sed's when memory
+    // runs out), long before the host's memory.
+    let stderr = hostile_shell("echo x | sed ':a;s/^/y/;H;x;ba'", &[], 4, 20, 1024);
+    assert!(stderr.contains("pattern or hold space larger than"), "{stderr}");
+    // Slurping a file holds one copy of it, not an object per line.
+    hostile_shell(
+        "seq 1000000 | sed ':a;N;$!ba;s/\\n/ /g' | wc -c",
+        &[],
+        0,
+        30,
+        128,
+    );
+    // And sed streams: an endless input with an early reader ends at once.
+    hostile_shell("yes | sed p | head -3 > /dev/null", &[], 0, 10, 128);
+}

@@ -128,6 +128,32 @@ pub(crate) fn incomplete_utf8_tail(data: &[u8]) -> usize {
 }
 
 impl Source {
+    /// Reads the next record (ended by `terminator`, kept) into `record`,
+    /// streaming; false at the end of the input.
+    pub fn next_record(&mut self, terminator: u8, record: &mut Vec<u8>) -> io::Result<bool> {
+        record.clear();
+        match self {
+            Source::Data(bytes) => {
+                if bytes.is_empty() {
+                    return Ok(false);
+                }
+                let end = bytes
+                    .iter()
+                    .position(|b| *b == terminator)
+                    .map_or(bytes.len(), |at| at + 1);
+                record.extend_from_slice(&bytes.split_to(end));
+                Ok(true)
+            }
+            Source::Stdin(None, _) => Ok(false),
+            Source::Stdin(Some(reader), limit) => {
+                Ok(
+                    crate::io::read_until_capped(&mut *reader.lock(), terminator, record, *limit)?
+                        > 0,
+                )
+            }
+        }
+    }
+
     /// Calls `f` with the input as text, chunk by chunk as it streams in
     /// (a character cut by a chunk's end is held for the next one; bytes
     /// that are not UTF-8 become U+FFFD).

@@ -8,12 +8,9 @@ mod run;
 use std::collections::HashMap;
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_quiet;
-use crate::utilities::sed::program::Cmd;
-use crate::utilities::sed::program::Compiler;
-use crate::utilities::sed::run::flush_writes;
-use crate::utilities::sed::run::run_program;
-use run::Machine;
+use crate::utilities::input::{Source, open_quiet};
+use program::{Cmd, Compiler};
+use run::{Lines, Machine, flush_writes, run_program};
 
 pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut scripts: Vec<String> = Vec::new();
@@ -178,8 +175,8 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
             };
             machine.line_number = 0;
             machine.range_active.iter_mut().for_each(|r| *r = false);
-            let inputs = vec![(file.clone(), data.to_vec())];
-            let code = run_program(shell, &mut machine, inputs)?;
+            let mut lines = Lines::new(vec![(file.clone(), Source::Data(data.clone()))], separator);
+            let code = run_program(shell, &mut machine, &mut lines, false)?;
             let output = std::mem::take(&mut machine.output);
             if let Some(suffix) = in_place.as_ref().filter(|s| !s.is_empty()) {
                 let backup = if suffix.contains('*') {
@@ -207,10 +204,7 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut inputs = Vec::new();
     for file in &operands {
         match open_quiet(shell, file) {
-            Ok(mut source) => match source.read_all() {
-                Ok(data) => inputs.push((file.clone(), data)),
-                Err(error) => return shell.io_status("sed", error),
-            },
+            Ok(source) => inputs.push((file.clone(), source)),
             Err(reason) => {
                 shell.fail_command("sed", &format!("can't read {file}: {reason}"), 2);
                 status = 2;
@@ -221,14 +215,20 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
         let mut code = None;
         for input in inputs {
             machine.line_number = 0;
-            code = run_program(shell, &mut machine, vec![input])?;
+            let mut lines = Lines::new(vec![input], separator);
+            code = run_program(shell, &mut machine, &mut lines, true)?;
             if code.is_some() {
                 break;
             }
         }
         code
     } else {
-        run_program(shell, &mut machine, inputs)?
+        run_program(
+            shell,
+            &mut machine,
+            &mut Lines::new(inputs, separator),
+            true,
+        )?
     };
     flush_writes(shell, &mut machine);
     let output = std::mem::take(&mut machine.output);

@@ -1,7 +1,8 @@
 //! Running a compiled sed program over the input: the pattern and hold
 //! spaces, cycles, branches, substitutions and the output they make.
 
-use crate::interp::Shell;
+use crate::interp::{Flow, Shell};
+use crate::utilities::input::Source;
 use crate::utilities::input::open_quiet;
 use crate::utilities::matcher::Matcher;
 use crate::utilities::sed::program::Address;
@@ -243,30 +244,156 @@ pub(super) fn flush_writes(shell: &mut Shell, machine: &mut Machine<'_>) {
     }
 }
 
-/// Runs the program over the inputs' lines; `Some(code)` after `q`/`Q`.
+/// One input line.
+#[derive(Clone, Debug, Default)]
+struct Line {
+    /// Index of the input it came from (for `F`).
+    file: usize,
+    text: String,
+    /// It ended with the separator (the last line of a file may not).
+    newline: bool,
+}
+
+/// sed's inputs, read a line at a time as the program asks (`n`, `N` and
+/// cycles), with one line of lookahead so `$` is known. Nothing is read
+/// ahead further: `yes | sed p | head` streams, and a slurping script
+/// (`:a;N;$!ba`) holds one copy of its input, not one object per line.
+pub(super) struct Lines {
+    inputs: Vec<(String, Source)>,
+    current: usize,
+    lookahead: Option<Line>,
+    separator: u8,
+    record: Vec<u8>,
+}
+
+impl Lines {
+    pub(super) fn new(inputs: Vec<(String, Source)>, separator: u8) -> Self {
+        Lines {
+            inputs,
+            current: 0,
+            lookahead: None,
+            separator,
+            record: Vec::new(),
+        }
+    }
+
+    fn read(&mut self) -> std::io::Result<Option<Line>> {
+        while self.current < self.inputs.len() {
+            let source = &mut self.inputs[self.current].1;
+            if source.next_record(self.separator, &mut self.record)? {
+                let newline = self.record.last() == Some(&self.separator);
+                if newline {
+                    self.record.pop();
+                }
+                return Ok(Some(Line {
+                    file: self.current,
+                    text: String::from_utf8_lossy(&self.record).into_owned(),
+                    newline,
+                }));
+            }
+            self.current += 1;
+        }
+        Ok(None)
+    }
+
+    fn next(&mut self) -> std::io::Result<Option<Line>> {
+        match self.lookahead.take() {
+            Some(line) => Ok(Some(line)),
+            None => self.read(),
+        }
+    }
+
+    /// No line follows the last one read (`$`).
+    fn at_end(&mut self) -> std::io::Result<bool> {
+        if self.lookahead.is_none() {
+            self.lookahead = self.read()?;
+        }
+        Ok(self.lookahead.is_none())
+    }
+
+    fn name(&self, file: usize) -> &str {
+        self.inputs.get(file).map_or("-", |(name, _)| name.as_str())
+    }
+}
+
+/// Output held before it goes to stdout (when streaming).
+const OUTPUT_CHUNK: usize = 64 << 10;
+
+/// What ends `run_program` early.
+enum Ended {
+    /// `q`/`Q`, or an error the command reports with a status.
+    Status(i32),
+    /// A stop (the deadline, a limit) or a broken pipe's flow.
+    Flow(Flow),
+}
+
+impl From<Flow> for Ended {
+    fn from(flow: Flow) -> Self {
+        Ended::Flow(flow)
+    }
+}
+
+/// Runs the program over the inputs' lines; `Some(code)` after `q`/`Q`
+/// (or a status the run ended with). With `stream`, output goes to stdout
+/// as it grows; otherwise it stays in `machine.output` (`-i`).
 pub(super) fn run_program(
     shell: &mut Shell,
     machine: &mut Machine<'_>,
-    inputs: Vec<(String, Vec<u8>)>,
-) -> Result<Option<i32>, crate::interp::Flow> {
-    let separator = machine.separator;
-    let mut lines: Vec<(String, String, bool)> = Vec::new();
-    for (name, data) in &inputs {
-        let text = String::from_utf8_lossy(data).into_owned();
-        let sep = separator as char;
-        let mut parts: Vec<&str> = text.split(sep).collect();
-        let ends_with_separator = text.ends_with(sep);
-        if ends_with_separator || text.is_empty() {
-            parts.pop();
-        }
-        let count = parts.len();
-        for (i, part) in parts.into_iter().enumerate() {
-            let has_newline = i + 1 < count || ends_with_separator;
-            lines.push((name.clone(), part.to_string(), has_newline));
-        }
+    lines: &mut Lines,
+    stream: bool,
+) -> Result<Option<i32>, Flow> {
+    let ended = cycles(shell, machine, lines, stream);
+    // The `\0R` bookkeeping entries are not files.
+    machine.writes.retain(|k, _| !k.starts_with('\0'));
+    match ended {
+        Ok(()) => Ok(None),
+        Err(Ended::Status(code)) => Ok(Some(code)),
+        Err(Ended::Flow(flow)) => Err(flow),
     }
-    let total = lines.len();
-    let mut cursor = 0;
+}
+
+/// Checks the deadline and the host-memory ceiling, and bounds what the
+/// pattern and hold spaces may hold: a branch loop (`:a;ba`) or an endless
+/// growth (`:a;s/^/y/;H;x;ba`) stops here.
+fn check(shell: &mut Shell, machine: &Machine<'_>, space: &str) -> Result<(), Ended> {
+    shell.check_watch()?;
+    let limit = shell.context().limits.max_buffered_input;
+    if space.len() > limit || machine.hold.len() > limit {
+        let message = format!("pattern or hold space larger than {limit} bytes");
+        return Err(Ended::Status(shell.fail_command("sed", &message, 4)));
+    }
+    Ok(())
+}
+
+/// Sends what output has gathered to stdout.
+fn flush_output(shell: &mut Shell, machine: &mut Machine<'_>) -> Result<(), Ended> {
+    if machine.output.is_empty() {
+        return Ok(());
+    }
+    let output = std::mem::take(&mut machine.output);
+    match shell.write_stdout(&output) {
+        Ok(()) => Ok(()),
+        Err(error) => match shell.io_status("sed", error) {
+            Ok(status) => Err(Ended::Status(status)),
+            Err(flow) => Err(Ended::Flow(flow)),
+        },
+    }
+}
+
+fn io_failed(shell: &mut Shell, error: std::io::Error) -> Ended {
+    match shell.io_status("sed", error) {
+        Ok(status) => Ended::Status(status),
+        Err(flow) => Ended::Flow(flow),
+    }
+}
+
+fn cycles(
+    shell: &mut Shell,
+    machine: &mut Machine<'_>,
+    lines: &mut Lines,
+    stream: bool,
+) -> Result<(), Ended> {
+    let separator = machine.separator;
     let sep = separator as char;
     let emit = |machine: &mut Machine<'_>, text: &str, newline: bool| {
         machine.output.extend_from_slice(text.as_bytes());
@@ -274,12 +401,21 @@ pub(super) fn run_program(
             machine.output.push(separator);
         }
     };
-    'cycles: while cursor < total {
-        if cursor % 1024 == 0 {
-            shell.check_watch()?;
+    'cycles: loop {
+        let line = match lines.next() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(error) => return Err(io_failed(shell, error)),
+        };
+        if stream && machine.output.len() >= OUTPUT_CHUNK {
+            flush_output(shell, machine)?;
         }
-        let (mut file_name, mut space, mut newline) = lines[cursor].clone();
-        cursor += 1;
+        let Line {
+            file: mut file_index,
+            text: mut space,
+            mut newline,
+        } = line;
+        check(shell, machine, &space)?;
         machine.line_number += 1;
         let mut substituted = false;
         let mut pc = 0;
@@ -290,7 +426,10 @@ pub(super) fn run_program(
                 }
                 let index = pc;
                 pc += 1;
-                let is_last = cursor >= total;
+                let is_last = match lines.at_end() {
+                    Ok(last) => last,
+                    Err(error) => return Err(io_failed(shell, error)),
+                };
                 if !machine.selected(index, &space, is_last) {
                     if let Cmd::Block(end) = machine.program[index].cmd {
                         pc = end + 1;
@@ -356,7 +495,7 @@ pub(super) fn run_program(
                         None => break 'exec Action::EndCycle { print: false },
                     },
                     Cmd::Next => {
-                        if cursor >= total {
+                        if is_last {
                             // GNU: print and exit without running the rest.
                             break 'exec Action::Quit {
                                 code: 0,
@@ -367,25 +506,30 @@ pub(super) fn run_program(
                             emit(machine, &space, newline);
                         }
                         flush_appends(machine);
-                        (file_name, space, newline) = lines[cursor].clone();
-                        cursor += 1;
+                        let next = match lines.next() {
+                            Ok(next) => next.unwrap_or_default(),
+                            Err(error) => return Err(io_failed(shell, error)),
+                        };
+                        (file_index, space, newline) = (next.file, next.text, next.newline);
                         machine.line_number += 1;
                     }
                     Cmd::AppendNext => {
-                        if cursor >= total {
+                        if is_last {
                             break 'exec Action::Quit {
                                 code: 0,
                                 print: !machine.quiet,
                             };
                         }
                         flush_appends(machine);
-                        let (name, next, next_newline) = lines[cursor].clone();
-                        cursor += 1;
+                        let next = match lines.next() {
+                            Ok(next) => next.unwrap_or_default(),
+                            Err(error) => return Err(io_failed(shell, error)),
+                        };
                         machine.line_number += 1;
                         space.push(sep);
-                        space.push_str(&next);
-                        newline = next_newline;
-                        file_name = name;
+                        space.push_str(&next.text);
+                        newline = next.newline;
+                        file_index = next.file;
                     }
                     Cmd::Append(text) => machine.append_queue.push(format!("{text}\n")),
                     Cmd::Insert(text) => emit(machine, text, true),
@@ -425,6 +569,7 @@ pub(super) fn run_program(
                     }
                     Cmd::Exchange => std::mem::swap(&mut space, &mut machine.hold),
                     Cmd::Branch(label) => {
+                        check(shell, machine, &space)?;
                         if label.is_empty() {
                             pc = machine.program.len();
                         } else {
@@ -435,6 +580,7 @@ pub(super) fn run_program(
                         let jump = matches!(machine.program[index].cmd, Cmd::BranchIfSub(_))
                             == substituted;
                         if jump {
+                            check(shell, machine, &space)?;
                             substituted = false;
                             pc = if label.is_empty() {
                                 machine.program.len()
@@ -486,11 +632,7 @@ pub(super) fn run_program(
                     }
                     Cmd::Zap => space.clear(),
                     Cmd::FileName => {
-                        let name = if file_name == "-" {
-                            "-".to_string()
-                        } else {
-                            file_name.clone()
-                        };
+                        let name = lines.name(file_index).to_string();
                         emit(machine, &name, true);
                     }
                 }
@@ -508,21 +650,20 @@ pub(super) fn run_program(
                         emit(machine, &space, newline);
                     }
                     flush_appends(machine);
-                    return Ok(Some(code));
+                    return Err(Ended::Status(code));
                 }
                 Action::Restart => {
                     // `D`: the first line was deleted; the rest starts a new
                     // cycle without reading input and without auto-print.
                     flush_appends(machine);
+                    check(shell, machine, &space)?;
                     pc = 0;
                     substituted = false;
                 }
             }
         }
     }
-    // The `\0R` bookkeeping entries are not files.
-    machine.writes.retain(|k, _| !k.starts_with('\0'));
-    Ok(None)
+    Ok(())
 }
 
 fn flush_appends(machine: &mut Machine<'_>) {
