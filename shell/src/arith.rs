@@ -26,6 +26,10 @@ enum Expr {
     Var(String, Option<Box<Expr>>),
     Unary(&'static str, Box<Expr>),
     Binary(&'static str, Box<Expr>, Box<Expr>),
+    /// A left-associative chain of one precedence level (`1+2-3`): kept
+    /// flat, so a chain of a million terms is a loop, not a million nested
+    /// nodes to recurse through (and to drop).
+    Chain(Box<Expr>, Vec<(&'static str, Expr)>),
     /// `++x`, `--x` (pre) and `x++`, `x--` (post)
     Step {
         target: Box<Expr>,
@@ -34,7 +38,8 @@ enum Expr {
     },
     Assign(&'static str, Box<Expr>, Box<Expr>),
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
-    Comma(Box<Expr>, Box<Expr>),
+    /// `a, b, c`: each evaluated, the last is the value (flat, as a chain).
+    Comma(Vec<Expr>),
 }
 
 /// Evaluates `text`; the empty expression is 0.
@@ -50,6 +55,7 @@ fn eval_depth(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<i64, A
         chars: text.chars().collect(),
         pos: 0,
         text,
+        nesting: 0,
     };
     let expr = parser.comma()?;
     parser.skip_ws();
@@ -64,13 +70,33 @@ struct ArithParser<'a> {
     chars: Vec<char>,
     pos: usize,
     text: &'a str,
+    /// Parentheses, subscripts and unary operators entered: bounded, as in
+    /// bash, so the parser's recursion (and the tree's) stays shallow.
+    nesting: usize,
 }
+
+/// bash's limit on expression recursion.
+const MAX_EXPR_NESTING: usize = 1024;
 
 const ASSIGN_OPS: &[&str] = &[
     "<<=", ">>=", "**=", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "=",
 ];
 
 impl ArithParser<'_> {
+    /// Parses `inner` one level deeper; refused past the limit.
+    fn nested<T>(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> Result<T, ArithError>,
+    ) -> Result<T, ArithError> {
+        if self.nesting >= MAX_EXPR_NESTING {
+            return Err(self.error("expression recursion level exceeded", self.rest()));
+        }
+        self.nesting += 1;
+        let result = inner(self);
+        self.nesting -= 1;
+        result
+    }
+
     fn error(&self, message: &str, token: String) -> ArithError {
         ArithError {
             expr: self.text.to_string(),
@@ -108,12 +134,15 @@ impl ArithParser<'_> {
     }
 
     fn comma(&mut self) -> Result<Expr, ArithError> {
-        let mut left = self.assign()?;
-        while self.eat_op(",") {
-            let right = self.assign()?;
-            left = Expr::Comma(Box::new(left), Box::new(right));
+        let first = self.assign()?;
+        if !self.peek_op(",") {
+            return Ok(first);
         }
-        Ok(left)
+        let mut items = vec![first];
+        while self.eat_op(",") {
+            items.push(self.assign()?);
+        }
+        Ok(Expr::Comma(items))
     }
 
     fn assign(&mut self) -> Result<Expr, ArithError> {
@@ -172,18 +201,23 @@ impl ArithParser<'_> {
         if level == LEVELS.len() {
             return self.power();
         }
-        let mut left = self.binary(level + 1)?;
+        let first = self.binary(level + 1)?;
+        let mut rest = Vec::new();
         'outer: loop {
             for op in LEVELS[level] {
                 if self.peek_op(op) && !self.is_longer_op(op) {
                     self.pos += op.len();
-                    let right = self.binary(level + 1)?;
-                    left = Expr::Binary(op, Box::new(left), Box::new(right));
+                    rest.push((*op, self.binary(level + 1)?));
                     continue 'outer;
                 }
             }
-            return Ok(left);
+            break;
         }
+        Ok(if rest.is_empty() {
+            first
+        } else {
+            Expr::Chain(Box::new(first), rest)
+        })
     }
 
     /// `op` is really the start of a longer operator (`|` of `||`, `<` of
@@ -215,7 +249,7 @@ impl ArithParser<'_> {
     fn unary(&mut self) -> Result<Expr, ArithError> {
         self.skip_ws();
         if self.eat_op("++") {
-            let target = self.unary()?;
+            let target = self.nested(Self::unary)?;
             return Ok(Expr::Step {
                 target: Box::new(target),
                 delta: 1,
@@ -223,7 +257,7 @@ impl ArithParser<'_> {
             });
         }
         if self.eat_op("--") {
-            let target = self.unary()?;
+            let target = self.nested(Self::unary)?;
             return Ok(Expr::Step {
                 target: Box::new(target),
                 delta: -1,
@@ -233,7 +267,7 @@ impl ArithParser<'_> {
         for op in ["-", "+", "!", "~"] {
             if self.peek_op(op) {
                 self.pos += 1;
-                let operand = self.unary()?;
+                let operand = self.nested(Self::unary)?;
                 return Ok(Expr::Unary(op, Box::new(operand)));
             }
         }
@@ -268,7 +302,7 @@ impl ArithParser<'_> {
         };
         if c == '(' {
             self.pos += 1;
-            let inner = self.comma()?;
+            let inner = self.nested(Self::comma)?;
             if !self.eat_op(")") {
                 return Err(self.error("missing `)'", self.rest()));
             }
@@ -290,7 +324,7 @@ impl ArithParser<'_> {
             let mut index = None;
             if self.chars.get(self.pos) == Some(&'[') {
                 self.pos += 1;
-                let inner = self.comma()?;
+                let inner = self.nested(Self::comma)?;
                 if !self.eat_op("]") {
                     return Err(self.error("missing `]'", self.rest()));
                 }
@@ -432,6 +466,22 @@ impl Evaluator<'_> {
                 let (a, b) = (self.eval(a)?, self.eval(b)?);
                 self.binary(op, a, b)?
             }
+            Expr::Chain(first, rest) => {
+                let mut value = self.eval(first)?;
+                for (op, operand) in rest {
+                    value = match *op {
+                        "&&" if value == 0 => 0,
+                        "&&" => i64::from(self.eval(operand)? != 0),
+                        "||" if value != 0 => 1,
+                        "||" => i64::from(self.eval(operand)? != 0),
+                        _ => {
+                            let right = self.eval(operand)?;
+                            self.binary(op, value, right)?
+                        }
+                    };
+                }
+                value
+            }
             Expr::Ternary(cond, yes, no) => {
                 if self.eval(cond)? != 0 {
                     self.eval(yes)?
@@ -439,9 +489,12 @@ impl Evaluator<'_> {
                     self.eval(no)?
                 }
             }
-            Expr::Comma(a, b) => {
-                self.eval(a)?;
-                self.eval(b)?
+            Expr::Comma(items) => {
+                let mut value = 0;
+                for item in items {
+                    value = self.eval(item)?;
+                }
+                value
             }
             Expr::Step {
                 target,

@@ -301,10 +301,11 @@ pub enum ParamOp {
     /// Text bash cannot make sense of (`${%}`): an error when expanded,
     /// not when parsed, as in bash.
     Bad(String),
-    /// `-`, `:-`
+    /// `-`, `:-` (the operand shared: expanding it hands it on without a
+    /// copy, so nested defaults cost linear time, not quadratic)
     Default {
         colon: bool,
-        word: Word,
+        word: std::sync::Arc<Word>,
     },
     /// `=`, `:=`
     Assign {
@@ -316,10 +317,10 @@ pub enum ParamOp {
         colon: bool,
         word: Word,
     },
-    /// `+`, `:+`
+    /// `+`, `:+` (shared, as for `Default`)
     Alternate {
         colon: bool,
-        word: Word,
+        word: std::sync::Arc<Word>,
     },
     /// `#`, `##`
     RemovePrefix {

@@ -24,6 +24,7 @@ pub(crate) mod builtins;
 pub mod commands;
 pub(crate) mod escape;
 pub mod interp;
+pub(crate) mod interrupt;
 pub mod io;
 pub(crate) mod pad;
 pub(crate) mod parse;

@@ -4,6 +4,8 @@
 //! expansion. A backslash makes the next character literal (expansion
 //! escapes quoted characters that way).
 
+use std::collections::HashMap;
+
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
     Char(char),
@@ -24,6 +26,16 @@ enum ClassItem {
     Char(char),
     Range(char, char),
     Named(String),
+}
+
+/// Decided (tokens, start, end) triples of one match.
+type Memo = HashMap<(usize, usize, usize, usize), bool>;
+
+/// Whether `tokens` hold an extended group.
+fn has_ext(tokens: &[Token]) -> bool {
+    tokens
+        .iter()
+        .any(|token| matches!(token, Token::Ext { .. }))
 }
 
 #[derive(Clone, Debug)]
@@ -85,7 +97,8 @@ impl Pattern {
     pub fn new(text: &str, extglob: bool) -> Pattern {
         let chars: Vec<char> = text.chars().collect();
         let mut pos = 0;
-        let tokens = parse(&chars, &mut pos, extglob, false);
+        let closes = group_closes(&chars);
+        let tokens = parse(&chars, &closes, &mut pos, extglob, false, 0);
         Pattern {
             tokens,
             nocase: false,
@@ -142,35 +155,105 @@ impl Pattern {
         a == b || (self.nocase && a.to_lowercase().eq(b.to_lowercase()))
     }
 
-    /// Do `tokens` match exactly `text[start..end]`?
+    /// Do `tokens` match exactly `text[start..end]`? Patterns without
+    /// extended groups take an iterative matcher (no recursion, at most
+    /// `O(text × pattern)` steps); extended groups a memoized one. Both
+    /// give up once the run's deadline passes ([`crate::interrupt`]).
     fn match_here(&self, tokens: &[Token], text: &[char], start: usize, end: usize) -> bool {
-        let Some((first, rest)) = tokens.split_first() else {
-            return start == end;
-        };
-        match first {
-            Token::Char(c) => {
-                start < end
-                    && self.eq(*c, text[start])
-                    && self.match_here(rest, text, start + 1, end)
-            }
-            Token::Any => start < end && self.match_here(rest, text, start + 1, end),
-            Token::Star => {
-                if rest.is_empty() {
-                    return true;
-                }
-                (start..=end).any(|i| self.match_here(rest, text, i, end))
-            }
-            Token::Class { negated, items } => {
-                start < end
-                    && self.class_matches(items, text[start]) != *negated
-                    && self.match_here(rest, text, start + 1, end)
-            }
-            Token::Ext { kind, alternatives } => {
-                self.match_ext(*kind, alternatives, rest, text, start, end)
-            }
+        if !has_ext(tokens) {
+            return self.match_simple(tokens, &text[start..end]);
+        }
+        let mut memo = HashMap::new();
+        self.match_ext_here(tokens, text, start, end, &mut memo)
+    }
+
+    /// One token that matches exactly one character.
+    fn single(&self, token: &Token, c: char) -> bool {
+        match token {
+            Token::Char(x) => self.eq(*x, c),
+            Token::Any => true,
+            Token::Class { negated, items } => self.class_matches(items, c) != *negated,
+            Token::Star | Token::Ext { .. } => false,
         }
     }
 
+    /// `*`, `?`, characters and classes only: advance greedily, and on a
+    /// mismatch go back to the last `*` and let it take one more character.
+    fn match_simple(&self, tokens: &[Token], text: &[char]) -> bool {
+        let (mut t, mut p) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while t < text.len() {
+            if crate::interrupt::stopped() {
+                return false;
+            }
+            match tokens.get(p) {
+                Some(Token::Star) => {
+                    star = Some((p, t));
+                    p += 1;
+                }
+                Some(token) if self.single(token, text[t]) => {
+                    p += 1;
+                    t += 1;
+                }
+                _ => match star {
+                    Some((star_p, star_t)) => {
+                        p = star_p + 1;
+                        t = star_t + 1;
+                        star = Some((star_p, star_t + 1));
+                    }
+                    None => return false,
+                },
+            }
+        }
+        tokens[p..].iter().all(|token| *token == Token::Star)
+    }
+
+    /// The general matcher, each (tokens, start, end) decided once.
+    fn match_ext_here(
+        &self,
+        tokens: &[Token],
+        text: &[char],
+        mut start: usize,
+        end: usize,
+        memo: &mut Memo,
+    ) -> bool {
+        // Runs of single-character tokens need no recursion.
+        let mut tokens = tokens;
+        while let Some((first, rest)) = tokens.split_first() {
+            if matches!(first, Token::Star | Token::Ext { .. }) {
+                break;
+            }
+            if start >= end || !self.single(first, text[start]) {
+                return false;
+            }
+            start += 1;
+            tokens = rest;
+        }
+        let Some((first, rest)) = tokens.split_first() else {
+            return start == end;
+        };
+        if crate::interrupt::stopped() {
+            return false;
+        }
+        let key = (tokens.as_ptr() as usize, tokens.len(), start, end);
+        if let Some(&known) = memo.get(&key) {
+            return known;
+        }
+        let matched = match first {
+            Token::Star => {
+                rest.is_empty()
+                    || (start..=end).any(|i| self.match_ext_here(rest, text, i, end, memo))
+            }
+            Token::Ext { kind, alternatives } => {
+                self.match_ext(*kind, alternatives, rest, text, start, end, memo)
+            }
+            _ => unreachable!("single-character tokens were consumed above"),
+        };
+        memo.insert(key, matched);
+        matched
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn match_ext(
         &self,
         kind: char,
@@ -179,30 +262,47 @@ impl Pattern {
         text: &[char],
         start: usize,
         end: usize,
+        memo: &mut Memo,
     ) -> bool {
-        let any_alt = |from: usize, to: usize| {
+        let any_alt = |from: usize, to: usize, memo: &mut Memo| {
             alternatives
                 .iter()
-                .any(|alt| self.match_here(alt, text, from, to))
+                .any(|alt| self.match_ext_here(alt, text, from, to, memo))
         };
         match kind {
-            '@' => (start..=end)
-                .any(|mid| any_alt(start, mid) && self.match_here(rest, text, mid, end)),
+            '@' => (start..=end).any(|mid| {
+                any_alt(start, mid, memo) && self.match_ext_here(rest, text, mid, end, memo)
+            }),
             '?' => {
-                self.match_here(rest, text, start, end)
-                    || (start..=end)
-                        .any(|mid| any_alt(start, mid) && self.match_here(rest, text, mid, end))
+                self.match_ext_here(rest, text, start, end, memo)
+                    || (start..=end).any(|mid| {
+                        any_alt(start, mid, memo) && self.match_ext_here(rest, text, mid, end, memo)
+                    })
             }
-            '!' => (start..=end)
-                .any(|mid| !any_alt(start, mid) && self.match_here(rest, text, mid, end)),
+            '!' => (start..=end).any(|mid| {
+                !any_alt(start, mid, memo) && self.match_ext_here(rest, text, mid, end, memo)
+            }),
             '+' | '*' => {
-                if kind == '*' && self.match_here(rest, text, start, end) {
+                if kind == '*' && self.match_ext_here(rest, text, start, end, memo) {
                     return true;
                 }
-                // One alternative, then zero or more (as `*(...)`).
-                (start + 1..=end).any(|mid| {
-                    any_alt(start, mid) && self.match_ext('*', alternatives, rest, text, mid, end)
-                })
+                // One alternative, then zero or more (as `*(...)`): a
+                // repetition ending at `mid` is tried once per `mid`.
+                let mut reached = vec![false; end + 1];
+                let mut frontier = vec![start];
+                while let Some(from) = frontier.pop() {
+                    for (mid, seen) in reached.iter_mut().enumerate().skip(from + 1) {
+                        if *seen || !any_alt(from, mid, memo) {
+                            continue;
+                        }
+                        *seen = true;
+                        if self.match_ext_here(rest, text, mid, end, memo) {
+                            return true;
+                        }
+                        frontier.push(mid);
+                    }
+                }
+                false
             }
             _ => false,
         }
@@ -241,7 +341,41 @@ pub fn named_class(name: &str, c: char) -> bool {
     }
 }
 
-fn parse(chars: &[char], pos: &mut usize, extglob: bool, in_group: bool) -> Vec<Token> {
+/// Extended groups nested deeper than this are read as literal text (the
+/// parser and the matcher recurse once per level).
+const MAX_GROUP_NESTING: usize = 256;
+
+/// For each `(`, whether a `)` closes it (escapes skipped): an unclosed
+/// group is literal text, known without parsing the rest of the pattern
+/// once per `(` (which made `@(@(@(...` exponential).
+fn group_closes(chars: &[char]) -> Vec<bool> {
+    let mut closed = vec![false; chars.len()];
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '(' => open.push(i),
+            ')' => {
+                if let Some(start) = open.pop() {
+                    closed[start] = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    closed
+}
+
+fn parse(
+    chars: &[char],
+    closes: &[bool],
+    pos: &mut usize,
+    extglob: bool,
+    in_group: bool,
+    nesting: usize,
+) -> Vec<Token> {
     let mut tokens = Vec::new();
     while *pos < chars.len() {
         let c = chars[*pos];
@@ -258,12 +392,17 @@ fn parse(chars: &[char], pos: &mut usize, extglob: bool, in_group: bool) -> Vec<
                     tokens.push(Token::Char('\\'));
                 }
             }
-            '?' | '*' | '+' | '@' | '!' if extglob && chars.get(*pos) == Some(&'(') => {
+            '?' | '*' | '+' | '@' | '!'
+                if extglob
+                    && chars.get(*pos) == Some(&'(')
+                    && closes[*pos]
+                    && nesting < MAX_GROUP_NESTING =>
+            {
                 let save = *pos;
                 *pos += 1;
                 let mut alternatives = Vec::new();
                 loop {
-                    alternatives.push(parse(chars, pos, extglob, true));
+                    alternatives.push(parse(chars, closes, pos, extglob, true, nesting + 1));
                     match chars.get(*pos) {
                         Some('|') => *pos += 1,
                         Some(')') => {

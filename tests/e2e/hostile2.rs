@@ -182,7 +182,10 @@ fn sed_branch_loops_stop_at_the_deadline_and_growth_at_a_bound() {
     // buffered-input bound (sed's status 4, as GNU sed's when memory
     // runs out), long before the host's memory.
     let stderr = hostile_shell("echo x | sed ':a;s/^/y/;H;x;ba'", &[], 4, 20, 1024);
-    assert!(stderr.contains("pattern or hold space larger than"), "{stderr}");
+    assert!(
+        stderr.contains("pattern or hold space larger than"),
+        "{stderr}"
+    );
     // Slurping a file holds one copy of it, not an object per line.
     hostile_shell(
         "seq 1000000 | sed ':a;N;$!ba;s/\\n/ /g' | wc -c",
@@ -193,4 +196,189 @@ fn sed_branch_loops_stop_at_the_deadline_and_growth_at_a_bound() {
     );
     // And sed streams: an endless input with an early reader ends at once.
     hostile_shell("yes | sed p | head -3 > /dev/null", &[], 0, 10, 128);
+}
+
+// ----- 4. nested constructs: linear, bounded, checked -----
+
+#[test]
+fn nested_expansions_cost_linear_time_and_deep_nesting_is_refused() {
+    // The reproduction: 4,000 nested defaults (24 KB) took 9-12 s and
+    // 1.6 GB; each level copied its operand.
+    let nested = format!("x=; echo {}y{}", "${x:-".repeat(4000), "}".repeat(4000));
+    let project = Project::with("n.sh", &nested);
+    let run = contained(
+        &project,
+        &["shell", "--max-memory", "64m", "--seed", "n.sh", "/n.sh"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("nested more than 256 levels"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.wall < SECONDS(5), "{:?}", run.wall);
+    assert!(run.max_rss_kib < 128 * 1024, "{} KiB", run.max_rss_kib);
+    // Within the limit it is fast and right.
+    let nested = format!("x=; echo {}y{}", "${x:-".repeat(200), "}".repeat(200));
+    Project::new()
+        .goccia(&["shell", "-c", &nested])
+        .assert_ok()
+        .stdout_is("y\n");
+    // Subscripts and arithmetic re-read their text: bounded the same way.
+    let deep_index = format!("a=(1); echo {}0{}", "${a[".repeat(300), "]}".repeat(300));
+    let stderr = hostile_shell(&deep_index, &[], 2, 10, 256);
+    assert!(stderr.contains("nested more than 256 levels"), "{stderr}");
+}
+
+#[test]
+fn deep_or_long_expressions_never_exhaust_the_stack() {
+    // A chain of a million `1+` in a pipeline stage aborted the host (a
+    // left-deep tree); chains are now flat.
+    hostile_shell(
+        "x=$(printf '1+%.0s' $(seq 1000000)); echo $(( ${x}1 )) | cat",
+        &["--timeout", "60000"],
+        0,
+        90,
+        1024,
+    );
+    // Parentheses and unary operators past bash's 1,024 levels.
+    let stderr = hostile_shell(
+        "x=$(printf '(%.0s' $(seq 100000)); echo $(( ${x}1 ))",
+        &[],
+        1,
+        10,
+        256,
+    );
+    assert!(
+        stderr.contains("expression recursion level exceeded"),
+        "{stderr}"
+    );
+    // awk and bc parse their own languages: bounded the same way.
+    for tool in ["echo | awk \"{print ${x}1}\"", "echo \"${x}1\" | bc"] {
+        for chain in ["(", "1+"] {
+            let script = format!("x=$(printf '{chain}%.0s' $(seq 100000)); {tool}; echo done");
+            let stderr = hostile_shell(&script, &[], 0, 10, 256);
+            assert!(
+                stderr.contains("more than 2000 levels"),
+                "{script}: {stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn brace_and_glob_patterns_stay_polynomial_and_stop_at_the_deadline() {
+    // 100,000 unclosed `{a,` took 37 s past a 10 s deadline (every `{`
+    // scanned the rest); braces are now indexed once.
+    hostile_shell(
+        "x=$(printf '{a,%.0s' $(seq 100000)); eval \"echo $x\" | wc -c",
+        &["--timeout", "10000"],
+        0,
+        5,
+        256,
+    );
+    // Unclosed extended groups were exponential (minutes past the
+    // deadline); nested ones are decided once per position.
+    hostile_shell(
+        "shopt -s extglob; x=$(printf '@(%.0s' $(seq 20000)); [[ a == $x ]]; echo $?",
+        &["--timeout", "3000"],
+        0,
+        5,
+        256,
+    );
+    // A pattern scan that cannot finish in time ends the run as a
+    // timeout, not as the wrong answer with status 0.
+    let stderr = hostile_shell(
+        "x=$(printf 'a%.0s' $(seq 300000)); echo ${x##*b} | wc -c",
+        &["--timeout", "1500"],
+        4,
+        10,
+        256,
+    );
+    assert!(stderr.contains("deadline of 1500 ms passed"), "{stderr}");
+}
+
+// ----- 8. native commands far past the deadline -----
+
+#[test]
+fn backreferences_and_big_diffs_end_by_the_deadline() {
+    let project = Project::new();
+    let lines: String = (0..1000).map(|_| "a".repeat(40) + "\n").collect();
+    project.write("aa.txt", &lines);
+    // 45 s before; now the deadline is looked at before every match.
+    let run = contained(
+        &project,
+        &[
+            "shell",
+            "--timeout",
+            "2000",
+            "--seed",
+            "aa.txt",
+            "-c",
+            "grep -cE '(a*)*(a*)*\\1\\2b' aa.txt",
+        ],
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.wall < SECONDS(5), "{:?}", run.wall);
+    // Two 40,000-line files with nothing in common took 16.9 s: the
+    // alignment's effort is bounded, the diff stays correct.
+    let a: String = (1..=40_000).map(|n| format!("{n}\n")).collect();
+    let b: String = (40_001..=80_000).map(|n| format!("{n}\n")).collect();
+    project.write("a.txt", &a).write("b.txt", &b);
+    let run = contained(
+        &project,
+        &[
+            "shell",
+            "--seed",
+            "a.txt",
+            "--seed",
+            "b.txt",
+            "-c",
+            "diff a.txt b.txt | wc -l",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.wall < SECONDS(10), "{:?}", run.wall);
+    let out = project.goccia(&[
+        "shell",
+        "--seed",
+        "a.txt",
+        "--seed",
+        "b.txt",
+        "-c",
+        "diff a.txt b.txt | grep -c '^[<>]'",
+    ]);
+    out.assert_ok().stdout_is("80000\n");
+}
+
+// ----- 7. the outcome is decided after the last command -----
+
+#[test]
+fn a_last_command_that_overruns_is_a_timeout_and_writes_nothing_back() {
+    let project = Project::new();
+    let a: String = (1..=30_000).map(|n| format!("{n}\n")).collect();
+    let c: String = (1..=30_000)
+        .map(|n| {
+            if n % 2 == 1 {
+                format!("{n}\n")
+            } else {
+                format!("x{n}\n")
+            }
+        })
+        .collect();
+    project.write("w/a.txt", &a).write("w/c.txt", &c);
+    let run = contained(
+        &project,
+        &[
+            "shell",
+            "--timeout",
+            "300",
+            "--copy-rw",
+            "w",
+            "-c",
+            "echo written > /new.txt; x=$(printf 'a%.0s' $(seq 400000)); : ${x##*b}",
+        ],
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(!project.exists("w/new.txt"), "a timed-out run wrote back");
 }

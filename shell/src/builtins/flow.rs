@@ -116,6 +116,7 @@ pub fn eval(shell: &mut Shell, args: &[String]) -> ExecResult {
 /// status 2 for that text, not the end of the shell.
 pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
     let mut parser = Parser::new(source);
+    parser.set_watch(shell.watch().clone());
     let mut status = 0;
     loop {
         parser.set_aliases(
@@ -133,6 +134,9 @@ pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
             }
             Ok(None) => return Ok(status),
             Err(error) => {
+                if let Some(stop) = error.stop {
+                    return Err(crate::interp::Flow::Stop(stop));
+                }
                 shell.report_syntax_error(&error);
                 return Ok(2);
             }

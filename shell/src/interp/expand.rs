@@ -138,7 +138,7 @@ pub(crate) enum Expanded {
     Many { values: Vec<String>, star: bool },
     /// The operand of `:-` / `:+`, expanded in place: its unquoted text is
     /// split like any expansion result, its quoted parts are not.
-    Operand(Word),
+    Operand(std::sync::Arc<Word>),
 }
 
 impl Shell {
@@ -587,12 +587,14 @@ fn expand_atoms(atoms: &[Atom], depth: usize, budget: &mut usize) -> Option<Vec<
     if depth > 64 {
         return Some(vec![atoms.to_vec()]);
     }
-    // Find the first `{` that has a matching `}` with a `,` or `..` inside.
+    // Find the first `{` that has a matching `}` with a `,` or `..` inside
+    // (the braces indexed once: scanning from every `{` was quadratic).
+    let braces = Braces::index(atoms);
     let mut start = 0;
     while start < atoms.len() {
         if matches!(atoms[start], Atom::Char('{'))
             && !(start > 0 && matches!(atoms[start - 1], Atom::Char('$')))
-            && let Some((close, commas)) = find_close(atoms, start)
+            && let Some((close, commas)) = braces.expansion(atoms, start)
         {
             let prefix = &atoms[..start];
             let suffix = &atoms[close + 1..];
@@ -633,36 +635,69 @@ fn expand_atoms(atoms: &[Atom], depth: usize, budget: &mut usize) -> Option<Vec<
     Some(vec![atoms.to_vec()])
 }
 
-/// The matching `}` of the `{` at `open`, and the top-level commas.
-fn find_close(atoms: &[Atom], open: usize) -> Option<(usize, Vec<usize>)> {
-    let mut depth = 0;
-    let mut commas = Vec::new();
-    let mut i = open;
-    while i < atoms.len() {
-        match atoms[i] {
-            Atom::Char('{') => depth += 1,
-            Atom::Char('}') => {
-                depth -= 1;
-                if depth == 0 {
-                    let is_sequence = commas.is_empty();
-                    if is_sequence && !contains_dots(&atoms[open + 1..i]) {
-                        return None;
-                    }
-                    return Some((i, commas));
-                }
-            }
-            Atom::Char(',') if depth == 1 => commas.push(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+/// Where each `{` closes, whether a `,` sits directly inside it, and how
+/// many `..` pairs start before each position: one pass over the atoms.
+struct Braces {
+    close: Vec<Option<usize>>,
+    has_comma: Vec<bool>,
+    dots_before: Vec<usize>,
 }
 
-fn contains_dots(atoms: &[Atom]) -> bool {
-    atoms
-        .windows(2)
-        .any(|w| matches!((&w[0], &w[1]), (Atom::Char('.'), Atom::Char('.'))))
+impl Braces {
+    fn index(atoms: &[Atom]) -> Braces {
+        let mut close = vec![None; atoms.len()];
+        let mut has_comma = vec![false; atoms.len()];
+        let mut dots_before = Vec::with_capacity(atoms.len() + 1);
+        let mut open = Vec::new();
+        let mut dots = 0;
+        for (i, atom) in atoms.iter().enumerate() {
+            dots_before.push(dots);
+            match atom {
+                Atom::Char('{') => open.push(i),
+                Atom::Char('}') => {
+                    if let Some(start) = open.pop() {
+                        close[start] = Some(i);
+                    }
+                }
+                Atom::Char(',') => {
+                    if let Some(&start) = open.last() {
+                        has_comma[start] = true;
+                    }
+                }
+                Atom::Char('.') if matches!(atoms.get(i + 1), Some(Atom::Char('.'))) => dots += 1,
+                _ => {}
+            }
+        }
+        dots_before.push(dots);
+        Braces {
+            close,
+            has_comma,
+            dots_before,
+        }
+    }
+
+    /// The `}` matching the `{` at `open` and its top-level commas, when
+    /// the pair is an expansion (commas, or a `..` inside).
+    fn expansion(&self, atoms: &[Atom], open: usize) -> Option<(usize, Vec<usize>)> {
+        let close = self.close[open]?;
+        if !self.has_comma[open] {
+            // A `..` pair lying wholly inside the braces.
+            let inside =
+                close > open + 2 && self.dots_before[close - 1] > self.dots_before[open + 1];
+            return inside.then(|| (close, Vec::new()));
+        }
+        let mut depth = 0;
+        let mut commas = Vec::new();
+        for (i, atom) in atoms.iter().enumerate().take(close).skip(open + 1) {
+            match atom {
+                Atom::Char('{') => depth += 1,
+                Atom::Char('}') => depth -= 1,
+                Atom::Char(',') if depth == 0 => commas.push(i),
+                _ => {}
+            }
+        }
+        Some((close, commas))
+    }
 }
 
 /// `{a..e}`, `{1..10..2}`, `{01..10}`.

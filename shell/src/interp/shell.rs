@@ -234,6 +234,7 @@ impl Shell {
         if exited {
             self.run_exit_trap()?;
         }
+        self.check_stop()?;
         Ok(LineStatus {
             status: self.status,
             exited,
@@ -243,6 +244,7 @@ impl Shell {
     /// Ends an interactive session: runs the EXIT trap.
     pub fn finish_session(&mut self) -> Result<i32, Stop> {
         self.run_exit_trap()?;
+        self.check_stop()?;
         Ok(self.status)
     }
 
@@ -260,12 +262,17 @@ impl Shell {
         };
         self.status = status;
         self.run_exit_trap()?;
+        // The outcome is decided by what happened: a last command that ran
+        // past the deadline (or whose loops gave up at it) is a timeout,
+        // not its own status.
+        self.check_stop()?;
         Ok(self.status)
     }
 
     /// Runs source text in this shell; `Flow::Exit` propagates.
     pub(crate) fn run_source(&mut self, source: &str) -> ExecResult {
         let mut parser = Parser::new(source);
+        parser.set_watch(self.watch.clone());
         loop {
             parser.set_aliases(
                 self.aliases
@@ -278,6 +285,9 @@ impl Shell {
                 Ok(Some(command)) => command,
                 Ok(None) => return Ok(self.status),
                 Err(error) => {
+                    if let Some(stop) = error.stop {
+                        return Err(Flow::Stop(stop));
+                    }
                     self.report_syntax_error(&error);
                     self.status = 2;
                     return Err(Flow::Exit(2));
@@ -314,9 +324,11 @@ impl Shell {
         Parser::parse_all(source).map(|_| ())
     }
 
-    /// Counts a command against the limit and checks the deadline.
+    /// Counts a command against the limit and checks the deadline; the
+    /// command's own loops can see the deadline too ([`crate::interrupt`]).
     pub(crate) fn tick_command(&self) -> Result<(), Flow> {
         self.check_watch()?;
+        crate::interrupt::install(&self.watch);
         self.ctx.count_command().map_err(Flow::Stop)
     }
 

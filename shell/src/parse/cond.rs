@@ -190,19 +190,15 @@ impl Parser {
             }
             '\\' => self.pos + 2,
             _ => {
-                // Let the word reader take one quoted string or expansion.
-                let mut probe = Parser::new(&self.src[start..].iter().collect::<String>());
-                probe.line = self.line;
-                let before = probe.pos;
-                let _ = before;
-                let word = probe.read_single_piece()?;
-                self.pos += probe.pos;
-                return Ok(word);
+                // Let the word reader take one quoted string or expansion
+                // (in place: a copy of the rest of the script per piece
+                // made long scripts quadratic).
+                return self.read_single_piece();
             }
         };
         let text: String = self.src[start..end.min(self.src.len())].iter().collect();
         self.pos = end.min(self.src.len());
-        let mut probe = Parser::new(&text);
+        let mut probe = self.nested(&text);
         Ok(probe.read_word()?.unwrap_or_default())
     }
 }

@@ -18,6 +18,13 @@ impl Parser {
     }
 
     pub(super) fn parse_list(&mut self) -> PResult<List> {
+        self.enter()?;
+        let list = self.parse_list_inside();
+        self.leave();
+        list
+    }
+
+    fn parse_list_inside(&mut self) -> PResult<List> {
         let mut list = List::default();
         loop {
             self.skip_blank_and_newlines();
@@ -455,9 +462,7 @@ impl Parser {
 
     /// Parses `text` as a word on its own (array indices, arithmetic).
     pub(super) fn sub_word(&self, text: &str) -> PResult<Word> {
-        let mut parser = Parser::new(text);
-        parser.line = self.line;
-        parser
+        self.nested(text)
             .read_word_until(&[], true)
             .map(|w| w.unwrap_or_default())
     }

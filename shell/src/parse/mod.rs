@@ -19,6 +19,8 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use goccia_core::{Stop, Watch};
+
 use crate::ast::*;
 
 /// A syntax error, with the line it is on.
@@ -32,7 +34,16 @@ pub struct ParseError {
     /// The input ended inside a construct (an interactive session reads
     /// another line instead of failing).
     pub incomplete: bool,
+    /// Parsing stopped for the run's deadline or a limit, not for the
+    /// script's syntax.
+    pub stop: Option<Stop>,
 }
+
+/// How deeply constructs may nest (`${...}` in `${...}`, `$(...)`,
+/// quotes, subshells, compound commands): the parser recurses once per
+/// level, and re-reads some nested text (subscripts, arithmetic), so a
+/// bound keeps both its stack and its time linear in the script.
+pub const MAX_NESTING: usize = 256;
 
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
@@ -66,6 +77,12 @@ pub struct Parser {
     /// Parsing the operand of a `${...}` inside double quotes: a backslash
     /// escapes only `$`, `` ` ``, `"`, `\` and `}` there.
     param_in_dquotes: bool,
+    /// Constructs entered and not yet left (bounded by [`MAX_NESTING`]).
+    nesting: usize,
+    /// The run's deadline, checked as words are read.
+    watch: Option<Watch>,
+    /// Words read since the deadline was last checked.
+    ticks: u32,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -96,6 +113,61 @@ impl Parser {
             alias_next: None,
             depth: 0,
             param_in_dquotes: false,
+            nesting: 0,
+            watch: None,
+            ticks: 0,
+        }
+    }
+
+    /// Checks `watch` while parsing: a huge script stops at the deadline
+    /// like any work of the run.
+    pub fn set_watch(&mut self, watch: Watch) {
+        self.watch = Some(watch);
+    }
+
+    /// A parser for text nested inside this one's (a subscript, an
+    /// arithmetic expression): it continues this one's nesting count,
+    /// line and deadline.
+    pub(super) fn nested(&self, source: &str) -> Parser {
+        let mut parser = Parser::new(source);
+        parser.line = self.line;
+        parser.nesting = self.nesting;
+        parser.watch = self.watch.clone();
+        parser
+    }
+
+    /// Enters a nested construct; refused past [`MAX_NESTING`] levels.
+    /// Also where the deadline is checked, every 256 entries.
+    pub(super) fn enter(&mut self) -> PResult<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(self.error(format!(
+                "syntax error: constructs nested more than {MAX_NESTING} levels deep"
+            )));
+        }
+        self.tick()
+    }
+
+    /// Leaves a nested construct.
+    pub(super) fn leave(&mut self) {
+        self.nesting -= 1;
+    }
+
+    /// Checks the deadline every 256 calls.
+    pub(super) fn tick(&mut self) -> PResult<()> {
+        self.ticks += 1;
+        if self.ticks < 256 {
+            return Ok(());
+        }
+        self.ticks = 0;
+        match self.watch.as_ref().map(Watch::check) {
+            Some(Err(stop)) => Err(ParseError {
+                line: self.line,
+                message: stop.to_string(),
+                incomplete: false,
+                stop: Some(stop),
+            }),
+            _ => Ok(()),
         }
     }
 
@@ -220,6 +292,7 @@ impl Parser {
             line: self.line,
             message: message.into(),
             incomplete: false,
+            stop: None,
         }
     }
 
@@ -228,6 +301,7 @@ impl Parser {
             line: self.line,
             message: format!("syntax error: unexpected end of file (expecting {what})"),
             incomplete: true,
+            stop: None,
         }
     }
 
@@ -237,6 +311,7 @@ impl Parser {
                 line: self.line,
                 message: "syntax error: unexpected end of file".to_string(),
                 incomplete: true,
+                stop: None,
             };
         }
         let token = self.peek_token_text();

@@ -81,6 +81,13 @@ impl Parser {
     }
 
     fn read_parts(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
+        self.enter()?;
+        let parts = self.read_parts_inside(mode, stops, tilde_ok);
+        self.leave();
+        parts
+    }
+
+    fn read_parts_inside(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
         // Arithmetic and subscripts are not tilde-expanded (`$((~0))`).
         let tilde_ok = tilde_ok && mode != Mode::Whole;
         let mut parts = Parts::default();
@@ -293,8 +300,7 @@ impl Parser {
                 Some(c) => text.push(c),
             }
         }
-        let mut parser = Parser::new(&text);
-        parser.line = self.line;
+        let mut parser = self.nested(&text);
         let mut list = List::default();
         while let Some(command) = parser.next_command()? {
             list.items.extend(command.items);
@@ -759,8 +765,7 @@ impl Parser {
     /// A here-document body: `$` expansions and backticks, with `\` quoting
     /// only `$`, `` ` ``, `\` and newline.
     fn heredoc_word(&self, text: &str) -> PResult<Word> {
-        let mut parser = Parser::new(text);
-        parser.line = self.line;
+        let mut parser = self.nested(text);
         let mut parts = Parts::default();
         while let Some(c) = parser.peek() {
             match c {
@@ -812,10 +817,16 @@ fn simple_param(name: String) -> WordPart {
 
 fn default_op(op: char, colon: bool, word: Word) -> ParamOp {
     match op {
-        '-' => ParamOp::Default { colon, word },
+        '-' => ParamOp::Default {
+            colon,
+            word: Arc::new(word),
+        },
         '=' => ParamOp::Assign { colon, word },
         '?' => ParamOp::Error { colon, word },
-        _ => ParamOp::Alternate { colon, word },
+        _ => ParamOp::Alternate {
+            colon,
+            word: Arc::new(word),
+        },
     }
 }
 

@@ -1,6 +1,8 @@
 //! `diff`: normal (default), unified and context-free brief output, over
 //! files or directories (`-r`).
 
+use std::time::{Duration, Instant};
+
 use similar::{DiffOp, TextDiff};
 
 use crate::interp::{ExecResult, Shell};
@@ -15,7 +17,13 @@ struct Options {
     ignore_all_space: bool,
     ignore_blank: bool,
     labels: Vec<String>,
+    /// The run's deadline.
+    deadline: Option<Instant>,
 }
+
+/// The most time an alignment takes before it settles for a correct,
+/// possibly longer diff.
+const EFFORT: Duration = Duration::from_secs(1);
 
 pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut options = Options {
@@ -27,6 +35,7 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
         ignore_space: false,
         ignore_all_space: false,
         ignore_blank: false,
+        deadline: Some(shell.watch().deadline()),
         labels: Vec::new(),
     };
     let mut operands = Vec::new();
@@ -245,7 +254,15 @@ fn compare_files(
     }
     let left_refs: Vec<&str> = left_keys.iter().map(String::as_str).collect();
     let right_refs: Vec<&str> = right_keys.iter().map(String::as_str).collect();
-    let diff = TextDiff::configure().diff_slices(&left_refs, &right_refs);
+    // Like GNU diff without --minimal, effort is bounded: past a second
+    // (or the run's deadline, if sooner) the alignment is finished
+    // quickly, correct but possibly not minimal, instead of taking time
+    // quadratic in the inputs.
+    let effort = Instant::now() + EFFORT;
+    let deadline = options.deadline.map_or(effort, |run| run.min(effort));
+    let diff = TextDiff::configure()
+        .deadline(deadline)
+        .diff_slices(&left_refs, &right_refs);
     let line_out = |out: &mut String, prefix: &str, line: &str| {
         out.push_str(prefix);
         out.push_str(line);

@@ -61,6 +61,10 @@ impl Matcher {
     pub fn is_match(&self, text: &str) -> bool {
         match self {
             Matcher::Fast(regex) => regex.is_match(text),
+            // One backtracking match may take its whole step budget: the
+            // deadline is looked at before each (a match given up at the
+            // deadline is discarded with the run).
+            Matcher::Backtracking(_) if crate::interrupt::stopped_now() => false,
             Matcher::Backtracking(regex) => regex.is_match(text).unwrap_or(false),
         }
     }
@@ -80,6 +84,7 @@ impl Matcher {
                         .collect(),
                 })
             }
+            Matcher::Backtracking(_) if crate::interrupt::stopped_now() => None,
             Matcher::Backtracking(regex) => {
                 let captures = regex.captures_from_pos(text, from).ok()??;
                 let whole = captures.get(0)?;

@@ -140,11 +140,41 @@ pub struct Function {
 pub struct Parser {
     tokens: Vec<Token>,
     pos: usize,
+    /// Depth of the tree being built: nested constructs and links of
+    /// operator chains (`1+1+...` is a left-deep tree). Bounded, so that
+    /// evaluating and dropping the tree can never exhaust the stack.
+    depth: usize,
 }
+
+/// The deepest expression or statement tree bc builds.
+pub const MAX_TREE_DEPTH: usize = 2_000;
 
 impl Parser {
     pub fn new(tokens: Vec<Token>) -> Self {
-        Parser { tokens, pos: 0 }
+        Parser {
+            tokens,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// One level deeper; refused past [`MAX_TREE_DEPTH`].
+    fn deeper(&mut self) -> ParseResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_TREE_DEPTH {
+            return Err(format!(
+                "expression nested too deeply (more than {MAX_TREE_DEPTH} levels)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Parses `inner` one level deeper.
+    fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> ParseResult<T>) -> ParseResult<T> {
+        self.deeper()?;
+        let result = inner(self);
+        self.depth -= 1;
+        result
     }
 
     fn peek(&self) -> &Token {
@@ -199,6 +229,10 @@ impl Parser {
     }
 
     fn stmt(&mut self) -> ParseResult<Stmt> {
+        self.nested(Self::stmt_inside)
+    }
+
+    fn stmt_inside(&mut self) -> ParseResult<Stmt> {
         match self.peek().clone() {
             Token::Str(text) => {
                 self.pos += 1;
@@ -409,30 +443,22 @@ impl Parser {
             return Err(format!("syntax error: cannot assign with `{op}` here"));
         };
         self.pos += 1;
-        let value = self.assignment()?;
+        let value = self.nested(Self::assignment)?;
         let compound = (op != "=").then(|| static_operator(&op[..1]));
         Ok(Expr::Assign(place, compound, Box::new(value)))
     }
 
     fn or(&mut self) -> ParseResult<Expr> {
-        let mut left = self.and()?;
-        while self.eat_op("||") {
-            left = Expr::Binary("||", Box::new(left), Box::new(self.and()?));
-        }
-        Ok(left)
+        self.left_associative(&["||"], Self::and)
     }
 
     fn and(&mut self) -> ParseResult<Expr> {
-        let mut left = self.not()?;
-        while self.eat_op("&&") {
-            left = Expr::Binary("&&", Box::new(left), Box::new(self.not()?));
-        }
-        Ok(left)
+        self.left_associative(&["&&"], Self::not)
     }
 
     fn not(&mut self) -> ParseResult<Expr> {
         if self.eat_op("!") {
-            return Ok(Expr::Not(Box::new(self.not()?)));
+            return Ok(Expr::Not(Box::new(self.nested(Self::not)?)));
         }
         self.relation()
     }
@@ -462,15 +488,28 @@ impl Parser {
         operand: fn(&mut Self) -> ParseResult<Expr>,
     ) -> ParseResult<Expr> {
         let mut left = operand(self)?;
-        while let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) {
-            left = Expr::Binary(op, Box::new(left), Box::new(operand(self)?));
-        }
-        Ok(left)
+        let mut links = 0;
+        let result = loop {
+            let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) else {
+                break Ok(left);
+            };
+            // Each link makes the tree one level deeper.
+            if let Err(error) = self.deeper() {
+                break Err(error);
+            }
+            links += 1;
+            match operand(self) {
+                Ok(right) => left = Expr::Binary(op, Box::new(left), Box::new(right)),
+                Err(error) => break Err(error),
+            }
+        };
+        self.depth -= links;
+        result
     }
 
     fn unary(&mut self) -> ParseResult<Expr> {
         if self.eat_op("-") {
-            return Ok(Expr::Neg(Box::new(self.unary()?)));
+            return Ok(Expr::Neg(Box::new(self.nested(Self::unary)?)));
         }
         self.power()
     }
@@ -479,7 +518,7 @@ impl Parser {
     fn power(&mut self) -> ParseResult<Expr> {
         let base = self.postfix()?;
         if self.eat_op("^") {
-            let exponent = self.unary()?;
+            let exponent = self.nested(Self::unary)?;
             return Ok(Expr::Binary("^", Box::new(base), Box::new(exponent)));
         }
         Ok(base)
@@ -514,7 +553,7 @@ impl Parser {
         match self.next() {
             Token::Number(text) => Ok(Expr::Number(text)),
             Token::Op("(") => {
-                let inner = self.expr()?;
+                let inner = self.nested(Self::expr)?;
                 self.expect_op(")")?;
                 Ok(inner)
             }
@@ -523,7 +562,7 @@ impl Parser {
                     let mut args = Vec::new();
                     if !self.eat_op(")") {
                         loop {
-                            args.push(self.expr()?);
+                            args.push(self.nested(Self::expr)?);
                             if self.eat_op(")") {
                                 break;
                             }
@@ -533,7 +572,7 @@ impl Parser {
                     return Ok(Expr::Call(name, args));
                 }
                 if self.eat_op("[") {
-                    let index = self.expr()?;
+                    let index = self.nested(Self::expr)?;
                     self.expect_op("]")?;
                     return Ok(Expr::Place(Place::Element(name, Box::new(index))));
                 }

@@ -2,7 +2,7 @@
 //! (concatenation, `in`, regex matching, getline pipes, increments).
 
 use super::super::lexer::Token;
-use super::{Expr, GetlineSource, PResult, Parser};
+use super::{Expr, GetlineSource, Links, PResult, Parser};
 
 impl Parser {
     pub(super) fn concat_no_gt(&mut self) -> PResult<Expr> {
@@ -22,6 +22,10 @@ impl Parser {
     }
 
     pub(super) fn ternary(&mut self) -> PResult<Expr> {
+        self.nested(Self::ternary_inside)
+    }
+
+    fn ternary_inside(&mut self) -> PResult<Expr> {
         let cond = self.or()?;
         if self.eat_op("?") {
             self.skip_newlines();
@@ -60,27 +64,35 @@ impl Parser {
 
     pub(super) fn or(&mut self) -> PResult<Expr> {
         let mut left = self.and()?;
+        let mut links = Links::default();
         while self.eat_op("||") {
+            links.add(self)?;
             self.skip_newlines();
             let right = self.and()?;
             left = Expr::Or(Box::new(left), Box::new(right));
         }
+        links.release(self);
         Ok(left)
     }
 
     pub(super) fn and(&mut self) -> PResult<Expr> {
         let mut left = self.in_expr()?;
+        let mut links = Links::default();
         while self.eat_op("&&") {
+            links.add(self)?;
             self.skip_newlines();
             let right = self.in_expr()?;
             left = Expr::And(Box::new(left), Box::new(right));
         }
+        links.release(self);
         Ok(left)
     }
 
     pub(super) fn in_expr(&mut self) -> PResult<Expr> {
         let mut left = self.matching()?;
+        let mut links = Links::default();
         while !self.no_in && self.is_keyword("in") {
+            links.add(self)?;
             self.pos += 1;
             let array = match self.advance() {
                 Token::Name(name) => name,
@@ -88,19 +100,23 @@ impl Parser {
             };
             left = Expr::In(vec![left], array);
         }
+        links.release(self);
         Ok(left)
     }
 
     pub(super) fn matching(&mut self) -> PResult<Expr> {
         let mut left = self.relational()?;
+        let mut links = Links::default();
         loop {
             let negate = if self.eat_op("~") {
                 false
             } else if self.eat_op("!~") {
                 true
             } else {
+                links.release(self);
                 return Ok(left);
             };
+            links.add(self)?;
             let right = self.relational()?;
             left = Expr::Match {
                 negate,
@@ -142,20 +158,25 @@ impl Parser {
 
     pub(super) fn concatenation(&mut self) -> PResult<Expr> {
         let mut left = self.pipe_getline()?;
+        let mut links = Links::default();
         while self.starts_operand() {
             if self.is_keyword("in") {
                 break;
             }
+            links.add(self)?;
             let right = self.pipe_getline()?;
             left = Expr::Concat(Box::new(left), Box::new(right));
         }
+        links.release(self);
         Ok(left)
     }
 
     /// `command | getline [var]`.
     pub(super) fn pipe_getline(&mut self) -> PResult<Expr> {
         let mut left = self.additive()?;
+        let mut links = Links::default();
         while self.is_op("|") && matches!(self.peek_at(1), Token::Keyword("getline")) {
+            links.add(self)?;
             self.pos += 2;
             let target = self.optional_lvalue()?;
             left = Expr::Getline {
@@ -163,6 +184,7 @@ impl Parser {
                 target: target.map(Box::new),
             };
         }
+        links.release(self);
         Ok(left)
     }
 
@@ -181,14 +203,21 @@ impl Parser {
         operand: fn(&mut Self) -> PResult<Expr>,
     ) -> PResult<Expr> {
         let mut left = operand(self)?;
+        let mut links = Links::default();
         while let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) {
+            links.add(self)?;
             let right = operand(self)?;
             left = Expr::Binary(op, Box::new(left), Box::new(right));
         }
+        links.release(self);
         Ok(left)
     }
 
     pub(super) fn unary(&mut self) -> PResult<Expr> {
+        self.nested(Self::unary_inside)
+    }
+
+    fn unary_inside(&mut self) -> PResult<Expr> {
         if self.eat_op("!") {
             return Ok(Expr::Not(Box::new(self.unary()?)));
         }
@@ -202,6 +231,10 @@ impl Parser {
     }
 
     pub(super) fn power(&mut self) -> PResult<Expr> {
+        self.nested(Self::power_inside)
+    }
+
+    fn power_inside(&mut self) -> PResult<Expr> {
         let base = self.increment()?;
         if self.eat_op("^") || self.eat_op("**") {
             // Right-associative; binds tighter than unary minus on its left.
@@ -212,6 +245,10 @@ impl Parser {
     }
 
     pub(super) fn unary_power(&mut self) -> PResult<Expr> {
+        self.nested(Self::unary_power_inside)
+    }
+
+    fn unary_power_inside(&mut self) -> PResult<Expr> {
         if self.eat_op("-") {
             return Ok(Expr::Neg(Box::new(self.unary_power()?)));
         }
@@ -225,6 +262,10 @@ impl Parser {
     }
 
     pub(super) fn increment(&mut self) -> PResult<Expr> {
+        self.nested(Self::increment_inside)
+    }
+
+    fn increment_inside(&mut self) -> PResult<Expr> {
         if self.is_op("++") || self.is_op("--") {
             let delta = if self.is_op("++") { 1.0 } else { -1.0 };
             self.pos += 1;

@@ -129,17 +129,62 @@ pub struct Parser {
     no_gt: bool,
     /// Inside `for (... in ...)` heads and the like: `in` is not an operator.
     no_in: bool,
+    /// Depth of the tree being built: nested constructs and links of
+    /// operator chains (`1+1+...` is a left-deep tree). Bounded, so that
+    /// running and dropping the program can never exhaust the stack.
+    depth: usize,
+}
+
+/// The deepest expression or statement tree awk builds.
+pub const MAX_TREE_DEPTH: usize = 2_000;
+
+/// The links an operator chain added to the parser's depth, given back
+/// when the chain ends.
+#[derive(Default)]
+pub(super) struct Links(usize);
+
+impl Links {
+    /// One more link: the tree is one level deeper.
+    pub(super) fn add(&mut self, parser: &mut Parser) -> PResult<()> {
+        self.0 += 1;
+        parser.deeper()
+    }
+
+    /// The chain ended.
+    pub(super) fn release(self, parser: &mut Parser) {
+        parser.depth -= self.0;
+    }
 }
 
 type PResult<T> = Result<T, String>;
 
 impl Parser {
+    /// One level deeper; refused past [`MAX_TREE_DEPTH`].
+    pub(super) fn deeper(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_TREE_DEPTH {
+            return Err(format!(
+                "syntax error: nested too deeply (more than {MAX_TREE_DEPTH} levels)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Parses `inner` one level deeper.
+    pub(super) fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.deeper()?;
+        let result = inner(self);
+        self.depth -= 1;
+        result
+    }
+
     pub fn new(tokens: Vec<Token>) -> Self {
         Parser {
             tokens,
             pos: 0,
             no_gt: false,
             no_in: false,
+            depth: 0,
         }
     }
 
@@ -307,6 +352,10 @@ impl Parser {
     }
 
     fn statement(&mut self) -> PResult<Stmt> {
+        self.nested(Self::statement_inside)
+    }
+
+    fn statement_inside(&mut self) -> PResult<Stmt> {
         if self.is_op("{") {
             return Ok(Stmt::Block(self.block()?));
         }
