@@ -382,3 +382,154 @@ fn a_last_command_that_overruns_is_a_timeout_and_writes_nothing_back() {
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert!(!project.exists("w/new.txt"), "a timed-out run wrote back");
 }
+
+/// Serializing the default export runs guest code: a `toJSON` that hits the
+/// deadline, the heap limit or the output cap fails the run (it was exit 0,
+/// `ok: true`, and write-back ran), in the entry and in a child alike.
+#[test]
+fn limits_hit_while_serializing_the_result_fail_the_run() {
+    let busy = "export default { toJSON() { for (;;) {} } };";
+    hostile_js(busy, &["--timeout", "1000"], 4, SECONDS(10), 200);
+    hostile_js(
+        "export default { toJSON() { const a = []; for (;;) a.push(new Array(1e5).fill(1)); } };",
+        &["--max-memory", "64m"],
+        3,
+        SECONDS(20),
+        400,
+    );
+    let stderr = hostile_js(
+        "export default { toJSON() { for (;;) console.log('x'.repeat(1000)); } };",
+        &["--max-output", "1m"],
+        3,
+        SECONDS(20),
+        200,
+    );
+    assert!(stderr.contains("output"), "{stderr}");
+    // A getter on the exported object is serialization too.
+    hostile_js(
+        "export default { get x() { for (;;) {} } };",
+        &["--timeout", "1000"],
+        4,
+        SECONDS(10),
+        200,
+    );
+
+    // Nothing is written back from a run that timed out while serializing.
+    let project = Project::with(
+        "w/main.js",
+        &format!("import fs from 'fs'; fs.writeFileSync('/new.txt', 'x'); {busy}"),
+    );
+    let run = contained(
+        &project,
+        &["run", "/main.js", "--copy-rw", "w", "--timeout", "1000"],
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(!project.exists("w/new.txt"), "a timed-out run wrote back");
+
+    // A child's result goes through the same check.
+    let out = Project::with(
+        "main.js",
+        r#"import { runScript } from "goccia";
+const r = runScript("/c.js", { seed: [{ path: "/c.js", text: "export default { toJSON() { for (;;) {} } };" }], timeout: 500 });
+console.log(JSON.stringify([r.exitCode, r.failureKind]));"#,
+    )
+    .goccia(&["run", "/main.js", "--seed", "main.js", "--timeout", "5000"]);
+    out.assert_ok().stdout_is("[4,\"timeout\"]\n");
+
+    // A `toJSON` that merely throws leaves no result, as any value that is
+    // not JSON-like does; it is not a failure.
+    let out = Project::with(
+        "main.js",
+        "export default { toJSON() { throw new Error('mine'); } };",
+    )
+    .goccia(&["run", "/main.js", "--seed", "main.js", "--json"]);
+    let report = out.json();
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["result"], serde_json::Value::Null);
+}
+
+/// Formatting an uncaught error reads its `message`, `name` and `stack`:
+/// getters that loop end the run as a timeout (was exit 1 after the
+/// deadline).
+#[test]
+fn error_getters_that_loop_are_a_timeout() {
+    for prop in ["message", "name", "stack", "code"] {
+        hostile_js(
+            &format!(
+                "const e = new Error('x'); Object.defineProperty(e, '{prop}', {{ get() {{ for (;;) {{}} }} }}); throw e;"
+            ),
+            &["--timeout", "1000"],
+            4,
+            SECONDS(10),
+            200,
+        );
+    }
+}
+
+/// When QuickJS cannot even allocate its "out of memory" error it throws
+/// `null`; that is a resource limit (exit 3), told apart from a guest's own
+/// `throw null` (exit 1) by the runtime's out-of-memory count.
+#[test]
+fn an_out_of_memory_thrown_as_null_is_a_resource_limit() {
+    let stderr = hostile_js(
+        "new Array(5e6).fill(0).map((_, i) => [i]).sort();",
+        &["--max-memory", "512m", "--timeout", "60000"],
+        3,
+        SECONDS(60),
+        700,
+    );
+    assert!(stderr.contains("out of memory"), "{stderr}");
+    hostile_js(
+        "Array.from({ length: 5e6 }, (_, i) => 'k' + i).sort();",
+        &["--max-memory", "64m", "--timeout", "60000"],
+        3,
+        SECONDS(60),
+        300,
+    );
+    let stderr = hostile_js("throw null;", &[], 1, SECONDS(10), 200);
+    assert!(stderr.contains("uncaught null"), "{stderr}");
+}
+
+// ----- 2. native loops inside QuickJS -----
+
+/// Built-ins that loop natively over huge array-likes or strings polled no
+/// interrupt and ran forever; the vendored QuickJS now polls in them
+/// (third_party/rquickjs-sys/GOCCIA-PATCH.md).
+#[test]
+fn native_loops_in_quickjs_stop_at_the_deadline() {
+    for source in [
+        "[].reverse.call({ length: 2 ** 53 - 1 });",
+        "Array(2 ** 32 - 1).join('');",
+        "[].copyWithin.call({ length: 2 ** 53 - 1 }, 1, 0);",
+        "[].splice.call({ length: 2 ** 53 - 1 }, 0, 1);",
+        "[].shift.call({ length: 2 ** 53 - 1 });",
+        "[].unshift.call({ length: 2 ** 53 - 2 }, 1);",
+        "[].indexOf.call({ length: 2 ** 53 - 1 }, 1);",
+        "[].fill.call({ length: 2 ** 53 - 1 }, 1);",
+        "Array.prototype.sort.call({ length: 2 ** 32 - 1 });",
+    ] {
+        hostile_js(source, &["--timeout", "1000"], 4, SECONDS(10), 300);
+    }
+}
+
+/// Searching a 128 MB string for a 32 MB needle that almost matches
+/// everywhere: hours of comparisons in one call.
+#[test]
+fn string_searches_with_huge_needles_stop_at_the_deadline() {
+    for call in [
+        "indexOf(n)",
+        "lastIndexOf(n)",
+        "includes(n)",
+        "split(n)",
+        "replace(n, '')",
+        "replaceAll(n, '')",
+    ] {
+        hostile_js(
+            &format!("const h = 'a'.repeat(2 ** 27), n = 'a'.repeat(2 ** 25) + 'b'; h.{call};"),
+            &["--timeout", "1000"],
+            4,
+            SECONDS(10),
+            700,
+        );
+    }
+}

@@ -53,8 +53,9 @@ pub struct Evidence<'a> {
     pub limits: &'a Limits,
     /// The surface's advice.
     pub advice: &'a Advice,
-    /// The heap is at the limit (a thrown `null` is then an OOM).
-    pub near_memory_limit: bool,
+    /// The runtime has thrown "out of memory" (a thrown `null` is then its
+    /// allocation failure).
+    pub out_of_memory_thrown: bool,
 }
 
 /// Classifies an exception that reached the top, by evidence: a limit the
@@ -74,13 +75,18 @@ pub fn classify_exception<'js>(
     let name = object.and_then(|o| o.get::<_, String>("name").ok());
     let message = object.and_then(|o| o.get::<_, String>("message").ok());
     let (headline, detail) = describe(ctx, &value);
+    // Reading `code`, `name`, `message` and `stack` ran guest getters: a
+    // getter that looped until the deadline ends the run as a timeout.
+    if let Some(stop) = tripwire.fatal() {
+        return Failure::stopped(stop, evidence.limits, evidence.advice);
+    }
     let kind = if code.as_deref() == Some("ENOSPC") && tripwire.fs_quota_hit() {
         FailureKind::ResourceLimit
     } else if is_out_of_memory(
         &value,
         name.as_deref(),
         message.as_deref(),
-        evidence.near_memory_limit,
+        evidence.out_of_memory_thrown,
     ) {
         tripwire.note_memory();
         FailureKind::ResourceLimit
@@ -102,15 +108,16 @@ pub fn classify_exception<'js>(
     }
 }
 
-/// QuickJS reports `InternalError: out of memory`; a slow OOM can surface
-/// as a thrown `null` instead, which counts only at the memory limit.
+/// QuickJS reports `InternalError: out of memory`; when even that error
+/// cannot be allocated it throws `null`, which counts only once the runtime
+/// has reported an out-of-memory.
 fn is_out_of_memory(
     value: &Value<'_>,
     name: Option<&str>,
     message: Option<&str>,
-    near_limit: bool,
+    out_of_memory_thrown: bool,
 ) -> bool {
-    (value.is_null() && near_limit)
+    (value.is_null() && out_of_memory_thrown)
         || (name == Some("InternalError") && message == Some("out of memory"))
 }
 

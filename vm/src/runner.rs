@@ -193,6 +193,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         tripwire: &tripwire,
         rejections: &rejections,
         engine: &request.engine,
+        watch: &request.watch,
     };
     let mut outcome = session.run(host, &request.entry);
     if let Some(failure) = &outcome.failure
@@ -249,6 +250,7 @@ struct Session<'a> {
     tripwire: &'a Tripwire,
     rejections: &'a Rejections,
     engine: &'a Engine,
+    watch: &'a Watch,
 }
 
 /// What one turn of the event loop found.
@@ -285,7 +287,27 @@ impl Session<'_> {
                 Turn::Failed(failure) => return RunOutcome::failed(failure),
             }
         }
-        self.settle(promise)
+        let outcome = self.settle(promise);
+        // Serializing the result ran guest code (`toJSON`, getters), and a
+        // native call may have passed the deadline without polling: the
+        // outcome is decided by what happened, after the last guest code.
+        match self.check_stop() {
+            Some(failure) => RunOutcome::failed(failure),
+            None => outcome,
+        }
+    }
+
+    /// The stop that ends the run, if one happened: recorded by the host,
+    /// or a deadline that passed while no guest code polled it.
+    fn check_stop(&self) -> Option<Failure> {
+        if let Some(stop) = self.tripwire.fatal() {
+            return Some(self.stopped(stop));
+        }
+        if let Err(stop) = self.watch.check() {
+            self.tripwire.stop(stop);
+            return Some(self.stopped(stop));
+        }
+        None
     }
 
     /// Drains the job queue, checks the entry and unhandled rejections,
@@ -303,8 +325,8 @@ impl Session<'_> {
                 }
             }
         }
-        if let Some(stop) = self.tripwire.fatal() {
-            return Turn::Failed(self.stopped(stop));
+        if let Some(failure) = self.check_stop() {
+            return Turn::Failed(failure);
         }
         if let Some(failure) = self.entry_rejection(entry) {
             return Turn::Failed(failure);
@@ -361,13 +383,11 @@ impl Session<'_> {
     }
 
     fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
-        let used = heap_used(ctx);
         let evidence = Evidence {
             tripwire: self.tripwire,
             limits: &self.engine.limits,
             advice: &self.engine.advice,
-            // A thrown `null` is an OOM only when the heap is at the limit.
-            near_memory_limit: used >= self.engine.limits.max_memory / 10 * 9,
+            out_of_memory_thrown: out_of_memory_thrown(ctx),
         };
         classify_exception(ctx, value, &evidence, prefix)
     }
@@ -408,9 +428,10 @@ impl Session<'_> {
             match promise.state() {
                 PromiseState::Resolved => {
                     let namespace: Option<Object> = promise.result::<Object>().and_then(|r| r.ok());
-                    RunOutcome {
-                        result: namespace.and_then(|ns| default_export_json(&ctx, &ns)),
-                        ..RunOutcome::default()
+                    match namespace.map(|ns| self.default_export_json(&ctx, &ns)) {
+                        Some(Err(failure)) => RunOutcome::failed(failure),
+                        Some(Ok(result)) => RunOutcome { result, ..RunOutcome::default() },
+                        None => RunOutcome::default(),
                     }
                 }
                 PromiseState::Rejected => unreachable!("checked by entry_rejection before settling"),
@@ -421,33 +442,63 @@ impl Session<'_> {
             }
         })
     }
+
+    /// The default export as JSON, `None` when there is none or it is not
+    /// JSON-like (a `toJSON` that throws, a BigInt, a cycle). Serializing
+    /// runs guest code: a limit it hits (deadline, memory, output) fails
+    /// the run.
+    fn default_export_json<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        namespace: &Object<'js>,
+    ) -> Result<Option<serde_json::Value>, Failure> {
+        let value: Value = match namespace.get("default").catch(ctx) {
+            Ok(value) => value,
+            Err(error) => return self.not_json(ctx, error),
+        };
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        let text = match ctx.json_stringify(value).catch(ctx) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(None),
+            Err(error) => return self.not_json(ctx, error),
+        };
+        let Ok(text) = text.to_string() else {
+            return Ok(None);
+        };
+        Ok(serde_json::from_str(&text).ok())
+    }
+
+    /// A default export that failed to serialize: no result, unless the
+    /// failure was a limit.
+    fn not_json<'js, T>(
+        &self,
+        ctx: &Ctx<'js>,
+        error: CaughtError<'js>,
+    ) -> Result<Option<T>, Failure> {
+        let failure = self.caught(ctx, error);
+        match failure.kind {
+            FailureKind::ScriptError => Ok(None),
+            _ => Err(failure),
+        }
+    }
 }
 
-/// Bytes of QuickJS heap in use, read from inside a context (where
-/// `Runtime::memory_usage` would re-lock the runtime).
-fn heap_used(ctx: &Ctx<'_>) -> u64 {
-    let mut usage = std::mem::MaybeUninit::<rquickjs::qjs::JSMemoryUsage>::zeroed();
+/// The runtime threw "out of memory" at least once: a thrown `null` is then
+/// its allocation failure, not a guest's `throw null` (see the vendored
+/// QuickJS's GOCCIA-PATCH.md).
+fn out_of_memory_thrown(ctx: &Ctx<'_>) -> bool {
     // SAFETY: the context is live and locked by the caller; the function
-    // only fills the struct it is given.
+    // reads one counter of its runtime.
     unsafe {
         let runtime = rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr());
-        rquickjs::qjs::JS_ComputeMemoryUsage(runtime, usage.as_mut_ptr());
-        usage.assume_init().malloc_size.max(0) as u64
+        rquickjs::qjs::JS_GocciaOutOfMemoryCount(runtime) > 0
     }
 }
 
 fn call<'js, R: rquickjs::FromJs<'js>>(object: &Object<'js>, name: &str) -> rquickjs::Result<R> {
     object.get::<_, Function>(name)?.call(())
-}
-
-/// The default export as JSON, when it is JSON-like.
-fn default_export_json<'js>(ctx: &Ctx<'js>, namespace: &Object<'js>) -> Option<serde_json::Value> {
-    let value: Value = namespace.get("default").ok()?;
-    if value.is_undefined() {
-        return None;
-    }
-    let text = ctx.json_stringify(value).ok()??.to_string().ok()?;
-    serde_json::from_str(&text).ok()
 }
 
 #[cfg(test)]

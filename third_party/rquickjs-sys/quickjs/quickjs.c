@@ -335,6 +335,10 @@ typedef struct JSClass {
 } JSClass;
 
 struct JSRuntime {
+    /* GOCCIA PATCH: how many times this runtime ran out of memory, so the
+       embedder can classify a failure by evidence even when the error
+       itself could not be allocated (a thrown null). */
+    uint64_t goccia_oom_count;
     JSMallocFunctions mf;
     JSMallocState malloc_state;
     JSArenaState arena_state;
@@ -8554,6 +8558,7 @@ static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
 JSValue JS_ThrowOutOfMemory(JSContext *ctx)
 {
     JSRuntime *rt = ctx->rt;
+    rt->goccia_oom_count++; /* GOCCIA PATCH */
     if (!rt->in_out_of_memory) {
         rt->in_out_of_memory = true;
         JS_ThrowInternalError(ctx, "out of memory");
@@ -8665,6 +8670,26 @@ static inline __exception int js_poll_interrupts(JSContext *ctx)
     } else {
         return 0;
     }
+}
+
+/* GOCCIA PATCH: a native loop polls the interrupt handler like bytecode
+   does, charging `cost` units per step (one unit: a property access, or
+   about a thousand characters compared), so the handler runs after about
+   JS_INTERRUPT_COUNTER_INIT units of work whatever the loop. Without it a
+   single call such as [].reverse.call({length: 2**53 - 1}) or an indexOf
+   with a huge needle ran far past the embedder's deadline. */
+static inline __exception int goccia_poll(JSContext *ctx, int64_t cost)
+{
+    if (cost > 1)
+        ctx->interrupt_counter -= (int)(cost > JS_INTERRUPT_COUNTER_INIT
+                                        ? JS_INTERRUPT_COUNTER_INIT : cost - 1);
+    return js_poll_interrupts(ctx);
+}
+
+/* GOCCIA PATCH: the runtime's out-of-memory count (see goccia_oom_count). */
+uint64_t JS_GocciaOutOfMemoryCount(JSRuntime *rt)
+{
+    return rt->goccia_oom_count;
 }
 
 /* return -1 (exception) or true/false */
@@ -10088,6 +10113,10 @@ static int JS_TryGetPropertyInt64(JSContext *ctx, JSValueConst obj, int64_t idx,
     }
     val = JS_EXCEPTION;
     present = -1;
+    if (goccia_poll(ctx, 1)) { /* GOCCIA PATCH */
+        *pval = JS_EXCEPTION;
+        return -1;
+    }
     prop = JS_NewAtomInt64(ctx, idx);
     if (likely(prop != JS_ATOM_NULL)) {
         present = JS_HasProperty(ctx, obj, prop);
@@ -10116,6 +10145,8 @@ JSValue JS_GetPropertyInt64(JSContext *ctx, JSValueConst obj, int64_t idx)
         if (js_get_fast_array_element(ctx, p, idx, &val))
             return val;
     }
+    if (goccia_poll(ctx, 1)) /* GOCCIA PATCH */
+        return JS_EXCEPTION;
     prop = JS_NewAtomInt64(ctx, idx);
     if (prop == JS_ATOM_NULL)
         return JS_EXCEPTION;
@@ -10977,6 +11008,10 @@ int JS_SetPropertyInt64(JSContext *ctx, JSValueConst this_obj,
     JSAtom prop;
     int res;
 
+    if (goccia_poll(ctx, 1)) { /* GOCCIA PATCH */
+        JS_FreeValue(ctx, val);
+        return -1;
+    }
     if ((uint64_t)idx <= INT32_MAX) {
         /* fast path for fast arrays */
         return JS_SetPropertyValue(ctx, this_obj, js_int32(idx), val,
@@ -11940,6 +11975,8 @@ int JS_DeletePropertyInt64(JSContext *ctx, JSValueConst obj, int64_t idx, int fl
     JSAtom prop;
     int res;
 
+    if (goccia_poll(ctx, 1)) /* GOCCIA PATCH */
+        return -1;
     if ((uint64_t)idx <= JS_ATOM_MAX_INT) {
         /* fast path for fast arrays */
         return JS_DeleteProperty(ctx, obj, __JS_AtomFromUInt32(idx), flags);
@@ -47249,7 +47286,10 @@ static int string_indexof_char(JSString *p, int c, int from)
     return -1;
 }
 
-static int string_indexof(JSString *p1, JSString *p2, int from)
+/* GOCCIA PATCH: takes the context to poll the interrupt handler once per
+   candidate position (each may compare the whole needle); returns -2 when
+   interrupted (an exception is pending). */
+static int string_indexof(JSContext *ctx, JSString *p1, JSString *p2, int from)
 {
     /* assuming 0 <= from <= p1->len */
     int c, i, j, len1 = p1->len, len2 = p2->len;
@@ -47259,6 +47299,8 @@ static int string_indexof(JSString *p1, JSString *p2, int from)
         j = string_indexof_char(p1, c, i);
         if (j < 0 || j + len2 > len1)
             break;
+        if (goccia_poll(ctx, 1 + len2 / 1024))
+            return -2;
         if (!string_cmp(p1, p2, j + 1, 1, len2 - 1))
             return j;
     }
@@ -47399,6 +47441,8 @@ static JSValue js_string_indexOf(JSContext *ctx, JSValueConst this_val,
     ret = -1;
     if (len >= v_len && inc * (stop - start) >= 0) {
         for (i = start;; i += inc) {
+            if (goccia_poll(ctx, 1 + v_len / 1024)) /* GOCCIA PATCH */
+                goto fail;
             if (!string_cmp(p, p1, i, 0, v_len)) {
                 ret = i;
                 break;
@@ -47465,6 +47509,8 @@ static JSValue js_string_includes(JSContext *ctx, JSValueConst this_val,
     }
     if (start >= 0 && start <= stop) {
         for (i = start;; i++) {
+            if (goccia_poll(ctx, 1 + v_len / 1024)) /* GOCCIA PATCH */
+                goto fail;
             if (!string_cmp(p, p1, i, 0, v_len)) {
                 ret = 1;
                 break;
@@ -47734,7 +47780,14 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
             else
                 pos = endOfLastMatch + 1;
         } else {
-            pos = string_indexof(sp, searchp, endOfLastMatch);
+            pos = string_indexof(ctx, sp, searchp, endOfLastMatch);
+            if (pos == -2) { /* GOCCIA PATCH: interrupted */
+                string_buffer_free(b);
+                JS_FreeValue(ctx, search_str);
+                JS_FreeValue(ctx, replaceValue_str);
+                JS_FreeValue(ctx, str);
+                return JS_EXCEPTION;
+            }
         }
         if (pos < 0) {
             if (is_first) {
@@ -47845,7 +47898,9 @@ static JSValue js_string_split(JSContext *ctx, JSValueConst this_val,
     }
     q = p;
     for (q = p; (q += !r) <= s - r - !r; q = p = e + r) {
-        e = string_indexof(sp, rp, q);
+        e = string_indexof(ctx, sp, rp, q);
+        if (e == -2) /* GOCCIA PATCH: interrupted */
+            goto exception;
         if (e < 0)
             break;
         T = js_sub_string(ctx, sp, p, e);

@@ -25,3 +25,10 @@ include!("inlines/ptr_64.rs");
 include!("inlines/ptr_32_nan_boxing.rs");
 
 include!("inlines/common.rs");
+
+// GOCCIA PATCH (see GOCCIA-PATCH.md): how many times the runtime has thrown
+// "out of memory". A thrown `null` after this count moved is the runtime's
+// own allocation failure, not a guest that threw `null`.
+extern "C" {
+    pub fn JS_GocciaOutOfMemoryCount(rt: *mut JSRuntime) -> u64;
+}
