@@ -310,6 +310,9 @@ pub fn read_to_end_capped(reader: &mut dyn Read, limit: usize) -> io::Result<Vec
 
 /// Chunks in flight per pipe.
 const PIPE_CHUNKS: usize = 32;
+/// Largest chunk: one write of 200 MB becomes many, so a pipe holds at
+/// most `PIPE_CHUNKS * PIPE_CHUNK_BYTES` (2 MiB) whatever the writer does.
+const PIPE_CHUNK_BYTES: usize = 64 << 10;
 const POLL: Duration = Duration::from_millis(20);
 
 /// A bounded pipe between two pipeline stages.
@@ -341,10 +344,11 @@ impl Write for PipeWriter {
         if buf.is_empty() {
             return Ok(0);
         }
-        let mut chunk = buf.to_vec();
+        let len = buf.len().min(PIPE_CHUNK_BYTES);
+        let mut chunk = buf[..len].to_vec();
         loop {
             match self.tx.send_timeout(chunk, POLL) {
-                Ok(()) => return Ok(buf.len()),
+                Ok(()) => return Ok(len),
                 Err(SendTimeoutError::Disconnected(_)) => {
                     return Err(io::ErrorKind::BrokenPipe.into());
                 }

@@ -16,6 +16,13 @@ pub fn flags() -> Advice {
     })
 }
 
+/// ` (set it with --stack-size)`: for a limit given out of its range.
+pub fn set_limit(kind: LimitKind) -> String {
+    limit_flag(kind)
+        .map(|flag| format!(" (set it with {flag})"))
+        .unwrap_or_default()
+}
+
 fn limit_flag(kind: LimitKind) -> Option<&'static str> {
     Some(match kind {
         LimitKind::Deadline => "--timeout",

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use goccia::{
     Audit, Capture, Envelope, FailureKind, Output, OutputBudget, Run, Sandbox, SandboxBuilder,
-    WriteBackOutcome, WriteBackSummary,
+    SetupError, WriteBackOutcome, WriteBackSummary,
 };
 
 use super::advice;
@@ -53,10 +53,12 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         };
     }
     let sandbox = builder.build().map_err(|error| {
-        let advice = error
-            .limit()
-            .map(|kind| advice::flags().for_limit(kind))
-            .unwrap_or_default();
+        let advice = match (&error, error.limit()) {
+            // The message states the valid range, which may be below.
+            (SetupError::Limits(_), Some(kind)) => advice::set_limit(kind),
+            (_, Some(kind)) => advice::flags().for_limit(kind),
+            _ => String::new(),
+        };
         usage(format!("{error}{advice}"))
     })?;
     let budget = OutputBudget::new(limits.max_output);

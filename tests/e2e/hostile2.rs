@@ -533,3 +533,39 @@ fn string_searches_with_huge_needles_stop_at_the_deadline() {
         );
     }
 }
+
+// ----- 10. smaller findings -----
+
+/// Limits out of range are usage errors (exit 2) that state the range and
+/// the flag, for `run` and `shell` alike (they were internal errors, 70).
+#[test]
+fn limits_out_of_range_are_usage_errors() {
+    let project = Project::with("main.js", "");
+    for (flag, value, says) in [
+        (
+            "--max-memory",
+            "1",
+            "the memory limit of 1 is out of range: it must be at least 1048576 (set it with --max-memory)",
+        ),
+        (
+            "--stack-size",
+            "1",
+            "the stack limit of 1 is out of range: it must be at least 65536",
+        ),
+        (
+            "--stack-size",
+            "100g",
+            "the stack limit of 107374182400 is out of range: it must be at least 65536 and at most 268435456 (set it with --stack-size)",
+        ),
+    ] {
+        project
+            .goccia(&["run", "/main.js", "--seed", "main.js", flag, value])
+            .assert_code(2)
+            .stderr_has(says);
+        project
+            .goccia(&["shell", "-c", "echo never", flag, value])
+            .assert_code(2)
+            .stderr_has(says)
+            .stdout_is("");
+    }
+}

@@ -75,6 +75,11 @@ pub struct FileNode {
 }
 
 impl FileNode {
+    /// The file's content, owned.
+    pub fn into_data(self) -> Bytes {
+        self.data
+    }
+
     /// A file holding `data`.
     pub fn new(data: Bytes, meta: Meta) -> Self {
         FileNode {

@@ -116,8 +116,17 @@ impl Context {
 
     /// True once the process holds more than this run's ceiling.
     pub fn memory_exceeded(&self) -> bool {
+        self.memory_exceeded_by(0)
+    }
+
+    /// True once the process, plus `uncounted` bytes the allocator does not
+    /// see (a thread's stack), holds more than this run's ceiling.
+    pub fn memory_exceeded_by(&self, uncounted: usize) -> bool {
         let bytes = self.memory_ceiling.load(Ordering::Relaxed);
-        MemoryCeiling { bytes }.exceeded()
+        MemoryCeiling {
+            bytes: bytes.saturating_sub(uncounted),
+        }
+        .exceeded()
     }
 
     /// Forgets the commands and loop iterations counted so far: a new run

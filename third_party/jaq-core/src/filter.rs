@@ -399,6 +399,12 @@ fn recurse_run<'a, T: Clone + 'a, V: 'a, I: Iterator<Item = ValR<T, V>> + 'a>(
     x: T,
     f: &'a impl Fn(T) -> I,
 ) -> ValXs<'a, T, V> {
+    // GOCCIA PATCH: each level of `..` counts as an evaluation, so walking
+    // a deep value stops at the deadline and before the stack runs out.
+    #[cfg(feature = "std")]
+    if let Some(code) = crate::interrupt::tick() {
+        return box_once(Err(Exn::halt(code)));
+    }
     let id = core::iter::once(Ok(x.clone()));
     Box::new(id.chain(f(x).flatten().flat_map(|y| recurse_run(y, f))))
 }

@@ -14,7 +14,7 @@ use alloc::boxed::Box;
 use core::cell::{Cell, RefCell};
 
 /// How many evaluations pass between two calls of the check.
-pub const CHECK_EVERY: u32 = 1024;
+pub const CHECK_EVERY: u32 = 64;
 
 /// The exit code carried by an interruption halt.
 pub const HALT_CODE: i32 = i32::MIN;

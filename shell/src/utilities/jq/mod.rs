@@ -24,18 +24,29 @@ use stream::Input;
 /// command follows.
 const VERSION: &str = "jq-1.8";
 
-/// Stack for the thread a filter runs on. jaq's evaluator, printer and
-/// destructors recurse over nested values; a large reserve (touched only
-/// as used) keeps values built by a filter far from overflowing it, and the
-/// evaluator itself halts cleanly near the end of it.
-const JQ_STACK: usize = 1 << 30;
+/// Most stack the thread a filter runs on gets. jaq's evaluator recurses
+/// (a recursive filter goes deeper with each call) and halts cleanly near
+/// the end of its stack; the stack is touched only as used.
+const MAX_JQ_STACK: usize = 1 << 30;
+/// Least stack, for ordinary filters under a small memory limit.
+const MIN_JQ_STACK: usize = 16 << 20;
+
+/// The stack a filter gets: no more than the memory limit, since a runaway
+/// recursion touches all of it (`def f: [f]; f` took 1.1 GB under
+/// `--max-memory 64m` with a fixed 1 GiB stack).
+fn jq_stack(max_memory: u64) -> usize {
+    usize::try_from(max_memory)
+        .unwrap_or(usize::MAX)
+        .clamp(MIN_JQ_STACK, MAX_JQ_STACK)
+}
 
 pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let stack = jq_stack(shell.context().limits.max_memory);
     let ran = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("goccia-jq".into())
-            .stack_size(JQ_STACK)
-            .spawn_scoped(scope, || run_jq(shell, args))
+            .stack_size(stack)
+            .spawn_scoped(scope, || run_jq(shell, args, stack))
             .map(|worker| worker.join())
     });
     match ran {
@@ -48,7 +59,7 @@ pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
+fn run_jq(shell: &mut Shell, args: &[String], stack: usize) -> ExecResult {
     let mut options = match parse_options(&args[1..]) {
         Ok(options) => options,
         Err(message) => {
@@ -84,7 +95,12 @@ fn run_jq(shell: &mut Shell, args: &[String]) -> ExecResult {
     let watch = shell.watch().clone();
     let context = shell.context().clone();
     let mut out = std::io::BufWriter::with_capacity(16 << 10, shell.out());
-    let stop = move || watch.check().is_err() || context.memory_exceeded();
+    // The stack a deep recursion touched is host memory too.
+    let stack_top = stacker::remaining_stack().unwrap_or(stack);
+    let stop = move || {
+        let used = stacker::remaining_stack().map_or(0, |left| stack_top.saturating_sub(left));
+        watch.check().is_err() || context.memory_exceeded_by(used)
+    };
     let outcome = program.run(inputs, &options, &mut out, stop);
     let flushed = out.flush();
     if !outcome.stderr.is_empty() {

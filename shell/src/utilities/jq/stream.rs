@@ -278,37 +278,71 @@ impl Printer {
         }
         match value {
             Val::TStr(text) | Val::BStr(text) if self.raw => out.write_all(text)?,
-            _ => {
-                let mut text = Vec::new();
-                jaq_json::write::write(&mut text, &self.pp, 0, value)?;
-                let text = if self.ascii {
-                    ascii_escape(&text)
-                } else {
-                    text
+            // Straight to the output: a deep value pretty-printed is
+            // quadratic in its depth (200 MB for 10,000 levels).
+            _ if self.ascii => {
+                let mut escaped = AsciiEscaper {
+                    out,
+                    pending: Vec::new(),
                 };
-                out.write_all(&text)?;
+                jaq_json::write::write(&mut escaped, &self.pp, 0, value)?;
+                escaped.finish()?;
             }
+            _ => jaq_json::write::write(&mut *out, &self.pp, 0, value)?,
         }
         out.write_all(self.separator)
     }
 }
 
 /// `-a`: every non-ASCII character of the JSON text as `\uXXXX` (outside
-/// strings there are none, so the text can be rewritten as a whole).
-fn ascii_escape(text: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(text);
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c);
-            continue;
+/// strings there are none, so the text can be rewritten as it streams).
+/// A character split between two writes waits in `pending`.
+struct AsciiEscaper<'a> {
+    out: &'a mut dyn Write,
+    pending: Vec<u8>,
+}
+
+impl AsciiEscaper<'_> {
+    fn escape(&mut self, text: &str) -> io::Result<()> {
+        let mut start = 0;
+        for (at, c) in text.char_indices() {
+            if c.is_ascii() {
+                continue;
+            }
+            self.out.write_all(&text.as_bytes()[start..at])?;
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(self.out, "\\u{unit:04x}")?;
+            }
+            start = at + c.len_utf8();
         }
-        let mut units = [0u16; 2];
-        for unit in c.encode_utf16(&mut units) {
-            out.push_str(&format!("\\u{unit:04x}"));
-        }
+        self.out.write_all(&text.as_bytes()[start..])
     }
-    out.into_bytes()
+
+    /// Writes what is left (an incomplete character, as U+FFFD).
+    fn finish(mut self) -> io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.escape(&String::from_utf8_lossy(&rest))
+    }
+}
+
+impl Write for AsciiEscaper<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let valid = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            // An incomplete character at the end waits for the next write.
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            Err(_) => self.pending.len(),
+        };
+        let ready: Vec<u8> = self.pending.drain(..valid).collect();
+        self.escape(&String::from_utf8_lossy(&ready))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Whether `value` nests deeper than `limit`, found without recursion.

@@ -1,0 +1,287 @@
+//! Unit tests of the filesystem's operations.
+
+use super::*;
+
+fn p(s: &str) -> VfsPath {
+    VfsPath::parse(s).unwrap()
+}
+
+fn vfs() -> Vfs {
+    Vfs::new(Quota::UNLIMITED)
+}
+
+#[test]
+fn starts_with_root_and_tmp() {
+    let fs = vfs();
+    assert!(fs.is_dir(&p("/")));
+    assert!(fs.is_dir(&p("/tmp")));
+    assert_eq!(fs.usage(), Usage { bytes: 0, nodes: 1 });
+}
+
+#[test]
+fn writes_reads_and_appends() {
+    let mut fs = vfs();
+    fs.write_file(&p("/a.txt"), "hello").unwrap();
+    fs.append_file(&p("/a.txt"), " world").unwrap();
+    assert_eq!(fs.read_file(&p("/a.txt")).unwrap(), "hello world");
+    assert_eq!(
+        fs.usage(),
+        Usage {
+            bytes: 11,
+            nodes: 2
+        }
+    );
+    fs.write_file(&p("/a.txt"), "x").unwrap();
+    assert_eq!(fs.usage(), Usage { bytes: 1, nodes: 2 });
+}
+
+#[test]
+fn errors_name_posix_codes() {
+    let mut fs = vfs();
+    let code = |r: FsResult<()>| r.unwrap_err().errno;
+    assert_eq!(code(fs.write_file(&p("/missing/a"), "")), Errno::NoEnt);
+    assert_eq!(code(fs.write_file(&p("/tmp"), "")), Errno::IsDir);
+    fs.write_file(&p("/f"), "").unwrap();
+    assert_eq!(code(fs.write_file(&p("/f/x"), "")), Errno::NotDir);
+    assert_eq!(fs.read_file(&p("/f/x")).unwrap_err().errno, Errno::NotDir);
+    assert_eq!(fs.read_file(&p("/nope")).unwrap_err().errno, Errno::NoEnt);
+    assert_eq!(fs.read_file(&p("/tmp")).unwrap_err().errno, Errno::IsDir);
+    assert_eq!(code(fs.mkdir(&p("/tmp"))), Errno::Exist);
+    assert_eq!(code(fs.create_new(&p("/f"), "x")), Errno::Exist);
+    fs.write_file(&p("/tmp/x"), "1").unwrap();
+    assert_eq!(code(fs.remove_dir(&p("/tmp"))), Errno::NotEmpty);
+    assert_eq!(code(fs.remove_dir(&p("/f"))), Errno::NotDir);
+    assert_eq!(code(fs.remove_file(&p("/tmp"))), Errno::IsDir);
+    assert_eq!(code(fs.remove_file(&p("/nope"))), Errno::NoEnt);
+    assert_eq!(code(fs.remove_all(&p("/"))), Errno::Busy);
+    assert_eq!(fs.read_dir(&p("/f")).unwrap_err().errno, Errno::NotDir);
+}
+
+#[test]
+fn mkdir_all_reports_the_first_created_and_refuses_files_on_the_way() {
+    let mut fs = vfs();
+    assert_eq!(fs.mkdir_all(&p("/a/b/c")).unwrap(), Some(p("/a")));
+    assert_eq!(fs.mkdir_all(&p("/a/b/c")).unwrap(), None);
+    assert_eq!(fs.mkdir_all(&p("/a/b/d")).unwrap(), Some(p("/a/b/d")));
+    fs.write_file(&p("/a/f"), "").unwrap();
+    assert_eq!(fs.mkdir_all(&p("/a/f/g")).unwrap_err().errno, Errno::NotDir);
+    assert_eq!(fs.mkdir_all(&p("/a/f")).unwrap_err().errno, Errno::Exist);
+}
+
+#[test]
+fn quota_refusals_leave_old_content_intact() {
+    let mut fs = Vfs::new(Quota {
+        max_bytes: 10,
+        max_nodes: 4,
+    });
+    fs.write_file(&p("/a"), "12345").unwrap();
+    let error = fs.write_file(&p("/a"), "12345678901").unwrap_err();
+    assert_eq!(error.errno, Errno::NoSpc);
+    assert_eq!(error.quota, Some(QuotaKind::Bytes));
+    assert_eq!(fs.read_file(&p("/a")).unwrap(), "12345");
+    let error = fs.append_file(&p("/a"), "123456").unwrap_err();
+    assert_eq!(error.errno, Errno::NoSpc);
+    assert_eq!(
+        fs.read_file(&p("/a")).unwrap(),
+        "12345",
+        "a failed append keeps the file"
+    );
+    fs.append_file(&p("/a"), "67890").unwrap();
+    fs.write_file(&p("/b"), "").unwrap();
+    fs.mkdir(&p("/d")).unwrap();
+    let error = fs.mkdir(&p("/e")).unwrap_err();
+    assert_eq!(error.quota, Some(QuotaKind::Nodes));
+    assert!(!fs.exists(&p("/e")));
+    assert_eq!(
+        fs.mkdir_all(&p("/d/x/y")).unwrap_err().quota,
+        Some(QuotaKind::Nodes)
+    );
+    assert!(
+        !fs.exists(&p("/d/x")),
+        "mkdir -p past the quota creates nothing"
+    );
+    // Shrinking is allowed even at the quota.
+    fs.write_file(&p("/a"), "").unwrap();
+    assert_eq!(fs.usage().bytes, 0);
+}
+
+#[test]
+fn rename_follows_posix() {
+    let mut fs = vfs();
+    fs.mkdir_all(&p("/d/sub")).unwrap();
+    fs.write_file(&p("/d/sub/f"), "x").unwrap();
+    fs.write_file(&p("/file"), "y").unwrap();
+    fs.mkdir(&p("/empty")).unwrap();
+    let code = |r: FsResult<()>| r.unwrap_err().errno;
+    assert_eq!(code(fs.rename(&p("/d"), &p("/d/sub/inside"))), Errno::Inval);
+    assert_eq!(code(fs.rename(&p("/d"), &p("/file"))), Errno::NotDir);
+    assert_eq!(code(fs.rename(&p("/file"), &p("/empty"))), Errno::IsDir);
+    assert_eq!(code(fs.rename(&p("/nope"), &p("/x"))), Errno::NoEnt);
+    assert_eq!(code(fs.rename(&p("/file"), &p("/nope/x"))), Errno::NoEnt);
+    fs.rename(&p("/d"), &p("/empty")).unwrap();
+    assert_eq!(fs.read_file(&p("/empty/sub/f")).unwrap(), "x");
+    assert!(!fs.exists(&p("/d")));
+    assert_eq!(code(fs.rename(&p("/file"), &p("/tmp"))), Errno::IsDir);
+    fs.rename(&p("/file"), &p("/tmp/file")).unwrap();
+    assert_eq!(fs.usage(), Usage { bytes: 2, nodes: 5 });
+}
+
+#[test]
+fn snapshots_are_unaffected_by_later_writes() {
+    let mut fs = vfs();
+    fs.write_file(&p("/tmp/a"), "old").unwrap();
+    let snap = fs.snapshot();
+    fs.write_file(&p("/tmp/a"), "new").unwrap();
+    fs.remove_all(&p("/tmp")).unwrap();
+    let Node::File(file) = snap.lookup(&p("/tmp/a")).unwrap() else {
+        panic!("file")
+    };
+    assert_eq!(file.data(), "old");
+    assert!(!fs.exists(&p("/tmp")));
+}
+
+#[test]
+fn copies_share_structure_and_count_against_the_quota() {
+    let mut fs = Vfs::new(Quota {
+        max_bytes: 100,
+        max_nodes: 100,
+    });
+    fs.mkdir(&p("/src")).unwrap();
+    for i in 0..5 {
+        fs.write_file(&p(&format!("/src/{i}")), "0123456789")
+            .unwrap();
+    }
+    fs.copy(&p("/src"), &p("/dst")).unwrap();
+    assert_eq!(
+        fs.usage(),
+        Usage {
+            bytes: 100,
+            nodes: 13
+        }
+    );
+    let error = fs.copy(&p("/src"), &p("/dst2")).unwrap_err();
+    assert_eq!(error.quota, Some(QuotaKind::Bytes));
+    assert!(!fs.exists(&p("/dst2")));
+    assert_eq!(
+        fs.copy(&p("/src"), &p("/src/inner")).unwrap_err().errno,
+        Errno::Inval
+    );
+}
+
+#[test]
+fn modes_and_times_are_kept() {
+    let mut fs = vfs();
+    fs.write_file(&p("/x"), "a").unwrap();
+    let first = fs.stat(&p("/x")).unwrap();
+    fs.set_mode(&p("/x"), 0o755).unwrap();
+    fs.write_file(&p("/x"), "b").unwrap();
+    let second = fs.stat(&p("/x")).unwrap();
+    assert_eq!(second.mode, 0o755, "rewriting keeps the mode");
+    assert!(second.mtime_ns > first.mtime_ns, "times strictly increase");
+    fs.set_mtime(&p("/x"), Some(42)).unwrap();
+    assert_eq!(fs.stat(&p("/x")).unwrap().mtime_ns, 42);
+}
+
+#[test]
+fn heights_follow_inserts_and_removals() {
+    let mut fs = vfs();
+    fs.mkdir_all(&p("/a/b/c")).unwrap();
+    fs.write_file(&p("/a/f"), "x").unwrap();
+    fs.mkdir_all(&p("/a/x/y/z/w")).unwrap();
+    let height = |fs: &Vfs, path: &str| fs.lookup(&p(path)).unwrap().height();
+    assert_eq!(height(&fs, "/a"), 4);
+    fs.remove_all(&p("/a/x")).unwrap();
+    assert_eq!(height(&fs, "/a"), 2, "recomputed once the tallest left");
+    fs.remove_all(&p("/a/b")).unwrap();
+    assert_eq!(height(&fs, "/a"), 1);
+    fs.remove_file(&p("/a/f")).unwrap();
+    assert_eq!(height(&fs, "/a"), 0);
+}
+
+#[test]
+fn nothing_grows_deeper_than_the_depth_limit() {
+    let mut fs = vfs();
+    let deep = format!("/d{}", "/a".repeat(MAX_DEPTH - 1));
+    fs.mkdir_all(&p(&deep)).unwrap();
+    let too_deep = format!("{deep}/x");
+    assert!(VfsPath::parse(&too_deep).is_err(), "parsing refuses it");
+    // A rename that would move the deep tree one level down.
+    fs.mkdir(&p("/n")).unwrap();
+    let error = fs.rename(&p("/d"), &p("/n/d")).unwrap_err();
+    assert_eq!(error.errno, Errno::TooDeep);
+    assert!(fs.exists(&p("/d")), "a refused rename moves nothing");
+    let error = fs.copy(&p("/d"), &p("/n/d")).unwrap_err();
+    assert_eq!(error.errno, Errno::TooDeep);
+    // Moving it sideways is fine.
+    fs.rename(&p("/d"), &p("/e")).unwrap();
+    assert_eq!(
+        fs.lookup(&p("/e")).unwrap().height() as usize,
+        MAX_DEPTH - 1
+    );
+}
+
+/// The height a directory should have, recomputed from scratch.
+fn true_height(node: &Node) -> u32 {
+    match node {
+        Node::File(_) => 0,
+        Node::Dir(dir) => dir
+            .iter()
+            .map(|(_, c)| true_height(c) + 1)
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+fn heights_hold(node: &Node) -> bool {
+    node.height() == true_height(node)
+        && match node {
+            Node::File(_) => true,
+            Node::Dir(dir) => dir.iter().all(|(_, child)| heights_hold(child)),
+        }
+}
+
+proptest::proptest! {
+    /// Whatever mix of writes, directories, renames, copies and
+    /// removals, every directory's kept height is its true height.
+    #[test]
+    fn kept_heights_are_true_heights(ops in proptest::collection::vec((0u8..6, 0usize..6, 0usize..6), 1..60)) {
+        let names = ["/a", "/a/b", "/a/b/c", "/d", "/d/e", "/a/b/c/f"];
+        let mut fs = vfs();
+        for (op, x, y) in ops {
+            let (px, py) = (p(names[x]), p(names[y]));
+            let _ = match op {
+                0 => fs.write_file(&px, "x").map(|_| ()),
+                1 => fs.mkdir_all(&px).map(|_| ()),
+                2 => fs.rename(&px, &py),
+                3 => fs.copy(&px, &py),
+                4 => fs.remove_all(&px),
+                _ => fs.remove_file(&px),
+            };
+            proptest::prop_assert!(heights_hold(&Node::Dir(fs.root.clone())));
+        }
+    }
+}
+
+#[test]
+fn appends_grow_in_place_but_never_change_a_snapshot() {
+    let mut fs = vfs();
+    fs.write_file(&p("/log"), "a").unwrap();
+    let before = fs.snapshot();
+    for _ in 0..1000 {
+        fs.append_file(&p("/log"), "b").unwrap();
+    }
+    // The snapshot still sees the content it was taken with.
+    let mut taken = Vfs::from_snapshot(&before, Quota::UNLIMITED);
+    assert_eq!(taken.read_file(&p("/log")).unwrap(), "a");
+    let expected = format!("a{}", "b".repeat(1000));
+    assert_eq!(fs.read_file(&p("/log")).unwrap(), expected.as_str());
+    // A reader's copy is not changed by later appends either.
+    let read = fs.read_file(&p("/log")).unwrap();
+    fs.append_file(&p("/log"), "c").unwrap();
+    assert_eq!(read, expected.as_str());
+    assert_eq!(fs.usage().bytes, 1002);
+    // Appending to the restored snapshot leaves the live tree alone.
+    taken.append_file(&p("/log"), "z").unwrap();
+    assert_eq!(taken.read_file(&p("/log")).unwrap(), "az");
+    assert_eq!(fs.read_file(&p("/log")).unwrap().len(), 1002);
+}
