@@ -266,6 +266,80 @@ fn deep_or_long_expressions_never_exhaust_the_stack() {
     }
 }
 
+/// jq values nested deeper than any stack: building one costs a few bytes a
+/// level, and every walk over it (printing, comparing, hashing, merging,
+/// dropping) recursed on the native stack and aborted the host.
+#[test]
+fn jq_values_of_any_depth_never_exhaust_the_stack() {
+    let deep = "reduce range(300000) as $x (null; [.])";
+    // Each filter walks the deep value a different way; none may abort.
+    for walk in [
+        "tojson | length",
+        "{a: .} | tostring | length",
+        "{(tojson): 1} | length",
+        "[., [.]] | unique | length",
+        "[[.], .] | sort | length",
+        "{a: .} * {a: {b: .}} | length",
+        "[.] | contains([[[]]])",
+        "del(.. | .a?) | length",
+        "length",
+    ] {
+        let script = format!("jq -n '{deep} | {walk}'; echo \"status $?\" >&2");
+        let run = contained(
+            &Project::new(),
+            &["shell", "-c", &script, "--max-memory", "64m"],
+        );
+        assert_eq!(run.code, 0, "{walk}: {}", run.stderr);
+        assert!(run.stderr.contains("status "), "{walk}: {}", run.stderr);
+        assert!(run.wall < SECONDS(30), "{walk} took {:?}", run.wall);
+        assert!(
+            run.max_rss_kib < 512 * 1024,
+            "{walk} peaked at {} MiB",
+            run.max_rss_kib / 1024
+        );
+    }
+    // Printing past jq's stack is an error (status 5) naming why, and what
+    // was printed before it stays printed.
+    let stderr = hostile_shell(
+        &format!("{{ jq -n '1, ({deep} | tojson)'; echo \"status $?\"; }} >&2"),
+        &["--max-memory", "64m"],
+        0,
+        30,
+        512,
+    );
+    assert!(stderr.starts_with("1\n"), "{stderr}");
+    assert!(stderr.contains("nested too deeply"), "{stderr}");
+    assert!(stderr.ends_with("status 5\n"), "{stderr}");
+    // Text nested past jq's parse depth is refused, not recursed into.
+    let stderr = hostile_shell(
+        "printf '%.0s[' $(seq 10001) | jq . ; echo \"status $?\" >&2;\
+         jq -n '\"\\(\"[\" * 10001)\" | fromjson'; echo \"status $?\" >&2",
+        &[],
+        0,
+        10,
+        256,
+    );
+    assert_eq!(
+        stderr.matches("status 2").count() + stderr.matches("status 5").count(),
+        2,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("10000") || stderr.contains("deep"),
+        "{stderr}"
+    );
+    // A runaway recursion builds its own depth: its stack is no larger
+    // than the memory limit (1.1 GB under 64m before).
+    let stderr = hostile_shell(
+        "jq -n 'def f: [f]; f'",
+        &["--max-memory", "64m"],
+        5,
+        30,
+        200,
+    );
+    assert!(stderr.contains("recursion too deep"), "{stderr}");
+}
+
 #[test]
 fn brace_and_glob_patterns_stay_polynomial_and_stop_at_the_deadline() {
     // 100,000 unclosed `{a,` took 37 s past a 10 s deadline (every `{`

@@ -418,6 +418,11 @@ fn recurse_run<'a, T: Clone + 'a, V: 'a, I: Iterator<Item = ValR<T, V>> + 'a>(
 /// nontermination or other weird effects, such as
 /// trying to update values that have been deleted.
 fn recurse_update<'a, V: ValT + 'a>(v: V, f: &dyn Update<'a, V>) -> ValXs<'a, V> {
+    // GOCCIA PATCH: as in `recurse_run`, each level ticks (deadline, stack).
+    #[cfg(feature = "std")]
+    if let Some(code) = crate::interrupt::tick() {
+        return box_once(Err(Exn::halt(code)));
+    }
     use crate::path::Opt::Optional;
     box_iter::then(v.map_values(Optional, |v| recurse_update(v, f)), f)
 }

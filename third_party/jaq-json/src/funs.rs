@@ -34,16 +34,16 @@ impl Val {
             (Val::TStr(x), Val::TStr(y)) => {
                 let index = |(i, _, _)| x.get(i..i + y.len());
                 let iw = x.char_indices().map_while(index).enumerate();
-                Ok(Box::new(iw.filter_map(|(i, w)| (w == **y).then_some(i))))
+                Ok(Box::new(iw.filter_map(|(i, w)| (w == &y[..]).then_some(i))))
             }
             (Val::BStr(x), Val::BStr(y)) => {
                 let iw = x.windows(y.len()).enumerate();
-                Ok(Box::new(iw.filter_map(|(i, w)| (w == **y).then_some(i))))
+                Ok(Box::new(iw.filter_map(|(i, w)| (w == &y[..]).then_some(i))))
             }
             (Val::Arr(_), Val::Arr(y)) if y.is_empty() => Ok(Box::new(core::iter::empty())),
             (Val::Arr(x), Val::Arr(y)) => {
                 let iw = x.windows(y.len()).enumerate();
-                Ok(Box::new(iw.filter_map(|(i, w)| (w == **y).then_some(i))))
+                Ok(Box::new(iw.filter_map(|(i, w)| (w == &y[..]).then_some(i))))
             }
             (Val::Arr(x), y) => {
                 let ix = x.iter().enumerate();
@@ -62,10 +62,14 @@ impl Val {
     fn contains(&self, other: &Self) -> bool {
         match (self, other) {
             (Self::BStr(l), Self::BStr(r)) | (Self::TStr(l), Self::TStr(r)) => l.contains_str(&**r),
-            (Self::Arr(l), Self::Arr(r)) => r.iter().all(|r| l.iter().any(|l| l.contains(r))),
-            (Self::Obj(l), Self::Obj(r)) => r
-                .iter()
-                .all(|(k, r)| l.get(k).is_some_and(|l| l.contains(r))),
+            // GOCCIA PATCH: deep values stop before the stack runs out.
+            (Self::Arr(l), Self::Arr(r)) => {
+                crate::deep(|| r.iter().all(|r| l.iter().any(|l| l.contains(r))))
+            }
+            (Self::Obj(l), Self::Obj(r)) => crate::deep(|| {
+                r.iter()
+                    .all(|(k, r)| l.get(k).is_some_and(|l| l.contains(r)))
+            }),
             _ => self == other,
         }
     }
@@ -81,7 +85,8 @@ impl Val {
             Val::Arr(a) => {
                 let mut buf = BytesMut::new();
                 for x in a.iter() {
-                    buf.put(Val::to_bytes(x)?);
+                    // GOCCIA PATCH: deep values stop before the stack runs out.
+                    buf.put(crate::deep(|| Val::to_bytes(x))?);
                 }
                 Ok(buf.into())
             }

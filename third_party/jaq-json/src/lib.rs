@@ -11,6 +11,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod deep;
 mod funs;
 mod num;
 #[macro_use]
@@ -28,6 +29,7 @@ use jaq_core::{load, ops, path, val, Exn};
 use num_bigint::BigInt;
 use num_traits::{cast::ToPrimitive, Signed};
 
+pub use deep::{deep, Array, Object, TooDeep, MAX_PARSE_DEPTH};
 pub use funs::{bytes_valrs, funs};
 pub use num::Num;
 
@@ -61,9 +63,9 @@ pub enum Val {
     /// replace invalid UTF-8 by the Unicode replacement character.
     TStr(Box<Bytes>),
     /// Array
-    Arr(Rc<Vec<Val>>),
+    Arr(Rc<Array>),
     /// Object
-    Obj(Rc<Map<Val, Val>>),
+    Obj(Rc<Object>),
 }
 
 #[cfg(feature = "sync")]
@@ -408,7 +410,7 @@ fn abs_index(i: num::PosUsize, len: usize) -> Option<usize> {
 impl Val {
     /// Construct an object value.
     pub fn obj(m: Map) -> Self {
-        Self::Obj(m.into())
+        Self::Obj(Rc::new(m.into()))
     }
 
     /// Construct a string that is interpreted as UTF-8.
@@ -449,14 +451,14 @@ impl Val {
     }
 
     /// If the value is an array, return it, else fail.
-    fn into_arr(self) -> Result<Rc<Vec<Self>>, Error> {
+    fn into_arr(self) -> Result<Rc<Array>, Error> {
         match self {
             Self::Arr(a) => Ok(a),
             _ => Err(Error::typ(self, Type::Arr.as_str())),
         }
     }
 
-    fn as_arr(&self) -> Result<&Rc<Vec<Self>>, Error> {
+    fn as_arr(&self) -> Result<&Rc<Array>, Error> {
         match self {
             Self::Arr(a) => Ok(a),
             _ => Err(Error::typ(self.clone(), Type::Arr.as_str())),
@@ -494,7 +496,7 @@ impl Val {
             (Val::Arr(x), Val::Arr(y)) => {
                 // adapted from the implementation of the `indices` filter
                 let iw = x.windows(y.len()).enumerate();
-                let indices = iw.filter_map(|(i, w)| (w == **y).then_some(i));
+                let indices = iw.filter_map(|(i, w)| (w == &y[..]).then_some(i));
                 Some(indices.map(Val::from).collect())
             }
             (Val::Obj(o), i) => o.get(i).cloned(),
@@ -603,11 +605,12 @@ impl core::ops::Sub for Val {
     }
 }
 
-fn obj_merge(l: &mut Rc<Map>, r: Rc<Map>) {
+fn obj_merge(l: &mut Rc<Object>, r: Rc<Object>) {
     let l = Rc::make_mut(l);
     let r = rc_unwrap_or_clone(r).into_iter();
     r.for_each(|(k, v)| match (l.get_mut(&k), v) {
-        (Some(Val::Obj(l)), Val::Obj(r)) => obj_merge(l, r),
+        // GOCCIA PATCH: deep merges stop before the stack runs out.
+        (Some(Val::Obj(l)), Val::Obj(r)) => deep(|| obj_merge(l, r)),
         (Some(l), r) => *l = r,
         (None, r) => {
             l.insert(k, r);
@@ -709,7 +712,8 @@ impl Ord for Val {
             (Self::Bool(x), Self::Bool(y)) => x.cmp(y),
             (Self::Num(x), Self::Num(y)) => x.cmp(y),
             (Self::BStr(x) | Self::TStr(x), Self::BStr(y) | Self::TStr(y)) => x.cmp(y),
-            (Self::Arr(x), Self::Arr(y)) => x.cmp(y),
+            // GOCCIA PATCH: comparing deep values stops before the stack runs out.
+            (Self::Arr(x), Self::Arr(y)) => deep(|| x.0.cmp(&y.0)),
             (Self::Obj(x), Self::Obj(y)) => match (x.len(), y.len()) {
                 (0, 0) => Equal,
                 (0, _) => Less,
@@ -724,7 +728,7 @@ impl Ord for Val {
                     let kr = r.iter().map(|(k, _v)| k);
                     let vl = l.iter().map(|(_k, v)| v);
                     let vr = r.iter().map(|(_k, v)| v);
-                    kl.cmp(kr).then_with(|| vl.cmp(vr))
+                    deep(|| kl.cmp(kr).then_with(|| vl.cmp(vr)))
                 }
             },
 
@@ -753,8 +757,9 @@ impl PartialEq for Val {
             (Self::Bool(x), Self::Bool(y)) => x == y,
             (Self::Num(x), Self::Num(y)) => x == y,
             (Self::BStr(x) | Self::TStr(x), Self::BStr(y) | Self::TStr(y)) => x == y,
-            (Self::Arr(x), Self::Arr(y)) => x == y,
-            (Self::Obj(x), Self::Obj(y)) => x == y,
+            // GOCCIA PATCH: comparing deep values stops before the stack runs out.
+            (Self::Arr(x), Self::Arr(y)) => Rc::ptr_eq(x, y) || deep(|| x.0 == y.0),
+            (Self::Obj(x), Self::Obj(y)) => Rc::ptr_eq(x, y) || deep(|| x.0 == y.0),
             _ => false,
         }
     }
@@ -774,14 +779,15 @@ impl Hash for Val {
             Self::Null => state.write_u8(2),
             Self::Bool(b) => state.write_u8(if *b { 3 } else { 4 }),
             Self::BStr(b) | Self::TStr(b) => hash_with(5, b, state),
-            Self::Arr(a) => hash_with(6, a, state),
-            Self::Obj(o) => {
+            // GOCCIA PATCH: hashing deep values stops before the stack runs out.
+            Self::Arr(a) => deep(|| hash_with(6, &a.0, state)),
+            Self::Obj(o) => deep(|| {
                 state.write_u8(7);
                 // this is similar to what happens in `Val::cmp`
                 let mut kvs: Vec<_> = o.iter().collect();
                 kvs.sort_by_key(|(k, _v)| *k);
                 kvs.iter().for_each(|(k, v)| (k, v).hash(state));
-            }
+            }),
         }
     }
 }

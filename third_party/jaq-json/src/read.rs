@@ -1,5 +1,5 @@
 //! JSON support.
-use crate::{Map, Num, Val};
+use crate::{Map, Num, Rc, Val};
 use alloc::{string::ToString, vec::Vec};
 use core::fmt::{self, Formatter};
 use hifijson::token::{Expect, Lex};
@@ -36,7 +36,7 @@ pub fn parse_single(slice: &[u8]) -> Result<Val, Error> {
     let offset = |rest: &[u8]| rest.as_ptr() as usize - slice.as_ptr() as usize;
     let mut lexer = SliceLexer::new(slice);
     lexer
-        .exactly_one(ws_tk, parse)
+        .exactly_one(ws_tk, |next, lexer| parse(next, lexer, 0))
         .map_err(|e| Error(offset(lexer.as_slice()), e))
 }
 
@@ -45,7 +45,10 @@ pub fn parse_many(slice: &[u8]) -> impl Iterator<Item = Result<Val, Error>> + '_
     let offset = |rest: &[u8]| rest.as_ptr() as usize - slice.as_ptr() as usize;
     let mut lexer = SliceLexer::new(slice);
     core::iter::from_fn(move || {
-        Some(parse(ws_tk(&mut lexer)?, &mut lexer).map_err(|e| Error(offset(lexer.as_slice()), e)))
+        Some(
+            parse(ws_tk(&mut lexer)?, &mut lexer, 0)
+                .map_err(|e| Error(offset(lexer.as_slice()), e)),
+        )
     })
 }
 
@@ -55,7 +58,7 @@ pub fn read_many<'a>(read: impl io::BufRead + 'a) -> impl Iterator<Item = io::Re
     let invalid_data = |e| io::Error::new(io::ErrorKind::InvalidData, e);
     let mut lexer = hifijson::IterLexer::new(read.bytes());
     core::iter::from_fn(move || {
-        let v = ws_tk(&mut lexer).map(|next| parse(next, &mut lexer).map_err(invalid_data));
+        let v = ws_tk(&mut lexer).map(|next| parse(next, &mut lexer, 0).map_err(invalid_data));
         // always return I/O error if present, regardless of the output value!
         lexer.error.take().map(Err).or(v)
     })
@@ -116,7 +119,14 @@ fn parse_num<L: LexAlloc>(lexer: &mut L) -> Result<Num, hifijson::Error> {
 /// If the underlying lexer reads input fallibly (for example [`hifijson::IterLexer`]),
 /// the error returned by this function might be misleading.
 /// In that case, always check whether the lexer contains an error.
-fn parse<L: LexAlloc>(next: u8, lexer: &mut L) -> Result<Val, hifijson::Error> {
+///
+/// GOCCIA PATCH: `depth` is how many arrays and objects enclose the value;
+/// past [`crate::MAX_PARSE_DEPTH`] parsing fails, as jq's does, instead of
+/// recursing as deep as the input is long.
+fn parse<L: LexAlloc>(next: u8, lexer: &mut L, depth: usize) -> Result<Val, hifijson::Error> {
+    if depth > crate::MAX_PARSE_DEPTH {
+        return Err(hifijson::Error::Depth);
+    }
     Ok(match next {
         b'n' if lexer.strip_prefix(b"null") => Val::Null,
         b't' if lexer.strip_prefix(b"true") => Val::Bool(true),
@@ -129,17 +139,17 @@ fn parse<L: LexAlloc>(next: u8, lexer: &mut L) -> Result<Val, hifijson::Error> {
         b'[' => Val::Arr({
             let mut arr = Vec::new();
             lexer.discarded().seq(b']', ws_tk, |next, lexer| {
-                arr.push(parse(next, lexer)?);
+                arr.push(parse(next, lexer, depth + 1)?);
                 Ok::<_, hifijson::Error>(())
             })?;
-            arr.into()
+            Rc::new(arr.into())
         }),
         b'{' => Val::obj({
             let mut obj = Map::default();
             lexer.discarded().seq(b'}', ws_tk, |next, lexer| {
-                let key = parse(next, lexer)?;
+                let key = parse(next, lexer, depth + 1)?;
                 lexer.expect(ws_tk, b':').ok_or(Expect::Colon)?;
-                let value = parse(ws_tk(lexer).ok_or(Expect::Value)?, lexer)?;
+                let value = parse(ws_tk(lexer).ok_or(Expect::Value)?, lexer, depth + 1)?;
                 obj.insert(key, value);
                 Ok::<_, hifijson::Error>(())
             })?;

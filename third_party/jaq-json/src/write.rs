@@ -300,7 +300,8 @@ macro_rules! write_val {
 /// Choose your poison.
 #[cfg(feature = "std")]
 pub fn write(w: &mut dyn io::Write, pp: &Pp, level: usize, v: &Val) -> io::Result<()> {
-    write_val!(w, pp, level, v, write)
+    // GOCCIA PATCH: printing deep values stops before the stack runs out.
+    crate::deep(|| write_val!(w, pp, level, v, write))
 }
 
 pub(crate) struct Buf(pub(crate) alloc::vec::Vec<u8>);
@@ -320,9 +321,11 @@ impl fmt::Write for Buf {
 
 pub(crate) fn write_buf(w: &mut Buf, pp: &Pp, level: usize, v: &Val) -> fmt::Result {
     use core::fmt::Write;
-    write_val!(w, pp, level, v, write_buf)
+    // GOCCIA PATCH: printing deep values stops before the stack runs out.
+    crate::deep(|| write_val!(w, pp, level, v, write_buf))
 }
 
 pub(crate) fn format(w: &mut Formatter, pp: &Pp, level: usize, v: &Val) -> fmt::Result {
-    format_val!(w, pp, level, v, format)
+    // GOCCIA PATCH: printing deep values stops before the stack runs out.
+    crate::deep(|| format_val!(w, pp, level, v, format))
 }

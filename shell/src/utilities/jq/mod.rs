@@ -101,7 +101,25 @@ fn run_jq(shell: &mut Shell, args: &[String], stack: usize) -> ExecResult {
         let used = stacker::remaining_stack().map_or(0, |left| stack_top.saturating_sub(left));
         watch.check().is_err() || context.memory_exceeded_by(used)
     };
-    let outcome = program.run(inputs, &options, &mut out, stop);
+    // A walk over a value deeper than the stack allows (comparing, hashing,
+    // printing it) unwinds with `TooDeep` instead of overflowing.
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        program.run(inputs, &options, &mut out, stop)
+    }));
+    let outcome = match ran {
+        Ok(outcome) => outcome,
+        Err(payload) if payload.is::<jaq_json::TooDeep>() => {
+            // What was printed before stays printed.
+            let _ = out.flush();
+            drop(out);
+            shell.check_watch()?;
+            let message = "jq: error: a value is nested too deeply to compare, hash or print \
+                           within jq's stack (it grows with the memory limit)\n";
+            shell.write_stderr(message.as_bytes());
+            return Ok(5);
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
     let flushed = out.flush();
     if !outcome.stderr.is_empty() {
         shell.write_stderr(&outcome.stderr);

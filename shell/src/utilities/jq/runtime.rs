@@ -14,7 +14,7 @@ use jaq_std::input::{HasInputs, Inputs, RcIter};
 
 use super::natives::{EXTRA_DEFS, functions};
 use super::options::Options;
-use super::stream::{Input, Position, Printer, dismantle, input_values};
+use super::stream::{Input, Position, Printer, input_values};
 
 /// jaq's data kind for this command: JSON values, and global data that
 /// gives natives the inputs, the environment and a stderr buffer.
@@ -170,7 +170,6 @@ impl Program {
                     Ok(value) => {
                         outcome.last = Some(value.as_bool_truthy());
                         let printed = printer.print(out, &value);
-                        dismantle(value);
                         match printed {
                             Ok(()) => {}
                             Err(error) if error.kind() == io::ErrorKind::InvalidData => {

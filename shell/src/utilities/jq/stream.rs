@@ -360,24 +360,3 @@ pub(crate) fn nesting_exceeds(value: &Val, limit: usize) -> bool {
     }
     false
 }
-
-/// Drops `value` without recursion: a deeply nested value would otherwise
-/// overflow the stack in its destructor.
-pub(crate) fn dismantle(value: Val) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Val::Arr(items) => {
-                if let Ok(items) = jaq_json::Rc::try_unwrap(items) {
-                    stack.extend(items);
-                }
-            }
-            Val::Obj(map) => {
-                if let Ok(map) = jaq_json::Rc::try_unwrap(map) {
-                    stack.extend(map.into_values());
-                }
-            }
-            _ => {}
-        }
-    }
-}
