@@ -150,10 +150,7 @@ impl Sandbox {
         let limits = engine.limits.clone();
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
-        let launcher = Arc::new(Nester {
-            engine: engine.clone(),
-            depth: 0,
-        });
+        let launcher = Arc::new(Nester::root(engine.clone()));
         let context = Context::with_launcher(self.shared_vfs(), watch, limits.clone(), launcher);
         let writer = |stream| {
             Fd::writer(HostWriter {

@@ -35,10 +35,7 @@ fn child_spawn(c: &mut Criterion) {
         budget: OutputBudget::new(u64::MAX),
         shell: Default::default(),
     };
-    let nester = Nester {
-        engine: Engine::default(),
-        depth: 0,
-    };
+    let nester = Nester::root(Engine::default());
     let copy = |path: &str| SeedSpec::Parent {
         from: path.to_string(),
         to: None,

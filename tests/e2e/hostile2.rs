@@ -460,6 +460,67 @@ fn a_last_command_that_overruns_is_a_timeout_and_writes_nothing_back() {
 /// Serializing the default export runs guest code: a `toJSON` that hits the
 /// deadline, the heap limit or the output cap fails the run (it was exit 0,
 /// `ok: true`, and write-back ran), in the entry and in a child alike.
+// ----- 6. budgets per tree, not per run -----
+
+/// Every level of `runScript` had its own `--max-memory`: 32 levels each
+/// holding 48 MB took 1.66 GB under `--max-memory 64m`. The live runtimes
+/// of a tree now share one heap budget: the second level cannot allocate.
+#[test]
+fn nested_runs_share_one_memory_budget() {
+    let nest = r#"
+        import { runScript } from "goccia";
+        const held = new Uint8Array(40 << 20);
+        held.fill(1);
+        const r = runScript("/main.js", { seed: ["/main.js"] });
+        console.error(`child: ${r.ok} ${r.failureKind}`);
+        export default held.length;
+    "#;
+    let stderr = hostile_js(
+        nest,
+        &["--max-memory", "64m", "--max-depth", "32"],
+        0,
+        SECONDS(20),
+        160,
+    );
+    assert_eq!(stderr, "child: false resource-limit\n");
+    // The budget is the tree's live heap: a child that ended gave its
+    // memory back, so the next one can take it.
+    let sequential = r#"
+        import { runScript } from "goccia";
+        for (let i = 0; i < 5; i++) {
+            const r = runScript("/child.js", { seed: [{ path: "/child.js", text:
+                "const a = new Uint8Array(40 << 20); a.fill(1); export default a.length;" }] });
+            console.error(`${i}: ${r.ok}`);
+        }
+    "#;
+    let stderr = hostile_js(sequential, &["--max-memory", "64m"], 0, SECONDS(20), 200);
+    assert_eq!(stderr, "0: true\n1: true\n2: true\n3: true\n4: true\n");
+}
+
+/// A child's quota is its seeds plus what the parent may still write;
+/// deleting a seed used to refill it (3 GB held under a 1 GB quota).
+#[test]
+fn a_child_cannot_make_room_by_deleting_its_seeds() {
+    let source = r#"
+        import fs from "fs";
+        import { runScript } from "goccia";
+        fs.mkdirSync("/big");
+        fs.writeFileSync("/big/seed", "s".repeat(900_000));
+        const child = `
+            import fs from "fs";
+            fs.unlinkSync("/big/seed");
+            try { fs.writeFileSync("/new", "n".repeat(900_000)); console.error("wrote"); }
+            catch (e) { console.error(e.code); }
+            fs.writeFileSync("/small", "n".repeat(50_000));
+            console.error("small ok");
+        `;
+        const r = runScript("/child.js", { seed: ["/big", { path: "/child.js", text: child }] });
+        console.error(r.stderr + `child: ${r.ok}`);
+    "#;
+    let stderr = hostile_js(source, &["--fs-quota-bytes", "1m"], 0, SECONDS(20), 200);
+    assert_eq!(stderr, "ENOSPC\nsmall ok\nchild: true\n", "{stderr}");
+}
+
 #[test]
 fn limits_hit_while_serializing_the_result_fail_the_run() {
     let busy = "export default { toJSON() { for (;;) {} } };";
@@ -642,4 +703,45 @@ fn limits_out_of_range_are_usage_errors() {
             .stderr_has(says)
             .stdout_is("");
     }
+}
+
+/// A guest names its files: a newline or an escape sequence in a name
+/// used to reach the host's stderr as is, so a guest could forge report
+/// lines. Names are escaped in every write-back report line.
+#[test]
+fn guest_file_names_cannot_forge_report_lines() {
+    let project = Project::with(
+        "main.js",
+        r#"
+        import fs from "fs";
+        fs.writeFileSync("/repo/x\nwrite-back: 9 written, 0 skipped", "1");
+        fs.writeFileSync("/outside\u001b[2J", "1");
+        "#,
+    );
+    project.write("repo/keep", "k");
+    let run = project.goccia(&[
+        "run",
+        "/main.js",
+        "--seed",
+        "main.js",
+        "--copy-rw",
+        "repo=/repo",
+    ]);
+    run.assert_ok();
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stderr);
+    assert!(
+        lines[0].starts_with("write-back: wrote /repo/x\\nwrite-back: 9 written, 0 skipped -> "),
+        "{}",
+        run.stderr
+    );
+    assert!(lines[0].ends_with("/repo/x\\nwrite-back: 9 written, 0 skipped"));
+    assert_eq!(
+        lines[1],
+        "write-back: skipped /outside\\x{1b}[2J: not under a --copy-rw mapping"
+    );
+    assert_eq!(lines[2], "write-back: 1 written, 1 skipped");
+    assert!(!run.stderr.contains('\u{1b}'));
+    // The host file has the name the guest chose; only the report escapes.
+    assert!(project.exists("repo/x\nwrite-back: 9 written, 0 skipped"));
 }

@@ -107,6 +107,10 @@ pub struct Vfs {
     root: Arc<DirNode>,
     quota: Quota,
     clock: Clock,
+    /// For a child sandbox, what left the tree while something else (the
+    /// parent, the child's baseline) still holds it: it stays charged, so
+    /// deleting seeded data never makes room (`None`: removals refund).
+    held_elsewhere: Option<Usage>,
 }
 
 fn lookup_in(root: &Arc<DirNode>, path: &VfsPath) -> FsResult<Node> {
@@ -159,6 +163,7 @@ impl Vfs {
             })),
             quota: Quota::UNLIMITED,
             clock: Clock { last: 0 },
+            held_elsewhere: None,
         };
         let now = vfs.clock.tick();
         Arc::make_mut(&mut vfs.root).meta.mtime_ns = now;
@@ -174,6 +179,7 @@ impl Vfs {
             root: snapshot.root.clone(),
             quota,
             clock: Clock { last: 0 },
+            held_elsewhere: None,
         }
     }
 
@@ -194,6 +200,45 @@ impl Vfs {
         self.quota = quota;
     }
 
+    /// From now on, what is removed or overwritten while something else
+    /// still holds it (a snapshot, the tree it was seeded from) stays
+    /// charged against the quota: a child sandbox's quota is its seeds plus
+    /// what its parent may still write, and deleting a seed frees nothing.
+    pub fn charge_what_others_hold(&mut self) {
+        self.held_elsewhere.get_or_insert_with(Usage::default);
+    }
+
+    /// What counts against the quota: the tree's usage, plus (for a child)
+    /// what it removed that is still held elsewhere.
+    pub fn charged(&self) -> Usage {
+        let usage = self.usage();
+        match self.held_elsewhere {
+            Some(held) => usage.plus(held),
+            None => usage,
+        }
+    }
+
+    /// Takes note of `node`, just taken out of the tree (the caller holds
+    /// the only handle it took): the parts of it that something else still
+    /// holds stay charged. Costs what the tree alone held of it.
+    fn release(&mut self, node: Option<Node>) {
+        let (Some(held), Some(node)) = (&mut self.held_elsewhere, node) else {
+            return;
+        };
+        let mut work = vec![&node];
+        while let Some(node) = work.pop() {
+            let shared = match node {
+                Node::File(file) => Arc::strong_count(file) > 1,
+                Node::Dir(dir) => Arc::strong_count(dir) > 1,
+            };
+            if shared {
+                *held = held.plus(node.footprint());
+            } else if let Node::Dir(dir) = node {
+                work.extend(dir.iter().map(|(_, child)| child));
+            }
+        }
+    }
+
     /// Bytes and nodes held (`/` itself not counted).
     pub fn usage(&self) -> Usage {
         self.root.usage()
@@ -201,7 +246,7 @@ impl Vfs {
 
     /// What the quota still allows.
     pub fn remaining(&self) -> Quota {
-        let usage = self.usage();
+        let usage = self.charged();
         Quota {
             max_bytes: self.quota.max_bytes.saturating_sub(usage.bytes),
             max_nodes: self.quota.max_nodes.saturating_sub(usage.nodes),
@@ -291,7 +336,7 @@ impl Vfs {
     /// Refuses growth past the quota; shrinking is always allowed (a child
     /// whose quota is its parent's remainder can still delete).
     fn check_quota(&self, removed: Usage, added: Usage, path: &VfsPath) -> FsResult<()> {
-        let usage = self.usage();
+        let usage = self.charged();
         if added.bytes > removed.bytes
             && usage.bytes - removed.bytes + added.bytes > self.quota.max_bytes
         {
@@ -320,12 +365,22 @@ impl Vfs {
     }
 
     /// Puts `node` at `path` in its (validated) parent directory.
+    /// Puts `node` at `parent/name`; what it replaced is released.
+    /// Callers drop their handles on the directory first, or the edit
+    /// copies it and the replaced node looks shared.
     fn place(&mut self, parent: &VfsPath, name: &str, node: Node) {
         let now = self.clock.tick();
-        edit_dir(&mut self.root, &Self::names(parent), |dir| {
-            dir.insert(Name::from(name), node);
+        let replaced = edit_dir(&mut self.root, &Self::names(parent), |dir| {
             dir.meta.mtime_ns = now;
+            dir.insert(Name::from(name), node)
         });
+        self.release(replaced);
+    }
+
+    /// Takes `parent/name` out of the tree and releases it.
+    fn remove_entry(&mut self, parent: &VfsPath, name: &str) {
+        let removed = self.unplace(parent, name);
+        self.release(removed);
     }
 
     fn unplace(&mut self, parent: &VfsPath, name: &str) -> Option<Node> {
@@ -391,6 +446,7 @@ impl Vfs {
             nodes: 1,
         };
         self.check_quota(removed, added, path)?;
+        drop(dir);
         let mtime_ns = self.clock.tick();
         let file = FileNode::new(content, Meta { mode, mtime_ns });
         self.place(&parent, name, Node::File(Arc::new(file)));
@@ -409,7 +465,11 @@ impl Vfs {
         };
         let old = match Arc::try_unwrap(file) {
             Ok(file) => file.into_data(),
-            Err(shared) => shared.data().clone(),
+            Err(shared) => {
+                let data = shared.data().clone();
+                self.release(Some(Node::File(shared)));
+                data
+            }
         };
         match old.try_into_mut() {
             Ok(mut unique) => {
@@ -506,7 +566,8 @@ impl Vfs {
             None => Err(FsError::new(Errno::NoEnt, path)),
             Some(Node::Dir(_)) => Err(FsError::new(Errno::IsDir, path)),
             Some(Node::File(_)) => {
-                self.unplace(&parent, name);
+                drop(dir);
+                self.remove_entry(&parent, name);
                 Ok(())
             }
         }
@@ -524,7 +585,8 @@ impl Vfs {
             Some(Node::File(_)) => Err(FsError::new(Errno::NotDir, path)),
             Some(Node::Dir(d)) if !d.is_empty() => Err(FsError::new(Errno::NotEmpty, path)),
             Some(Node::Dir(_)) => {
-                self.unplace(&parent, name);
+                drop(dir);
+                self.remove_entry(&parent, name);
                 Ok(())
             }
         }
@@ -540,7 +602,8 @@ impl Vfs {
         if dir.get(name).is_none() {
             return Err(FsError::new(Errno::NoEnt, path));
         }
-        self.unplace(&parent, name);
+        drop(dir);
+        self.remove_entry(&parent, name);
         Ok(())
     }
 
@@ -571,7 +634,9 @@ impl Vfs {
             (Node::File(_), Some(Node::Dir(_))) => return Err(FsError::new(Errno::IsDir, to)),
             _ => {}
         }
+        drop(to_dir);
         let from_parent = from.parent().expect("not root");
+        // Moved, not released.
         self.unplace(&from_parent, from.file_name().expect("not root"));
         self.place(&to_parent, to_name, node);
         Ok(())
@@ -587,13 +652,15 @@ impl Vfs {
                 return Err(FsError::new(Errno::IsDir, path));
             };
             self.check_quota(self.usage(), dir.usage(), path)?;
-            self.root = dir;
+            let old = std::mem::replace(&mut self.root, dir);
+            self.release(Some(Node::Dir(old)));
             return Ok(());
         }
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         let removed = dir.get(name).map(Node::footprint).unwrap_or_default();
         self.check_quota(removed, node.footprint(), path)?;
+        drop(dir);
         self.place(&parent, name, node);
         Ok(())
     }

@@ -14,6 +14,8 @@
 //! - [`patch`]: the unified (git) patch format.
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`write_back`]: writing changes back to host paths the host named.
+//! - [`shown`](mod@shown): names as reports for the host show them (one
+//!   line each, whatever the guest named its files).
 
 #![warn(missing_docs)]
 
@@ -28,6 +30,7 @@ pub mod patch;
 pub mod path;
 pub mod seed;
 pub mod seed_config;
+pub mod shown;
 pub mod write_back;
 
 pub use change::{Change, ChangeKind};
@@ -40,6 +43,7 @@ pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
 pub use seed::{SeedEntryError, SeedError, SeedSource, SeedTarget, Seeded};
 pub use seed_config::{SeedShapes, SeedSpec};
+pub use shown::{shown, shown_path};
 
 /// A VFS shared by everything one sandbox runs (JS, `$`, shared-mode
 /// `runScript`, shell pipelines on their own threads).

@@ -201,15 +201,19 @@ impl DirNode {
         self.height
     }
 
-    pub(crate) fn insert(&mut self, name: Name, node: Node) {
+    /// Puts `node` under `name`; the entry it replaced, if any.
+    pub(crate) fn insert(&mut self, name: Name, node: Node) -> Option<Node> {
         // A replaced entry is forgotten before the new one counts, so a
         // recomputed height never counts the new entry twice.
-        if self.entries.contains_key(&name) {
-            self.remove(&name);
-        }
+        let replaced = if self.entries.contains_key(&name) {
+            self.remove(&name)
+        } else {
+            None
+        };
         self.usage = self.usage.plus(node.footprint());
         self.count_reach(node.height() + 1);
         self.entries.insert(name, Entry(node));
+        replaced
     }
 
     pub(crate) fn remove(&mut self, name: &str) -> Option<Node> {

@@ -230,6 +230,10 @@ pub fn seed_child(parent: &Vfs, specs: &[SeedSpec]) -> Result<Vfs, SeedEntryErro
         max_bytes: seeded.bytes.saturating_add(remaining.max_bytes),
         max_nodes: seeded.nodes.saturating_add(remaining.max_nodes),
     });
+    // What the parent holds is charged once: deleting a seed in the child
+    // does not make room for more (the parent, or the child's baseline,
+    // still holds it).
+    vfs.charge_what_others_hold();
     Ok(vfs)
 }
 
@@ -620,6 +624,46 @@ mod tests {
         );
         seed_snapshot(&mut child, &snap, &p("/big/dir/f"), &SeedTarget::root()).unwrap();
         assert_eq!(child.read_file(&p("/f")).unwrap(), "data");
+    }
+
+    #[test]
+    fn a_child_cannot_make_room_by_deleting_its_seeds() {
+        let mut parent = Vfs::new(Quota {
+            max_bytes: 1000,
+            max_nodes: 100,
+        });
+        parent.mkdir(&p("/big")).unwrap();
+        parent.write_file(&p("/big/seed"), vec![b's'; 900]).unwrap();
+        let seeds = [SeedSpec::Parent {
+            from: "/big".into(),
+            to: Some("/".into()),
+        }];
+        let mut child = seed_child(&parent, &seeds).unwrap();
+        let baseline = child.snapshot();
+        // Its quota: the 900 seeded bytes plus the parent's 100.
+        assert_eq!(child.remaining().max_bytes, 100);
+        // Overwriting or deleting the seed frees nothing: the parent (and
+        // the baseline) still hold it.
+        child.write_file(&p("/seed"), vec![b'n'; 50]).unwrap();
+        assert_eq!(child.remaining().max_bytes, 50);
+        child.remove_file(&p("/seed")).unwrap();
+        assert_eq!(child.remaining().max_bytes, 100);
+        let error = child.write_file(&p("/new"), vec![b'n'; 101]).unwrap_err();
+        assert!(error.quota.is_some(), "{error}");
+        // What the child wrote itself is its own to free.
+        child.write_file(&p("/new"), vec![b'n'; 100]).unwrap();
+        assert_eq!(child.remaining().max_bytes, 0);
+        child.remove_file(&p("/new")).unwrap();
+        assert_eq!(child.remaining().max_bytes, 100);
+        child.mkdir_all(&p("/d/e")).unwrap();
+        child.write_file(&p("/d/e/f"), vec![b'n'; 60]).unwrap();
+        child.rename(&p("/d"), &p("/moved")).unwrap();
+        child.remove_all(&p("/moved")).unwrap();
+        assert_eq!(child.remaining().max_bytes, 100);
+        drop(baseline);
+        // A sandbox of its own refunds what it deletes.
+        parent.remove_all(&p("/big")).unwrap();
+        assert_eq!(parent.remaining().max_bytes, 1000);
     }
 
     #[test]

@@ -23,6 +23,7 @@ use thiserror::Error;
 use crate::change::{Change, ChangeKind};
 use crate::node::{FileNode, Node, NodeType};
 use crate::path::VfsPath;
+use crate::shown::{shown, shown_path};
 
 /// A `--copy-rw` input: where it came from and where it landed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +61,7 @@ impl std::fmt::Display for SkipReason {
             SkipReason::HostTypeConflict(path) => write!(
                 f,
                 "{} is in the way on the host (writing would delete it)",
-                path.display()
+                shown_path(path)
             ),
         }
     }
@@ -106,14 +107,14 @@ impl WriteBackReport {
         for written in &self.written {
             out.push_str(&format!(
                 "write-back: wrote {} -> {}\n",
-                written.sandbox_path,
-                written.host_path.display()
+                shown(written.sandbox_path.as_str()),
+                shown_path(&written.host_path)
             ));
         }
         for skipped in &self.skipped {
             out.push_str(&format!(
                 "write-back: skipped {}: {}\n",
-                skipped.sandbox_path,
+                shown(skipped.sandbox_path.as_str()),
                 reason(&skipped.reason)
             ));
         }
@@ -136,7 +137,7 @@ impl WriteBackReport {
 #[derive(Debug, Error)]
 pub enum WriteBackError {
     /// A symbolic link at a target or on the way to it.
-    #[error("write-back refused: {} is a symlink (planted during the run?); {}", .path.display(), landed_text(.report, *.planned))]
+    #[error("write-back refused: {} is a symlink (planted during the run?); {}", shown_path(.path), landed_text(.report, *.planned))]
     Symlink {
         /// The host path that is a link.
         path: PathBuf,
@@ -147,7 +148,7 @@ pub enum WriteBackError {
         planned: usize,
     },
     /// A target resolves outside its mapped host root.
-    #[error("write-back refused: {} resolves outside its mapped root {}; nothing was written", .path.display(), .root.display())]
+    #[error("write-back refused: {} resolves outside its mapped root {}; nothing was written", shown_path(.path), shown_path(.root))]
     Escape {
         /// The resolved host path.
         path: PathBuf,
@@ -155,7 +156,7 @@ pub enum WriteBackError {
         root: PathBuf,
     },
     /// The host refused a write.
-    #[error("write-back failed at {}: {source}; {}", .path.display(), landed_text(.report, *.planned))]
+    #[error("write-back failed at {}: {source}; {}", shown_path(.path), landed_text(.report, *.planned))]
     Io {
         /// The host path.
         path: PathBuf,

@@ -15,6 +15,7 @@
 mod bytecode;
 mod engine;
 pub mod failure;
+pub mod heap;
 mod launcher;
 pub mod loader;
 mod nested;
@@ -23,5 +24,6 @@ pub mod runner;
 pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
 pub use failure::Failure;
+pub use heap::HeapBudget;
 pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};

@@ -17,6 +17,7 @@ use goccia_vfs::{SharedVfs, VfsPath};
 use parking_lot::Mutex;
 
 use crate::engine::Engine;
+use crate::heap::HeapBudget;
 use crate::runner::{RunOutcome, RunRequest, run};
 
 /// Runs nested scripts (and the shell's `goccia` builtin) for a runtime or
@@ -27,9 +28,22 @@ pub struct Nester {
     pub engine: Engine,
     /// 0 for a sandbox's own entry and shell; each level adds one.
     pub depth: u32,
+    /// The JS heap budget of the tree this level belongs to.
+    pub memory: HeapBudget,
 }
 
 impl Nester {
+    /// The nester of a tree's root (a sandbox's shell): depth 0 and a heap
+    /// budget of `engine.limits.max_memory` for the whole tree.
+    pub fn root(engine: Engine) -> Nester {
+        let memory = HeapBudget::new(engine.limits.max_memory);
+        Nester {
+            engine,
+            depth: 0,
+            memory,
+        }
+    }
+
     /// The depth a nested run starts at, or the refusal (the one check).
     pub(crate) fn deeper(&self) -> Result<Nester, NestError> {
         let depth = self.depth + 1;
@@ -41,6 +55,7 @@ impl Nester {
         Ok(Nester {
             engine: self.engine.clone(),
             depth,
+            memory: self.memory.clone(),
         })
     }
 }
@@ -161,6 +176,7 @@ impl NestedRun<'_> {
             engine,
             depth: self.nester.depth,
             shell: Some(shell),
+            memory: self.nester.memory.clone(),
         })
     }
 }

@@ -18,6 +18,7 @@ use rquickjs::{
 
 use crate::engine::Engine;
 use crate::failure::{Evidence, Failure, classify_exception};
+use crate::heap::HeapBudget;
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
 
@@ -42,10 +43,14 @@ pub struct RunRequest {
     /// The shell `$` uses: the caller's in shared mode, `None` for a new
     /// one on this run's VFS.
     pub shell: Option<SharedShell>,
+    /// The JS heap budget of the whole tree (a nested run shares its
+    /// caller's).
+    pub memory: HeapBudget,
 }
 
 impl RunRequest {
-    /// A sandbox's own entry (depth 0, a shell of its own).
+    /// A sandbox's own entry (depth 0, a shell of its own, a heap budget
+    /// of `engine.limits.max_memory` for its whole tree).
     pub fn new(
         entry: VfsPath,
         vfs: SharedVfs,
@@ -53,6 +58,7 @@ impl RunRequest {
         watch: Watch,
         engine: Engine,
     ) -> Self {
+        let memory = HeapBudget::new(engine.limits.max_memory);
         RunRequest {
             entry,
             vfs,
@@ -61,6 +67,7 @@ impl RunRequest {
             engine,
             depth: 0,
             shell: None,
+            memory,
         }
     }
 }
@@ -185,6 +192,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,
+            memory: request.memory.clone(),
         }),
     });
     let mut session = Session {
@@ -217,7 +225,9 @@ fn run_here(request: &RunRequest) -> RunOutcome {
 }
 
 fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Result<Runtime> {
-    let runtime = Runtime::new()?;
+    // Every runtime of the tree draws from one heap budget; each also
+    // keeps QuickJS's own limit (the same value) on itself.
+    let runtime = Runtime::new_with_alloc(request.memory.allocator())?;
     runtime.set_memory_limit(request.engine.limits.max_memory.min(usize::MAX as u64) as usize);
     runtime.set_max_stack_size(request.engine.limits.stack_size as usize);
     let watch = request.watch.clone();

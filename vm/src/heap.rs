@@ -1,0 +1,214 @@
+//! One JS heap budget per sandbox tree.
+//!
+//! Each run has its own QuickJS runtime (a nested `runScript` gets one on
+//! its own thread), and each runtime enforces `max_memory` on itself. That
+//! alone let a tree of N live runtimes hold N times the limit (7 levels of
+//! 400 MB typed arrays held 2.88 GB). Every runtime of a tree therefore
+//! allocates through a [`HeapBudget`] shared by the whole tree: an
+//! allocation that would take the tree past the limit fails, and QuickJS
+//! turns that into its out-of-memory error in whichever runtime asked.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rquickjs::allocator::Allocator;
+
+/// The bytes every live runtime of one sandbox tree may hold together.
+/// Cloning shares the budget (a nested run gets a clone of its caller's).
+#[derive(Clone, Debug)]
+pub struct HeapBudget {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    limit: usize,
+    used: AtomicUsize,
+}
+
+impl HeapBudget {
+    /// A budget of `limit` bytes for a new tree.
+    pub fn new(limit: u64) -> Self {
+        HeapBudget {
+            shared: Arc::new(Shared {
+                limit: usize::try_from(limit).unwrap_or(usize::MAX),
+                used: AtomicUsize::new(0),
+            }),
+        }
+    }
+
+    /// Bytes the tree's live runtimes hold now.
+    pub fn used(&self) -> usize {
+        self.shared.used.load(Ordering::Relaxed)
+    }
+
+    /// The budget's limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.shared.limit
+    }
+
+    /// An allocator for one more runtime of the tree.
+    pub(crate) fn allocator(&self) -> BudgetedAllocator {
+        BudgetedAllocator {
+            budget: self.shared.clone(),
+        }
+    }
+}
+
+impl Shared {
+    /// Takes `bytes` from the budget, or nothing when they do not fit.
+    fn take(&self, bytes: usize) -> bool {
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// The system allocator, charging what each block really holds (its usable
+/// size) to the tree's budget.
+pub(crate) struct BudgetedAllocator {
+    budget: Arc<Shared>,
+}
+
+fn usable(ptr: *mut u8) -> usize {
+    // SAFETY: `ptr` came from this module's malloc/calloc/realloc.
+    unsafe { libc::malloc_usable_size(ptr.cast()) }
+}
+
+// SAFETY: every block comes from the C allocator (malloc, calloc, realloc),
+// which aligns to at least 16 bytes, and is freed or resized there;
+// `usable_size` is the C allocator's own answer for such a block.
+unsafe impl Allocator for BudgetedAllocator {
+    fn alloc(&mut self, size: usize) -> *mut u8 {
+        if !self.budget.take(size) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: plain malloc; a null result is handled.
+        let ptr = unsafe { libc::malloc(size.max(1)) }.cast::<u8>();
+        self.settle(ptr, size)
+    }
+
+    fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
+        let Some(total) = count.checked_mul(size) else {
+            return std::ptr::null_mut();
+        };
+        if !self.budget.take(total) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: plain calloc; a null result is handled.
+        let ptr = unsafe { libc::calloc(count.max(1), size.max(1)) }.cast::<u8>();
+        self.settle(ptr, total)
+    }
+
+    unsafe fn dealloc(&mut self, ptr: *mut u8) {
+        self.budget.give_back(usable(ptr));
+        // SAFETY: the caller passes a block of this allocator.
+        unsafe { libc::free(ptr.cast()) }
+    }
+
+    unsafe fn realloc(&mut self, ptr: *mut u8, new_size: usize) -> *mut u8 {
+        if ptr.is_null() {
+            return self.alloc(new_size);
+        }
+        if new_size == 0 {
+            // SAFETY: as for `dealloc`.
+            unsafe { self.dealloc(ptr) };
+            return std::ptr::null_mut();
+        }
+        let old = usable(ptr);
+        // Growth is taken before the block moves, so a refusal leaves the
+        // block as it was (C's realloc contract).
+        let growth = new_size.saturating_sub(old);
+        if !self.budget.take(growth) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the caller passes a block of this allocator.
+        let moved = unsafe { libc::realloc(ptr.cast(), new_size) }.cast::<u8>();
+        if moved.is_null() {
+            self.budget.give_back(growth);
+            return moved;
+        }
+        // The block now holds its usable size instead of `old + growth`.
+        let now = usable(moved);
+        let charged = old + growth;
+        if now > charged {
+            // Rounding up by the C allocator: charged even past the limit
+            // (a few bytes), since the block exists.
+            self.budget.used.fetch_add(now - charged, Ordering::Relaxed);
+        } else {
+            self.budget.give_back(charged - now);
+        }
+        moved
+    }
+
+    unsafe fn usable_size(ptr: *mut u8) -> usize {
+        usable(ptr)
+    }
+}
+
+impl BudgetedAllocator {
+    /// A new block (or the failure) after `requested` bytes were taken:
+    /// the charge becomes the block's usable size.
+    fn settle(&self, ptr: *mut u8, requested: usize) -> *mut u8 {
+        if ptr.is_null() {
+            self.budget.give_back(requested);
+            return ptr;
+        }
+        let now = usable(ptr);
+        if now > requested {
+            self.budget
+                .used
+                .fetch_add(now - requested, Ordering::Relaxed);
+        } else {
+            self.budget.give_back(requested - now);
+        }
+        ptr
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_charged_and_given_back() {
+        let budget = HeapBudget::new(1 << 20);
+        let mut a = budget.allocator();
+        let p = a.alloc(1000);
+        assert!(!p.is_null());
+        assert!(budget.used() >= 1000);
+        let p = unsafe { a.realloc(p, 5000) };
+        assert!(!p.is_null());
+        assert!(budget.used() >= 5000);
+        unsafe { a.dealloc(p) };
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn every_allocator_of_a_tree_draws_from_one_budget() {
+        let budget = HeapBudget::new(64 << 10);
+        let (mut parent, mut child) = (budget.allocator(), budget.clone().allocator());
+        let held = parent.alloc(40 << 10);
+        assert!(!held.is_null());
+        assert!(child.alloc(40 << 10).is_null(), "the tree is over budget");
+        let zeroed = child.calloc(10, 1 << 10);
+        assert!(!zeroed.is_null());
+        // A refused growth leaves the block as it was.
+        let same = unsafe { child.realloc(zeroed, 60 << 10) };
+        assert!(same.is_null());
+        assert_eq!(unsafe { *zeroed }, 0);
+        unsafe {
+            child.dealloc(zeroed);
+            parent.dealloc(held);
+        }
+        assert_eq!(budget.used(), 0);
+        assert_eq!(budget.limit(), 64 << 10);
+    }
+}
