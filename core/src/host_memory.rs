@@ -2,15 +2,20 @@
 //! `jq`, awk), bounded by a ceiling the shell checks wherever it checks
 //! the deadline.
 //!
-//! Rust has no per-task allocation accounting, so the bound is
-//! process-wide: [`Counting`] is a global allocator that counts live bytes,
-//! and a [`MemoryCeiling`] is "no more than this many live bytes". The
-//! `goccia` binary installs `Counting`; an embedder may (one line, below).
-//! Without it, [`live_bytes`] is `None` and no ceiling is ever exceeded:
-//! the shell is then bounded by its per-command caps and the deadline only.
+//! [`Counting`] is a global allocator that counts live bytes, process-wide
+//! and per [`Meter`]: a thread working for a sandbox (its shell session,
+//! a pipeline stage, `jq`) enters that sandbox's meter, and what it
+//! allocates and frees while inside is the sandbox's. A [`MemoryCeiling`]
+//! bounds one meter, so sandboxes running at once in one process never
+//! stop each other. The `goccia` binary installs `Counting`; an embedder
+//! may (one line, below). Without it, [`live_bytes`] is `None` and no
+//! ceiling is ever exceeded: the shell is then bounded by its per-command
+//! caps and the deadline only.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
@@ -48,23 +53,95 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
         unsafe { System.dealloc(pointer, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        removed(layout.size());
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let moved = unsafe { System.realloc(pointer, layout, new_size) };
         if !moved.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            removed(layout.size());
             added(new_size);
         }
         moved
     }
 }
 
+thread_local! {
+    /// The meter this thread's allocations go to (null: none). A raw
+    /// pointer in a const-initialised cell: reading it allocates nothing
+    /// and has no destructor, as an allocator needs. [`Metered`] keeps
+    /// the meter alive while it is set.
+    static CURRENT: Cell<*const Meter> = const { Cell::new(std::ptr::null()) };
+}
+
 fn added(size: usize) {
     LIVE.fetch_add(size, Ordering::Relaxed);
     if !INSTALLED.load(Ordering::Relaxed) {
         INSTALLED.store(true, Ordering::Relaxed);
+    }
+    charge(size as isize);
+}
+
+fn removed(size: usize) {
+    LIVE.fetch_sub(size, Ordering::Relaxed);
+    charge(-(size as isize));
+}
+
+fn charge(bytes: isize) {
+    // `try_with`: nothing to charge while the thread's locals are torn down.
+    let _ = CURRENT.try_with(|current| {
+        let meter = current.get();
+        if !meter.is_null() {
+            // SAFETY: set only by `Meter::enter`, whose guard holds an `Arc`
+            // of the meter and clears the pointer before letting it go.
+            unsafe { &*meter }.net.fetch_add(bytes, Ordering::Relaxed);
+        }
+    });
+}
+
+/// The allocations of one sandbox's work: bytes allocated minus bytes
+/// freed by threads while they were inside it. A block allocated inside
+/// and freed outside (or the reverse) counts once, so the figure is what
+/// the work took, not an exact inventory of what it still holds.
+#[derive(Debug, Default)]
+pub struct Meter {
+    net: AtomicIsize,
+}
+
+impl Meter {
+    /// A meter at zero.
+    pub fn new() -> Arc<Meter> {
+        Arc::new(Meter::default())
+    }
+
+    /// Net bytes allocated inside this meter so far.
+    pub fn net_bytes(&self) -> isize {
+        self.net.load(Ordering::Relaxed)
+    }
+
+    /// Charges this thread's allocations to `meter` until the guard drops
+    /// (the previous meter, if any, then applies again).
+    pub fn enter(meter: &Arc<Meter>) -> Metered {
+        let held = meter.clone();
+        let previous = CURRENT.with(|current| current.replace(Arc::as_ptr(&held)));
+        Metered {
+            previous,
+            _held: held,
+        }
+    }
+}
+
+/// While alive, this thread's allocations go to one [`Meter`].
+#[must_use = "the meter applies only while the guard lives"]
+pub struct Metered {
+    previous: *const Meter,
+    _held: Arc<Meter>,
+}
+
+impl Drop for Metered {
+    fn drop(&mut self) {
+        // Guards nest on one thread, so the previous one is still alive.
+        CURRENT.with(|current| current.set(self.previous));
     }
 }
 
@@ -76,24 +153,30 @@ pub fn live_bytes() -> Option<usize> {
         .then(|| LIVE.load(Ordering::Relaxed))
 }
 
-/// A bound on the process's live bytes, fixed when a run starts.
+/// A bound on what one [`Meter`] may take, fixed when a run starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryCeiling {
-    /// Live bytes allowed; `usize::MAX` when nothing is counted.
-    pub bytes: usize,
+    /// The meter's net bytes allowed; `isize::MAX` when nothing is counted.
+    pub bytes: isize,
 }
 
 impl MemoryCeiling {
-    /// What is live now plus `allowance` (no bound without [`Counting`]).
-    pub fn above_now(allowance: usize) -> Self {
-        MemoryCeiling {
-            bytes: live_bytes().map_or(usize::MAX, |live| live.saturating_add(allowance)),
-        }
+    /// What `meter` holds now plus `allowance` (no bound without
+    /// [`Counting`]).
+    pub fn above_now(meter: &Meter, allowance: usize) -> Self {
+        let allowance = isize::try_from(allowance).unwrap_or(isize::MAX);
+        let bytes = match live_bytes() {
+            Some(_) => meter.net_bytes().saturating_add(allowance),
+            None => isize::MAX,
+        };
+        MemoryCeiling { bytes }
     }
 
-    /// True once the process holds more than the ceiling.
-    pub fn exceeded(&self) -> bool {
-        live_bytes().is_some_and(|live| live > self.bytes)
+    /// True once `meter`, plus `uncounted` bytes the allocator does not
+    /// see (a thread's stack), holds more than the ceiling.
+    pub fn exceeded_by(&self, meter: &Meter, uncounted: usize) -> bool {
+        let uncounted = isize::try_from(uncounted).unwrap_or(isize::MAX);
+        self.bytes != isize::MAX && meter.net_bytes().saturating_add(uncounted) > self.bytes
     }
 }
 
@@ -105,9 +188,24 @@ mod tests {
     fn without_the_counting_allocator_nothing_is_bounded() {
         // Unit tests run on the system allocator.
         assert_eq!(live_bytes(), None);
-        let ceiling = MemoryCeiling::above_now(0);
-        assert_eq!(ceiling.bytes, usize::MAX);
-        assert!(!ceiling.exceeded());
-        assert!(!MemoryCeiling { bytes: 0 }.exceeded());
+        let meter = Meter::new();
+        let ceiling = MemoryCeiling::above_now(&meter, 0);
+        assert_eq!(ceiling.bytes, isize::MAX);
+        assert!(!ceiling.exceeded_by(&meter, usize::MAX));
+        assert!(MemoryCeiling { bytes: 0 }.exceeded_by(&meter, 1));
+    }
+
+    #[test]
+    fn guards_nest_and_restore_the_previous_meter() {
+        let (outer, inner) = (Meter::new(), Meter::new());
+        let a = Meter::enter(&outer);
+        {
+            let _b = Meter::enter(&inner);
+            charge(10);
+        }
+        charge(3);
+        drop(a);
+        charge(100);
+        assert_eq!((outer.net_bytes(), inner.net_bytes()), (3, 10));
     }
 }

@@ -3,9 +3,9 @@
 //! nested-script launcher.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
 
-use goccia_core::host_memory::MemoryCeiling;
+use goccia_core::host_memory::{MemoryCeiling, Meter, Metered};
 use goccia_core::{LimitKind, Limits, Stop, Watch};
 use goccia_vfs::SharedVfs;
 
@@ -74,8 +74,10 @@ pub struct Context {
     next_pid: AtomicU64,
     /// Pipeline stages running now.
     stages: AtomicU64,
-    /// Live host bytes allowed (see [`Limits::max_memory`]).
-    memory_ceiling: AtomicUsize,
+    /// What this sandbox's shell work allocated (its threads enter it).
+    meter: Arc<Meter>,
+    /// The meter's bytes allowed (see [`Limits::max_memory`]).
+    memory_ceiling: AtomicIsize,
 }
 
 impl Context {
@@ -97,36 +99,41 @@ impl Context {
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
             stages: AtomicU64::new(0),
-            memory_ceiling: AtomicUsize::new(usize::MAX),
+            meter: Meter::new(),
+            memory_ceiling: AtomicIsize::new(isize::MAX),
         };
         context.reset_memory_ceiling();
         Arc::new(context)
     }
 
-    /// Fixes the host-memory ceiling for a run starting now: what is live,
-    /// plus what the VFS may still grow by, plus the shell's allowance.
+    /// Charges this thread's allocations to this sandbox until the guard
+    /// drops: every thread doing the shell's work enters it.
+    pub fn metered(&self) -> Metered {
+        Meter::enter(&self.meter)
+    }
+
+    /// Fixes the host-memory ceiling for a run starting now: what this
+    /// sandbox's work holds, plus what the VFS may still grow by, plus the
+    /// shell's allowance.
     fn reset_memory_ceiling(&self) {
         let headroom = self.vfs.lock().remaining().max_bytes;
         let allowance = usize::try_from(headroom)
             .unwrap_or(usize::MAX)
             .saturating_add(usize::try_from(self.limits.max_memory).unwrap_or(usize::MAX));
-        let ceiling = MemoryCeiling::above_now(allowance);
+        let ceiling = MemoryCeiling::above_now(&self.meter, allowance);
         self.memory_ceiling.store(ceiling.bytes, Ordering::Relaxed);
     }
 
-    /// True once the process holds more than this run's ceiling.
+    /// True once this sandbox's work holds more than this run's ceiling.
     pub fn memory_exceeded(&self) -> bool {
         self.memory_exceeded_by(0)
     }
 
-    /// True once the process, plus `uncounted` bytes the allocator does not
-    /// see (a thread's stack), holds more than this run's ceiling.
+    /// True once this sandbox's work, plus `uncounted` bytes the allocator
+    /// does not see (a thread's stack), holds more than this run's ceiling.
     pub fn memory_exceeded_by(&self, uncounted: usize) -> bool {
         let bytes = self.memory_ceiling.load(Ordering::Relaxed);
-        MemoryCeiling {
-            bytes: bytes.saturating_sub(uncounted),
-        }
-        .exceeded()
+        MemoryCeiling { bytes }.exceeded_by(&self.meter, uncounted)
     }
 
     /// Forgets the commands and loop iterations counted so far: a new run

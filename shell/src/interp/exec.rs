@@ -155,6 +155,7 @@ impl Shell {
                     .stack_size(STAGE_STACK)
                     .spawn_scoped(scope, move || {
                         let mut stage = stage;
+                        let _metered = stage.context().metered();
                         let result = stage.run_command(command);
                         let result = match result {
                             Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),

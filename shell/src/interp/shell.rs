@@ -271,6 +271,8 @@ impl Shell {
 
     /// Runs source text in this shell; `Flow::Exit` propagates.
     pub(crate) fn run_source(&mut self, source: &str) -> ExecResult {
+        // What this thread allocates from here on is this sandbox's.
+        let _metered = self.ctx.metered();
         let mut parser = Parser::new(source);
         parser.set_watch(self.watch.clone());
         loop {

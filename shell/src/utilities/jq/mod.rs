@@ -46,7 +46,10 @@ pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
         std::thread::Builder::new()
             .name("goccia-jq".into())
             .stack_size(stack)
-            .spawn_scoped(scope, || run_jq(shell, args, stack))
+            .spawn_scoped(scope, || {
+                let _metered = shell.context().metered();
+                run_jq(shell, args, stack)
+            })
             .map(|worker| worker.join())
     });
     match ran {
