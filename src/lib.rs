@@ -9,6 +9,7 @@ mod error;
 mod run;
 mod sandbox;
 mod session;
+mod snapshots;
 
 pub use builder::SandboxBuilder;
 pub use child::ChildSeed;
@@ -20,6 +21,7 @@ pub use error::{
 pub use run::Run;
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, Stdin};
+pub use snapshots::{SnapshotId, UnknownSnapshot};
 
 pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};
@@ -27,8 +29,9 @@ pub use goccia_core::{
     Advice, AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, LimitKind, Limits,
     NetPolicy, Output, OutputBudget, ParseSizeError, Setting, Stop, Stream, parse_size,
 };
+pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
-pub use goccia_vfs::{Change, ChangeKind, DiffFormat, NodeType, Usage};
+pub use goccia_vfs::{Change, ChangeKind, DiffFormat, Node, NodeType, PathError, Usage, VfsPath};
 pub use goccia_vm::{Engine, ExecMode, Failure};
 
 /// The README's Rust examples, compiled by `cargo test --doc`.

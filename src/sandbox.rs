@@ -59,8 +59,11 @@ pub struct Entry {
 /// # Ok::<(), goccia::Error>(())
 /// ```
 pub struct Sandbox {
-    vfs: SharedVfs,
-    baseline: Snapshot,
+    pub(crate) vfs: SharedVfs,
+    /// What the diff compares against (moved only by `rebaseline`).
+    pub(crate) baseline: Mutex<Snapshot>,
+    /// Trees remembered by `snapshot`, by id.
+    pub(crate) snapshots: Mutex<Vec<Snapshot>>,
     copy_rw: Vec<CopyRwMapping>,
     engine: Engine,
     /// The session `run_shell` uses, opened by its first call.
@@ -81,7 +84,8 @@ impl Sandbox {
     /// A sandbox over a seeded `vfs`, its baseline taken now.
     pub(crate) fn new(vfs: Vfs, copy_rw: Vec<CopyRwMapping>, engine: Engine) -> Sandbox {
         Sandbox {
-            baseline: vfs.snapshot(),
+            baseline: Mutex::new(vfs.snapshot()),
+            snapshots: Mutex::new(Vec::new()),
             vfs: Arc::new(Mutex::new(vfs)),
             copy_rw,
             engine,
@@ -271,7 +275,8 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn changes(&self) -> Vec<Change> {
-        goccia_vfs::diff(&self.baseline, &self.vfs.lock().snapshot())
+        let baseline = self.baseline.lock().clone();
+        goccia_vfs::diff(&baseline, &self.vfs.lock().snapshot())
     }
 
     /// The changes since the baseline as text.
@@ -289,6 +294,32 @@ impl Sandbox {
     /// ```
     pub fn diff(&self, format: DiffFormat) -> String {
         format.render(&self.changes())
+    }
+
+    /// [`Sandbox::diff`], with a unified patch's paths relative to the
+    /// sandbox folder `root` (so a tree seeded at `/work` gives a patch that
+    /// plain `git apply` takes in the host folder seeded there). Changes
+    /// outside `root` are left out of the patch; the JSON form keeps
+    /// sandbox paths and every change.
+    ///
+    /// ```
+    /// # use goccia::{DiffFormat, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/work/src/a.rs", "old\n").build()?;
+    /// sandbox.write("/work/src/a.rs", "new\n")?;
+    /// let patch = sandbox.diff_rooted(DiffFormat::Unified, "/work")?;
+    /// assert!(patch.starts_with("diff --git a/src/a.rs b/src/a.rs"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn diff_rooted(&self, format: DiffFormat, root: &str) -> Result<String, AccessError> {
+        let root = VfsPath::parse(root).map_err(|source| AccessError::Path {
+            raw: root.to_string(),
+            source,
+        })?;
+        let changes = self.changes();
+        Ok(match format {
+            DiffFormat::Unified => format.render(&goccia_vfs::change::rerooted(&changes, &root)),
+            DiffFormat::Json => format.render(&changes),
+        })
     }
 
     /// Applies changes taken elsewhere (a child's, another sandbox's) to

@@ -115,6 +115,11 @@ pub struct SandboxArgs {
     /// Write the diff to this host file instead of stdout (implies --diff).
     #[arg(long = "diff-output", value_name = "FILE", help_heading = "Diff")]
     pub diff_output: Option<PathBuf>,
+    /// Make unified patch paths relative to this sandbox folder, so the
+    /// patch applies with plain `git apply` in the host folder seeded there
+    /// (changes outside it are left out of the patch).
+    #[arg(long = "diff-root", value_name = "DIR", help_heading = "Diff")]
+    pub diff_root: Option<String>,
     /// Replace stdout with one JSON object describing the run.
     #[arg(long, help_heading = "Output")]
     pub json: bool,

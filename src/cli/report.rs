@@ -29,6 +29,16 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         eprintln!("goccia: {message}");
         FailureKind::Usage.exit_code()
     };
+    if let Some(root) = &args.diff_root {
+        if !root.starts_with('/') {
+            return Err(usage(format!(
+                "--diff-root {root}: not an absolute sandbox path (such as /work)"
+            )));
+        }
+        if let Err(error) = goccia::VfsPath::parse(root) {
+            return Err(usage(format!("--diff-root {root}: {error}")));
+        }
+    }
     if let Some(path) = &args.diff_output
         && let Some(problem) = unwritable(path)
     {
@@ -101,7 +111,12 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
         captured,
         ..
     } = prepared;
-    let diff = args.wants_diff().then(|| sandbox.diff(args.diff_format));
+    let diff = args.wants_diff().then(|| match &args.diff_root {
+        Some(root) => sandbox
+            .diff_rooted(args.diff_format, root)
+            .expect("--diff-root was checked before the run"),
+        None => sandbox.diff(args.diff_format),
+    });
     if let Some(text) = &diff {
         match &args.diff_output {
             Some(path) => {

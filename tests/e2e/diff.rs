@@ -265,3 +265,54 @@ fn no_changes_make_an_empty_diff() {
     run.assert_ok()
         .stdout_is("x\n{\n  \"version\": 1,\n  \"changes\": []\n}\n");
 }
+
+/// `--diff-root`: a tree seeded at `/work` gives a patch that plain
+/// `git apply` (no `-p2`, no `--directory`) takes in the host folder.
+#[test]
+fn a_diff_root_makes_the_patch_apply_in_the_seeded_folder() {
+    let project = Project::new();
+    project.write("repo/src/a.txt", "one\ntwo\n");
+    project.write("repo/README", "readme\n");
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        "sed -i s/two/2/ /work/src/a.txt; echo new > /work/src/b.txt; echo out > /tmp/x",
+        "--seed",
+        "repo=/work",
+        "--diff",
+        "--diff-format",
+        "unified",
+        "--diff-root",
+        "/work",
+    ]);
+    run.assert_ok();
+    let patch = &run.stdout;
+    assert!(
+        patch.starts_with("diff --git a/src/a.txt b/src/a.txt"),
+        "{patch}"
+    );
+    assert!(!patch.contains("tmp/x"), "outside the root: {patch}");
+    let tree = tempfile::tempdir().unwrap();
+    copy_dir(&project.join("repo"), tree.path());
+    std::fs::write(tree.path().join("change.patch"), patch).unwrap();
+    let apply = git(tree.path(), &["apply", "change.patch"]);
+    assert!(
+        apply.status.success(),
+        "git apply: {}\n{patch}",
+        String::from_utf8_lossy(&apply.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(tree.path().join("src/a.txt")).unwrap(),
+        "one\n2\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(tree.path().join("src/b.txt")).unwrap(),
+        "new\n"
+    );
+    // A root that is not a sandbox path is a usage error before anything runs.
+    project
+        .goccia(&["shell", "-c", "echo never", "--diff", "--diff-root", "work"])
+        .assert_code(2)
+        .stderr_has("--diff-root work:")
+        .stdout_is("");
+}

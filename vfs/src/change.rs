@@ -49,6 +49,29 @@ pub struct Change {
     pub new: Option<Node>,
 }
 
+/// The changes at or below `root`, with paths made relative to it (as if
+/// `root` were `/`): a unified patch of them applies in the host folder
+/// that maps to `root` with plain `git apply`. Changes elsewhere, and a
+/// change of `root` itself, are left out.
+pub fn rerooted(changes: &[Change], root: &VfsPath) -> Vec<Change> {
+    if root.is_root() {
+        return changes.to_vec();
+    }
+    changes
+        .iter()
+        .filter_map(|change| {
+            let below = change.path.strip_prefix(root)?;
+            if below.is_empty() {
+                return None;
+            }
+            Some(Change {
+                path: VfsPath::root().join_relative(below),
+                ..change.clone()
+            })
+        })
+        .collect()
+}
+
 impl Change {
     /// The type of the node after the change (before it, for deletes).
     pub fn node_type(&self) -> NodeType {

@@ -190,6 +190,11 @@ impl Vfs {
         }
     }
 
+    /// Puts the tree back to `snapshot`, O(1); the quota stays.
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        self.root = snapshot.root.clone();
+    }
+
     /// The quota.
     pub fn quota(&self) -> Quota {
         self.quota

@@ -1,0 +1,132 @@
+//! Snapshots of a sandbox's tree (contract §10): `snapshot` names the tree
+//! as it is, `restore` puts it back, `reset` returns to the baseline, and
+//! `rebaseline` makes the current tree the baseline (what the host placed
+//! before a run then stays out of the diff). Each is O(1): the tree is
+//! shared, not copied.
+
+use goccia_vfs::Snapshot;
+use thiserror::Error;
+
+use crate::sandbox::Sandbox;
+
+/// Names one snapshot of one sandbox (from [`Sandbox::snapshot`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SnapshotId(usize);
+
+impl SnapshotId {
+    /// The number the sandbox gave it (0, 1, 2, ... in order taken).
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// A snapshot this sandbox never took.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("no snapshot {} in this sandbox (it has taken {taken})", .id.0)]
+pub struct UnknownSnapshot {
+    /// The id asked for.
+    pub id: SnapshotId,
+    /// How many snapshots this sandbox has taken.
+    pub taken: usize,
+}
+
+impl Sandbox {
+    /// Remembers the tree as it is now, O(1); the id restores it.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/a", "1").build()?;
+    /// let before = sandbox.snapshot();
+    /// sandbox.run_shell("echo 2 > /a; touch /b")?;
+    /// sandbox.restore(before)?;
+    /// assert_eq!(&sandbox.read("/a")?[..], b"1");
+    /// assert!(sandbox.read("/b").is_err());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn snapshot(&self) -> SnapshotId {
+        let tree = self.vfs.lock().snapshot();
+        let mut snapshots = self.snapshots.lock();
+        snapshots.push(tree);
+        SnapshotId(snapshots.len() - 1)
+    }
+
+    /// Puts the tree back exactly as it was at `id`, O(1). The baseline
+    /// does not change, so the diff is again what it was then.
+    pub fn restore(&self, id: SnapshotId) -> Result<(), UnknownSnapshot> {
+        let snapshots = self.snapshots.lock();
+        let tree = snapshots.get(id.0).ok_or(UnknownSnapshot {
+            id,
+            taken: snapshots.len(),
+        })?;
+        self.vfs.lock().restore(tree);
+        Ok(())
+    }
+
+    /// Puts the tree back to the baseline: no changes.
+    pub fn reset(&self) {
+        let baseline: Snapshot = self.baseline.lock().clone();
+        self.vfs.lock().restore(&baseline);
+    }
+
+    /// Makes the tree as it is now the baseline: what the host wrote to
+    /// prepare a run is not part of the diff, and is not written back.
+    ///
+    /// ```
+    /// # use goccia::{DiffFormat, Sandbox};
+    /// let sandbox = Sandbox::builder().build()?;
+    /// sandbox.write("/task.js", "export default 1;")?;
+    /// sandbox.rebaseline();
+    /// assert!(sandbox.changes().is_empty());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn rebaseline(&self) {
+        let mut baseline = self.baseline.lock();
+        *baseline = self.vfs.lock().snapshot();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restore_reset_and_rebaseline_move_only_what_they_say() {
+        let sandbox = Sandbox::builder().file("/a", "1").build().unwrap();
+        let seeded = sandbox.snapshot();
+        sandbox.write("/a", "2").unwrap();
+        let edited = sandbox.snapshot();
+        assert_eq!(edited.index(), 1);
+        sandbox.write("/b", "3").unwrap();
+        sandbox.restore(edited).unwrap();
+        assert_eq!(&sandbox.read("/a").unwrap()[..], b"2");
+        assert!(sandbox.read("/b").is_err());
+        assert_eq!(sandbox.changes().len(), 1, "the baseline did not move");
+        sandbox.reset();
+        assert!(sandbox.changes().is_empty());
+        sandbox.restore(edited).unwrap();
+        sandbox.rebaseline();
+        assert!(sandbox.changes().is_empty());
+        sandbox.restore(seeded).unwrap();
+        assert_eq!(
+            sandbox.changes().len(),
+            1,
+            "now a change against the new baseline"
+        );
+        let error = sandbox.restore(SnapshotId(7)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no snapshot 7 in this sandbox (it has taken 2)"
+        );
+    }
+
+    #[test]
+    fn a_childs_snapshots_are_its_own() {
+        let parent = Sandbox::builder().file("/a", "1").build().unwrap();
+        let child = parent.child(&[crate::ChildSeed::path("/a")]).unwrap();
+        let id = parent.snapshot();
+        assert!(child.restore(id).is_err());
+        child.write("/a", "2").unwrap();
+        parent.restore(id).unwrap();
+        assert_eq!(&child.read("/a").unwrap()[..], b"2");
+    }
+}
