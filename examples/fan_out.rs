@@ -1,11 +1,12 @@
 //! Fan-out: a harness splits a task into sub-tasks, runs each in a child
-//! sandbox on its own thread, and merges the children's diffs into the
-//! parent itself. A child that edited content another child already
-//! changed is refused as stale rather than silently overwriting.
+//! sandbox on its own thread, and merges the children's changes into the
+//! parent itself. Edits of different lines merge; a child that rewrote the
+//! line another child already changed is a conflict, reported with both
+//! sides' hunks, and nothing of that file is applied.
 //!
 //! `cargo run --example fan_out`
 
-use goccia::{ApplyError, ChildSeed, DiffFormat, Sandbox};
+use goccia::{ChildSeed, DiffFormat, Sandbox};
 
 /// The sub-agent: replaces the `TODO` in the file its task names.
 const AGENT: &str = r#"
@@ -59,20 +60,21 @@ pub fn main() {
     });
 
     let mut merged = 0;
-    let mut stale = 0;
+    let mut conflicted = 0;
     for (index, (child, run)) in finished.iter().enumerate() {
         assert!(run.success(), "task {index}: {}", run.stderr_text());
         assert!(child.read("/secrets/token").is_err());
-        match parent.apply(&child.changes()) {
-            Ok(()) => merged += 1,
-            Err(ApplyError::Stale { path, .. }) => {
-                println!("task {index}: not merged, {path} changed since the child was made");
-                stale += 1;
-            }
-            Err(other) => panic!("task {index}: {other}"),
+        let report = parent.merge(child).expect("fits the quota");
+        if report.is_clean() {
+            merged += 1;
+        }
+        for conflict in &report.conflicts {
+            println!("task {index}: not merged, {conflict}");
+            print!("ours:\n{}theirs:\n{}", conflict.ours, conflict.theirs);
+            conflicted += 1;
         }
     }
-    assert_eq!((merged, stale), (3, 1));
+    assert_eq!((merged, conflicted), (3, 1));
     let patch = parent.diff(DiffFormat::Unified);
     for line in ["+// a is one", "+// b is two", "+// c is three"] {
         assert!(patch.contains(line), "{line} missing from\n{patch}");

@@ -4,7 +4,7 @@
 //! out sub-tasks themselves.
 
 use bytes::Bytes;
-use goccia_vfs::SeedSpec;
+use goccia_vfs::{SeedSpec, VfsPath};
 
 use crate::Sandbox;
 use crate::error::ChildSeedError;
@@ -41,6 +41,15 @@ impl ChildSeed {
         })
     }
 
+    /// `(to, from)` for a parent path seeded somewhere else.
+    fn parent_path(&self) -> Option<(VfsPath, VfsPath)> {
+        let SeedSpec::Parent { from, to: Some(to) } = &self.0 else {
+            return None;
+        };
+        let (from, to) = (VfsPath::parse(from).ok()?, VfsPath::parse(to).ok()?);
+        (from != to).then_some((to, from))
+    }
+
     /// A file with `content` at exactly `path` in the child.
     pub fn file(path: &str, content: impl Into<Bytes>) -> Self {
         ChildSeed(SeedSpec::Inline {
@@ -68,7 +77,7 @@ impl Sandbox {
     /// assert!(child.read("/secret.txt").is_err());
     /// child.run_shell("echo b >> /src/a.txt")?;
     /// assert_eq!(&parent.read("/src/a.txt")?[..], b"a\n"); // untouched
-    /// parent.apply(&child.changes())?;                       // until merged
+    /// parent.merge(&child)?;                                 // until merged
     /// assert_eq!(&parent.read("/src/a.txt")?[..], b"a\nb\n");
     ///
     /// let error = parent.child(&[ChildSeed::path("/missing")]).unwrap_err();
@@ -84,6 +93,8 @@ impl Sandbox {
             "(host)",
             Some(format!("host-made child sandbox, {} seeds", seeds.len())),
         );
-        Ok(Sandbox::new(vfs, Vec::new(), self.engine().clone()))
+        let mut child = Sandbox::new(vfs, Vec::new(), self.engine().clone());
+        child.parent_paths = seeds.iter().filter_map(ChildSeed::parent_path).collect();
+        Ok(child)
     }
 }

@@ -31,7 +31,10 @@ pub use goccia_core::{
 };
 pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
-pub use goccia_vfs::{Change, ChangeKind, DiffFormat, Node, NodeType, PathError, Usage, VfsPath};
+pub use goccia_vfs::{
+    Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PathError, Usage,
+    VfsPath,
+};
 pub use goccia_vm::{Engine, ExecMode, Failure};
 
 /// The README's Rust examples, compiled by `cargo test --doc`.

@@ -15,6 +15,7 @@ use parking_lot::Mutex;
 use crate::Run;
 use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
 use crate::session::PersistentShell;
+use goccia_vfs::MergeReport;
 
 /// What [`Sandbox::write_back_after`] did.
 #[derive(Debug)]
@@ -64,6 +65,9 @@ pub struct Sandbox {
     pub(crate) baseline: Mutex<Snapshot>,
     /// Trees remembered by `snapshot`, by id.
     pub(crate) snapshots: Mutex<Vec<Snapshot>>,
+    /// For a child: each seed's path here and where it came from in the
+    /// parent, when they differ (see [`Sandbox::merge`]).
+    pub(crate) parent_paths: Vec<(VfsPath, VfsPath)>,
     copy_rw: Vec<CopyRwMapping>,
     engine: Engine,
     /// The session `run_shell` uses, opened by its first call.
@@ -86,6 +90,7 @@ impl Sandbox {
         Sandbox {
             baseline: Mutex::new(vfs.snapshot()),
             snapshots: Mutex::new(Vec::new()),
+            parent_paths: Vec::new(),
             vfs: Arc::new(Mutex::new(vfs)),
             copy_rw,
             engine,
@@ -322,23 +327,66 @@ impl Sandbox {
         })
     }
 
-    /// Applies changes taken elsewhere (a child's, another sandbox's) to
-    /// this VFS, all or nothing. A change whose old content does not match
-    /// this tree is refused as stale instead of overwriting.
+    /// Merges changes taken elsewhere (a child's, another sandbox's) into
+    /// this VFS, path by path (contract §10): a folder that exists or a
+    /// result this tree already holds is a no-op; a change made against
+    /// what this tree still holds is applied; a text file edited here too is
+    /// merged line-wise when the edits touch different lines; anything else
+    /// is a conflict in the report, with both sides' hunks, and nothing of
+    /// that path changes. Only a quota refusal is an error (nothing applied).
     ///
     /// ```
-    /// # use goccia::{ApplyError, ChildSeed, Sandbox};
-    /// let parent = Sandbox::builder().file("/a.txt", "1").build()?;
+    /// # use goccia::{ChildSeed, Sandbox};
+    /// let parent = Sandbox::builder().file("/a.txt", "1\n2\n3\n").build()?;
     /// let child = parent.child(&[ChildSeed::path("/a.txt")])?;
-    /// child.write("/a.txt", "2")?;
-    /// parent.write("/a.txt", "3")?; // the parent moved on meanwhile
-    /// let error = parent.apply(&child.changes()).unwrap_err();
-    /// assert!(matches!(error, ApplyError::Stale { .. }));
-    /// assert_eq!(&parent.read("/a.txt")?[..], b"3");
+    /// child.write("/a.txt", "1\n2\nthree\n")?;
+    /// parent.write("/a.txt", "one\n2\n3\n")?; // the parent moved on meanwhile
+    /// let report = parent.apply(&child.changes())?;
+    /// assert_eq!(report.merged.len(), 1);
+    /// assert_eq!(&parent.read("/a.txt")?[..], b"one\n2\nthree\n");
+    ///
+    /// let rival = parent.child(&[ChildSeed::path("/a.txt")])?;
+    /// rival.write("/a.txt", "uno\n2\nthree\n")?;
+    /// parent.write("/a.txt", "ONE\n2\nthree\n")?;
+    /// let report = parent.apply(&rival.changes())?;
+    /// assert_eq!(report.conflicts[0].path.as_str(), "/a.txt");
+    /// assert!(report.conflicts[0].theirs.contains("+uno"));
+    /// assert_eq!(&parent.read("/a.txt")?[..], b"ONE\n2\nthree\n");
     /// # Ok::<(), goccia::Error>(())
     /// ```
-    pub fn apply(&self, changes: &[Change]) -> Result<(), ApplyError> {
-        goccia_vfs::changes::apply_changes(&mut self.vfs.lock(), changes)
+    pub fn apply(&self, changes: &[Change]) -> Result<MergeReport, ApplyError> {
+        goccia_vfs::merge::merge_changes(&mut self.vfs.lock(), changes, VfsPath::clone)
+    }
+
+    /// Merges a child's changes (as [`Sandbox::apply`] does), mapping each
+    /// path back to where it came from: a child seeded with
+    /// [`ChildSeed::path_to`](crate::ChildSeed::path_to)`(from, to)` edits
+    /// under `to`, and the merge lands under `from`.
+    ///
+    /// ```
+    /// # use goccia::{ChildSeed, Sandbox};
+    /// let parent = Sandbox::builder().file("/repo/src/a.rs", "old\n").build()?;
+    /// let child = parent.child(&[ChildSeed::path_to("/repo", "/work")])?;
+    /// child.run_shell("echo new > /work/src/a.rs")?;
+    /// parent.merge(&child)?;
+    /// assert_eq!(&parent.read("/repo/src/a.rs")?[..], b"new\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn merge(&self, child: &Sandbox) -> Result<MergeReport, ApplyError> {
+        let changes = child.changes();
+        goccia_vfs::merge::merge_changes(&mut self.vfs.lock(), &changes, |path| {
+            child.path_in_parent(path)
+        })
+    }
+
+    /// Where a path of this (child) sandbox came from in its parent: the
+    /// longest seeded `to` it is under, replaced by its `from`.
+    fn path_in_parent(&self, path: &VfsPath) -> VfsPath {
+        self.parent_paths
+            .iter()
+            .filter_map(|(to, from)| Some((to, from, path.strip_prefix(to)?)))
+            .max_by_key(|(to, _, _)| to.depth())
+            .map_or_else(|| path.clone(), |(_, from, rest)| from.join_relative(rest))
     }
 
     /// Writes the changes under the `copy_rw` mappings back to the host,

@@ -6,6 +6,8 @@
 mod diff;
 #[path = "api/limits.rs"]
 mod limits;
+#[path = "api/merge.rs"]
+mod merge;
 #[path = "api/nested.rs"]
 mod nested;
 #[path = "api/network.rs"]

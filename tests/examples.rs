@@ -9,7 +9,7 @@ mod lint_fix;
 mod pipeline;
 
 #[test]
-fn fan_out_merges_disjoint_children_and_refuses_the_stale_one() {
+fn fan_out_merges_disjoint_children_and_reports_the_conflicting_one() {
     fan_out::main();
 }
 

@@ -12,6 +12,8 @@
 //! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
 //! - [`changes`]: the JSON diff format, and applying changes.
 //! - [`patch`]: the unified (git) patch format.
+//! - [`merge`]: merging another tree's changes path by path (three-way for
+//!   text edited on both sides), with a report.
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`write_back`]: writing changes back to host paths the host named.
 //! - [`shown`](mod@shown): names as reports for the host show them (one
@@ -25,6 +27,7 @@ pub mod diff;
 pub mod error;
 pub mod format;
 pub mod fs;
+pub mod merge;
 pub mod node;
 pub mod patch;
 pub mod path;
@@ -39,6 +42,7 @@ pub use diff::diff;
 pub use error::{Errno, FsError, FsResult, QuotaKind};
 pub use format::DiffFormat;
 pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
+pub use merge::{Conflict, MergeReport};
 pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
 pub use seed::{SeedEntryError, SeedError, SeedSource, SeedTarget, Seeded};
