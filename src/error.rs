@@ -179,4 +179,7 @@ pub enum Error {
     /// From [`Sandbox::write_back`](crate::Sandbox::write_back).
     #[error(transparent)]
     WriteBack(#[from] WriteBackError),
+    /// From [`Sandbox::restore`](crate::Sandbox::restore).
+    #[error(transparent)]
+    Snapshot(#[from] crate::UnknownSnapshot),
 }
