@@ -179,6 +179,9 @@ pub enum Error {
     /// From [`Sandbox::write_back`](crate::Sandbox::write_back).
     #[error(transparent)]
     WriteBack(#[from] WriteBackError),
+    /// From [`Sandbox::apply_patch`](crate::Sandbox::apply_patch).
+    #[error(transparent)]
+    Patch(#[from] crate::PatchError),
     /// From [`Sandbox::restore`](crate::Sandbox::restore).
     #[error(transparent)]
     Snapshot(#[from] crate::UnknownSnapshot),

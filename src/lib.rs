@@ -32,8 +32,8 @@ pub use goccia_core::{
 pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{
-    Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PathError, Usage,
-    VfsPath,
+    Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PatchError, PatchedFile,
+    PathError, Usage, VfsPath,
 };
 pub use goccia_vm::{Engine, ExecMode, Failure};
 

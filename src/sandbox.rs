@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 use crate::Run;
 use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
 use crate::session::PersistentShell;
-use goccia_vfs::MergeReport;
+use goccia_vfs::{MergeReport, PatchError, PatchOptions, PatchedFile};
 
 /// What [`Sandbox::write_back_after`] did.
 #[derive(Debug)]
@@ -356,6 +356,25 @@ impl Sandbox {
     /// ```
     pub fn apply(&self, changes: &[Change]) -> Result<MergeReport, ApplyError> {
         goccia_vfs::merge::merge_changes(&mut self.vfs.lock(), changes, VfsPath::clone)
+    }
+
+    /// Applies a unified patch (git's form, paths `a/...`/`b/...` from `/`,
+    /// as [`Sandbox::diff`] writes it, or `diff -u` output one level deep),
+    /// all or nothing; the files it changed. Binary patches are refused.
+    ///
+    /// ```
+    /// # use goccia::{DiffFormat, Sandbox};
+    /// let worker = Sandbox::builder().file("/a.txt", "1\n").build()?;
+    /// worker.write("/a.txt", "2\n")?;
+    /// let patch = worker.diff(DiffFormat::Unified);
+    /// let other = Sandbox::builder().file("/a.txt", "1\n").build()?;
+    /// assert_eq!(other.apply_patch(&patch)?.len(), 1);
+    /// assert_eq!(&other.read("/a.txt")?[..], b"2\n");
+    /// assert!(other.apply_patch(&patch).is_err()); // no longer fits: nothing changes
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn apply_patch(&self, patch: &str) -> Result<Vec<PatchedFile>, PatchError> {
+        goccia_vfs::apply_patch(&mut self.vfs.lock(), patch, &PatchOptions::default())
     }
 
     /// Merges a child's changes (as [`Sandbox::apply`] does), mapping each

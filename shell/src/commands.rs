@@ -181,6 +181,7 @@ registry! {
     Utility "gawk" => utilities::awk::awk,
     Utility "mawk" => utilities::awk::awk,
     Utility "diff" => utilities::diff::diff,
+    Utility "patch" => utilities::patch::patch,
     Utility "numfmt" => utilities::numbers::numfmt,
     Utility "shuf" => utilities::numbers::shuf,
     Utility "timeout" => utilities::process::timeout,

@@ -126,6 +126,8 @@ EOF"#,
     // differ (see the README); these inputs have one.
     r#"sed 's/ada/eve/' data/people.csv > p2; diff data/people.csv p2; echo "diff status $?"; diff -u data/people.csv p2 | tail -n +3"#,
     r#"diff data/words.txt <(sed '3d; $a extra' data/words.txt); echo "status $?""#,
+    r#"mkdir a b && cp src/lib.rs a/ && sed 's/a + b/a - b/' src/lib.rs > b/lib.rs && diff -u a/lib.rs b/lib.rs > p.diff; cd a && patch -p1 < ../p.diff; echo "status $?"; cat lib.rs"#,
+    r#"cp -r src old && echo 'pub fn x() {}' > src/x.rs && sed -i 's/TODO: greet/greet/' src/main.rs && diff -r -u -N old src > p.diff; rm -r src && cp -r old src && patch -p1 -d src < p.diff; echo "status $?"; cat src/main.rs src/x.rs; printf 'junk\n' | patch; echo "status $?""#,
     r#"cmp README.md README.md && echo same; cmp data/words.txt data/numbers.txt >/dev/null; echo $?"#,
     r#"base64 < README.md | head -1; echo aGVsbG8K | base64 -d; sha256sum README.md | cut -c1-16; md5sum data/words.txt"#,
     r#"od -c <(printf 'ab\n') | head -1; printf 'x\ty\n' | od -An -tx1"#,

@@ -12,6 +12,8 @@
 //! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
 //! - [`changes`]: the JSON diff format, and applying changes.
 //! - [`patch`]: the unified (git) patch format.
+//! - [`apply_patch`](mod@apply_patch): applying a unified patch, all or
+//!   nothing.
 //! - [`merge`]: merging another tree's changes path by path (three-way for
 //!   text edited on both sides), with a report.
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
@@ -21,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod apply_patch;
 pub mod change;
 pub mod changes;
 pub mod diff;
@@ -36,6 +39,7 @@ pub mod seed_config;
 pub mod shown;
 pub mod write_back;
 
+pub use apply_patch::{PatchError, PatchOptions, PatchedFile, apply_patch};
 pub use change::{Change, ChangeKind};
 pub use changes::{ChangeRecord, DiffDocument};
 pub use diff::diff;
