@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 use goccia_core::{Advice, Audit, Limits, NetPolicy};
-use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host};
+use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host_filtered};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::CopyRwMapping;
+use goccia_vfs::{HostFilter, SymlinkPolicy};
 use goccia_vfs::{Quota, SeedTarget, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode};
 
@@ -61,6 +62,9 @@ impl Sandbox {
 pub struct SandboxBuilder {
     engine: Engine,
     seeds: Vec<Seed>,
+    excludes: Vec<String>,
+    gitignore: bool,
+    symlinks: SymlinkPolicy,
 }
 
 impl Default for SandboxBuilder {
@@ -71,6 +75,9 @@ impl Default for SandboxBuilder {
                 ..Engine::default()
             },
             seeds: Vec::new(),
+            excludes: Vec::new(),
+            gitignore: false,
+            symlinks: SymlinkPolicy::Refuse,
         }
     }
 }
@@ -275,12 +282,58 @@ impl SandboxBuilder {
             max_bytes: self.engine.limits.fs_quota_bytes,
             max_nodes: self.engine.limits.fs_node_limit,
         };
+        let mut filter = HostFilter::default()
+            .gitignore(self.gitignore)
+            .symlinks(self.symlinks);
+        for pattern in &self.excludes {
+            filter = filter.exclude(pattern.clone());
+        }
         let mut vfs = Vfs::new(quota);
         let mut copy_rw = Vec::new();
         for seed in &self.seeds {
-            apply_seed(&mut vfs, seed, &mut copy_rw)?;
+            apply_seed(&mut vfs, seed, &mut copy_rw, &filter)?;
         }
-        Ok(Sandbox::new(vfs, copy_rw, self.engine))
+        let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
+        sandbox.seed_skipped = filter.skipped();
+        Ok(sandbox)
+    }
+
+    /// Leaves out of host seeds what `pattern` matches: gitignore syntax,
+    /// relative to each seed's root (`node_modules/`, `*.log`, `/build`).
+    /// What is left out is never written back either.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let host = tempfile::tempdir()?;
+    /// std::fs::create_dir(host.path().join("node_modules"))?;
+    /// std::fs::write(host.path().join("node_modules/x.js"), "")?;
+    /// std::fs::write(host.path().join("app.js"), "")?;
+    /// let sandbox = Sandbox::builder().seed(host.path(), Some("/w")).exclude("node_modules/").build()?;
+    /// assert!(sandbox.read("/w/app.js").is_ok());
+    /// assert!(sandbox.read("/w/node_modules/x.js").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn exclude(mut self, pattern: impl Into<String>) -> Self {
+        self.excludes.push(pattern.into());
+        self
+    }
+
+    /// Honours each seeded tree's `.gitignore`, `.ignore` and
+    /// `.git/info/exclude` as ripgrep does, and leaves out `.git/`
+    /// (default: off, everything is seeded).
+    pub fn gitignore(mut self, on: bool) -> Self {
+        self.gitignore = on;
+        self
+    }
+
+    /// What to do with symbolic links inside seeded folders (default
+    /// [`SymlinkPolicy::Refuse`]: the seed fails naming the link;
+    /// [`SymlinkPolicy::Skip`] leaves them out, listed by
+    /// [`Sandbox::seed_skipped`]; [`SymlinkPolicy::Keep`] is refused until
+    /// the VFS has links).
+    pub fn symlinks(mut self, policy: SymlinkPolicy) -> Self {
+        self.symlinks = policy;
+        self
     }
 }
 
@@ -288,6 +341,7 @@ fn apply_seed(
     vfs: &mut Vfs,
     seed: &Seed,
     copy_rw: &mut Vec<CopyRwMapping>,
+    filter: &HostFilter,
 ) -> Result<(), SetupError> {
     match seed {
         Seed::Host {
@@ -295,12 +349,21 @@ fn apply_seed(
             target,
             copy_rw: rw,
         } => {
-            let seeded = seed_host(vfs, host, &SeedTarget::parse(target)?)?;
+            let seeded = seed_host_filtered(vfs, host, &SeedTarget::parse(target)?, filter)?;
+            // Host paths left out, as sandbox paths under the seed.
+            let left_out = filter
+                .take_left_out()
+                .iter()
+                .filter_map(|path| path.strip_prefix(host).ok())
+                .filter_map(|relative| relative.to_str())
+                .filter_map(|relative| seeded.path.resolve(relative).ok())
+                .collect();
             if *rw {
                 copy_rw.push(CopyRwMapping {
                     host_root: std::path::absolute(host).unwrap_or_else(|_| host.clone()),
                     sandbox_root: seeded.path,
                     node_type: seeded.node_type,
+                    left_out,
                 });
             }
         }
@@ -311,7 +374,7 @@ fn apply_seed(
             })?;
             seed_bytes(vfs, &path, content.clone())?;
         }
-        Seed::Config(path) => apply_config(vfs, path)?,
+        Seed::Config(path) => apply_config(vfs, path, filter)?,
     }
     Ok(())
 }
@@ -351,7 +414,7 @@ fn read_config(path: &Path) -> Result<Result<String, String>, SetupError> {
 /// a repository).
 const MAX_SEED_CONFIG_BYTES: u64 = 64 << 20;
 
-fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
+fn apply_config(vfs: &mut Vfs, path: &Path, filter: &HostFilter) -> Result<(), SetupError> {
     let problem = |problem: String| SetupError::Config {
         path: path.to_path_buf(),
         problem,
@@ -359,7 +422,7 @@ fn apply_config(vfs: &mut Vfs, path: &Path) -> Result<(), SetupError> {
     let text = read_config(path)?.map_err(problem)?;
     let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
     let folder = path.parent().unwrap_or(Path::new("."));
-    seed_all(vfs, &specs, SeedSource::Host(folder))
+    seed_all(vfs, &specs, SeedSource::Host { folder, filter })
         .map_err(|error| problem(format!("entry {}: {}", error.index, error.source)))?;
     Ok(())
 }

@@ -46,6 +46,8 @@ pub struct Envelope {
     pub write_back: Option<WriteBackSummary>,
     /// The audit events of the run (empty unless auditing is on).
     pub events: Vec<AuditEvent>,
+    /// Host links the seeds left out (`--symlinks skip`).
+    pub seed_skipped: Vec<String>,
     /// Figures of the run.
     pub stats: Stats,
 }
@@ -170,6 +172,11 @@ impl Envelope {
             diff: None,
             write_back: None,
             events: sandbox.engine().audit.events(),
+            seed_skipped: sandbox
+                .seed_skipped()
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect(),
             stats: Stats {
                 duration_ms: run.duration.as_secs_f64() * 1000.0,
                 memory_bytes: run.memory_used,

@@ -33,8 +33,9 @@ pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{
     Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PatchError, PatchedFile,
-    PathError, Usage, VfsPath,
+    PathError, SymlinkPolicy, Usage, VfsPath,
 };
+pub use goccia_vfs::{shown, shown_path};
 pub use goccia_vm::{Engine, ExecMode, Failure};
 
 /// The README's Rust examples, compiled by `cargo test --doc`.

@@ -68,6 +68,8 @@ pub struct Sandbox {
     /// For a child: each seed's path here and where it came from in the
     /// parent, when they differ (see [`Sandbox::merge`]).
     pub(crate) parent_paths: Vec<(VfsPath, VfsPath)>,
+    /// Host links the seeds left out (`SymlinkPolicy::Skip`).
+    pub(crate) seed_skipped: Vec<std::path::PathBuf>,
     copy_rw: Vec<CopyRwMapping>,
     engine: Engine,
     /// The session `run_shell` uses, opened by its first call.
@@ -91,11 +93,18 @@ impl Sandbox {
             baseline: Mutex::new(vfs.snapshot()),
             snapshots: Mutex::new(Vec::new()),
             parent_paths: Vec::new(),
+            seed_skipped: Vec::new(),
             vfs: Arc::new(Mutex::new(vfs)),
             copy_rw,
             engine,
             shell: Mutex::new(None),
         }
+    }
+
+    /// Host links the seeds left out (with [`SymlinkPolicy::Skip`](crate::SymlinkPolicy)),
+    /// in the order met.
+    pub fn seed_skipped(&self) -> &[std::path::PathBuf] {
+        &self.seed_skipped
     }
 
     /// The limits every run gets.

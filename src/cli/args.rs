@@ -83,6 +83,13 @@ fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|e| e.to_string())
 }
 
+/// `--symlinks`: the names `SymlinkPolicy::parse` takes.
+fn symlink_policy() -> impl clap::builder::TypedValueParser<Value = goccia::SymlinkPolicy> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["refuse", "skip", "keep"])
+        .map(|name| goccia::SymlinkPolicy::parse(&name).expect("one of the listed names"))
+}
+
 /// The options `run` and `shell` share: seeding, limits, diff, write-back.
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
@@ -96,6 +103,18 @@ pub struct SandboxArgs {
         help_heading = "Seeding"
     )]
     pub copy_rw: Vec<String>,
+    /// Leave out of host seeds what this gitignore-style pattern matches,
+    /// relative to each seed's root (repeatable); never written back either.
+    #[arg(long, value_name = "GLOB", help_heading = "Seeding")]
+    pub exclude: Vec<String>,
+    /// Honour .gitignore, .ignore and .git/info/exclude in seeded folders
+    /// (as ripgrep does) and leave out .git/.
+    #[arg(long, help_heading = "Seeding")]
+    pub gitignore: bool,
+    /// Symbolic links inside seeded folders: refuse (the seed fails), skip
+    /// (left out and listed on stderr), keep (not supported yet: refused).
+    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = symlink_policy(), help_heading = "Seeding")]
+    pub symlinks: goccia::SymlinkPolicy,
     /// Seed from a JSON file: {"files":[{"from","to"}|{"path","text"}|{"path","base64"}]}.
     #[arg(long = "seed-config", value_name = "FILE", help_heading = "Seeding")]
     pub seed_config: Vec<PathBuf>,

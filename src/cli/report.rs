@@ -54,7 +54,12 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         .mode(args.mode.into())
         .network(args.network())
         .audit(audit)
-        .advice(advice::flags());
+        .advice(advice::flags())
+        .gitignore(args.gitignore)
+        .symlinks(args.symlinks);
+    for pattern in &args.exclude {
+        builder = builder.exclude(pattern.clone());
+    }
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
@@ -71,6 +76,12 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         };
         usage(format!("{error}{advice}"))
     })?;
+    for link in sandbox.seed_skipped() {
+        eprintln!(
+            "goccia: seed skipped the symlink {}",
+            goccia::shown_path(link)
+        );
+    }
     let budget = OutputBudget::new(limits.max_output);
     let (output, captured) = if args.json {
         let (output, out, err) = Output::captured(budget.clone());

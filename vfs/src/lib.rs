@@ -7,7 +7,8 @@
 //! - [`fs`]: the filesystem operations, with quotas checked before any
 //!   change.
 //! - [`seed`], [`seed_config`]: populating a tree from the host, from
-//!   another sandbox, or inline.
+//!   another sandbox, or inline; [`seed_filter`]: what host seeds leave
+//!   out (excludes, ignore files, links).
 //! - [`change`]: the change type (what happened at one path).
 //! - [`diff`](mod@diff): what changed between two snapshots, in O(changed).
 //! - [`changes`]: the JSON diff format, and applying changes.
@@ -36,6 +37,7 @@ pub mod patch;
 pub mod path;
 pub mod seed;
 pub mod seed_config;
+pub mod seed_filter;
 pub mod shown;
 pub mod write_back;
 
@@ -51,6 +53,7 @@ pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
 pub use seed::{SeedEntryError, SeedError, SeedSource, SeedTarget, Seeded};
 pub use seed_config::{SeedShapes, SeedSpec};
+pub use seed_filter::{HostFilter, SymlinkPolicy};
 pub use shown::{shown, shown_path};
 
 /// A VFS shared by everything one sandbox runs (JS, `$`, shared-mode

@@ -19,6 +19,7 @@ use crate::fs::{DIR_MODE, FILE_MODE, Snapshot, Vfs};
 use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType};
 use crate::path::{PathError, VfsPath};
 use crate::seed_config::SeedSpec;
+use crate::seed_filter::{HostFilter, HostWalk};
 
 /// Where a seed lands. A file seeded to a target that is `/`, ends in `/`
 /// or is an existing directory keeps its name inside it; otherwise it is
@@ -74,6 +75,17 @@ pub enum SeedError {
     /// The host path is, or contains, a symbolic link.
     #[error("seed path is a symlink (not supported): {}", .0.display())]
     Symlink(PathBuf),
+    /// Links were to be kept, which the VFS cannot hold yet.
+    #[error("cannot keep the symlink {}: the sandbox filesystem has no links yet (skip links instead)", .0.display())]
+    KeepLinks(PathBuf),
+    /// An exclude pattern that is not valid gitignore syntax.
+    #[error("invalid exclude pattern `{pattern}`: {reason}")]
+    BadExclude {
+        /// The pattern.
+        pattern: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A device, socket or pipe.
     #[error("seed path is neither a file nor a directory: {}", .0.display())]
     Special(PathBuf),
@@ -153,8 +165,13 @@ pub struct Seeded {
 /// Where the `from` of seed entries is read.
 #[derive(Clone, Copy, Debug)]
 pub enum SeedSource<'a> {
-    /// Host paths, relative to this folder (a seed config's).
-    Host(&'a Path),
+    /// Host paths, relative to `folder` (a seed config's), filtered.
+    Host {
+        /// What relative host paths are relative to.
+        folder: &'a Path,
+        /// What host seeds leave out.
+        filter: &'a HostFilter,
+    },
     /// Paths of a parent sandbox, as of this snapshot.
     Parent(&'a Snapshot),
 }
@@ -189,9 +206,9 @@ pub fn seed_one(
     source: SeedSource<'_>,
 ) -> Result<Seeded, SeedError> {
     match (spec, source) {
-        (SeedSpec::Host { from, to }, SeedSource::Host(folder)) => {
+        (SeedSpec::Host { from, to }, SeedSource::Host { folder, filter }) => {
             let target = SeedTarget::parse(to.as_deref().unwrap_or("/"))?;
-            seed_host(vfs, &folder.join(from), &target)
+            seed_host_filtered(vfs, &folder.join(from), &target, filter)
         }
         (SeedSpec::Parent { from, to }, SeedSource::Parent(snapshot)) => {
             let from_path = VfsPath::parse(from).map_err(|source| SeedError::BadTarget {
@@ -211,7 +228,7 @@ pub fn seed_one(
         (SeedSpec::Host { .. }, SeedSource::Parent(_)) => Err(SeedError::WrongSource(
             "a child sandbox is seeded from its parent's paths, never the host's",
         )),
-        (SeedSpec::Parent { .. }, SeedSource::Host(_)) => Err(SeedError::WrongSource(
+        (SeedSpec::Parent { .. }, SeedSource::Host { .. }) => Err(SeedError::WrongSource(
             "a parent path can only seed a child sandbox",
         )),
     }
@@ -241,6 +258,18 @@ pub fn seed_child(parent: &Vfs, specs: &[SeedSpec]) -> Result<Vfs, SeedEntryErro
 /// copied (the named path itself, or inside a folder, dangling or not) are
 /// refused; symlinked *ancestors* of the named path are followed.
 pub fn seed_host(vfs: &mut Vfs, host: &Path, target: &SeedTarget) -> Result<Seeded, SeedError> {
+    seed_host_filtered(vfs, host, target, &HostFilter::default())
+}
+
+/// [`seed_host`], leaving out what `filter` says. A named path that is
+/// itself a link is refused whatever the link policy (name its target).
+pub fn seed_host_filtered(
+    vfs: &mut Vfs,
+    host: &Path,
+    target: &SeedTarget,
+    filter: &HostFilter,
+) -> Result<Seeded, SeedError> {
+    let mut walk = filter.walk(host)?;
     let remaining = vfs.remaining();
     let mut budget = HostBudget {
         bytes: remaining.max_bytes,
@@ -250,7 +279,15 @@ pub fn seed_host(vfs: &mut Vfs, host: &Path, target: &SeedTarget) -> Result<Seed
         target: target.path().clone(),
     };
     let levels = crate::path::MAX_DEPTH.saturating_sub(target.path().depth());
-    let node = read_host_node(host, &mut budget, levels)?;
+    if fs::symlink_metadata(host)
+        .map_err(io_error(host))?
+        .file_type()
+        .is_symlink()
+    {
+        return Err(SeedError::Symlink(host.to_path_buf()));
+    }
+    let node = read_host_node(host, &mut budget, levels, &mut walk)?
+        .expect("the named path is not a link");
     let name = match node.node_type() {
         NodeType::File => Some(host_file_name(host)?),
         NodeType::Directory => None,
@@ -431,19 +468,26 @@ fn read_host_file(path: &Path, len: u64, budget: &mut HostBudget) -> Result<Vec<
     Ok(data)
 }
 
-/// Reads a host file or folder into a detached node, refusing symlinks,
-/// special files, folders nested more than `levels` deep, and more than
-/// the budget.
-fn read_host_node(path: &Path, budget: &mut HostBudget, levels: usize) -> Result<Node, SeedError> {
+/// Reads a host file or folder into a detached node, refusing special
+/// files, folders nested more than `levels` deep, and more than the budget;
+/// links as the walk's policy says (`None`: left out), and nothing the
+/// walk excludes.
+fn read_host_node(
+    path: &Path,
+    budget: &mut HostBudget,
+    levels: usize,
+    walk: &mut HostWalk<'_>,
+) -> Result<Option<Node>, SeedError> {
     let metadata = fs::symlink_metadata(path).map_err(io_error(path))?;
     let file_type = metadata.file_type();
     if file_type.is_symlink() {
-        Err(SeedError::Symlink(path.to_path_buf()))
+        walk.link(path)?;
+        Ok(None)
     } else if file_type.is_file() {
         budget.take_node(path)?;
         let data = read_host_file(path, metadata.len(), budget)?;
         let file = FileNode::new(Bytes::from(data), meta_of(&metadata, FILE_MODE));
-        Ok(Node::File(Arc::new(file)))
+        Ok(Some(Node::File(Arc::new(file))))
     } else if file_type.is_dir() {
         if levels == 0 {
             return Err(SeedError::TooDeep(path.to_path_buf()));
@@ -455,16 +499,25 @@ fn read_host_node(path: &Path, budget: &mut HostBudget, levels: usize) -> Result
             .collect::<Result<Vec<_>, _>>()
             .map_err(io_error(path))?;
         entries.sort_by_key(|entry| entry.file_name());
+        let layered = walk.enter(path);
         for entry in entries {
             let child_path = entry.path();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if walk.excluded(&child_path, is_dir) {
+                continue;
+            }
             let name = entry
                 .file_name()
                 .into_string()
                 .map_err(|_| SeedError::NonUtf8Name(child_path.clone()))?;
-            let child = read_host_node(&child_path, budget, levels - 1)?;
-            dir.insert(Name::from(name.as_str()), child);
+            if let Some(child) = read_host_node(&child_path, budget, levels - 1, walk)? {
+                dir.insert(Name::from(name.as_str()), child);
+            }
         }
-        Ok(Node::Dir(Arc::new(dir)))
+        if layered {
+            walk.leave();
+        }
+        Ok(Some(Node::Dir(Arc::new(dir))))
     } else {
         Err(SeedError::Special(path.to_path_buf()))
     }

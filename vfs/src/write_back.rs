@@ -34,6 +34,9 @@ pub struct CopyRwMapping {
     pub sandbox_root: VfsPath,
     /// A file mapping covers exactly its own path.
     pub node_type: NodeType,
+    /// Sandbox paths the seed left out (excluded, skipped links): never
+    /// written back, even if the run created them.
+    pub left_out: Vec<VfsPath>,
 }
 
 /// Why a change was not written.
@@ -45,6 +48,9 @@ pub enum SkipReason {
     Deletion,
     /// Folders are created only as parents of written files.
     Directory,
+    /// The seed left this host path out (an exclude, an ignore file, a
+    /// skipped link): the host's copy is not the sandbox's to replace.
+    LeftOut,
     /// The host has a directory where the run left a file, or a file where
     /// one of its parent folders should be: writing would delete host data.
     HostTypeConflict(PathBuf),
@@ -55,6 +61,7 @@ impl std::fmt::Display for SkipReason {
         match self {
             SkipReason::NotMapped => f.write_str("not under a write-back mapping"),
             SkipReason::Deletion => f.write_str("deletions are never applied"),
+            SkipReason::LeftOut => f.write_str("the seed left this path out"),
             SkipReason::Directory => {
                 f.write_str("directories are only created as parents of written files")
             }
@@ -266,6 +273,14 @@ pub fn plan<'a>(
             plan.skipped.push(skip(SkipReason::NotMapped));
             continue;
         };
+        if mapping
+            .left_out
+            .iter()
+            .any(|left_out| change.path.starts_with(left_out))
+        {
+            plan.skipped.push(skip(SkipReason::LeftOut));
+            continue;
+        }
         let file = match (change.kind, change.new.as_ref()) {
             (ChangeKind::Delete, _) => {
                 plan.skipped.push(skip(SkipReason::Deletion));
@@ -523,6 +538,7 @@ mod tests {
             let seeded =
                 seed_host(&mut vfs, &root.join(from), &SeedTarget::parse(to).unwrap()).unwrap();
             mappings.push(CopyRwMapping {
+                left_out: Vec::new(),
                 host_root: root.join(from),
                 sandbox_root: seeded.path,
                 node_type: seeded.node_type,
@@ -608,6 +624,7 @@ mod tests {
         let inner = fx.host.path().join("inner-host");
         fs::create_dir(&inner).unwrap();
         fx.mappings.push(CopyRwMapping {
+            left_out: Vec::new(),
             host_root: inner.clone(),
             sandbox_root: p("/work/sub"),
             node_type: NodeType::Directory,
@@ -628,6 +645,7 @@ mod tests {
         vfs.write_file(&p("/tmp/scratch"), "s").unwrap();
         vfs.write_file(&p("/kept"), "k").unwrap();
         let root_mapping = CopyRwMapping {
+            left_out: Vec::new(),
             host_root: host.path().to_path_buf(),
             sandbox_root: VfsPath::root(),
             node_type: NodeType::Directory,
