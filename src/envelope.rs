@@ -66,6 +66,9 @@ pub struct Stats {
     pub fs_nodes: u64,
     /// Bytes of output charged to the budget.
     pub output_bytes: u64,
+    /// True when `--output-overflow truncate` dropped output from the
+    /// middle.
+    pub output_truncated: bool,
 }
 
 /// What write-back did, as the envelope shows it.
@@ -178,6 +181,7 @@ impl Envelope {
                 .map(|path| path.display().to_string())
                 .collect(),
             stats: Stats {
+                output_truncated: false,
                 duration_ms: run.duration.as_secs_f64() * 1000.0,
                 memory_bytes: run.memory_used,
                 fs_bytes: usage.bytes,
@@ -198,6 +202,12 @@ impl Envelope {
     /// With the bytes charged to the output budget.
     pub fn with_output_bytes(mut self, bytes: u64) -> Self {
         self.stats.output_bytes = bytes;
+        self
+    }
+
+    /// With whether truncate mode dropped output.
+    pub fn with_output_truncated(mut self, truncated: bool) -> Self {
+        self.stats.output_truncated = truncated;
         self
     }
 

@@ -27,7 +27,7 @@ pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};
 pub use goccia_core::{
     Advice, AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, LimitKind, Limits,
-    NetPolicy, Output, OutputBudget, ParseSizeError, Setting, Stop, Stream, parse_size,
+    NetPolicy, Output, OutputBudget, Overflow, ParseSizeError, Setting, Stop, Stream, parse_size,
 };
 pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use goccia_core::{Limits, Output, OutputBudget, Watch};
+use goccia_core::{Limits, Output, Watch};
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackReport, write_back};
 use goccia_vfs::{Change, DiffFormat, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode, RunRequest};
@@ -163,8 +163,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script(&self, entry: &str) -> Result<Run, RunError> {
-        let (output, stdout, stderr) =
-            Output::captured(OutputBudget::new(self.engine.limits.max_output));
+        let (output, stdout, stderr) = Output::captured(self.engine.limits.output_budget());
         let mut run = self.run_script_with(entry, &output)?;
         run.stdout = stdout.take();
         run.stderr = stderr.take();
@@ -197,6 +196,8 @@ impl Sandbox {
             self.engine.clone(),
         );
         let outcome = goccia_vm::run(&request);
+        // Truncate mode held the last half back: it lands now.
+        output.budget().finish();
         Ok(Run {
             exit_code: outcome.exit_code(),
             result: outcome.result.filter(|_| outcome.failure.is_none()),

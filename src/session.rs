@@ -401,7 +401,7 @@ impl Sandbox {
     pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
         if slot.is_none() {
-            let budget = OutputBudget::new(self.limits().max_output);
+            let budget = self.limits().output_budget();
             let (output, stdout, stderr) = Output::captured(budget.clone());
             let session = self.shell_session(&output, Stdin::Empty)?;
             *slot = Some(PersistentShell {
@@ -423,6 +423,7 @@ impl Sandbox {
             }
         };
         let mut run = ran.into_run(started);
+        shell.budget.finish();
         run.stdout = shell.stdout.take();
         run.stderr = shell.stderr.take();
         Ok(run)

@@ -37,6 +37,6 @@ pub use audit::{Audit, AuditEvent};
 pub use limits::{Limits, LimitsError, ParseSizeError, parse_size};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
-pub use output::{Capture, Output, OutputBudget, Stream};
+pub use output::{Capture, Output, OutputBudget, Overflow, Stream};
 pub use stop::Stop;
 pub use watch::{CancelToken, Watch};

@@ -9,6 +9,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::outcome::LimitKind;
+use crate::output::{OutputBudget, Overflow};
 
 /// Limits for one sandbox run. Children inherit them and may only narrow.
 /// A builder: start from [`Limits::default`] (every default stated on its
@@ -47,6 +48,9 @@ pub struct Limits {
     /// Bytes of stdout + stderr the guest may produce, `$` captures and
     /// children included (default 64 MiB).
     pub max_output: u64,
+    /// What happens past `max_output` (default [`Overflow::Fail`]: the run
+    /// ends, exit 3; [`Overflow::Truncate`] keeps both ends and goes on).
+    pub output_overflow: Overflow,
     /// Nesting depth of `runScript` / `goccia` (default 32).
     pub max_depth: u32,
     /// Simple commands (builtins included) per shell run (default
@@ -178,6 +182,18 @@ impl Limits {
         self
     }
 
+    /// Sets [`Limits::output_overflow`].
+    pub fn output_overflow(mut self, overflow: Overflow) -> Self {
+        self.output_overflow = overflow;
+        self
+    }
+
+    /// A fresh output budget of [`Limits::max_output`] bytes that behaves
+    /// as [`Limits::output_overflow`] says past it.
+    pub fn output_budget(&self) -> std::sync::Arc<OutputBudget> {
+        OutputBudget::with_overflow(self.max_output, self.output_overflow)
+    }
+
     /// The configured value of one limit (the deadline in milliseconds,
     /// sizes in bytes, counts as counts).
     pub fn value_of(&self, kind: LimitKind) -> u64 {
@@ -244,6 +260,7 @@ impl Default for Limits {
             max_buffered_input: Self::DEFAULT_MAX_BUFFERED_INPUT,
             max_concurrent_stages: Self::DEFAULT_MAX_CONCURRENT_STAGES,
             max_value_bytes: Self::DEFAULT_MAX_VALUE_BYTES,
+            output_overflow: Overflow::Fail,
         }
     }
 }

@@ -3,8 +3,11 @@
 //! Output is written as it is produced (never buffered to the end of the
 //! run). Every byte a guest emits, directly or through `$` and children,
 //! is charged to one [`OutputBudget`]; past `--max-output` the rest is
-//! dropped and the caller learns the cap was hit.
+//! dropped and the caller learns the cap was hit ([`Overflow::Fail`]), or
+//! the first half is kept as written, the last half held back, and the
+//! middle replaced by one line when the run ends ([`Overflow::Truncate`]).
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,22 +29,135 @@ pub enum Stream {
 /// The stop a write past the budget ends with.
 const OUTPUT_EXCEEDED: Stop = Stop::Limit(LimitKind::Output);
 
+/// What happens to output past the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Overflow {
+    /// The rest is dropped and the run ends (exit 3): the default.
+    #[default]
+    Fail,
+    /// The run goes on: the first half of the budget is written as
+    /// produced, the last half is held back, and when the run ends the
+    /// bytes between them are replaced by one line,
+    /// `[goccia: N bytes of output omitted]`.
+    Truncate,
+}
+
+impl Overflow {
+    /// `fail` or `truncate`, as every interface spells them.
+    pub fn parse(name: &str) -> Option<Overflow> {
+        match name {
+            "fail" => Some(Overflow::Fail),
+            "truncate" => Some(Overflow::Truncate),
+            _ => None,
+        }
+    }
+}
+
 /// Bytes a run may still write, shared by everything the run starts.
-#[derive(Debug)]
 pub struct OutputBudget {
     limit: u64,
     used: AtomicU64,
     exceeded: AtomicBool,
+    overflow: Overflow,
+    /// With [`Overflow::Truncate`]: the last bytes past the first half.
+    tail: Mutex<Tail>,
+    /// Whether truncate mode dropped anything from the middle.
+    truncated: AtomicBool,
+}
+
+impl std::fmt::Debug for OutputBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputBudget")
+            .field("limit", &self.limit)
+            .field("used", &self.used())
+            .field("overflow", &self.overflow)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The output held back in truncate mode, each chunk with its sink, and
+/// what was dropped from its front.
+#[derive(Default)]
+struct Tail {
+    chunks: VecDeque<(Sink, Vec<u8>)>,
+    held: u64,
+    omitted: u64,
+    /// Where the marker line goes: the sink of the first byte dropped.
+    marker_sink: Option<Sink>,
+    /// Whether the head written so far ends a line (the marker then needs
+    /// no newline of its own first).
+    head_ends_line: bool,
 }
 
 impl OutputBudget {
-    /// A budget of `limit` bytes, shared through the `Arc`.
+    /// A budget of `limit` bytes that fails the run past it.
     pub fn new(limit: u64) -> Arc<Self> {
+        OutputBudget::with_overflow(limit, Overflow::Fail)
+    }
+
+    /// A budget of `limit` bytes with the given behaviour past it.
+    pub fn with_overflow(limit: u64, overflow: Overflow) -> Arc<Self> {
         Arc::new(OutputBudget {
             limit,
             used: AtomicU64::new(0),
             exceeded: AtomicBool::new(false),
+            overflow,
+            tail: Mutex::new(Tail::default()),
+            truncated: AtomicBool::new(false),
         })
+    }
+
+    /// What happens past the budget.
+    pub fn overflow(&self) -> Overflow {
+        self.overflow
+    }
+
+    /// True once output was dropped from the middle (truncate mode).
+    pub fn truncated(&self) -> bool {
+        self.truncated.load(Ordering::Relaxed)
+    }
+
+    /// Writes what truncate mode held back: the marker line (if anything
+    /// was dropped) to the sink of the first dropped byte, then the kept
+    /// tail, each chunk to its own sink. Call it when the run ends; a
+    /// no-op otherwise.
+    pub fn finish(&self) {
+        let tail = std::mem::take(&mut *self.tail.lock());
+        if let Some(sink) = &tail.marker_sink {
+            let newline = if tail.head_ends_line { "" } else { "\n" };
+            let marker = format!(
+                "{newline}[goccia: {} bytes of output omitted]\n",
+                tail.omitted
+            );
+            let _ = sink.lock().write_all(marker.as_bytes());
+        }
+        for (sink, bytes) in tail.chunks {
+            let _ = sink.lock().write_all(&bytes);
+        }
+    }
+
+    /// Truncate mode: keeps `bytes` (bound for `sink`) among the last half
+    /// of the budget, dropping the oldest held bytes past it.
+    fn hold(&self, sink: &Sink, bytes: &[u8]) {
+        let capacity = self.limit - self.limit / 2;
+        let mut tail = self.tail.lock();
+        tail.chunks.push_back((sink.clone(), bytes.to_vec()));
+        tail.held += bytes.len() as u64;
+        while tail.held > capacity {
+            let excess = tail.held - capacity;
+            let (front_sink, front) = tail.chunks.front_mut().expect("held bytes are in chunks");
+            let dropped = excess.min(front.len() as u64);
+            let first_sink = front_sink.clone();
+            if dropped as usize == front.len() {
+                tail.chunks.pop_front();
+            } else {
+                front.drain(..dropped as usize);
+            }
+            tail.held -= dropped;
+            tail.omitted += dropped;
+            tail.marker_sink.get_or_insert(first_sink);
+            self.truncated.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The cap in bytes.
@@ -63,13 +179,20 @@ impl OutputBudget {
     pub fn reset(&self) {
         self.used.store(0, Ordering::Relaxed);
         self.exceeded.store(false, Ordering::Relaxed);
+        *self.tail.lock() = Tail::default();
+        self.truncated.store(false, Ordering::Relaxed);
     }
 
-    /// Reserves up to `wanted` bytes; returns how many may be written.
+    /// Reserves up to `wanted` bytes; returns how many may be written as
+    /// produced (in truncate mode, only the first half of the budget).
     fn reserve(&self, wanted: u64) -> u64 {
+        let head = match self.overflow {
+            Overflow::Fail => self.limit,
+            Overflow::Truncate => self.limit / 2,
+        };
         let mut used = self.used.load(Ordering::Relaxed);
         loop {
-            let granted = wanted.min(self.limit.saturating_sub(used));
+            let granted = wanted.min(head.saturating_sub(used));
             match self.used.compare_exchange_weak(
                 used,
                 used + granted,
@@ -77,7 +200,7 @@ impl OutputBudget {
                 Ordering::Relaxed,
             ) {
                 Ok(_) => {
-                    if granted < wanted {
+                    if granted < wanted && self.overflow == Overflow::Fail {
                         self.exceeded.store(true, Ordering::Relaxed);
                     }
                     return granted;
@@ -195,21 +318,28 @@ impl Output {
     /// a shell's stdout, or whose shell was cancelled).
     pub fn write(&self, stream: Stream, bytes: &[u8]) -> Result<(), Stop> {
         let granted = self.budget.reserve(bytes.len() as u64) as usize;
-        if granted > 0 {
-            let sink = match stream {
-                Stream::Stdout => &self.stdout,
-                Stream::Stderr => &self.stderr,
-            };
-            if let Err(error) = sink.lock().write_all(&bytes[..granted])
-                && let Some(stop) = Stop::in_io(&error)
-            {
-                return Err(stop);
-            }
+        let sink = match stream {
+            Stream::Stdout => &self.stdout,
+            Stream::Stderr => &self.stderr,
+        };
+        if granted > 0
+            && let Err(error) = sink.lock().write_all(&bytes[..granted])
+            && let Some(stop) = Stop::in_io(&error)
+        {
+            return Err(stop);
         }
-        if granted < bytes.len() {
-            Err(OUTPUT_EXCEEDED)
-        } else {
-            Ok(())
+        if self.budget.overflow == Overflow::Truncate && granted > 0 {
+            self.budget.tail.lock().head_ends_line = bytes[granted - 1] == b'\n';
+        }
+        if granted == bytes.len() {
+            return Ok(());
+        }
+        match self.budget.overflow {
+            Overflow::Fail => Err(OUTPUT_EXCEEDED),
+            Overflow::Truncate => {
+                self.budget.hold(sink, &bytes[granted..]);
+                Ok(())
+            }
         }
     }
 
@@ -239,6 +369,42 @@ mod tests {
         assert!(budget.exceeded());
         assert_eq!(output.stdout(b"x"), Err(OUTPUT_EXCEEDED));
         assert_eq!(budget.used(), 10);
+    }
+
+    #[test]
+    fn truncation_keeps_both_ends_and_counts_the_middle() {
+        let budget = OutputBudget::with_overflow(10, Overflow::Truncate);
+        let (output, out, err) = Output::captured(budget.clone());
+        output.stdout(b"abc").unwrap();
+        output.stderr(b"de").unwrap();
+        output.stdout(b"0123456789").unwrap();
+        output.stderr(b"XY").unwrap();
+        assert!(budget.truncated());
+        // The head (5 bytes) is written as produced; the tail waits.
+        assert_eq!(
+            (out.contents(), err.contents()),
+            (b"abc".to_vec(), b"de".to_vec())
+        );
+        budget.finish();
+        assert!(budget.truncated(), "still known after the tail is written");
+        // 17 bytes: 5 head, 5 tail ("789" on stdout, "XY" on stderr), 7 omitted.
+        assert_eq!(
+            String::from_utf8(out.contents()).unwrap(),
+            "abc\n[goccia: 7 bytes of output omitted]\n789"
+        );
+        assert_eq!(err.contents(), b"deXY");
+        assert_eq!(Overflow::parse("truncate"), Some(Overflow::Truncate));
+        assert_eq!(Overflow::parse("drop"), None);
+    }
+
+    #[test]
+    fn truncation_that_omits_nothing_writes_no_marker() {
+        let budget = OutputBudget::with_overflow(10, Overflow::Truncate);
+        let (output, out, _) = Output::captured(budget.clone());
+        output.stdout(b"0123456789").unwrap();
+        budget.finish();
+        assert!(!budget.truncated());
+        assert_eq!(out.contents(), b"0123456789");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
-use goccia::{AllowedHost, DiffFormat, ExecMode, Limits, NetPolicy, parse_size};
+use goccia::{AllowedHost, DiffFormat, ExecMode, Limits, NetPolicy, Overflow, parse_size};
 
 const AFTER_HELP: &str = "\
 Exit codes: 0 success, 1 script error (also a refused write-back), 2 usage error (nothing ran),
@@ -81,6 +81,13 @@ fn diff_format() -> impl clap::builder::TypedValueParser<Value = DiffFormat> {
 
 fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|e| e.to_string())
+}
+
+/// `--output-overflow`: the names `Overflow::parse` takes.
+fn overflow() -> impl clap::builder::TypedValueParser<Value = Overflow> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["fail", "truncate"])
+        .map(|name| Overflow::parse(&name).expect("a listed name"))
 }
 
 /// `--symlinks`: the names `SymlinkPolicy::parse` takes.
@@ -177,6 +184,11 @@ pub struct SandboxArgs {
     /// Bytes of stdout + stderr the guest may write; past it the run ends with exit 3.
     #[arg(long = "max-output", value_name = "BYTES", value_parser = size, default_value = "64m", help_heading = "Limits")]
     pub max_output: u64,
+    /// Past --max-output: fail (the run ends, exit 3) or truncate (the run
+    /// goes on; the first and last halves are kept, the middle becomes one
+    /// line "[goccia: N bytes of output omitted]").
+    #[arg(long = "output-overflow", value_name = "MODE", default_value = "fail", value_parser = overflow(), help_heading = "Limits")]
+    pub output_overflow: Overflow,
     /// Nesting depth of runScript and the shell's goccia builtin.
     #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]
     pub max_depth: u32,
@@ -207,6 +219,7 @@ impl SandboxArgs {
             .fs_quota_bytes(self.fs_quota_bytes)
             .fs_node_limit(self.fs_node_limit)
             .max_output(self.max_output)
+            .output_overflow(self.output_overflow)
             .max_depth(self.max_depth)
     }
 

@@ -82,7 +82,7 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
             goccia::shown_path(link)
         );
     }
-    let budget = OutputBudget::new(limits.max_output);
+    let budget = limits.output_budget();
     let (output, captured) = if args.json {
         let (output, out, err) = Output::captured(budget.clone());
         (output, Some((out, err)))
@@ -122,6 +122,8 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
         captured,
         ..
     } = prepared;
+    // What truncate mode held back lands before the diff.
+    budget.finish();
     let diff = args.wants_diff().then(|| match &args.diff_root {
         Some(root) => sandbox
             .diff_rooted(args.diff_format, root)
@@ -154,6 +156,7 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
         let envelope = Envelope::new(&sandbox, &run)
             .with_output(&out.take(), &err.take())
             .with_output_bytes(budget.used())
+            .with_output_truncated(budget.truncated())
             .with_diff(diff)
             .with_write_back(write_back)
             .with_exit_code(exit);

@@ -108,3 +108,70 @@ fn a_forged_enospc_without_a_quota_hit_is_a_script_error() {
 fn a_thrown_null_far_from_the_memory_limit_is_a_script_error() {
     js("throw null;").assert_code(1).stderr_has("uncaught null");
 }
+
+/// `--output-overflow truncate` (contract §10): the run goes on, the first
+/// and last halves of the budget are kept, the middle is one line naming
+/// exactly how many bytes were dropped, and the envelope says so.
+#[test]
+fn truncated_output_keeps_both_ends_and_counts_the_middle() {
+    let project = Project::with(
+        "main.js",
+        "for (let i = 0; i < 1000; i++) console.log(String(i).padStart(9, '0')); console.error('end');",
+    );
+    let run = project.goccia(&[
+        "run",
+        "/main.js",
+        "--seed",
+        "main.js",
+        "--max-output",
+        "100",
+        "--output-overflow",
+        "truncate",
+        "--json",
+    ]);
+    run.assert_ok();
+    let json = run.json();
+    assert_eq!(json["stats"]["outputTruncated"], true);
+    let stdout = json["stdout"].as_str().unwrap();
+    let stderr = json["stderr"].as_str().unwrap();
+    // 10,004 bytes in all: 50 kept first, 50 last (46 of stdout, stderr's 4).
+    assert!(stdout.starts_with("000000000\n000000001\n"), "{stdout}");
+    assert!(
+        stdout.contains("\n[goccia: 9904 bytes of output omitted]\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("000000998\n000000999\n"), "{stdout}");
+    assert_eq!(stderr, "end\n");
+    // The default still fails the run at the cap.
+    project
+        .goccia(&[
+            "run",
+            "/main.js",
+            "--seed",
+            "main.js",
+            "--max-output",
+            "100",
+        ])
+        .assert_code(3);
+    // And the shell truncates the same way.
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        "seq 1 100000",
+        "--max-output",
+        "64",
+        "--output-overflow",
+        "truncate",
+    ]);
+    run.assert_ok();
+    assert!(run.stdout.starts_with("1\n2\n3\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("bytes of output omitted]\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("99999\n100000\n"), "{}", run.stdout);
+    project
+        .goccia(&["shell", "-c", "true", "--output-overflow", "sometimes"])
+        .assert_code(2);
+}
