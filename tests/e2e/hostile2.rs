@@ -457,9 +457,6 @@ fn a_last_command_that_overruns_is_a_timeout_and_writes_nothing_back() {
     assert!(!project.exists("w/new.txt"), "a timed-out run wrote back");
 }
 
-/// Serializing the default export runs guest code: a `toJSON` that hits the
-/// deadline, the heap limit or the output cap fails the run (it was exit 0,
-/// `ok: true`, and write-back ran), in the entry and in a child alike.
 // ----- 6. budgets per tree, not per run -----
 
 /// Every level of `runScript` had its own `--max-memory`: 32 levels each
@@ -521,6 +518,9 @@ fn a_child_cannot_make_room_by_deleting_its_seeds() {
     assert_eq!(stderr, "ENOSPC\nsmall ok\nchild: true\n", "{stderr}");
 }
 
+/// Serializing the default export runs guest code: a `toJSON` that hits the
+/// deadline, the heap limit or the output cap fails the run (it was exit 0,
+/// `ok: true`, and write-back ran), in the entry and in a child alike.
 #[test]
 fn limits_hit_while_serializing_the_result_fail_the_run() {
     let busy = "export default { toJSON() { for (;;) {} } };";
