@@ -278,6 +278,14 @@ impl SandboxBuilder {
     /// ```
     pub fn build(self) -> Result<Sandbox, SetupError> {
         self.engine.limits.check()?;
+        if let Some((name, _)) = self
+            .engine
+            .env
+            .iter()
+            .find(|(name, _)| !is_shell_name(name))
+        {
+            return Err(SetupError::Env { name: name.clone() });
+        }
         let quota = Quota {
             max_bytes: self.engine.limits.fs_quota_bytes,
             max_nodes: self.engine.limits.fs_node_limit,
@@ -296,6 +304,23 @@ impl SandboxBuilder {
         let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
         sandbox.seed_skipped = filter.skipped();
         Ok(sandbox)
+    }
+
+    /// Sets an exported variable every shell of the sandbox (`run_shell`,
+    /// `$`, nested runs) starts with. The host's own environment is never
+    /// read; this is the only way in. A name that is not a shell
+    /// identifier is refused by [`SandboxBuilder::build`].
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().env("GREETING", "hi").build()?;
+    /// assert_eq!(sandbox.run_shell("echo $GREETING; env | grep GREETING")?.stdout_text(), "hi\nGREETING=hi\n");
+    /// assert!(Sandbox::builder().env("1BAD", "x").build().is_err());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.engine.env.push((name.into(), value.into()));
+        self
     }
 
     /// Leaves out of host seeds what `pattern` matches: gitignore syntax,
@@ -335,6 +360,15 @@ impl SandboxBuilder {
         self.symlinks = policy;
         self
     }
+}
+
+/// A shell identifier: a letter or `_`, then letters, digits or `_`.
+fn is_shell_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn apply_seed(

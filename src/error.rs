@@ -26,6 +26,14 @@ pub type ChildSeedError = goccia_vfs::SeedEntryError;
 /// ```
 #[derive(Debug, Error)]
 pub enum SetupError {
+    /// An environment variable whose name is not a shell identifier.
+    #[error(
+        "invalid environment variable name `{name}`: a letter or _ first, then letters, digits or _"
+    )]
+    Env {
+        /// The name as given.
+        name: String,
+    },
     /// A limit no run could work with (a heap too small for the JS
     /// globals, a stack too small or too large).
     #[error("{0}")]
@@ -147,6 +155,16 @@ pub enum RunError {
     Panicked,
 }
 
+/// A snapshot this sandbox never took.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("no snapshot {index} in this sandbox (it has taken {taken})")]
+pub struct UnknownSnapshot {
+    /// The index of the id asked for ([`SnapshotId::index`](crate::SnapshotId::index)).
+    pub index: usize,
+    /// How many snapshots this sandbox has taken.
+    pub taken: usize,
+}
+
 /// Any error of the embedding API, for callers that only propagate.
 ///
 /// ```
@@ -184,5 +202,5 @@ pub enum Error {
     Patch(#[from] crate::PatchError),
     /// From [`Sandbox::restore`](crate::Sandbox::restore).
     #[error(transparent)]
-    Snapshot(#[from] crate::UnknownSnapshot),
+    Snapshot(#[from] UnknownSnapshot),
 }

@@ -16,12 +16,12 @@ pub use child::ChildSeed;
 pub use envelope::{Envelope, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
-    WriteBackError,
+    UnknownSnapshot, WriteBackError,
 };
 pub use run::Run;
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::{ShellRun, ShellSession, Stdin};
-pub use snapshots::{SnapshotId, UnknownSnapshot};
+pub use snapshots::SnapshotId;
 
 pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use goccia_core::{Limits, Output, Watch};
+use goccia_core::{Limits, Output, OutputBudget, Watch};
 use goccia_vfs::write_back::{CopyRwMapping, WriteBackReport, write_back};
 use goccia_vfs::{Change, DiffFormat, FsError, NodeType, SharedVfs, Snapshot, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode, RunRequest};
@@ -75,6 +75,9 @@ pub struct Sandbox {
     /// The session `run_shell` uses, opened by its first call.
     pub(crate) shell: Mutex<Option<PersistentShell>>,
 }
+
+/// The name an inline entry runs under (`run_code`, `goccia run -e`).
+const INLINE_ENTRY: &str = "/[inline].js";
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,7 +166,8 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script(&self, entry: &str) -> Result<Run, RunError> {
-        let (output, stdout, stderr) = Output::captured(self.engine.limits.output_budget());
+        let (output, stdout, stderr) =
+            Output::captured(OutputBudget::for_limits(&self.engine.limits));
         let mut run = self.run_script_with(entry, &output)?;
         run.stdout = stdout.take();
         run.stderr = stderr.take();
@@ -183,18 +187,28 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script_with(&self, entry: &str, output: &Output) -> Result<Run, RunError> {
+        self.run_entry(entry, None, output)
+    }
+
+    fn run_entry(
+        &self,
+        entry: &str,
+        inline_source: Option<Arc<str>>,
+        output: &Output,
+    ) -> Result<Run, RunError> {
         let entry = VfsPath::parse(entry).map_err(|source| RunError::Entry {
             raw: entry.to_string(),
             source,
         })?;
         let started = Instant::now();
-        let request = RunRequest::new(
+        let mut request = RunRequest::new(
             entry,
             self.vfs.clone(),
             output.clone(),
             Watch::new(self.engine.limits.timeout),
             self.engine.clone(),
         );
+        request.inline_source = inline_source;
         let outcome = goccia_vm::run(&request);
         // Truncate mode held the last half back: it lands now.
         output.budget().finish();
@@ -207,6 +221,32 @@ impl Sandbox {
             duration: started.elapsed(),
             memory_used: Some(outcome.memory_used),
         })
+    }
+
+    /// Runs JS `source` as the entry module: it is never written to the VFS
+    /// (nor seen in the diff); relative imports resolve from `/`. Output is
+    /// captured in the `Run`.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/lib.js", "export const x = 41;").build()?;
+    /// let run = sandbox.run_code("import { x } from './lib.js'; console.log(x + 1);")?;
+    /// assert_eq!(run.stdout_text(), "42\n");
+    /// assert!(sandbox.changes().is_empty());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_code(&self, source: &str) -> Result<Run, RunError> {
+        let (output, stdout, stderr) =
+            Output::captured(OutputBudget::for_limits(&self.engine.limits));
+        let mut run = self.run_code_with(source, &output)?;
+        run.stdout = stdout.take();
+        run.stderr = stderr.take();
+        Ok(run)
+    }
+
+    /// [`Sandbox::run_code`], with the output streamed to `output`.
+    pub fn run_code_with(&self, source: &str, output: &Output) -> Result<Run, RunError> {
+        self.run_entry(INLINE_ENTRY, Some(Arc::from(source)), output)
     }
 
     /// A file's content, read from the host side.

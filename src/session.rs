@@ -158,12 +158,15 @@ impl Sandbox {
                 stream,
             })
         };
-        let shell = Shell::new(
+        let mut shell = Shell::new(
             context,
             stdin.into_fd(&limits),
             writer(Stream::Stdout),
             writer(Stream::Stderr),
         );
+        for (name, value) in &engine.env {
+            shell.export(name, value);
+        }
         let mut state = SessionState {
             shell,
             audit: engine.audit.clone(),
@@ -401,7 +404,7 @@ impl Sandbox {
     pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
         if slot.is_none() {
-            let budget = self.limits().output_budget();
+            let budget = OutputBudget::for_limits(self.limits());
             let (output, stdout, stderr) = Output::captured(budget.clone());
             let session = self.shell_session(&output, Stdin::Empty)?;
             *slot = Some(PersistentShell {

@@ -5,29 +5,19 @@
 //! shared, not copied.
 
 use goccia_vfs::Snapshot;
-use thiserror::Error;
 
+use crate::error::UnknownSnapshot;
 use crate::sandbox::Sandbox;
 
 /// Names one snapshot of one sandbox (from [`Sandbox::snapshot`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SnapshotId(usize);
+pub struct SnapshotId(pub(crate) usize);
 
 impl SnapshotId {
     /// The number the sandbox gave it (0, 1, 2, ... in order taken).
     pub fn index(self) -> usize {
         self.0
     }
-}
-
-/// A snapshot this sandbox never took.
-#[derive(Debug, Error, PartialEq, Eq)]
-#[error("no snapshot {} in this sandbox (it has taken {taken})", .id.0)]
-pub struct UnknownSnapshot {
-    /// The id asked for.
-    pub id: SnapshotId,
-    /// How many snapshots this sandbox has taken.
-    pub taken: usize,
 }
 
 impl Sandbox {
@@ -55,7 +45,7 @@ impl Sandbox {
     pub fn restore(&self, id: SnapshotId) -> Result<(), UnknownSnapshot> {
         let snapshots = self.snapshots.lock();
         let tree = snapshots.get(id.0).ok_or(UnknownSnapshot {
-            id,
+            index: id.0,
             taken: snapshots.len(),
         })?;
         self.vfs.lock().restore(tree);

@@ -143,12 +143,16 @@ fn new_shell(host: &Host) -> Shell {
         host.limits.clone(),
         host.nest.launcher(),
     );
-    Shell::new(
+    let mut shell = Shell::new(
         context,
         Fd::null_input(),
         Fd::null_output(),
         Fd::null_output(),
-    )
+    );
+    for (name, value) in &host.env {
+        shell.export(name, value);
+    }
+    shell
 }
 
 /// A `$` command's stdout or stderr: kept for the result and, unless

@@ -76,6 +76,8 @@ pub struct Host {
     pub limits: goccia_core::Limits,
     /// The surface's words for raising a limit, appended to messages.
     pub advice: goccia_core::Advice,
+    /// Exported variables every shell of the run starts with.
+    pub env: Vec<(String, String)>,
 }
 
 impl Host {

@@ -34,9 +34,9 @@ pub mod watch;
 
 pub use advice::{Advice, Setting};
 pub use audit::{Audit, AuditEvent};
-pub use limits::{Limits, LimitsError, ParseSizeError, parse_size};
+pub use limits::{Limits, LimitsError, Overflow, ParseSizeError, parse_size};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
-pub use output::{Capture, Output, OutputBudget, Overflow, Stream};
+pub use output::{Capture, Output, OutputBudget, Stream};
 pub use stop::Stop;
 pub use watch::{CancelToken, Watch};

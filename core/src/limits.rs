@@ -9,7 +9,6 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::outcome::LimitKind;
-use crate::output::{OutputBudget, Overflow};
 
 /// Limits for one sandbox run. Children inherit them and may only narrow.
 /// A builder: start from [`Limits::default`] (every default stated on its
@@ -72,6 +71,30 @@ pub struct Limits {
     /// Bytes one shell variable, array element or brace expansion may
     /// hold: a doubling loop (`x=$x$x`) stops here (default 64 MiB).
     pub max_value_bytes: usize,
+}
+
+/// What happens to output past the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Overflow {
+    /// The rest is dropped and the run ends (exit 3): the default.
+    #[default]
+    Fail,
+    /// The run goes on: the first half of the budget is written as
+    /// produced, the last half is held back, and when the run ends the
+    /// bytes between them are replaced by one line,
+    /// `[goccia: N bytes of output omitted]`.
+    Truncate,
+}
+
+impl Overflow {
+    /// `fail` or `truncate`, as every interface spells them.
+    pub fn parse(name: &str) -> Option<Overflow> {
+        match name {
+            "fail" => Some(Overflow::Fail),
+            "truncate" => Some(Overflow::Truncate),
+            _ => None,
+        }
+    }
 }
 
 impl Limits {
@@ -186,12 +209,6 @@ impl Limits {
     pub fn output_overflow(mut self, overflow: Overflow) -> Self {
         self.output_overflow = overflow;
         self
-    }
-
-    /// A fresh output budget of [`Limits::max_output`] bytes that behaves
-    /// as [`Limits::output_overflow`] says past it.
-    pub fn output_budget(&self) -> std::sync::Arc<OutputBudget> {
-        OutputBudget::with_overflow(self.max_output, self.output_overflow)
     }
 
     /// The configured value of one limit (the deadline in milliseconds,

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 
+use crate::limits::Overflow;
 use crate::outcome::LimitKind;
 use crate::stop::Stop;
 
@@ -28,30 +29,6 @@ pub enum Stream {
 
 /// The stop a write past the budget ends with.
 const OUTPUT_EXCEEDED: Stop = Stop::Limit(LimitKind::Output);
-
-/// What happens to output past the budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Overflow {
-    /// The rest is dropped and the run ends (exit 3): the default.
-    #[default]
-    Fail,
-    /// The run goes on: the first half of the budget is written as
-    /// produced, the last half is held back, and when the run ends the
-    /// bytes between them are replaced by one line,
-    /// `[goccia: N bytes of output omitted]`.
-    Truncate,
-}
-
-impl Overflow {
-    /// `fail` or `truncate`, as every interface spells them.
-    pub fn parse(name: &str) -> Option<Overflow> {
-        match name {
-            "fail" => Some(Overflow::Fail),
-            "truncate" => Some(Overflow::Truncate),
-            _ => None,
-        }
-    }
-}
 
 /// Bytes a run may still write, shared by everything the run starts.
 pub struct OutputBudget {
@@ -93,6 +70,13 @@ impl OutputBudget {
     /// A budget of `limit` bytes that fails the run past it.
     pub fn new(limit: u64) -> Arc<Self> {
         OutputBudget::with_overflow(limit, Overflow::Fail)
+    }
+
+    /// A fresh budget of [`Limits::max_output`](crate::Limits::max_output)
+    /// bytes that behaves as
+    /// [`Limits::output_overflow`](crate::Limits::output_overflow) says.
+    pub fn for_limits(limits: &crate::Limits) -> Arc<Self> {
+        OutputBudget::with_overflow(limits.max_output, limits.output_overflow)
     }
 
     /// A budget of `limit` bytes with the given behaviour past it.

@@ -50,9 +50,18 @@ pub struct ShellArgs {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The entry module: a path in the sandbox filesystem.
-    #[arg(value_name = "ENTRY")]
-    pub entry: String,
+    /// The entry module: a path in the sandbox filesystem, or `-` to read
+    /// the entry's source from stdin (it never appears in the VFS).
+    #[arg(
+        value_name = "ENTRY",
+        required_unless_present = "eval",
+        conflicts_with = "eval"
+    )]
+    pub entry: Option<String>,
+    /// Run this JS source as the entry (it never appears in the VFS or the
+    /// diff).
+    #[arg(short = 'e', long = "eval", value_name = "JS")]
+    pub eval: Option<String>,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
 }
@@ -83,6 +92,14 @@ fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|e| e.to_string())
 }
 
+/// `--env NAME=VALUE`.
+fn env_pair(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) => Ok((name.to_string(), value.to_string())),
+        None => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
 /// `--output-overflow`: the names `Overflow::parse` takes.
 fn overflow() -> impl clap::builder::TypedValueParser<Value = Overflow> {
     use clap::builder::TypedValueParser;
@@ -110,6 +127,10 @@ pub struct SandboxArgs {
         help_heading = "Seeding"
     )]
     pub copy_rw: Vec<String>,
+    /// Set an exported variable for every shell of the sandbox (repeatable);
+    /// the host's environment is never read.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = env_pair, help_heading = "Sandbox")]
+    pub env: Vec<(String, String)>,
     /// Leave out of host seeds what this gitignore-style pattern matches,
     /// relative to each seed's root (repeatable); never written back either.
     #[arg(long, value_name = "GLOB", help_heading = "Seeding")]

@@ -60,6 +60,9 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
     for pattern in &args.exclude {
         builder = builder.exclude(pattern.clone());
     }
+    for (name, value) in &args.env {
+        builder = builder.env(name.clone(), value.clone());
+    }
     for seed in seeds {
         builder = match seed {
             SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
@@ -82,7 +85,7 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
             goccia::shown_path(link)
         );
     }
-    let budget = limits.output_budget();
+    let budget = OutputBudget::for_limits(&limits);
     let (output, captured) = if args.json {
         let (output, out, err) = Output::captured(budget.clone());
         (output, Some((out, err)))

@@ -11,10 +11,24 @@ pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
         Ok(prepared) => prepared,
         Err(exit) => return exit,
     };
-    let run = match prepared
-        .sandbox
-        .run_script_with(&args.entry, &prepared.output)
-    {
+    let inline = match (&args.eval, args.entry.as_deref()) {
+        (Some(source), _) => Some(source.clone()),
+        (None, Some("-")) => {
+            let mut source = String::new();
+            if let Err(error) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut source) {
+                eprintln!("goccia: cannot read the entry from stdin: {error}");
+                return FailureKind::Usage.exit_code();
+            }
+            Some(source)
+        }
+        _ => None,
+    };
+    let ran = match (&inline, &args.entry) {
+        (Some(source), _) => prepared.sandbox.run_code_with(source, &prepared.output),
+        (None, Some(entry)) => prepared.sandbox.run_script_with(entry, &prepared.output),
+        (None, None) => unreachable!("clap requires an entry or -e"),
+    };
+    let run = match ran {
         Ok(script) => script,
         Err(error) => {
             eprintln!("goccia: {error}");

@@ -207,3 +207,54 @@ fn console_output_streams_while_the_guest_runs() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// Inline code (contract §10): `run -e` and `run -` run source that never
+/// appears in the VFS or the diff; `--env` is the only way variables get in.
+#[test]
+fn inline_entries_and_explicit_environment() {
+    let project = Project::new();
+    project
+        .goccia(&[
+            "run",
+            "-e",
+            "import { $ } from 'goccia'; console.log(await $`echo $NAME`.text());",
+            "--env",
+            "NAME=goccia",
+            "--diff",
+        ])
+        .assert_ok()
+        .stdout_is("goccia\n\n{\n  \"version\": 1,\n  \"changes\": []\n}\n");
+    let run = goccia_with_stdin(
+        project.path(),
+        &["run", "-", "--json"],
+        "import fs from 'fs'; fs.writeFileSync('/made.txt', 'x'); console.log(fs.readdirSync('/'));",
+    );
+    let json = run.json();
+    assert_eq!(json["exitCode"], 0, "{}", run.stderr);
+    assert_eq!(json["stdout"], "[ 'made.txt', 'tmp' ]\n");
+    project
+        .goccia(&["run", "-e", "throw new Error('boom')"])
+        .assert_code(1)
+        .stderr_has("uncaught Error: boom");
+    project.goccia(&["run"]).assert_code(2);
+    project.goccia(&["run", "/a.js", "-e", "1"]).assert_code(2);
+    project
+        .goccia(&["shell", "-c", "echo \"$A\"", "--env", "A=1", "--env", "A=2"])
+        .assert_ok()
+        .stdout_is("2\n");
+    project
+        .goccia(&["shell", "-c", "true", "--env", "1X=2"])
+        .assert_code(2)
+        .stderr_has("invalid environment variable name `1X`");
+    project
+        .goccia(&["shell", "-c", "true", "--env", "NOEQ"])
+        .assert_code(2)
+        .stderr_has("is not NAME=VALUE");
+    // The host's environment is never read.
+    let run = std::process::Command::new(binary())
+        .args(["shell", "-c", "echo \"[$GOCCIA_HOST_SECRET]\""])
+        .env("GOCCIA_HOST_SECRET", "leaked")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "[]\n");
+}

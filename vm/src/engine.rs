@@ -20,4 +20,7 @@ pub struct Engine {
     /// The surface's words for raising a limit, appended to messages
     /// (none by default).
     pub advice: Advice,
+    /// Variables every shell of the sandbox starts with, exported (the
+    /// host's own environment is never read).
+    pub env: Vec<(String, String)>,
 }

@@ -83,6 +83,9 @@ pub struct VfsLoader {
     pub vfs: SharedVfs,
     /// Source or host-compiled bytecode.
     pub mode: ExecMode,
+    /// An entry given as source (`run -e`, `run_code`): served under its
+    /// name, never read from (or written to) the VFS.
+    pub inline: Option<(VfsPath, std::sync::Arc<str>)>,
 }
 
 impl Loader for VfsLoader {
@@ -97,6 +100,11 @@ impl Loader for VfsLoader {
         }
         let path = VfsPath::parse(name)
             .map_err(|e| module_error(ctx, format!("Cannot load module '{name}': {e}")))?;
+        if let Some((inline, source)) = &self.inline
+            && *inline == path
+        {
+            return Module::declare(ctx.clone(), name, source.as_bytes().to_vec());
+        }
         let source = self.vfs.lock().read_file(&path).map_err(|error| {
             let why = match error.errno {
                 Errno::IsDir => "it is a directory",

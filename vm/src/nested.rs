@@ -177,6 +177,7 @@ impl NestedRun<'_> {
             depth: self.nester.depth,
             shell: Some(shell),
             memory: self.nester.memory.clone(),
+            inline_source: None,
         })
     }
 }

@@ -46,6 +46,9 @@ pub struct RunRequest {
     /// The JS heap budget of the whole tree (a nested run shares its
     /// caller's).
     pub memory: HeapBudget,
+    /// The entry's source, when it is given inline rather than read from
+    /// the VFS (it then never appears there, nor in the diff).
+    pub inline_source: Option<std::sync::Arc<str>>,
 }
 
 impl RunRequest {
@@ -68,6 +71,7 @@ impl RunRequest {
             depth: 0,
             shell: None,
             memory,
+            inline_source: None,
         }
     }
 }
@@ -135,7 +139,7 @@ type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'
 
 fn run_here(request: &RunRequest) -> RunOutcome {
     let tripwire = Arc::new(Tripwire::default());
-    if !request.vfs.lock().is_file(&request.entry) {
+    if request.inline_source.is_none() && !request.vfs.lock().is_file(&request.entry) {
         return RunOutcome::failed(Failure::new(
             FailureKind::ScriptError,
             format!("entry not found: {}", request.entry),
@@ -189,6 +193,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         audit: request.engine.audit.clone(),
         limits: request.engine.limits.clone(),
         advice: request.engine.advice.clone(),
+        env: request.engine.env.clone(),
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,
@@ -249,6 +254,10 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
         VfsLoader {
             vfs: request.vfs.clone(),
             mode: request.engine.mode,
+            inline: request
+                .inline_source
+                .clone()
+                .map(|source| (request.entry.clone(), source)),
         },
     );
     Ok(runtime)
