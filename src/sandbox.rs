@@ -74,7 +74,14 @@ pub struct Sandbox {
     engine: Engine,
     /// The session `run_shell` uses, opened by its first call.
     pub(crate) shell: Mutex<Option<PersistentShell>>,
+    /// The one shell session's state (cwd, variables, functions) as the
+    /// `$` of every script runs it and every shell session adopts it
+    /// (contract §10: one session per sandbox).
+    pub(crate) session_state: SessionState,
 }
+
+/// A sandbox's shell session state, shared by its `$` and its sessions.
+pub(crate) type SessionState = Arc<Mutex<Option<goccia_shell::Shell>>>;
 
 /// The name an inline entry runs under (`run_code`, `goccia run -e`).
 const INLINE_ENTRY: &str = "/[inline].js";
@@ -97,6 +104,7 @@ impl Sandbox {
             snapshots: Mutex::new(Vec::new()),
             parent_paths: Vec::new(),
             seed_skipped: Vec::new(),
+            session_state: SessionState::default(),
             vfs: Arc::new(Mutex::new(vfs)),
             copy_rw,
             engine,
@@ -209,6 +217,7 @@ impl Sandbox {
             self.engine.clone(),
         );
         request.inline_source = inline_source;
+        request.shell = Some(self.session_state.clone());
         let outcome = goccia_vm::run(&request);
         // Truncate mode held the last half back: it lands now.
         output.budget().finish();

@@ -134,6 +134,9 @@ type Job = Box<dyn FnOnce(&mut SessionState) + Send>;
 
 /// What the session's thread owns.
 struct SessionState {
+    /// The sandbox's session state: adopted before each run, updated
+    /// after it, so `$` in scripts and every session see one shell.
+    shared: crate::sandbox::SessionState,
     shell: Shell,
     audit: Audit,
     limits: Limits,
@@ -168,6 +171,7 @@ impl Sandbox {
             shell.export(name, value);
         }
         let mut state = SessionState {
+            shared: self.session_state.clone(),
             shell,
             audit: engine.audit.clone(),
             limits,
@@ -269,7 +273,10 @@ impl ShellSession {
             state.shell.set_interactive(true);
             state.begin();
             match state.shell.run_line(&line) {
-                Ok(LineStatus { status, exited }) => (ShellRun::finished(status), exited),
+                Ok(LineStatus { status, exited }) => {
+                    state.publish();
+                    (ShellRun::finished(status), exited)
+                }
                 Err(stop) => {
                     let run = state.conclude(Err(stop));
                     // `$?` after an interrupted line is 130 (or the limit's code).
@@ -347,10 +354,19 @@ impl SessionState {
     fn begin(&mut self) {
         self.cancel.reset();
         let watch = Watch::with_cancel(self.limits.timeout, self.cancel.clone());
+        if let Some(shared) = &*self.shared.lock() {
+            self.shell.adopt(shared);
+        }
         self.shell.begin_run(watch);
     }
 
+    /// Hands this session's state to the sandbox's other users.
+    fn publish(&self) {
+        *self.shared.lock() = Some(self.shell.clone());
+    }
+
     fn conclude(&self, result: Result<i32, Stop>) -> ShellRun {
+        self.publish();
         let stop = match result {
             Ok(status) => return ShellRun::finished(status),
             Err(stop) => stop,

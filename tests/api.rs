@@ -16,6 +16,8 @@ mod network;
 mod run;
 #[path = "api/seeding.rs"]
 mod seeding;
+#[path = "api/session.rs"]
+mod session;
 #[path = "api/shell.rs"]
 mod shell;
 #[path = "api/write_back.rs"]

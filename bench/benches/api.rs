@@ -62,5 +62,66 @@ fn api(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, api);
+/// Snapshots and merges (issue 11): `snapshot` + `restore` of a
+/// 10,000-file sandbox, and merging 20 children's changes where every
+/// file was also edited by the parent (the three-way path) against the
+/// same 20 merges onto an untouched parent (the plain path).
+fn harness(c: &mut Criterion) {
+    let mut group = c.benchmark_group("harness");
+    let big = tree(10_000);
+    big.write("/repo/d1/f1.txt", "changed\n").unwrap();
+    group.bench_function("snapshot of a 10,000-file sandbox", |b| {
+        b.iter(|| big.snapshot())
+    });
+    let id = big.snapshot();
+    group.bench_function("restore of a 10,000-file sandbox", |b| {
+        b.iter(|| big.restore(id).unwrap())
+    });
+    let text: String = (0..40).map(|line| format!("line {line}\n")).collect();
+    let parent_with = |edited_by_parent: bool| {
+        let mut builder = Sandbox::builder();
+        for index in 0..20 {
+            builder = builder.file(&format!("/src/f{index}.txt"), text.clone());
+        }
+        let parent = builder.build().unwrap();
+        let children: Vec<Sandbox> = (0..20)
+            .map(|index| {
+                let child = parent.child(&[ChildSeed::path("/src")]).unwrap();
+                let edited = text.replace("line 30\n", "line thirty\n");
+                child.write(&format!("/src/f{index}.txt"), edited).unwrap();
+                child
+            })
+            .collect();
+        if edited_by_parent {
+            let edited = text.replace("line 3\n", "line three\n");
+            for index in 0..20 {
+                parent
+                    .write(&format!("/src/f{index}.txt"), edited.clone())
+                    .unwrap();
+            }
+        }
+        (parent, children)
+    };
+    for (label, edited) in [
+        ("merge 20 children, plain path", false),
+        ("merge 20 children, three-way path", true),
+    ] {
+        group.bench_function(label, |b| {
+            b.iter_batched(
+                || parent_with(edited),
+                |(parent, children)| {
+                    for child in &children {
+                        let report = parent.merge(child).unwrap();
+                        assert!(report.is_clean());
+                    }
+                    (parent, children)
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, api, harness);
 criterion_main!(benches);

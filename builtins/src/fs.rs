@@ -30,8 +30,9 @@ impl<'js> Call<'_, 'js> {
         Ok(Call { ctx, host, syscall })
     }
 
+    /// `raw` resolved from the session's working directory.
     fn path(&self, raw: &str) -> Result<VfsPath> {
-        VfsPath::parse(raw).map_err(|error| {
+        self.host.cwd().resolve(raw).map_err(|error| {
             let errno = Errno::from(&error);
             self.error(&FsError::new(errno, &VfsPath::root()), raw, None)
         })
@@ -130,7 +131,11 @@ pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
         "exists",
         move |ctx: Ctx<'js>, path: String| {
             let _call = Call::begin(&ctx, &h, "access")?;
-            Ok::<_, rquickjs::Error>(VfsPath::parse(&path).is_ok_and(|p| h.vfs.lock().exists(&p)))
+            Ok::<_, rquickjs::Error>(
+                h.cwd()
+                    .resolve(&path)
+                    .is_ok_and(|p| h.vfs.lock().exists(&p)),
+            )
         },
     )?;
     let h = host.clone();

@@ -75,6 +75,9 @@ fn run_command<'js>(
     let stderr = Captured::new(host, Stream::Stderr, options.quiet);
     let mut slot = host.shell.lock();
     let shared = slot.get_or_insert_with(|| new_shell(host));
+    // The session's shell may come from another run (or `run_shell`):
+    // this command runs under this run's deadline.
+    shared.set_watch(host.watch.clone());
     let mut copy = (options.cwd.is_some() || !options.env.is_empty()).then(|| shared.subshell());
     let shell = copy.as_mut().unwrap_or(shared);
     let saved = [0, 1, 2].map(|fd| shell.fds().get(fd).cloned());

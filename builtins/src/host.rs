@@ -81,6 +81,15 @@ pub struct Host {
 }
 
 impl Host {
+    /// The working directory of the sandbox's shell session: relative
+    /// paths (the `fs` module's) resolve from it, as in the shell.
+    pub fn cwd(&self) -> goccia_vfs::VfsPath {
+        self.shell
+            .lock()
+            .as_ref()
+            .map_or_else(goccia_vfs::VfsPath::root, |shell| shell.cwd().clone())
+    }
+
     /// Checks the deadline and cancellation; records what stopped the run.
     pub fn check(&self) -> Result<(), Stop> {
         if let Some(stop) = self.tripwire.fatal() {

@@ -18,7 +18,17 @@ use crate::nested::Nester;
 impl ScriptLauncher for Nester {
     fn launch(&self, shell: &mut Shell, args: &[String]) -> ExecResult {
         let request = match ScriptRequest::from_args(args) {
-            Ok(request) => request,
+            // A relative entry is the shell's, as any path it is given.
+            Ok(mut request) => match shell.cwd().resolve(&request.entry) {
+                Ok(entry) => {
+                    request.entry = entry.to_string();
+                    request
+                }
+                Err(error) => {
+                    shell.write_stderr(format!("goccia: {}: {error}\n", request.entry).as_bytes());
+                    return Ok(2);
+                }
+            },
             Err(message) => {
                 shell.write_stderr(format!("goccia: {message}\n{LAUNCHER_USAGE}\n").as_bytes());
                 return Ok(2);

@@ -393,6 +393,31 @@ impl Shell {
         true
     }
 
+    /// Takes on what a user sees of `other`'s state: its working directory,
+    /// variables, functions, aliases, options, positional parameters,
+    /// directory stack, traps and last status. The two are one session
+    /// seen from two threads (a sandbox's `run_shell` and the `$` of its
+    /// scripts); descriptors, the deadline and the context stay this
+    /// shell's.
+    pub fn adopt(&mut self, other: &Shell) {
+        self.vars = other.vars.clone();
+        self.functions = other.functions.clone();
+        self.aliases = other.aliases.clone();
+        self.opts = other.opts.clone();
+        self.positional = other.positional.clone();
+        self.arg0 = other.arg0.clone();
+        self.cwd = other.cwd.clone();
+        self.dir_stack = other.dir_stack.clone();
+        self.traps = other.traps.clone();
+        self.status = other.status;
+    }
+
+    /// Runs what follows under `watch` (a new run's deadline) without
+    /// resetting the command budgets ([`Shell::begin_run`] does both).
+    pub fn set_watch(&mut self, watch: Watch) {
+        self.watch = watch;
+    }
+
     /// A subshell copy whose `goccia` builtin goes through `launcher` (a
     /// shell handed to a nested run, which nests one level deeper).
     pub fn subshell_with_launcher(&self, launcher: Arc<dyn ScriptLauncher>) -> Shell {
