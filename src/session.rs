@@ -281,6 +281,7 @@ impl ShellSession {
                     let run = state.conclude(Err(stop));
                     // `$?` after an interrupted line is 130 (or the limit's code).
                     state.shell.set_last_status(run.exit_code);
+                    state.publish();
                     (run, false)
                 }
             }

@@ -403,7 +403,7 @@ impl Shell {
         self.vars = other.vars.clone();
         self.functions = other.functions.clone();
         self.aliases = other.aliases.clone();
-        self.opts = other.opts.clone();
+        self.opts = other.opts;
         self.positional = other.positional.clone();
         self.arg0 = other.arg0.clone();
         self.cwd = other.cwd.clone();
