@@ -3,6 +3,7 @@
 
 mod advice;
 mod builder;
+mod call;
 mod child;
 mod envelope;
 mod error;
@@ -12,6 +13,7 @@ mod session;
 mod snapshots;
 
 pub use builder::SandboxBuilder;
+pub use call::CallOptions;
 pub use child::ChildSeed;
 pub use envelope::{Envelope, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{

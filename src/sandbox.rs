@@ -84,7 +84,7 @@ pub struct Sandbox {
 pub(crate) type SessionState = Arc<Mutex<Option<goccia_shell::Shell>>>;
 
 /// The name an inline entry runs under (`run_code`, `goccia run -e`).
-const INLINE_ENTRY: &str = "/[inline].js";
+pub(crate) const INLINE_ENTRY: &str = "/[inline].js";
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -195,14 +195,15 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script_with(&self, entry: &str, output: &Output) -> Result<Run, RunError> {
-        self.run_entry(entry, None, output)
+        self.run_entry(entry, None, output, Watch::new(self.engine.limits.timeout))
     }
 
-    fn run_entry(
+    pub(crate) fn run_entry(
         &self,
         entry: &str,
         inline_source: Option<Arc<str>>,
         output: &Output,
+        watch: Watch,
     ) -> Result<Run, RunError> {
         let entry = VfsPath::parse(entry).map_err(|source| RunError::Entry {
             raw: entry.to_string(),
@@ -213,7 +214,7 @@ impl Sandbox {
             entry,
             self.vfs.clone(),
             output.clone(),
-            Watch::new(self.engine.limits.timeout),
+            watch,
             self.engine.clone(),
         );
         request.inline_source = inline_source;
@@ -255,7 +256,8 @@ impl Sandbox {
 
     /// [`Sandbox::run_code`], with the output streamed to `output`.
     pub fn run_code_with(&self, source: &str, output: &Output) -> Result<Run, RunError> {
-        self.run_entry(INLINE_ENTRY, Some(Arc::from(source)), output)
+        let watch = Watch::new(self.engine.limits.timeout);
+        self.run_entry(INLINE_ENTRY, Some(Arc::from(source)), output, watch)
     }
 
     /// A file's content, read from the host side.

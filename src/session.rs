@@ -226,6 +226,39 @@ impl ShellSession {
         self.try_run_script(source).unwrap_or_else(|_| Self::lost())
     }
 
+    /// Runs `source` as [`ShellSession::run_script`] does, under `call`'s
+    /// deadline, stdin and sinks (the session's own come back after).
+    pub(crate) fn try_run_call(&mut self, source: &str, call: Call) -> Result<ShellRun, RunError> {
+        let source = source.to_string();
+        self.call(move |state| {
+            state.begin_with(call.watch);
+            let saved = [0, 1, 2].map(|fd| state.shell.fds().get(fd).cloned());
+            if let Some(bytes) = call.stdin {
+                state
+                    .shell
+                    .fds_mut()
+                    .set(0, Fd::reader(BytesReader::new(bytes)));
+            }
+            if let Some(output) = &call.output {
+                for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
+                    let writer = HostWriter {
+                        output: output.clone(),
+                        stream,
+                    };
+                    state.shell.fds_mut().set(fd, Fd::writer(writer));
+                }
+            }
+            let result = state.shell.run_script(&source);
+            for (fd, saved) in saved.into_iter().enumerate() {
+                if let Some(saved) = saved {
+                    state.shell.fds_mut().set(fd, saved);
+                }
+            }
+            state.conclude(result)
+        })
+        .ok_or(RunError::Panicked)
+    }
+
     /// [`ShellSession::run_script`], or `Panicked` when the session's
     /// thread is gone.
     pub(crate) fn try_run_script(&mut self, source: &str) -> Result<ShellRun, RunError> {
@@ -355,6 +388,11 @@ impl SessionState {
     fn begin(&mut self) {
         self.cancel.reset();
         let watch = Watch::with_cancel(self.limits.timeout, self.cancel.clone());
+        self.begin_with(watch);
+    }
+
+    /// Starts a run under `watch`, from the sandbox's session state.
+    fn begin_with(&mut self, watch: Watch) {
         if let Some(shared) = &*self.shared.lock() {
             self.shell.adopt(shared);
         }
@@ -392,6 +430,13 @@ impl SessionState {
 
 /// The session [`Sandbox::run_shell`] keeps between calls, with the
 /// captures its output goes to.
+/// One call's deadline, stdin and sinks.
+pub(crate) struct Call {
+    watch: Watch,
+    stdin: Option<Bytes>,
+    output: Option<Output>,
+}
+
 pub(crate) struct PersistentShell {
     session: ShellSession,
     stdout: Capture,
@@ -419,6 +464,17 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
+        self.run_shell_opts(command_line, &crate::CallOptions::new())
+    }
+
+    /// [`Sandbox::run_shell`] with per-call controls: this call's
+    /// deadline, a cancel token (exit 130, `FailureKind::Cancelled`),
+    /// stdin bytes, and output streamed to a sink as produced.
+    pub fn run_shell_opts(
+        &self,
+        command_line: &str,
+        options: &crate::CallOptions,
+    ) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
         if slot.is_none() {
             let budget = OutputBudget::for_limits(self.limits());
@@ -434,7 +490,12 @@ impl Sandbox {
         let shell = slot.as_mut().expect("opened above");
         shell.budget.reset();
         let started = Instant::now();
-        let ran = match shell.session.try_run_script(command_line) {
+        let call = Call {
+            watch: options.watch(self.limits().timeout),
+            stdin: options.stdin.clone(),
+            output: options.output.clone(),
+        };
+        let ran = match shell.session.try_run_call(command_line, call) {
             Ok(ran) => ran,
             Err(error) => {
                 // The session's thread is gone; the next call starts anew.

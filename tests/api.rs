@@ -2,6 +2,8 @@
 //! (`tests/e2e/`): the same behaviours through `goccia::Sandbox` instead
 //! of the binary, so both faces stay in step.
 
+#[path = "api/calls.rs"]
+mod calls;
 #[path = "api/diff.rs"]
 mod diff;
 #[path = "api/limits.rs"]

@@ -18,6 +18,8 @@ pub enum FailureKind {
     Timeout,
     /// An internal fault, never caused by guest input (70).
     HostError,
+    /// The host cancelled the call (a cancel token, Ctrl-C) (130).
+    Cancelled,
 }
 
 impl FailureKind {
@@ -29,6 +31,7 @@ impl FailureKind {
             FailureKind::ResourceLimit => 3,
             FailureKind::Timeout => 4,
             FailureKind::HostError => 70,
+            FailureKind::Cancelled => 130,
         }
     }
 
@@ -40,6 +43,7 @@ impl FailureKind {
             FailureKind::ResourceLimit => "resource-limit",
             FailureKind::Timeout => "timeout",
             FailureKind::HostError => "host-error",
+            FailureKind::Cancelled => "cancelled",
         }
     }
 }

@@ -36,7 +36,7 @@ impl Stop {
         match self {
             // A cancelled run is not the guest's fault, but it is not a
             // limit either: the CLI reports it as exit 130 (SIGINT).
-            Stop::Cancelled => FailureKind::ScriptError,
+            Stop::Cancelled => FailureKind::Cancelled,
             Stop::Limit(kind) => kind.failure_kind(),
         }
     }
@@ -140,6 +140,6 @@ mod tests {
             Stop::Limit(LimitKind::ShellCommands).failure_kind(),
             FailureKind::ResourceLimit
         );
-        assert_eq!(Stop::Cancelled.failure_kind(), FailureKind::ScriptError);
+        assert_eq!(Stop::Cancelled.failure_kind(), FailureKind::Cancelled);
     }
 }

@@ -1,0 +1,135 @@
+//! Per-call controls (contract §10): a deadline for this call, a
+//! cancellation another thread can trigger, stdin bytes for the shell, and
+//! a sink that receives output as it is produced.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use goccia_core::{CancelToken, Output, OutputBudget, Watch};
+
+use crate::error::RunError;
+use crate::{Run, Sandbox};
+
+/// How one `run_script`/`run_shell` call runs. The defaults are the
+/// sandbox's: its timeout, no cancellation, empty stdin, output captured
+/// in the [`Run`].
+///
+/// ```
+/// # use std::time::Duration;
+/// # use goccia::{CallOptions, CancelToken, FailureKind, Sandbox};
+/// let sandbox = Sandbox::builder().build()?;
+/// let cancel = CancelToken::new();
+/// let canceller = {
+///     let cancel = cancel.clone();
+///     std::thread::spawn(move || {
+///         std::thread::sleep(Duration::from_millis(50));
+///         cancel.cancel();
+///     })
+/// };
+/// let run = sandbox.run_shell_opts("while :; do :; done", &CallOptions::new().cancel(&cancel))?;
+/// canceller.join().unwrap();
+/// assert_eq!((run.exit_code, run.failure_kind()), (130, Some(FailureKind::Cancelled)));
+/// let run = sandbox.run_shell_opts("tr a-z A-Z", &CallOptions::new().stdin("hi\n"))?;
+/// assert_eq!(run.stdout_text(), "HI\n");
+/// # Ok::<(), goccia::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct CallOptions {
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) cancel: Option<CancelToken>,
+    pub(crate) stdin: Option<Bytes>,
+    pub(crate) output: Option<Output>,
+}
+
+impl std::fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout", &self.timeout)
+            .field("cancel", &self.cancel.is_some())
+            .field("stdin", &self.stdin.as_ref().map(Bytes::len))
+            .field("stream", &self.output.is_some())
+            .finish()
+    }
+}
+
+impl CallOptions {
+    /// The sandbox's defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// This call's deadline instead of the sandbox's timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Ends the call when `token` is cancelled (from any thread): exit
+    /// 130, failure kind [`FailureKind::Cancelled`](crate::FailureKind).
+    pub fn cancel(mut self, token: &CancelToken) -> Self {
+        self.cancel = Some(token.clone());
+        self
+    }
+
+    /// What the shell's commands read as standard input (the shell only;
+    /// scripts have no stdin).
+    pub fn stdin(mut self, bytes: impl Into<Bytes>) -> Self {
+        self.stdin = Some(bytes.into());
+        self
+    }
+
+    /// Streams stdout and stderr to `output` as they are produced (charged
+    /// to its budget); the `Run`'s own `stdout`/`stderr` stay empty.
+    pub fn stream(mut self, output: &Output) -> Self {
+        self.output = Some(output.clone());
+        self
+    }
+
+    /// The call's deadline and cancellation.
+    pub(crate) fn watch(&self, sandbox_timeout: Duration) -> Watch {
+        Watch::with_cancel(
+            self.timeout.unwrap_or(sandbox_timeout),
+            self.cancel.clone().unwrap_or_default(),
+        )
+    }
+}
+
+impl Sandbox {
+    /// [`Sandbox::run_script`] with per-call controls.
+    pub fn run_script_opts(&self, entry: &str, options: &CallOptions) -> Result<Run, RunError> {
+        self.run_with_options(options, |output, watch| {
+            self.run_entry(entry, None, output, watch)
+        })
+    }
+
+    /// [`Sandbox::run_code`] with per-call controls.
+    pub fn run_code_opts(&self, source: &str, options: &CallOptions) -> Result<Run, RunError> {
+        self.run_with_options(options, |output, watch| {
+            self.run_entry(
+                crate::sandbox::INLINE_ENTRY,
+                Some(source.into()),
+                output,
+                watch,
+            )
+        })
+    }
+
+    fn run_with_options(
+        &self,
+        options: &CallOptions,
+        run: impl FnOnce(&Output, Watch) -> Result<Run, RunError>,
+    ) -> Result<Run, RunError> {
+        let watch = options.watch(self.limits().timeout);
+        match &options.output {
+            Some(output) => run(output, watch),
+            None => {
+                let (output, stdout, stderr) =
+                    Output::captured(OutputBudget::for_limits(self.limits()));
+                let mut ran = run(&output, watch)?;
+                ran.stdout = stdout.take();
+                ran.stderr = stderr.take();
+                Ok(ran)
+            }
+        }
+    }
+}

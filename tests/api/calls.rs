@@ -1,0 +1,103 @@
+//! Per-call controls (contract §10): a cancel token another thread
+//! triggers ends a JS loop, a shell loop and a nested child as
+//! `cancelled` (exit 130); per-call timeout, stdin and streaming.
+
+use std::time::{Duration, Instant};
+
+use goccia::{CallOptions, CancelToken, FailureKind, Output, OutputBudget, Run, Sandbox};
+
+/// Runs `call` while another thread cancels after 100 ms; the run and how
+/// long after the cancel it returned.
+fn cancelled_after_100ms(call: impl FnOnce(&CallOptions) -> Run) -> (Run, Duration) {
+    let token = CancelToken::new();
+    let options = CallOptions::new().cancel(&token);
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        token.cancel();
+        Instant::now()
+    });
+    let run = call(&options);
+    let returned = Instant::now();
+    let cancelled_at = canceller.join().unwrap();
+    (run, returned.saturating_duration_since(cancelled_at))
+}
+
+#[test]
+fn a_cancel_token_ends_js_shell_and_nested_work_as_cancelled() {
+    let sandbox = Sandbox::builder()
+        .file("/spin.js", "while (true) {}")
+        .build()
+        .unwrap();
+    let cases: [(&str, Box<dyn Fn(&CallOptions) -> Run>); 4] = [
+        (
+            "a JS loop",
+            Box::new(|o| sandbox.run_script_opts("/spin.js", o).unwrap()),
+        ),
+        (
+            "inline JS",
+            Box::new(|o| sandbox.run_code_opts("for (;;) {}", o).unwrap()),
+        ),
+        (
+            "a shell loop",
+            Box::new(|o| sandbox.run_shell_opts("while :; do :; done", o).unwrap()),
+        ),
+        (
+            "a nested child",
+            Box::new(|o| sandbox.run_shell_opts("goccia /spin.js", o).unwrap()),
+        ),
+    ];
+    for (what, call) in cases {
+        let (run, latency) = cancelled_after_100ms(|options| call(options));
+        assert_eq!(run.exit_code, 130, "{what}: {}", run.stderr_text());
+        assert_eq!(run.failure_kind(), Some(FailureKind::Cancelled), "{what}");
+        // The deadline is 30 s: this bound only says the cancel, not the
+        // deadline, ended it (latency is measured in bench/README.md).
+        assert!(latency < Duration::from_secs(5), "{what}: {latency:?}");
+    }
+    // The session is still usable afterwards.
+    assert_eq!(sandbox.run_shell("echo ok").unwrap().stdout_text(), "ok\n");
+}
+
+#[test]
+fn per_call_timeout_stdin_and_streaming() {
+    let sandbox = Sandbox::builder().build().unwrap();
+    let options = CallOptions::new().timeout(Duration::from_millis(100));
+    let run = sandbox
+        .run_shell_opts("while :; do :; done", &options)
+        .unwrap();
+    assert_eq!(run.failure_kind(), Some(FailureKind::Timeout));
+    let run = sandbox.run_code_opts("for (;;) {}", &options).unwrap();
+    assert_eq!(run.failure_kind(), Some(FailureKind::Timeout));
+    // The next call has the sandbox's own deadline again.
+    assert!(sandbox.run_shell("sleep 0.2").unwrap().success());
+    let run = sandbox
+        .run_shell_opts(
+            "sort; read -r x; echo \"[$x]\"",
+            &CallOptions::new().stdin("b\na\n"),
+        )
+        .unwrap();
+    assert_eq!(run.stdout_text(), "a\nb\n[]\n");
+    assert_eq!(
+        sandbox.run_shell("cat").unwrap().stdout_text(),
+        "",
+        "stdin is per call"
+    );
+    let (output, stdout, stderr) = Output::captured(OutputBudget::new(1 << 20));
+    let streamed = CallOptions::new().stream(&output);
+    let run = sandbox
+        .run_shell_opts("echo out; echo err >&2", &streamed)
+        .unwrap();
+    assert!(run.stdout.is_empty());
+    assert_eq!(
+        (stdout.take(), stderr.take()),
+        (b"out\n".to_vec(), b"err\n".to_vec())
+    );
+    sandbox
+        .run_code_opts("console.log('js out')", &streamed)
+        .unwrap();
+    assert_eq!(stdout.take(), b"js out\n");
+    assert_eq!(
+        sandbox.run_shell("echo back").unwrap().stdout_text(),
+        "back\n"
+    );
+}
