@@ -5,14 +5,11 @@
 use std::time::Duration;
 
 use bytes::Bytes;
-use goccia_core::{CancelToken, Output, OutputBudget, Watch};
-
-use crate::error::RunError;
-use crate::{Run, Sandbox};
+use goccia_core::{CancelToken, Output, Watch};
 
 /// How one `run_script`/`run_shell` call runs. The defaults are the
 /// sandbox's: its timeout, no cancellation, empty stdin, output captured
-/// in the [`Run`].
+/// in the [`Run`](crate::Run).
 ///
 /// ```
 /// # use std::time::Duration;
@@ -91,45 +88,5 @@ impl CallOptions {
             self.timeout.unwrap_or(sandbox_timeout),
             self.cancel.clone().unwrap_or_default(),
         )
-    }
-}
-
-impl Sandbox {
-    /// [`Sandbox::run_script`] with per-call controls.
-    pub fn run_script_opts(&self, entry: &str, options: &CallOptions) -> Result<Run, RunError> {
-        self.run_with_options(options, |output, watch| {
-            self.run_entry(entry, None, output, watch)
-        })
-    }
-
-    /// [`Sandbox::run_code`] with per-call controls.
-    pub fn run_code_opts(&self, source: &str, options: &CallOptions) -> Result<Run, RunError> {
-        self.run_with_options(options, |output, watch| {
-            self.run_entry(
-                crate::sandbox::INLINE_ENTRY,
-                Some(source.into()),
-                output,
-                watch,
-            )
-        })
-    }
-
-    fn run_with_options(
-        &self,
-        options: &CallOptions,
-        run: impl FnOnce(&Output, Watch) -> Result<Run, RunError>,
-    ) -> Result<Run, RunError> {
-        let watch = options.watch(self.limits().timeout);
-        match &options.output {
-            Some(output) => run(output, watch),
-            None => {
-                let (output, stdout, stderr) =
-                    Output::captured(OutputBudget::for_limits(self.limits()));
-                let mut ran = run(&output, watch)?;
-                ran.stdout = stdout.take();
-                ran.stderr = stderr.take();
-                Ok(ran)
-            }
-        }
     }
 }

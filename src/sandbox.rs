@@ -592,3 +592,51 @@ fn fs_error(path: &str, error: FsError) -> AccessError {
         reason: error.errno.strerror(),
     }
 }
+
+impl Sandbox {
+    /// [`Sandbox::run_script`] with per-call controls.
+    pub fn run_script_opts(
+        &self,
+        entry: &str,
+        options: &crate::CallOptions,
+    ) -> Result<Run, RunError> {
+        self.run_with_options(options, |output, watch| {
+            self.run_entry(entry, None, output, watch)
+        })
+    }
+
+    /// [`Sandbox::run_code`] with per-call controls.
+    pub fn run_code_opts(
+        &self,
+        source: &str,
+        options: &crate::CallOptions,
+    ) -> Result<Run, RunError> {
+        self.run_with_options(options, |output, watch| {
+            self.run_entry(
+                crate::sandbox::INLINE_ENTRY,
+                Some(source.into()),
+                output,
+                watch,
+            )
+        })
+    }
+
+    fn run_with_options(
+        &self,
+        options: &crate::CallOptions,
+        run: impl FnOnce(&Output, Watch) -> Result<Run, RunError>,
+    ) -> Result<Run, RunError> {
+        let watch = options.watch(self.limits().timeout);
+        match &options.output {
+            Some(output) => run(output, watch),
+            None => {
+                let (output, stdout, stderr) =
+                    Output::captured(OutputBudget::for_limits(self.limits()));
+                let mut ran = run(&output, watch)?;
+                ran.stdout = stdout.take();
+                ran.stderr = stderr.take();
+                Ok(ran)
+            }
+        }
+    }
+}

@@ -28,7 +28,8 @@ fn a_cancel_token_ends_js_shell_and_nested_work_as_cancelled() {
         .file("/spin.js", "while (true) {}")
         .build()
         .unwrap();
-    let cases: [(&str, Box<dyn Fn(&CallOptions) -> Run>); 4] = [
+    type Call<'a> = Box<dyn Fn(&CallOptions) -> Run + 'a>;
+    let cases: [(&str, Call); 4] = [
         (
             "a JS loop",
             Box::new(|o| sandbox.run_script_opts("/spin.js", o).unwrap()),

@@ -257,8 +257,70 @@ fn write(vfs: &mut Vfs, path: &VfsPath, data: Option<&Bytes>) -> Result<(), FsEr
 /// overlapping lines or a side is not text.
 fn three_way(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Bytes> {
     let text = |bytes| std::str::from_utf8(bytes).ok();
-    let merged = diffy::merge(text(base)?, text(ours)?, text(theirs)?).ok()?;
+    let (base, ours, theirs) = (text(base)?, text(ours)?, text(theirs)?);
+    if let Some(merged) = disjoint_regions(base, ours, theirs) {
+        return Some(Bytes::from(merged));
+    }
+    let merged = diffy::merge(base, ours, theirs).ok()?;
     Some(Bytes::from(merged))
+}
+
+/// The lines of `base` a side changed, as byte offsets at line starts:
+/// everything between what the side shares with `base` at the start and at
+/// the end; and the side's text there. Found by comparing bytes, so
+/// nothing is split or allocated.
+fn changed_region<'a>(base: &[u8], side: &'a [u8]) -> (usize, usize, &'a [u8]) {
+    let shared = base.iter().zip(side).take_while(|(a, b)| a == b).count();
+    // Back to the start of the line the first difference is on.
+    let start = base[..shared]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let room = base.len().min(side.len()) - start;
+    let common_end = base
+        .iter()
+        .rev()
+        .zip(side.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Forward to the start of the line after the last difference.
+    let mut end = base.len() - common_end;
+    if end > 0 && base[end - 1] != b'\n' {
+        end = base[end..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(base.len(), |i| end + i + 1);
+    }
+    let kept_after = base.len() - end;
+    (start, end, &side[start..side.len() - kept_after])
+}
+
+/// The merge without a diff, when each side changed one stretch of `base`
+/// and the two stretches are apart (at least one untouched line between):
+/// then every line merge gives this same text. `None` otherwise (the
+/// general merge decides).
+fn disjoint_regions(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    let base = base.as_bytes();
+    let ours = changed_region(base, ours.as_bytes());
+    let theirs = changed_region(base, theirs.as_bytes());
+    let (first, second) = if ours.0 <= theirs.0 {
+        (ours, theirs)
+    } else {
+        (theirs, ours)
+    };
+    // Regions start and end at line starts: `<` leaves a whole line between.
+    if first.1 >= second.0 {
+        return None;
+    }
+    let mut merged = Vec::with_capacity(base.len() + first.2.len() + second.2.len());
+    merged.extend_from_slice(&base[..first.0]);
+    merged.extend_from_slice(first.2);
+    merged.extend_from_slice(&base[first.1..second.0]);
+    merged.extend_from_slice(second.2);
+    merged.extend_from_slice(&base[second.1..]);
+    // Whole lines of UTF-8 texts were spliced: still UTF-8.
+    String::from_utf8(merged).ok()
 }
 
 /// `base` → `side` as a unified hunk (no text for binary content).
@@ -347,6 +409,35 @@ mod tests {
             conflict.theirs
         );
         assert_eq!(parent.read_file(&p("/f")).unwrap(), "one\n2\n3\n4\nfive\n");
+    }
+
+    #[test]
+    fn the_fast_path_gives_what_the_line_merge_gives() {
+        let base: String = (0..12).map(|i| format!("{i}\n")).collect();
+        let edits = [
+            ("0\n", "zero\n"),
+            ("3\n", "three\nthree and a half\n"),
+            ("5\n", ""),
+            ("11\n", "eleven"),
+            ("6\n", "6\n6b\n"),
+        ];
+        for (a, a_new) in edits {
+            for (b, b_new) in edits {
+                let ours = base.replacen(a, a_new, 1);
+                let theirs = base.replacen(b, b_new, 1);
+                let fast = disjoint_regions(&base, &ours, &theirs);
+                let slow = diffy::merge(&base, &ours, &theirs).ok();
+                if let Some(fast) = &fast {
+                    assert_eq!(Some(fast), slow.as_ref(), "{a:?} {b:?}");
+                }
+                assert_eq!(
+                    three_way(base.as_bytes(), ours.as_bytes(), theirs.as_bytes())
+                        .map(|m| m.to_vec()),
+                    slow.map(String::into_bytes),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 
     #[test]
