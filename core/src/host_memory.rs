@@ -66,13 +66,32 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-thread_local! {
+/// What a thread knows of its sandbox work, in one thread-local (one
+/// lookup per allocation).
+struct Local {
     /// The meter this thread's allocations go to (null: none). A raw
-    /// pointer in a const-initialised cell: reading it allocates nothing
-    /// and has no destructor, as an allocator needs. [`Metered`] keeps
-    /// the meter alive while it is set.
-    static CURRENT: Cell<*const Meter> = const { Cell::new(std::ptr::null()) };
+    /// pointer: reading it allocates nothing and it has no destructor, as
+    /// an allocator needs; [`Metered`] keeps the meter alive while set.
+    meter: Cell<*const Meter>,
+    /// What this thread charged to `meter` and has not added to it yet:
+    /// an atomic add per allocation cost a fifth of a shell loop's time,
+    /// so charges are gathered here and added past [`FLUSH_BYTES`], and
+    /// whenever the meter changes.
+    pending: Cell<isize>,
 }
+
+thread_local! {
+    static LOCAL: Local = const {
+        Local {
+            meter: Cell::new(std::ptr::null()),
+            pending: Cell::new(0),
+        }
+    };
+}
+
+/// How far a thread's gathered charge may drift before it reaches its
+/// meter (each thread's share of the error in [`Meter::net_bytes`]).
+const FLUSH_BYTES: isize = 32 << 10;
 
 fn added(size: usize) {
     LIVE.fetch_add(size, Ordering::Relaxed);
@@ -89,12 +108,32 @@ fn removed(size: usize) {
 
 fn charge(bytes: isize) {
     // `try_with`: nothing to charge while the thread's locals are torn down.
-    let _ = CURRENT.try_with(|current| {
-        let meter = current.get();
-        if !meter.is_null() {
+    let _ = LOCAL.try_with(|local| {
+        let meter = local.meter.get();
+        if meter.is_null() {
+            return;
+        }
+        let gathered = local.pending.get() + bytes;
+        if gathered.abs() >= FLUSH_BYTES {
             // SAFETY: set only by `Meter::enter`, whose guard holds an `Arc`
-            // of the meter and clears the pointer before letting it go.
-            unsafe { &*meter }.net.fetch_add(bytes, Ordering::Relaxed);
+            // of the meter and flushes and clears the pointer before letting
+            // it go.
+            unsafe { &*meter }.net.fetch_add(gathered, Ordering::Relaxed);
+            local.pending.set(0);
+        } else {
+            local.pending.set(gathered);
+        }
+    });
+}
+
+/// Adds this thread's gathered charge to its current meter.
+fn flush() {
+    LOCAL.with(|local| {
+        let meter = local.meter.get();
+        let gathered = local.pending.replace(0);
+        if !meter.is_null() && gathered != 0 {
+            // SAFETY: as in `charge`: the guard that set it is still alive.
+            unsafe { &*meter }.net.fetch_add(gathered, Ordering::Relaxed);
         }
     });
 }
@@ -114,16 +153,25 @@ impl Meter {
         Arc::new(Meter::default())
     }
 
-    /// Net bytes allocated inside this meter so far.
+    /// Net bytes allocated inside this meter so far: exact for what this
+    /// thread charged, within 32 KiB for each other thread working in it.
     pub fn net_bytes(&self) -> isize {
-        self.net.load(Ordering::Relaxed)
+        let own = LOCAL.with(|local| {
+            if local.meter.get() == self as *const Meter {
+                local.pending.get()
+            } else {
+                0
+            }
+        });
+        self.net.load(Ordering::Relaxed) + own
     }
 
     /// Charges this thread's allocations to `meter` until the guard drops
     /// (the previous meter, if any, then applies again).
     pub fn enter(meter: &Arc<Meter>) -> Metered {
         let held = meter.clone();
-        let previous = CURRENT.with(|current| current.replace(Arc::as_ptr(&held)));
+        flush();
+        let previous = LOCAL.with(|local| local.meter.replace(Arc::as_ptr(&held)));
         Metered {
             previous,
             _held: held,
@@ -140,8 +188,10 @@ pub struct Metered {
 
 impl Drop for Metered {
     fn drop(&mut self) {
+        // What this guard's meter gathered reaches it before it can go.
+        flush();
         // Guards nest on one thread, so the previous one is still alive.
-        CURRENT.with(|current| current.set(self.previous));
+        LOCAL.with(|local| local.meter.set(self.previous));
     }
 }
 
@@ -202,10 +252,16 @@ mod tests {
         {
             let _b = Meter::enter(&inner);
             charge(10);
+            assert_eq!(inner.net_bytes(), 10, "this thread's own charge is exact");
         }
         charge(3);
         drop(a);
         charge(100);
         assert_eq!((outer.net_bytes(), inner.net_bytes()), (3, 10));
+        // Past the flush threshold a charge reaches the meter for others.
+        let c = Meter::enter(&outer);
+        charge(FLUSH_BYTES);
+        assert_eq!(outer.net.load(Ordering::Relaxed), 3 + FLUSH_BYTES);
+        drop(c);
     }
 }
