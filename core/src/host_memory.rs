@@ -118,7 +118,9 @@ fn charge(bytes: isize) {
             // SAFETY: set only by `Meter::enter`, whose guard holds an `Arc`
             // of the meter and flushes and clears the pointer before letting
             // it go.
-            unsafe { &*meter }.net.fetch_add(gathered, Ordering::Relaxed);
+            unsafe { &*meter }
+                .net
+                .fetch_add(gathered, Ordering::Relaxed);
             local.pending.set(0);
         } else {
             local.pending.set(gathered);
@@ -133,7 +135,9 @@ fn flush() {
         let gathered = local.pending.replace(0);
         if !meter.is_null() && gathered != 0 {
             // SAFETY: as in `charge`: the guard that set it is still alive.
-            unsafe { &*meter }.net.fetch_add(gathered, Ordering::Relaxed);
+            unsafe { &*meter }
+                .net
+                .fetch_add(gathered, Ordering::Relaxed);
         }
     });
 }
@@ -157,7 +161,7 @@ impl Meter {
     /// thread charged, within 32 KiB for each other thread working in it.
     pub fn net_bytes(&self) -> isize {
         let own = LOCAL.with(|local| {
-            if local.meter.get() == self as *const Meter {
+            if std::ptr::eq(local.meter.get(), self) {
                 local.pending.get()
             } else {
                 0
