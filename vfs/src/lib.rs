@@ -18,6 +18,8 @@
 //! - [`merge`]: merging another tree's changes path by path (three-way for
 //!   text edited on both sides), with a report.
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
+//! - [`policy`]: the write policy (mode, writable roots, protected names),
+//!   the escalation ladder and the contract's denial and outcome texts.
 //! - [`write_back`]: writing changes back to host paths the host named.
 //! - [`shown`](mod@shown): names as reports for the host show them (one
 //!   line each, whatever the guest named its files).
@@ -35,6 +37,7 @@ pub mod merge;
 pub mod node;
 pub mod patch;
 pub mod path;
+pub mod policy;
 pub mod seed;
 pub mod seed_config;
 pub mod seed_filter;
@@ -51,6 +54,7 @@ pub use fs::{DirEntry, Quota, Snapshot, Stat, Vfs};
 pub use merge::{Conflict, MergeReport};
 pub use node::{Node, NodeType, Usage};
 pub use path::{PathError, VfsPath};
+pub use policy::{PolicyMode, WritePolicy};
 pub use seed::{SeedEntryError, SeedError, SeedSource, SeedTarget, Seeded};
 pub use seed_config::{SeedShapes, SeedSpec};
 pub use seed_filter::{HostFilter, SymlinkPolicy};
