@@ -116,7 +116,7 @@ pub enum QuotaKind {
 /// A failed filesystem operation. `path` is the path the failure is about
 /// (for two-path operations, the one that was wrong).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("{}: {}, '{}'", errno.code(), errno.description(), path)]
+#[error("{}: {}, '{}'", errno.code(), reason(self), path)]
 pub struct FsError {
     /// The error number.
     pub errno: Errno,
@@ -124,6 +124,16 @@ pub struct FsError {
     pub path: VfsPath,
     /// Set when the error is a quota refusal (`errno` is then `NoSpc`).
     pub quota: Option<QuotaKind>,
+    /// Set when the write policy refused (`errno` is then `Acces`): the
+    /// mode that did.
+    pub denied: Option<crate::policy::PolicyMode>,
+}
+
+fn reason(error: &FsError) -> String {
+    match error.denied {
+        Some(mode) => crate::policy::Denied { mode }.marker(),
+        None => error.errno.description().to_string(),
+    }
 }
 
 impl FsError {
@@ -133,6 +143,17 @@ impl FsError {
             errno,
             path: path.clone(),
             quota: None,
+            denied: None,
+        }
+    }
+
+    /// A write the policy refused under `mode` (`EACCES`).
+    pub fn denied(mode: crate::policy::PolicyMode, path: &VfsPath) -> Self {
+        FsError {
+            errno: Errno::Acces,
+            path: path.clone(),
+            quota: None,
+            denied: Some(mode),
         }
     }
 
@@ -142,6 +163,7 @@ impl FsError {
             errno: Errno::NoSpc,
             path: path.clone(),
             quota: Some(kind),
+            denied: None,
         }
     }
 }

@@ -111,6 +111,10 @@ pub struct Vfs {
     /// parent, the child's baseline) still holds it: it stays charged, so
     /// deleting seeded data never makes room (`None`: removals refund).
     held_elsewhere: Option<Usage>,
+    /// The write policy guest writes are checked against (`None`: no
+    /// fence, as `full`). The host's own writes go through
+    /// [`Vfs::unfenced`].
+    policy: Option<crate::policy::WritePolicy>,
 }
 
 fn lookup_in(root: &Arc<DirNode>, path: &VfsPath) -> FsResult<Node> {
@@ -164,6 +168,7 @@ impl Vfs {
             quota: Quota::UNLIMITED,
             clock: Clock { last: 0 },
             held_elsewhere: None,
+            policy: None,
         };
         let now = vfs.clock.tick();
         Arc::make_mut(&mut vfs.root).meta.mtime_ns = now;
@@ -180,6 +185,7 @@ impl Vfs {
             quota,
             clock: Clock { last: 0 },
             held_elsewhere: None,
+            policy: None,
         }
     }
 
@@ -203,6 +209,61 @@ impl Vfs {
     /// Changes the quota (what is held already stays).
     pub fn set_quota(&mut self, quota: Quota) {
         self.quota = quota;
+    }
+
+    /// Fences every write from now on with `policy` (`None` lifts it).
+    pub fn set_policy(&mut self, policy: Option<crate::policy::WritePolicy>) {
+        self.policy = policy;
+    }
+
+    /// The write policy in force, if any.
+    pub fn policy(&self) -> Option<&crate::policy::WritePolicy> {
+        self.policy.as_ref()
+    }
+
+    /// Runs the host's own writes (seeding, merging, restoring) past the
+    /// fence, which applies again afterwards.
+    pub fn unfenced<R>(&mut self, write: impl FnOnce(&mut Vfs) -> R) -> R {
+        let policy = self.policy.take();
+        let result = write(self);
+        self.policy = policy;
+        result
+    }
+
+    /// Refuses a write to `path` the policy does not allow.
+    fn allow(&self, path: &VfsPath) -> FsResult<()> {
+        match &self.policy {
+            Some(policy) => policy
+                .check(path)
+                .map_err(|denied| FsError::denied(denied.mode, path)),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses changing every path of `node` at `path` (a removal, a move,
+    /// a replacement) when any of them is denied: the path itself, and,
+    /// under `workspace-write`, a protected name anywhere below it.
+    fn allow_subtree(&self, path: &VfsPath, node: Option<&Node>) -> FsResult<()> {
+        self.allow(path)?;
+        let (Some(policy), Some(Node::Dir(dir))) = (&self.policy, node) else {
+            return Ok(());
+        };
+        if policy.mode() != crate::policy::PolicyMode::WorkspaceWrite {
+            return Ok(());
+        }
+        let mut work = vec![(path.clone(), dir.clone())];
+        while let Some((at, dir)) = work.pop() {
+            for (name, child) in dir.iter() {
+                let below = at.join(name);
+                if crate::policy::PROTECTED_NAMES.contains(&name.as_ref()) {
+                    return Err(FsError::denied(policy.mode(), &below));
+                }
+                if let Node::Dir(child) = child {
+                    work.push((below, child.clone()));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// From now on, what is removed or overwritten while something else
@@ -421,6 +482,7 @@ impl Vfs {
         exclusive: bool,
     ) -> FsResult<()> {
         Self::check_depth(path, 0)?;
+        self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         let existing = dir.get(name);
@@ -496,6 +558,7 @@ impl Vfs {
             return Err(FsError::new(Errno::Exist, path));
         }
         Self::check_depth(path, 0)?;
+        self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         if dir.get(name).is_some() {
@@ -545,6 +608,16 @@ impl Vfs {
         if missing == 0 {
             return Ok(None);
         }
+        // Every directory to create is at or below the first missing one
+        // and on the way to `path`: the fence checks each.
+        if let Some(first) = &missing_from {
+            let mut at = first.clone();
+            self.allow(&at)?;
+            for name in path.strip_prefix(first).unwrap_or_default() {
+                at = at.join(name);
+                self.allow(&at)?;
+            }
+        }
         self.check_quota(
             Usage::default(),
             Usage {
@@ -565,6 +638,7 @@ impl Vfs {
 
     /// `unlink`: removes a file.
     pub fn remove_file(&mut self, path: &VfsPath) -> FsResult<()> {
+        self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         match dir.get(name) {
@@ -583,6 +657,7 @@ impl Vfs {
         if path.is_root() {
             return Err(FsError::new(Errno::Busy, path));
         }
+        self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         match dir.get(name) {
@@ -604,9 +679,10 @@ impl Vfs {
         }
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
-        if dir.get(name).is_none() {
+        let Some(node) = dir.get(name) else {
             return Err(FsError::new(Errno::NoEnt, path));
-        }
+        };
+        self.allow_subtree(path, Some(node))?;
         drop(dir);
         self.remove_entry(&parent, name);
         Ok(())
@@ -631,6 +707,10 @@ impl Vfs {
         }
         let to_name = to.file_name().expect("not root");
         Self::check_depth(to, node.height())?;
+        // Both ends, and what moves with the source.
+        self.allow_subtree(from, Some(&node))?;
+        self.allow_subtree(to, Some(&node))?;
+        self.allow_subtree(to, to_dir.get(to_name))?;
         match (&node, to_dir.get(to_name)) {
             (Node::Dir(_), Some(Node::File(_))) => return Err(FsError::new(Errno::NotDir, to)),
             (Node::Dir(_), Some(Node::Dir(d))) if !d.is_empty() => {
@@ -656,6 +736,9 @@ impl Vfs {
             let Node::Dir(dir) = node else {
                 return Err(FsError::new(Errno::IsDir, path));
             };
+            let old_root = Node::Dir(self.root.clone());
+            self.allow_subtree(path, Some(&old_root))?;
+            self.allow_subtree(path, Some(&Node::Dir(dir.clone())))?;
             self.check_quota(self.usage(), dir.usage(), path)?;
             let old = std::mem::replace(&mut self.root, dir);
             self.release(Some(Node::Dir(old)));
@@ -663,6 +746,8 @@ impl Vfs {
         }
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
+        self.allow_subtree(path, Some(&node))?;
+        self.allow_subtree(path, dir.get(name))?;
         let removed = dir.get(name).map(Node::footprint).unwrap_or_default();
         self.check_quota(removed, node.footprint(), path)?;
         drop(dir);
@@ -702,6 +787,7 @@ impl Vfs {
 
     fn set_meta(&mut self, path: &VfsPath, change: impl FnOnce(&mut Meta)) -> FsResult<()> {
         let node = self.lookup(path)?;
+        self.allow(path)?;
         if path.is_root() {
             change(&mut Arc::make_mut(&mut self.root).meta);
             return Ok(());

@@ -285,3 +285,112 @@ fn appends_grow_in_place_but_never_change_a_snapshot() {
     assert_eq!(taken.read_file(&p("/log")).unwrap(), "az");
     assert_eq!(fs.read_file(&p("/log")).unwrap().len(), 1002);
 }
+
+mod fence {
+    use super::*;
+    use crate::policy::{PolicyMode, WritePolicy};
+
+    fn fenced(mode: PolicyMode) -> Vfs {
+        let mut fs = Vfs::new(Quota::UNLIMITED);
+        fs.mkdir_all(&p("/work/.git")).unwrap();
+        fs.write_file(&p("/work/.git/HEAD"), "ref").unwrap();
+        fs.write_file(&p("/work/a.txt"), "a").unwrap();
+        fs.mkdir_all(&p("/work/src")).unwrap();
+        fs.write_file(&p("/etc.txt"), "e").unwrap();
+        fs.set_policy(Some(WritePolicy::new(mode, [p("/work")], [])));
+        fs
+    }
+
+    /// Every mutating operation, as `(what, operation)`.
+    fn operations() -> Vec<(&'static str, Box<dyn Fn(&mut Vfs) -> FsResult<()>>)> {
+        vec![
+            (
+                "write",
+                Box::new(|fs| fs.write_file(&p("/work/a.txt"), "x")),
+            ),
+            (
+                "append",
+                Box::new(|fs| fs.append_file(&p("/work/a.txt"), "x")),
+            ),
+            ("create", Box::new(|fs| fs.create_new(&p("/work/new"), "x"))),
+            ("mkdir", Box::new(|fs| fs.mkdir(&p("/work/d")))),
+            (
+                "mkdir -p",
+                Box::new(|fs| fs.mkdir_all(&p("/work/d/e")).map(|_| ())),
+            ),
+            ("unlink", Box::new(|fs| fs.remove_file(&p("/work/a.txt")))),
+            ("rmdir", Box::new(|fs| fs.remove_dir(&p("/work/src")))),
+            ("rm -r", Box::new(|fs| fs.remove_all(&p("/work/src")))),
+            (
+                "rename",
+                Box::new(|fs| fs.rename(&p("/work/a.txt"), &p("/work/b.txt"))),
+            ),
+            (
+                "copy",
+                Box::new(|fs| fs.copy(&p("/work/a.txt"), &p("/work/c.txt"))),
+            ),
+            (
+                "chmod",
+                Box::new(|fs| fs.set_mode(&p("/work/a.txt"), 0o600)),
+            ),
+            (
+                "touch",
+                Box::new(|fs| fs.set_mtime(&p("/work/a.txt"), Some(1))),
+            ),
+        ]
+    }
+
+    #[test]
+    fn read_only_refuses_every_write_and_changes_nothing() {
+        let mut fs = fenced(PolicyMode::ReadOnly);
+        let before = fs.snapshot();
+        for (what, operation) in operations() {
+            let error = operation(&mut fs).unwrap_err();
+            assert_eq!(error.denied, Some(PolicyMode::ReadOnly), "{what}");
+            assert_eq!(error.errno, Errno::Acces, "{what}");
+            assert!(
+                error
+                    .to_string()
+                    .contains("[sandbox: file access denied under read-only mode]"),
+                "{what}: {error}"
+            );
+            assert!(
+                crate::diff::diff(&before, &fs.snapshot()).is_empty(),
+                "{what} changed the tree"
+            );
+        }
+        // The host's own writes pass.
+        fs.unfenced(|fs| fs.write_file(&p("/host.txt"), "h"))
+            .unwrap();
+        assert!(
+            fs.write_file(&p("/host.txt"), "again").is_err(),
+            "fenced again"
+        );
+    }
+
+    #[test]
+    fn workspace_write_allows_the_roots_but_not_what_they_protect() {
+        for (what, operation) in operations() {
+            let mut fs = fenced(PolicyMode::WorkspaceWrite);
+            assert_eq!(operation(&mut fs), Ok(()), "{what} inside the root");
+        }
+        let mut fs = fenced(PolicyMode::WorkspaceWrite);
+        fs.rename(&p("/work/a.txt"), &p("/work/b.txt")).unwrap();
+        let denied = |result: FsResult<()>| result.unwrap_err().denied;
+        let ww = Some(PolicyMode::WorkspaceWrite);
+        assert_eq!(denied(fs.write_file(&p("/etc.txt"), "x")), ww);
+        assert_eq!(denied(fs.write_file(&p("/work/.git/HEAD"), "x")), ww);
+        // A compound operation over a protected name is refused whole.
+        assert_eq!(denied(fs.remove_all(&p("/work"))), ww);
+        assert_eq!(denied(fs.rename(&p("/work"), &p("/tmp/work"))), ww);
+        // Both ends of a move: a denied destination keeps the source.
+        assert_eq!(denied(fs.rename(&p("/work/b.txt"), &p("/moved.txt"))), ww);
+        assert!(fs.lookup(&p("/work/b.txt")).is_ok());
+        assert_eq!(denied(fs.rename(&p("/etc.txt"), &p("/work/etc.txt"))), ww);
+        assert_eq!(denied(fs.copy(&p("/work/src"), &p("/work/.git/hooks"))), ww);
+        // Reading a protected tree is not writing it: a copy elsewhere is fine.
+        assert_eq!(fs.copy(&p("/work/.git"), &p("/work/git-copy")), Ok(()));
+        assert!(fs.write_file(&p("/tmp/scratch"), "ok").is_ok());
+        assert_eq!(fs.read_file(&p("/work/.git/HEAD")).unwrap(), "ref");
+    }
+}
