@@ -44,17 +44,31 @@ pub fn fs_error(
     dest: Option<&str>,
 ) -> Error {
     let errno = error.errno;
-    let mut message = format!(
-        "{}: {}, {syscall} '{path}'",
-        errno.code(),
-        errno.description()
-    );
+    // A policy denial has its own code and text (contract §12), distinct
+    // from the world refusing (`EACCES` from a host, a quota).
+    let denied = error.denied.map(|mode| goccia_vfs::policy::Denied { mode });
+    let mut message = match &denied {
+        Some(denied) => denied.js_message(syscall, path),
+        None => format!(
+            "{}: {}, {syscall} '{path}'",
+            errno.code(),
+            errno.description()
+        ),
+    };
     if let Some(dest) = dest {
         message.push_str(&format!(" -> '{dest}'"));
     }
     let object = new_error(ctx, "Error", &message);
     let _ = object.set("errno", -errno.number());
-    let _ = object.set("code", errno.code());
+    match &denied {
+        Some(denied) => {
+            let _ = object.set("code", "FS_SANDBOX_DENIED");
+            let _ = object.set("policy", denied.mode.as_str());
+        }
+        None => {
+            let _ = object.set("code", errno.code());
+        }
+    }
     let _ = object.set("syscall", syscall);
     let _ = object.set("path", path);
     if let Some(dest) = dest {

@@ -563,6 +563,48 @@ mod tests {
         (outcome, out, err)
     }
 
+    /// Under a write policy, a refused `fs` write is the contract's error
+    /// (§12), and the tree does not change.
+    #[test]
+    fn a_policy_denial_in_js_has_its_own_code_and_text() {
+        use goccia_vfs::policy::{PolicyMode, WritePolicy};
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        vfs.write_file(
+            &VfsPath::parse("/main.js").unwrap(),
+            "import fs from 'fs';
+             try { fs.writeFileSync('/a.txt', 'x'); } catch (e) {
+               console.log(e.code, e.errno, e.policy, e.syscall, e.path);
+               console.log(e.message);
+             }
+             try { fs.writeFileSync('/missing/b.txt', 'x'); } catch (e) { console.log(e.code); }
+             console.log(fs.existsSync('/a.txt'));",
+        )
+        .unwrap();
+        vfs.set_policy(Some(WritePolicy::new(PolicyMode::ReadOnly, [], [])));
+        let (output, out, err) = Output::captured(OutputBudget::new(1 << 20));
+        let request = RunRequest::new(
+            VfsPath::parse("/main.js").unwrap(),
+            Arc::new(Mutex::new(vfs)),
+            output,
+            Watch::new(Duration::from_secs(10)),
+            Engine::default(),
+        );
+        let outcome = run(&request);
+        assert!(
+            outcome.failure.is_none(),
+            "{:?} {:?}",
+            outcome.failure,
+            err.take()
+        );
+        assert_eq!(
+            String::from_utf8(out.take()).unwrap(),
+            "FS_SANDBOX_DENIED -13 read-only open /a.txt\n\
+             FS_SANDBOX_DENIED: [sandbox: file access denied under read-only mode], open '/a.txt'\n\
+             FS_SANDBOX_DENIED\n\
+             false\n"
+        );
+    }
+
     #[test]
     fn the_default_export_is_the_result() {
         let (outcome, out, _) = run_source(
