@@ -62,9 +62,8 @@ impl Sandbox {
 pub struct SandboxBuilder {
     engine: Engine,
     seeds: Vec<Seed>,
-    excludes: Vec<String>,
-    gitignore: bool,
-    symlinks: SymlinkPolicy,
+    /// What host seeds leave out.
+    filter: HostFilter,
 }
 
 impl Default for SandboxBuilder {
@@ -75,9 +74,7 @@ impl Default for SandboxBuilder {
                 ..Engine::default()
             },
             seeds: Vec::new(),
-            excludes: Vec::new(),
-            gitignore: false,
-            symlinks: SymlinkPolicy::Refuse,
+            filter: HostFilter::default(),
         }
     }
 }
@@ -290,12 +287,7 @@ impl SandboxBuilder {
             max_bytes: self.engine.limits.fs_quota_bytes,
             max_nodes: self.engine.limits.fs_node_limit,
         };
-        let mut filter = HostFilter::default()
-            .gitignore(self.gitignore)
-            .symlinks(self.symlinks);
-        for pattern in &self.excludes {
-            filter = filter.exclude(pattern.clone());
-        }
+        let filter = self.filter;
         let mut vfs = Vfs::new(quota);
         let mut copy_rw = Vec::new();
         for seed in &self.seeds {
@@ -339,7 +331,7 @@ impl SandboxBuilder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn exclude(mut self, pattern: impl Into<String>) -> Self {
-        self.excludes.push(pattern.into());
+        self.filter = self.filter.exclude(pattern);
         self
     }
 
@@ -347,7 +339,7 @@ impl SandboxBuilder {
     /// `.git/info/exclude` as ripgrep does, and leaves out `.git/`
     /// (default: off, everything is seeded).
     pub fn gitignore(mut self, on: bool) -> Self {
-        self.gitignore = on;
+        self.filter = self.filter.gitignore(on);
         self
     }
 
@@ -357,7 +349,7 @@ impl SandboxBuilder {
     /// [`Sandbox::seed_skipped`]; [`SymlinkPolicy::Keep`] is refused until
     /// the VFS has links).
     pub fn symlinks(mut self, policy: SymlinkPolicy) -> Self {
-        self.symlinks = policy;
+        self.filter = self.filter.symlinks(policy);
         self
     }
 }

@@ -39,7 +39,8 @@ impl SymlinkPolicy {
 }
 
 /// What host seeds leave out. The default leaves out nothing and refuses
-/// links, as seeding always did.
+/// links, as seeding always did. A clone has the same settings and nothing
+/// recorded yet.
 #[derive(Debug, Default)]
 pub struct HostFilter {
     excludes: Vec<String>,
@@ -48,6 +49,17 @@ pub struct HostFilter {
     skipped: Mutex<Vec<PathBuf>>,
     /// Every host path left out (excluded or a skipped link).
     left_out: Mutex<Vec<PathBuf>>,
+}
+
+impl Clone for HostFilter {
+    fn clone(&self) -> Self {
+        HostFilter {
+            excludes: self.excludes.clone(),
+            gitignore: self.gitignore,
+            symlinks: self.symlinks,
+            ..HostFilter::default()
+        }
+    }
 }
 
 impl HostFilter {
