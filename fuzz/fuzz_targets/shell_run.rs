@@ -2,12 +2,15 @@
 //! a status or a stop, never a panic, abort or unbounded growth.
 #![no_main]
 
+#[path = "tight.rs"]
+mod tight;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::Fd;
-use goccia_shell::{Context, Limits, Shell};
+use goccia_shell::{Context, Shell};
 use goccia_vfs::{Quota, Vfs};
 use libfuzzer_sys::fuzz_target;
 use parking_lot::Mutex;
@@ -17,15 +20,7 @@ fuzz_target!(|script: &str| {
         max_bytes: 1 << 20,
         max_nodes: 200,
     })));
-    let limits = Limits::default()
-        .max_commands(5_000)
-        .max_loop_iterations(5_000)
-        .max_function_depth(50)
-        .max_substitution_bytes(64 << 10)
-        .max_buffered_input(1 << 20)
-        .max_concurrent_stages(16)
-        .max_value_bytes(1 << 20)
-        .max_memory(64 << 20);
+    let limits = tight::shell_limits();
     let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
     let mut shell = Shell::new(
         context,

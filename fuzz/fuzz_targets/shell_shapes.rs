@@ -9,11 +9,14 @@
 //! wide formats, nested expansions, quadratic parsing, native loops).
 #![no_main]
 
+#[path = "tight.rs"]
+mod tight;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
-use goccia_core::{Limits, Watch};
+use goccia_core::Watch;
 use goccia_shell::io::Fd;
 use goccia_shell::{Context, Shell};
 use goccia_vfs::{Quota, Vfs};
@@ -119,15 +122,7 @@ fuzz_target!(|input: Input| {
         max_bytes: 1 << 20,
         max_nodes: 2_000,
     })));
-    let limits = Limits::default()
-        .max_commands(5_000)
-        .max_loop_iterations(5_000)
-        .max_function_depth(50)
-        .max_substitution_bytes(64 << 10)
-        .max_buffered_input(1 << 20)
-        .max_concurrent_stages(16)
-        .max_value_bytes(1 << 20)
-        .max_memory(64 << 20);
+    let limits = tight::shell_limits();
     let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
     // The shell runs on a deep stack, as the library runs it.
     std::thread::Builder::new()
