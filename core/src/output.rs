@@ -91,11 +91,6 @@ impl OutputBudget {
         })
     }
 
-    /// What happens past the budget.
-    pub fn overflow(&self) -> Overflow {
-        self.overflow
-    }
-
     /// True once output was dropped from the middle (truncate mode).
     pub fn truncated(&self) -> bool {
         self.truncated.load(Ordering::Relaxed)

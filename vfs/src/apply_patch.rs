@@ -432,6 +432,33 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.to_string().contains("ends inside a hunk"), "{error}");
+        let binary =
+            "diff --git a/a b/a\nindex 1..2 100644\nGIT binary patch\nliteral 1\nIcmZ?d00001\n";
+        let error = apply_patch(&mut fs, binary, &PatchOptions::default()).unwrap_err();
+        assert!(matches!(error, PatchError::Binary { .. }), "{error}");
+        // Stripping more components than the path has names nothing.
+        let deep = PatchOptions {
+            strip: 3,
+            ..PatchOptions::default()
+        };
+        let error =
+            apply_patch(&mut fs, "--- a/a\n+++ b/a\n@@ -1 +1 @@\n-1\n+2\n", &deep).unwrap_err();
+        assert!(
+            matches!(error, PatchError::BadPath { strip: 3, .. }),
+            "{error}"
+        );
+        // Creating a file that exists, or patching one that is missing.
+        let create = "--- /dev/null\n+++ b/b\n@@ -0,0 +1 @@\n+new\n";
+        let error = apply_patch(&mut fs, create, &PatchOptions::default()).unwrap_err();
+        assert!(error.to_string().contains("already exists"), "{error}");
+        let missing = "--- a/nope\n+++ b/nope\n@@ -1 +1 @@\n-1\n+2\n";
+        let error = apply_patch(&mut fs, missing, &PatchOptions::default()).unwrap_err();
+        assert!(matches!(error, PatchError::Fs(_)), "{error}");
+        assert_eq!(
+            fs.read_file(&p("/a")).unwrap(),
+            "1\n",
+            "nothing changed throughout"
+        );
     }
 
     #[test]

@@ -216,11 +216,6 @@ impl Vfs {
         self.policy = policy;
     }
 
-    /// The write policy in force, if any.
-    pub fn policy(&self) -> Option<&crate::policy::WritePolicy> {
-        self.policy.as_ref()
-    }
-
     /// Runs the host's own writes (seeding, merging, restoring) past the
     /// fence, which applies again afterwards.
     pub fn unfenced<R>(&mut self, write: impl FnOnce(&mut Vfs) -> R) -> R {
