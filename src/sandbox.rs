@@ -84,7 +84,7 @@ pub struct Sandbox {
 pub(crate) type SessionState = Arc<Mutex<Option<goccia_shell::Shell>>>;
 
 /// The name an inline entry runs under (`run_code`, `goccia run -e`).
-pub(crate) const INLINE_ENTRY: &str = "/[inline].js";
+const INLINE_ENTRY: &str = "/[inline].js";
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -174,12 +174,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script(&self, entry: &str) -> Result<Run, RunError> {
-        let (output, stdout, stderr) =
-            Output::captured(OutputBudget::for_limits(&self.engine.limits));
-        let mut run = self.run_script_with(entry, &output)?;
-        run.stdout = stdout.take();
-        run.stderr = stderr.take();
-        Ok(run)
+        self.run_script_opts(entry, &crate::CallOptions::new())
     }
 
     /// Like [`Sandbox::run_script`], with the guest's output going to
@@ -195,10 +190,10 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script_with(&self, entry: &str, output: &Output) -> Result<Run, RunError> {
-        self.run_entry(entry, None, output, Watch::new(self.engine.limits.timeout))
+        self.run_script_opts(entry, &crate::CallOptions::new().stream(output))
     }
 
-    pub(crate) fn run_entry(
+    fn run_entry(
         &self,
         entry: &str,
         inline_source: Option<Arc<str>>,
@@ -246,18 +241,12 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_code(&self, source: &str) -> Result<Run, RunError> {
-        let (output, stdout, stderr) =
-            Output::captured(OutputBudget::for_limits(&self.engine.limits));
-        let mut run = self.run_code_with(source, &output)?;
-        run.stdout = stdout.take();
-        run.stderr = stderr.take();
-        Ok(run)
+        self.run_code_opts(source, &crate::CallOptions::new())
     }
 
     /// [`Sandbox::run_code`], with the output streamed to `output`.
     pub fn run_code_with(&self, source: &str, output: &Output) -> Result<Run, RunError> {
-        let watch = Watch::new(self.engine.limits.timeout);
-        self.run_entry(INLINE_ENTRY, Some(Arc::from(source)), output, watch)
+        self.run_code_opts(source, &crate::CallOptions::new().stream(output))
     }
 
     /// A file's content, read from the host side.
@@ -619,12 +608,7 @@ impl Sandbox {
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
         self.run_with_options(options, |output, watch| {
-            self.run_entry(
-                crate::sandbox::INLINE_ENTRY,
-                Some(source.into()),
-                output,
-                watch,
-            )
+            self.run_entry(INLINE_ENTRY, Some(source.into()), output, watch)
         })
     }
 
