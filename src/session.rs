@@ -310,13 +310,7 @@ impl ShellSession {
                     state.publish();
                     (ShellRun::finished(status), exited)
                 }
-                Err(stop) => {
-                    let run = state.conclude(Err(stop));
-                    // `$?` after an interrupted line is 130 (or the limit's code).
-                    state.shell.set_last_status(run.exit_code);
-                    state.publish();
-                    (run, false)
-                }
+                Err(stop) => (state.conclude(Err(stop)), false),
             }
         })
         .unwrap_or_else(|| (Self::lost(), true))
@@ -404,10 +398,15 @@ impl SessionState {
         *self.shared.lock() = Some(self.shell.clone());
     }
 
-    fn conclude(&self, result: Result<i32, Stop>) -> ShellRun {
-        self.publish();
+    /// The run's outcome; the session's state goes to the sandbox's other
+    /// users with `$?` as the next command sees it (130 after a
+    /// cancellation, the limit's code after a stop).
+    fn conclude(&mut self, result: Result<i32, Stop>) -> ShellRun {
         let stop = match result {
-            Ok(status) => return ShellRun::finished(status),
+            Ok(status) => {
+                self.publish();
+                return ShellRun::finished(status);
+            }
             Err(stop) => stop,
         };
         let mut failure = Failure::stopped(stop, &self.limits, &self.advice);
@@ -420,6 +419,8 @@ impl SessionState {
                 .record("limit", "hit", "shell", Some(failure.message.clone()));
             failure.kind.exit_code()
         };
+        self.shell.set_last_status(exit_code);
+        self.publish();
         ShellRun {
             exit_code,
             stop: Some(stop),
@@ -428,8 +429,6 @@ impl SessionState {
     }
 }
 
-/// The session [`Sandbox::run_shell`] keeps between calls, with the
-/// captures its output goes to.
 /// One call's deadline, stdin and sinks.
 pub(crate) struct Call {
     watch: Watch,
@@ -437,6 +436,8 @@ pub(crate) struct Call {
     output: Option<Output>,
 }
 
+/// The session [`Sandbox::run_shell`] keeps between calls, with the
+/// captures its output goes to.
 pub(crate) struct PersistentShell {
     session: ShellSession,
     stdout: Capture,

@@ -55,7 +55,9 @@ fn a_cancel_token_ends_js_shell_and_nested_work_as_cancelled() {
         // deadline, ended it (latency is measured in bench/README.md).
         assert!(latency < Duration::from_secs(5), "{what}: {latency:?}");
     }
-    // The session is still usable afterwards.
+    // The session is still usable afterwards, and `$?` says how the
+    // cancelled call ended.
+    assert_eq!(sandbox.run_shell("echo $?").unwrap().stdout_text(), "130\n");
     assert_eq!(sandbox.run_shell("echo ok").unwrap().stdout_text(), "ok\n");
 }
 
