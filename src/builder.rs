@@ -3,13 +3,15 @@
 //! once they all have.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use goccia_core::{Advice, Audit, Limits, NetPolicy};
 use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host_filtered};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::CopyRwMapping;
-use goccia_vfs::{HostFilter, SymlinkPolicy};
+use goccia_vfs::policy::Approver;
+use goccia_vfs::{HostFilter, PolicyMode, SymlinkPolicy, WritePolicy};
 use goccia_vfs::{Quota, SeedTarget, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode};
 
@@ -64,6 +66,27 @@ pub struct SandboxBuilder {
     seeds: Vec<Seed>,
     /// What host seeds leave out.
     filter: HostFilter,
+    /// The write policy's mode, extra writable roots and approver.
+    policy: PolicySettings,
+}
+
+/// What [`SandboxBuilder::policy`], [`SandboxBuilder::writable`] and
+/// [`SandboxBuilder::approver`] set; the roots are computed at build.
+#[derive(Clone, Default)]
+struct PolicySettings {
+    mode: PolicyMode,
+    writable: Vec<String>,
+    approver: Option<Arc<dyn Approver>>,
+}
+
+impl std::fmt::Debug for PolicySettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PolicySettings")
+            .field("mode", &self.mode)
+            .field("writable", &self.writable)
+            .field("approver", &self.approver.is_some())
+            .finish()
+    }
 }
 
 impl Default for SandboxBuilder {
@@ -75,6 +98,7 @@ impl Default for SandboxBuilder {
             },
             seeds: Vec::new(),
             filter: HostFilter::default(),
+            policy: PolicySettings::default(),
         }
     }
 }
@@ -293,9 +317,82 @@ impl SandboxBuilder {
         for seed in &self.seeds {
             apply_seed(&mut vfs, seed, &mut copy_rw, &filter)?;
         }
+        let mut writable = Vec::new();
+        for raw in &self.policy.writable {
+            writable.push(VfsPath::parse(raw).map_err(|source| SetupError::Path {
+                raw: raw.clone(),
+                source,
+            })?);
+        }
+        let mut policy = WritePolicy::new(
+            self.policy.mode,
+            copy_rw.iter().map(|mapping| mapping.sandbox_root.clone()),
+            writable,
+        );
+        if let Some(approver) = self.policy.approver {
+            policy = policy.with_approver(approver);
+        }
+        vfs.set_policy(Some(policy));
         let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
         sandbox.seed_skipped = filter.skipped();
         Ok(sandbox)
+    }
+
+    /// The write policy's mode (contract §12; default
+    /// [`PolicyMode::Full`]). Under [`PolicyMode::WorkspaceWrite`] guest
+    /// code may change only the writable roots: every `copy_rw` target,
+    /// every [`SandboxBuilder::writable`] path and `/tmp`, and never a
+    /// `.git` or `.goccia` inside them. The host's own calls
+    /// ([`Sandbox::write`], [`Sandbox::apply`], ...) are not fenced.
+    ///
+    /// ```
+    /// # use goccia::{PolicyMode, Sandbox};
+    /// let sandbox = Sandbox::builder()
+    ///     .policy(PolicyMode::WorkspaceWrite)
+    ///     .writable("/out")
+    ///     .build()?;
+    /// assert_eq!(sandbox.run_shell("mkdir -p /out && echo ok > /out/a")?.exit_code, 0);
+    /// let denied = sandbox.run_shell("echo no > /etc.txt")?;
+    /// assert_eq!(denied.exit_code, 1);
+    /// assert!(denied.stderr_text().contains("[sandbox: file access denied under workspace-write mode]"));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn policy(mut self, mode: PolicyMode) -> Self {
+        self.policy.mode = mode;
+        self
+    }
+
+    /// Adds a writable root (a sandbox path) for
+    /// [`PolicyMode::WorkspaceWrite`]. An invalid path is refused by
+    /// [`SandboxBuilder::build`].
+    pub fn writable(mut self, path: impl Into<String>) -> Self {
+        self.policy.writable.push(path.into());
+        self
+    }
+
+    /// The host's approver of escalation requests (contract §12): called
+    /// with each request that passed its checks, on the thread of the
+    /// call asking; a grant covers that one call. Without one, every
+    /// request is `unavailable` and denials carry no hint.
+    ///
+    /// ```
+    /// # use goccia::{Decision, EscalationRequest, PolicyMode, Sandbox};
+    /// let sandbox = Sandbox::builder()
+    ///     .policy(PolicyMode::ReadOnly)
+    ///     .approver(|request: &EscalationRequest| {
+    ///         if request.justification.contains("report") { Decision::AllowedOnce } else { Decision::Rejected }
+    ///     })
+    ///     .build()?;
+    /// let run = sandbox.run_shell(
+    ///     "escalate --mode workspace-write --justification 'write the report' -- touch /tmp/report",
+    /// )?;
+    /// assert_eq!(run.exit_code, 0);
+    /// assert!(sandbox.read("/tmp/report").is_ok());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn approver(mut self, approver: impl Approver + 'static) -> Self {
+        self.policy.approver = Some(Arc::new(approver));
+        self
     }
 
     /// Sets an exported variable every shell of the sandbox (`run_shell`,

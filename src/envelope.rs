@@ -48,8 +48,20 @@ pub struct Envelope {
     pub events: Vec<AuditEvent>,
     /// Host links the seeds left out (`--symlinks skip`).
     pub seed_skipped: Vec<String>,
+    /// The write policy the run was under.
+    pub policy: PolicySummary,
     /// Figures of the run.
     pub stats: Stats,
+}
+
+/// `{mode, writableRoots}`: the write policy as the envelope shows it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicySummary {
+    /// `read-only`, `workspace-write` or `full`.
+    pub mode: &'static str,
+    /// What `workspace-write` may change, sorted.
+    pub writable_roots: Vec<String>,
 }
 
 /// Figures of a run.
@@ -180,6 +192,17 @@ impl Envelope {
                 .iter()
                 .map(|path| path.display().to_string())
                 .collect(),
+            policy: {
+                let policy = sandbox.policy();
+                PolicySummary {
+                    mode: policy.mode().as_str(),
+                    writable_roots: policy
+                        .writable_roots()
+                        .iter()
+                        .map(|root| root.to_string())
+                        .collect(),
+                }
+            },
             stats: Stats {
                 output_truncated: false,
                 duration_ms: run.duration.as_secs_f64() * 1000.0,

@@ -15,7 +15,9 @@ mod snapshots;
 pub use builder::SandboxBuilder;
 pub use call::CallOptions;
 pub use child::ChildSeed;
-pub use envelope::{Envelope, SkippedChange, Stats, WriteBackSummary, WrittenFile};
+pub use envelope::{
+    Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile,
+};
 pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
     UnknownSnapshot, WriteBackError,
@@ -36,6 +38,9 @@ pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{
     Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PatchError, PatchedFile,
     PathError, SymlinkPolicy, Usage, VfsPath,
+};
+pub use goccia_vfs::policy::{
+    Approver, Decision, EscalationError, EscalationRequest, PolicyMode, Subject, WritePolicy,
 };
 pub use goccia_vfs::{shown, shown_path};
 pub use goccia_vm::{Engine, ExecMode, Failure};

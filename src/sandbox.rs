@@ -118,6 +118,20 @@ impl Sandbox {
         &self.seed_skipped
     }
 
+    /// The write policy guest code runs under (contract §12): its mode
+    /// and writable roots.
+    ///
+    /// ```
+    /// # use goccia::{PolicyMode, Sandbox};
+    /// let sandbox = Sandbox::builder().policy(PolicyMode::ReadOnly).build()?;
+    /// assert_eq!(sandbox.policy().mode(), PolicyMode::ReadOnly);
+    /// assert_eq!(sandbox.policy().writable_roots()[0].as_str(), "/tmp");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn policy(&self) -> goccia_vfs::WritePolicy {
+        self.vfs.lock().policy().unwrap_or_default()
+    }
+
     /// The limits every run gets.
     ///
     /// ```

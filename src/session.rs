@@ -154,7 +154,13 @@ impl Sandbox {
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(Nester::root(engine.clone()));
-        let context = Context::with_launcher(self.shared_vfs(), watch, limits.clone(), launcher);
+        let context = Context::with_launcher(
+            self.shared_vfs(),
+            watch,
+            limits.clone(),
+            launcher,
+            engine.audit.clone(),
+        );
         let writer = |stream| {
             Fd::writer(HostWriter {
                 output: output.clone(),

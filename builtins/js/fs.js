@@ -1,7 +1,7 @@
 // The guest's `fs` module (contract §3): Node-shaped sync, callback and
 // promise forms over the host's synchronous VFS operations. Callbacks and
 // promises settle on a later macrotask, after the call has returned.
-import { fs as native, internals } from 'goccia:native';
+import { fs as native, policy, internals } from 'goccia:native';
 
 const { defer, inspect, Promise } = internals;
 
@@ -122,6 +122,23 @@ function joinPath(dir, name) {
   return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
 }
 
+// A write call whose options carry `sandboxPermissions`/`justification`
+// asks the host to run exactly this call under a wider write policy
+// (contract §12); without them it simply runs.
+function escalated(opts, detail, run) {
+  if (opts === null || typeof opts !== 'object'
+      || (opts.sandboxPermissions === undefined && opts.justification === undefined)) {
+    return run();
+  }
+  return policy.escalate('operation', detail, opts.sandboxPermissions, opts.justification, run);
+}
+
+// The options of a call whose Node signature has none (unlink, rename):
+// an extra trailing object, read only for escalation.
+function extraOptions(options) {
+  return options !== null && typeof options === 'object' ? options : undefined;
+}
+
 // ----- sync forms -----
 
 function readFileSync(path, options) {
@@ -143,17 +160,26 @@ function writeFlag(flag, fallback) {
 
 function writeFileSync(path, data, options) {
   const opts = optionsOf(options, { encoding: 'utf8', flag: 'w' });
-  native.writeFile(toPath(path), toData(data), checkEncoding(opts.encoding) || 'utf8', writeFlag(opts.flag, 'w'));
+  const target = toPath(path);
+  const bytes = toData(data);
+  const encoding = checkEncoding(opts.encoding) || 'utf8';
+  const flag = writeFlag(opts.flag, 'w');
+  escalated(opts, `writeFile ${target}`, () => native.writeFile(target, bytes, encoding, flag));
 }
 
 function appendFileSync(path, data, options) {
   const opts = optionsOf(options, { encoding: 'utf8', flag: 'a' });
-  native.writeFile(toPath(path), toData(data), checkEncoding(opts.encoding) || 'utf8', writeFlag(opts.flag, 'a'));
+  const target = toPath(path);
+  const bytes = toData(data);
+  const encoding = checkEncoding(opts.encoding) || 'utf8';
+  const flag = writeFlag(opts.flag, 'a');
+  escalated(opts, `appendFile ${target}`, () => native.writeFile(target, bytes, encoding, flag));
 }
 
 function mkdirSync(path, options) {
   const opts = typeof options === 'number' || typeof options === 'string' ? {} : optionsOf(options, { recursive: false });
-  return native.mkdir(toPath(path), Boolean(opts.recursive));
+  const target = toPath(path);
+  return escalated(opts, `mkdir ${target}`, () => native.mkdir(target, Boolean(opts.recursive)));
 }
 
 function readdirSync(path, options) {
@@ -189,29 +215,42 @@ function existsSync(path) {
 
 function rmSync(path, options) {
   const opts = optionsOf(options, { recursive: false, force: false });
-  native.rm(toPath(path), Boolean(opts.recursive), Boolean(opts.force));
+  const target = toPath(path);
+  escalated(opts, `rm ${target}`, () => native.rm(target, Boolean(opts.recursive), Boolean(opts.force)));
 }
 
 function rmdirSync(path, options) {
   const opts = optionsOf(options, { recursive: false });
-  native.rmdir(toPath(path), Boolean(opts.recursive));
+  const target = toPath(path);
+  escalated(opts, `rmdir ${target}`, () => native.rmdir(target, Boolean(opts.recursive)));
 }
 
-function unlinkSync(path) {
-  native.unlink(toPath(path));
+function unlinkSync(path, options) {
+  const target = toPath(path);
+  escalated(extraOptions(options), `unlink ${target}`, () => native.unlink(target));
 }
 
-function renameSync(oldPath, newPath) {
-  native.rename(toPath(oldPath, 'oldPath'), toPath(newPath, 'newPath'));
+function renameSync(oldPath, newPath, options) {
+  const from = toPath(oldPath, 'oldPath');
+  const to = toPath(newPath, 'newPath');
+  escalated(extraOptions(options), `rename ${from} -> ${to}`, () => native.rename(from, to));
 }
 
-function copyFileSync(src, dest, mode = 0) {
-  native.copyFile(toPath(src, 'src'), toPath(dest, 'dest'), (Number(mode) & constants.COPYFILE_EXCL) !== 0);
+// `mode` may be the options object itself (escalation), or a number
+// followed by one.
+function copyFileSync(src, dest, mode = 0, options) {
+  if (mode !== null && typeof mode === 'object') [mode, options] = [0, mode];
+  const from = toPath(src, 'src');
+  const to = toPath(dest, 'dest');
+  const exclusive = (Number(mode) & constants.COPYFILE_EXCL) !== 0;
+  escalated(extraOptions(options), `copyFile ${from} -> ${to}`, () => native.copyFile(from, to, exclusive));
 }
 
 function cpSync(src, dest, options) {
   const opts = optionsOf(options, { recursive: false, force: true, errorOnExist: false });
-  native.cp(toPath(src, 'src'), toPath(dest, 'dest'), Boolean(opts.recursive), opts.force !== false, Boolean(opts.errorOnExist));
+  const from = toPath(src, 'src');
+  const to = toPath(dest, 'dest');
+  escalated(opts, `cp ${from} -> ${to}`, () => native.cp(from, to, Boolean(opts.recursive), opts.force !== false, Boolean(opts.errorOnExist)));
 }
 
 function accessSync(path, mode = constants.F_OK) {

@@ -2,7 +2,7 @@
 // sandbox's shared shell) and `runScript` (another entry, shared or in a
 // child sandbox). The host functions run synchronously; promises settle
 // after the call returns.
-import { goccia as native, internals } from 'goccia:native';
+import { goccia as native, policy, internals } from 'goccia:native';
 
 const { defer, Promise, JSONParse, JSONStringify } = internals;
 
@@ -47,6 +47,7 @@ class ShellError extends Error {
 class ShellCommand {
   #command;
   #options = { quiet: false, nothrow: false, cwd: undefined, env: undefined, stdin: undefined };
+  #escalation = null;
   #promise = null;
 
   constructor(command) {
@@ -66,6 +67,12 @@ class ShellCommand {
     if (vars === null || typeof vars !== 'object') throw new TypeError('$: .env() takes an object');
     return this.#set('env', Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])));
   }
+  // Asks the host to run this one command under a wider write policy.
+  escalate(mode, justification) {
+    if (this.#promise) throw new Error('$: .escalate() after the command started');
+    this.#escalation = { mode, justification };
+    return this;
+  }
   stdin(input) {
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       throw new TypeError('$: .stdin() takes a string or a Uint8Array');
@@ -79,8 +86,14 @@ class ShellCommand {
       const options = this.#options;
       const command = this.#command;
       let outcome;
+      const escalation = this.#escalation;
+      const run = () => native.shell(command, options);
       try {
-        outcome = { result: native.shell(command, options) };
+        outcome = {
+          result: escalation === null
+            ? run()
+            : policy.escalate('command', command, escalation.mode, escalation.justification, run),
+        };
       } catch (error) {
         outcome = { error };
       }
@@ -132,7 +145,10 @@ export function runScript(path, options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('runScript: options must be an object');
   }
-  const raw = native.runScript(path, JSONStringify(options));
+  const run = () => native.runScript(path, JSONStringify(options));
+  const raw = options.sandboxPermissions === undefined && options.justification === undefined
+    ? run()
+    : policy.escalate('command', `runScript ${path}`, options.sandboxPermissions, options.justification, run);
   return {
     ok: raw.exitCode === 0,
     exitCode: raw.exitCode,

@@ -46,7 +46,7 @@ pub fn fs_error(
     let errno = error.errno;
     // A policy denial has its own code and text (contract §12), distinct
     // from the world refusing (`EACCES` from a host, a quota).
-    let denied = error.denied.map(|mode| goccia_vfs::policy::Denied { mode });
+    let denied = error.denied;
     let mut message = match &denied {
         Some(denied) => denied.js_message(syscall, path),
         None => format!(

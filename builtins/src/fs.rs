@@ -43,6 +43,14 @@ impl<'js> Call<'_, 'js> {
         if error.quota.is_some() {
             self.host.tripwire.note_fs_quota();
         }
+        if let Some(denied) = error.denied {
+            self.host.audit.record(
+                "policy",
+                "deny",
+                error.path.as_str(),
+                Some(format!("{} under {} mode", self.syscall, denied.mode)),
+            );
+        }
         // Refusals (not plain misses) go to the audit trail.
         if error.quota.is_some() || matches!(error.errno, Errno::Inval | Errno::NameTooLong) {
             self.host.audit.record(
@@ -439,11 +447,14 @@ fn cp(ctx: &Ctx<'_>, host: &Host, from: &str, to: &str, options: CpOptions) -> R
     if node.node_type() == NodeType::Directory && !options.recursive {
         return Err(call.fail(Errno::IsDir, from, Some(to)));
     }
-    if let Some(parent) = target.parent() {
-        vfs.mkdir_all(&parent)
-            .map_err(|e| call.error(&e, from, Some(to)))?;
-    }
-    copy_tree(&mut vfs, &source, &target, options).map_err(|e| call.error(&e, from, Some(to)))
+    // One change: if any path it writes is refused, nothing is written.
+    vfs.all_or_nothing(|vfs| {
+        if let Some(parent) = target.parent() {
+            vfs.mkdir_all(&parent)?;
+        }
+        copy_tree(vfs, &source, &target, options)
+    })
+    .map_err(|e| call.error(&e, from, Some(to)))
 }
 
 /// `cp -r` semantics: directories merge into existing directories, files

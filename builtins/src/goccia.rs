@@ -145,6 +145,7 @@ fn new_shell(host: &Host) -> Shell {
         host.watch.clone(),
         host.limits.clone(),
         host.nest.launcher(),
+        host.audit.clone(),
     );
     let mut shell = Shell::new(
         context,
@@ -233,6 +234,11 @@ fn run_script<'js>(
             let message = format!("runScript: {error}{advice}");
             let error = new_error(ctx, "Error", &message);
             error.set("code", "ERR_DEPTH")?;
+            Err(throw(ctx, error))
+        }
+        Err(NestError::NotWider(refusal)) => {
+            let error = new_error(ctx, "Error", &format!("runScript: {}", refusal.message));
+            error.set("code", refusal.code)?;
             Err(throw(ctx, error))
         }
     }

@@ -10,10 +10,13 @@
 //! - [`nest`]: the seam to the runner for `runScript` and the shell's
 //!   `goccia` builtin; `goccia`: the host side of the `goccia` module.
 //! - `fs`, `encoding`: the host side of the `fs` module.
+//! - `escalation`: one call run under a wider write policy, once the
+//!   host's approver granted it.
 
 #![warn(missing_docs)]
 
 mod encoding;
+mod escalation;
 pub mod errors;
 pub mod fetch;
 mod fs;

@@ -44,6 +44,7 @@ impl ModuleDef for NativeModule {
     fn declare(declarations: &Declarations) -> Result<()> {
         declarations.declare("fs")?;
         declarations.declare("goccia")?;
+        declarations.declare("policy")?;
         declarations.declare("internals")?;
         Ok(())
     }
@@ -51,7 +52,8 @@ impl ModuleDef for NativeModule {
     fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
         let host = host_of(ctx);
         exports.export("fs", crate::fs::natives(ctx, host.clone())?)?;
-        exports.export("goccia", crate::goccia::natives(ctx, host)?)?;
+        exports.export("goccia", crate::goccia::natives(ctx, host.clone())?)?;
+        exports.export("policy", crate::escalation::natives(ctx, host)?)?;
         let internals = ctx
             .userdata::<Internals>()
             .expect("the prelude is installed before any module loads")

@@ -12,6 +12,7 @@ use goccia_core::FailureKind;
 use goccia_shell::Shell;
 pub use goccia_vfs::DiffFormat;
 use goccia_vfs::seed_config::{SeedShapes, parse_seed_entry};
+use goccia_vfs::policy::{EscalationError, PolicyMode};
 use goccia_vfs::{Change, SeedSpec};
 use parking_lot::Mutex;
 use serde_json::Value as Json;
@@ -39,10 +40,18 @@ pub struct ScriptRequest {
     pub child: Option<ChildSpec>,
     /// A deadline of its own, capped by the caller's remaining time.
     pub timeout: Option<Duration>,
+    /// A narrower write policy mode for the run (never a wider one).
+    pub policy: Option<PolicyMode>,
+}
+
+fn policy_named(name: &str, what: &str) -> Result<PolicyMode, String> {
+    PolicyMode::parse(name).ok_or_else(|| {
+        format!("{what} must be read-only, workspace-write or full, not `{name}`")
+    })
 }
 
 /// The shell builtin's usage line.
-pub const LAUNCHER_USAGE: &str = "usage: goccia [--sandbox] [--seed <from>[=<to>]]... [--diff] [--diff-format json|unified] [--timeout ms] <path>";
+pub const LAUNCHER_USAGE: &str = "usage: goccia [--sandbox] [--seed <from>[=<to>]]... [--diff] [--diff-format json|unified] [--timeout ms] [--policy mode] <path>";
 
 impl ScriptRequest {
     /// Reads `runScript(entry, options)`'s options (JSON text from the JS
@@ -88,15 +97,22 @@ impl ScriptRequest {
                 ));
             }
         };
+        let policy = match options.get("policy") {
+            None | Some(Json::Null) => None,
+            Some(Json::String(name)) => Some(policy_named(name, "option `policy`")?),
+            Some(other) => return Err(format!("option `policy` must be a string, not {other}")),
+        };
         let diff = flag("diff")? || diff_format.is_some();
         let sandbox = flag("sandbox")?;
-        Ok(ScriptRequest::assemble(
+        let mut request = ScriptRequest::assemble(
             entry,
             sandbox,
             seeds.unwrap_or_default(),
             diff.then(|| diff_format.unwrap_or_default()),
             timeout,
-        ))
+        );
+        request.policy = policy;
+        Ok(request)
     }
 
     /// Reads the shell builtin's arguments (`args[0]` is `goccia`):
@@ -107,6 +123,7 @@ impl ScriptRequest {
         let mut seeds = Vec::new();
         let mut diff = None;
         let mut timeout = None;
+        let mut policy = None;
         let mut index = 1;
         while index < args.len() {
             let arg = args[index].as_str();
@@ -147,6 +164,7 @@ impl ScriptRequest {
                         .ok_or_else(|| format!("--timeout takes milliseconds, not `{text}`"))?;
                     timeout = Some(Duration::from_millis(ms));
                 }
+                "--policy" => policy = Some(policy_named(&take()?, "--policy")?),
                 "--" => {
                     index += 1;
                     break;
@@ -167,9 +185,9 @@ impl ScriptRequest {
                 ));
             }
         };
-        Ok(ScriptRequest::assemble(
-            entry, sandbox, seeds, diff, timeout,
-        ))
+        let mut request = ScriptRequest::assemble(entry, sandbox, seeds, diff, timeout);
+        request.policy = policy;
+        Ok(request)
     }
 
     /// `seed`/`diff` imply a child sandbox (§5).
@@ -186,6 +204,7 @@ impl ScriptRequest {
             entry,
             child,
             timeout,
+            policy: None,
         }
     }
 }
@@ -252,6 +271,9 @@ pub enum NestError {
         /// The limit.
         max: u32,
     },
+    /// A `policy` wider than the caller's (a child may only narrow).
+    #[error("{}", .0.message)]
+    NotWider(EscalationError),
 }
 
 /// Runs nested scripts for the runtime at a given depth.

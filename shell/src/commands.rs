@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use goccia_core::{Limits, Watch};
+use goccia_core::{Audit, Limits, Watch};
 use goccia_vfs::SharedVfs;
 
 use crate::builtins;
@@ -24,17 +24,19 @@ impl Context {
     /// A context for shells of one sandbox, running every command of
     /// [`TABLE`]; the `goccia` builtin is unavailable.
     pub fn new(vfs: SharedVfs, watch: Watch, limits: Limits) -> Arc<Self> {
-        Context::build(vfs, watch, limits, None, &TABLE)
+        Context::build(vfs, watch, limits, None, &TABLE, Audit::default())
     }
 
-    /// [`Context::new`] with the `goccia` builtin served by `launcher`.
+    /// [`Context::new`] with the `goccia` builtin served by `launcher`,
+    /// recording policy decisions in `audit`.
     pub fn with_launcher(
         vfs: SharedVfs,
         watch: Watch,
         limits: Limits,
         launcher: Arc<dyn ScriptLauncher>,
+        audit: Audit,
     ) -> Arc<Self> {
-        Context::build(vfs, watch, limits, Some(launcher), &TABLE)
+        Context::build(vfs, watch, limits, Some(launcher), &TABLE, audit)
     }
 }
 
@@ -82,6 +84,7 @@ registry! {
     Builtin "type" => builtins::lookup::type_,
     Builtin "command" => builtins::lookup::command,
     Builtin "builtin" => builtins::lookup::builtin,
+    Builtin "escalate" => builtins::escalate::escalate,
     Utility "which" => builtins::lookup::which,
     Builtin "hash" => builtins::flow::colon,
     Builtin "help" => builtins::lookup::help,

@@ -518,7 +518,7 @@ impl Write for FileWriter {
                     goccia_vfs::Errno::NoEnt => io::ErrorKind::NotFound,
                     _ => io::ErrorKind::Other,
                 };
-                io::Error::new(kind, error.errno.strerror())
+                io::Error::new(kind, error.reason())
             })
     }
 }

@@ -114,6 +114,13 @@ fn symlink_policy() -> impl clap::builder::TypedValueParser<Value = goccia::Syml
         .map(|name| goccia::SymlinkPolicy::parse(&name).expect("one of the listed names"))
 }
 
+/// `--policy`: the names `PolicyMode::parse` takes.
+fn policy_mode() -> impl clap::builder::TypedValueParser<Value = goccia::PolicyMode> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["read-only", "workspace-write", "full"])
+        .map(|name| goccia::PolicyMode::parse(&name).expect("one of the listed names"))
+}
+
 /// The options `run` and `shell` share: seeding, limits, diff, write-back.
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
@@ -143,6 +150,20 @@ pub struct SandboxArgs {
     /// (left out and listed on stderr), keep (not supported yet: refused).
     #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = symlink_policy(), help_heading = "Seeding")]
     pub symlinks: goccia::SymlinkPolicy,
+    /// Write policy for guest code: read-only (nothing in the sandbox may
+    /// change), workspace-write (only the writable roots: --copy-rw
+    /// targets, --writable paths and /tmp; never a .git or .goccia inside
+    /// them) or full.
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = policy_mode(), help_heading = "Policy")]
+    pub policy: goccia::PolicyMode,
+    /// A sandbox path workspace-write may change (repeatable).
+    #[arg(long, value_name = "SANDBOX_PATH", help_heading = "Policy")]
+    pub writable: Vec<String>,
+    /// Who approves escalation requests: never (no approver: requests are
+    /// unavailable), always (every checked request is granted once), prompt
+    /// (asked on the controlling terminal: y, n, or Ctrl-C).
+    #[arg(long, value_name = "WHO", default_value = "never", value_parser = ["never", "always", "prompt"], help_heading = "Policy")]
+    pub approve: String,
     /// Seed from a JSON file: {"files":[{"from","to"}|{"path","text"}|{"path","base64"}]}.
     #[arg(long = "seed-config", value_name = "FILE", help_heading = "Seeding")]
     pub seed_config: Vec<PathBuf>,

@@ -3,6 +3,7 @@
 //! reports and writes back; this module words the output.
 
 mod advice;
+mod approve;
 mod args;
 mod interactive;
 mod report;

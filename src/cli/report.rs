@@ -56,7 +56,16 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         .audit(audit)
         .advice(advice::flags())
         .gitignore(args.gitignore)
-        .symlinks(args.symlinks);
+        .symlinks(args.symlinks)
+        .policy(args.policy);
+    for path in &args.writable {
+        builder = builder.writable(path.clone());
+    }
+    match args.approve.as_str() {
+        "always" => builder = builder.approver(|_: &goccia::EscalationRequest| goccia::Decision::AllowedOnce),
+        "prompt" => builder = builder.approver(super::approve::ask_on_terminal),
+        _ => {}
+    }
     for pattern in &args.exclude {
         builder = builder.exclude(pattern.clone());
     }

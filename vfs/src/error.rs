@@ -116,7 +116,7 @@ pub enum QuotaKind {
 /// A failed filesystem operation. `path` is the path the failure is about
 /// (for two-path operations, the one that was wrong).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("{}: {}, '{}'", errno.code(), reason(self), path)]
+#[error("{}: {}, '{}'", errno.code(), description(self), path)]
 pub struct FsError {
     /// The error number.
     pub errno: Errno,
@@ -126,12 +126,12 @@ pub struct FsError {
     pub quota: Option<QuotaKind>,
     /// Set when the write policy refused (`errno` is then `Acces`): the
     /// mode that did.
-    pub denied: Option<crate::policy::PolicyMode>,
+    pub denied: Option<crate::policy::Denied>,
 }
 
-fn reason(error: &FsError) -> String {
+fn description(error: &FsError) -> String {
     match error.denied {
-        Some(mode) => crate::policy::Denied { mode }.marker(),
+        Some(denied) => denied.marker(),
         None => error.errno.description().to_string(),
     }
 }
@@ -147,13 +147,22 @@ impl FsError {
         }
     }
 
-    /// A write the policy refused under `mode` (`EACCES`).
-    pub fn denied(mode: crate::policy::PolicyMode, path: &VfsPath) -> Self {
+    /// A write the policy refused (`EACCES`).
+    pub fn denied(denied: crate::policy::Denied, path: &VfsPath) -> Self {
         FsError {
             errno: Errno::Acces,
             path: path.clone(),
             quota: None,
-            denied: Some(mode),
+            denied: Some(denied),
+        }
+    }
+
+    /// What a command says went wrong: the policy's denial (marker, and
+    /// the hint when there is an approver) or the errno's `strerror` text.
+    pub fn reason(&self) -> String {
+        match self.denied {
+            Some(denied) => denied.reason(crate::policy::Subject::Command),
+            None => self.errno.strerror().to_string(),
         }
     }
 

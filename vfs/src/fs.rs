@@ -111,10 +111,13 @@ pub struct Vfs {
     /// parent, the child's baseline) still holds it: it stays charged, so
     /// deleting seeded data never makes room (`None`: removals refund).
     held_elsewhere: Option<Usage>,
-    /// The write policy guest writes are checked against (`None`: no
-    /// fence, as `full`). The host's own writes go through
-    /// [`Vfs::unfenced`].
+    /// The write policy guest writes are checked against (`None`: not a
+    /// sandbox's tree, no fence). A thread's [`crate::policy::Scope`]
+    /// replaces it for that thread's calls. The host's own writes go
+    /// through [`Vfs::unfenced`].
     policy: Option<crate::policy::WritePolicy>,
+    /// Set while the host writes past the fence.
+    unfenced: bool,
 }
 
 fn lookup_in(root: &Arc<DirNode>, path: &VfsPath) -> FsResult<Node> {
@@ -169,6 +172,7 @@ impl Vfs {
             clock: Clock { last: 0 },
             held_elsewhere: None,
             policy: None,
+            unfenced: false,
         };
         let now = vfs.clock.tick();
         Arc::make_mut(&mut vfs.root).meta.mtime_ns = now;
@@ -186,6 +190,7 @@ impl Vfs {
             clock: Clock { last: 0 },
             held_elsewhere: None,
             policy: None,
+            unfenced: false,
         }
     }
 
@@ -216,23 +221,55 @@ impl Vfs {
         self.policy = policy;
     }
 
+    /// The policy this thread's writes are checked against now: its scope
+    /// (an escalated call, a narrowed child) or the tree's own. `None`:
+    /// the tree is not fenced.
+    pub fn policy(&self) -> Option<crate::policy::WritePolicy> {
+        self.policy.as_ref()?;
+        crate::policy::current_scope().or_else(|| self.policy.clone())
+    }
+
     /// Runs the host's own writes (seeding, merging, restoring) past the
     /// fence, which applies again afterwards.
     pub fn unfenced<R>(&mut self, write: impl FnOnce(&mut Vfs) -> R) -> R {
-        let policy = self.policy.take();
+        let outer = std::mem::replace(&mut self.unfenced, true);
         let result = write(self);
-        self.policy = policy;
+        self.unfenced = outer;
         result
     }
 
-    /// Refuses a write to `path` the policy does not allow.
+    /// Runs a compound change (`cp -r` into a tree, extracting an archive)
+    /// all or nothing: on a copy of the tree (O(1), structure is shared)
+    /// that replaces this one only if every step succeeded.
+    pub fn all_or_nothing<R, E>(
+        &mut self,
+        change: impl FnOnce(&mut Vfs) -> Result<R, E>,
+    ) -> Result<R, E> {
+        let mut scratch = self.clone();
+        let result = change(&mut scratch)?;
+        *self = scratch;
+        Ok(result)
+    }
+
+    /// Whether a write to `path` is allowed now (no change is made).
+    pub fn check_write(&self, path: &VfsPath) -> FsResult<()> {
+        self.allow(path)
+    }
+
+    /// Refuses a write to `path` the policy in force does not allow.
     fn allow(&self, path: &VfsPath) -> FsResult<()> {
-        match &self.policy {
-            Some(policy) => policy
-                .check(path)
-                .map_err(|denied| FsError::denied(denied.mode, path)),
-            None => Ok(()),
+        let Some(own) = &self.policy else {
+            return Ok(());
+        };
+        if self.unfenced {
+            return Ok(());
         }
+        crate::policy::with_scope(|scoped| {
+            scoped
+                .unwrap_or(own)
+                .check(path)
+                .map_err(|denied| FsError::denied(denied, path))
+        })
     }
 
     /// Refuses changing every path of `node` at `path` (a removal, a move,
@@ -240,10 +277,13 @@ impl Vfs {
     /// under `workspace-write`, a protected name anywhere below it.
     fn allow_subtree(&self, path: &VfsPath, node: Option<&Node>) -> FsResult<()> {
         self.allow(path)?;
-        let (Some(policy), Some(Node::Dir(dir))) = (&self.policy, node) else {
+        let Some(Node::Dir(dir)) = node else {
             return Ok(());
         };
-        if policy.mode() != crate::policy::PolicyMode::WorkspaceWrite {
+        let Some(policy) = self.policy() else {
+            return Ok(());
+        };
+        if self.unfenced || policy.mode() != crate::policy::PolicyMode::WorkspaceWrite {
             return Ok(());
         }
         let mut work = vec![(path.clone(), dir.clone())];
@@ -251,7 +291,7 @@ impl Vfs {
             for (name, child) in dir.iter() {
                 let below = at.join(name);
                 if crate::policy::PROTECTED_NAMES.contains(&name.as_ref()) {
-                    return Err(FsError::denied(policy.mode(), &below));
+                    return Err(FsError::denied(policy.denial(), &below));
                 }
                 if let Node::Dir(child) = child {
                     work.push((below, child.clone()));

@@ -3,11 +3,15 @@
 //! Also the escalation ladder and the contract's verbatim texts for
 //! denials and escalation outcomes, so every surface words them the same.
 //!
-//! This module decides; enforcing it at each writing family (the `fs`
-//! module, shell redirections and commands, `$`, nested runs) and asking
-//! an approver are built on top of it.
+//! The VFS enforces it (every mutating [`crate::Vfs`] operation checks
+//! the policy in force); a call that runs under another policy than its
+//! sandbox's (an escalation granted for one call, a child that narrows)
+//! enters a [`Scope`] on its thread, and every thread doing that call's
+//! work enters the same scope ([`current_scope`] carries it across).
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::path::VfsPath;
 
@@ -69,11 +73,35 @@ impl fmt::Display for PolicyMode {
 /// Names that stay read-only inside a writable root.
 pub const PROTECTED_NAMES: [&str; 2] = [".git", ".goccia"];
 
-/// The mode and the writable roots a sandbox's calls are checked against.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The mode and the writable roots a sandbox's calls are checked against,
+/// and the host's approver of escalations (if any). Cheap to clone.
+#[derive(Clone, Default)]
 pub struct WritePolicy {
     mode: PolicyMode,
-    roots: Vec<VfsPath>,
+    roots: Arc<[VfsPath]>,
+    approver: Option<Arc<dyn Approver>>,
+}
+
+impl fmt::Debug for WritePolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WritePolicy")
+            .field("mode", &self.mode)
+            .field("roots", &self.roots)
+            .field("approver", &self.approver.is_some())
+            .finish()
+    }
+}
+
+impl PartialEq for WritePolicy {
+    fn eq(&self, other: &Self) -> bool {
+        self.mode == other.mode
+            && self.roots == other.roots
+            && match (&self.approver, &other.approver) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
 }
 
 impl WritePolicy {
@@ -89,7 +117,23 @@ impl WritePolicy {
         roots.push(VfsPath::parse("/tmp").expect("a valid path"));
         roots.sort_by(|a, b| a.as_str().cmp(b.as_str()));
         roots.dedup();
-        WritePolicy { mode, roots }
+        WritePolicy {
+            mode,
+            roots: roots.into(),
+            approver: None,
+        }
+    }
+
+    /// The same policy with `approver` deciding escalation requests.
+    pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> WritePolicy {
+        self.approver = Some(approver);
+        self
+    }
+
+    /// The approver escalation requests go to (`None`: every request is
+    /// `unavailable` and denials carry no hint).
+    pub fn approver(&self) -> Option<&Arc<dyn Approver>> {
+        self.approver.as_ref()
     }
 
     /// The mode.
@@ -107,8 +151,25 @@ impl WritePolicy {
     pub fn with_mode(&self, mode: PolicyMode) -> WritePolicy {
         WritePolicy {
             mode,
-            roots: self.roots.clone(),
+            ..self.clone()
         }
+    }
+
+    /// The policy a child asking for `mode` runs under: the same roots
+    /// and approver, at `mode` if it is no wider than this one's. A wider
+    /// one is refused with `ERR_ESCALATION_NOT_WIDER` (a child widens only
+    /// by escalating).
+    pub fn narrowed_to(&self, mode: PolicyMode) -> Result<WritePolicy, EscalationError> {
+        if mode.is_strictly_wider_than(self.mode) {
+            return Err(EscalationError {
+                code: "ERR_ESCALATION_NOT_WIDER",
+                message: format!(
+                    "a child run may only narrow the write policy: \"{mode}\" is wider than this call's current \"{}\" mode",
+                    self.mode
+                ),
+            });
+        }
+        Ok(self.with_mode(mode))
     }
 
     /// Whether a write to `path` (already resolved: no `..`, links
@@ -124,10 +185,15 @@ impl WritePolicy {
                 })
             }
         };
-        if allowed {
-            Ok(())
-        } else {
-            Err(Denied { mode: self.mode })
+        if allowed { Ok(()) } else { Err(self.denial()) }
+    }
+
+    /// The denial this policy gives: its mode, and whether an approver
+    /// could grant a wider one (the hint).
+    pub fn denial(&self) -> Denied {
+        Denied {
+            mode: self.mode,
+            escalable: self.approver.is_some() && self.mode != PolicyMode::Full,
         }
     }
 }
@@ -138,6 +204,8 @@ impl WritePolicy {
 pub struct Denied {
     /// The mode that refused it.
     pub mode: PolicyMode,
+    /// An approver could grant a wider mode: the denial carries the hint.
+    pub escalable: bool,
 }
 
 impl Denied {
@@ -147,15 +215,29 @@ impl Denied {
         format!("[sandbox: file access denied under {} mode]", self.mode)
     }
 
-    /// The JS error's message: `FS_SANDBOX_DENIED: <marker>, <syscall>
-    /// '<path>'`.
-    pub fn js_message(&self, syscall: &str, path: &str) -> String {
-        format!("FS_SANDBOX_DENIED: {}, {syscall} '{path}'", self.marker())
+    /// The marker, followed by the escalation hint for `subject` when an
+    /// approver could grant more.
+    pub fn reason(&self, subject: Subject) -> String {
+        if self.escalable {
+            format!("{} {}", self.marker(), escalation_hint(subject))
+        } else {
+            self.marker()
+        }
     }
 
-    /// The shell's stderr line: `<command>: <path>: <marker>`.
+    /// The JS error's message: `FS_SANDBOX_DENIED: <marker>, <syscall>
+    /// '<path>'` (the hint after the marker when there is one).
+    pub fn js_message(&self, syscall: &str, path: &str) -> String {
+        format!(
+            "FS_SANDBOX_DENIED: {}, {syscall} '{path}'",
+            self.reason(Subject::Operation)
+        )
+    }
+
+    /// The shell's stderr line: `<command>: <path>: <marker>` (the hint
+    /// after the marker when there is one).
     pub fn shell_message(&self, command: &str, path: &str) -> String {
-        format!("{command}: {path}: {}", self.marker())
+        format!("{command}: {path}: {}", self.reason(Subject::Command))
     }
 }
 
@@ -258,14 +340,18 @@ pub fn check_request(
         )));
     };
     if !requested.is_strictly_wider_than(current) {
-        return Err(EscalationError {
-            code: "ERR_ESCALATION_NOT_WIDER",
-            message: format!(
-                "sandbox escalation to \"{requested}\" is not strictly wider than this call's current \"{current}\" mode"
-            ),
-        });
+        return Err(not_wider(requested, current));
     }
     Ok(Some(requested))
+}
+
+fn not_wider(requested: PolicyMode, current: PolicyMode) -> EscalationError {
+    EscalationError {
+        code: "ERR_ESCALATION_NOT_WIDER",
+        message: format!(
+            "sandbox escalation to \"{requested}\" is not strictly wider than this call's current \"{current}\" mode"
+        ),
+    }
 }
 
 /// What an approver's decision means for the call: the mode to run it at,
@@ -293,6 +379,98 @@ pub fn decide(
             ),
         }),
     }
+}
+
+/// One escalation request, as the approver sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EscalationRequest {
+    /// The mode asked for (strictly wider than `current_mode`).
+    pub requested_mode: PolicyMode,
+    /// The mode the call runs under now.
+    pub current_mode: PolicyMode,
+    /// Why the guest says it needs it (not blank).
+    pub justification: String,
+    /// An `fs` call or a shell command.
+    pub subject: Subject,
+    /// What exactly would run: `writeFile /etc/x`, `rm -rf /w`.
+    pub detail: String,
+}
+
+/// The host's word on escalation requests. A closure
+/// `Fn(&EscalationRequest) -> Decision` is one.
+pub trait Approver: Send + Sync {
+    /// Decides one request. A grant covers that one call only.
+    fn decide(&self, request: &EscalationRequest) -> Decision;
+}
+
+impl<F> Approver for F
+where
+    F: Fn(&EscalationRequest) -> Decision + Send + Sync,
+{
+    fn decide(&self, request: &EscalationRequest) -> Decision {
+        self(request)
+    }
+}
+
+/// Asks `policy`'s approver for `request` (already checked with
+/// [`check_request`]) and says what the call runs under: `policy` at the
+/// granted mode, or the outcome's error. Without an approver the answer is
+/// `unavailable`.
+pub fn escalate(
+    policy: &WritePolicy,
+    request: &EscalationRequest,
+) -> Result<WritePolicy, EscalationError> {
+    let decision = match &policy.approver {
+        Some(approver) => approver.decide(request),
+        None => Decision::Unavailable,
+    };
+    decide(decision, request.requested_mode, request.subject).map(|mode| policy.with_mode(mode))
+}
+
+thread_local! {
+    /// The policy this thread's calls run under when it is not their
+    /// sandbox's own (see [`Scope`]).
+    static SCOPED: RefCell<Option<WritePolicy>> = const { RefCell::new(None) };
+}
+
+/// While alive, writes by this thread to a fenced VFS are checked against
+/// this policy instead of the VFS's own: an escalation granted for one
+/// call, or a child run that narrowed. Threads started for the call enter
+/// it too ([`current_scope`]). Scopes nest; dropping restores the outer.
+#[must_use = "the scope ends when dropped"]
+pub struct Scope {
+    outer: Option<WritePolicy>,
+}
+
+impl Scope {
+    /// Enters `policy` on this thread.
+    pub fn enter(policy: WritePolicy) -> Scope {
+        let outer = SCOPED.with_borrow_mut(|scoped| scoped.replace(policy));
+        Scope { outer }
+    }
+
+    /// Enters `policy` if there is one (a thread carrying its starter's
+    /// scope).
+    pub fn enter_if(policy: Option<WritePolicy>) -> Option<Scope> {
+        policy.map(Scope::enter)
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let outer = self.outer.take();
+        SCOPED.with_borrow_mut(|scoped| *scoped = outer);
+    }
+}
+
+/// The scope this thread is in, to carry into a thread it starts.
+pub fn current_scope() -> Option<WritePolicy> {
+    SCOPED.with_borrow(|scoped| scoped.clone())
+}
+
+/// Runs `f` with this thread's scope, if any (without cloning it).
+pub(crate) fn with_scope<R>(f: impl FnOnce(Option<&WritePolicy>) -> R) -> R {
+    SCOPED.with_borrow(|scoped| f(scoped.as_ref()))
 }
 
 #[cfg(test)]
@@ -409,7 +587,8 @@ mod tests {
             assert_eq!(
                 policy.check(&p(denied)),
                 Err(Denied {
-                    mode: PolicyMode::WorkspaceWrite
+                    mode: PolicyMode::WorkspaceWrite,
+                    escalable: false,
                 }),
                 "{denied}"
             );
@@ -424,8 +603,9 @@ mod tests {
                 .check(&p("/etc/x"))
                 .is_ok()
         );
-        let denied = Denied {
+        let mut denied = Denied {
             mode: PolicyMode::ReadOnly,
+            escalable: false,
         };
         assert_eq!(
             denied.js_message("open", "/a.txt"),
@@ -435,5 +615,18 @@ mod tests {
             denied.shell_message("touch", "/a.txt"),
             "touch: /a.txt: [sandbox: file access denied under read-only mode]"
         );
+        denied.escalable = true;
+        assert_eq!(
+            denied.shell_message("touch", "/a.txt"),
+            "touch: /a.txt: [sandbox: file access denied under read-only mode] [sandbox: escalation available — retry this exact command once with sandboxPermissions (the narrowest wider mode that suffices) and a justification]"
+        );
+        assert_eq!(
+            denied.js_message("open", "/a.txt"),
+            "FS_SANDBOX_DENIED: [sandbox: file access denied under read-only mode] [sandbox: escalation available — retry this exact operation once with sandboxPermissions (the narrowest wider mode that suffices) and a justification], open '/a.txt'"
+        );
+        let approver: Arc<dyn Approver> = Arc::new(|_: &EscalationRequest| Decision::Rejected);
+        let with_approver = policy.clone().with_approver(approver);
+        assert!(with_approver.check(&p("/etc")).unwrap_err().escalable);
+        assert!(!with_approver.with_mode(PolicyMode::Full).denial().escalable);
     }
 }

@@ -251,6 +251,9 @@ pub fn seed_child(parent: &Vfs, specs: &[SeedSpec]) -> Result<Vfs, SeedEntryErro
     // does not make room for more (the parent, or the child's baseline,
     // still holds it).
     vfs.charge_what_others_hold();
+    // The child is fenced as its parent's calls are now (a narrowing is
+    // the caller's to apply).
+    vfs.set_policy(parent.policy());
     Ok(vfs)
 }
 

@@ -57,7 +57,15 @@ impl ScriptLauncher for Nester {
         };
         // In shared mode the entry's `$` runs in a copy of the calling
         // shell, whose own `goccia` nests one level deeper.
+        let policy = match crate::nested::child_policy(&parent, &request) {
+            Ok(policy) => policy,
+            Err(refusal) => {
+                shell.write_stderr(format!("goccia: {refusal}\n").as_bytes());
+                return Ok(1);
+            }
+        };
         let copy = shell.subshell_with_launcher(Arc::new(nested.clone()));
+        let _policy = goccia_vfs::policy::Scope::enter_if(policy);
         let result =
             nested.run_request(&request, &parent, output, Arc::new(Mutex::new(Some(copy))));
         if let Some(error) = &result.error {

@@ -13,6 +13,7 @@ use goccia_builtins::nest::{
     ChildChanges, ChildSpec, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
 };
 use goccia_core::{Capture, FailureKind, Output};
+use goccia_vfs::policy::{Scope, WritePolicy};
 use goccia_vfs::{SharedVfs, VfsPath};
 use parking_lot::Mutex;
 
@@ -67,8 +68,10 @@ impl Nest for Nester {
         request: ScriptRequest,
     ) -> Result<ScriptResult, NestError> {
         let nested = self.deeper()?;
+        let policy = child_policy(parent, &request)?;
         let (stdout, stderr) = (Capture::new(), Capture::new());
         let output = Output::to_writers(stdout.clone(), stderr.clone(), parent.budget.clone());
+        let _policy = Scope::enter_if(policy);
         let mut result = nested.run_request(&request, parent, output, parent.shell.clone());
         result.stdout = stdout.take();
         result.stderr = stderr.take();
@@ -78,6 +81,23 @@ impl Nest for Nester {
     fn launcher(&self) -> Arc<dyn goccia_shell::ScriptLauncher> {
         Arc::new(self.clone())
     }
+}
+
+/// The write policy a child asking for `request.policy` runs under: the
+/// caller's, narrowed (`None`: the caller's as it is), or the refusal of a
+/// wider one. Children keep the caller's roots and approver.
+pub(crate) fn child_policy(
+    parent: &ParentState,
+    request: &ScriptRequest,
+) -> Result<Option<WritePolicy>, NestError> {
+    let Some(mode) = request.policy else {
+        return Ok(None);
+    };
+    let current = parent.vfs.lock().policy().unwrap_or_default();
+    current
+        .narrowed_to(mode)
+        .map(Some)
+        .map_err(NestError::NotWider)
 }
 
 impl Nester {

@@ -107,11 +107,16 @@ impl RunOutcome {
 /// `host-error` outcome.
 pub fn run(request: &RunRequest) -> RunOutcome {
     let stack = request.engine.limits.stack_size as usize + STACK_HEADROOM;
+    // A nested run works under the write policy its caller set for it.
+    let policy_scope = goccia_vfs::policy::current_scope();
     let outcome = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("goccia-js".to_string())
             .stack_size(stack)
-            .spawn_scoped(scope, || run_here(request))
+            .spawn_scoped(scope, || {
+                let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
+                run_here(request)
+            })
             .map(|handle| handle.join())
     });
     match outcome {

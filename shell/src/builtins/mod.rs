@@ -8,6 +8,7 @@
 pub mod bash;
 pub mod common;
 pub mod dirs;
+pub mod escalate;
 pub mod flow;
 pub mod lookup;
 pub mod options;

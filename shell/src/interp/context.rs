@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
 
 use goccia_core::host_memory::{MemoryCeiling, Meter, Metered};
-use goccia_core::{LimitKind, Limits, Stop, Watch};
+use goccia_core::{Audit, LimitKind, Limits, Stop, Watch};
 use goccia_vfs::SharedVfs;
 
 use super::{ExecResult, Flow, Shell};
@@ -69,6 +69,8 @@ pub struct Context {
     pub launcher: Option<Arc<dyn ScriptLauncher>>,
     /// The commands shells run by name.
     pub table: &'static CommandTable,
+    /// Where policy denials (and escalations) are recorded.
+    pub audit: Audit,
     commands: AtomicU64,
     iterations: AtomicU64,
     next_pid: AtomicU64,
@@ -88,6 +90,7 @@ impl Context {
         limits: Limits,
         launcher: Option<Arc<dyn ScriptLauncher>>,
         table: &'static CommandTable,
+        audit: Audit,
     ) -> Arc<Self> {
         let context = Context {
             vfs,
@@ -95,6 +98,7 @@ impl Context {
             limits,
             launcher,
             table,
+            audit,
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),

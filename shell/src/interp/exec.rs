@@ -147,15 +147,20 @@ impl Shell {
             stages.push(stage);
         }
         let mut last_stage = if lastpipe { stages.pop() } else { None };
+        // Every stage works under the write policy this command runs
+        // under (an escalated command's grant covers its pipeline).
+        let policy_scope = goccia_vfs::policy::current_scope();
         let results: Vec<ExecResult> = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(count);
             for (stage, command) in stages.into_iter().zip(&pipeline.commands) {
+                let policy_scope = policy_scope.clone();
                 let handle = std::thread::Builder::new()
                     .name("goccia-shell-stage".to_string())
                     .stack_size(STAGE_STACK)
                     .spawn_scoped(scope, move || {
                         let mut stage = stage;
                         let _metered = stage.context().metered();
+                        let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
                         let result = stage.run_command(command);
                         let result = match result {
                             Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
@@ -653,6 +658,49 @@ impl Shell {
         let text = format!("{name}: {message}\n");
         self.write_stderr(text.as_bytes());
         status
+    }
+
+    /// Reports `command`'s filesystem error about `operand`: a policy
+    /// denial in the contract's form (`<command>: <operand>: <marker>`,
+    /// status 1, recorded in the audit trail), anything else as
+    /// `name: usual(strerror)` with `status`.
+    pub fn fail_fs(
+        &mut self,
+        command: &str,
+        operand: &str,
+        error: &goccia_vfs::FsError,
+        usual: impl FnOnce(&str) -> String,
+        status: i32,
+    ) -> i32 {
+        match error.denied {
+            Some(denied) => {
+                self.audit_denial(command, error);
+                let line = format!("{}\n", denied.shell_message(command, operand));
+                self.write_stderr(line.as_bytes());
+                1
+            }
+            None => self.fail_command(command, &usual(error.errno.strerror()), status),
+        }
+    }
+
+    /// What `command` says went wrong with `error` (the denial's marker
+    /// and hint, or the errno's text); a denial goes to the audit trail.
+    pub fn fs_reason(&self, command: &str, error: &goccia_vfs::FsError) -> String {
+        if error.denied.is_some() {
+            self.audit_denial(command, error);
+        }
+        error.reason()
+    }
+
+    fn audit_denial(&self, command: &str, error: &goccia_vfs::FsError) {
+        if let Some(denied) = error.denied {
+            self.ctx.audit.record(
+                "policy",
+                "deny",
+                error.path.as_str(),
+                Some(format!("{command} under {} mode", denied.mode)),
+            );
+        }
     }
 }
 

@@ -217,13 +217,14 @@ impl Shell {
                     Ok(()) => Ok(Fd::null_input()),
                     Err(error) => {
                         drop(vfs);
-                        Err(self.redirect_error(target, error.errno.strerror()))
+                        let reason = self.fs_reason(&self.arg0.clone(), &error);
+                        Err(self.redirect_error(target, &reason))
                     }
                 }
             }
             Err(error) => {
                 drop(vfs);
-                Err(self.redirect_error(target, error.errno.strerror()))
+                Err(self.redirect_error(target, &error.reason()))
             }
         }
     }
@@ -251,7 +252,10 @@ impl Shell {
         };
         match result {
             Ok(()) => Ok(Fd::writer(FileWriter::new(vfs, path))),
-            Err(error) => Err(self.redirect_error(target, error.errno.strerror())),
+            Err(error) => {
+                let reason = self.fs_reason(&self.arg0.clone(), &error);
+                Err(self.redirect_error(target, &reason))
+            }
         }
     }
 

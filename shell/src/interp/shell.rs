@@ -428,6 +428,7 @@ impl Shell {
             self.ctx.limits.clone(),
             Some(launcher),
             self.ctx.table,
+            self.ctx.audit.clone(),
         );
         child
     }

@@ -303,6 +303,9 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
         None
     };
     let mut out = Vec::new();
+    // What extraction writes, applied at the end as one change: if any of
+    // it is refused (the write policy, the quota) nothing is written.
+    let mut members = Vec::new();
     let mut reader = tar::Archive::new(&archive[..]);
     let entries = match reader.entries() {
         Ok(entries) => entries,
@@ -355,10 +358,35 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
             }
             continue;
         }
-        let Some(base) = &base else { continue };
-        let mode = entry.header().mode().unwrap_or(0o644);
-        if let Err(message) = extract(shell, base, &relative, is_dir, data, mode) {
-            return Ok(shell.fail_command("tar", &message, 2));
+        if base.is_some() {
+            let mode = entry.header().mode().unwrap_or(0o644);
+            members.push(Member {
+                relative,
+                is_dir,
+                data,
+                mode,
+            });
+        }
+    }
+    if let Some(base) = &base {
+        let vfs = shell.context().vfs.clone();
+        let extracted = vfs.lock().all_or_nothing(|vfs| {
+            members
+                .into_iter()
+                .try_for_each(|member| extract(vfs, base, member))
+        });
+        match extracted {
+            Ok(()) => {}
+            Err(Refused::Path(message)) => return Ok(shell.fail_command("tar", &message, 2)),
+            Err(Refused::Fs(relative, error)) => {
+                return Ok(shell.fail_fs(
+                    "tar",
+                    &relative,
+                    &error,
+                    |reason| format!("{relative}: Cannot open: {reason}"),
+                    2,
+                ));
+            }
         }
     }
     match shell.write_stdout(&out) {
@@ -381,29 +409,36 @@ fn member_path(name: &str, strip: usize) -> Option<String> {
     Some(parts[strip..].join("/"))
 }
 
-fn extract(
-    shell: &mut Shell,
-    base: &VfsPath,
-    relative: &str,
+/// One archive member to extract.
+struct Member {
+    relative: String,
     is_dir: bool,
     data: Vec<u8>,
     mode: u32,
-) -> Result<(), String> {
+}
+
+/// Why extracting a member failed: its path, or the VFS refusing it.
+enum Refused {
+    Path(String),
+    Fs(String, goccia_vfs::FsError),
+}
+
+/// Writes one member below `base`.
+fn extract(vfs: &mut goccia_vfs::Vfs, base: &VfsPath, member: Member) -> Result<(), Refused> {
+    let relative = member.relative;
     let path = base
-        .resolve(relative)
-        .map_err(|e| format!("{relative}: {e}"))?;
-    let vfs = shell.context().vfs.clone();
-    let mut vfs = vfs.lock();
-    let fail = |e: goccia_vfs::FsError| format!("{relative}: Cannot open: {}", e.errno.strerror());
-    if is_dir {
+        .resolve(&relative)
+        .map_err(|e| Refused::Path(format!("{relative}: {e}")))?;
+    let fail = |e: goccia_vfs::FsError| Refused::Fs(relative.clone(), e);
+    if member.is_dir {
         vfs.mkdir_all(&path).map_err(fail)?;
         return Ok(());
     }
     if let Some(parent) = path.parent() {
         vfs.mkdir_all(&parent).map_err(fail)?;
     }
-    vfs.write_file(&path, data).map_err(fail)?;
-    vfs.set_mode(&path, mode & 0o7777).map_err(fail)?;
+    vfs.write_file(&path, member.data).map_err(fail)?;
+    vfs.set_mode(&path, member.mode & 0o7777).map_err(fail)?;
     Ok(())
 }
 
@@ -435,9 +470,11 @@ fn write_output(
             })?;
             let written = shell.context().vfs.lock().write_file(&path, bytes);
             written.map_err(|error| {
-                shell.fail_command(
+                shell.fail_fs(
                     name,
-                    &format!("{file}: Cannot open: {}", error.errno.strerror()),
+                    file,
+                    &error,
+                    |reason| format!("{file}: Cannot open: {reason}"),
                     2,
                 )
             })

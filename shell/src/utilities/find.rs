@@ -374,13 +374,12 @@ impl Run<'_> {
             Expr::Delete => {
                 let result = self.shell.context().vfs.lock().remove_all(&visit.path);
                 if let Err(error) = result {
-                    self.status = self.shell.fail_command(
+                    let shown = &visit.shown;
+                    self.status = self.shell.fail_fs(
                         "find",
-                        &format!(
-                            "cannot delete '{}': {}",
-                            visit.shown,
-                            error.errno.strerror()
-                        ),
+                        shown,
+                        &error,
+                        |reason| format!("cannot delete '{shown}': {reason}"),
                         1,
                     );
                 }

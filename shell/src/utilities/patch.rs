@@ -94,6 +94,10 @@ pub fn patch(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             Ok(0)
         }
+        Err(PatchError::Fs(error)) if error.denied.is_some() => {
+            let path = error.path.to_string();
+            Ok(shell.fail_fs("patch", &path, &error, |reason| reason.to_string(), 1))
+        }
         Err(error) => {
             let status = match error {
                 PatchError::Malformed { .. } | PatchError::Empty | PatchError::BadPath { .. } => 2,

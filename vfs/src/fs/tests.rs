@@ -346,7 +346,7 @@ mod fence {
         let before = fs.snapshot();
         for (what, operation) in operations() {
             let error = operation(&mut fs).unwrap_err();
-            assert_eq!(error.denied, Some(PolicyMode::ReadOnly), "{what}");
+            assert_eq!(error.denied.map(|d| d.mode), Some(PolicyMode::ReadOnly), "{what}");
             assert_eq!(error.errno, Errno::Acces, "{what}");
             assert!(
                 error
@@ -376,7 +376,7 @@ mod fence {
         }
         let mut fs = fenced(PolicyMode::WorkspaceWrite);
         fs.rename(&p("/work/a.txt"), &p("/work/b.txt")).unwrap();
-        let denied = |result: FsResult<()>| result.unwrap_err().denied;
+        let denied = |result: FsResult<()>| result.unwrap_err().denied.map(|d| d.mode);
         let ww = Some(PolicyMode::WorkspaceWrite);
         assert_eq!(denied(fs.write_file(&p("/etc.txt"), "x")), ww);
         assert_eq!(denied(fs.write_file(&p("/work/.git/HEAD"), "x")), ww);

@@ -7,7 +7,12 @@ use crate::utilities::files::names::resolve;
 use goccia_vfs::{Node, NodeType, VfsPath};
 
 pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> ExecResult {
-    let name = if moving { "mv" } else { "cp" };
+    // `ln` (a hard link is a copy here) words its errors as itself.
+    let name = match args[0].as_str() {
+        "ln" => "ln",
+        _ if moving => "mv",
+        _ => "cp",
+    };
     let parsed = match getopt(
         args,
         "tS",
@@ -139,8 +144,10 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
                 vfs.rename(&source, &destination)
             } else {
                 match (&node, &exists) {
+                    // Merging into a tree is one change: all of it or,
+                    // if any path is refused, none.
                     (Node::Dir(_), Some(Node::Dir(_))) => {
-                        merge_copy(&mut vfs, &source, &destination)
+                        vfs.all_or_nothing(|vfs| merge_copy(vfs, &source, &destination))
                     }
                     _ => vfs.copy(&source, &destination),
                 }
@@ -157,13 +164,12 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
                 }
             }
             Err(error) => {
-                status = shell.fail_command(
+                let verb = if moving { "move" } else { "copy" };
+                status = shell.fail_fs(
                     name,
-                    &format!(
-                        "cannot {} '{operand}': {}",
-                        if moving { "move" } else { "copy" },
-                        error.errno.strerror()
-                    ),
+                    operand,
+                    &error,
+                    |reason| format!("cannot {verb} '{operand}': {reason}"),
                     1,
                 );
             }

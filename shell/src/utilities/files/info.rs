@@ -389,7 +389,8 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        let mut vfs = shell.context().vfs.lock();
+        let vfs = shell.context().vfs.clone();
+        let mut vfs = vfs.lock();
         let paths = if recursive {
             walk_paths(&vfs, &path)
         } else {
@@ -404,20 +405,36 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
             );
             continue;
         }
-        for target in paths {
-            let current = vfs.stat(&target).map(|s| s.mode).unwrap_or(0o644);
-            match parse_mode(&mode_text, current) {
-                Some(mode) => {
-                    let _ = vfs.set_mode(&target, mode);
-                }
-                None => {
-                    drop(vfs);
-                    return Ok(shell.fail_command(
-                        "chmod",
-                        &format!("invalid mode: '{mode_text}'"),
-                        1,
-                    ));
-                }
+        // `chmod -R` changes a tree as one change: all of it, or nothing
+        // if any path is refused.
+        let changed = vfs.all_or_nothing(|vfs| {
+            for target in &paths {
+                let current = vfs.stat(target).map(|s| s.mode).unwrap_or(0o644);
+                let Some(mode) = parse_mode(&mode_text, current) else {
+                    return Ok(false);
+                };
+                vfs.set_mode(target, mode)?;
+            }
+            Ok(true)
+        });
+        drop(vfs);
+        match changed {
+            Ok(true) => {}
+            Ok(false) => {
+                return Ok(shell.fail_command(
+                    "chmod",
+                    &format!("invalid mode: '{mode_text}'"),
+                    1,
+                ));
+            }
+            Err(error) => {
+                status = shell.fail_fs(
+                    "chmod",
+                    operand,
+                    &error,
+                    |reason| format!("changing permissions of '{operand}': {reason}"),
+                    1,
+                );
             }
         }
     }

@@ -78,12 +78,11 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             let _ = shell.context().vfs.lock().set_mode(&path, bits);
         }
         if let Err(error) = result {
-            status = shell.fail_command(
+            status = shell.fail_fs(
                 "mkdir",
-                &format!(
-                    "cannot create directory '{operand}': {}",
-                    error.errno.strerror()
-                ),
+                operand,
+                &error,
+                |reason| format!("cannot create directory '{operand}': {reason}"),
                 1,
             );
         }
@@ -130,9 +129,11 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             let result = shell.context().vfs.lock().remove_dir(&path);
             if let Err(error) = result {
                 if !(error.errno == Errno::NotEmpty && parsed.has('I')) {
-                    status = shell.fail_command(
+                    status = shell.fail_fs(
                         "rmdir",
-                        &format!("failed to remove '{operand}': {}", error.errno.strerror()),
+                        operand,
+                        &error,
+                        |reason| format!("failed to remove '{operand}': {reason}"),
                         1,
                     );
                 }
@@ -195,9 +196,11 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         drop(vfs);
         if let Err(error) = result {
-            status = shell.fail_command(
+            status = shell.fail_fs(
                 "touch",
-                &format!("cannot touch '{operand}': {}", error.errno.strerror()),
+                operand,
+                &error,
+                |reason| format!("cannot touch '{operand}': {reason}"),
                 1,
             );
         }
@@ -225,7 +228,7 @@ pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
         ));
     }
     // A hard link is a copy that shares content.
-    let mut copy_args = vec!["cp".to_string()];
+    let mut copy_args = vec!["ln".to_string()];
     copy_args.extend(operands);
     copy_or_move(shell, &copy_args, false)
 }
@@ -296,12 +299,11 @@ pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
                 Ok(()) => Ok(0),
                 Err(error) => shell.io_status("mktemp", error),
             },
-            Err(error) => Ok(shell.fail_command(
+            Err(error) => Ok(shell.fail_fs(
                 "mktemp",
-                &format!(
-                    "failed to create file via template '{template}': {}",
-                    error.errno.strerror()
-                ),
+                &shown,
+                &error,
+                |reason| format!("failed to create file via template '{template}': {reason}"),
                 1,
             )),
         };
@@ -401,9 +403,14 @@ pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        if let Err(reason) = truncate_one(shell, &path, change, parsed.has('c')) {
-            let message = format!("cannot open '{operand}' for writing: {reason}");
-            status = shell.fail_command("truncate", &message, 1);
+        if let Err(error) = truncate_one(shell, &path, change, parsed.has('c')) {
+            status = shell.fail_fs(
+                "truncate",
+                operand,
+                &error,
+                |reason| format!("cannot open '{operand}' for writing: {reason}"),
+                1,
+            );
         }
     }
     Ok(status)
@@ -416,8 +423,9 @@ fn truncate_one(
     path: &goccia_vfs::VfsPath,
     change: SizeChange,
     no_create: bool,
-) -> Result<(), &'static str> {
+) -> Result<(), goccia_vfs::FsError> {
     let mut vfs = shell.context().vfs.lock();
+    vfs.check_write(path)?;
     let current = match vfs.read_file(path) {
         Ok(data) => data,
         Err(_) if no_create => return Ok(()),
@@ -426,10 +434,9 @@ fn truncate_one(
     let target = change.apply(current.len() as u64);
     let growth = target.saturating_sub(current.len() as u64);
     if growth > vfs.remaining().max_bytes {
-        return Err(goccia_vfs::Errno::NoSpc.strerror());
+        return Err(goccia_vfs::FsError::new(goccia_vfs::Errno::NoSpc, path));
     }
     let mut data = current.to_vec();
     data.resize(target as usize, 0);
     vfs.write_file(path, data)
-        .map_err(|error| error.errno.strerror())
 }

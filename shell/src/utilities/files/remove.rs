@@ -70,9 +70,11 @@ pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
                 }
                 let removed = shell.context().vfs.lock().remove_all(&path);
                 if let Err(error) = removed {
-                    status = shell.fail_command(
+                    status = shell.fail_fs(
                         "rm",
-                        &format!("cannot remove '{operand}': {}", error.errno.strerror()),
+                        operand,
+                        &error,
+                        |reason| format!("cannot remove '{operand}': {reason}"),
                         1,
                     );
                 }

@@ -178,27 +178,42 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
             let mut lines = Lines::new(vec![(file.clone(), Source::Data(data.clone()))], separator);
             let code = run_program(shell, &mut machine, &mut lines, false)?;
             let output = std::mem::take(&mut machine.output);
-            if let Some(suffix) = in_place.as_ref().filter(|s| !s.is_empty()) {
-                let backup = if suffix.contains('*') {
-                    suffix.replace('*', file)
-                } else {
-                    format!("{file}{suffix}")
-                };
-                if let Ok(backup_path) = shell.cwd().resolve(&backup) {
-                    let _ = shell
-                        .context()
-                        .vfs
-                        .lock()
-                        .write_file(&backup_path, data.clone());
+            let backup = in_place
+                .as_ref()
+                .filter(|s| !s.is_empty())
+                .and_then(|suffix| {
+                    let backup = if suffix.contains('*') {
+                        suffix.replace('*', file)
+                    } else {
+                        format!("{file}{suffix}")
+                    };
+                    shell.cwd().resolve(&backup).ok()
+                });
+            // The backup and the edit land together or not at all.
+            let written = shell.context().vfs.lock().all_or_nothing(|vfs| {
+                if let Some(backup) = &backup {
+                    vfs.write_file(backup, data.clone())?;
                 }
+                vfs.write_file(&path, output)
+            });
+            if let Err(error) = written {
+                status = shell.fail_fs(
+                    "sed",
+                    file,
+                    &error,
+                    |reason| format!("couldn't edit {file}: {reason}"),
+                    4,
+                );
+                continue;
             }
-            let _ = shell.context().vfs.lock().write_file(&path, output);
             if let Some(code) = code {
                 status = code;
                 break;
             }
         }
-        flush_writes(shell, &mut machine);
+        if let Some(failed) = flush_writes(shell, &mut machine) {
+            status = failed;
+        }
         return Ok(status);
     }
     let mut inputs = Vec::new();
@@ -230,10 +245,10 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
             true,
         )?
     };
-    flush_writes(shell, &mut machine);
+    let failed = flush_writes(shell, &mut machine);
     let output = std::mem::take(&mut machine.output);
     if let Err(error) = shell.write_stdout(&output) {
         return shell.io_status("sed", error);
     }
-    Ok(code.unwrap_or(status))
+    Ok(failed.or(code).unwrap_or(status))
 }

@@ -230,18 +230,31 @@ fn list_escape(space: &str, width: usize) -> String {
     out
 }
 
-pub(super) fn flush_writes(shell: &mut Shell, machine: &mut Machine<'_>) {
+/// Writes what `w` commands collected; `Some(status)` when a file was
+/// refused (reported on stderr).
+pub(super) fn flush_writes(shell: &mut Shell, machine: &mut Machine<'_>) -> Option<i32> {
+    let mut failed = None;
     for (file, data) in std::mem::take(&mut machine.writes) {
         match file.as_str() {
             "/dev/stdout" => machine.output.extend(data),
             "/dev/stderr" => shell.write_stderr(&data),
             _ => {
                 if let Ok(path) = shell.cwd().resolve(&file) {
-                    let _ = shell.context().vfs.lock().write_file(&path, data);
+                    let written = shell.context().vfs.lock().write_file(&path, data);
+                    if let Err(error) = written {
+                        failed = Some(shell.fail_fs(
+                            "sed",
+                            &file,
+                            &error,
+                            |reason| format!("couldn't open file {file}: {reason}"),
+                            4,
+                        ));
+                    }
                 }
             }
         }
     }
+    failed
 }
 
 /// One input line.

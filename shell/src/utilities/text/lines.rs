@@ -482,8 +482,13 @@ pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
                 path,
             )),
             Err(error) => {
-                status =
-                    shell.fail_command("tee", &format!("{operand}: {}", error.errno.strerror()), 1)
+                status = shell.fail_fs(
+                    "tee",
+                    operand,
+                    &error,
+                    |reason| format!("{operand}: {reason}"),
+                    1,
+                )
             }
         }
     }

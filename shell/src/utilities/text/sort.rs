@@ -455,9 +455,11 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
             .write_file(&path, text.into_bytes());
         return match written {
             Ok(()) => Ok(0),
-            Err(error) => Ok(shell.fail_command(
+            Err(error) => Ok(shell.fail_fs(
                 "sort",
-                &format!("open failed: {output}: {}", error.errno.strerror()),
+                output,
+                &error,
+                |reason| format!("open failed: {output}: {reason}"),
                 2,
             )),
         };
@@ -543,12 +545,15 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
         let Ok(path) = shell.cwd().resolve(output) else {
             return Ok(1);
         };
-        let _ = shell
+        let written = shell
             .context()
             .vfs
             .lock()
             .write_file(&path, text.into_bytes());
-        return Ok(0);
+        return Ok(match written {
+            Ok(()) => 0,
+            Err(error) => shell.fail_fs("uniq", output, &error, |reason| format!("{output}: {reason}"), 1),
+        });
     }
     match shell.write_stdout(text.as_bytes()) {
         Ok(()) => Ok(0),

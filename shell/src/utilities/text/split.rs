@@ -76,9 +76,11 @@ pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         let written = shell.context().vfs.lock().write_file(&path, chunk);
         if let Err(error) = written {
-            return Ok(shell.fail_command(
+            return Ok(shell.fail_fs(
                 "split",
-                &format!("{prefix}{suffix}: {}", error.errno.strerror()),
+                &name,
+                &error,
+                |reason| format!("{name}: {reason}"),
                 1,
             ));
         }

@@ -223,10 +223,12 @@ impl Awk<'_> {
                             }
                         };
                         if let Err(error) = result {
-                            return Err(Jump::Error(format!(
-                                "can't redirect to `{name}' ({})",
-                                error.errno.strerror()
-                            )));
+                            let reason = self.shell.fs_reason("awk", &error);
+                            return Err(Jump::Error(if error.denied.is_some() {
+                                format!("{name}: {reason}")
+                            } else {
+                                format!("can't redirect to `{name}' ({reason})")
+                            }));
                         }
                     }
                     self.files.insert(name.clone(), (append, Vec::new()));
