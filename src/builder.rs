@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use goccia_core::{Advice, Audit, Limits, NetPolicy};
+use goccia_vfs::policy::Approver;
 use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host_filtered};
 use goccia_vfs::seed_config::parse_seed_config;
 use goccia_vfs::write_back::CopyRwMapping;
-use goccia_vfs::policy::Approver;
 use goccia_vfs::{HostFilter, PolicyMode, SymlinkPolicy, WritePolicy};
 use goccia_vfs::{Quota, SeedTarget, Vfs, VfsPath};
 use goccia_vm::{Engine, ExecMode};
@@ -319,10 +319,11 @@ impl SandboxBuilder {
         }
         let mut writable = Vec::new();
         for raw in &self.policy.writable {
-            writable.push(VfsPath::parse(raw).map_err(|source| SetupError::Path {
-                raw: raw.clone(),
-                source,
-            })?);
+            let path = VfsPath::parse(raw)
+                .ok()
+                .filter(|_| raw.starts_with('/'))
+                .ok_or_else(|| SetupError::Writable { raw: raw.clone() })?;
+            writable.push(path);
         }
         let mut policy = WritePolicy::new(
             self.policy.mode,

@@ -58,6 +58,13 @@ pub enum SetupError {
         /// What is wrong, naming the entry (`entry 2: ...`).
         problem: String,
     },
+    /// A writable root (`--writable`) that is not a valid absolute
+    /// sandbox path.
+    #[error("invalid writable root `{raw}`: not an absolute sandbox path (such as /work)")]
+    Writable {
+        /// The path as given.
+        raw: String,
+    },
     /// An inline file's sandbox path is not a valid absolute path.
     #[error("invalid sandbox path `{raw}`: {source}")]
     Path {

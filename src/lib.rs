@@ -15,9 +15,7 @@ mod snapshots;
 pub use builder::SandboxBuilder;
 pub use call::CallOptions;
 pub use child::ChildSeed;
-pub use envelope::{
-    Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile,
-};
+pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
     UnknownSnapshot, WriteBackError,
@@ -34,13 +32,13 @@ pub use goccia_core::{
     NetPolicy, Output, OutputBudget, Overflow, ParseSizeError, Setting, Stop, Stream, parse_size,
 };
 pub use goccia_vfs::node::{DirNode, FileNode};
+pub use goccia_vfs::policy::{
+    Approver, Decision, EscalationError, EscalationRequest, PolicyMode, Subject, WritePolicy,
+};
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{
     Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PatchError, PatchedFile,
     PathError, SymlinkPolicy, Usage, VfsPath,
-};
-pub use goccia_vfs::policy::{
-    Approver, Decision, EscalationError, EscalationRequest, PolicyMode, Subject, WritePolicy,
 };
 pub use goccia_vfs::{shown, shown_path};
 pub use goccia_vm::{Engine, ExecMode, Failure};

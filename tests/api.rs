@@ -14,6 +14,8 @@ mod merge;
 mod nested;
 #[path = "api/network.rs"]
 mod network;
+#[path = "api/policy.rs"]
+mod policy;
 #[path = "api/run.rs"]
 mod run;
 #[path = "api/seeding.rs"]

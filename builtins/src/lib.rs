@@ -16,8 +16,8 @@
 #![warn(missing_docs)]
 
 mod encoding;
-mod escalation;
 pub mod errors;
+mod escalation;
 pub mod fetch;
 mod fs;
 mod goccia;

@@ -11,8 +11,8 @@ use std::time::Duration;
 use goccia_core::FailureKind;
 use goccia_shell::Shell;
 pub use goccia_vfs::DiffFormat;
-use goccia_vfs::seed_config::{SeedShapes, parse_seed_entry};
 use goccia_vfs::policy::{EscalationError, PolicyMode};
+use goccia_vfs::seed_config::{SeedShapes, parse_seed_entry};
 use goccia_vfs::{Change, SeedSpec};
 use parking_lot::Mutex;
 use serde_json::Value as Json;
@@ -45,9 +45,8 @@ pub struct ScriptRequest {
 }
 
 fn policy_named(name: &str, what: &str) -> Result<PolicyMode, String> {
-    PolicyMode::parse(name).ok_or_else(|| {
-        format!("{what} must be read-only, workspace-write or full, not `{name}`")
-    })
+    PolicyMode::parse(name)
+        .ok_or_else(|| format!("{what} must be read-only, workspace-write or full, not `{name}`"))
 }
 
 /// The shell builtin's usage line.

@@ -62,7 +62,10 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         builder = builder.writable(path.clone());
     }
     match args.approve.as_str() {
-        "always" => builder = builder.approver(|_: &goccia::EscalationRequest| goccia::Decision::AllowedOnce),
+        "always" => {
+            builder =
+                builder.approver(|_: &goccia::EscalationRequest| goccia::Decision::AllowedOnce)
+        }
         "prompt" => builder = builder.approver(super::approve::ask_on_terminal),
         _ => {}
     }

@@ -123,7 +123,10 @@ mod tests {
 
     #[test]
     fn options_and_the_command_are_read() {
-        let request = parse(&args("escalate --mode full --justification=why -- rm -r /x")).unwrap();
+        let request = parse(&args(
+            "escalate --mode full --justification=why -- rm -r /x",
+        ))
+        .unwrap();
         assert_eq!(request.mode.as_deref(), Some("full"));
         assert_eq!(request.justification.as_deref(), Some("why"));
         assert_eq!(request.command, args("rm -r /x"));

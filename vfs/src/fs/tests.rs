@@ -346,7 +346,11 @@ mod fence {
         let before = fs.snapshot();
         for (what, operation) in operations() {
             let error = operation(&mut fs).unwrap_err();
-            assert_eq!(error.denied.map(|d| d.mode), Some(PolicyMode::ReadOnly), "{what}");
+            assert_eq!(
+                error.denied.map(|d| d.mode),
+                Some(PolicyMode::ReadOnly),
+                "{what}"
+            );
             assert_eq!(error.errno, Errno::Acces, "{what}");
             assert!(
                 error

@@ -36,6 +36,8 @@ pub enum Jump {
     Break,
     Continue,
     Error(String),
+    /// The write policy refused a file: `awk: <file>: <denial>`, status 1.
+    Denied(String),
     Stop(Flow),
 }
 

@@ -132,6 +132,10 @@ pub fn awk(shell: &mut Shell, args: &[String]) -> ExecResult {
                     .shell
                     .fail_command("awk", &format!("fatal: {message}"), 2));
             }
+            Err(interp::Jump::Denied(message)) => {
+                let _ = runner.flush();
+                return Ok(runner.shell.fail_command("awk", &message, 1));
+            }
             Err(interp::Jump::Stop(flow)) => return Err(flow),
             Err(_) => {}
         }

@@ -165,9 +165,16 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
             }
             Err(error) => {
                 let verb = if moving { "move" } else { "copy" };
+                // A denial names the end it is about: the destination, or
+                // (moving out of a protected place) the source.
+                let about = if error.path.starts_with(&destination) {
+                    shown_destination.as_str()
+                } else {
+                    operand.as_str()
+                };
                 status = shell.fail_fs(
                     name,
-                    operand,
+                    about,
                     &error,
                     |reason| format!("cannot {verb} '{operand}': {reason}"),
                     1,

@@ -421,11 +421,7 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         match changed {
             Ok(true) => {}
             Ok(false) => {
-                return Ok(shell.fail_command(
-                    "chmod",
-                    &format!("invalid mode: '{mode_text}'"),
-                    1,
-                ));
+                return Ok(shell.fail_command("chmod", &format!("invalid mode: '{mode_text}'"), 1));
             }
             Err(error) => {
                 status = shell.fail_fs(

@@ -552,7 +552,13 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
             .write_file(&path, text.into_bytes());
         return Ok(match written {
             Ok(()) => 0,
-            Err(error) => shell.fail_fs("uniq", output, &error, |reason| format!("{output}: {reason}"), 1),
+            Err(error) => shell.fail_fs(
+                "uniq",
+                output,
+                &error,
+                |reason| format!("{output}: {reason}"),
+                1,
+            ),
         });
     }
     match shell.write_stdout(text.as_bytes()) {

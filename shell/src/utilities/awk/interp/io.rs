@@ -224,11 +224,11 @@ impl Awk<'_> {
                         };
                         if let Err(error) = result {
                             let reason = self.shell.fs_reason("awk", &error);
-                            return Err(Jump::Error(if error.denied.is_some() {
-                                format!("{name}: {reason}")
+                            return Err(if error.denied.is_some() {
+                                Jump::Denied(format!("{name}: {reason}"))
                             } else {
-                                format!("can't redirect to `{name}' ({reason})")
-                            }));
+                                Jump::Error(format!("can't redirect to `{name}' ({reason})"))
+                            });
                         }
                     }
                     self.files.insert(name.clone(), (append, Vec::new()));
