@@ -30,6 +30,8 @@ mod limits;
 mod nested;
 #[path = "e2e/node_oracle.rs"]
 mod node_oracle;
+#[path = "e2e/policy.rs"]
+mod policy;
 #[path = "e2e/seed_repos.rs"]
 mod seed_repos;
 #[path = "e2e/seeding.rs"]
