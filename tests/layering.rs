@@ -29,8 +29,11 @@ fn allowed(file: &Path, flag: &str) -> bool {
                 "--diff-format",
                 "--timeout",
                 "--sandbox",
+                "--policy",
             ]
             .contains(&flag))
+        // The shell's `escalate` builtin has its own `--mode` (contract §12).
+        || (file.ends_with("shell/src/builtins/escalate.rs") && flag == "--mode")
 }
 
 fn cli_flags() -> Vec<String> {

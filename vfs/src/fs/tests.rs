@@ -397,4 +397,49 @@ mod fence {
         assert!(fs.write_file(&p("/tmp/scratch"), "ok").is_ok());
         assert_eq!(fs.read_file(&p("/work/.git/HEAD")).unwrap(), "ref");
     }
+
+    #[test]
+    fn a_scope_replaces_the_policy_on_its_thread_only() {
+        use crate::policy::Scope;
+        let mut fs = fenced(PolicyMode::ReadOnly);
+        assert_eq!(fs.policy().map(|p| p.mode()), Some(PolicyMode::ReadOnly));
+        {
+            let _granted = Scope::enter(fs.policy().unwrap().with_mode(PolicyMode::Full));
+            assert_eq!(fs.policy().map(|p| p.mode()), Some(PolicyMode::Full));
+            fs.write_file(&p("/granted.txt"), "g").unwrap();
+            // Another thread is not in the scope.
+            let shared = std::sync::Arc::new(parking_lot::Mutex::new(fs.clone()));
+            let other = shared.clone();
+            let denied = std::thread::spawn(move || other.lock().write_file(&p("/other"), "o"))
+                .join()
+                .unwrap();
+            assert!(denied.unwrap_err().denied.is_some());
+            // Scopes nest and restore the outer one.
+            {
+                let _narrowed = Scope::enter(fs.policy().unwrap().with_mode(PolicyMode::ReadOnly));
+                assert!(fs.write_file(&p("/inner"), "i").is_err());
+            }
+            fs.write_file(&p("/after-inner"), "a").unwrap();
+        }
+        assert!(fs.write_file(&p("/after"), "a").is_err(), "the grant ended");
+        // A tree without a policy is not a sandbox's: no scope applies.
+        let _narrowed = Scope::enter(WritePolicy::new(PolicyMode::ReadOnly, [], []));
+        let mut scratch = Vfs::new(Quota::UNLIMITED);
+        scratch.write_file(&p("/scratch"), "s").unwrap();
+    }
+
+    #[test]
+    fn all_or_nothing_keeps_the_tree_when_a_step_fails() {
+        let mut fs = fenced(PolicyMode::WorkspaceWrite);
+        let before = fs.snapshot();
+        let failed = fs.all_or_nothing(|fs| {
+            fs.write_file(&p("/work/one"), "1")?;
+            fs.write_file(&p("/outside"), "2")
+        });
+        assert!(failed.unwrap_err().denied.is_some());
+        assert!(crate::diff::diff(&before, &fs.snapshot()).is_empty());
+        fs.all_or_nothing(|fs| fs.write_file(&p("/work/one"), "1"))
+            .unwrap();
+        assert!(fs.is_file(&p("/work/one")));
+    }
 }
