@@ -178,12 +178,13 @@ impl WritePolicy {
         let allowed = match self.mode {
             PolicyMode::Full => true,
             PolicyMode::ReadOnly => false,
-            PolicyMode::WorkspaceWrite => {
-                self.roots.iter().any(|root| match path.strip_prefix(root) {
-                    Some(below) => !below.iter().any(|name| PROTECTED_NAMES.contains(name)),
-                    None => false,
-                })
-            }
+            // Every write is checked: no allocation on this path.
+            PolicyMode::WorkspaceWrite => self.roots.iter().any(|root| {
+                path.starts_with(root)
+                    && !path.as_str()[root.as_str().len()..]
+                        .split('/')
+                        .any(|name| PROTECTED_NAMES.contains(&name))
+            }),
         };
         if allowed { Ok(()) } else { Err(self.denial()) }
     }
