@@ -342,6 +342,19 @@ fn workspace_write_allows_the_roots_and_keeps_git_read_only() {
     }
     // The denied move kept its source.
     assert!(sandbox.read("/w/src/a.txt").is_ok());
+    // `..` is resolved before the check in JS too, from the session's cwd.
+    let run = sandbox
+        .run_code(
+            "import fs from 'fs';\n\
+             for (const p of ['/w/../etc/conf', '/w/src/../.git/x', '/tmp/../w/src/ok.txt']) {\n\
+               try { fs.writeFileSync(p, 'x'); console.log('wrote', p); } catch (e) { console.log(e.code, p); }\n\
+             }",
+        )
+        .unwrap();
+    assert_eq!(
+        run.stdout_text(),
+        "FS_SANDBOX_DENIED /w/../etc/conf\nFS_SANDBOX_DENIED /w/src/../.git/x\nwrote /tmp/../w/src/ok.txt\n"
+    );
 }
 
 #[test]
