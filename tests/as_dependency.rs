@@ -1,7 +1,7 @@
 //! The library is a dependency like any other (contract §10): a crate
-//! outside this workspace depends on it by path, with no `[patch]` section
-//! and with the `cli` feature off, and builds and runs; clap, rustyline
-//! and ctrlc are not in its dependency tree.
+//! outside this workspace depends on it by path, with no `[patch]` section,
+//! and builds and runs; the command line's crates (clap, rustyline, ctrlc;
+//! the binary is its own package, `cli/`) are not in its dependency tree.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,8 +16,7 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO"))
         .args(args)
         .current_dir(dir)
-        // Shares the workspace's build: only goccia (without `cli`) and
-        // the throwaway crate compile.
+        // Shares the workspace's build: only the throwaway crate compiles.
         .env("CARGO_TARGET_DIR", target_dir())
         .output()
         .expect("cargo runs")
@@ -29,7 +28,7 @@ fn a_crate_outside_the_workspace_builds_on_the_library_alone() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = format!(
         "[package]\nname = \"uses-goccia\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\ngoccia = {{ path = {:?}, default-features = false }}\n\n\
+         [dependencies]\ngoccia = {{ path = {:?} }}\n\n\
          # A workspace of its own: nothing of goccia's workspace applies.\n[workspace]\n",
         repo.display().to_string()
     );

@@ -1,6 +1,16 @@
 //! The `goccia` command line: a thin layer over the library. It uses only
 //! `goccia::`'s public API: flags become a builder, the library runs,
-//! reports and writes back; this module words the output.
+//! reports and writes back; these modules word the output.
+
+/// Counts the process's Rust allocations, so the shell's work (a `jq`
+/// value, awk arrays) is held to `--max-memory` above what the VFS may
+/// hold; see `goccia::host_memory`.
+#[global_allocator]
+static ALLOCATOR: goccia::host_memory::Counting = goccia::host_memory::Counting;
+
+fn main() {
+    std::process::exit(dispatch());
+}
 
 mod advice;
 mod approve;
@@ -16,7 +26,7 @@ use args::{Cli, Command, seed_order};
 
 /// Parses the process arguments and runs the command; returns the exit
 /// code. Usage errors exit 2 before anything runs.
-pub fn main() -> i32 {
+fn dispatch() -> i32 {
     let matches = Cli::command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
