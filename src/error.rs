@@ -132,6 +132,13 @@ pub enum AccessError {
     },
 }
 
+impl AccessError {
+    /// Whether the path does not exist (`ENOENT`).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, AccessError::Fs { reason, .. } if *reason == goccia_vfs::Errno::NoEnt.strerror())
+    }
+}
+
 /// Why a script or command line could not be started. Failures *of* the
 /// run (a throw, a limit, a timeout) are not errors: they are in
 /// [`Run::failure`](crate::Run::failure).

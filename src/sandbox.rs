@@ -305,6 +305,25 @@ impl Sandbox {
         })
     }
 
+    /// Removes a file, or a folder with everything in it, from the host
+    /// side (a change like any other: it shows in the diff).
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/d/a.txt", "a").build()?;
+    /// sandbox.remove("/d")?;
+    /// assert!(sandbox.read("/d/a.txt").unwrap_err().is_not_found());
+    /// assert!(sandbox.remove("/d").unwrap_err().is_not_found());
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn remove(&self, path: &str) -> Result<(), AccessError> {
+        let vfs_path = parse(path)?;
+        self.vfs
+            .lock()
+            .unfenced(|vfs| vfs.remove_all(&vfs_path))
+            .map_err(|error| fs_error(path, error))
+    }
+
     /// A folder's entries, sorted by name.
     ///
     /// ```

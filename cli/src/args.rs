@@ -33,6 +33,11 @@ pub enum Command {
     /// The virtual shell: -c runs a command line, a path runs a VFS script,
     /// otherwise stdin is the script (an interactive session on a terminal).
     Shell(ShellArgs),
+    /// The sandbox server: persistent sandboxes over HTTP, token grants,
+    /// fenced submits to workspaces, a change log.
+    Serve(crate::serve::ServeArgs),
+    /// Print a workspace's change log (.goccia/changes.jsonl).
+    Log(crate::serve::LogArgs),
 }
 
 #[derive(Debug, Args)]

@@ -18,6 +18,7 @@ mod args;
 mod interactive;
 mod report;
 mod run;
+mod serve;
 mod shell;
 
 use clap::{CommandFactory, FromArgMatches};
@@ -42,5 +43,7 @@ fn dispatch() -> i32 {
             let seeds = seed_order(sub, &args.sandbox);
             shell::shell(args, seeds)
         }
+        Command::Serve(args) => serve::serve(args),
+        Command::Log(args) => serve::log(args),
     }
 }

@@ -16,7 +16,20 @@ use std::sync::Arc;
 use crate::path::VfsPath;
 
 /// How much of the VFS a call may change.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum PolicyMode {
     /// Nothing in the VFS may change.
     ReadOnly,

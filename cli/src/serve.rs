@@ -1,0 +1,247 @@
+//! `goccia serve` (the sandbox server, contract §15) and `goccia log` (a
+//! workspace's change log). The server is `goccia-server`; this module
+//! turns flags into its configuration and words what goes wrong.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+use goccia::{Audit, Limits, PolicyMode, parse_size};
+use goccia_server::{Server, ServerConfig};
+
+fn size(text: &str) -> Result<u64, String> {
+    parse_size(text).map_err(|e| e.to_string())
+}
+
+fn workspace(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, dir)) if !name.is_empty() && !dir.is_empty() => {
+            Ok((name.to_string(), PathBuf::from(dir)))
+        }
+        _ => Err(format!("`{text}` is not NAME=HOST_DIR")),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen: unix:<path>, or 127.0.0.1:<port> (port 0 picks one;
+    /// the address is printed on stderr).
+    #[arg(long, value_name = "ADDRESS")]
+    pub listen: String,
+    /// A host folder sessions are seeded from and submit to (repeatable).
+    #[arg(long, value_name = "NAME=HOST_DIR", value_parser = workspace, required = true)]
+    pub workspace: Vec<(String, PathBuf)>,
+    /// Keep grants, open sessions and change logs in this SQLite file
+    /// (they survive a restart); without it they live in memory and the
+    /// change log is .goccia/changes.jsonl in each workspace.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// The admin token (opens sessions) is read from this file; a missing
+    /// file is created holding a new token (mode 0600). Without the flag a
+    /// new token is printed on stderr.
+    #[arg(long = "admin-token-file", value_name = "FILE")]
+    pub admin_token_file: Option<PathBuf>,
+    /// The widest write policy a session may have.
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = ["read-only", "workspace-write", "full"])]
+    pub policy: String,
+    /// The longest deadline of a call, in milliseconds (sessions may ask for less).
+    #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64)]
+    pub timeout: u64,
+    /// The largest JS heap of a session (sessions may ask for less).
+    #[arg(long = "max-memory", value_name = "BYTES", value_parser = size, default_value = "512m")]
+    pub max_memory: u64,
+    /// The most output of a call (sessions may ask for less).
+    #[arg(long = "max-output", value_name = "BYTES", value_parser = size, default_value = "64m")]
+    pub max_output: u64,
+    /// The most file content a session's VFS may hold.
+    #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g")]
+    pub fs_quota_bytes: u64,
+    /// The largest request body.
+    #[arg(long = "max-body", value_name = "BYTES", value_parser = size, default_value = "16m")]
+    pub max_body: u64,
+    /// Append one JSON line per decision (refusals included) to this file.
+    #[arg(long = "audit-log", value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// The workspace folder (its .goccia/changes.jsonl).
+    #[arg(value_name = "WORKSPACE_DIR")]
+    pub dir: PathBuf,
+}
+
+fn usage(message: String) -> i32 {
+    eprintln!("goccia: {message}");
+    2
+}
+
+/// The admin token: from the file (created with a new token if missing),
+/// or new and printed.
+fn admin_token(file: Option<&Path>) -> Result<String, String> {
+    let Some(path) = file else {
+        let token = goccia_server::grants::mint_token();
+        eprintln!("goccia: admin token: {token}");
+        return Ok(token);
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.trim().to_string()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            let token = goccia_server::grants::mint_token();
+            let mut file = std::fs::File::options()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .map_err(|error| format!("--admin-token-file {}: {error}", path.display()))?;
+            writeln!(file, "{token}")
+                .map_err(|error| format!("--admin-token-file {}: {error}", path.display()))?;
+            eprintln!("goccia: wrote a new admin token to {}", path.display());
+            Ok(token)
+        }
+        Err(error) => Err(format!("--admin-token-file {}: {error}", path.display())),
+    }
+}
+
+pub fn serve(args: ServeArgs) -> i32 {
+    let token = match admin_token(args.admin_token_file.as_deref()) {
+        Ok(token) => token,
+        Err(message) => return usage(message),
+    };
+    let audit = match &args.audit_log {
+        Some(path) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(file) => Audit::new(Some(Box::new(file))),
+            Err(error) => return usage(format!("--audit-log {}: {error}", path.display())),
+        },
+        None => Audit::default(),
+    };
+    let limits = Limits::default()
+        .timeout(Duration::from_millis(args.timeout))
+        .max_memory(args.max_memory)
+        .max_output(args.max_output)
+        .fs_quota_bytes(args.fs_quota_bytes);
+    if let Err(error) = limits.check() {
+        return usage(error.to_string());
+    }
+    let mut config = ServerConfig::new(token)
+        .limits(limits)
+        .policy(PolicyMode::parse(&args.policy).expect("a listed name"))
+        .audit(audit)
+        .max_body_bytes(usize::try_from(args.max_body).unwrap_or(usize::MAX));
+    for (name, dir) in &args.workspace {
+        config = config.workspace(name.clone(), dir.clone());
+    }
+    if let Some(state) = &args.state {
+        config = config.state(state.clone());
+    }
+    let server = match Server::new(config) {
+        Ok(server) => server,
+        Err(error) => return usage(error.to_string()),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("goccia: cannot start the server's runtime: {error}");
+            return 70;
+        }
+    };
+    runtime.block_on(async move {
+        let served = if let Some(path) = args.listen.strip_prefix("unix:") {
+            let _ = std::fs::remove_file(path);
+            match tokio::net::UnixListener::bind(path) {
+                Ok(listener) => {
+                    eprintln!("goccia: listening on unix:{path}");
+                    server.serve(listener, shutdown()).await
+                }
+                Err(error) => return usage(format!("--listen {}: {error}", args.listen)),
+            }
+        } else {
+            let loopback = args
+                .listen
+                .parse::<std::net::SocketAddr>()
+                .ok()
+                .filter(|address| address.ip().is_loopback());
+            let Some(address) = loopback else {
+                return usage(format!(
+                    "--listen {}: not unix:<path> or a loopback address such as 127.0.0.1:8080",
+                    args.listen
+                ));
+            };
+            match tokio::net::TcpListener::bind(address).await {
+                Ok(listener) => {
+                    let bound = listener.local_addr().map_or(address, |a| a);
+                    eprintln!("goccia: listening on http://{bound}");
+                    server.serve(listener, shutdown()).await
+                }
+                Err(error) => return usage(format!("--listen {}: {error}", args.listen)),
+            }
+        };
+        match served {
+            Ok(()) => {
+                eprintln!("goccia: server stopped");
+                0
+            }
+            Err(error) => {
+                eprintln!("goccia: the server failed: {error}");
+                70
+            }
+        }
+    })
+}
+
+/// SIGTERM or Ctrl-C.
+async fn shutdown() {
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a SIGTERM handler installs");
+    tokio::select! {
+        _ = terminate.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}
+
+pub fn log(args: LogArgs) -> i32 {
+    let path = goccia_server::provenance::log_file(&args.dir);
+    match goccia_server::provenance::read_lines(&path) {
+        Ok(records) => {
+            for record in records {
+                let files: Vec<String> = record
+                    .files
+                    .iter()
+                    .map(|file| format!("{} {}", file.kind, goccia::shown(&file.path)))
+                    .collect();
+                println!(
+                    "{} {} {} {}/{} ({} in, {} out tokens){}",
+                    record.change_id,
+                    record.time,
+                    record.sandbox_id,
+                    goccia::shown(&record.authorship.vendor),
+                    goccia::shown(&record.authorship.model),
+                    record.authorship.input_tokens,
+                    record.authorship.output_tokens,
+                    record
+                        .message
+                        .as_deref()
+                        .map(|m| format!(": {}", goccia::shown(m)))
+                        .unwrap_or_default()
+                );
+                for file in files {
+                    println!("    {file}");
+                }
+            }
+            0
+        }
+        Err(error) => {
+            eprintln!("goccia: {error}");
+            1
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The HTTP API (contract §15): small handlers over the shared state.
+//! Sandbox work runs on blocking threads, so a slow session never stalls
+//! the others. Every error is `{"error": "<CODE>", "message": "..."}`,
+//! and every refusal is an audit event.
+
+mod files;
+mod sessions;
+mod submit;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::grants::{Capability, Grant, Refusal, resolve};
+use crate::server::Shared;
+
+/// Every route.
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
+    let max_body = shared.config.max_body_bytes;
+    Router::new()
+        .route("/v1/openapi.json", get(openapi))
+        .route("/v1/sandboxes", post(sessions::open))
+        .route("/v1/sandboxes/{id}", axum::routing::delete(sessions::close))
+        .route("/v1/sandboxes/{id}/run", post(sessions::run))
+        .route("/v1/sandboxes/{id}/shell", post(sessions::shell))
+        .route("/v1/sandboxes/{id}/diff", get(sessions::diff))
+        .route("/v1/sandboxes/{id}/snapshots", post(sessions::snapshot))
+        .route("/v1/sandboxes/{id}/restore", post(sessions::restore))
+        .route("/v1/sandboxes/{id}/renew", post(sessions::renew))
+        .route("/v1/sandboxes/{id}/submit", post(submit::submit))
+        .route(
+            "/v1/sandboxes/{id}/files/{*path}",
+            get(files::read).put(files::write).delete(files::remove),
+        )
+        .route("/v1/workspaces/{name}/root", get(submit::root))
+        .route("/v1/changes", get(submit::changes))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(shared)
+}
+
+async fn openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        crate::OPENAPI,
+    )
+        .into_response()
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "no such endpoint")
+}
+
+/// An error answer.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    /// `VIEW_STALE`'s `currentRoot`.
+    current_root: Option<String>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            current_root: None,
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, "BAD_REQUEST", message)
+    }
+
+    pub fn internal(message: impl std::fmt::Display) -> Self {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            message.to_string(),
+        )
+    }
+
+    pub fn stale(current_root: String) -> Self {
+        ApiError {
+            current_root: Some(current_root),
+            ..ApiError::new(
+                StatusCode::CONFLICT,
+                "VIEW_STALE",
+                "the workspace changed since the root this submit expects; nothing was written",
+            )
+        }
+    }
+
+    fn refusal(refusal: &Refusal) -> Self {
+        let status = match refusal {
+            Refusal::Invalid | Refusal::Expired(_) | Refusal::Revoked => StatusCode::UNAUTHORIZED,
+            Refusal::WrongSandbox | Refusal::CapabilityDenied(_) => StatusCode::FORBIDDEN,
+        };
+        ApiError::new(status, refusal.code(), refusal.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({"error": self.code, "message": self.message});
+        if let Some(root) = self.current_root {
+            body["currentRoot"] = json!(root);
+        }
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+/// Records a refusal in the audit trail and hands it back.
+pub(crate) fn refused(shared: &Shared, subject: &str, error: ApiError) -> ApiError {
+    shared.config.audit.record(
+        "server",
+        "deny",
+        subject,
+        Some(format!("{}: {}", error.code, error.message)),
+    );
+    error
+}
+
+/// The bearer token of a request.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The grant of a session request needing `capability`, resolved against
+/// the store now.
+pub(crate) fn authorize(
+    shared: &Shared,
+    headers: &HeaderMap,
+    sandbox_id: &str,
+    capability: Option<Capability>,
+) -> Result<Grant, ApiError> {
+    let resolved = resolve(
+        shared.grants.as_ref(),
+        shared.now(),
+        bearer(headers),
+        sandbox_id,
+        capability,
+    )
+    .map_err(ApiError::internal)?;
+    resolved.map_err(|refusal| refused(shared, sandbox_id, ApiError::refusal(&refusal)))
+}
+
+/// Whether the request carries the admin token (compared in constant time).
+pub(crate) fn is_admin(shared: &Shared, headers: &HeaderMap) -> bool {
+    let Some(token) = bearer(headers) else {
+        return false;
+    };
+    let expected = shared.config.admin_token.as_bytes();
+    let given = token.as_bytes();
+    given.len() == expected.len()
+        && given
+            .iter()
+            .zip(expected)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+/// A JSON body: bounded by the body limit, parsed strictly (unknown fields
+/// refused), each problem named.
+pub(crate) fn json_body<T: DeserializeOwned>(
+    shared: &Shared,
+    subject: &str,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    let bytes = body_bytes(shared, subject, body)?;
+    serde_json::from_slice(&bytes).map_err(|error| {
+        refused(
+            shared,
+            subject,
+            ApiError::bad_request(format!("the request body is not valid: {error}")),
+        )
+    })
+}
+
+/// A raw body, bounded (413 `BODY_TOO_LARGE` past the limit).
+pub(crate) fn body_bytes(
+    shared: &Shared,
+    subject: &str,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        let error = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "BODY_TOO_LARGE",
+                format!(
+                    "the request body is over the server's limit of {} bytes",
+                    shared.config.max_body_bytes
+                ),
+            )
+        } else {
+            ApiError::bad_request(format!("the request body could not be read: {rejection}"))
+        };
+        refused(shared, subject, error)
+    })
+}
+
+/// Runs sandbox work on a blocking thread.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| ApiError::internal(format!("the worker thread failed: {error}")))?
+}

@@ -1,0 +1,112 @@
+//! goccia's sandbox server (contract §15): persistent sandboxes over an
+//! HTTP/1.1 JSON API, opened with the admin token and used with a token
+//! grant (capabilities, TTL on the server's clock); fenced submits that
+//! write a session's changes back to its workspace only if the workspace
+//! is still what the caller last saw; and a change log recording who made
+//! each change. A surface over the `goccia` library: it holds no sandbox
+//! logic of its own.
+//!
+//! - [`ServerConfig`]: workspaces, state file, the ceiling of every
+//!   session's limits and policy, the clock, the audit trail.
+//! - [`Server`]: the router, serving on TCP or a Unix socket, evicting
+//!   expired sessions.
+//! - [`grants`]: tokens, capabilities and their resolution.
+//! - [`workspace`]: roots (incremental merkle over paths and contents) and
+//!   the cross-process lock.
+//! - [`provenance`]: the change log's records.
+//! - [`state`]: the SQLite state file.
+//! - [`clock`]: the injectable clock.
+
+#![warn(missing_docs)]
+
+mod api;
+pub mod clock;
+pub mod grants;
+pub mod provenance;
+mod server;
+mod sessions;
+pub mod state;
+pub mod workspace;
+
+use std::future::Future;
+use std::sync::Arc;
+
+pub use server::{DEFAULT_MAX_BODY, ServerConfig, ServerError};
+pub use sessions::{LimitsRequest, SeedRequest, SessionSpec};
+
+/// The OpenAPI document of the API (served at `GET /v1/openapi.json`).
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// A configured server.
+pub struct Server {
+    shared: Arc<server::Shared>,
+}
+
+impl Server {
+    /// Checks `config` (workspace folders exist, names are plain, the state
+    /// file opens) and sets up the shared state.
+    pub fn new(config: ServerConfig) -> Result<Server, ServerError> {
+        Ok(Server {
+            shared: Arc::new(server::Shared::new(config)?),
+        })
+    }
+
+    /// The API as an axum router (for tests, or to mount elsewhere).
+    pub fn router(&self) -> axum::Router {
+        api::router(self.shared.clone())
+    }
+
+    /// Drops the sessions whose grant expired or was revoked; returns how
+    /// many. [`Server::serve`] runs it every few seconds.
+    pub fn evict_expired(&self) -> usize {
+        let now = self.shared.now();
+        let mut evicted = 0;
+        for id in self.shared.sessions.ids() {
+            let live = self
+                .shared
+                .grants
+                .by_sandbox(&id)
+                .ok()
+                .flatten()
+                .is_some_and(|grant| grant.expires_at > now);
+            if !live && self.shared.sessions.remove(&id).is_some() {
+                evicted += 1;
+            }
+        }
+        evicted
+    }
+
+    /// How many sessions are open in this process.
+    pub fn open_sessions(&self) -> usize {
+        self.shared.sessions.count()
+    }
+
+    /// Serves on `listener` until `shutdown` completes; calls in flight
+    /// finish first (each is bounded by its deadline).
+    pub async fn serve<L>(
+        self,
+        listener: L,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()>
+    where
+        L: axum::serve::Listener,
+        L::Addr: std::fmt::Debug,
+    {
+        let router = self.router();
+        let this = Arc::new(self);
+        let evictor = this.clone();
+        let eviction = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+            loop {
+                tick.tick().await;
+                let server = evictor.clone();
+                let _ = tokio::task::spawn_blocking(move || server.evict_expired()).await;
+            }
+        });
+        let served = axum::serve(listener, router)
+            .with_graceful_shutdown(shutdown)
+            .await;
+        eviction.abort();
+        served
+    }
+}

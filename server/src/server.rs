@@ -1,0 +1,167 @@
+//! The server's configuration (a documented builder, every default
+//! stated) and the state its handlers share.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use goccia::{Audit, Limits, PolicyMode};
+
+use crate::clock::{Clock, SystemClock};
+use crate::grants::{GrantStore, MemoryStore, StoreError};
+use crate::sessions::Sessions;
+use crate::state::SqliteStore;
+use crate::workspace::Workspace;
+
+/// How a server is set up.
+///
+/// Defaults: no workspace, grants in memory (no `--state`), the library's
+/// default [`Limits`] and policy `full` as the ceiling of every session,
+/// the system clock, no audit trail, request bodies up to 16 MiB.
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub(crate) admin_token: String,
+    pub(crate) workspaces: Vec<(String, PathBuf)>,
+    pub(crate) state: Option<PathBuf>,
+    pub(crate) limits: Limits,
+    pub(crate) policy: PolicyMode,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) audit: Audit,
+    pub(crate) max_body_bytes: usize,
+}
+
+/// The largest request body by default.
+pub const DEFAULT_MAX_BODY: usize = 16 << 20;
+
+impl ServerConfig {
+    /// A server whose sessions are opened with `admin_token`.
+    pub fn new(admin_token: impl Into<String>) -> Self {
+        ServerConfig {
+            admin_token: admin_token.into(),
+            workspaces: Vec::new(),
+            state: None,
+            limits: Limits::default(),
+            policy: PolicyMode::Full,
+            clock: Arc::new(SystemClock),
+            audit: Audit::default(),
+            max_body_bytes: DEFAULT_MAX_BODY,
+        }
+    }
+
+    /// Serves the host folder `dir` as workspace `name` (repeatable).
+    pub fn workspace(mut self, name: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
+        self.workspaces.push((name.into(), dir.into()));
+        self
+    }
+
+    /// Keeps grants, open sessions' specs and change logs in this SQLite
+    /// file, so they survive a restart.
+    pub fn state(mut self, path: impl Into<PathBuf>) -> Self {
+        self.state = Some(path.into());
+        self
+    }
+
+    /// The most any session may have (each may ask for less).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The widest write policy any session may have.
+    pub fn policy(mut self, policy: PolicyMode) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The clock grants expire on.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Where refusals and sandbox decisions are recorded.
+    pub fn audit(mut self, audit: Audit) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// The largest request body accepted (larger: 413).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+}
+
+/// The server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// A workspace folder is missing or not a folder.
+    #[error("workspace `{name}`: {} is not a folder", .dir.display())]
+    Workspace {
+        /// Its name.
+        name: String,
+        /// Its folder.
+        dir: PathBuf,
+    },
+    /// Two workspaces with one name, or a name that is not a plain word.
+    #[error("workspace name `{0}` is used twice or is not made of letters, digits, `-`, `_`")]
+    WorkspaceName(String),
+    /// The admin token is too short to be a secret.
+    #[error("the admin token must be at least 16 characters")]
+    AdminToken,
+    /// The state file could not be opened.
+    #[error("{0}")]
+    State(#[from] StoreError),
+}
+
+/// What every handler shares.
+pub(crate) struct Shared {
+    pub config: ServerConfig,
+    pub workspaces: HashMap<String, Arc<Workspace>>,
+    pub grants: Arc<dyn GrantStore>,
+    pub sqlite: Option<Arc<SqliteStore>>,
+    pub sessions: Sessions,
+}
+
+impl Shared {
+    pub fn new(config: ServerConfig) -> Result<Shared, ServerError> {
+        if config.admin_token.len() < 16 {
+            return Err(ServerError::AdminToken);
+        }
+        let mut workspaces = HashMap::new();
+        for (name, dir) in &config.workspaces {
+            let plain = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !plain || workspaces.contains_key(name) {
+                return Err(ServerError::WorkspaceName(name.clone()));
+            }
+            if !dir.is_dir() {
+                return Err(ServerError::Workspace {
+                    name: name.clone(),
+                    dir: dir.clone(),
+                });
+            }
+            workspaces.insert(name.clone(), Arc::new(Workspace::new(name.clone(), dir)));
+        }
+        let (grants, sqlite): (Arc<dyn GrantStore>, _) = match &config.state {
+            Some(path) => {
+                let store = Arc::new(SqliteStore::open(path)?);
+                (store.clone(), Some(store))
+            }
+            None => (Arc::new(MemoryStore::default()), None),
+        };
+        Ok(Shared {
+            config,
+            workspaces,
+            grants,
+            sqlite,
+            sessions: Sessions::default(),
+        })
+    }
+
+    pub fn now(&self) -> u64 {
+        self.config.clock.now()
+    }
+}
