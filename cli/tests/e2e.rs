@@ -36,6 +36,8 @@ mod policy;
 mod seed_repos;
 #[path = "e2e/seeding.rs"]
 mod seeding;
+#[path = "e2e/serve.rs"]
+mod serve;
 #[path = "e2e/shell.rs"]
 mod shell;
 #[path = "e2e/write_back.rs"]

@@ -137,13 +137,19 @@ impl Shared {
             if !plain || workspaces.contains_key(name) {
                 return Err(ServerError::WorkspaceName(name.clone()));
             }
-            if !dir.is_dir() {
-                return Err(ServerError::Workspace {
+            // Absolute and resolved: write-back reports resolved host paths,
+            // and the change log names them relative to this folder.
+            let resolved = std::fs::canonicalize(dir)
+                .ok()
+                .filter(|dir| dir.is_dir())
+                .ok_or_else(|| ServerError::Workspace {
                     name: name.clone(),
                     dir: dir.clone(),
-                });
-            }
-            workspaces.insert(name.clone(), Arc::new(Workspace::new(name.clone(), dir)));
+                })?;
+            workspaces.insert(
+                name.clone(),
+                Arc::new(Workspace::new(name.clone(), resolved)),
+            );
         }
         let (grants, sqlite): (Arc<dyn GrantStore>, _) = match &config.state {
             Some(path) => {

@@ -1,0 +1,289 @@
+//! `goccia serve` and `goccia log` through the real binary: the listening
+//! line, a Unix socket, usage errors, a restart with `--state`, and
+//! SIGTERM letting the call in flight finish.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::net::UnixStream;
+use std::process::{Child, Command, Stdio};
+
+use crate::common::*;
+
+struct Served {
+    child: Child,
+    address: String,
+}
+
+/// Starts `goccia serve` with `args` and waits for its listening line.
+fn serve(project: &Project, args: &[&str]) -> Served {
+    let mut child = Command::new(binary())
+        .arg("serve")
+        .args(args)
+        .current_dir(project.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let address = loop {
+        let line = lines.next().expect("a listening line").unwrap();
+        if let Some(address) = line.strip_prefix("goccia: listening on ") {
+            break address.to_string();
+        }
+    };
+    // Keep draining stderr so the server never blocks on it.
+    std::thread::spawn(move || for _ in lines {});
+    Served { child, address }
+}
+
+impl Served {
+    fn terminate(mut self) -> i32 {
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        self.child.wait().unwrap().code().unwrap_or(-1)
+    }
+}
+
+/// One HTTP/1.1 request over `stream`; the status and body.
+fn exchange(
+    mut stream: impl Read + Write,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: &str,
+) -> (u16, String) {
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: goccia\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn http(
+    address: &str,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let (status, body) = match address.strip_prefix("unix:") {
+        Some(socket) => exchange(
+            UnixStream::connect(socket).unwrap(),
+            method,
+            path,
+            token,
+            body,
+        ),
+        None => exchange(
+            std::net::TcpStream::connect(address.trim_start_matches("http://")).unwrap(),
+            method,
+            path,
+            token,
+            body,
+        ),
+    };
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(serde_json::Value::String(body)),
+    )
+}
+
+fn open(address: &str, admin: &str) -> (String, String) {
+    let (status, body) = http(
+        address,
+        "POST",
+        "/v1/sandboxes",
+        admin,
+        r#"{"workspace":"w","seeds":[{"from":".","to":"/w"}],"capabilities":["shell","submit"]}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    (
+        body["sandboxId"].as_str().unwrap().to_string(),
+        body["token"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn serve_on_a_unix_socket_with_state_survives_a_restart() {
+    let project = Project::with("ws/a.txt", "a\n");
+    let token_file = project.join("admin.token");
+    let socket = project.join("goccia.sock");
+    let listen = format!("unix:{}", socket.display());
+    let args = [
+        "--listen",
+        &listen,
+        "--workspace",
+        "w=ws",
+        "--state",
+        "state.sqlite",
+        "--admin-token-file",
+        token_file.to_str().unwrap(),
+    ];
+    let server = serve(&project, &args);
+    assert_eq!(server.address, listen);
+    let admin = std::fs::read_to_string(&token_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    let (id, token) = open(&listen, &admin);
+    let (status, run) = http(
+        &listen,
+        "POST",
+        &format!("/v1/sandboxes/{id}/shell"),
+        &token,
+        r#"{"command":"cat /w/a.txt"}"#,
+    );
+    assert_eq!((status, run["stdout"].as_str()), (200, Some("a\n")));
+    assert_eq!(server.terminate(), 0);
+
+    let server = serve(&project, &args);
+    let (status, run) = http(
+        &listen,
+        "POST",
+        &format!("/v1/sandboxes/{id}/shell"),
+        &token,
+        r#"{"command":"echo again"}"#,
+    );
+    assert_eq!(
+        (status, run["stdout"].as_str()),
+        (200, Some("again\n")),
+        "{run}"
+    );
+    assert_eq!(server.terminate(), 0);
+}
+
+#[test]
+fn sigterm_lets_the_call_in_flight_finish() {
+    let project = Project::with("ws/a.txt", "a\n");
+    let server = serve(
+        &project,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workspace",
+            "w=ws",
+            "--admin-token-file",
+            "admin.token",
+        ],
+    );
+    let admin = project.read("admin.token").trim().to_string();
+    let (id, token) = open(&server.address, &admin);
+    let address = server.address.clone();
+    let call = std::thread::spawn(move || {
+        http(
+            &address,
+            "POST",
+            &format!("/v1/sandboxes/{id}/shell"),
+            &token,
+            r#"{"command":"sleep 1; echo finished"}"#,
+        )
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let code = server.terminate();
+    let (status, body) = call.join().unwrap();
+    assert_eq!(
+        (status, body["stdout"].as_str()),
+        (200, Some("finished\n")),
+        "{body}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn bad_serve_flags_are_usage_errors() {
+    let project = Project::with("ws/a.txt", "a\n");
+    for (args, needle) in [
+        (
+            vec!["--listen", "0.0.0.0:8080", "--workspace", "w=ws"],
+            "loopback",
+        ),
+        (
+            vec!["--listen", "127.0.0.1:0", "--workspace", "w=missing"],
+            "is not a folder",
+        ),
+        (
+            vec!["--listen", "127.0.0.1:0", "--workspace", "w"],
+            "NAME=HOST_DIR",
+        ),
+        (
+            vec![
+                "--listen",
+                "127.0.0.1:0",
+                "--workspace",
+                "w=ws",
+                "--workspace",
+                "w=ws",
+            ],
+            "used twice",
+        ),
+    ] {
+        let mut all = vec!["serve"];
+        all.extend(args);
+        project.goccia(&all).assert_code(2).stderr_has(needle);
+    }
+}
+
+#[test]
+fn log_prints_the_change_log_of_a_workspace() {
+    let project = Project::with("ws/a.txt", "a\n");
+    let server = serve(
+        &project,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workspace",
+            "w=ws",
+            "--admin-token-file",
+            "admin.token",
+        ],
+    );
+    let admin = project.read("admin.token").trim().to_string();
+    let (status, root) = http(&server.address, "GET", "/v1/workspaces/w/root", &admin, "");
+    assert_eq!(status, 200);
+    let (id, token) = open(&server.address, &admin);
+    http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/shell"),
+        &token,
+        r#"{"command":"echo b > /w/b.txt"}"#,
+    );
+    let submit = format!(
+        r#"{{"expectedRoot":"{}","authorship":{{"vendor":"acme","model":"m-1","tool":"t","suggestionType":"agent","inputTokens":3,"outputTokens":4,"session":"s"}},"message":"add b"}}"#,
+        root["root"].as_str().unwrap()
+    );
+    let (status, landed) = http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/submit"),
+        &token,
+        &submit,
+    );
+    assert_eq!(status, 200, "{landed}");
+    server.terminate();
+    let log = project.goccia(&["log", "ws"]);
+    log.assert_ok();
+    assert!(
+        log.stdout.starts_with(landed["changeId"].as_str().unwrap()),
+        "{}",
+        log.stdout
+    );
+    assert!(
+        log.stdout.contains("acme/m-1 (3 in, 4 out tokens): add b"),
+        "{}",
+        log.stdout
+    );
+    assert!(log.stdout.contains("    create b.txt"), "{}", log.stdout);
+    project
+        .goccia(&["log", "no-such-dir"])
+        .assert_ok()
+        .stdout_is("");
+}
