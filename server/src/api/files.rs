@@ -15,12 +15,15 @@ use super::{ApiError, body_bytes, refused};
 use crate::grants::Capability;
 use crate::server::Shared;
 
+/// Missing: 404; not a path: 400; anything else the VFS refused (a
+/// folder where a file is asked for, a quota): 409.
 fn access(error: AccessError) -> ApiError {
-    if error.is_not_found() {
-        ApiError::new(StatusCode::NOT_FOUND, "FILE_NOT_FOUND", error.to_string())
-    } else {
-        ApiError::new(StatusCode::BAD_REQUEST, "BAD_PATH", error.to_string())
-    }
+    let (status, code) = match &error {
+        _ if error.is_not_found() => (StatusCode::NOT_FOUND, "FILE_NOT_FOUND"),
+        AccessError::Path { .. } => (StatusCode::BAD_REQUEST, "BAD_PATH"),
+        AccessError::Fs { .. } => (StatusCode::CONFLICT, "FILE_REFUSED"),
+    };
+    ApiError::new(status, code, error.to_string())
 }
 
 /// `/` and the path as the route captured it.

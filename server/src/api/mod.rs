@@ -184,13 +184,17 @@ pub(crate) fn json_body<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, ApiError> {
     let bytes = body_bytes(shared, subject, body)?;
-    serde_json::from_slice(&bytes).map_err(|error| {
-        refused(
-            shared,
-            subject,
-            ApiError::bad_request(format!("the request body is not valid: {error}")),
-        )
-    })
+    let invalid = |problem: String| refused(shared, subject, ApiError::bad_request(problem));
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|error| invalid(format!("the request body is not JSON: {error}")))?;
+    // serde would also take a struct as an array of its fields.
+    if !value.is_object() {
+        return Err(invalid(
+            "the request body must be a JSON object".to_string(),
+        ));
+    }
+    serde_json::from_value(value)
+        .map_err(|error| invalid(format!("the request body is not valid: {error}")))
 }
 
 /// A raw body, bounded (413 `BODY_TOO_LARGE` past the limit).
@@ -214,6 +218,17 @@ pub(crate) fn body_bytes(
         };
         refused(shared, subject, error)
     })
+}
+
+/// An optional field that, when present, must hold a value: `null` is
+/// refused (naming the expected type) rather than taken as absent, so the
+/// API accepts exactly what its OpenAPI document describes.
+pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
 }
 
 /// Runs sandbox work on a blocking thread.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use goccia::{CallOptions, DiffFormat, Envelope, PolicyMode};
@@ -26,10 +26,25 @@ pub(crate) struct OpenRequest {
     workspace: String,
     seeds: Vec<SeedRequest>,
     capabilities: Vec<Capability>,
+    #[serde(default, deserialize_with = "crate::api::present")]
     ttl_seconds: Option<u64>,
+    #[serde(default, deserialize_with = "crate::api::present")]
     policy: Option<PolicyMode>,
     #[serde(default)]
     limits: LimitsRequest,
+}
+
+/// A session the server will not open as asked: a ceiling (limits,
+/// policy, quota) is 403, a missing seed 404, anything else 400.
+fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
+    use crate::sessions::SpecError;
+    let status = match error {
+        SpecError::Limit { .. } | SpecError::Policy { .. } => StatusCode::FORBIDDEN,
+        SpecError::Setup(setup) if setup.limit().is_some() => StatusCode::FORBIDDEN,
+        SpecError::Setup(goccia::SetupError::Seed(_)) => StatusCode::NOT_FOUND,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    ApiError::new(status, "BAD_SESSION", error.to_string())
 }
 
 fn check_ttl(ttl: u64) -> Result<u64, ApiError> {
@@ -96,9 +111,7 @@ pub(crate) async fn open(
                 worker.config.policy,
                 &worker.config.audit,
             )
-            .map_err(|error| {
-                ApiError::new(StatusCode::BAD_REQUEST, "BAD_SESSION", error.to_string())
-            })?;
+            .map_err(|error| spec_refused(&error))?;
         let root = workspace.root().map_err(ApiError::internal)?;
         let session = Arc::new(Session {
             id: new_id(),
@@ -217,8 +230,11 @@ pub(crate) async fn close(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct RunRequest {
+    #[serde(default, deserialize_with = "crate::api::present")]
     entry: Option<String>,
+    #[serde(default, deserialize_with = "crate::api::present")]
     code: Option<String>,
+    #[serde(default, deserialize_with = "crate::api::present")]
     timeout_ms: Option<u64>,
 }
 
@@ -226,6 +242,7 @@ pub(crate) struct RunRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ShellRequest {
     command: String,
+    #[serde(default, deserialize_with = "crate::api::present")]
     timeout_ms: Option<u64>,
 }
 
@@ -298,10 +315,11 @@ pub(crate) async fn diff(
     State(shared): Shareds,
     headers: HeaderMap,
     Path(id): Path<String>,
-    Query(query): Query<DiffQuery>,
+    query: Result<Query<DiffQuery>, QueryRejection>,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let session = authorized(&shared, &headers, &id, Some(Capability::Diff)).await?;
+    let Query(query) = query.map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
     let name = query.format.as_deref().unwrap_or("json");
     let Some(format) = DiffFormat::parse(name) else {
         return Err(ApiError::bad_request(format!(
@@ -369,6 +387,7 @@ pub(crate) async fn restore(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct RenewRequest {
+    #[serde(default, deserialize_with = "crate::api::present")]
     ttl_seconds: Option<u64>,
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use goccia::{Change, ChangeKind, Node};
@@ -25,7 +25,9 @@ use crate::workspace::Workspace;
 pub(crate) struct SubmitRequest {
     expected_root: String,
     authorship: Authorship,
+    #[serde(default, deserialize_with = "crate::api::present")]
     turn: Option<Turn>,
+    #[serde(default, deserialize_with = "crate::api::present")]
     message: Option<String>,
 }
 
@@ -188,8 +190,8 @@ pub(crate) async fn root(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let workspace = workspace_named(&shared, &name)?;
     may_read_workspace(&shared, &headers, &name)?;
+    let workspace = workspace_named(&shared, &name)?;
     let root = blocking(move || workspace.root().map_err(ApiError::internal)).await?;
     Ok(Json(json!({"workspace": name, "root": root})))
 }
@@ -203,13 +205,17 @@ pub(crate) struct ChangesQuery {
 pub(crate) async fn changes(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
-    Query(query): Query<ChangesQuery>,
+    query: Result<Query<ChangesQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let name = query
-        .workspace
-        .ok_or_else(|| ApiError::bad_request("give the workspace: ?workspace=<name>"))?;
-    let workspace = workspace_named(&shared, &name)?;
+    let Query(query) = query.map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
+    let name = query.workspace.unwrap_or_default();
     may_read_workspace(&shared, &headers, &name)?;
+    if name.is_empty() {
+        return Err(ApiError::bad_request(
+            "give the workspace: ?workspace=<name>",
+        ));
+    }
+    let workspace = workspace_named(&shared, &name)?;
     let worker = shared.clone();
     let records = blocking(move || match &worker.sqlite {
         Some(store) => store
