@@ -30,16 +30,32 @@ pub struct SeedRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LimitsRequest {
     /// The deadline of each call, in ms.
-    #[serde(default, deserialize_with = "crate::api::present")]
+    #[serde(
+        default,
+        deserialize_with = "crate::api::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timeout_ms: Option<u64>,
     /// The JS heap (and the shell's memory allowance), in bytes.
-    #[serde(default, deserialize_with = "crate::api::present")]
+    #[serde(
+        default,
+        deserialize_with = "crate::api::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max_memory: Option<u64>,
     /// Output per call, in bytes.
-    #[serde(default, deserialize_with = "crate::api::present")]
+    #[serde(
+        default,
+        deserialize_with = "crate::api::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max_output: Option<u64>,
     /// Bytes of file content in the VFS.
-    #[serde(default, deserialize_with = "crate::api::present")]
+    #[serde(
+        default,
+        deserialize_with = "crate::api::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub fs_quota_bytes: Option<u64>,
 }
 
