@@ -19,22 +19,30 @@ use parking_lot::Mutex;
 /// Names left out of the root.
 const NOT_IN_ROOT: [&str; 2] = [".git", ".goccia"];
 
-/// What a file looked like when it was last hashed.
+/// What a file looked like when it was last hashed, and its leaf.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Seen {
     size: u64,
     mtime_ns: i128,
     inode: u64,
-    hash: [u8; 32],
+    leaf: [u8; 32],
 }
 
-/// One workspace: a name, a host folder, and the hashes seen so far.
+/// The files of the last walk, in path order, with their leaves.
+#[derive(Default)]
+struct Listing {
+    files: Vec<(PathBuf, [u8; 32])>,
+}
+
+/// One workspace: a name, a host folder, the leaves seen so far and the
+/// last listing.
 pub struct Workspace {
     /// Its name in requests.
     pub name: String,
     /// The host folder.
     pub dir: PathBuf,
     seen: Mutex<HashMap<PathBuf, Seen>>,
+    listing: Mutex<Listing>,
 }
 
 /// Reading the workspace failed.
@@ -47,6 +55,27 @@ pub struct WorkspaceError {
     pub source: std::io::Error,
 }
 
+/// A regular file found by the walk: its path below the root and its
+/// metadata (read relative to its folder, not by a full path).
+struct Found {
+    relative: PathBuf,
+    size: u64,
+    mtime_ns: i128,
+    inode: u64,
+}
+
+impl Found {
+    fn of(relative: PathBuf, metadata: &std::fs::Metadata) -> Found {
+        Found {
+            relative,
+            size: metadata.len(),
+            mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
+                + i128::from(metadata.mtime_nsec()),
+            inode: metadata.ino(),
+        }
+    }
+}
+
 impl Workspace {
     /// The workspace `name` at `dir`.
     pub fn new(name: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
@@ -54,50 +83,91 @@ impl Workspace {
             name: name.into(),
             dir: dir.into(),
             seen: Mutex::new(HashMap::new()),
+            listing: Mutex::new(Listing::default()),
         }
     }
 
     /// The root now: `blake3:` and the hex of a binary merkle tree whose
     /// leaves are blake3(path, NUL, content hash) of every regular file in
-    /// path order (the empty tree's root is the hash of nothing).
+    /// path order (the empty tree's root is the hash of nothing). Walks
+    /// the folder's metadata (the top-level entries shared among threads)
+    /// and hashes only files whose (size, mtime, inode) changed.
     pub fn root(&self) -> Result<String, WorkspaceError> {
-        let mut files = Vec::new();
-        walk(&self.dir, &self.dir, &mut files)?;
-        files.sort();
+        let files = walk_parallel(&self.dir)?;
         let mut seen = self.seen.lock();
-        let mut leaves = Vec::with_capacity(files.len());
-        let mut still_there = HashMap::with_capacity(files.len());
-        for relative in files {
-            let path = self.dir.join(&relative);
-            let metadata = std::fs::symlink_metadata(&path).map_err(|source| WorkspaceError {
-                path: path.clone(),
+        let mut listed = Vec::with_capacity(files.len());
+        for found in files {
+            let leaf = self.leaf(&mut seen, &found)?;
+            listed.push((found.relative, leaf));
+        }
+        // Forget files that are gone (only when some are).
+        if seen.len() > listed.len() {
+            let present: std::collections::HashSet<&PathBuf> =
+                listed.iter().map(|(path, _)| path).collect();
+            seen.retain(|path, _| present.contains(path));
+        }
+        let root = root_of(&listed);
+        self.listing.lock().files = listed;
+        Ok(root)
+    }
+
+    /// The root after the files at `written` (host paths below the folder)
+    /// were written, from the last listing: only those files are read
+    /// again. For the moment right after a write-back, under the lock, so
+    /// the rest of the folder is as the last [`Workspace::root`] saw it.
+    pub fn root_after_writing(&self, written: &[PathBuf]) -> Result<String, WorkspaceError> {
+        let mut seen = self.seen.lock();
+        let mut listing = self.listing.lock();
+        for host in written {
+            let Ok(relative) = host.strip_prefix(&self.dir) else {
+                continue;
+            };
+            let metadata = std::fs::symlink_metadata(host).map_err(|source| WorkspaceError {
+                path: host.clone(),
                 source,
             })?;
-            let now = Seen {
-                size: metadata.len(),
-                mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
-                    + i128::from(metadata.mtime_nsec()),
-                inode: metadata.ino(),
-                hash: [0; 32],
-            };
-            let hash = match seen.get(&relative) {
-                Some(before)
-                    if (before.size, before.mtime_ns, before.inode)
-                        == (now.size, now.mtime_ns, now.inode) =>
-                {
-                    before.hash
-                }
-                _ => hash_file(&path)?,
-            };
-            let mut leaf = blake3::Hasher::new();
-            leaf.update(relative.to_string_lossy().as_bytes());
-            leaf.update(&[0]);
-            leaf.update(&hash);
-            leaves.push(*leaf.finalize().as_bytes());
-            still_there.insert(relative, Seen { hash, ..now });
+            let found = Found::of(relative.to_path_buf(), &metadata);
+            let leaf = self.leaf(&mut seen, &found)?;
+            match listing
+                .files
+                .binary_search_by(|(path, _)| path.cmp(&found.relative))
+            {
+                Ok(at) => listing.files[at].1 = leaf,
+                Err(at) => listing.files.insert(at, (found.relative, leaf)),
+            }
         }
-        *seen = still_there;
-        Ok(format!("blake3:{}", hex(&merkle(leaves))))
+        Ok(root_of(&listing.files))
+    }
+
+    /// A file's leaf: remembered if its metadata did not change, else
+    /// hashed now (and remembered).
+    fn leaf(
+        &self,
+        seen: &mut HashMap<PathBuf, Seen>,
+        found: &Found,
+    ) -> Result<[u8; 32], WorkspaceError> {
+        if let Some(before) = seen.get(&found.relative)
+            && (before.size, before.mtime_ns, before.inode)
+                == (found.size, found.mtime_ns, found.inode)
+        {
+            return Ok(before.leaf);
+        }
+        let hash = hash_file(&self.dir.join(&found.relative))?;
+        let mut leaf = blake3::Hasher::new();
+        leaf.update(found.relative.to_string_lossy().as_bytes());
+        leaf.update(&[0]);
+        leaf.update(&hash);
+        let leaf = *leaf.finalize().as_bytes();
+        seen.insert(
+            found.relative.clone(),
+            Seen {
+                size: found.size,
+                mtime_ns: found.mtime_ns,
+                inode: found.inode,
+                leaf,
+            },
+        );
+        Ok(leaf)
     }
 
     /// Takes the workspace's lock (`.goccia/lock`, an exclusive `flock`,
@@ -127,33 +197,82 @@ pub struct WorkspaceLock {
     _file: File,
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), WorkspaceError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| WorkspaceError {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| WorkspaceError {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let path = entry.path();
-        let kind = entry.file_type().map_err(|source| WorkspaceError {
-            path: path.clone(),
-            source,
-        })?;
-        if dir == root
-            && NOT_IN_ROOT
+fn root_of(listed: &[(PathBuf, [u8; 32])]) -> String {
+    let leaves = listed.iter().map(|(_, leaf)| *leaf).collect();
+    format!("blake3:{}", hex(&merkle(leaves)))
+}
+
+fn failed(path: PathBuf) -> impl FnOnce(std::io::Error) -> WorkspaceError {
+    move |source| WorkspaceError { path, source }
+}
+
+/// A folder's entries sorted by name.
+fn sorted_entries(dir: &Path) -> Result<Vec<std::fs::DirEntry>, WorkspaceError> {
+    let mut entries = std::fs::read_dir(dir)
+        .map_err(failed(dir.to_path_buf()))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(failed(dir.to_path_buf()))?;
+    entries.sort_by_cached_key(|entry| entry.file_name());
+    Ok(entries)
+}
+
+/// Every regular file below `root` in path order (each folder's names
+/// sorted, depth first: the order of sorting the paths component by
+/// component). The top-level entries are shared among up to four threads
+/// (the walk is bound by `stat` calls); their results are joined in order.
+fn walk_parallel(root: &Path) -> Result<Vec<Found>, WorkspaceError> {
+    let entries: Vec<_> = sorted_entries(root)?
+        .into_iter()
+        .filter(|entry| {
+            !NOT_IN_ROOT
                 .iter()
-                .any(|name| entry.file_name() == std::ffi::OsStr::new(name))
-        {
-            continue;
+                .any(|left_out| entry.file_name() == std::ffi::OsStr::new(left_out))
+        })
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<Vec<Found>, WorkspaceError>>>> =
+        entries.iter().map(|_| Mutex::new(None)).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
+        .min(entries.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(entry) = entries.get(index) else {
+                        break;
+                    };
+                    let mut found = Vec::new();
+                    let result = visit(entry, Path::new(""), &mut found).map(|()| found);
+                    *slots[index].lock() = Some(result);
+                }
+            });
         }
-        if kind.is_dir() {
-            walk(root, &path, out)?;
-        } else if kind.is_file() {
-            out.push(path.strip_prefix(root).expect("below root").to_path_buf());
+    });
+    let mut files = Vec::new();
+    for slot in slots {
+        files.extend(slot.into_inner().expect("every entry was visited")?);
+    }
+    Ok(files)
+}
+
+/// One entry of a folder: a file is listed, a folder walked.
+fn visit(
+    entry: &std::fs::DirEntry,
+    relative: &Path,
+    out: &mut Vec<Found>,
+) -> Result<(), WorkspaceError> {
+    let kind = entry.file_type().map_err(failed(entry.path()))?;
+    let below = relative.join(entry.file_name());
+    if kind.is_dir() {
+        for child in sorted_entries(&entry.path())? {
+            visit(&child, &below, out)?;
         }
+    } else if kind.is_file() {
+        let metadata = entry.metadata().map_err(failed(entry.path()))?;
+        out.push(Found::of(below, &metadata));
     }
     Ok(())
 }
@@ -226,5 +345,59 @@ mod tests {
         assert_eq!(Workspace::new("w", dir.path()).root().unwrap(), edited);
         std::fs::rename(dir.path().join("b.txt"), dir.path().join("c.txt")).unwrap();
         assert_ne!(workspace.root().unwrap(), edited, "a rename changes it");
+    }
+
+    /// The root by the definition, without the walk's shortcuts: every
+    /// file's path sorted as a whole, each leaf hashed from scratch.
+    fn reference_root(dir: &Path) -> String {
+        fn all(dir: &Path, root: &Path, out: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let relative = path.strip_prefix(root).unwrap().to_path_buf();
+                if NOT_IN_ROOT.iter().any(|n| relative == Path::new(n)) {
+                    continue;
+                }
+                if path.is_dir() {
+                    all(&path, root, out);
+                } else {
+                    out.push(relative);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        all(dir, dir, &mut files);
+        files.sort();
+        let leaves = files
+            .iter()
+            .map(|relative| {
+                let content = blake3::hash(&std::fs::read(dir.join(relative)).unwrap());
+                let mut leaf = blake3::Hasher::new();
+                leaf.update(relative.to_string_lossy().as_bytes());
+                leaf.update(&[0]);
+                leaf.update(content.as_bytes());
+                *leaf.finalize().as_bytes()
+            })
+            .collect();
+        format!("blake3:{}", hex(&merkle(leaves)))
+    }
+
+    #[test]
+    fn the_walk_and_the_update_after_writing_match_the_definition() {
+        let dir = tempfile::tempdir().unwrap();
+        // Names whose byte order and component order differ (`a-b` sorts
+        // before `a/` as strings, after it as components).
+        for name in ["a/x", "a-b", "a.txt", "a/b/c", "b", "Z", "a/ä", "a b/q"] {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, name).unwrap();
+        }
+        let workspace = Workspace::new("w", dir.path());
+        assert_eq!(workspace.root().unwrap(), reference_root(dir.path()));
+        let written = [dir.path().join("a/b/c"), dir.path().join("a/new")];
+        std::fs::write(&written[0], "changed").unwrap();
+        std::fs::write(&written[1], "new").unwrap();
+        let updated = workspace.root_after_writing(&written).unwrap();
+        assert_eq!(updated, reference_root(dir.path()));
+        assert_eq!(workspace.root().unwrap(), updated);
     }
 }

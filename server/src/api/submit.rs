@@ -76,7 +76,11 @@ pub(crate) async fn submit(
             )
         })?;
         session.sandbox.rebaseline();
-        let root = workspace.root().map_err(ApiError::internal)?;
+        let written: Vec<std::path::PathBuf> =
+            report.written.iter().map(|w| w.host_path.clone()).collect();
+        let root = workspace
+            .root_after_writing(&written)
+            .map_err(ApiError::internal)?;
         let by_path: HashMap<&str, &Change> = changes
             .iter()
             .map(|change| (change.path.as_str(), change))
