@@ -49,6 +49,7 @@ fn child_spawn(c: &mut Criterion) {
                 diff: Some(DiffFormat::Json),
             }),
             timeout: None,
+            policy: None,
         };
         group.bench_function(format!("spawn + run + diff, seeded with {label}"), |b| {
             b.iter(|| {

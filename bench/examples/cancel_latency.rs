@@ -19,12 +19,15 @@ fn latency(call: &dyn Fn(&CallOptions)) -> Duration {
     returned.saturating_duration_since(canceller.join().unwrap())
 }
 
+/// A named call that runs until cancelled.
+type Case<'a> = (&'static str, Box<dyn Fn(&CallOptions) + 'a>);
+
 fn main() {
     let sandbox = Sandbox::builder()
         .file("/spin.js", "while (true) {}")
         .build()
         .unwrap();
-    let cases: [(&str, Box<dyn Fn(&CallOptions)>); 3] = [
+    let cases: [Case; 3] = [
         (
             "JS loop",
             Box::new(|o| drop(sandbox.run_script_opts("/spin.js", o).unwrap())),

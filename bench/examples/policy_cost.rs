@@ -31,7 +31,7 @@ fn summary(times: &mut [Duration]) -> (Duration, Duration) {
 fn main() {
     let modes = [PolicyMode::Full, PolicyMode::WorkspaceWrite];
     let sandboxes: Vec<Sandbox> = modes.iter().map(|mode| sandbox(*mode)).collect();
-    let mut times = vec![Vec::new(), Vec::new()];
+    let mut times = [Vec::new(), Vec::new()];
     for round in 0..22 {
         for (index, sandbox) in sandboxes.iter().enumerate() {
             let started = Instant::now();

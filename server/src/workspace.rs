@@ -216,6 +216,9 @@ fn sorted_entries(dir: &Path) -> Result<Vec<std::fs::DirEntry>, WorkspaceError> 
     Ok(entries)
 }
 
+/// What walking one top-level entry found.
+type Walked = Result<Vec<Found>, WorkspaceError>;
+
 /// Every regular file below `root` in path order (each folder's names
 /// sorted, depth first: the order of sorting the paths component by
 /// component). The top-level entries are shared among up to four threads
@@ -230,8 +233,7 @@ fn walk_parallel(root: &Path) -> Result<Vec<Found>, WorkspaceError> {
         })
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<Vec<Found>, WorkspaceError>>>> =
-        entries.iter().map(|_| Mutex::new(None)).collect();
+    let slots: Vec<Mutex<Option<Walked>>> = entries.iter().map(|_| Mutex::new(None)).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4)

@@ -302,7 +302,10 @@ mod fence {
     }
 
     /// Every mutating operation, as `(what, operation)`.
-    fn operations() -> Vec<(&'static str, Box<dyn Fn(&mut Vfs) -> FsResult<()>>)> {
+    /// A named mutating operation.
+    type Operation = (&'static str, Box<dyn Fn(&mut Vfs) -> FsResult<()>>);
+
+    fn operations() -> Vec<Operation> {
         vec![
             (
                 "write",
