@@ -130,6 +130,14 @@ pub enum AccessError {
         /// The error, as `strerror` words (`No such file or directory`).
         reason: &'static str,
     },
+    /// The write policy refused (only the `*_fenced` calls are checked).
+    #[error("{path}: [sandbox: file access denied under {mode} mode]")]
+    Denied {
+        /// The path as given.
+        path: String,
+        /// The mode that refused.
+        mode: goccia_vfs::PolicyMode,
+    },
 }
 
 impl AccessError {

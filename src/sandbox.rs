@@ -305,6 +305,55 @@ impl Sandbox {
         })
     }
 
+    /// [`Sandbox::write`] as guest code would do it: under the sandbox's
+    /// write policy (a surface acting for the agent, such as the server's
+    /// files API, uses it). A refusal is [`AccessError::Denied`] and
+    /// changes nothing.
+    ///
+    /// ```
+    /// # use goccia::{AccessError, PolicyMode, Sandbox};
+    /// let sandbox = Sandbox::builder().policy(PolicyMode::WorkspaceWrite).writable("/out").build()?;
+    /// sandbox.write_fenced("/out/a.txt", "ok")?;
+    /// assert!(matches!(sandbox.write_fenced("/etc.txt", "no"), Err(AccessError::Denied { .. })));
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn write_fenced(&self, path: &str, content: impl Into<Bytes>) -> Result<(), AccessError> {
+        let vfs_path = parse(path)?;
+        let content = content.into();
+        // One change: the folders it creates and the file, or nothing.
+        self.vfs
+            .lock()
+            .all_or_nothing(|vfs| {
+                if let Some(parent) = vfs_path.parent() {
+                    vfs.mkdir_all(&parent)?;
+                }
+                vfs.write_file(&vfs_path, content)
+            })
+            .map_err(|error| fs_error(path, error))
+    }
+
+    /// [`Sandbox::remove`] under the sandbox's write policy, checked for
+    /// the whole tree (a folder holding a protected `.git` is refused
+    /// whole under `workspace-write`).
+    ///
+    /// ```
+    /// # use goccia::{AccessError, PolicyMode, Sandbox};
+    /// let sandbox = Sandbox::builder()
+    ///     .policy(PolicyMode::WorkspaceWrite).writable("/w")
+    ///     .file("/w/repo/.git/HEAD", "ref").file("/w/repo/a.txt", "a")
+    ///     .build()?;
+    /// assert!(matches!(sandbox.remove_fenced("/w/repo"), Err(AccessError::Denied { .. })));
+    /// sandbox.remove_fenced("/w/repo/a.txt")?;
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn remove_fenced(&self, path: &str) -> Result<(), AccessError> {
+        let vfs_path = parse(path)?;
+        self.vfs
+            .lock()
+            .remove_all(&vfs_path)
+            .map_err(|error| fs_error(path, error))
+    }
+
     /// Removes a file, or a folder with everything in it, from the host
     /// side (a change like any other: it shows in the diff).
     ///
@@ -616,9 +665,15 @@ fn parse(path: &str) -> Result<VfsPath, AccessError> {
 }
 
 fn fs_error(path: &str, error: FsError) -> AccessError {
-    AccessError::Fs {
-        path: path.to_string(),
-        reason: error.errno.strerror(),
+    match error.denied {
+        Some(denied) => AccessError::Denied {
+            path: path.to_string(),
+            mode: denied.mode,
+        },
+        None => AccessError::Fs {
+            path: path.to_string(),
+            reason: error.errno.strerror(),
+        },
     }
 }
 

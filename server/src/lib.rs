@@ -37,7 +37,8 @@ pub use sessions::{LimitsRequest, SeedRequest, SessionSpec};
 /// The OpenAPI document of the API (served at `GET /v1/openapi.json`).
 pub const OPENAPI: &str = include_str!("openapi.json");
 
-/// A configured server.
+/// A configured server (a handle: clones share the state).
+#[derive(Clone)]
 pub struct Server {
     shared: Arc<server::Shared>,
 }
@@ -84,7 +85,7 @@ impl Server {
     /// Serves on `listener` until `shutdown` completes; calls in flight
     /// finish first (each is bounded by its deadline).
     pub async fn serve<L>(
-        self,
+        &self,
         listener: L,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()>
@@ -93,8 +94,7 @@ impl Server {
         L::Addr: std::fmt::Debug,
     {
         let router = self.router();
-        let this = Arc::new(self);
-        let evictor = this.clone();
+        let evictor = self.clone();
         let eviction = tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
             loop {

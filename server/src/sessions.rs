@@ -73,11 +73,45 @@ pub struct SessionSpec {
     pub limits: LimitsRequest,
     /// Whether it may nest (`child` capability).
     pub nesting: bool,
+    /// How the seeds are taken (§10's seeding options) and what else the
+    /// sandbox starts with.
+    #[serde(default)]
+    pub seeding: SeedingRequest,
+}
+
+/// The seeding options of contract §10 for a session, and its extra
+/// writable roots and environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SeedingRequest {
+    /// Gitignore-style patterns left out of the seeds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+    /// Honour `.gitignore`, `.ignore`, `.git/info/exclude`; leave `.git/` out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gitignore: bool,
+    /// `refuse` (default), `skip` or `keep` for links inside seeded folders.
+    #[serde(
+        default,
+        deserialize_with = "crate::api::present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub symlinks: Option<String>,
+    /// Exported variables every shell of the session starts with.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// Writable roots for `workspace-write`, besides the seeds' targets and
+    /// `/tmp`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writable: Vec<String>,
 }
 
 /// Why a session could not be opened as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
+    /// `symlinks` is not one of the three names.
+    #[error("symlinks must be refuse, skip or keep, not `{0}`")]
+    Symlinks(String),
     /// A seed's `from` is absolute or climbs out with `..`.
     #[error("seed `{0}`: `from` must be a path inside the workspace (relative, no `..`)")]
     Seed(String),
@@ -149,10 +183,26 @@ impl SessionSpec {
             });
         }
         let limits = self.limits(server_limits)?;
+        let seeding = &self.seeding;
         let mut builder = Sandbox::builder()
             .limits(limits)
             .policy(self.policy)
-            .audit(audit.clone());
+            .audit(audit.clone())
+            .gitignore(seeding.gitignore);
+        if let Some(name) = &seeding.symlinks {
+            let policy = goccia::SymlinkPolicy::parse(name)
+                .ok_or_else(|| SpecError::Symlinks(name.clone()))?;
+            builder = builder.symlinks(policy);
+        }
+        for pattern in &seeding.exclude {
+            builder = builder.exclude(pattern.clone());
+        }
+        for (name, value) in &seeding.env {
+            builder = builder.env(name.clone(), value.clone());
+        }
+        for root in &seeding.writable {
+            builder = builder.writable(root.clone());
+        }
         for seed in &self.seeds {
             let relative = std::path::Path::new(&seed.from);
             let inside = !relative.is_absolute()

@@ -190,6 +190,27 @@ impl Workspace {
             .map_err(|errno| at(errno.into()))?;
         Ok(WorkspaceLock { _file: file })
     }
+
+    /// [`Workspace::lock`] if nobody holds it now, else `None`.
+    pub fn try_lock(&self) -> Result<Option<WorkspaceLock>, WorkspaceError> {
+        let dir = self.dir.join(".goccia");
+        let at = |source| WorkspaceError {
+            path: dir.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&dir).map_err(at)?;
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("lock"))
+            .map_err(at)?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(Some(WorkspaceLock { _file: file })),
+            Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
+            Err(errno) => Err(at(errno.into())),
+        }
+    }
 }
 
 /// Holds a workspace's lock; released when dropped (the file closes).
@@ -381,6 +402,23 @@ mod tests {
             })
             .collect();
         format!("blake3:{}", hex(&merkle(leaves)))
+    }
+
+    #[test]
+    fn the_lock_excludes_every_other_opener() {
+        let dir = tempfile::tempdir().unwrap();
+        // Two handles on one folder stand for two processes: `flock` locks
+        // belong to the open file, not to the process.
+        let (one, two) = (
+            Workspace::new("w", dir.path()),
+            Workspace::new("w", dir.path()),
+        );
+        let held = one.lock().unwrap();
+        assert!(two.try_lock().unwrap().is_none(), "held elsewhere");
+        drop(held);
+        let taken = two.try_lock().unwrap();
+        assert!(taken.is_some());
+        assert!(one.try_lock().unwrap().is_none());
     }
 
     #[test]

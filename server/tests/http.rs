@@ -580,3 +580,142 @@ fn the_openapi_document_lists_every_route() {
     }
     assert_eq!(paths.len(), 13, "and nothing else");
 }
+
+#[test]
+fn sessions_take_the_seeding_options_env_and_writable_roots() {
+    let dir = workspace();
+    std::fs::create_dir_all(dir.path().join("node_modules/x")).unwrap();
+    std::fs::write(dir.path().join("node_modules/x/i.js"), "x").unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "*.log\n").unwrap();
+    std::fs::write(dir.path().join("debug.log"), "noise").unwrap();
+    std::fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
+    std::fs::write(dir.path().join("repo/.git/HEAD"), "ref").unwrap();
+    std::fs::write(dir.path().join("repo/a.txt"), "a").unwrap();
+    let clock = ManualClock::at(START);
+    let server = Running::start(config(dir.path(), &clock));
+    let client = Client::new(&server.base);
+    let session = client.open_with(json!({
+        "workspace": "w",
+        "seeds": [{"from": ".", "to": "/w"}],
+        "capabilities": ["shell", "write"],
+        "policy": "workspace-write",
+        "exclude": ["node_modules/"],
+        "gitignore": true,
+        "env": [{"name": "GREETING", "value": "hi"}],
+        "writable": ["/scratch"],
+    }));
+    let run = shell(
+        &client,
+        &session,
+        "ls /w | tr '\\n' ' '; echo; echo $GREETING; mkdir -p /scratch/x && echo made; touch /elsewhere",
+    );
+    let body = run.ok();
+    assert_eq!(
+        body["stdout"], "README repo src \nhi\nmade\n",
+        "{}",
+        run.text
+    );
+    assert!(
+        body["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("/elsewhere: [sandbox")
+    );
+    // `gitignore` left `.git/` out of the seed.
+    let listed = shell(&client, &session, "ls -a /w/repo");
+    assert_eq!(listed.ok()["stdout"], ".\n..\na.txt\n");
+    // A removal through the files API is checked as a whole tree: with
+    // `.git` seeded, the repository holds a protected name.
+    let whole = client.open_with(json!({
+        "workspace": "w",
+        "seeds": [{"from": "repo", "to": "/repo"}],
+        "capabilities": ["write"],
+        "policy": "workspace-write",
+    }));
+    client
+        .delete(&whole.path("/files/repo"), &whole.token)
+        .code(403, "POLICY_DENIED");
+    assert_eq!(
+        client
+            .delete(&whole.path("/files/repo/a.txt"), &whole.token)
+            .status,
+        204
+    );
+    client
+        .post_json(
+            "/v1/sandboxes",
+            Some(ADMIN),
+            json!({"workspace": "w", "seeds": [], "capabilities": ["read"], "symlinks": "sideways"}),
+        )
+        .code(400, "BAD_SESSION");
+    client
+        .post_json(
+            "/v1/sandboxes",
+            Some(ADMIN),
+            json!({"workspace": "w", "seeds": [], "capabilities": ["read"], "env": [{"name": "1X", "value": ""}]}),
+        )
+        .code(400, "BAD_SESSION");
+}
+
+#[test]
+fn expired_and_closed_sessions_are_evicted() {
+    let dir = workspace();
+    let clock = ManualClock::at(START);
+    let server = Running::start(config(dir.path(), &clock));
+    let client = Client::new(&server.base);
+    let short = client.open_with(
+        json!({"workspace": "w", "seeds": [], "capabilities": ["read"], "ttlSeconds": 60}),
+    );
+    let long = client.open(&["read"]);
+    let closed = client.open(&["read"]);
+    assert_eq!(client.delete(&closed.path(""), &closed.token).status, 204);
+    assert_eq!(server.server.open_sessions(), 2);
+    clock.advance(61);
+    assert_eq!(server.server.evict_expired(), 1);
+    assert_eq!(server.server.open_sessions(), 1);
+    client
+        .post(&short.path("/snapshots"), Some(&short.token), "")
+        .code(401, "TOKEN_EXPIRED");
+    assert_eq!(
+        client
+            .post(&long.path("/snapshots"), Some(&long.token), "")
+            .status,
+        201
+    );
+}
+
+/// How many sessions' shell threads this process runs.
+fn shell_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .filter(|name| name.trim() == "goccia-shell")
+        .count()
+}
+
+#[test]
+fn one_slow_session_does_not_stall_another() {
+    let dir = workspace();
+    let clock = ManualClock::at(START);
+    let server = Running::start(config(dir.path(), &clock));
+    let client = Arc::new(Client::new(&server.base));
+    let (slow, quick) = (client.open(&["shell"]), client.open(&["shell"]));
+    let before = shell_threads();
+    let slow_call = {
+        let client = client.clone();
+        std::thread::spawn(move || shell(&client, &slow, "sleep 3; echo slow"))
+    };
+    // A session's shell thread starts with its first call: once one more
+    // exists, the slow call is in flight (other tests of this binary may
+    // start theirs too; the slow call's three seconds cover that).
+    while shell_threads() <= before {
+        std::thread::yield_now();
+    }
+    let quick_answer = shell(&client, &quick, "echo quick");
+    assert_eq!(quick_answer.ok()["stdout"], "quick\n");
+    assert!(
+        !slow_call.is_finished(),
+        "the quick call did not wait for the slow one"
+    );
+    assert_eq!(slow_call.join().unwrap().ok()["stdout"], "slow\n");
+}

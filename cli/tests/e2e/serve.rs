@@ -96,6 +96,18 @@ fn http(
     )
 }
 
+/// The names of a process's threads.
+fn threads_of(pid: u32) -> Vec<String> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|tasks| {
+            tasks
+                .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+                .map(|name| name.trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn open(address: &str, admin: &str) -> (String, String) {
     let (status, body) = http(
         address,
@@ -186,7 +198,12 @@ fn sigterm_lets_the_call_in_flight_finish() {
             r#"{"command":"sleep 1; echo finished"}"#,
         )
     });
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The session's shell thread starts with its first call: once it
+    // exists, the call is in flight.
+    let pid = server.child.id();
+    while !threads_of(pid).iter().any(|name| name == "goccia-shell") {
+        std::thread::yield_now();
+    }
     let code = server.terminate();
     let (status, body) = call.join().unwrap();
     assert_eq!(

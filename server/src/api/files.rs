@@ -1,6 +1,6 @@
 //! `GET|PUT|DELETE .../files/<vfs path>`: raw bytes in and out. Writes
-//! are the session's own, so its write policy fences them as it fences its
-//! runs.
+//! are the session's own, so its write policy fences them (a removal as a
+//! whole tree) as it fences its runs.
 
 use std::sync::Arc;
 
@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use goccia::{AccessError, VfsPath};
+use goccia::AccessError;
 
 use super::sessions::authorized;
 use super::{ApiError, body_bytes, refused};
@@ -22,6 +22,7 @@ fn access(error: AccessError) -> ApiError {
         _ if error.is_not_found() => (StatusCode::NOT_FOUND, "FILE_NOT_FOUND"),
         AccessError::Path { .. } => (StatusCode::BAD_REQUEST, "BAD_PATH"),
         AccessError::Fs { .. } => (StatusCode::CONFLICT, "FILE_REFUSED"),
+        AccessError::Denied { .. } => (StatusCode::FORBIDDEN, "POLICY_DENIED"),
     };
     ApiError::new(status, code, error.to_string())
 }
@@ -29,23 +30,6 @@ fn access(error: AccessError) -> ApiError {
 /// `/` and the path as the route captured it.
 fn vfs_path(raw: &str) -> String {
     format!("/{}", raw.trim_start_matches('/'))
-}
-
-/// Refuses a write the session's policy does not allow (403
-/// `POLICY_DENIED`, the denial marker in the message).
-fn fence(shared: &Shared, session: &crate::sessions::Session, path: &str) -> Result<(), ApiError> {
-    let parsed = VfsPath::parse(path).map_err(|error| ApiError::bad_request(error.to_string()))?;
-    session.sandbox.policy().check(&parsed).map_err(|denied| {
-        refused(
-            shared,
-            path,
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                "POLICY_DENIED",
-                format!("{path}: {}", denied.marker()),
-            ),
-        )
-    })
 }
 
 pub(crate) async fn read(
@@ -66,8 +50,10 @@ pub(crate) async fn write(
     let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
     let bytes = body_bytes(&shared, &id, body)?;
     let path = vfs_path(&raw);
-    fence(&shared, &session, &path)?;
-    session.sandbox.write(&path, bytes).map_err(access)?;
+    session
+        .sandbox
+        .write_fenced(&path, bytes)
+        .map_err(|error| refused(&shared, &path, access(error)))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -78,7 +64,9 @@ pub(crate) async fn remove(
 ) -> Result<StatusCode, ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
     let path = vfs_path(&raw);
-    fence(&shared, &session, &path)?;
-    session.sandbox.remove(&path).map_err(access)?;
+    session
+        .sandbox
+        .remove_fenced(&path)
+        .map_err(|error| refused(&shared, &path, access(error)))?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -16,7 +16,7 @@ use super::{ApiError, authorize, blocking, is_admin, json_body, refused};
 use crate::clock::rfc3339;
 use crate::grants::{Capability, DEFAULT_TTL, Grant, MAX_TTL, MIN_TTL, mint_token, token_hash};
 use crate::server::Shared;
-use crate::sessions::{LimitsRequest, SeedRequest, Session, SessionSpec, new_id};
+use crate::sessions::{LimitsRequest, SeedRequest, SeedingRequest, Session, SessionSpec, new_id};
 
 type Shareds = State<Arc<Shared>>;
 
@@ -32,6 +32,24 @@ pub(crate) struct OpenRequest {
     policy: Option<PolicyMode>,
     #[serde(default)]
     limits: LimitsRequest,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    gitignore: bool,
+    #[serde(default, deserialize_with = "crate::api::present")]
+    symlinks: Option<String>,
+    #[serde(default)]
+    env: Vec<EnvVar>,
+    #[serde(default)]
+    writable: Vec<String>,
+}
+
+/// One exported variable of a session: `{name, value}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnvVar {
+    name: String,
+    value: String,
 }
 
 /// A session the server will not open as asked: a ceiling (limits,
@@ -99,6 +117,17 @@ pub(crate) async fn open(
         policy: request.policy.unwrap_or(shared.config.policy),
         limits: request.limits,
         nesting: capabilities.contains(&Capability::Child),
+        seeding: SeedingRequest {
+            exclude: request.exclude,
+            gitignore: request.gitignore,
+            symlinks: request.symlinks,
+            env: request
+                .env
+                .into_iter()
+                .map(|var| (var.name, var.value))
+                .collect(),
+            writable: request.writable,
+        },
     };
     let worker = shared.clone();
     let (session, root) = blocking(move || {

@@ -16,6 +16,7 @@ pub const START: u64 = 1_796_119_200;
 
 pub struct Running {
     pub base: String,
+    pub server: Server,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -23,6 +24,7 @@ pub struct Running {
 impl Running {
     pub fn start(config: ServerConfig) -> Running {
         let server = Server::new(config).expect("the server starts");
+        let handle = server.clone();
         let (address_tx, address_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -45,6 +47,7 @@ impl Running {
         let address = address_rx.recv().unwrap();
         Running {
             base: format!("http://{address}"),
+            server: handle,
             stop: Some(stop_tx),
             thread: Some(thread),
         }
