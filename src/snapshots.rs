@@ -18,6 +18,13 @@ impl SnapshotId {
     pub fn index(self) -> usize {
         self.0
     }
+
+    /// The id numbered `index`, as a surface that showed [`index`](Self::index)
+    /// to a client gets it back. An id the sandbox never gave is refused by
+    /// [`Sandbox::restore`] ([`UnknownSnapshot`]).
+    pub fn from_index(index: usize) -> SnapshotId {
+        SnapshotId(index)
+    }
 }
 
 impl Sandbox {

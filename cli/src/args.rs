@@ -33,6 +33,10 @@ pub enum Command {
     /// The virtual shell: -c runs a command line, a path runs a VFS script,
     /// otherwise stdin is the script (an interactive session on a terminal).
     Shell(ShellArgs),
+    /// A Model Context Protocol server: one sandbox per MCP session with
+    /// shell, run_script, read/write/edit, list, diff and snapshot tools
+    /// (stdio, or streamable HTTP with --http and --token-file).
+    Mcp(crate::mcp::McpArgs),
     /// The sandbox server: persistent sandboxes over HTTP, token grants,
     /// fenced submits to workspaces, a change log.
     Serve(crate::serve::ServeArgs),

@@ -16,6 +16,7 @@ mod advice;
 mod approve;
 mod args;
 mod interactive;
+mod mcp;
 mod report;
 mod run;
 mod serve;
@@ -42,6 +43,10 @@ fn dispatch() -> i32 {
         Command::Shell(args) => {
             let seeds = seed_order(sub, &args.sandbox);
             shell::shell(args, seeds)
+        }
+        Command::Mcp(args) => {
+            let seeds = seed_order(sub, &args.sandbox);
+            mcp::mcp(args, seeds, sub)
         }
         Command::Serve(args) => serve::serve(args),
         Command::Log(args) => serve::log(args),

@@ -48,6 +48,35 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
         )));
     }
     let audit = audit(args).map_err(usage)?;
+    let builder = sandbox_builder(args, seeds, audit);
+    let limits = args.limits();
+    let sandbox = builder
+        .build()
+        .map_err(|error| usage(setup_error(&error)))?;
+    for link in sandbox.seed_skipped() {
+        eprintln!(
+            "goccia: seed skipped the symlink {}",
+            goccia::shown_path(link)
+        );
+    }
+    let budget = OutputBudget::for_limits(&limits);
+    let (output, captured) = if args.json {
+        let (output, out, err) = Output::captured(budget.clone());
+        (output, Some((out, err)))
+    } else {
+        (Output::process(budget.clone()), None)
+    };
+    Ok(Prepared {
+        sandbox: Arc::new(sandbox),
+        output,
+        budget,
+        captured,
+    })
+}
+
+/// The builder the flags describe: seeds in command-line order, limits,
+/// network, policy and approver, with `audit` as its trail.
+pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -> SandboxBuilder {
     let limits = args.limits();
     let mut builder = SandboxBuilder::new()
         .limits(limits.clone())
@@ -82,39 +111,23 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
             SeedFlag::Config(path) => builder.seed_config(path),
         };
     }
-    let sandbox = builder.build().map_err(|error| {
-        let advice = match (&error, error.limit()) {
-            // The message states the valid range, which may be below.
-            (SetupError::Limits(_), Some(kind)) => advice::set_limit(kind),
-            (_, Some(kind)) => advice::flags().for_limit(kind),
-            _ => String::new(),
-        };
-        usage(format!("{error}{advice}"))
-    })?;
-    for link in sandbox.seed_skipped() {
-        eprintln!(
-            "goccia: seed skipped the symlink {}",
-            goccia::shown_path(link)
-        );
-    }
-    let budget = OutputBudget::for_limits(&limits);
-    let (output, captured) = if args.json {
-        let (output, out, err) = Output::captured(budget.clone());
-        (output, Some((out, err)))
-    } else {
-        (Output::process(budget.clone()), None)
+    builder
+}
+
+/// A build error in the CLI's words (limits named by their flags).
+pub fn setup_error(error: &SetupError) -> String {
+    let advice = match (error, error.limit()) {
+        // The message states the valid range, which may be below.
+        (SetupError::Limits(_), Some(kind)) => advice::set_limit(kind),
+        (_, Some(kind)) => advice::flags().for_limit(kind),
+        _ => String::new(),
     };
-    Ok(Prepared {
-        sandbox: Arc::new(sandbox),
-        output,
-        budget,
-        captured,
-    })
+    format!("{error}{advice}")
 }
 
 /// The audit trail: on with `--audit-log` (also written to the file, a
 /// line per event, appended) or `--json` (for the envelope).
-fn audit(args: &SandboxArgs) -> Result<Audit, String> {
+pub fn audit(args: &SandboxArgs) -> Result<Audit, String> {
     match &args.audit_log {
         Some(path) => {
             let file = std::fs::OpenOptions::new()

@@ -1,0 +1,187 @@
+//! `goccia mcp`: the MCP server (contract §16) over stdio, or streamable
+//! HTTP with a bearer token. The server is `goccia-mcp`; this module
+//! turns the sandbox flags into its session factory and words what goes
+//! wrong before anything is served.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{ArgMatches, Args};
+use goccia::{Approver, EscalationRequest};
+use goccia_mcp::{Approval, McpConfig};
+
+use super::args::{SandboxArgs, SeedFlag};
+use super::report::{audit, sandbox_builder, setup_error};
+
+const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP client is asked \
+through elicitation; a client without it answers unavailable), never (no approver: requests are \
+unavailable), always (every checked request is granted once)";
+
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("max_output", |arg| arg.default_value("256k")),
+    mut_arg("output_overflow", |arg| arg.default_value("truncate")),
+    mut_arg("approve", |arg| arg
+        .default_value("client")
+        .value_parser(["client", "never", "always"])
+        .help(APPROVE_HELP)),
+)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://<ADDRESS>/mcp instead of stdio (a
+    /// loopback address such as 127.0.0.1:8765; port 0 picks one and the
+    /// address is printed on stderr). Requires --token-file.
+    #[arg(long, value_name = "ADDRESS", help_heading = "MCP")]
+    pub http: Option<String>,
+    /// The bearer token HTTP clients must send (the file's content, trimmed).
+    #[arg(long = "token-file", value_name = "FILE", help_heading = "MCP")]
+    pub token_file: Option<PathBuf>,
+    /// Offer the write_back tool (needs --copy-rw): the model may then
+    /// write the sandbox's changes to the --copy-rw folders.
+    #[arg(long = "allow-write-back", help_heading = "MCP")]
+    pub allow_write_back: bool,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+fn usage(message: String) -> i32 {
+    eprintln!("goccia: {message}");
+    2
+}
+
+/// Flags that shape a run's report on the command line, which an MCP
+/// session has no use for: refused rather than silently ignored.
+fn report_flag(matches: &ArgMatches) -> Option<&'static str> {
+    let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    [
+        ("json", "--json"),
+        ("diff", "--diff"),
+        ("diff_format", "--diff-format"),
+        ("diff_output", "--diff-output"),
+        ("diff_root", "--diff-root"),
+    ]
+    .into_iter()
+    .find(|(id, _)| given(id))
+    .map(|(_, flag)| flag)
+}
+
+/// Runs the command; returns the process exit code.
+pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
+    if let Some(flag) = report_flag(matches) {
+        return usage(format!(
+            "{flag} has no meaning for goccia mcp (the diff tool answers in either format)"
+        ));
+    }
+    if args.sandbox.approve == "prompt" {
+        return usage("--approve prompt is not available for goccia mcp: use client".into());
+    }
+    if args.allow_write_back && args.sandbox.copy_rw.is_empty() {
+        return usage("--allow-write-back needs a --copy-rw folder to write back to".to_string());
+    }
+    let token = match (&args.http, &args.token_file) {
+        (Some(_), None) => {
+            return usage(
+                "--http requires --token-file (the bearer token clients must send)".into(),
+            );
+        }
+        (None, Some(_)) => {
+            return usage("--token-file only applies with --http".into());
+        }
+        (Some(_), Some(path)) => match std::fs::read_to_string(path) {
+            Ok(text) if !text.trim().is_empty() => Some(text.trim().to_string()),
+            Ok(_) => {
+                return usage(format!(
+                    "--token-file {}: the file is empty",
+                    path.display()
+                ));
+            }
+            Err(error) => return usage(format!("--token-file {}: {error}", path.display())),
+        },
+        (None, None) => None,
+    };
+    let audit = match audit(&args.sandbox) {
+        Ok(audit) => audit,
+        Err(message) => return usage(message),
+    };
+    let approval = match args.sandbox.approve.as_str() {
+        "client" => Approval::Client,
+        _ => Approval::Sandbox,
+    };
+    let sandbox = Arc::new(args.sandbox);
+    let factory = {
+        let sandbox = sandbox.clone();
+        move |approver: Option<Arc<dyn Approver>>| {
+            let mut builder = sandbox_builder(&sandbox, seeds.clone(), audit.clone());
+            if let Some(approver) = approver {
+                builder =
+                    builder.approver(move |request: &EscalationRequest| approver.decide(request));
+            }
+            builder.build()
+        }
+    };
+    let config = McpConfig::new(factory)
+        .write_back(args.allow_write_back)
+        .approval(approval);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("goccia: cannot start the MCP server's runtime: {error}");
+            return 70;
+        }
+    };
+    let served = runtime.block_on(async move {
+        match (args.http, token) {
+            (Some(address), Some(token)) => {
+                let loopback = address
+                    .parse::<std::net::SocketAddr>()
+                    .ok()
+                    .filter(|address| address.ip().is_loopback());
+                let Some(bind) = loopback else {
+                    return Err(usage(format!(
+                        "--http {address}: not a loopback address such as 127.0.0.1:8765"
+                    )));
+                };
+                let listener = tokio::net::TcpListener::bind(bind)
+                    .await
+                    .map_err(|error| usage(format!("--http {address}: {error}")))?;
+                let bound = listener.local_addr().map_or(bind, |a| a);
+                eprintln!("goccia: MCP listening on http://{bound}/mcp");
+                goccia_mcp::serve_http(config, listener, token, shutdown())
+                    .await
+                    .map_err(failed)
+            }
+            _ => goccia_mcp::serve_stdio(config).await.map_err(failed),
+        }
+    });
+    // Blocking threads may still hold a finished session's sandbox.
+    runtime.shutdown_background();
+    match served {
+        Ok(()) => 0,
+        Err(exit) => exit,
+    }
+}
+
+/// A server that stopped on an error: a sandbox the flags cannot make is
+/// a usage error (exit 2), anything else internal (70).
+fn failed(error: goccia_mcp::McpError) -> i32 {
+    match error {
+        goccia_mcp::McpError::Setup(error) => usage(setup_error(&error)),
+        error => {
+            eprintln!("goccia: the MCP server failed: {error}");
+            70
+        }
+    }
+}
+
+/// SIGTERM or Ctrl-C.
+async fn shutdown() {
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a SIGTERM handler installs");
+    tokio::select! {
+        _ = terminate.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}

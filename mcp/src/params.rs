@@ -1,0 +1,111 @@
+//! The tools' arguments. Their doc comments become the JSON schemas'
+//! descriptions, so they are written for the model that fills them in.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// Arguments of `shell`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShellArgs {
+    /// A bash command line, run by the sandbox's virtual shell in the
+    /// session's current directory (cd, exported variables and functions
+    /// persist between calls).
+    pub command: String,
+    /// Deadline of this call in milliseconds (default: the server's
+    /// timeout). A call past it ends with exit code 4.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// Arguments of `run_script`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RunScriptArgs {
+    /// A JavaScript/TypeScript module in the sandbox filesystem to run,
+    /// such as /work/main.js. Give either path or code.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// JavaScript source to run as an ES module (it is not saved in the
+    /// sandbox filesystem). Give either path or code.
+    #[serde(default)]
+    pub code: Option<String>,
+    /// Deadline of this call in milliseconds (default: the server's
+    /// timeout). A call past it ends with exit code 4.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// Arguments of `read_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadFileArgs {
+    /// Absolute path in the sandbox filesystem, such as /work/src/app.py.
+    pub path: String,
+    /// First line to return, counting from 1 (default 1).
+    #[serde(default)]
+    pub offset: Option<u64>,
+    /// Most lines to return (default: to the end of the file, within the
+    /// output limit).
+    #[serde(default)]
+    pub limit: Option<u64>,
+}
+
+/// Arguments of `write_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WriteFileArgs {
+    /// Absolute path in the sandbox filesystem; missing parent folders are
+    /// created.
+    pub path: String,
+    /// The whole new content of the file (UTF-8 text).
+    pub content: String,
+}
+
+/// Arguments of `edit_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EditFileArgs {
+    /// Absolute path of an existing file in the sandbox filesystem.
+    pub path: String,
+    /// Text that occurs exactly once in the file, with enough surrounding
+    /// lines to be unique (whitespace and indentation must match).
+    pub old_text: String,
+    /// What replaces it.
+    pub new_text: String,
+}
+
+/// Arguments of `list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListArgs {
+    /// Absolute folder path in the sandbox filesystem (default /).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// List everything below it, one path per line (default false).
+    #[serde(default)]
+    pub recursive: Option<bool>,
+}
+
+/// Arguments of `diff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiffArgs {
+    /// `unified` (a patch `git apply` takes; the default) or `json` (one
+    /// object per changed path).
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// Arguments of `restore`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RestoreArgs {
+    /// An id returned by `snapshot` in this session.
+    pub snapshot_id: String,
+}
+
+/// Tools without arguments (`snapshot`, `write_back`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}

@@ -1,0 +1,467 @@
+//! One MCP session: its sandbox and the tools of contract §16. Each tool
+//! is a thin call into the library on a blocking thread (a slow shell
+//! command never holds the protocol loop), answered as text.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use goccia::{
+    AccessError, Approver, CallOptions, DiffFormat, NodeType, Output, OutputBudget, Run, Sandbox,
+    SetupError, SnapshotId,
+};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+
+use crate::approval::{ClientApprover, PeerSlot};
+use crate::config::{Approval, McpConfig};
+use crate::params::{
+    DiffArgs, EditFileArgs, ListArgs, NoArgs, ReadFileArgs, RestoreArgs, RunScriptArgs, ShellArgs,
+    WriteFileArgs,
+};
+use crate::render;
+
+const INSTRUCTIONS: &str = "\
+goccia is a sandbox: a virtual filesystem (seeded from the host when the server started) with a \
+bash-language shell and a JavaScript runtime working on it. Paths are paths in that filesystem, \
+not on the host. Nothing reaches the host's disk unless the host allowed write-back and you call \
+write_back. `diff` shows exactly what changed since the sandbox was seeded; `snapshot`/`restore` \
+undo. A write the policy refuses fails with [sandbox: file access denied under <mode> mode]; \
+when escalation is available, the shell's `escalate --mode <mode> --justification <why> -- \
+<command>` asks the user once.";
+
+/// One MCP session: a sandbox and its tools.
+#[derive(Clone)]
+pub struct GocciaMcp {
+    sandbox: Arc<Sandbox>,
+    peer: PeerSlot,
+    tool_router: ToolRouter<Self>,
+}
+
+impl std::fmt::Debug for GocciaMcp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GocciaMcp").finish_non_exhaustive()
+    }
+}
+
+/// A tool's failure to do what was asked (a missing file, an ambiguous
+/// edit), shown to the model as an error result it can act on.
+fn refused(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+fn text(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(message.into())])
+}
+
+fn panicked(error: tokio::task::JoinError) -> ErrorData {
+    ErrorData::internal_error(format!("the sandbox call failed: {error}"), None)
+}
+
+impl GocciaMcp {
+    /// A session: its sandbox made by `config`'s factory. Must be called
+    /// on the Tokio runtime the session will run on.
+    pub fn new(config: &McpConfig) -> Result<Self, SetupError> {
+        let peer: PeerSlot = Arc::new(OnceLock::new());
+        let approver: Option<Arc<dyn Approver>> = match config.approval {
+            Approval::Client => Some(Arc::new(ClientApprover {
+                peer: peer.clone(),
+                runtime: tokio::runtime::Handle::current(),
+                timeout: config.approval_timeout,
+            })),
+            Approval::Sandbox => None,
+        };
+        let sandbox = (config.factory)(approver)?;
+        let mut tool_router = Self::tool_router();
+        if !(config.write_back && sandbox.has_copy_rw()) {
+            tool_router.remove_route("write_back");
+        }
+        Ok(GocciaMcp {
+            sandbox: Arc::new(sandbox),
+            peer,
+            tool_router,
+        })
+    }
+
+    /// The session's sandbox.
+    pub fn sandbox(&self) -> &Arc<Sandbox> {
+        &self.sandbox
+    }
+
+    /// Runs `work` with the sandbox on a blocking thread.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Sandbox) -> T + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        let sandbox = self.sandbox.clone();
+        tokio::task::spawn_blocking(move || work(&sandbox))
+            .await
+            .map_err(panicked)
+    }
+
+    /// A run with this call's deadline, its output captured against the
+    /// sandbox's budget (truncated per §10 with the server's defaults).
+    async fn run(
+        &self,
+        timeout_ms: Option<u64>,
+        call: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut options = CallOptions::new();
+        match timeout_ms {
+            Some(0) => return Ok(refused("timeoutMs must be at least 1")),
+            Some(ms) => options = options.timeout(Duration::from_millis(ms)),
+            None => {}
+        }
+        self.blocking(move |sandbox| {
+            let budget = OutputBudget::for_limits(sandbox.limits());
+            let (output, stdout, stderr) = Output::captured(budget.clone());
+            let options = options.stream(&output);
+            match call(sandbox, &options) {
+                Ok(run) => {
+                    let shown =
+                        render::run_text(&run, &stdout.take(), &stderr.take(), budget.truncated());
+                    if render::is_refusal(&run) {
+                        refused(shown)
+                    } else {
+                        text(shown)
+                    }
+                }
+                Err(error) => refused(error.to_string()),
+            }
+        })
+        .await
+    }
+}
+
+#[tool_router]
+impl GocciaMcp {
+    #[tool(
+        description = "Run a bash command line in the sandbox's virtual shell (pipes, redirections, \
+        loops, functions; coreutils, grep, sed, awk, jq, find, diff, patch, tar and more, all working \
+        on the sandbox filesystem, never the host). The session keeps its cwd, variables and functions \
+        between calls. Returns the exit code, stdout and stderr; long output is cut in the middle.",
+        annotations(title = "Shell", open_world_hint = false)
+    )]
+    async fn shell(
+        &self,
+        Parameters(args): Parameters<ShellArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.run(args.timeout_ms, move |sandbox, options| {
+            sandbox.run_shell_opts(&args.command, options)
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Run JavaScript in the sandbox (QuickJS, ES modules, Node-style fs on the sandbox \
+        filesystem, `$` for shell commands, fetch only to allowed hosts). Give `path` of a module in the \
+        sandbox or inline `code`. Returns the exit code, stdout, stderr and the default export as JSON.",
+        annotations(title = "Run JavaScript", open_world_hint = false)
+    )]
+    async fn run_script(
+        &self,
+        Parameters(args): Parameters<RunScriptArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let RunScriptArgs {
+            path,
+            code,
+            timeout_ms,
+        } = args;
+        match (path, code) {
+            (Some(path), None) => {
+                self.run(timeout_ms, move |sandbox, options| {
+                    sandbox.run_script_opts(&path, options)
+                })
+                .await
+            }
+            (None, Some(code)) => {
+                self.run(timeout_ms, move |sandbox, options| {
+                    sandbox.run_code_opts(&code, options)
+                })
+                .await
+            }
+            _ => Ok(refused(
+                "give exactly one of `path` (a module in the sandbox) and `code` (inline source)",
+            )),
+        }
+    }
+
+    #[tool(
+        description = "Read a text file of the sandbox filesystem. `offset` (first line, from 1) and \
+        `limit` (number of lines) read a part; a long file is cut at the output limit with a note saying \
+        where to read on.",
+        annotations(title = "Read file", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn read_file(
+        &self,
+        Parameters(args): Parameters<ReadFileArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |sandbox| {
+            let bytes = match sandbox.read(&args.path) {
+                Ok(bytes) => bytes,
+                Err(error) => return refused(error.to_string()),
+            };
+            let Ok(content) = std::str::from_utf8(&bytes) else {
+                return refused(format!(
+                    "{} is a binary file ({} bytes): inspect it with the shell (od -c, base64, wc -c)",
+                    args.path,
+                    bytes.len()
+                ));
+            };
+            if args.limit == Some(0) {
+                return refused("limit must be at least 1");
+            }
+            let max = sandbox.limits().max_output;
+            text(render::lines(
+                content,
+                args.offset.unwrap_or(1),
+                args.limit,
+                max,
+            ))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Create or overwrite a file in the sandbox filesystem with the given text \
+        (parent folders are created). Subject to the sandbox's write policy. The host is not touched.",
+        annotations(title = "Write file", destructive_hint = true, open_world_hint = false)
+    )]
+    async fn write_file(
+        &self,
+        Parameters(args): Parameters<WriteFileArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |sandbox| {
+            let size = args.content.len();
+            match sandbox.write_fenced(&args.path, args.content) {
+                Ok(()) => text(format!("wrote {size} bytes to {}", args.path)),
+                Err(error) => refused(access_error(sandbox, error)),
+            }
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Replace exactly one occurrence of `oldText` by `newText` in a sandbox file. If \
+        `oldText` occurs zero or several times nothing changes and the answer says how many times it \
+        was found: include more surrounding lines to make it unique.",
+        annotations(title = "Edit file", destructive_hint = true, open_world_hint = false)
+    )]
+    async fn edit_file(
+        &self,
+        Parameters(args): Parameters<EditFileArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |sandbox| {
+            let bytes = match sandbox.read(&args.path) {
+                Ok(bytes) => bytes,
+                Err(error) => return refused(error.to_string()),
+            };
+            let Ok(content) = std::str::from_utf8(&bytes) else {
+                return refused(format!(
+                    "{} is not UTF-8 text: edit it with the shell",
+                    args.path
+                ));
+            };
+            let edited = match render::edit(&args.path, content, &args.old_text, &args.new_text) {
+                Ok(edited) => edited,
+                Err(error) => return refused(error.to_string()),
+            };
+            match sandbox.write_fenced(&args.path, edited) {
+                Ok(()) => text(format!("replaced 1 occurrence in {}", args.path)),
+                Err(error) => refused(access_error(sandbox, error)),
+            }
+        })
+        .await
+    }
+
+    #[tool(
+        description = "List a folder of the sandbox filesystem: folders end with /, files show their \
+        size. With `recursive`, every path below it, one per line.",
+        annotations(title = "List folder", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn list(
+        &self,
+        Parameters(args): Parameters<ListArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |sandbox| {
+            let root = args.path.unwrap_or_else(|| "/".to_string());
+            let mut lines = Vec::new();
+            match walk(
+                sandbox,
+                &root,
+                "",
+                args.recursive.unwrap_or(false),
+                &mut lines,
+            ) {
+                Ok(()) if lines.is_empty() => text(format!("{root} is empty")),
+                Ok(()) => text(lines.join("\n") + "\n"),
+                Err(error) => refused(error.to_string()),
+            }
+        })
+        .await
+    }
+
+    #[tool(
+        description = "What changed in the sandbox filesystem since it was seeded: `unified` (default) \
+        is a patch `git apply` takes, `json` lists each changed path with its kind and hashes.",
+        annotations(title = "Diff", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn diff(
+        &self,
+        Parameters(args): Parameters<DiffArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let name = args.format.unwrap_or_else(|| "unified".to_string());
+        let Some(format) = DiffFormat::parse(&name) else {
+            return Ok(refused(format!(
+                "format must be unified or json, not `{name}`"
+            )));
+        };
+        self.blocking(move |sandbox| {
+            if sandbox.changes().is_empty() {
+                return text("no changes since the sandbox was seeded");
+            }
+            text(sandbox.diff(format))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Remember the sandbox filesystem as it is now (instant, no copy); `restore` with \
+        the returned id puts it back exactly.",
+        annotations(title = "Snapshot", open_world_hint = false)
+    )]
+    async fn snapshot(
+        &self,
+        Parameters(_): Parameters<NoArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(|sandbox| {
+            let id = sandbox.snapshot();
+            text(format!("snapshot id: {}", id.index()))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Put the sandbox filesystem back exactly as it was when `snapshot` returned this \
+        id (the shell's cwd and variables are kept).",
+        annotations(
+            title = "Restore snapshot",
+            destructive_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn restore(
+        &self,
+        Parameters(args): Parameters<RestoreArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let Ok(index) = args.snapshot_id.trim().parse::<usize>() else {
+            return Ok(refused(format!(
+                "snapshotId `{}` is not an id `snapshot` returned (a number)",
+                args.snapshot_id
+            )));
+        };
+        self.blocking(
+            move |sandbox| match sandbox.restore(SnapshotId::from_index(index)) {
+                Ok(()) => text(format!("restored snapshot {index}")),
+                Err(error) => refused(error.to_string()),
+            },
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Write the sandbox's changes back to the host folders it was seeded from with \
+        write-back allowed. Only call it when the user wants the changes on their disk. Afterwards the \
+        diff starts again from the written state.",
+        annotations(
+            title = "Write back to the host",
+            destructive_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn write_back(
+        &self,
+        Parameters(_): Parameters<NoArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(|sandbox| match sandbox.write_back() {
+            Ok(report) => {
+                let mut shown = report.render();
+                if report.skipped.is_empty() {
+                    sandbox.rebaseline();
+                } else {
+                    shown.push_str("skipped changes stay in the diff; nothing was rebaselined\n");
+                }
+                if report.written.is_empty() && report.skipped.is_empty() {
+                    shown = "nothing to write back: no changes\n".to_string();
+                }
+                text(shown)
+            }
+            Err(error) => refused(error.to_string()),
+        })
+        .await
+    }
+}
+
+/// The denial's full text (marker and, when an approver could grant
+/// more, the hint), or the error as it is.
+fn access_error(sandbox: &Sandbox, error: AccessError) -> String {
+    match &error {
+        AccessError::Denied { path, .. } => {
+            let denial = sandbox.policy().denial();
+            format!("{path}: {}", denial.reason(goccia::Subject::Operation))
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// Lines of a listing of `path` (names relative to the first folder).
+fn walk(
+    sandbox: &Sandbox,
+    path: &str,
+    prefix: &str,
+    recursive: bool,
+    lines: &mut Vec<String>,
+) -> Result<(), AccessError> {
+    for entry in sandbox.list(path)? {
+        let child = if path.ends_with('/') {
+            format!("{path}{}", entry.name)
+        } else {
+            format!("{path}/{}", entry.name)
+        };
+        let name = format!("{prefix}{}", entry.name);
+        let size = match entry.node_type {
+            NodeType::File => sandbox.read(&child).ok().map(|bytes| bytes.len() as u64),
+            NodeType::Directory => None,
+        };
+        lines.push(render::entry_line(&name, entry.node_type, size));
+        if recursive && entry.node_type == NodeType::Directory {
+            walk(sandbox, &child, &format!("{name}/"), true, lines)?;
+        }
+    }
+    Ok(())
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for GocciaMcp {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        info.server_info = Implementation::new("goccia", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some(INSTRUCTIONS.to_string());
+        info
+    }
+
+    /// Revisions with a session: a sandbox is one (the 2026-07-28 revision
+    /// drops sessions and server-to-client questions).
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let _ = self.peer.set(context.peer);
+    }
+}

@@ -1,0 +1,134 @@
+//! The two transports: stdio (one session for the life of the process)
+//! and streamable HTTP (a session per MCP session id, each with its own
+//! sandbox), the latter only with a bearer token.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::McpConfig;
+use crate::tools::GocciaMcp;
+
+/// Why a server stopped or could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// The sandbox could not be made from the options (nothing served).
+    #[error("{0}")]
+    Setup(#[from] goccia::SetupError),
+    /// The client never completed the handshake.
+    #[error("the MCP handshake failed: {0}")]
+    Handshake(String),
+    /// Reading or writing the transport failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Serves one session on stdin/stdout until the client closes it.
+pub async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
+    let session = GocciaMcp::new(&config)?;
+    let running = session
+        .serve(rmcp::transport::io::stdio_pipes())
+        .await
+        .map_err(|error| McpError::Handshake(error.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|error| McpError::Io(std::io::Error::other(error)))?;
+    Ok(())
+}
+
+/// Serves streamable HTTP at `/mcp` on `listener` until `shutdown`
+/// completes. Every request must carry `Authorization: Bearer <token>`
+/// (else 401, before the protocol sees it). Each MCP session gets its own
+/// sandbox; one that cannot be made answers the handshake with an error.
+pub async fn serve_http(
+    config: McpConfig,
+    listener: tokio::net::TcpListener,
+    token: String,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), McpError> {
+    // Checked once so a session fails at start-up, not at its handshake.
+    GocciaMcp::new(&config)?;
+    let cancel = CancellationToken::new();
+    let service = StreamableHttpService::new(
+        move || GocciaMcp::new(&config).map_err(std::io::Error::other),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token()),
+    );
+    let expected = Arc::new(format!("Bearer {token}"));
+    let router =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(axum::middleware::from_fn(
+                move |request: Request, next: Next| {
+                    let expected = expected.clone();
+                    async move { authorize(&expected, request, next).await }
+                },
+            ));
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            cancel.cancel();
+        })
+        .await?;
+    Ok(())
+}
+
+async fn authorize(expected: &str, request: Request, next: Next) -> Response {
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(|value| value.as_bytes())
+        .unwrap_or_default();
+    if constant_time_eq(given, expected.as_bytes()) {
+        return next.run(request).await;
+    }
+    let message = if given.is_empty() {
+        "this MCP server requires Authorization: Bearer <token> (the token of --token-file)"
+    } else {
+        "the bearer token is not this server's"
+    };
+    (
+        StatusCode::UNAUTHORIZED,
+        [
+            (header::WWW_AUTHENTICATE, "Bearer"),
+            (header::CONTENT_TYPE, "application/json"),
+        ],
+        serde_json::json!({"error": "TOKEN_INVALID", "message": message}).to_string(),
+    )
+        .into_response()
+}
+
+/// Compares without an early exit on the first differing byte, so the
+/// time taken does not tell how much of a guess was right.
+fn constant_time_eq(given: &[u8], expected: &[u8]) -> bool {
+    if given.len() != expected.len() {
+        return false;
+    }
+    given
+        .iter()
+        .zip(expected)
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::constant_time_eq;
+
+    #[test]
+    fn tokens_compare_exactly() {
+        assert!(constant_time_eq(b"Bearer abc", b"Bearer abc"));
+        assert!(!constant_time_eq(b"Bearer abd", b"Bearer abc"));
+        assert!(!constant_time_eq(b"Bearer ab", b"Bearer abc"));
+        assert!(!constant_time_eq(b"", b"Bearer abc"));
+    }
+}
