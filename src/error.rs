@@ -138,6 +138,10 @@ pub enum AccessError {
         /// The mode that refused.
         mode: goccia_vfs::PolicyMode,
     },
+    /// An escalation was asked badly or not granted
+    /// ([`Sandbox::with_escalation`](crate::Sandbox::with_escalation)).
+    #[error("{0}")]
+    Escalation(goccia_vfs::policy::EscalationError),
 }
 
 impl AccessError {

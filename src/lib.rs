@@ -7,6 +7,7 @@ mod call;
 mod child;
 mod envelope;
 mod error;
+mod escalation;
 mod run;
 mod sandbox;
 mod session;

@@ -19,6 +19,7 @@
 
 mod approval;
 mod config;
+mod framing;
 mod params;
 mod render;
 mod tools;

@@ -60,6 +60,15 @@ pub struct WriteFileArgs {
     pub path: String,
     /// The whole new content of the file (UTF-8 text).
     pub content: String,
+    /// Only after a denial that says escalation is available: the
+    /// narrowest wider write policy that suffices (`workspace-write` or
+    /// `full`); the user is asked to allow this one call.
+    #[serde(default)]
+    pub sandbox_permissions: Option<String>,
+    /// Why the call needs the wider policy (required with
+    /// sandboxPermissions; shown to the user).
+    #[serde(default)]
+    pub justification: Option<String>,
 }
 
 /// Arguments of `edit_file`.
@@ -73,6 +82,15 @@ pub struct EditFileArgs {
     pub old_text: String,
     /// What replaces it.
     pub new_text: String,
+    /// Only after a denial that says escalation is available: the
+    /// narrowest wider write policy that suffices (`workspace-write` or
+    /// `full`); the user is asked to allow this one call.
+    #[serde(default)]
+    pub sandbox_permissions: Option<String>,
+    /// Why the call needs the wider policy (required with
+    /// sandboxPermissions; shown to the user).
+    #[serde(default)]
+    pub justification: Option<String>,
 }
 
 /// Arguments of `list`.

@@ -228,7 +228,8 @@ impl GocciaMcp {
 
     #[tool(
         description = "Create or overwrite a file in the sandbox filesystem with the given text \
-        (parent folders are created). Subject to the sandbox's write policy. The host is not touched.",
+        (parent folders are created). Subject to the sandbox's write policy; after a denial that offers \
+        escalation, retry once with sandboxPermissions and a justification. The host is not touched.",
         annotations(title = "Write file", destructive_hint = true, open_world_hint = false)
     )]
     async fn write_file(
@@ -237,7 +238,14 @@ impl GocciaMcp {
     ) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |sandbox| {
             let size = args.content.len();
-            match sandbox.write_fenced(&args.path, args.content) {
+            let detail = format!("writeFile {}", args.path);
+            let written = sandbox.with_escalation(
+                args.sandbox_permissions.as_deref(),
+                args.justification.as_deref(),
+                &detail,
+                |sandbox| sandbox.write_fenced(&args.path, args.content),
+            );
+            match written {
                 Ok(()) => text(format!("wrote {size} bytes to {}", args.path)),
                 Err(error) => refused(access_error(sandbox, error)),
             }
@@ -270,7 +278,14 @@ impl GocciaMcp {
                 Ok(edited) => edited,
                 Err(error) => return refused(error.to_string()),
             };
-            match sandbox.write_fenced(&args.path, edited) {
+            let detail = format!("edit {}", args.path);
+            let written = sandbox.with_escalation(
+                args.sandbox_permissions.as_deref(),
+                args.justification.as_deref(),
+                &detail,
+                |sandbox| sandbox.write_fenced(&args.path, edited),
+            );
+            match written {
                 Ok(()) => text(format!("replaced 1 occurrence in {}", args.path)),
                 Err(error) => refused(access_error(sandbox, error)),
             }
@@ -407,13 +422,15 @@ impl GocciaMcp {
 }
 
 /// The denial's full text (marker and, when an approver could grant
-/// more, the hint), or the error as it is.
+/// more, the hint), an escalation's refusal with its code, or the error
+/// as it is.
 fn access_error(sandbox: &Sandbox, error: AccessError) -> String {
     match &error {
         AccessError::Denied { path, .. } => {
             let denial = sandbox.policy().denial();
             format!("{path}: {}", denial.reason(goccia::Subject::Operation))
         }
+        AccessError::Escalation(refusal) => format!("{}: {}", refusal.code, refusal.message),
         _ => error.to_string(),
     }
 }

@@ -15,6 +15,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio_util::sync::CancellationToken;
 
 use crate::config::McpConfig;
+use crate::framing;
 use crate::tools::GocciaMcp;
 
 /// Why a server stopped or could not start.
@@ -31,17 +32,29 @@ pub enum McpError {
     Io(#[from] std::io::Error),
 }
 
-/// Serves one session on stdin/stdout until the client closes it.
+/// Serves one session on stdin/stdout until the client closes it. Lines
+/// that are not JSON-RPC messages are answered with protocol errors
+/// ([`crate::framing`]) and the session goes on.
 pub async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
     let session = GocciaMcp::new(&config)?;
+    let (client_side_in, protocol_in) = tokio::io::duplex(1 << 16);
+    let (protocol_out, client_side_out) = tokio::io::duplex(1 << 16);
+    let (refuse, refusals) = tokio::sync::mpsc::unbounded_channel();
+    let reader = tokio::spawn(framing::inbound(tokio::io::stdin(), client_side_in, refuse));
+    let writer = tokio::spawn(framing::outbound(
+        client_side_out,
+        tokio::io::stdout(),
+        refusals,
+    ));
     let running = session
-        .serve(rmcp::transport::io::stdio_pipes())
+        .serve((protocol_in, protocol_out))
         .await
         .map_err(|error| McpError::Handshake(error.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|error| McpError::Io(std::io::Error::other(error)))?;
+    let quit = running.waiting().await;
+    reader.abort();
+    // The protocol's end of the pipe is closed: the writer drains and ends.
+    let _ = writer.await;
+    quit.map_err(|error| McpError::Io(std::io::Error::other(error)))?;
     Ok(())
 }
 

@@ -23,6 +23,8 @@ fn access(error: AccessError) -> ApiError {
         AccessError::Path { .. } => (StatusCode::BAD_REQUEST, "BAD_PATH"),
         AccessError::Fs { .. } => (StatusCode::CONFLICT, "FILE_REFUSED"),
         AccessError::Denied { .. } => (StatusCode::FORBIDDEN, "POLICY_DENIED"),
+        // The files API asks for no escalation; kept for completeness.
+        AccessError::Escalation(_) => (StatusCode::FORBIDDEN, "POLICY_DENIED"),
     };
     ApiError::new(status, code, error.to_string())
 }

@@ -1,0 +1,69 @@
+"""Drives `goccia mcp` with the official MCP Python SDK for cli/tests/e2e/mcp.rs.
+
+Usage: client.py <scenario> <json config>. The config names the server
+(`command` + `args` for stdio, or `url` + `token` for streamable HTTP), the
+tool calls to make in order, and how to answer elicitations. It prints one
+JSON object: the negotiated protocol version, the tools as listed and every
+call's result, for the Rust test to assert on. It asserts nothing itself.
+"""
+
+import asyncio
+import json
+import sys
+
+import httpx2
+from mcp import Client, types
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+
+def result_json(result):
+    return {
+        "isError": bool(result.is_error),
+        "text": "".join(block.text for block in result.content if block.type == "text"),
+    }
+
+
+async def run(config):
+    answers = list(config.get("elicitation", []))
+    questions = []
+
+    async def on_elicit(context, params):
+        questions.append(params.message)
+        answer = answers.pop(0) if answers else "cancel"
+        if answer == "allow":
+            return types.ElicitResult(action="accept", content={"allow": True})
+        if answer == "deny":
+            return types.ElicitResult(action="accept", content={"allow": False})
+        return types.ElicitResult(action=answer)
+
+    callback = on_elicit if "elicitation" in config else None
+    if "url" in config:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {config['token']}"})
+        server = streamable_http_client(config["url"], http_client=http)
+    else:
+        server = StdioServerParameters(command=config["command"], args=config["args"])
+    out = {"calls": []}
+    async with Client(server, elicitation_callback=callback) as client:
+        out["protocolVersion"] = client.protocol_version
+        listed = await client.list_tools()
+        out["tools"] = [
+            {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
+            for tool in listed.tools
+        ]
+        for name, arguments in config.get("calls", []):
+            try:
+                out["calls"].append(result_json(await client.call_tool(name, arguments)))
+            except Exception as error:  # a protocol error: recorded, the session goes on
+                out["calls"].append({"protocolError": str(error)})
+    out["questions"] = questions
+    return out
+
+
+def main():
+    config = json.loads(sys.argv[1])
+    print(json.dumps(asyncio.run(run(config))))
+
+
+if __name__ == "__main__":
+    main()
