@@ -511,7 +511,12 @@ impl Sandbox {
             }
         };
         let mut run = ran.into_run(started);
-        shell.budget.finish();
+        // Truncate mode held the last half back: it lands now, in the
+        // caller's sink when the call streamed.
+        match &options.output {
+            Some(output) => output.budget().finish(),
+            None => shell.budget.finish(),
+        }
         run.stdout = shell.stdout.take();
         run.stderr = shell.stderr.take();
         Ok(run)

@@ -26,6 +26,8 @@ mod hostile2;
 mod interactive;
 #[path = "e2e/limits.rs"]
 mod limits;
+#[path = "e2e/mcp.rs"]
+mod mcp;
 #[path = "e2e/nested.rs"]
 mod nested;
 #[path = "e2e/node_oracle.rs"]

@@ -104,3 +104,34 @@ fn per_call_timeout_stdin_and_streaming() {
         "back\n"
     );
 }
+
+/// Truncate mode holds the last half of the budget back until the call
+/// ends; a streamed shell call gets it (and the marker) in its own sink,
+/// as a streamed script does.
+#[test]
+fn truncated_output_streamed_by_the_caller_ends_with_the_kept_tail() {
+    use goccia::{Limits, Overflow};
+    let limits = Limits::default()
+        .max_output(1000)
+        .output_overflow(Overflow::Truncate);
+    let sandbox = Sandbox::builder().limits(limits.clone()).build().unwrap();
+    for call in ["shell", "script"] {
+        let budget = OutputBudget::for_limits(&limits);
+        let (output, stdout, _) = Output::captured(budget.clone());
+        let options = CallOptions::new().stream(&output);
+        let run = match call {
+            "shell" => sandbox.run_shell_opts("seq 1 2000", &options),
+            _ => sandbox.run_code_opts("for (let i = 1; i <= 2000; i++) console.log(i);", &options),
+        }
+        .unwrap();
+        assert_eq!(run.exit_code, 0, "{call}");
+        let text = String::from_utf8(stdout.take()).unwrap();
+        assert!(budget.truncated(), "{call}");
+        assert!(text.starts_with("1\n2\n"), "{call}");
+        assert!(
+            text.contains("bytes of output omitted]\n"),
+            "{call}: {text}"
+        );
+        assert!(text.ends_with("1999\n2000\n"), "{call}: {text}");
+    }
+}
