@@ -36,12 +36,44 @@ pub enum Command {
     /// A Model Context Protocol server: one sandbox per MCP session with
     /// shell, run_script, read/write/edit, list, diff and snapshot tools
     /// (stdio, or streamable HTTP with --http and --token-file).
-    Mcp(crate::mcp::McpArgs),
+    Mcp(McpArgs),
     /// The sandbox server: persistent sandboxes over HTTP, token grants,
     /// fenced submits to workspaces, a change log.
     Serve(crate::serve::ServeArgs),
     /// Print a workspace's change log (.goccia/changes.jsonl).
     Log(crate::serve::LogArgs),
+}
+
+const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP client is asked \
+through elicitation; a client without it answers unavailable), never (no approver: requests are \
+unavailable), always (every checked request is granted once)";
+
+/// `goccia mcp`: the sandbox flags with MCP's defaults (truncated output,
+/// the client as approver), and the server's own.
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("max_output", |arg| arg.default_value("256k")),
+    mut_arg("output_overflow", |arg| arg.default_value("truncate")),
+    mut_arg("approve", |arg| arg
+        .default_value("client")
+        .value_parser(["client", "never", "always"])
+        .help(APPROVE_HELP)),
+)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://<ADDRESS>/mcp instead of stdio (a
+    /// loopback address such as 127.0.0.1:8765; port 0 picks one and the
+    /// address is printed on stderr). Requires --token-file.
+    #[arg(long, value_name = "ADDRESS", help_heading = "MCP")]
+    pub http: Option<String>,
+    /// The bearer token HTTP clients must send (the file's content, trimmed).
+    #[arg(long = "token-file", value_name = "FILE", help_heading = "MCP")]
+    pub token_file: Option<PathBuf>,
+    /// Offer the write_back tool (needs --copy-rw): the model may then
+    /// write the sandbox's changes to the --copy-rw folders.
+    #[arg(long = "allow-write-back", help_heading = "MCP")]
+    pub allow_write_back: bool,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 #[derive(Debug, Args)]

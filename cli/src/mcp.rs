@@ -3,45 +3,14 @@
 //! turns the sandbox flags into its session factory and words what goes
 //! wrong before anything is served.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::{ArgMatches, Args};
+use clap::ArgMatches;
 use goccia::{Approver, EscalationRequest};
 use goccia_mcp::{Approval, McpConfig};
 
-use super::args::{SandboxArgs, SeedFlag};
+use super::args::{McpArgs, SeedFlag};
 use super::report::{audit, sandbox_builder, setup_error};
-
-const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP client is asked \
-through elicitation; a client without it answers unavailable), never (no approver: requests are \
-unavailable), always (every checked request is granted once)";
-
-#[derive(Debug, Args)]
-#[command(
-    mut_arg("max_output", |arg| arg.default_value("256k")),
-    mut_arg("output_overflow", |arg| arg.default_value("truncate")),
-    mut_arg("approve", |arg| arg
-        .default_value("client")
-        .value_parser(["client", "never", "always"])
-        .help(APPROVE_HELP)),
-)]
-pub struct McpArgs {
-    /// Serve streamable HTTP at http://<ADDRESS>/mcp instead of stdio (a
-    /// loopback address such as 127.0.0.1:8765; port 0 picks one and the
-    /// address is printed on stderr). Requires --token-file.
-    #[arg(long, value_name = "ADDRESS", help_heading = "MCP")]
-    pub http: Option<String>,
-    /// The bearer token HTTP clients must send (the file's content, trimmed).
-    #[arg(long = "token-file", value_name = "FILE", help_heading = "MCP")]
-    pub token_file: Option<PathBuf>,
-    /// Offer the write_back tool (needs --copy-rw): the model may then
-    /// write the sandbox's changes to the --copy-rw folders.
-    #[arg(long = "allow-write-back", help_heading = "MCP")]
-    pub allow_write_back: bool,
-    #[command(flatten)]
-    pub sandbox: SandboxArgs,
-}
 
 fn usage(message: String) -> i32 {
     eprintln!("goccia: {message}");

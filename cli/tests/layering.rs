@@ -125,15 +125,41 @@ fn no_message_below_the_facade_names_a_cli_flag() {
 // ----- the import graph -----
 
 /// The crates whose file-level import graph is checked.
-const CRATES: [&str; 7] = [
+const CRATES: [&str; 9] = [
     "core/src",
     "vfs/src",
     "shell/src",
     "builtins/src",
     "vm/src",
     "src",
+    "server/src",
+    "mcp/src",
     "cli/src",
 ];
+
+/// The surfaces (server, MCP, CLI) reach the sandbox only through the
+/// facade: no crate below it is a dependency of theirs.
+#[test]
+fn surfaces_depend_only_on_the_facade() {
+    let below = [
+        "goccia-core",
+        "goccia-vfs",
+        "goccia-shell",
+        "goccia-builtins",
+        "goccia-vm",
+    ];
+    for surface in ["server", "mcp", "cli"] {
+        let manifest =
+            std::fs::read_to_string(repository().join(surface).join("Cargo.toml")).unwrap();
+        assert!(manifest.contains("goccia.workspace = true"), "{surface}");
+        for name in below {
+            assert!(
+                !manifest.contains(name),
+                "{surface} depends on {name}: use goccia:: instead"
+            );
+        }
+    }
+}
 
 /// A module's path segments (`["interp", "exec"]`), from its file.
 fn module_of(src: &Path, file: &Path) -> Vec<String> {

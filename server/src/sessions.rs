@@ -32,28 +32,28 @@ pub struct LimitsRequest {
     /// The deadline of each call, in ms.
     #[serde(
         default,
-        deserialize_with = "crate::api::present",
+        deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
     pub timeout_ms: Option<u64>,
     /// The JS heap (and the shell's memory allowance), in bytes.
     #[serde(
         default,
-        deserialize_with = "crate::api::present",
+        deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
     pub max_memory: Option<u64>,
     /// Output per call, in bytes.
     #[serde(
         default,
-        deserialize_with = "crate::api::present",
+        deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
     pub max_output: Option<u64>,
     /// Bytes of file content in the VFS.
     #[serde(
         default,
-        deserialize_with = "crate::api::present",
+        deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
     pub fs_quota_bytes: Option<u64>,
@@ -93,7 +93,7 @@ pub struct SeedingRequest {
     /// `refuse` (default), `skip` or `keep` for links inside seeded folders.
     #[serde(
         default,
-        deserialize_with = "crate::api::present",
+        deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
     pub symlinks: Option<String>,
@@ -271,4 +271,15 @@ pub fn new_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source works");
     format!("sb_{}", crate::workspace::hex(&bytes))
+}
+
+/// An optional field that, when present, must hold a value: `null` is
+/// refused (naming the expected type) rather than taken as absent, so the
+/// API accepts exactly what its OpenAPI document describes.
+pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
 }

@@ -220,16 +220,7 @@ pub(crate) fn body_bytes(
     })
 }
 
-/// An optional field that, when present, must hold a value: `null` is
-/// refused (naming the expected type) rather than taken as absent, so the
-/// API accepts exactly what its OpenAPI document describes.
-pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    T::deserialize(deserializer).map(Some)
-}
+pub(crate) use crate::sessions::present;
 
 /// Runs sandbox work on a blocking thread.
 pub(crate) async fn blocking<T: Send + 'static>(
