@@ -129,6 +129,10 @@ pub struct ShellSession {
     cancel: CancelToken,
 }
 
+/// How long a caller waits on the CPU for its job's answer before it
+/// sleeps (see [`ShellSession::call`]).
+const SPIN_FOR_REPLY: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// Work for the session's thread.
 type Job = Box<dyn FnOnce(&mut SessionState) + Send>;
 
@@ -210,6 +214,17 @@ impl ShellSession {
             let _ = answer.send(job(state));
         });
         self.jobs.send(job).ok()?;
+        // A short command answers within microseconds: waiting for it on
+        // the CPU for a moment saves the futex sleep and wake-up, which
+        // cost more than the command itself. Longer jobs block as before.
+        let spin_until = Instant::now() + SPIN_FOR_REPLY;
+        while Instant::now() < spin_until {
+            match reply.try_recv() {
+                Ok(answer) => return Some(answer),
+                Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+                Err(mpsc::TryRecvError::Disconnected) => return None,
+            }
+        }
         reply.recv().ok()
     }
 

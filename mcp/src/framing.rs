@@ -2,13 +2,17 @@
 //! line. A line that is not JSON, or not a JSON-RPC message, is answered
 //! here with the JSON-RPC error it deserves (`-32700` parse error,
 //! `-32600` invalid request) instead of being dropped without a word, and
-//! the session goes on. Lines that are messages pass through unchanged;
-//! so do the protocol's own lines on the way out, whole, so an error line
-//! never lands inside one of them.
+//! the session goes on. (rmcp's own stdio transport drops lines that are
+//! not JSON without an answer.) The protocol's lines go out whole, under
+//! the same lock as the answers, so an error line never lands inside one.
 
+use std::sync::Arc;
+
+use futures::{Sink, Stream};
+use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
+use tokio::sync::Mutex;
 
 /// The longest line read from the client (a file written through
 /// `write_file` travels in one line).
@@ -71,92 +75,124 @@ pub fn classify(line: &[u8]) -> Line {
     Line::Message
 }
 
-/// Copies `client` to `protocol_in` line by line, answering lines that
-/// are not messages through `refusals`.
-pub async fn inbound(
-    client: impl AsyncRead + Unpin,
-    mut protocol_in: impl AsyncWrite + Unpin,
-    refusals: mpsc::UnboundedSender<Value>,
+/// The client's end of the line protocol as rmcp's transport: a stream
+/// of the messages it sent, and a sink for ours. Lines that are not
+/// messages are answered on the same writer, whole, between ours.
+pub fn transport<R, W>(
+    client_in: R,
+    client_out: W,
+) -> (
+    impl Sink<TxJsonRpcMessage<RoleServer>, Error = std::io::Error> + Send + Unpin + 'static,
+    impl Stream<Item = RxJsonRpcMessage<RoleServer>> + Send + Unpin + 'static,
+)
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let writer = Arc::new(Mutex::new(client_out));
+    let sink = Box::pin(futures::sink::unfold(
+        writer.clone(),
+        |writer, message: TxJsonRpcMessage<RoleServer>| async move {
+            let line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
+            write_line(&writer, line).await?;
+            Ok::<_, std::io::Error>(writer)
+        },
+    ));
+    let reader = Reader {
+        lines: BufReader::new(client_in),
+        line: Vec::new(),
+        writer,
+    };
+    let stream = Box::pin(futures::stream::unfold(reader, |mut reader| async move {
+        let message = reader.next_message().await?;
+        Some((message, reader))
+    }));
+    (sink, stream)
+}
+
+async fn write_line<W: AsyncWrite + Unpin>(
+    writer: &Mutex<W>,
+    mut line: Vec<u8>,
 ) -> std::io::Result<()> {
-    let mut reader = BufReader::new(client);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let read = (&mut reader)
+    line.push(b'\n');
+    let mut writer = writer.lock().await;
+    writer.write_all(&line).await?;
+    writer.flush().await
+}
+
+struct Reader<R, W> {
+    lines: BufReader<R>,
+    line: Vec<u8>,
+    writer: Arc<Mutex<W>>,
+}
+
+impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Reader<R, W> {
+    /// The next message; `None` at the end of input (or when it cannot be
+    /// read or answered). Refused lines are answered on the way.
+    async fn next_message(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let refusal = match self.read_line().await.ok()? {
+                ReadLine::End => return None,
+                ReadLine::Oversize => error(
+                    Value::Null,
+                    -32600,
+                    &format!("invalid request: a line longer than {MAX_LINE} bytes"),
+                ),
+                ReadLine::Line => {
+                    // The common case parses once, straight to the message.
+                    match serde_json::from_slice(&self.line) {
+                        Ok(message) => return Some(message),
+                        Err(problem) => match classify(&self.line) {
+                            Line::Blank => continue,
+                            Line::Refuse(response) => response,
+                            Line::Message => {
+                                let object: Value =
+                                    serde_json::from_slice(&self.line).unwrap_or_default();
+                                error(
+                                    object.get("id").cloned().unwrap_or(Value::Null),
+                                    -32600,
+                                    &format!("invalid request: {problem}"),
+                                )
+                            }
+                        },
+                    }
+                }
+            };
+            let text = refusal.to_string().into_bytes();
+            write_line(&self.writer, text).await.ok()?;
+        }
+    }
+
+    async fn read_line(&mut self) -> std::io::Result<ReadLine> {
+        self.line.clear();
+        let read = (&mut self.lines)
             .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)
+            .read_until(b'\n', &mut self.line)
             .await?;
         if read == 0 {
-            return Ok(());
+            return Ok(ReadLine::End);
         }
-        if line.len() > MAX_LINE && !line.ends_with(b"\n") {
-            let _ = refusals.send(error(
-                Value::Null,
-                -32600,
-                &format!("invalid request: a line longer than {MAX_LINE} bytes"),
-            ));
+        if self.line.len() > MAX_LINE && !self.line.ends_with(b"\n") {
             // Skip the rest of the oversize line.
             loop {
-                line.clear();
-                let read = (&mut reader)
+                self.line.clear();
+                let read = (&mut self.lines)
                     .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut line)
+                    .read_until(b'\n', &mut self.line)
                     .await?;
-                if read == 0 {
-                    return Ok(());
+                if read == 0 || self.line.ends_with(b"\n") {
+                    return Ok(ReadLine::Oversize);
                 }
-                if line.ends_with(b"\n") {
-                    break;
-                }
-            }
-            continue;
-        }
-        match classify(&line) {
-            Line::Message => {
-                if !line.ends_with(b"\n") {
-                    line.push(b'\n');
-                }
-                protocol_in.write_all(&line).await?;
-                protocol_in.flush().await?;
-            }
-            Line::Blank => {}
-            Line::Refuse(response) => {
-                let _ = refusals.send(response);
             }
         }
+        Ok(ReadLine::Line)
     }
 }
 
-/// Copies the protocol's lines to `client`, with refusals between them.
-pub async fn outbound(
-    protocol_out: impl AsyncRead + Unpin,
-    mut client: impl AsyncWrite + Unpin,
-    mut refusals: mpsc::UnboundedReceiver<Value>,
-) -> std::io::Result<()> {
-    let mut reader = BufReader::new(protocol_out);
-    let mut line = Vec::new();
-    let mut refusals_open = true;
-    loop {
-        line.clear();
-        tokio::select! {
-            read = reader.read_until(b'\n', &mut line) => {
-                if read? == 0 {
-                    return client.flush().await;
-                }
-                client.write_all(&line).await?;
-                client.flush().await?;
-            }
-            refusal = refusals.recv(), if refusals_open => match refusal {
-                Some(response) => {
-                    let mut text = response.to_string().into_bytes();
-                    text.push(b'\n');
-                    client.write_all(&text).await?;
-                    client.flush().await?;
-                }
-                None => refusals_open = false,
-            },
-        }
-    }
+enum ReadLine {
+    Line,
+    Oversize,
+    End,
 }
 
 #[cfg(test)]
@@ -199,18 +235,31 @@ mod tests {
 
     #[tokio::test]
     async fn a_bad_line_is_answered_and_the_next_one_passes() {
-        let input = b"{bad\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n".to_vec();
-        let (protocol_in, mut protocol_side) = tokio::io::duplex(1024);
-        let (send, mut receive) = mpsc::unbounded_channel();
-        inbound(&input[..], protocol_in, send).await.unwrap();
-        let mut forwarded = String::new();
-        tokio::io::AsyncReadExt::read_to_string(&mut protocol_side, &mut forwarded)
+        use futures::StreamExt;
+        let input: &'static [u8] = b"{bad\n\n{\"jsonrpc\":\"2.0\",\"id\":4}\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n";
+        let (out, mut seen) = tokio::io::duplex(4096);
+        let (_sink, mut stream) = transport(input, out);
+        let message = stream.next().await.expect("the ping");
+        assert!(
+            serde_json::to_string(&message)
+                .unwrap()
+                .contains("\"ping\"")
+        );
+        assert!(stream.next().await.is_none());
+        drop(stream);
+        drop(_sink);
+        let mut answered = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut seen, &mut answered)
             .await
             .unwrap();
-        assert_eq!(
-            forwarded,
-            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n"
-        );
-        assert_eq!(receive.recv().await.unwrap()["error"]["code"], -32700);
+        let codes: Vec<i64> = answered
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["error"]["code"]
+                    .as_i64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(codes, [-32700, -32600]);
     }
 }

@@ -98,6 +98,14 @@ impl GocciaMcp {
         work: impl FnOnce(&Sandbox) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
         let sandbox = self.sandbox.clone();
+        // On the multi-threaded runtime the call runs on this worker, which
+        // hands its other tasks to the rest (no thread hop per call); else
+        // it goes to the blocking pool.
+        if tokio::runtime::Handle::current().runtime_flavor()
+            == tokio::runtime::RuntimeFlavor::MultiThread
+        {
+            return Ok(tokio::task::block_in_place(move || work(&sandbox)));
+        }
         tokio::task::spawn_blocking(move || work(&sandbox))
             .await
             .map_err(panicked)

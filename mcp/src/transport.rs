@@ -37,23 +37,16 @@ pub enum McpError {
 /// ([`crate::framing`]) and the session goes on.
 pub async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
     let session = GocciaMcp::new(&config)?;
-    let (client_side_in, protocol_in) = tokio::io::duplex(1 << 16);
-    let (protocol_out, client_side_out) = tokio::io::duplex(1 << 16);
-    let (refuse, refusals) = tokio::sync::mpsc::unbounded_channel();
-    let reader = tokio::spawn(framing::inbound(tokio::io::stdin(), client_side_in, refuse));
-    let writer = tokio::spawn(framing::outbound(
-        client_side_out,
-        tokio::io::stdout(),
-        refusals,
-    ));
-    let running = session
-        .serve((protocol_in, protocol_out))
-        .await
-        .map_err(|error| McpError::Handshake(error.to_string()))?;
+    // Pipes (how clients start servers) are driven by the IO reactor, not
+    // the blocking pool: no thread hand-off per message.
+    let (stdin, stdout) = rmcp::transport::io::stdio_pipes();
+    let running = match session.serve(framing::transport(stdin, stdout)).await {
+        Ok(running) => running,
+        // The client left before saying anything: nothing to serve.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(error) => return Err(McpError::Handshake(error.to_string())),
+    };
     let quit = running.waiting().await;
-    reader.abort();
-    // The protocol's end of the pipe is closed: the writer drains and ends.
-    let _ = writer.await;
     quit.map_err(|error| McpError::Io(std::io::Error::other(error)))?;
     Ok(())
 }

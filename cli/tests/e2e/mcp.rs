@@ -450,6 +450,12 @@ fn bad_options_are_refused_before_serving() {
 }
 
 #[test]
+fn a_client_that_leaves_before_the_handshake_ends_the_server_quietly() {
+    let run = Project::new().goccia(&["mcp"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+}
+
+#[test]
 fn malformed_lines_get_protocol_errors_and_the_server_keeps_serving() {
     let mut child = Command::new(binary())
         .arg("mcp")
