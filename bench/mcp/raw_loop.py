@@ -1,0 +1,49 @@
+"""The server side of an MCP round trip without an SDK: a plain JSON-RPC
+loop over the server's stdin/stdout (one `initialize`, then 1,200
+`tools/call` of `echo hi`; p50/p99 of the last 1,000).
+
+Usage: python3 bench/mcp/raw_loop.py NAME TOOL COMMAND... [-- NAME TOOL COMMAND...]
+e.g.   python3 bench/mcp/raw_loop.py goccia shell target/release/goccia mcp \
+           -- rust-bash bash /tmp/peers/bin/rust-bash --mcp
+"""
+
+import json
+import subprocess
+import sys
+import time
+
+
+def bench(argv, tool):
+    server = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+
+    def rpc(message, answer=True):
+        server.stdin.write((json.dumps(message) + "\n").encode())
+        return server.stdout.readline() if answer else None
+
+    rpc({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+    rpc({"jsonrpc": "2.0", "method": "notifications/initialized"}, answer=False)
+    times = []
+    for id in range(1, 1201):
+        begun = time.perf_counter()
+        line = rpc({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": {"name": tool, "arguments": {"command": "echo hi"}}})
+        times.append(time.perf_counter() - begun)
+        assert b"hi" in line, line
+    server.stdin.close()
+    server.wait()
+    times = sorted(times[200:])
+    return times[len(times) // 2] * 1e6, times[int(len(times) * 0.99)] * 1e6
+
+
+def main():
+    words = sys.argv[1:]
+    while words:
+        spec = words[: words.index("--")] if "--" in words else words
+        words = words[len(spec) + 1:]
+        name, tool, argv = spec[0], spec[1], spec[2:]
+        p50, p99 = bench(argv, tool)
+        print(f"{name:<12} p50 {p50:.0f} µs  p99 {p99:.0f} µs")
+
+
+main()
