@@ -104,7 +104,12 @@ impl GocciaMcp {
         if tokio::runtime::Handle::current().runtime_flavor()
             == tokio::runtime::RuntimeFlavor::MultiThread
         {
-            return Ok(tokio::task::block_in_place(move || work(&sandbox)));
+            // A panic in the library would unwind through the protocol's
+            // task and leave the request unanswered: it becomes an error.
+            return tokio::task::block_in_place(move || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&sandbox)))
+            })
+            .map_err(|_| ErrorData::internal_error("the sandbox call panicked", None));
         }
         tokio::task::spawn_blocking(move || work(&sandbox))
             .await
