@@ -1,0 +1,99 @@
+//! Exceptions mirroring the library's error enums. A run that fails is not
+//! one of them: it is a `Run` with `ok == False`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+create_exception!(goccia, GocciaError, PyException, "Base of every goccia error.");
+create_exception!(goccia, SetupError, GocciaError, "The sandbox could not be built (a seed, a limit, a policy).");
+create_exception!(goccia, AccessError, GocciaError, "A path could not be read, written or listed; `.path` names it, `.denied` is true for a policy denial.");
+create_exception!(goccia, RunError, GocciaError, "A run could not start (a bad entry path); a run that starts and fails is a Run.");
+create_exception!(goccia, ApplyError, GocciaError, "Changes could not be applied (a quota).");
+create_exception!(goccia, WriteBackError, GocciaError, "Write-back could not run.");
+create_exception!(goccia, ChildSeedError, GocciaError, "A child sandbox could not be seeded from its parent.");
+create_exception!(goccia, UnknownSnapshot, GocciaError, "`restore` was given an id this sandbox never returned.");
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("GocciaError", py.get_type::<GocciaError>())?;
+    m.add("SetupError", py.get_type::<SetupError>())?;
+    m.add("AccessError", py.get_type::<AccessError>())?;
+    m.add("RunError", py.get_type::<RunError>())?;
+    m.add("ApplyError", py.get_type::<ApplyError>())?;
+    m.add("WriteBackError", py.get_type::<WriteBackError>())?;
+    m.add("ChildSeedError", py.get_type::<ChildSeedError>())?;
+    m.add("UnknownSnapshot", py.get_type::<UnknownSnapshot>())?;
+    Ok(())
+}
+
+/// An exception of type `E` with `message` and the given attributes.
+fn with_fields<E: pyo3::PyTypeInfo>(
+    py: Python<'_>,
+    message: String,
+    fields: &[(&str, Py<PyAny>)],
+) -> PyErr {
+    let error = PyErr::new::<E, _>(message);
+    let value = error.value(py);
+    for (name, field) in fields {
+        let _ = value.setattr(*name, field.bind(py));
+    }
+    error
+}
+
+fn text(py: Python<'_>, value: &str) -> Py<PyAny> {
+    value.into_pyobject(py).expect("a str").into_any().unbind()
+}
+
+pub fn setup(error: goccia::SetupError) -> PyErr {
+    Python::attach(|py| {
+        let limit = error
+            .limit()
+            .and_then(|kind| serde_json::to_value(kind).ok())
+            .and_then(|value| value.as_str().map(|name| text(py, name)))
+            .unwrap_or_else(|| py.None());
+        with_fields::<SetupError>(py, error.to_string(), &[("limit", limit)])
+    })
+}
+
+pub fn access(error: goccia::AccessError) -> PyErr {
+    Python::attach(|py| {
+        let (path, denied, code) = match &error {
+            goccia::AccessError::Path { raw, .. } => (raw.clone(), false, None),
+            goccia::AccessError::Fs { path, .. } => (path.clone(), false, None),
+            goccia::AccessError::Denied { path, .. } => (path.clone(), true, None),
+            goccia::AccessError::Escalation(refusal) => (String::new(), true, Some(refusal.code)),
+        };
+        let not_found = error.is_not_found();
+        with_fields::<AccessError>(
+            py,
+            error.to_string(),
+            &[
+                ("path", text(py, &path)),
+                ("denied", denied.into_pyobject(py).unwrap().to_owned().into_any().unbind()),
+                ("not_found", not_found.into_pyobject(py).unwrap().to_owned().into_any().unbind()),
+                ("code", code.map(|code| text(py, code)).unwrap_or_else(|| py.None())),
+            ],
+        )
+    })
+}
+
+pub fn run(error: goccia::RunError) -> PyErr {
+    RunError::new_err(error.to_string())
+}
+
+pub fn apply(error: goccia::ApplyError) -> PyErr {
+    ApplyError::new_err(error.to_string())
+}
+
+pub fn write_back(error: goccia::WriteBackError) -> PyErr {
+    WriteBackError::new_err(error.to_string())
+}
+
+pub fn child_seed(error: goccia::ChildSeedError) -> PyErr {
+    ChildSeedError::new_err(error.to_string())
+}
+
+pub fn unknown_snapshot(error: goccia::UnknownSnapshot) -> PyErr {
+    UnknownSnapshot::new_err(error.to_string())
+}
