@@ -133,6 +133,24 @@ pub struct ShellSession {
 /// sleeps (see [`ShellSession::call`]).
 const SPIN_FOR_REPLY: std::time::Duration = std::time::Duration::from_micros(50);
 
+/// How long the session's thread waits on the CPU for its next job before
+/// it sleeps: a caller making calls back to back (a harness loop, a
+/// Python client) hands each one over without a wake-up.
+const SPIN_FOR_JOB: std::time::Duration = std::time::Duration::from_micros(100);
+
+/// The next job, or `None` when the session was dropped.
+fn next_job(queue: &mpsc::Receiver<Job>) -> Option<Job> {
+    let spin_until = Instant::now() + SPIN_FOR_JOB;
+    while Instant::now() < spin_until {
+        match queue.try_recv() {
+            Ok(job) => return Some(job),
+            Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+    queue.recv().ok()
+}
+
 /// Work for the session's thread.
 type Job = Box<dyn FnOnce(&mut SessionState) + Send>;
 
@@ -193,7 +211,7 @@ impl Sandbox {
             .name("goccia-shell".into())
             .stack_size(SHELL_STACK)
             .spawn(move || {
-                for job in queue {
+                while let Some(job) = next_job(&queue) {
                     job(&mut state);
                 }
             })

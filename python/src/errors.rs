@@ -5,14 +5,54 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
-create_exception!(goccia, GocciaError, PyException, "Base of every goccia error.");
-create_exception!(goccia, SetupError, GocciaError, "The sandbox could not be built (a seed, a limit, a policy).");
-create_exception!(goccia, AccessError, GocciaError, "A path could not be read, written or listed; `.path` names it, `.denied` is true for a policy denial.");
-create_exception!(goccia, RunError, GocciaError, "A run could not start (a bad entry path); a run that starts and fails is a Run.");
-create_exception!(goccia, ApplyError, GocciaError, "Changes could not be applied (a quota).");
-create_exception!(goccia, WriteBackError, GocciaError, "Write-back could not run.");
-create_exception!(goccia, ChildSeedError, GocciaError, "A child sandbox could not be seeded from its parent.");
-create_exception!(goccia, UnknownSnapshot, GocciaError, "`restore` was given an id this sandbox never returned.");
+create_exception!(
+    goccia,
+    GocciaError,
+    PyException,
+    "Base of every goccia error."
+);
+create_exception!(
+    goccia,
+    SetupError,
+    GocciaError,
+    "The sandbox could not be built (a seed, a limit, a policy)."
+);
+create_exception!(
+    goccia,
+    AccessError,
+    GocciaError,
+    "A path could not be read, written or listed; `.path` names it, `.denied` is true for a policy denial."
+);
+create_exception!(
+    goccia,
+    RunError,
+    GocciaError,
+    "A run could not start (a bad entry path); a run that starts and fails is a Run."
+);
+create_exception!(
+    goccia,
+    ApplyError,
+    GocciaError,
+    "Changes could not be applied (a quota)."
+);
+create_exception!(
+    goccia,
+    WriteBackError,
+    GocciaError,
+    "Write-back could not run."
+);
+create_exception!(
+    goccia,
+    ChildSeedError,
+    GocciaError,
+    "A child sandbox could not be seeded from its parent."
+);
+create_exception!(
+    goccia,
+    UnknownSnapshot,
+    GocciaError,
+    "`restore` was given an id this sandbox never returned."
+);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -70,9 +110,28 @@ pub fn access(error: goccia::AccessError) -> PyErr {
             error.to_string(),
             &[
                 ("path", text(py, &path)),
-                ("denied", denied.into_pyobject(py).unwrap().to_owned().into_any().unbind()),
-                ("not_found", not_found.into_pyobject(py).unwrap().to_owned().into_any().unbind()),
-                ("code", code.map(|code| text(py, code)).unwrap_or_else(|| py.None())),
+                (
+                    "denied",
+                    denied
+                        .into_pyobject(py)
+                        .unwrap()
+                        .to_owned()
+                        .into_any()
+                        .unbind(),
+                ),
+                (
+                    "not_found",
+                    not_found
+                        .into_pyobject(py)
+                        .unwrap()
+                        .to_owned()
+                        .into_any()
+                        .unbind(),
+                ),
+                (
+                    "code",
+                    code.map(|code| text(py, code)).unwrap_or_else(|| py.None()),
+                ),
             ],
         )
     })

@@ -6,11 +6,15 @@
 //! - `options`: `Limits`, `CancelToken`, seeds as Python gives them.
 //! - `values`: `Run`, `Change`, `MergeReport`, `WriteBackReport`, `Entry`.
 //! - `sandbox`: `Sandbox` and its calls (sync and asyncio).
+//! - `pool`, `pending`: the worker threads the asyncio calls run on, and
+//!   how their outcome reaches the caller.
 
 use pyo3::prelude::*;
 
 mod errors;
 mod options;
+mod pending;
+mod pool;
 mod sandbox;
 mod values;
 
@@ -26,5 +30,6 @@ fn _goccia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::MergeReport>()?;
     m.add_class::<values::WriteBackReport>()?;
     m.add_class::<sandbox::Sandbox>()?;
+    m.add_class::<pending::Pending>()?;
     Ok(())
 }

@@ -12,15 +12,20 @@ fn size(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     if let Ok(bytes) = value.extract::<u64>() {
         return Ok(bytes);
     }
-    let text: String = value
-        .extract()
-        .map_err(|_| PyTypeError::new_err(format!("{name} is a number of bytes or a size such as \"64m\"")))?;
+    let text: String = value.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} is a number of bytes or a size such as \"64m\""
+        ))
+    })?;
     goccia::parse_size(&text).map_err(|error| PyValueError::new_err(format!("{name}: {error}")))
 }
 
 fn seconds(value: f64, name: &str) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value)
-        .map_err(|_| PyValueError::new_err(format!("{name} must be a number of seconds >= 0, not {value}")))
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name} must be a number of seconds >= 0, not {value}"
+        ))
+    })
 }
 
 /// The sandbox's limits; every argument defaults to the library's value
@@ -68,7 +73,9 @@ impl Limits {
         }
         if let Some(name) = output_overflow {
             let overflow = goccia::Overflow::parse(name).ok_or_else(|| {
-                PyValueError::new_err(format!("output_overflow must be \"fail\" or \"truncate\", not {name:?}"))
+                PyValueError::new_err(format!(
+                    "output_overflow must be \"fail\" or \"truncate\", not {name:?}"
+                ))
             })?;
             limits = limits.output_overflow(overflow);
         }

@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyList};
 
 use crate::errors;
 use crate::options::{CancelToken, Limits, seed};
+use crate::pending::Pending;
 use crate::values::{Change, Entry, MergeReport, Run, WriteBackReport};
 
 /// A sandbox: a virtual filesystem seeded from the host, with a bash-language
@@ -67,7 +68,9 @@ fn call_options(
     let mut options = CallOptions::new();
     if let Some(timeout) = timeout {
         let timeout = Duration::try_from_secs_f64(timeout).map_err(|_| {
-            PyValueError::new_err(format!("timeout must be a number of seconds >= 0, not {timeout}"))
+            PyValueError::new_err(format!(
+                "timeout must be a number of seconds >= 0, not {timeout}"
+            ))
         })?;
         options = options.timeout(timeout);
     }
@@ -106,8 +109,11 @@ fn bytes_of(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<u8>> {
 }
 
 fn format_of(name: &str) -> PyResult<DiffFormat> {
-    DiffFormat::parse(name)
-        .ok_or_else(|| PyValueError::new_err(format!("format must be \"json\" or \"unified\", not {name:?}")))
+    DiffFormat::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "format must be \"json\" or \"unified\", not {name:?}"
+        ))
+    })
 }
 
 /// What a run call runs.
@@ -269,7 +275,15 @@ impl Sandbox {
         stdin: Option<Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
     ) -> PyResult<Run> {
-        self.run(py, Kind::Shell, command, timeout, cancel.as_deref(), stdin.as_ref(), on_output)
+        self.run(
+            py,
+            Kind::Shell,
+            command,
+            timeout,
+            cancel.as_deref(),
+            stdin.as_ref(),
+            on_output,
+        )
     }
 
     /// Runs a JS module of the VFS (such as "/main.js").
@@ -282,7 +296,15 @@ impl Sandbox {
         cancel: Option<PyRef<'_, CancelToken>>,
         on_output: Option<Py<PyAny>>,
     ) -> PyResult<Run> {
-        self.run(py, Kind::Script, entry, timeout, cancel.as_deref(), None, on_output)
+        self.run(
+            py,
+            Kind::Script,
+            entry,
+            timeout,
+            cancel.as_deref(),
+            None,
+            on_output,
+        )
     }
 
     /// Runs JS source as the entry module (never written to the VFS).
@@ -295,11 +317,21 @@ impl Sandbox {
         cancel: Option<PyRef<'_, CancelToken>>,
         on_output: Option<Py<PyAny>>,
     ) -> PyResult<Run> {
-        self.run(py, Kind::Code, source, timeout, cancel.as_deref(), None, on_output)
+        self.run(
+            py,
+            Kind::Code,
+            source,
+            timeout,
+            cancel.as_deref(),
+            None,
+            on_output,
+        )
     }
 
-    /// Starts a run on a thread of its own; `done(run, error)` is called on
-    /// that thread when it ends (the asyncio variants are built on it).
+    /// Starts a run on a worker thread (kept for the next one) and returns
+    /// its `Pending`: `wait` gives the outcome if it comes within a few
+    /// microseconds, else `done(run, error)` is called on the worker when
+    /// it ends (the asyncio variants are built on the two).
     #[pyo3(signature = (kind, source, timeout, cancel, stdin, done))]
     #[allow(clippy::too_many_arguments)]
     fn _spawn(
@@ -311,30 +343,24 @@ impl Sandbox {
         cancel: Option<PyRef<'_, CancelToken>>,
         stdin: Option<Bound<'_, PyAny>>,
         done: Py<PyAny>,
-    ) -> PyResult<()> {
+    ) -> PyResult<Pending> {
         let kind = Kind::parse(kind)?;
-        let options = call_options(&self.inner, py, timeout, cancel.as_deref(), stdin.as_ref(), None)?;
+        let options = call_options(
+            &self.inner,
+            py,
+            timeout,
+            cancel.as_deref(),
+            stdin.as_ref(),
+            None,
+        )?;
         let sandbox = self.inner.clone();
-        std::thread::Builder::new()
-            .name("goccia-async-run".into())
-            .spawn(move || {
-                let outcome = kind.call(&sandbox, &source, &options);
-                Python::attach(|py| {
-                    let (run, error) = match outcome.map_err(errors::run).and_then(|mut run| {
-                        let stdout = std::mem::take(&mut run.stdout);
-                        let stderr = std::mem::take(&mut run.stderr);
-                        Run::new(py, run, stdout, stderr)
-                    }) {
-                        Ok(run) => (Py::new(py, run).map(Py::into_any).unwrap_or_else(|_| py.None()), py.None()),
-                        Err(error) => (py.None(), error.into_value(py).into_any()),
-                    };
-                    if let Err(error) = done.call1(py, (run, error)) {
-                        error.write_unraisable(py, Some(done.bind(py)));
-                    }
-                });
-            })
-            .map_err(|error| errors::run(goccia::RunError::Thread(error)))?;
-        Ok(())
+        let pending = Pending::new(done);
+        let shared = pending.shared.clone();
+        crate::pool::submit(Box::new(move || {
+            shared.settle(kind.call(&sandbox, &source, &options));
+        }))
+        .map_err(|error| errors::run(goccia::RunError::Thread(error)))?;
+        Ok(pending)
     }
 
     /// `await sandbox.arun_shell(...)`: `run_shell` without blocking the

@@ -35,7 +35,12 @@ pub struct Run {
 }
 
 impl Run {
-    pub fn new(py: Python<'_>, run: goccia::Run, stdout: Vec<u8>, stderr: Vec<u8>) -> PyResult<Run> {
+    pub fn new(
+        py: Python<'_>,
+        run: goccia::Run,
+        stdout: Vec<u8>,
+        stderr: Vec<u8>,
+    ) -> PyResult<Run> {
         let result = match &run.result {
             Some(value) => json_to_py(py, value)?,
             None => py.None(),
