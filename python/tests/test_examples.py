@@ -8,8 +8,8 @@ import goccia
 
 
 def fan_out():
-    # The README's example: children work in parallel on copies, the host
-    # merges what they did.
+    # The README's fan-out: children work on O(1) copies, the host merges
+    # what they did.
     parent = goccia.Sandbox(files={f"/src/m{n}.txt": f"module {n}\n" for n in range(4)})
     children = [parent.child(["/src"]) for _ in range(4)]
     for n, child in enumerate(children):
