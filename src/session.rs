@@ -144,7 +144,7 @@ fn next_job(queue: &mpsc::Receiver<Job>) -> Option<Job> {
     while Instant::now() < spin_until {
         match queue.try_recv() {
             Ok(job) => return Some(job),
-            Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
             Err(mpsc::TryRecvError::Disconnected) => return None,
         }
     }
@@ -239,7 +239,7 @@ impl ShellSession {
         while Instant::now() < spin_until {
             match reply.try_recv() {
                 Ok(answer) => return Some(answer),
-                Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+                Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
                 Err(mpsc::TryRecvError::Disconnected) => return None,
             }
         }

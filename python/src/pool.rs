@@ -19,7 +19,7 @@ fn next(tasks: &mpsc::Receiver<Task>) -> Option<Task> {
     while Instant::now() < spin_until {
         match tasks.try_recv() {
             Ok(task) => return Some(task),
-            Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
             Err(mpsc::TryRecvError::Disconnected) => return None,
         }
     }
