@@ -190,3 +190,80 @@ def test_audit_log(tmp_path):
     sandbox.run_shell("touch /x")
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert any(event["kind"] == "policy" and event["decision"] == "deny" and event["subject"] == "/x" for event in events), events
+
+
+def test_seed_config_exclude_and_gitignore(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "keep.txt").write_text("keep\n")
+    (tmp_path / "repo" / "debug.log").write_text("log\n")
+    (tmp_path / "repo" / ".gitignore").write_text("build/\n")
+    (tmp_path / "repo" / "build").mkdir()
+    (tmp_path / "repo" / "build" / "out.o").write_text("obj\n")
+    (tmp_path / "blob.bin").write_bytes(b"\x01\x02")
+    config = tmp_path / "seeds.json"
+    config.write_text(json.dumps({"files": [
+        {"from": "blob.bin", "to": "/data/blob.bin"},
+        {"path": "/data/note.txt", "text": "note"},
+        {"path": "/data/raw", "base64": "AAE="},
+    ]}))
+    sandbox = goccia.Sandbox(seeds=[(str(tmp_path / "repo"), "/repo")], seed_config=[str(config)],
+                             exclude=["*.log"], gitignore=True)
+    assert sandbox.read("/data/blob.bin") == b"\x01\x02"
+    assert sandbox.read("/data/note.txt") == b"note"
+    assert sandbox.read("/data/raw") == b"\x00\x01"
+    assert sorted(entry.name for entry in sandbox.list("/repo")) == [".gitignore", "keep.txt"]
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"files": [{"path": "/x", "text": "a", "base64": "AA=="}]}))
+    with pytest.raises(goccia.SetupError) as error:
+        goccia.Sandbox(seed_config=[str(broken)])
+    assert "0" in str(error.value)  # the entry's index is named
+
+
+def test_fetch_obeys_the_allow_list():
+    import http.server
+    import threading
+
+    class Hello(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"hello from the host"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Hello)
+    port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        code = f"const r = await fetch('http://127.0.0.1:{port}/'); export default await r.text();"
+        allowed = goccia.Sandbox(allow_hosts=[f"127.0.0.1:{port}"]).run_code(code)
+        assert allowed.ok and allowed.result == "hello from the host"
+        refused = goccia.Sandbox().run_code(code)
+        assert refused.failure_kind == "script-error" and "127.0.0.1" in refused.failure_message
+        private = goccia.Sandbox(allow_hosts=[f"127.0.0.1:{port}"], deny_private_ranges=True).run_code(code)
+        assert not private.ok and "127.0.0.1" in private.failure_message
+        with pytest.raises(ValueError):
+            goccia.Sandbox(allow_hosts=["http://example.com/"])
+    finally:
+        server.shutdown()
+
+
+def test_a_refused_write_back_raises_and_writes_nothing(tmp_path):
+    import os
+
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "a.txt").write_text("a\n")
+    sandbox = goccia.Sandbox(copy_rw=[(str(host), "/w")])
+    sandbox.run_shell("echo b > /w/a.txt; mkdir -p /w/sub; echo n > /w/sub/n.txt")
+    # The host plants a link where the sandbox will write: write-back refuses all of it.
+    os.symlink(tmp_path, host / "sub")
+    with pytest.raises(goccia.WriteBackError) as error:
+        sandbox.write_back()
+    assert "symlink" in str(error.value) or "link" in str(error.value)
+    assert (host / "a.txt").read_text() == "a\n"
+    assert not (tmp_path / "n.txt").exists()
