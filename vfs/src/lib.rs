@@ -20,6 +20,8 @@
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`policy`]: the write policy (mode, writable roots, protected names),
 //!   the escalation ladder and the contract's denial and outcome texts.
+//! - [`replica`]: keeping a replica of a tree (another process's) in step
+//!   with it, modes and times included.
 //! - [`write_back`]: writing changes back to host paths the host named.
 //! - [`shown`](mod@shown): names as reports for the host show them (one
 //!   line each, whatever the guest named its files).
@@ -38,6 +40,7 @@ pub mod node;
 pub mod patch;
 pub mod path;
 pub mod policy;
+pub mod replica;
 pub mod seed;
 pub mod seed_config;
 pub mod seed_filter;
