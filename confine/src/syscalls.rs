@@ -20,7 +20,7 @@ mod linux {
     };
 
     /// Allowed whatever their arguments.
-    const PLAIN: &[libc::c_long] = &[
+    const PLAIN: &[i64] = &[
         libc::SYS_read,
         libc::SYS_write,
         libc::SYS_readv,
@@ -80,7 +80,7 @@ mod linux {
     /// process's own id (signals may go to its own threads only).
     pub fn filters(pid: u32) -> Result<[BpfProgram; 2], seccompiler::BackendError> {
         let mut clone3 = BTreeMap::new();
-        clone3.insert(i64::from(libc::SYS_clone3), Vec::new());
+        clone3.insert(libc::SYS_clone3, Vec::new());
         let first = SeccompFilter::new(
             clone3,
             SeccompAction::Allow,
@@ -90,7 +90,7 @@ mod linux {
 
         let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
         for call in PLAIN {
-            rules.insert(i64::from(*call), Vec::new());
+            rules.insert(*call, Vec::new());
         }
         let not_executable = || {
             vec![rule(vec![condition(
@@ -99,11 +99,11 @@ mod linux {
                 0,
             )])]
         };
-        rules.insert(i64::from(libc::SYS_mmap), not_executable());
-        rules.insert(i64::from(libc::SYS_mprotect), not_executable());
+        rules.insert(libc::SYS_mmap, not_executable());
+        rules.insert(libc::SYS_mprotect, not_executable());
         let thread = libc::CLONE_THREAD as u64;
         rules.insert(
-            i64::from(libc::SYS_clone),
+            libc::SYS_clone,
             vec![rule(vec![condition(
                 0,
                 SeccompCmpOp::MaskedEq(thread),
@@ -111,14 +111,14 @@ mod linux {
             )])],
         );
         rules.insert(
-            i64::from(libc::SYS_prctl),
+            libc::SYS_prctl,
             [libc::PR_SET_NAME, libc::PR_GET_NAME]
                 .into_iter()
                 .map(|option| rule(vec![condition(0, SeccompCmpOp::Eq, option as u64)]))
                 .collect(),
         );
         rules.insert(
-            i64::from(libc::SYS_tgkill),
+            libc::SYS_tgkill,
             vec![rule(vec![condition(0, SeccompCmpOp::Eq, u64::from(pid))])],
         );
         let second = SeccompFilter::new(
