@@ -166,9 +166,7 @@ mod linux {
     }
 
     fn landlock(plan: &Plan, report: &mut Report) {
-        use landlock::{
-            ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
-        };
+        use landlock::{ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, Scope};
         let layers = [
             Layer::LandlockFilesystem,
             Layer::LandlockNetwork,
