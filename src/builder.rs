@@ -68,6 +68,8 @@ pub struct SandboxBuilder {
     filter: HostFilter,
     /// The write policy's mode, extra writable roots and approver.
     policy: PolicySettings,
+    /// Where guest code runs.
+    isolation: crate::isolation::Isolation,
 }
 
 /// What [`SandboxBuilder::policy`], [`SandboxBuilder::writable`] and
@@ -99,6 +101,7 @@ impl Default for SandboxBuilder {
             seeds: Vec::new(),
             filter: HostFilter::default(),
             policy: PolicySettings::default(),
+            isolation: crate::isolation::Isolation::None,
         }
     }
 }
@@ -335,8 +338,21 @@ impl SandboxBuilder {
         }
         vfs.set_policy(Some(policy));
         let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
+        sandbox.set_isolation(self.isolation, false);
         sandbox.seed_skipped = filter.skipped();
         Ok(sandbox)
+    }
+
+    /// Where guest code runs (contract §13; default
+    /// [`Isolation::None`](crate::isolation::Isolation::None), this
+    /// process). With [`Isolation::Process`](crate::isolation::Isolation::Process)
+    /// every script and shell call runs in a confined worker process; if
+    /// confinement cannot be had, calls fail with
+    /// [`RunError::SandboxUnavailable`](crate::RunError::SandboxUnavailable)
+    /// and nothing runs unconfined.
+    pub fn isolation(mut self, isolation: crate::isolation::Isolation) -> Self {
+        self.isolation = isolation;
+        self
     }
 
     /// The write policy's mode (contract §12; default

@@ -50,6 +50,9 @@ pub struct Envelope {
     pub seed_skipped: Vec<String>,
     /// The write policy the run was under.
     pub policy: PolicySummary,
+    /// Where the guest ran: `{mode, enforcement, layers, missing}`
+    /// (contract §13).
+    pub isolation: crate::isolation::Confinement,
     /// Figures of the run.
     pub stats: Stats,
 }
@@ -203,6 +206,7 @@ impl Envelope {
                         .collect(),
                 }
             },
+            isolation: sandbox.confinement(),
             stats: Stats {
                 output_truncated: false,
                 duration_ms: run.duration.as_secs_f64() * 1000.0,

@@ -179,6 +179,10 @@ pub enum RunError {
     /// into the caller.
     #[error("internal error: the shell panicked")]
     Panicked,
+    /// Process isolation was asked for and cannot be had (contract §13):
+    /// nothing ran, and nothing runs unconfined instead.
+    #[error("sandbox unavailable: {0}")]
+    SandboxUnavailable(String),
 }
 
 /// A snapshot this sandbox never took.

@@ -8,6 +8,7 @@ mod child;
 mod envelope;
 mod error;
 mod escalation;
+pub mod isolation;
 mod run;
 mod sandbox;
 mod session;

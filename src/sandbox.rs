@@ -78,6 +78,10 @@ pub struct Sandbox {
     /// `$` of every script runs it and every shell session adopts it
     /// (contract §10: one session per sandbox).
     pub(crate) session_state: SessionState,
+    /// Where guest code runs (contract §13).
+    pub(crate) isolation: crate::isolation::Isolation,
+    /// The worker, for a process-isolated sandbox.
+    pub(crate) remote: Option<Arc<crate::isolation::remote::Remote>>,
 }
 
 /// A sandbox's shell session state, shared by its `$` and its sessions.
@@ -109,6 +113,38 @@ impl Sandbox {
             copy_rw,
             engine,
             shell: Mutex::new(None),
+            isolation: crate::isolation::Isolation::None,
+            remote: None,
+        }
+    }
+
+    /// Runs this sandbox's guest code as `isolation` says.
+    pub(crate) fn set_isolation(&mut self, isolation: crate::isolation::Isolation, held: bool) {
+        self.remote = match &isolation {
+            crate::isolation::Isolation::None => None,
+            crate::isolation::Isolation::Process(program) => {
+                Some(crate::isolation::remote::Remote::new(program.clone(), held))
+            }
+        };
+        self.isolation = isolation;
+    }
+
+    /// Where guest code runs.
+    pub fn isolation(&self) -> &crate::isolation::Isolation {
+        &self.isolation
+    }
+
+    /// What confinement the sandbox's runs had: in-process, or the
+    /// layers its worker's confinement held (contract §13). Before the
+    /// first isolated call, the layers are not known yet (empty).
+    pub fn confinement(&self) -> crate::isolation::Confinement {
+        match &self.remote {
+            None => crate::isolation::Confinement::none(),
+            Some(remote) => remote.confinement().unwrap_or(crate::isolation::Confinement {
+                mode: "process",
+                enforcement: "not started",
+                ..Default::default()
+            }),
         }
     }
 
@@ -218,6 +254,10 @@ impl Sandbox {
             raw: entry.to_string(),
             source,
         })?;
+        if let Some(remote) = &self.remote {
+            let inline = inline_source.map(|source| source.to_string());
+            return self.run_isolated_entry(remote, entry.as_str(), inline, output, watch);
+        }
         let started = Instant::now();
         let mut request = RunRequest::new(
             entry,

@@ -125,8 +125,11 @@ impl ShellRun {
 /// # Ok::<(), goccia::Error>(())
 /// ```
 pub struct ShellSession {
-    jobs: mpsc::Sender<Job>,
+    /// The session's thread (none for a session living in a worker).
+    jobs: Option<mpsc::Sender<Job>>,
     cancel: CancelToken,
+    /// The session in the worker of a process-isolated sandbox.
+    remote: Option<crate::isolation::remote::RemoteSession>,
 }
 
 /// How long a caller waits on the CPU for its job's answer before it
@@ -171,6 +174,14 @@ impl Sandbox {
     /// charged to its budget), commands read `stdin`. The session's thread
     /// starts now.
     pub fn shell_session(&self, output: &Output, stdin: Stdin) -> Result<ShellSession, RunError> {
+        if let Some(remote) = &self.remote {
+            let session = self.open_isolated_session(remote, output, stdin)?;
+            return Ok(ShellSession {
+                jobs: None,
+                cancel: CancelToken::new(),
+                remote: Some(session),
+            });
+        }
         let engine = self.engine();
         let limits = engine.limits.clone();
         let cancel = CancelToken::new();
@@ -216,7 +227,11 @@ impl Sandbox {
                 }
             })
             .map_err(RunError::Thread)?;
-        Ok(ShellSession { jobs, cancel })
+        Ok(ShellSession {
+            jobs: Some(jobs),
+            cancel,
+            remote: None,
+        })
     }
 }
 
@@ -231,7 +246,7 @@ impl ShellSession {
         let job: Job = Box::new(move |state| {
             let _ = answer.send(job(state));
         });
-        self.jobs.send(job).ok()?;
+        self.jobs.as_ref()?.send(job).ok()?;
         // A short command answers within microseconds: waiting for it on
         // the CPU for a moment saves the futex sleep and wake-up, which
         // cost more than the command itself. Longer jobs block as before.
@@ -262,12 +277,18 @@ impl ShellSession {
     /// Runs a whole script (a `-c` command line, a script file's text): a
     /// syntax error ends it with status 2, `exit` ends it.
     pub fn run_script(&mut self, source: &str) -> ShellRun {
+        if let Some(remote) = &self.remote {
+            return remote.run_script(source, &self.cancel);
+        }
         self.try_run_script(source).unwrap_or_else(|_| Self::lost())
     }
 
     /// Runs `source` as [`ShellSession::run_script`] does, under `call`'s
     /// deadline, stdin and sinks (the session's own come back after).
     pub(crate) fn try_run_call(&mut self, source: &str, call: Call) -> Result<ShellRun, RunError> {
+        if let Some(remote) = &self.remote {
+            return remote.try_run_call(source, call);
+        }
         let source = source.to_string();
         self.call(move |state| {
             state.begin_with(call.watch);
@@ -326,13 +347,41 @@ impl ShellSession {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script_file(&mut self, path: &str, source: &str) -> ShellRun {
+        if let Some(remote) = &self.remote {
+            remote.set_script_source(path);
+            return remote.run_script(source, &self.cancel);
+        }
         let path = path.to_string();
         self.call(move |state| state.shell.set_script_source(&path));
         self.run_script(source)
     }
 
+    /// From now on the session writes to `output` (an isolated worker
+    /// gives each call the sinks of its caller).
+    pub(crate) fn set_sinks(&mut self, output: &Output) {
+        let output = output.clone();
+        self.call(move |state| {
+            for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
+                let writer = HostWriter {
+                    output: output.clone(),
+                    stream,
+                };
+                state.shell.fds_mut().set(fd, Fd::writer(writer));
+            }
+        });
+    }
+
+    /// Names the script the session runs (`BASH_SOURCE`).
+    pub(crate) fn set_script_source(&mut self, path: &str) {
+        let path = path.to_string();
+        self.call(move |state| state.shell.set_script_source(&path));
+    }
+
     /// Sets `$0` and the positional parameters (`$1`, ...).
     pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
+        if let Some(remote) = &self.remote {
+            return remote.set_positional(arg0, args);
+        }
         let arg0 = arg0.to_string();
         self.call(move |state| state.shell.set_positional(&arg0, args));
     }
@@ -340,6 +389,9 @@ impl ShellSession {
     /// Runs one interactive command line; errors do not end the session.
     /// The flag says the line ran `exit` (the session should end).
     pub fn run_line(&mut self, line: &str) -> (ShellRun, bool) {
+        if let Some(remote) = &self.remote {
+            return remote.run_line(line, &self.cancel);
+        }
         let line = line.to_string();
         self.call(move |state| {
             state.shell.set_interactive(true);
@@ -357,6 +409,9 @@ impl ShellSession {
 
     /// Ends the session (runs the EXIT trap); the final status.
     pub fn finish(&mut self) -> ShellRun {
+        if let Some(remote) = &self.remote {
+            return remote.finish(&self.cancel);
+        }
         self.call(|state| {
             state.begin();
             let result = state.shell.finish_session();
@@ -390,6 +445,9 @@ impl ShellSession {
 
     /// The shell's working directory.
     pub fn cwd(&self) -> String {
+        if let Some(remote) = &self.remote {
+            return remote.cwd();
+        }
         self.call(|state| state.shell.cwd().to_string())
             .unwrap_or_else(|| "/".to_string())
     }
@@ -397,6 +455,9 @@ impl ShellSession {
     /// Command names the shell knows (builtins, utilities, functions,
     /// aliases), for completion.
     pub fn known_commands(&self) -> Vec<String> {
+        if let Some(remote) = &self.remote {
+            return remote.known_commands();
+        }
         self.call(|state| state.shell.known_commands())
             .unwrap_or_default()
     }
@@ -470,9 +531,9 @@ impl SessionState {
 
 /// One call's deadline, stdin and sinks.
 pub(crate) struct Call {
-    watch: Watch,
-    stdin: Option<Bytes>,
-    output: Option<Output>,
+    pub(crate) watch: Watch,
+    pub(crate) stdin: Option<Bytes>,
+    pub(crate) output: Option<Output>,
 }
 
 /// The session [`Sandbox::run_shell`] keeps between calls, with the

@@ -15,7 +15,7 @@ use thiserror::Error;
 use ureq::http;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
-use url::Url;
+pub use url::Url;
 
 /// A request as the guest made it.
 #[derive(Clone, Debug)]
@@ -67,6 +67,42 @@ pub enum FetchError {
     /// The deadline or a cancellation stopped it.
     #[error("stopped")]
     Stopped(Stop),
+}
+
+/// Fetches somewhere else on the guest's behalf: an isolated worker
+/// (contract §13) has no network of its own and asks the process that
+/// holds the policy, which checks and performs the request as [`fetch`]
+/// does. The answer is trusted as far as the guest is concerned: it is
+/// what the policy allowed.
+pub trait Relay: Send + Sync {
+    /// Performs `request` (or refuses it) under the run's deadline.
+    fn fetch(&self, request: FetchRequest, watch: &Watch) -> Result<FetchResponse, FetchError>;
+}
+
+/// The relay a run's `fetch` goes through, if any (none: the run fetches
+/// itself, under its own policy).
+#[derive(Clone, Default)]
+pub struct FetchRelay(pub Option<std::sync::Arc<dyn Relay>>);
+
+impl std::fmt::Debug for FetchRelay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "FetchRelay(on)"
+        } else {
+            "FetchRelay(none)"
+        })
+    }
+}
+
+/// Two relays are equal when they are the same one.
+impl PartialEq for FetchRelay {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 /// Why a host or address was refused, and whether it was a redirect.

@@ -70,6 +70,8 @@ pub struct Host {
     pub nest: Arc<dyn crate::nest::Nest>,
     /// What `fetch` may reach.
     pub network: goccia_core::NetPolicy,
+    /// Where `fetch` goes instead of the network, if anywhere.
+    pub relay: crate::fetch::FetchRelay,
     /// Where refusals and other decisions are recorded.
     pub audit: goccia_core::Audit,
     /// The run's limits (and those of the `$` shell).

@@ -181,7 +181,11 @@ fn fetch<'js>(
         watch: &host.watch,
         advice: &host.advice,
     };
-    let response = match crate::fetch::fetch(&context, request) {
+    let fetched = match &host.relay.0 {
+        Some(relay) => relay.fetch(request, &host.watch),
+        None => crate::fetch::fetch(&context, request),
+    };
+    let response = match fetched {
         Ok(response) => response,
         Err(crate::fetch::FetchError::Stopped(stop)) => {
             return Err(throw_stopped(ctx, host.stopped(stop)));

@@ -248,6 +248,13 @@ pub struct SandboxArgs {
     )]
     pub mode: ModeArg,
 
+    /// Where guest code runs: none (in this process) or process (in a
+    /// child process confined by namespaces, rlimits, no_new_privs,
+    /// Landlock and a seccomp allow-list; refused, exit 2, when that
+    /// confinement cannot be had).
+    #[arg(long, value_name = "MODE", default_value = "none", value_parser = ["none", "process"], help_heading = "Engine")]
+    pub isolate: String,
+
     /// Wall-clock deadline of the run, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64, help_heading = "Limits")]
     pub timeout: u64,

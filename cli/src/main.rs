@@ -9,6 +9,11 @@
 static ALLOCATOR: goccia::host_memory::Counting = goccia::host_memory::Counting;
 
 fn main() {
+    // A worker of `--isolate process` confines itself before anything
+    // else starts (no thread, no argument parsing of the user's).
+    if let Some(code) = goccia::isolation::run_worker_if_requested() {
+        std::process::exit(code);
+    }
     std::process::exit(dispatch());
 }
 

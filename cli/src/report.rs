@@ -49,6 +49,10 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
     }
     let audit = audit(args).map_err(usage)?;
     let builder = sandbox_builder(args, seeds, audit);
+    let builder = match isolation(args) {
+        Ok(isolation) => builder.isolation(isolation),
+        Err(error) => return Err(usage(error)),
+    };
     let limits = args.limits();
     let sandbox = builder
         .build()
@@ -112,6 +116,19 @@ pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -
         };
     }
     builder
+}
+
+/// `--isolate`: this very binary is the worker (with a test build's
+/// overrides, see `WorkerProgram::test_overrides`).
+fn isolation(args: &SandboxArgs) -> Result<goccia::isolation::Isolation, String> {
+    use goccia::isolation::{Isolation, WorkerProgram};
+    if args.isolate != "process" {
+        return Ok(Isolation::None);
+    }
+    let program = WorkerProgram::current_exe()
+        .map_err(|error| format!("--isolate process: cannot find this program: {error}"))?;
+    let program = program.test_overrides()?;
+    Ok(Isolation::Process(program))
 }
 
 /// A build error in the CLI's words (limits named by their flags).

@@ -25,6 +25,22 @@ pub enum Setting {
     DenyPrivateRanges,
 }
 
+impl Setting {
+    /// Every setting, limits first in [`LimitKind::ALL`] order.
+    pub const ALL: [Setting; 16] = {
+        let mut all = [Setting::AllowHost; 16];
+        let mut index = 0;
+        while index < LimitKind::ALL.len() {
+            all[index] = Setting::Limit(LimitKind::ALL[index]);
+            index += 1;
+        }
+        all[13] = Setting::FetchMaxBytes;
+        all[14] = Setting::AllowHost;
+        all[15] = Setting::DenyPrivateRanges;
+        all
+    };
+}
+
 type AdviceFn = dyn Fn(Setting) -> Option<String> + Send + Sync;
 
 /// The surface's words for each [`Setting`]: `raise it with --timeout`.

@@ -63,6 +63,31 @@ impl PartialEq for Audit {
     }
 }
 
+/// Every event kind goccia records, for readers that get events as text
+/// (an isolated worker's, contract §13) and must not take any other.
+pub const KINDS: [&str; 9] = [
+    "fetch",
+    "fs",
+    "policy",
+    "limit",
+    "child",
+    "write-back",
+    "escalation",
+    "isolation",
+    "host-command",
+];
+
+/// Every decision goccia records (see [`KINDS`]).
+pub const DECISIONS: [&str; 11] = [
+    "allow", "deny", "spawn", "exit", "write", "skip", "hit", "request", "decision", "confine",
+    "refuse",
+];
+
+/// The recorded name equal to `text` among `names`, if any.
+pub fn known(names: &'static [&'static str], text: &str) -> Option<&'static str> {
+    names.iter().copied().find(|name| *name == text)
+}
+
 /// At most this many events are kept in memory for the envelope (the
 /// sink gets them all); a guest looping over refusals cannot grow it.
 const KEPT_EVENTS: usize = 10_000;

@@ -28,7 +28,7 @@ use crate::outcome::LimitKind;
 /// assert!(limits.check().is_ok());
 /// assert!(Limits::default().max_memory(1).check().is_err());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Wall-clock deadline of the whole run (default 30 s).
     pub timeout: Duration,
@@ -74,7 +74,7 @@ pub struct Limits {
 }
 
 /// What happens to output past the budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Overflow {
     /// The rest is dropped and the run ends (exit 3): the default.
     #[default]

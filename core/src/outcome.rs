@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a run failed. Each kind has one exit code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureKind {
     /// Uncaught error, syntax error, missing entry, refused write-back (1).
@@ -20,6 +20,9 @@ pub enum FailureKind {
     HostError,
     /// The host cancelled the call (a cancel token, Ctrl-C) (130).
     Cancelled,
+    /// The isolated worker running the guest died, was killed by a
+    /// signal, or broke the protocol; nothing it said was trusted (70).
+    IsolationCrash,
 }
 
 impl FailureKind {
@@ -32,6 +35,7 @@ impl FailureKind {
             FailureKind::Timeout => 4,
             FailureKind::HostError => 70,
             FailureKind::Cancelled => 130,
+            FailureKind::IsolationCrash => 70,
         }
     }
 
@@ -44,6 +48,7 @@ impl FailureKind {
             FailureKind::Timeout => "timeout",
             FailureKind::HostError => "host-error",
             FailureKind::Cancelled => "cancelled",
+            FailureKind::IsolationCrash => "isolation-crash",
         }
     }
 }
@@ -57,7 +62,7 @@ impl fmt::Display for FailureKind {
 /// Which limit a guest ran into. Every limit is a field of
 /// [`Limits`](crate::Limits); [`Limits::value_of`](crate::Limits::value_of)
 /// gives its configured value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LimitKind {
     /// The wall-clock deadline (`Limits::timeout`).

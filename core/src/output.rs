@@ -144,6 +144,23 @@ impl OutputBudget {
         self.limit
     }
 
+    /// What happens past the cap.
+    pub fn overflow(&self) -> Overflow {
+        self.overflow
+    }
+
+    /// Bytes a run may still write before the cap.
+    pub fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// Records that output was dropped from the middle elsewhere (an
+    /// isolated worker truncated the run's output under its own copy of
+    /// this budget).
+    pub fn note_truncated(&self) {
+        self.truncated.store(true, Ordering::Relaxed);
+    }
+
     /// Bytes written so far.
     pub fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed)
@@ -319,6 +336,22 @@ impl Output {
                 self.budget.hold(sink, &bytes[granted..]);
                 Ok(())
             }
+        }
+    }
+
+    /// Writes `bytes` that another process already cut to its copy of
+    /// this budget (an isolated worker's output, contract §13): charged to
+    /// the budget, never refused or held back here. The caller bounds
+    /// what it relays.
+    pub fn relay(&self, stream: Stream, bytes: &[u8]) -> Result<(), Stop> {
+        self.budget.used.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        let sink = match stream {
+            Stream::Stdout => &self.stdout,
+            Stream::Stderr => &self.stderr,
+        };
+        match sink.lock().write_all(bytes) {
+            Err(error) => Stop::in_io(&error).map_or(Ok(()), Err),
+            Ok(()) => Ok(()),
         }
     }
 

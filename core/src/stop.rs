@@ -18,7 +18,7 @@ use crate::limits::Limits;
 use crate::outcome::{FailureKind, LimitKind};
 
 /// Why guest work must stop now. Uncatchable by the guest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Stop {
     /// The host cancelled the work (Ctrl-C, an embedder's cancel token).
     Cancelled,

@@ -15,6 +15,9 @@ pub struct Engine {
     pub mode: ExecMode,
     /// What `fetch` may reach (nothing by default).
     pub network: NetPolicy,
+    /// Where `fetch` goes instead of the network (an isolated worker's
+    /// parent); none by default.
+    pub relay: goccia_builtins::fetch::FetchRelay,
     /// Where security-relevant decisions are recorded (off by default).
     pub audit: Audit,
     /// The surface's words for raising a limit, appended to messages

@@ -1,0 +1,602 @@
+//! The parent's side of one worker: spawning it, checking what it says
+//! held, and running calls through it while keeping every host authority
+//! here — the tree and its baseline, `fetch` under the allow-list, the
+//! approver, output accounting, the deadline, and the last word on what a
+//! call changed. A worker that breaks the protocol, says something no
+//! honest worker says, or dies is killed and the call is an isolation
+//! crash; nothing it sent is kept.
+
+use std::io::{BufReader, Read};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, OnceLock, mpsc};
+use std::time::{Duration, Instant};
+
+use goccia_confine::{Enforcement, Layer, LayerStatus, Report};
+use goccia_core::{Output, Overflow, Setting, Stream, Watch};
+use goccia_vfs::policy::{Decision, EscalationRequest, PolicyMode, Subject, WritePolicy};
+use goccia_vfs::replica::{Step, delta};
+use goccia_vfs::{Quota, SharedVfs, Vfs};
+use goccia_vm::Engine;
+use goccia_vm::fetch::{FetchContext, FetchError, FetchRequest};
+use parking_lot::Mutex;
+
+use super::steps::{Assembler, send_steps};
+use super::wire::{
+    Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError,
+    WirePolicy, WireRequest, WireResponse, Work, read_frame, write_frame,
+};
+use super::{Confinement, WorkerProgram};
+
+/// How long a worker has to stop by itself after its deadline or a
+/// cancellation before it is killed.
+pub const GRACE: Duration = Duration::from_millis(250);
+
+/// How long a new worker has to say `Hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Output a worker may send past the budget it was given: truncate mode's
+/// marker line.
+const MARKER_SLACK: u64 = 128;
+
+/// Why a call through a worker did not come back with an answer.
+#[derive(Debug, Clone)]
+pub(crate) enum LinkError {
+    /// Confinement cannot be had: nothing ran.
+    Unavailable(String),
+    /// The worker died or broke the protocol.
+    Crash(String),
+    /// The worker outran the deadline by the grace and was killed.
+    Killed,
+}
+
+/// The first verdict of this process, reused by every later worker: a
+/// refusal is not retried, and a later worker must hold every layer the
+/// first one held.
+static VERDICT: OnceLock<Result<Vec<Layer>, String>> = OnceLock::new();
+
+/// One live worker.
+pub(crate) struct Link {
+    child: Child,
+    down: mpsc::Sender<Down>,
+    up: mpsc::Receiver<Result<Up, FrameError>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    /// What confinement held, as checked here.
+    pub(crate) confinement: Confinement,
+    /// The worker's tree as this side knows it: the next call sends only
+    /// what differs from it.
+    mirror: Vfs,
+    /// Set once the link is unusable (a kill, a crash).
+    dead: Option<String>,
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a call needs of its sandbox.
+pub(crate) struct CallContext<'a> {
+    /// The tree the call runs on (and that its changes land in).
+    pub vfs: &'a SharedVfs,
+    /// The network policy, audit trail and advice.
+    pub engine: &'a Engine,
+    /// Where its output goes.
+    pub output: &'a Output,
+    /// Its deadline and cancellation.
+    pub watch: &'a Watch,
+}
+
+impl Link {
+    /// Starts a worker for a sandbox with `engine` and `policy`, waits for
+    /// its `Hello`, checks what held, and sends it the sandbox's settings.
+    pub(crate) fn spawn(
+        program: &WorkerProgram,
+        engine: &Engine,
+        policy: Option<&WritePolicy>,
+        held: bool,
+    ) -> Result<Link, LinkError> {
+        if let Some(Err(reason)) = VERDICT.get() {
+            return Err(LinkError::Unavailable(reason.clone()));
+        }
+        let address_space = super::worker::address_space(&engine.limits);
+        let mut command = Command::new(&program.program);
+        command
+            .args(&program.args)
+            .arg(super::worker::WORKER_ARG)
+            .args(["--address-space", &address_space.to_string()])
+            .args(["--open-files", "16"])
+            .env_clear()
+            .current_dir("/")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if !program.leave_out.is_empty() {
+            let names: Vec<&str> = program.leave_out.iter().map(|l| l.name()).collect();
+            command.args(["--leave-out", &names.join(",")]);
+        }
+        if let Some(hook) = &program.hook {
+            command.args(["--hook", hook]);
+        }
+        let mut child = command.spawn().map_err(|error| {
+            LinkError::Unavailable(format!(
+                "cannot start the worker {}: {error}",
+                program.program.display()
+            ))
+        })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let down = writer(stdin);
+        let up = reader(stdout);
+        let stderr_tail = tail(stderr);
+        let mut link = Link {
+            child,
+            down,
+            up,
+            stderr: stderr_tail,
+            confinement: Confinement::default(),
+            mirror: Vfs::new(Quota::UNLIMITED),
+            dead: None,
+        };
+        let hello = match link.up.recv_timeout(HELLO_TIMEOUT) {
+            Ok(Ok(Up::Hello(hello))) => hello,
+            Ok(Ok(_)) => return Err(LinkError::Crash("the worker's first frame is not Hello".into())),
+            Ok(Err(error)) => return Err(LinkError::Crash(error.to_string())),
+            Err(_) => return Err(LinkError::Crash(link.why_gone("before saying Hello"))),
+        };
+        if hello.protocol != PROTOCOL {
+            return Err(LinkError::Crash(format!(
+                "the worker speaks protocol {}, not {PROTOCOL}",
+                hello.protocol
+            )));
+        }
+        let mut report = Report::default();
+        for (name, reason) in hello.layers {
+            let layer = Layer::parse(&name)
+                .ok_or_else(|| LinkError::Crash(format!("the worker names no layer {name:?}")))?;
+            let status = match reason {
+                None => LayerStatus::Enforced,
+                Some(reason) => LayerStatus::Unavailable { reason },
+            };
+            report.set(layer, status);
+        }
+        let verdict = link.check(&report);
+        let first = VERDICT.get_or_init(|| verdict.clone().map(|()| enforced_layers(&report)));
+        verdict.map_err(LinkError::Unavailable)?;
+        if let Ok(first) = first
+            && let Some(missing) = first.iter().find(|layer| !report.enforced(**layer))
+        {
+            return Err(LinkError::Unavailable(format!(
+                "{missing} held for this process's first worker but not for this one"
+            )));
+        }
+        link.confinement = Confinement::from_report(&report);
+        let advice = Setting::ALL
+            .iter()
+            .map(|setting| engine.advice.text(*setting))
+            .collect();
+        let init = Init {
+            limits: engine.limits.clone(),
+            bytecode: engine.mode == goccia_vm::ExecMode::Bytecode,
+            policy: policy.map(|policy| WirePolicy {
+                mode: policy.mode().as_str().to_string(),
+                roots: policy
+                    .writable_roots()
+                    .iter()
+                    .map(|root| root.as_str().to_string())
+                    .collect(),
+                approver: policy.approver().is_some(),
+            }),
+            env: engine.env.clone(),
+            audit: engine.audit.is_on(),
+            advice,
+            held: held.then_some((0, 0)),
+        };
+        link.send(Down::Init(Box::new(init)))?;
+        Ok(link)
+    }
+
+    /// The verdict on a worker's report, checked from outside where the
+    /// kernel shows it: `no_new_privs` and seccomp in `/proc/<pid>/status`.
+    fn check(&self, report: &Report) -> Result<(), String> {
+        if let Enforcement::Unavailable(reason) = report.enforcement() {
+            return Err(reason);
+        }
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .map_err(|error| format!("cannot read the worker's status: {error}"))?;
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .map(str::trim)
+                .unwrap_or("")
+                .to_string()
+        };
+        if field("NoNewPrivs:") != "1" {
+            return Err("the worker says no_new_privs holds, but the kernel says it does not".into());
+        }
+        if field("Seccomp:") != "2" {
+            return Err("the worker says its seccomp filter holds, but the kernel says it does not".into());
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, message: Down) -> Result<(), LinkError> {
+        if self.down.send(message).is_err() {
+            return Err(self.crash("stopped reading"));
+        }
+        Ok(())
+    }
+
+    /// Ends the worker and says why, with the end of what it printed on
+    /// stderr and how it exited.
+    fn crash(&mut self, what: &str) -> LinkError {
+        let why = self.why_gone(what);
+        self.dead = Some(why.clone());
+        LinkError::Crash(why)
+    }
+
+    fn why_gone(&mut self, what: &str) -> String {
+        let _ = self.child.kill();
+        let exit = match self.child.wait() {
+            Ok(status) => {
+                use std::os::unix::process::ExitStatusExt;
+                match (status.code(), status.signal()) {
+                    (Some(code), _) => format!("exited with status {code}"),
+                    (None, Some(signal)) => format!("was killed by signal {signal}"),
+                    _ => "ended".to_string(),
+                }
+            }
+            Err(error) => format!("could not be waited for: {error}"),
+        };
+        let stderr = String::from_utf8_lossy(&self.stderr.lock()).trim().to_string();
+        let last = stderr.lines().last().unwrap_or("").to_string();
+        match last.is_empty() {
+            true => format!("the worker {what} and {exit}"),
+            false => format!("the worker {what} and {exit} ({})", crate::shown(&last)),
+        }
+    }
+
+    /// Runs `work` in the worker: sends the tree's changes since the last
+    /// call, then the call, and serves the worker's requests until it is
+    /// done; the changes it reports are checked against `policy` and
+    /// applied to the tree.
+    pub(crate) fn call(
+        &mut self,
+        context: &CallContext<'_>,
+        policy: Option<&WritePolicy>,
+        work: Work,
+    ) -> Result<Reply, LinkError> {
+        if let Some(why) = &self.dead {
+            return Err(LinkError::Crash(why.clone()));
+        }
+        let current = context.vfs.lock().snapshot();
+        let steps = delta(&self.mirror.snapshot(), &current);
+        let down = self.down.clone();
+        let sent = send_steps(&steps, |steps, last| {
+            down.send(Down::Steps { steps, last })
+                .map_err(|_| std::io::Error::other("closed"))
+        });
+        if sent.is_err() {
+            return Err(self.crash("stopped reading"));
+        }
+        self.mirror
+            .replay(&steps)
+            .expect("the mirror takes what the tree holds");
+        let budget = context.output.budget();
+        let output_limit = budget.remaining();
+        self.send(Down::Call(Box::new(Call {
+            timeout_ms: context.watch.remaining().as_millis() as u64,
+            output_limit,
+            truncate: budget.overflow() == Overflow::Truncate,
+            work,
+        })))?;
+        let limits = &context.engine.limits;
+        let mut assembler = Assembler::new(
+            limits.fs_quota_bytes,
+            limits.fs_node_limit.saturating_mul(4),
+        );
+        let mut steps: Option<Vec<Step>> = None;
+        let mut relayed = 0u64;
+        let mut widest = policy.map(WritePolicy::mode);
+        let mut kill_at = context.watch.deadline() + GRACE;
+        let mut cancel_sent: Option<Instant> = None;
+        let reply = loop {
+            let now = Instant::now();
+            if now >= kill_at {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                self.dead = Some("killed at the deadline".into());
+                return Err(LinkError::Killed);
+            }
+            if context.watch.cancel_token().is_cancelled()
+                && cancel_sent.is_none_or(|at| now - at >= Duration::from_millis(20))
+            {
+                if cancel_sent.is_none() {
+                    kill_at = kill_at.min(now + GRACE);
+                }
+                cancel_sent = Some(now);
+                self.send(Down::Cancel)?;
+            }
+            let wait = (kill_at - now).min(Duration::from_millis(5));
+            let message = match self.up.recv_timeout(wait) {
+                Ok(Ok(message)) => message,
+                Ok(Err(error)) => return Err(self.crash(&format!("sent {error}"))),
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(self.crash("closed its pipe"));
+                }
+            };
+            match message {
+                Up::Output { stderr, bytes } => {
+                    relayed += bytes.len() as u64;
+                    if relayed > output_limit.saturating_add(MARKER_SLACK) {
+                        return Err(self.crash("sent more output than its budget"));
+                    }
+                    let stream = if stderr { Stream::Stderr } else { Stream::Stdout };
+                    // A sink that refuses (a closed host pipe) is the
+                    // host's concern, as in-process.
+                    let _ = context.output.relay(stream, &bytes);
+                }
+                Up::Audit(line) => {
+                    if !record_audit(context.engine, &line) {
+                        return Err(self.crash("sent a malformed audit event"));
+                    }
+                }
+                Up::Fetch { id, request } => {
+                    let answer = relay_fetch(context, request);
+                    self.send(Down::Fetched { id, answer })?;
+                }
+                Up::Escalate { id, request } => {
+                    let Some(decision) = decide(policy, &request) else {
+                        return Err(self.crash("sent a malformed escalation request"));
+                    };
+                    if let (Decision::AllowedOnce, Some(requested)) =
+                        (decision, PolicyMode::parse(&request.requested))
+                    {
+                        widest = widest.map(|mode| wider(mode, requested));
+                    }
+                    let decision = decision_name(decision).to_string();
+                    self.send(Down::Decided { id, decision })?;
+                }
+                Up::Steps { steps: batch, last } => {
+                    if steps.is_some() {
+                        return Err(self.crash("sent steps after its last batch"));
+                    }
+                    for step in batch {
+                        if let Err(error) = assembler.push(step) {
+                            return Err(self.crash(&format!("sent {error}")));
+                        }
+                    }
+                    if last {
+                        let batch = std::mem::replace(&mut assembler, Assembler::new(0, 0));
+                        match batch.finish() {
+                            Ok(done) => steps = Some(done),
+                            Err(error) => return Err(self.crash(&format!("sent {error}"))),
+                        }
+                    }
+                }
+                Up::Done(reply) => break reply,
+                Up::Hello(_) => return Err(self.crash("said Hello twice")),
+            }
+        };
+        let Some(steps) = steps else {
+            return Err(self.crash("ended a call without its changes"));
+        };
+        if let (Some(policy), Some(mode)) = (policy, widest)
+            && let Some(path) = forbidden(&self.mirror, &policy.with_mode(mode), &steps)
+        {
+            return Err(self.crash(&format!(
+                "changed {}, which the write policy does not allow",
+                crate::shown(path.as_str())
+            )));
+        }
+        if let Err(error) = context.vfs.lock().replay(&steps) {
+            return Err(self.crash(&format!("sent changes that do not apply ({error})")));
+        }
+        if let Err(error) = self.mirror.replay(&steps) {
+            return Err(self.crash(&format!("sent changes that do not apply ({error})")));
+        }
+        Ok(reply)
+    }
+
+    /// A session's stdin bytes (`None`: its end), sent as they come.
+    pub(crate) fn stdin_sender(&self) -> mpsc::Sender<Down> {
+        self.down.clone()
+    }
+}
+
+/// The first step whose path `policy` does not let the guest change:
+/// every removal, folder and file, and a mode change (not a folder's time,
+/// which moves when its entries change).
+fn forbidden<'a>(
+    tree: &Vfs,
+    policy: &WritePolicy,
+    steps: &'a [Step],
+) -> Option<&'a goccia_vfs::VfsPath> {
+    if policy.mode() == PolicyMode::Full {
+        return None;
+    }
+    steps
+        .iter()
+        .filter(|step| match step {
+            Step::Meta { path, meta } => tree
+                .lookup(path)
+                .map(|node| node.meta().mode != meta.mode)
+                .unwrap_or(true),
+            _ => true,
+        })
+        .map(Step::path)
+        .find(|path| policy.check(path).is_err())
+}
+
+fn wider(a: PolicyMode, b: PolicyMode) -> PolicyMode {
+    if b.is_strictly_wider_than(a) { b } else { a }
+}
+
+fn decision_name(decision: Decision) -> &'static str {
+    match decision {
+        Decision::AllowedOnce => "allowed-once",
+        Decision::Rejected => "rejected",
+        Decision::Cancelled => "cancelled",
+        Decision::Unavailable => "unavailable",
+    }
+}
+
+/// The parent's approver's word on a worker's request (`None`: the request
+/// is malformed). Without an approver the answer is `unavailable`.
+fn decide(policy: Option<&WritePolicy>, request: &WireEscalation) -> Option<Decision> {
+    let requested = PolicyMode::parse(&request.requested)?;
+    let current = PolicyMode::parse(&request.current)?;
+    let subject = match request.subject.as_str() {
+        "operation" => Subject::Operation,
+        "command" => Subject::Command,
+        _ => return None,
+    };
+    if !requested.is_strictly_wider_than(current) || request.justification.trim().is_empty() {
+        return None;
+    }
+    let Some(approver) = policy.and_then(WritePolicy::approver) else {
+        return Some(Decision::Unavailable);
+    };
+    Some(approver.decide(&EscalationRequest {
+        requested_mode: requested,
+        current_mode: current,
+        justification: request.justification.clone(),
+        subject,
+        detail: request.detail.clone(),
+    }))
+}
+
+/// Performs a worker's `fetch` here, under this side's policy, deadline
+/// and audit trail.
+fn relay_fetch(
+    context: &CallContext<'_>,
+    request: WireRequest,
+) -> Result<WireResponse, WireFetchError> {
+    let url = url_of(&request.url).map_err(WireFetchError::Failed)?;
+    let fetch_context = FetchContext {
+        policy: &context.engine.network,
+        audit: &context.engine.audit,
+        watch: context.watch,
+        advice: &context.engine.advice,
+    };
+    let request = FetchRequest {
+        method: request.method,
+        url,
+        headers: request.headers,
+        body: request.body,
+    };
+    match goccia_vm::fetch::fetch(&fetch_context, request) {
+        Ok(response) => Ok(WireResponse {
+            status: response.status,
+            status_text: response.status_text,
+            url: response.url,
+            redirected: response.redirected,
+            headers: response.headers,
+            body: response.body,
+        }),
+        Err(FetchError::Refused(message)) => Err(WireFetchError::Refused(message)),
+        Err(FetchError::Failed(message)) => Err(WireFetchError::Failed(message)),
+        Err(FetchError::TooLarge { limit, advice }) => Err(WireFetchError::TooLarge { limit, advice }),
+        Err(FetchError::Stopped(stop)) => Err(WireFetchError::Stopped(stop)),
+    }
+}
+
+fn url_of(text: &str) -> Result<goccia_vm::fetch::Url, String> {
+    goccia_vm::fetch::Url::parse(text).map_err(|error| format!("invalid URL: {error}"))
+}
+
+/// Records a worker's audit line in this side's trail, if it is one goccia
+/// writes (known kind and decision, a subject); false otherwise.
+fn record_audit(engine: &Engine, line: &str) -> bool {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+        return false;
+    };
+    let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+    let kind = text("kind").and_then(|kind| goccia_core::audit::known(&goccia_core::audit::KINDS, kind));
+    let decision = text("decision")
+        .and_then(|decision| goccia_core::audit::known(&goccia_core::audit::DECISIONS, decision));
+    let (Some(kind), Some(decision), Some(subject)) = (kind, decision, text("subject")) else {
+        return false;
+    };
+    engine
+        .audit
+        .record(kind, decision, subject, text("reason").map(str::to_string));
+    true
+}
+
+fn enforced_layers(report: &Report) -> Vec<Layer> {
+    Layer::ALL
+        .into_iter()
+        .filter(|layer| report.enforced(*layer))
+        .collect()
+}
+
+/// The thread that writes frames to the worker, in order.
+fn writer(mut stdin: ChildStdin) -> mpsc::Sender<Down> {
+    let (sender, queue) = mpsc::channel::<Down>();
+    std::thread::Builder::new()
+        .name("goccia-isolation-writer".into())
+        .spawn(move || {
+            while let Ok(message) = queue.recv() {
+                if write_frame(&mut stdin, &message).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("a thread for the worker's stdin");
+    sender
+}
+
+/// The thread that reads the worker's frames (a few ahead at most, so a
+/// flooding worker waits on its pipe instead of filling this process).
+fn reader(stdout: ChildStdout) -> mpsc::Receiver<Result<Up, FrameError>> {
+    let (sender, receiver) = mpsc::sync_channel(8);
+    std::thread::Builder::new()
+        .name("goccia-isolation-reader".into())
+        .spawn(move || {
+            let mut input = BufReader::with_capacity(64 << 10, stdout);
+            loop {
+                match read_frame::<_, Up>(&mut input) {
+                    Ok(Some(message)) => {
+                        if sender.send(Ok(message)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(error) => {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                }
+            }
+        })
+        .expect("a thread for the worker's stdout");
+    receiver
+}
+
+/// Keeps the last 4 KiB the worker wrote on stderr (a panic message), for
+/// the crash report.
+fn tail(mut stderr: std::process::ChildStderr) -> Arc<Mutex<Vec<u8>>> {
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let writer = kept.clone();
+    std::thread::Builder::new()
+        .name("goccia-isolation-stderr".into())
+        .spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                let mut kept = writer.lock();
+                kept.extend_from_slice(&buffer[..n]);
+                let excess = kept.len().saturating_sub(4096);
+                kept.drain(..excess);
+            }
+        })
+        .expect("a thread for the worker's stderr");
+    kept
+}

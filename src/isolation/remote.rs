@@ -1,0 +1,456 @@
+//! Sandbox calls through a worker: a script run, and shell sessions whose
+//! shell lives in the worker. Each call is one [`Link::call`]; what comes
+//! back is turned into the same [`Run`] and [`ShellRun`] values an
+//! in-process call gives, and a worker that failed the call is reported
+//! as an isolation crash (or a timeout, when it outran its deadline and
+//! was killed).
+
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Instant;
+
+use goccia_core::{CancelToken, FailureKind, Output, Stop, Watch};
+use goccia_vfs::SharedVfs;
+use goccia_vm::{Engine, Failure};
+use parking_lot::Mutex;
+
+use super::link::{CallContext, Link, LinkError};
+use super::wire::{Down, Reply, WireRun, WireStdin, Work};
+use super::{Confinement, WorkerProgram};
+use crate::error::RunError;
+use crate::session::{Call, ShellRun, Stdin};
+use crate::{Run, Sandbox};
+
+/// A sandbox's worker: started by its first call, started again after a
+/// crash (its sessions are then gone), ended with the sandbox.
+pub(crate) struct Remote {
+    program: WorkerProgram,
+    slot: Mutex<Option<Link>>,
+    /// Counts the workers started, so a session knows whether the worker
+    /// it was opened on is still the one running.
+    generation: AtomicU64,
+    next_session: AtomicU32,
+    /// What the last worker's confinement held.
+    confinement: Mutex<Option<Confinement>>,
+    /// Whether the tree charges what it removed but others hold (a child).
+    held: bool,
+}
+
+impl Remote {
+    pub(crate) fn new(program: WorkerProgram, held: bool) -> Arc<Remote> {
+        Arc::new(Remote {
+            program,
+            slot: Mutex::new(None),
+            generation: AtomicU64::new(0),
+            next_session: AtomicU32::new(1),
+            confinement: Mutex::new(None),
+            held,
+        })
+    }
+
+    /// What confinement held for this sandbox's worker (none started yet:
+    /// `None`).
+    pub(crate) fn confinement(&self) -> Option<Confinement> {
+        self.confinement.lock().clone()
+    }
+
+    /// Runs `work` through the worker (started if there is none) and
+    /// returns the worker generation that ran it.
+    fn call(
+        &self,
+        sandbox: &SandboxParts,
+        output: &Output,
+        watch: &Watch,
+        work: Work,
+    ) -> Result<(Reply, u64), LinkError> {
+        let mut slot = self.slot.lock();
+        if slot.is_none() {
+            let policy = sandbox.vfs.lock().policy();
+            let link = Link::spawn(&self.program, &sandbox.engine, policy.as_ref(), self.held)?;
+            let confinement = link.confinement.clone();
+            sandbox.engine.audit.record(
+                "isolation",
+                "confine",
+                confinement.enforcement,
+                Some(confinement.layers.join(", ")),
+            );
+            *self.confinement.lock() = Some(confinement);
+            self.generation.fetch_add(1, Ordering::SeqCst);
+            *slot = Some(link);
+        }
+        let link = slot.as_mut().expect("started above");
+        let policy = sandbox.vfs.lock().policy();
+        let context = CallContext {
+            vfs: &sandbox.vfs,
+            engine: &sandbox.engine,
+            output,
+            watch,
+        };
+        let result = link.call(&context, policy.as_ref(), work);
+        if result.is_err() {
+            // A worker that failed a call is never used again.
+            *slot = None;
+        }
+        result.map(|reply| (reply, self.generation.load(Ordering::SeqCst)))
+    }
+}
+
+/// What a call needs of the sandbox, owned so a session can outlive the
+/// borrow it was opened from.
+#[derive(Clone)]
+pub(crate) struct SandboxParts {
+    pub(crate) vfs: SharedVfs,
+    pub(crate) engine: Engine,
+}
+
+/// The failure of a call whose worker crashed or was killed.
+fn lost(error: LinkError, sandbox: &SandboxParts) -> Failure {
+    match error {
+        LinkError::Crash(why) => {
+            sandbox
+                .engine
+                .audit
+                .record("isolation", "refuse", "worker", Some(why.clone()));
+            Failure::new(
+                FailureKind::IsolationCrash,
+                format!("isolation crash: {why}; nothing it reported was kept"),
+            )
+        }
+        LinkError::Killed => {
+            let mut failure = Failure::stopped(
+                Stop::DEADLINE,
+                &sandbox.engine.limits,
+                &sandbox.engine.advice,
+            );
+            failure.message.push_str(
+                " (the isolated worker did not stop within 250 ms and was killed; nothing it reported was kept)",
+            );
+            failure.report = format!("goccia: {}\n", failure.message);
+            failure
+        }
+        LinkError::Unavailable(why) => {
+            Failure::new(FailureKind::Usage, format!("sandbox unavailable: {why}"))
+        }
+    }
+}
+
+fn failure_of(wire: &WireRun) -> Option<Failure> {
+    wire.failure.as_ref().map(|failure| Failure {
+        kind: failure.kind,
+        message: failure.message.clone(),
+        report: failure.report.clone(),
+    })
+}
+
+fn shell_run(wire: &WireRun, output: &Output) -> ShellRun {
+    if wire.truncated {
+        output.budget().note_truncated();
+    }
+    ShellRun {
+        exit_code: wire.exit_code,
+        stop: wire.stop,
+        failure: failure_of(wire),
+    }
+}
+
+fn failed_shell_run(failure: Failure) -> ShellRun {
+    ShellRun {
+        exit_code: failure.kind.exit_code(),
+        stop: None,
+        failure: Some(failure),
+    }
+}
+
+impl Sandbox {
+    /// A script run through the worker.
+    pub(crate) fn run_isolated_entry(
+        &self,
+        remote: &Remote,
+        entry: &str,
+        inline: Option<String>,
+        output: &Output,
+        watch: Watch,
+    ) -> Result<Run, RunError> {
+        let started = Instant::now();
+        let parts = self.parts();
+        let work = Work::Script {
+            entry: entry.to_string(),
+            inline,
+        };
+        let result = remote.call(&parts, output, &watch, work);
+        output.budget().finish();
+        let (exit_code, failure, result, memory_used) = match result {
+            Ok((Reply::Run(wire), _)) => {
+                if wire.truncated {
+                    output.budget().note_truncated();
+                }
+                let result = wire
+                    .result
+                    .as_deref()
+                    .and_then(|text| serde_json::from_str(text).ok());
+                (wire.exit_code, failure_of(&wire), result, wire.memory_used)
+            }
+            Ok((Reply::Refused(why), _)) => {
+                let failure = Failure::new(FailureKind::HostError, why);
+                (failure.kind.exit_code(), Some(failure), None, None)
+            }
+            Ok(_) => {
+                let failure = lost(
+                    LinkError::Crash("answered a script with something else".into()),
+                    &parts,
+                );
+                (failure.kind.exit_code(), Some(failure), None, None)
+            }
+            Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
+            Err(error) => {
+                let failure = lost(error, &parts);
+                (failure.kind.exit_code(), Some(failure), None, None)
+            }
+        };
+        Ok(Run {
+            exit_code,
+            result: result.filter(|_| failure.is_none()),
+            failure,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            duration: started.elapsed(),
+            memory_used,
+        })
+    }
+
+    pub(crate) fn parts(&self) -> SandboxParts {
+        SandboxParts {
+            vfs: self.vfs.clone(),
+            engine: self.engine().clone(),
+        }
+    }
+
+    /// Opens a shell session in the worker.
+    pub(crate) fn open_isolated_session(
+        &self,
+        remote: &Arc<Remote>,
+        output: &Output,
+        stdin: Stdin,
+    ) -> Result<RemoteSession, RunError> {
+        let parts = self.parts();
+        let id = remote.next_session.fetch_add(1, Ordering::Relaxed);
+        let (wire_stdin, reader) = match stdin {
+            Stdin::Empty => (WireStdin::Empty, None),
+            Stdin::Bytes(bytes) => (WireStdin::Bytes(bytes.to_vec()), None),
+            Stdin::Reader(reader) => (WireStdin::Stream, Some(reader)),
+        };
+        let watch = Watch::new(self.limits().timeout);
+        let work = Work::Open {
+            session: id,
+            stdin: wire_stdin,
+        };
+        let generation = match remote.call(&parts, output, &watch, work) {
+            Ok((Reply::Unit, generation)) => generation,
+            Ok((Reply::Refused(why), _)) => return Err(RunError::Thread(std::io::Error::other(why))),
+            Ok(_) => return Err(RunError::Panicked),
+            Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
+            Err(error) => return Err(RunError::Thread(std::io::Error::other(lost(error, &parts).message))),
+        };
+        if let Some(reader) = reader {
+            let sender = remote
+                .slot
+                .lock()
+                .as_ref()
+                .map(Link::stdin_sender)
+                .ok_or(RunError::Panicked)?;
+            pump(reader, sender, id);
+        }
+        Ok(RemoteSession {
+            remote: remote.clone(),
+            parts,
+            output: output.clone(),
+            id,
+            generation,
+        })
+    }
+}
+
+/// Feeds a session's stdin from a host stream, as frames.
+fn pump(mut reader: Box<dyn Read + Send>, sender: std::sync::mpsc::Sender<Down>, session: u32) {
+    std::thread::spawn(move || {
+        let mut buffer = vec![0u8; 64 << 10];
+        loop {
+            match reader.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let bytes = buffer[..n].to_vec();
+                    if sender.send(Down::Stdin { session, bytes }).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = sender.send(Down::StdinEnd { session });
+    });
+}
+
+/// A shell session living in the worker.
+pub(crate) struct RemoteSession {
+    remote: Arc<Remote>,
+    parts: SandboxParts,
+    output: Output,
+    id: u32,
+    generation: u64,
+}
+
+impl RemoteSession {
+    /// One call in this session; `None` when the worker it was opened on is
+    /// gone (a crash started another: the session did not survive it).
+    fn call(&self, work: Work, output: &Output, watch: &Watch) -> Result<Reply, Failure> {
+        if self.remote.generation.load(Ordering::SeqCst) != self.generation {
+            return Err(Failure::new(
+                FailureKind::IsolationCrash,
+                "isolation crash: the worker this shell session lived in is gone",
+            ));
+        }
+        match self.remote.call(&self.parts, output, watch, work) {
+            Ok((reply, generation)) if generation == self.generation => Ok(reply),
+            Ok(_) => Err(Failure::new(
+                FailureKind::IsolationCrash,
+                "isolation crash: the worker this shell session lived in is gone",
+            )),
+            Err(error) => Err(lost(error, &self.parts)),
+        }
+    }
+
+    /// The session's own deadline for a run, from `cancel` (reset first,
+    /// as an in-process session does at the start of each run).
+    fn session_watch(&self, cancel: &CancelToken) -> Watch {
+        cancel.reset();
+        Watch::with_cancel(self.parts.engine.limits.timeout, cancel.clone())
+    }
+
+    fn run(&self, work: Work, output: &Output, watch: &Watch) -> ShellRun {
+        match self.call(work, output, watch) {
+            Ok(Reply::Run(wire)) => shell_run(&wire, output),
+            Ok(Reply::Refused(_)) | Ok(_) => {
+                failed_shell_run(Failure::new(FailureKind::HostError, "internal error: the shell panicked"))
+            }
+            Err(failure) => failed_shell_run(failure),
+        }
+    }
+
+    pub(crate) fn run_script(&self, source: &str, cancel: &CancelToken) -> ShellRun {
+        let watch = self.session_watch(cancel);
+        let work = Work::RunScript {
+            session: self.id,
+            source: source.to_string(),
+            stdin: None,
+            own_deadline: false,
+        };
+        self.run(work, &self.output, &watch)
+    }
+
+    pub(crate) fn try_run_call(&self, source: &str, call: Call) -> Result<ShellRun, RunError> {
+        let output = call.output.clone().unwrap_or_else(|| self.output.clone());
+        let work = Work::RunScript {
+            session: self.id,
+            source: source.to_string(),
+            stdin: call.stdin.map(|bytes| bytes.to_vec()),
+            own_deadline: true,
+        };
+        match self.call(work, &output, &call.watch) {
+            Ok(Reply::Run(wire)) => Ok(shell_run(&wire, &output)),
+            Ok(_) => Err(RunError::Panicked),
+            Err(failure) if failure.kind == FailureKind::IsolationCrash => {
+                Ok(failed_shell_run(failure))
+            }
+            Err(failure) => Ok(ShellRun {
+                exit_code: failure.kind.exit_code(),
+                stop: (failure.kind == FailureKind::Timeout).then_some(Stop::DEADLINE),
+                failure: Some(failure),
+            }),
+        }
+    }
+
+    pub(crate) fn set_script_source(&self, path: &str) {
+        let work = Work::ScriptSource {
+            session: self.id,
+            path: path.to_string(),
+        };
+        let _ = self.call(work, &self.output, &self.quick_watch());
+    }
+
+    pub(crate) fn set_positional(&self, arg0: &str, args: Vec<String>) {
+        let work = Work::Positional {
+            session: self.id,
+            arg0: arg0.to_string(),
+            args,
+        };
+        let _ = self.call(work, &self.output, &self.quick_watch());
+    }
+
+    pub(crate) fn run_line(&self, line: &str, cancel: &CancelToken) -> (ShellRun, bool) {
+        let watch = self.session_watch(cancel);
+        let work = Work::Line {
+            session: self.id,
+            line: line.to_string(),
+        };
+        match self.call(work, &self.output, &watch) {
+            Ok(Reply::Line { run, exited }) => (shell_run(&run, &self.output), exited),
+            Ok(_) => (
+                failed_shell_run(Failure::new(FailureKind::HostError, "internal error: the shell panicked")),
+                true,
+            ),
+            Err(failure) => (failed_shell_run(failure), true),
+        }
+    }
+
+    pub(crate) fn finish(&self, cancel: &CancelToken) -> ShellRun {
+        let watch = self.session_watch(cancel);
+        self.run(Work::Finish { session: self.id }, &self.output, &watch)
+    }
+
+    pub(crate) fn cwd(&self) -> String {
+        match self.call(Work::Cwd { session: self.id }, &self.output, &self.quick_watch()) {
+            Ok(Reply::Text(cwd)) => cwd,
+            _ => "/".to_string(),
+        }
+    }
+
+    pub(crate) fn known_commands(&self) -> Vec<String> {
+        match self.call(Work::Commands { session: self.id }, &self.output, &self.quick_watch()) {
+            Ok(Reply::Names(names)) => names,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The deadline of a call that runs no guest code.
+    fn quick_watch(&self) -> Watch {
+        Watch::new(self.parts.engine.limits.timeout)
+    }
+}
+
+impl Drop for RemoteSession {
+    fn drop(&mut self) {
+        // The worker forgets the session, unless another call holds the
+        // worker (it then ends with the sandbox).
+        if self.remote.generation.load(Ordering::SeqCst) != self.generation {
+            return;
+        }
+        let Some(mut slot) = self.remote.slot.try_lock() else {
+            return;
+        };
+        if let Some(link) = slot.as_mut() {
+            let context = CallContext {
+                vfs: &self.parts.vfs,
+                engine: &self.parts.engine,
+                output: &self.output,
+                watch: &Watch::new(std::time::Duration::from_secs(5)),
+            };
+            let policy = self.parts.vfs.lock().policy();
+            if link
+                .call(&context, policy.as_ref(), Work::Close { session: self.id })
+                .is_err()
+            {
+                *slot = None;
+            }
+        }
+    }
+}
