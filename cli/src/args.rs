@@ -252,7 +252,7 @@ pub struct SandboxArgs {
     /// child process confined by namespaces, rlimits, no_new_privs,
     /// Landlock and a seccomp allow-list; refused, exit 2, when that
     /// confinement cannot be had).
-    #[arg(long, value_name = "MODE", default_value = "none", value_parser = ["none", "process"], help_heading = "Engine")]
+    #[arg(long, value_name = "MODE", env = "GOCCIA_ISOLATE", default_value = "none", value_parser = ["none", "process"], help_heading = "Engine")]
     pub isolate: String,
 
     /// Wall-clock deadline of the run, in milliseconds.

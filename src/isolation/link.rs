@@ -102,6 +102,9 @@ impl Link {
         }
         let address_space = super::worker::address_space(&engine.limits);
         let mut command = Command::new(&program.program);
+        // Its own process group: a Ctrl-C at the terminal is the parent's
+        // to handle (it cancels the call), never a signal to the worker.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         command
             .args(&program.args)
             .arg(super::worker::WORKER_ARG)

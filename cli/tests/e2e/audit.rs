@@ -3,11 +3,12 @@
 use crate::common::*;
 
 fn events(project: &Project, file: &str) -> Vec<serde_json::Value> {
-    project
+    let events: Vec<serde_json::Value> = project
         .read(file)
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is JSON"))
-        .collect()
+        .collect();
+    guest_events(&events)
 }
 
 fn kinds(events: &[serde_json::Value]) -> Vec<String> {
@@ -98,7 +99,7 @@ fn the_envelope_carries_the_same_events() {
         &["--json"],
     );
     let envelope = run.json();
-    let events = envelope["events"].as_array().expect("events");
+    let events = guest_events(envelope["events"].as_array().expect("events"));
     assert_eq!(events.len(), 1);
     assert_eq!(events[0]["kind"], "fetch");
     assert_eq!(events[0]["decision"], "deny");

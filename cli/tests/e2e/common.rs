@@ -5,6 +5,29 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// Whether this run of the suite runs guests isolated (`GOCCIA_ISOLATE=
+/// process`, inherited by every `goccia` the tests start): the whole
+/// suite runs in both modes (contract §13).
+pub fn isolated() -> bool {
+    std::env::var("GOCCIA_ISOLATE").as_deref() == Ok("process")
+}
+
+/// The events of the guest's own decisions: an isolated run's trail
+/// starts with the confinement event (checked here), the rest is the
+/// same in both modes.
+#[track_caller]
+pub fn guest_events(events: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let is_isolation = |event: &serde_json::Value| event["kind"] == "isolation";
+    if isolated() {
+        assert_eq!(events[0]["kind"], "isolation", "{events:?}");
+        assert_eq!(events[0]["decision"], "confine");
+        assert_eq!(events[0]["subject"], "full");
+    } else {
+        assert!(!events.iter().any(is_isolation), "{events:?}");
+    }
+    events.iter().filter(|event| !is_isolation(event)).cloned().collect()
+}
+
 /// A temporary host folder the tests seed from.
 pub struct Project {
     pub dir: tempfile::TempDir,
