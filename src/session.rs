@@ -577,6 +577,14 @@ impl Sandbox {
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
+        if slot
+            .as_ref()
+            .is_some_and(|shell| shell.session.remote.as_ref().is_some_and(|r| r.is_stale()))
+        {
+            // Its worker crashed: the session died with it, as a session
+            // whose thread is gone does; this call opens another.
+            *slot = None;
+        }
         if slot.is_none() {
             let budget = OutputBudget::for_limits(self.limits());
             let (output, stdout, stderr) = Output::captured(budget.clone());

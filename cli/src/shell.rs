@@ -71,7 +71,11 @@ fn run_mode(prepared: &Prepared, mode: Mode) -> Result<ShellRun, i32> {
             .shell_session(&prepared.output, stdin)
             .map_err(|error| {
                 eprintln!("goccia: {error}");
-                FailureKind::HostError.exit_code()
+                match error {
+                    // Isolation asked for and not to be had: nothing ran.
+                    goccia::RunError::SandboxUnavailable(_) => FailureKind::Usage.exit_code(),
+                    _ => FailureKind::HostError.exit_code(),
+                }
             })
     };
     Ok(match mode {

@@ -24,6 +24,8 @@ mod hostile;
 mod hostile2;
 #[path = "e2e/interactive.rs"]
 mod interactive;
+#[path = "e2e/isolation.rs"]
+mod isolation;
 #[path = "e2e/limits.rs"]
 mod limits;
 #[path = "e2e/mcp.rs"]

@@ -27,7 +27,7 @@ pub(crate) fn on_call(name: &str, out: &FrameOut) {
                 bytes: report.into_bytes(),
             });
         }
-        "abort" => std::process::abort(),
+        "abort-at-start" => std::process::abort(),
         // Output the parent did not budget for, forever.
         "flood" => loop {
             if out
@@ -77,6 +77,19 @@ pub(crate) fn on_call(name: &str, out: &FrameOut) {
     }
 }
 
+/// Runs the hook `name` as the first call ends, before its changes are
+/// sent: `abort` dies with the guest's writes made but never reported.
+#[cfg(feature = "isolation-test-hooks")]
+pub(crate) fn before_done(name: &str) {
+    if name == "abort" {
+        std::process::abort();
+    }
+}
+
 /// Without the feature no hook exists.
 #[cfg(not(feature = "isolation-test-hooks"))]
 pub(crate) fn on_call(_name: &str, _out: &FrameOut) {}
+
+/// Without the feature no hook exists.
+#[cfg(not(feature = "isolation-test-hooks"))]
+pub(crate) fn before_done(_name: &str) {}

@@ -67,7 +67,13 @@ impl Remote {
         let mut slot = self.slot.lock();
         if slot.is_none() {
             let policy = sandbox.vfs.lock().policy();
-            let link = Link::spawn(&self.program, &sandbox.engine, policy.as_ref(), self.held)?;
+            // A test hook misbehaves in the sandbox's first worker only, so
+            // the tests can see what replaces it.
+            let mut program = self.program.clone();
+            if self.generation.load(Ordering::SeqCst) > 0 {
+                program.hook = None;
+            }
+            let link = Link::spawn(&program, &sandbox.engine, policy.as_ref(), self.held)?;
             let confinement = link.confinement.clone();
             sandbox.engine.audit.record(
                 "isolation",
@@ -300,6 +306,12 @@ pub(crate) struct RemoteSession {
 }
 
 impl RemoteSession {
+    /// Whether the worker this session lived in is gone.
+    pub(crate) fn is_stale(&self) -> bool {
+        self.remote.generation.load(Ordering::SeqCst) != self.generation
+            || self.remote.slot.lock().is_none()
+    }
+
     /// One call in this session; `None` when the worker it was opened on is
     /// gone (a crash started another: the session did not survive it).
     fn call(&self, work: Work, output: &Output, watch: &Watch) -> Result<Reply, Failure> {

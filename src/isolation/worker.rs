@@ -285,11 +285,20 @@ struct Executor {
 impl Executor {
     fn run(mut self, queue: mpsc::Receiver<Box<Call>>) {
         while let Ok(call) = queue.recv() {
-            if let Some(hook) = self.hook.take() {
-                super::hooks::on_call(&hook, &self.out);
+            // A hook waits for the first call that runs guest code.
+            let guest = matches!(
+                call.work,
+                Work::Script { .. } | Work::RunScript { .. } | Work::Line { .. }
+            );
+            let hook = if guest { self.hook.take() } else { None };
+            if let Some(hook) = &hook {
+                super::hooks::on_call(hook, &self.out);
             }
             let before = self.sandbox.vfs.lock().snapshot();
             let reply = self.execute(*call);
+            if let Some(hook) = &hook {
+                super::hooks::before_done(hook);
+            }
             let after = self.sandbox.vfs.lock().snapshot();
             let steps = delta(&before, &after);
             let sent = send_steps(&steps, |steps, last| {

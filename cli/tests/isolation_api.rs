@@ -1,0 +1,194 @@
+//! Process isolation through the library (contract §13), with the
+//! `goccia` binary as the worker: the calls of the API behave as they do
+//! in-process — one session across calls, host reads and writes in
+//! between, snapshots, modes, children, cancellation, streaming, the
+//! approver — and a crashed worker is replaced by a fresh one.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use goccia::isolation::{Isolation, WorkerProgram};
+use goccia::{
+    CallOptions, CancelToken, ChildSeed, Decision, FailureKind, Output, OutputBudget, PolicyMode,
+    Sandbox, SandboxBuilder,
+};
+
+fn worker() -> WorkerProgram {
+    WorkerProgram::new(env!("CARGO_BIN_EXE_goccia"))
+}
+
+fn isolated() -> SandboxBuilder {
+    Sandbox::builder().isolation(Isolation::Process(worker()))
+}
+
+#[test]
+fn one_session_across_calls_with_host_reads_and_writes_in_between() {
+    let sandbox = isolated().file("/work/a.txt", "one\n").build().unwrap();
+    let run = sandbox
+        .run_shell("cd /work && export GREETING=hi && greet() { echo \"$GREETING $1\"; }")
+        .unwrap();
+    assert!(run.success(), "{run:?}");
+    assert_eq!(sandbox.run_shell("greet there; pwd").unwrap().stdout_text(), "hi there\n/work\n");
+    // The guest's write is the host's to read; the host's write the guest's.
+    sandbox.run_shell("echo two >> a.txt; chmod +x a.txt").unwrap();
+    assert_eq!(&sandbox.read("/work/a.txt").unwrap()[..], b"one\ntwo\n");
+    sandbox.write("/work/b.txt", "from the host\n").unwrap();
+    let run = sandbox.run_shell("cat b.txt; test -x a.txt && echo executable").unwrap();
+    assert_eq!(run.stdout_text(), "from the host\nexecutable\n");
+    // JS sees the same tree and the session's cwd.
+    let run = sandbox
+        .run_code("import fs from 'fs'; export default fs.readFileSync('b.txt', 'utf8').length;")
+        .unwrap();
+    assert_eq!(run.result, Some(serde_json::json!(14)));
+    let changes: Vec<String> = sandbox.changes().iter().map(|c| c.path.to_string()).collect();
+    assert_eq!(changes, ["/work/a.txt", "/work/b.txt"]);
+    assert_eq!(sandbox.confinement().enforcement, "full");
+}
+
+#[test]
+fn snapshots_restores_and_resets_reach_the_worker() {
+    let sandbox = isolated().file("/f", "1").build().unwrap();
+    let before = sandbox.snapshot();
+    sandbox.run_shell("echo 2 > /f; touch /g").unwrap();
+    sandbox.restore(before).unwrap();
+    assert_eq!(sandbox.run_shell("cat /f; ls /").unwrap().stdout_text(), "1f\ntmp\n");
+    sandbox.run_shell("echo 3 > /f").unwrap();
+    sandbox.reset();
+    assert_eq!(sandbox.run_shell("cat /f").unwrap().stdout_text(), "1");
+}
+
+#[test]
+fn children_are_isolated_too_and_merge_back() {
+    let parent = isolated().file("/src/a.txt", "a\n").build().unwrap();
+    let child = parent.child(&[ChildSeed::path("/src")]).unwrap();
+    assert!(child.run_shell("echo b >> /src/a.txt").unwrap().success());
+    assert_eq!(child.confinement().mode, "process");
+    assert_eq!(&parent.read("/src/a.txt").unwrap()[..], b"a\n");
+    parent.merge(&child).unwrap();
+    assert_eq!(parent.run_shell("cat /src/a.txt").unwrap().stdout_text(), "a\nb\n");
+    // A child a guest starts runs in the same worker, under its confinement.
+    parent.write("/c.js", "export default 6 * 7").unwrap();
+    let run = parent
+        .run_code("import { runScript } from 'goccia'; export default runScript('/c.js', {seed: ['/c.js']}).result;")
+        .unwrap();
+    assert_eq!(run.result, Some(serde_json::json!(42)));
+}
+
+#[test]
+fn a_cancel_from_another_thread_ends_the_call_promptly() {
+    let sandbox = isolated().build().unwrap();
+    let token = CancelToken::new();
+    let canceller = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            let at = Instant::now();
+            token.cancel();
+            at
+        })
+    };
+    let run = sandbox
+        .run_shell_opts("while :; do :; done", &CallOptions::new().cancel(&token))
+        .unwrap();
+    let cancelled_at = canceller.join().unwrap();
+    assert_eq!((run.exit_code, run.failure_kind()), (130, Some(FailureKind::Cancelled)));
+    // Measured, not a timing assertion: the contract's bound is 50 ms.
+    println!("cancel to return: {:?}", cancelled_at.elapsed());
+    let js = sandbox
+        .run_code_opts("while (true) {}", &CallOptions::new().cancel(&token))
+        .unwrap();
+    assert_eq!(js.failure_kind(), Some(FailureKind::Cancelled));
+    assert_eq!(sandbox.run_shell("echo still here").unwrap().stdout_text(), "still here\n");
+}
+
+#[test]
+fn output_streams_as_produced_and_truncates_as_in_process() {
+    let sandbox = isolated().build().unwrap();
+    let (output, stdout, stderr) = Output::captured(OutputBudget::new(1 << 20));
+    let run = sandbox
+        .run_shell_opts("echo out; echo err >&2", &CallOptions::new().stream(&output))
+        .unwrap();
+    assert!(run.success() && run.stdout.is_empty());
+    assert_eq!((stdout.take(), stderr.take()), (b"out\n".to_vec(), b"err\n".to_vec()));
+    let truncating = isolated()
+        .limits(
+            goccia::Limits::default()
+                .max_output(100)
+                .output_overflow(goccia::Overflow::Truncate),
+        )
+        .build()
+        .unwrap();
+    let local = Sandbox::builder()
+        .limits(truncating.limits().clone())
+        .build()
+        .unwrap();
+    let a = truncating.run_shell("seq 1 1000").unwrap();
+    let b = local.run_shell("seq 1 1000").unwrap();
+    assert_eq!(a.stdout_text(), b.stdout_text());
+    assert!(a.stdout_text().contains("bytes of output omitted]"));
+}
+
+#[test]
+fn escalations_reach_the_hosts_approver() {
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = asked.clone();
+    let sandbox = isolated()
+        .policy(PolicyMode::ReadOnly)
+        .approver(move |_: &goccia::EscalationRequest| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            Decision::AllowedOnce
+        })
+        .build()
+        .unwrap();
+    let denied = sandbox.run_shell("touch /a").unwrap();
+    assert_eq!(denied.exit_code, 1);
+    assert!(denied.stderr_text().contains("[sandbox: file access denied under read-only mode]"));
+    let granted = sandbox
+        .run_shell("escalate --mode full --justification 'needed' -- touch /a")
+        .unwrap();
+    assert!(granted.success(), "{granted:?}");
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    assert!(sandbox.read("/a").is_ok(), "the granted write landed");
+}
+
+#[test]
+fn a_crashed_worker_is_replaced_by_a_fresh_one() {
+    let program = worker().hook("abort");
+    let sandbox = Sandbox::builder()
+        .isolation(Isolation::Process(program))
+        .build()
+        .unwrap();
+    sandbox.run_shell("cd /tmp").unwrap_err_or_crash();
+    let run = sandbox.run_shell("pwd").unwrap();
+    // The session lived in the crashed worker: a fresh one starts at /.
+    assert_eq!(run.stdout_text(), "/\n");
+}
+
+trait CrashCheck {
+    fn unwrap_err_or_crash(self);
+}
+
+impl CrashCheck for Result<goccia::Run, goccia::RunError> {
+    fn unwrap_err_or_crash(self) {
+        let run = self.expect("a run, not an error");
+        assert_eq!(run.failure_kind(), Some(FailureKind::IsolationCrash), "{run:?}");
+        assert_eq!(run.exit_code, 70);
+    }
+}
+
+#[test]
+fn isolated_sandboxes_on_threads_do_not_see_each_other() {
+    let handles: Vec<_> = (0..4)
+        .map(|n| {
+            std::thread::spawn(move || {
+                let sandbox = isolated().build().unwrap();
+                sandbox.run_shell(&format!("echo {n} > /mine")).unwrap();
+                sandbox.run_shell("cat /mine; ls /").unwrap().stdout_text().into_owned()
+            })
+        })
+        .collect();
+    for (n, handle) in handles.into_iter().enumerate() {
+        assert_eq!(handle.join().unwrap(), format!("{n}\nmine\ntmp\n"));
+    }
+}
