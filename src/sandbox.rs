@@ -140,11 +140,13 @@ impl Sandbox {
     pub fn confinement(&self) -> crate::isolation::Confinement {
         match &self.remote {
             None => crate::isolation::Confinement::none(),
-            Some(remote) => remote.confinement().unwrap_or(crate::isolation::Confinement {
-                mode: "process",
-                enforcement: "not started",
-                ..Default::default()
-            }),
+            Some(remote) => remote
+                .confinement()
+                .unwrap_or(crate::isolation::Confinement {
+                    mode: "process",
+                    enforcement: "not started",
+                    ..Default::default()
+                }),
         }
     }
 

@@ -29,19 +29,30 @@ fn one_session_across_calls_with_host_reads_and_writes_in_between() {
         .run_shell("cd /work && export GREETING=hi && greet() { echo \"$GREETING $1\"; }")
         .unwrap();
     assert!(run.success(), "{run:?}");
-    assert_eq!(sandbox.run_shell("greet there; pwd").unwrap().stdout_text(), "hi there\n/work\n");
+    assert_eq!(
+        sandbox.run_shell("greet there; pwd").unwrap().stdout_text(),
+        "hi there\n/work\n"
+    );
     // The guest's write is the host's to read; the host's write the guest's.
-    sandbox.run_shell("echo two >> a.txt; chmod +x a.txt").unwrap();
+    sandbox
+        .run_shell("echo two >> a.txt; chmod +x a.txt")
+        .unwrap();
     assert_eq!(&sandbox.read("/work/a.txt").unwrap()[..], b"one\ntwo\n");
     sandbox.write("/work/b.txt", "from the host\n").unwrap();
-    let run = sandbox.run_shell("cat b.txt; test -x a.txt && echo executable").unwrap();
+    let run = sandbox
+        .run_shell("cat b.txt; test -x a.txt && echo executable")
+        .unwrap();
     assert_eq!(run.stdout_text(), "from the host\nexecutable\n");
     // JS sees the same tree and the session's cwd.
     let run = sandbox
         .run_code("import fs from 'fs'; export default fs.readFileSync('b.txt', 'utf8').length;")
         .unwrap();
     assert_eq!(run.result, Some(serde_json::json!(14)));
-    let changes: Vec<String> = sandbox.changes().iter().map(|c| c.path.to_string()).collect();
+    let changes: Vec<String> = sandbox
+        .changes()
+        .iter()
+        .map(|c| c.path.to_string())
+        .collect();
     assert_eq!(changes, ["/work/a.txt", "/work/b.txt"]);
     assert_eq!(sandbox.confinement().enforcement, "full");
 }
@@ -52,7 +63,10 @@ fn snapshots_restores_and_resets_reach_the_worker() {
     let before = sandbox.snapshot();
     sandbox.run_shell("echo 2 > /f; touch /g").unwrap();
     sandbox.restore(before).unwrap();
-    assert_eq!(sandbox.run_shell("cat /f; ls /").unwrap().stdout_text(), "1f\ntmp\n");
+    assert_eq!(
+        sandbox.run_shell("cat /f; ls /").unwrap().stdout_text(),
+        "1f\ntmp\n"
+    );
     sandbox.run_shell("echo 3 > /f").unwrap();
     sandbox.reset();
     assert_eq!(sandbox.run_shell("cat /f").unwrap().stdout_text(), "1");
@@ -66,7 +80,10 @@ fn children_are_isolated_too_and_merge_back() {
     assert_eq!(child.confinement().mode, "process");
     assert_eq!(&parent.read("/src/a.txt").unwrap()[..], b"a\n");
     parent.merge(&child).unwrap();
-    assert_eq!(parent.run_shell("cat /src/a.txt").unwrap().stdout_text(), "a\nb\n");
+    assert_eq!(
+        parent.run_shell("cat /src/a.txt").unwrap().stdout_text(),
+        "a\nb\n"
+    );
     // A child a guest starts runs in the same worker, under its confinement.
     parent.write("/c.js", "export default 6 * 7").unwrap();
     let run = parent
@@ -92,14 +109,20 @@ fn a_cancel_from_another_thread_ends_the_call_promptly() {
         .run_shell_opts("while :; do :; done", &CallOptions::new().cancel(&token))
         .unwrap();
     let cancelled_at = canceller.join().unwrap();
-    assert_eq!((run.exit_code, run.failure_kind()), (130, Some(FailureKind::Cancelled)));
+    assert_eq!(
+        (run.exit_code, run.failure_kind()),
+        (130, Some(FailureKind::Cancelled))
+    );
     // Measured, not a timing assertion: the contract's bound is 50 ms.
     println!("cancel to return: {:?}", cancelled_at.elapsed());
     let js = sandbox
         .run_code_opts("while (true) {}", &CallOptions::new().cancel(&token))
         .unwrap();
     assert_eq!(js.failure_kind(), Some(FailureKind::Cancelled));
-    assert_eq!(sandbox.run_shell("echo still here").unwrap().stdout_text(), "still here\n");
+    assert_eq!(
+        sandbox.run_shell("echo still here").unwrap().stdout_text(),
+        "still here\n"
+    );
 }
 
 #[test]
@@ -107,10 +130,16 @@ fn output_streams_as_produced_and_truncates_as_in_process() {
     let sandbox = isolated().build().unwrap();
     let (output, stdout, stderr) = Output::captured(OutputBudget::new(1 << 20));
     let run = sandbox
-        .run_shell_opts("echo out; echo err >&2", &CallOptions::new().stream(&output))
+        .run_shell_opts(
+            "echo out; echo err >&2",
+            &CallOptions::new().stream(&output),
+        )
         .unwrap();
     assert!(run.success() && run.stdout.is_empty());
-    assert_eq!((stdout.take(), stderr.take()), (b"out\n".to_vec(), b"err\n".to_vec()));
+    assert_eq!(
+        (stdout.take(), stderr.take()),
+        (b"out\n".to_vec(), b"err\n".to_vec())
+    );
     let truncating = isolated()
         .limits(
             goccia::Limits::default()
@@ -143,7 +172,11 @@ fn escalations_reach_the_hosts_approver() {
         .unwrap();
     let denied = sandbox.run_shell("touch /a").unwrap();
     assert_eq!(denied.exit_code, 1);
-    assert!(denied.stderr_text().contains("[sandbox: file access denied under read-only mode]"));
+    assert!(
+        denied
+            .stderr_text()
+            .contains("[sandbox: file access denied under read-only mode]")
+    );
     let granted = sandbox
         .run_shell("escalate --mode full --justification 'needed' -- touch /a")
         .unwrap();
@@ -172,7 +205,11 @@ trait CrashCheck {
 impl CrashCheck for Result<goccia::Run, goccia::RunError> {
     fn unwrap_err_or_crash(self) {
         let run = self.expect("a run, not an error");
-        assert_eq!(run.failure_kind(), Some(FailureKind::IsolationCrash), "{run:?}");
+        assert_eq!(
+            run.failure_kind(),
+            Some(FailureKind::IsolationCrash),
+            "{run:?}"
+        );
         assert_eq!(run.exit_code, 70);
     }
 }
@@ -184,7 +221,11 @@ fn isolated_sandboxes_on_threads_do_not_see_each_other() {
             std::thread::spawn(move || {
                 let sandbox = isolated().build().unwrap();
                 sandbox.run_shell(&format!("echo {n} > /mine")).unwrap();
-                sandbox.run_shell("cat /mine; ls /").unwrap().stdout_text().into_owned()
+                sandbox
+                    .run_shell("cat /mine; ls /")
+                    .unwrap()
+                    .stdout_text()
+                    .into_owned()
             })
         })
         .collect();

@@ -344,7 +344,9 @@ impl Output {
     /// the budget, never refused or held back here. The caller bounds
     /// what it relays.
     pub fn relay(&self, stream: Stream, bytes: &[u8]) -> Result<(), Stop> {
-        self.budget.used.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        self.budget
+            .used
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let sink = match stream {
             Stream::Stdout => &self.stdout,
             Stream::Stderr => &self.stderr,

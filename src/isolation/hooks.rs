@@ -15,7 +15,9 @@ pub(crate) fn on_call(name: &str, out: &FrameOut) {
         // Raw system calls after confinement, reported as the call's
         // stdout: what a guest that escaped the interpreter could do.
         "syscalls" => {
-            let open = std::fs::read("/etc/hostname").map(|_| ()).map_err(|e| e.raw_os_error());
+            let open = std::fs::read("/etc/hostname")
+                .map(|_| ())
+                .map_err(|e| e.raw_os_error());
             let report = format!(
                 "open {open:?}\nconnect {:?}\nfork {:?}\nexec {:?}\n",
                 goccia_confine::check::connect_loopback(),

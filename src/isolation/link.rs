@@ -22,8 +22,8 @@ use parking_lot::Mutex;
 
 use super::steps::{Assembler, send_steps};
 use super::wire::{
-    Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError,
-    WirePolicy, WireRequest, WireResponse, Work, read_frame, write_frame,
+    Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WirePolicy,
+    WireRequest, WireResponse, Work, read_frame, write_frame,
 };
 use super::{Confinement, WorkerProgram};
 
@@ -145,7 +145,11 @@ impl Link {
         };
         let hello = match link.up.recv_timeout(HELLO_TIMEOUT) {
             Ok(Ok(Up::Hello(hello))) => hello,
-            Ok(Ok(_)) => return Err(LinkError::Crash("the worker's first frame is not Hello".into())),
+            Ok(Ok(_)) => {
+                return Err(LinkError::Crash(
+                    "the worker's first frame is not Hello".into(),
+                ));
+            }
             Ok(Err(error)) => return Err(LinkError::Crash(error.to_string())),
             Err(_) => return Err(LinkError::Crash(link.why_gone("before saying Hello"))),
         };
@@ -218,10 +222,14 @@ impl Link {
                 .to_string()
         };
         if field("NoNewPrivs:") != "1" {
-            return Err("the worker says no_new_privs holds, but the kernel says it does not".into());
+            return Err(
+                "the worker says no_new_privs holds, but the kernel says it does not".into(),
+            );
         }
         if field("Seccomp:") != "2" {
-            return Err("the worker says its seccomp filter holds, but the kernel says it does not".into());
+            return Err(
+                "the worker says its seccomp filter holds, but the kernel says it does not".into(),
+            );
         }
         Ok(())
     }
@@ -254,7 +262,9 @@ impl Link {
             }
             Err(error) => format!("could not be waited for: {error}"),
         };
-        let stderr = String::from_utf8_lossy(&self.stderr.lock()).trim().to_string();
+        let stderr = String::from_utf8_lossy(&self.stderr.lock())
+            .trim()
+            .to_string();
         let last = stderr.lines().last().unwrap_or("").to_string();
         match last.is_empty() {
             true => format!("the worker {what} and {exit}"),
@@ -278,10 +288,15 @@ impl Link {
         let current = context.vfs.lock().snapshot();
         let steps = delta(&self.mirror.snapshot(), &current);
         let down = self.down.clone();
-        let sent = send_steps(&steps, |steps, last| {
-            down.send(Down::Steps { steps, last })
-                .map_err(|_| std::io::Error::other("closed"))
-        });
+        // Nothing changed since the last call: no steps frame at all.
+        let sent = if steps.is_empty() {
+            Ok(())
+        } else {
+            send_steps(&steps, |steps, last| {
+                down.send(Down::Steps { steps, last })
+                    .map_err(|_| std::io::Error::other("closed"))
+            })
+        };
         if sent.is_err() {
             return Err(self.crash("stopped reading"));
         }
@@ -302,6 +317,7 @@ impl Link {
             limits.fs_node_limit.saturating_mul(4),
         );
         let mut steps: Option<Vec<Step>> = None;
+        let mut open_batch = false;
         let mut relayed = 0u64;
         let mut widest = policy.map(WritePolicy::mode);
         let mut kill_at = context.watch.deadline() + GRACE;
@@ -338,7 +354,11 @@ impl Link {
                     if relayed > output_limit.saturating_add(MARKER_SLACK) {
                         return Err(self.crash("sent more output than its budget"));
                     }
-                    let stream = if stderr { Stream::Stderr } else { Stream::Stdout };
+                    let stream = if stderr {
+                        Stream::Stderr
+                    } else {
+                        Stream::Stdout
+                    };
                     // A sink that refuses (a closed host pipe) is the
                     // host's concern, as in-process.
                     let _ = context.output.relay(stream, &bytes);
@@ -368,12 +388,14 @@ impl Link {
                     if steps.is_some() {
                         return Err(self.crash("sent steps after its last batch"));
                     }
+                    open_batch = true;
                     for step in batch {
                         if let Err(error) = assembler.push(step) {
                             return Err(self.crash(&format!("sent {error}")));
                         }
                     }
                     if last {
+                        open_batch = false;
                         let batch = std::mem::replace(&mut assembler, Assembler::new(0, 0));
                         match batch.finish() {
                             Ok(done) => steps = Some(done),
@@ -385,9 +407,10 @@ impl Link {
                 Up::Hello(_) => return Err(self.crash("said Hello twice")),
             }
         };
-        let Some(steps) = steps else {
-            return Err(self.crash("ended a call without its changes"));
-        };
+        if open_batch {
+            return Err(self.crash("ended a call inside a batch of changes"));
+        }
+        let steps = steps.unwrap_or_default();
         if let (Some(policy), Some(mode)) = (policy, widest)
             && let Some(path) = forbidden(&self.mirror, &policy.with_mode(mode), &steps)
         {
@@ -503,7 +526,9 @@ fn relay_fetch(
         }),
         Err(FetchError::Refused(message)) => Err(WireFetchError::Refused(message)),
         Err(FetchError::Failed(message)) => Err(WireFetchError::Failed(message)),
-        Err(FetchError::TooLarge { limit, advice }) => Err(WireFetchError::TooLarge { limit, advice }),
+        Err(FetchError::TooLarge { limit, advice }) => {
+            Err(WireFetchError::TooLarge { limit, advice })
+        }
         Err(FetchError::Stopped(stop)) => Err(WireFetchError::Stopped(stop)),
     }
 }
@@ -519,7 +544,8 @@ fn record_audit(engine: &Engine, line: &str) -> bool {
         return false;
     };
     let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
-    let kind = text("kind").and_then(|kind| goccia_core::audit::known(&goccia_core::audit::KINDS, kind));
+    let kind =
+        text("kind").and_then(|kind| goccia_core::audit::known(&goccia_core::audit::KINDS, kind));
     let decision = text("decision")
         .and_then(|decision| goccia_core::audit::known(&goccia_core::audit::DECISIONS, decision));
     let (Some(kind), Some(decision), Some(subject)) = (kind, decision, text("subject")) else {

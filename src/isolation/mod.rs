@@ -139,12 +139,11 @@ impl WorkerProgram {
 /// confines itself while it still has one thread.
 ///
 /// ```no_run
-/// fn main() {
-///     if let Some(code) = goccia::isolation::run_worker_if_requested() {
-///         std::process::exit(code);
-///     }
-///     // ... the program itself
+/// // first thing in `main`:
+/// if let Some(code) = goccia::isolation::run_worker_if_requested() {
+///     std::process::exit(code);
 /// }
+/// // ... the program itself
 /// ```
 pub fn run_worker_if_requested() -> Option<i32> {
     let args: Vec<String> = std::env::args().collect();

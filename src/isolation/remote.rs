@@ -253,10 +253,16 @@ impl Sandbox {
         };
         let generation = match remote.call(&parts, output, &watch, work) {
             Ok((Reply::Unit, generation)) => generation,
-            Ok((Reply::Refused(why), _)) => return Err(RunError::Thread(std::io::Error::other(why))),
+            Ok((Reply::Refused(why), _)) => {
+                return Err(RunError::Thread(std::io::Error::other(why)));
+            }
             Ok(_) => return Err(RunError::Panicked),
             Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
-            Err(error) => return Err(RunError::Thread(std::io::Error::other(lost(error, &parts).message))),
+            Err(error) => {
+                return Err(RunError::Thread(std::io::Error::other(
+                    lost(error, &parts).message,
+                )));
+            }
         };
         if let Some(reader) = reader {
             let sender = remote
@@ -341,9 +347,10 @@ impl RemoteSession {
     fn run(&self, work: Work, output: &Output, watch: &Watch) -> ShellRun {
         match self.call(work, output, watch) {
             Ok(Reply::Run(wire)) => shell_run(&wire, output),
-            Ok(Reply::Refused(_)) | Ok(_) => {
-                failed_shell_run(Failure::new(FailureKind::HostError, "internal error: the shell panicked"))
-            }
+            Ok(Reply::Refused(_)) | Ok(_) => failed_shell_run(Failure::new(
+                FailureKind::HostError,
+                "internal error: the shell panicked",
+            )),
             Err(failure) => failed_shell_run(failure),
         }
     }
@@ -407,7 +414,10 @@ impl RemoteSession {
         match self.call(work, &self.output, &watch) {
             Ok(Reply::Line { run, exited }) => (shell_run(&run, &self.output), exited),
             Ok(_) => (
-                failed_shell_run(Failure::new(FailureKind::HostError, "internal error: the shell panicked")),
+                failed_shell_run(Failure::new(
+                    FailureKind::HostError,
+                    "internal error: the shell panicked",
+                )),
                 true,
             ),
             Err(failure) => (failed_shell_run(failure), true),
@@ -420,14 +430,22 @@ impl RemoteSession {
     }
 
     pub(crate) fn cwd(&self) -> String {
-        match self.call(Work::Cwd { session: self.id }, &self.output, &self.quick_watch()) {
+        match self.call(
+            Work::Cwd { session: self.id },
+            &self.output,
+            &self.quick_watch(),
+        ) {
             Ok(Reply::Text(cwd)) => cwd,
             _ => "/".to_string(),
         }
     }
 
     pub(crate) fn known_commands(&self) -> Vec<String> {
-        match self.call(Work::Commands { session: self.id }, &self.output, &self.quick_watch()) {
+        match self.call(
+            Work::Commands { session: self.id },
+            &self.output,
+            &self.quick_watch(),
+        ) {
             Ok(Reply::Names(names)) => names,
             _ => Vec::new(),
         }

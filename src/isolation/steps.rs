@@ -114,7 +114,9 @@ impl Assembler {
                 .ok_or_else(|| format!("a step names an invalid path {raw:?}"))
         };
         match step {
-            WireStep::Remove { path } => self.steps.push(Step::Remove { path: parse(&path)? }),
+            WireStep::Remove { path } => self.steps.push(Step::Remove {
+                path: parse(&path)?,
+            }),
             WireStep::Dir { path, mode, mtime } => self.steps.push(Step::Dir {
                 path: parse(&path)?,
                 meta: meta(mode, mtime),
@@ -131,7 +133,8 @@ impl Assembler {
                 data,
             } => {
                 self.bytes += data.len() as u64;
-                if size > self.max_bytes || data.len() as u64 > size || self.bytes > self.max_bytes {
+                if size > self.max_bytes || data.len() as u64 > size || self.bytes > self.max_bytes
+                {
                     return Err("a file larger than announced or than the quota".into());
                 }
                 let mut buffer = Vec::with_capacity(size as usize);
@@ -241,12 +244,20 @@ mod tests {
         assert!(a.push(file(1000, b"x")).is_err(), "over the quota");
         let mut a = Assembler::new(100, 10);
         a.push(file(4, b"ab")).unwrap();
-        assert!(a.push(WireStep::More(b"cde".to_vec())).is_err(), "past its size");
+        assert!(
+            a.push(WireStep::More(b"cde".to_vec())).is_err(),
+            "past its size"
+        );
         let mut a = Assembler::new(100, 10);
         a.push(file(4, b"ab")).unwrap();
         assert!(a.finish().is_err(), "ended inside a file");
         let mut a = Assembler::new(100, 10);
-        assert!(a.push(WireStep::Remove { path: "relative".into() }).is_err());
+        assert!(
+            a.push(WireStep::Remove {
+                path: "relative".into()
+            })
+            .is_err()
+        );
         let mut a = Assembler::new(100, 1);
         a.push(WireStep::Remove { path: "/a".into() }).unwrap();
         assert!(a.push(WireStep::Remove { path: "/b".into() }).is_err());

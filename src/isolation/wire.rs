@@ -461,10 +461,12 @@ pub fn read_frame<R: Read + ?Sized, T: DeserializeOwned>(
         return Err(FrameError::Oversize(length as u64));
     }
     let mut body = vec![0u8; length];
-    input.read_exact(&mut body).map_err(|error| match error.kind() {
-        io::ErrorKind::UnexpectedEof => FrameError::Truncated,
-        _ => FrameError::Io(error),
-    })?;
+    input
+        .read_exact(&mut body)
+        .map_err(|error| match error.kind() {
+            io::ErrorKind::UnexpectedEof => FrameError::Truncated,
+            _ => FrameError::Io(error),
+        })?;
     postcard::from_bytes(&body)
         .map(Some)
         .map_err(|error| FrameError::Malformed(error.to_string()))
@@ -487,7 +489,10 @@ mod tests {
         )
         .unwrap();
         let mut reader = &buffer[..];
-        assert!(matches!(read_frame::<_, Down>(&mut reader), Ok(Some(Down::Cancel))));
+        assert!(matches!(
+            read_frame::<_, Down>(&mut reader),
+            Ok(Some(Down::Cancel))
+        ));
         match read_frame::<_, Up>(&mut reader) {
             Ok(Some(Up::Output { stderr, bytes })) => assert!(stderr && bytes == b"hi"),
             other => panic!("{other:?}"),

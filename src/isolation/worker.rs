@@ -29,8 +29,8 @@ use parking_lot::Mutex;
 
 use super::steps::{Assembler, send_steps};
 use super::wire::{
-    Call, Down, Hello, Init, PROTOCOL, Reply, Up, Work, WireEscalation, WireFailure,
-    WireFetchError, WireRequest, WireResponse, WireRun, WireStdin, read_frame, write_frame,
+    Call, Down, Hello, Init, PROTOCOL, Reply, Up, WireEscalation, WireFailure, WireFetchError,
+    WireRequest, WireResponse, WireRun, WireStdin, Work, read_frame, write_frame,
 };
 use crate::session::ShellRun;
 use crate::{CallOptions, Run, Sandbox, ShellSession, Stdin};
@@ -38,9 +38,10 @@ use crate::{CallOptions, Run, Sandbox, ShellSession, Stdin};
 /// The argument that makes a goccia binary a worker.
 pub const WORKER_ARG: &str = "__goccia-worker";
 
-/// Frames to the parent, from any thread, one whole frame at a time.
+/// Frames to the parent, from any thread, one whole frame at a time (one
+/// `write` each: the descriptor itself, not the line-buffered `Stdout`).
 #[derive(Clone)]
-pub(crate) struct FrameOut(pub(crate) Arc<Mutex<io::Stdout>>);
+pub(crate) struct FrameOut(pub(crate) Arc<Mutex<std::fs::File>>);
 
 impl FrameOut {
     pub(crate) fn send(&self, message: &Up) -> io::Result<()> {
@@ -95,7 +96,10 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     let report = confine_current_process(&args.plan);
-    let out = FrameOut(Arc::new(Mutex::new(io::stdout())));
+    // SAFETY: descriptor 1 is the pipe to the parent, open for the
+    // process's life; nothing else in a worker writes to it.
+    let stdout = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(1) };
+    let out = FrameOut(Arc::new(Mutex::new(stdout)));
     let layers = report
         .layers
         .iter()
@@ -144,7 +148,12 @@ struct Answers {
     next: AtomicU64,
 }
 
-fn serve(init: Init, out: FrameOut, hook: Option<String>, input: &mut dyn Read) -> Result<(), String> {
+fn serve(
+    init: Init,
+    out: FrameOut,
+    hook: Option<String>,
+    input: &mut dyn Read,
+) -> Result<(), String> {
     let answers = Arc::new(Answers::default());
     let sandbox = Arc::new(build(&init, &out, &answers));
     let current = Arc::new(Mutex::new(CancelToken::new()));
@@ -173,7 +182,10 @@ fn serve(init: Init, out: FrameOut, hook: Option<String>, input: &mut dyn Read) 
         match frame {
             Down::Steps { steps, last } => {
                 let assembler = batch.get_or_insert_with(|| {
-                    Assembler::new(limits.fs_quota_bytes, limits.fs_node_limit.saturating_mul(4))
+                    Assembler::new(
+                        limits.fs_quota_bytes,
+                        limits.fs_node_limit.saturating_mul(4),
+                    )
                 });
                 for step in steps {
                     assembler.push(step)?;
@@ -229,7 +241,10 @@ fn build(init: &Init, out: &FrameOut, answers: &Arc<Answers>) -> Sandbox {
     }
     if let Some(wire) = &init.policy {
         let mode = PolicyMode::parse(&wire.mode).unwrap_or(PolicyMode::ReadOnly);
-        let roots = wire.roots.iter().filter_map(|root| VfsPath::parse(root).ok());
+        let roots = wire
+            .roots
+            .iter()
+            .filter_map(|root| VfsPath::parse(root).ok());
         let mut policy = WritePolicy::new(mode, [], roots);
         if wire.approver {
             policy = policy.with_approver(Arc::new(RemoteApprover {
@@ -301,9 +316,14 @@ impl Executor {
             }
             let after = self.sandbox.vfs.lock().snapshot();
             let steps = delta(&before, &after);
-            let sent = send_steps(&steps, |steps, last| {
-                self.out.send(&Up::Steps { steps, last })
-            })
+            // No steps frame when nothing changed: `Done` ends the call.
+            let sent = if steps.is_empty() {
+                Ok(())
+            } else {
+                send_steps(&steps, |steps, last| {
+                    self.out.send(&Up::Steps { steps, last })
+                })
+            }
             .and_then(|()| self.out.send(&Up::Done(reply)));
             if sent.is_err() {
                 // The parent is gone: nothing to do but end.

@@ -25,7 +25,11 @@ pub fn guest_events(events: &[serde_json::Value]) -> Vec<serde_json::Value> {
     } else {
         assert!(!events.iter().any(is_isolation), "{events:?}");
     }
-    events.iter().filter(|event| !is_isolation(event)).cloned().collect()
+    events
+        .iter()
+        .filter(|event| !is_isolation(event))
+        .cloned()
+        .collect()
 }
 
 /// A temporary host folder the tests seed from.

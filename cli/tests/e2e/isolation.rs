@@ -72,7 +72,15 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn the_envelope_and_the_audit_trail_say_what_held() {
     let project = Project::with("main.js", "console.log('hi')");
-    let run = project.goccia(&["run", "/main.js", "--seed", ".", "--json", "--isolate", "process"]);
+    let run = project.goccia(&[
+        "run",
+        "/main.js",
+        "--seed",
+        ".",
+        "--json",
+        "--isolate",
+        "process",
+    ]);
     run.assert_ok();
     let envelope = run.json();
     let isolation = &envelope["isolation"];
@@ -103,7 +111,15 @@ fn the_envelope_and_the_audit_trail_say_what_held() {
     assert_eq!(events[0]["decision"], "confine");
     assert!(events[0]["reason"].as_str().unwrap().contains("seccomp"));
 
-    let local = project.goccia(&["run", "/main.js", "--seed", ".", "--json", "--isolate", "none"]);
+    let local = project.goccia(&[
+        "run",
+        "/main.js",
+        "--seed",
+        ".",
+        "--json",
+        "--isolate",
+        "none",
+    ]);
     assert_eq!(local.json()["isolation"]["mode"], "none");
     assert_eq!(local.json()["isolation"]["layers"], serde_json::json!([]));
 }
@@ -154,10 +170,26 @@ fn inside_the_worker_raw_system_calls_fail() {
     let run = with_hook(&project, "syscalls", &["shell", "-c", "echo after"]);
     run.assert_ok();
     let eperm = libc::EPERM;
-    assert!(run.stdout.contains(&format!("open Err(Some({eperm}))")), "{}", run.stdout);
-    assert!(run.stdout.contains(&format!("connect Some({eperm})")), "{}", run.stdout);
-    assert!(run.stdout.contains(&format!("fork Some({eperm})")), "{}", run.stdout);
-    assert!(run.stdout.contains(&format!("exec Some({eperm})")), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("open Err(Some({eperm}))")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("connect Some({eperm})")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("fork Some({eperm})")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("exec Some({eperm})")),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.ends_with("after\n"));
 }
 
@@ -168,7 +200,14 @@ fn a_worker_that_crashes_mid_run_is_an_isolation_crash_and_nothing_is_written_ba
     let run = with_hook(
         &project,
         "abort",
-        &["shell", "--copy-rw", "w=/w", "--json", "-c", "echo after > /w/a.txt; echo new > /w/n.txt"],
+        &[
+            "shell",
+            "--copy-rw",
+            "w=/w",
+            "--json",
+            "-c",
+            "echo after > /w/a.txt; echo new > /w/n.txt",
+        ],
     );
     run.assert_code(70);
     let envelope = run.json();
@@ -203,7 +242,7 @@ fn a_worker_that_floods_frames_is_killed() {
 #[test]
 fn a_worker_that_stops_answering_is_killed_at_the_deadline_and_leaves_no_process() {
     let project = Project::new();
-    let mut child = Command::new(binary())
+    let child = Command::new(binary())
         .args(["run", "-e", "1", "--timeout", "500"])
         .args(ISOLATED)
         .env("GOCCIA_TEST_WORKER_HOOK", "stall")
@@ -217,7 +256,10 @@ fn a_worker_that_stops_answering_is_killed_at_the_deadline_and_leaves_no_process
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(4), "{stderr}");
-    assert!(stderr.contains("did not stop within 250 ms and was killed"), "{stderr}");
+    assert!(
+        stderr.contains("did not stop within 250 ms and was killed"),
+        "{stderr}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(!alive(worker), "the stalled worker is still running");
 }
@@ -261,7 +303,10 @@ fn a_worker_that_forges_a_forbidden_change_is_refused_whole() {
 
 #[test]
 fn without_seccomp_nothing_runs_and_without_a_namespace_enforcement_is_partial() {
-    let project = Project::with("made.js", "import fs from 'fs'; fs.writeFileSync('/x', 'x'); console.log('ran');");
+    let project = Project::with(
+        "made.js",
+        "import fs from 'fs'; fs.writeFileSync('/x', 'x'); console.log('ran');",
+    );
     let refused = Command::new(binary())
         .args(["run", "/made.js", "--seed", ".", "--json"])
         .args(ISOLATED)
@@ -326,7 +371,15 @@ fn fetch_goes_through_the_parent_and_obeys_the_allow_list() {
     );
     let allow = format!("127.0.0.1:{port}");
     project
-        .goccia(&["run", "-e", &code, "--allow-host", &allow, "--isolate", "process"])
+        .goccia(&[
+            "run",
+            "-e",
+            &code,
+            "--allow-host",
+            &allow,
+            "--isolate",
+            "process",
+        ])
         .assert_ok()
         .stdout_is("200 from the host\n");
     server.join().unwrap();
@@ -337,7 +390,16 @@ fn fetch_goes_through_the_parent_and_obeys_the_allow_list() {
         .stderr_has("127.0.0.1");
     // On the list but private, with --deny-private-ranges: refused too.
     project
-        .goccia(&["run", "-e", &code, "--allow-host", &allow, "--deny-private-ranges", "--isolate", "process"])
+        .goccia(&[
+            "run",
+            "-e",
+            &code,
+            "--allow-host",
+            &allow,
+            "--deny-private-ranges",
+            "--isolate",
+            "process",
+        ])
         .assert_code(1)
         .stderr_has("127.0.0.1");
 }
