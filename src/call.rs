@@ -4,8 +4,11 @@
 
 use std::time::Duration;
 
+use std::io::Read;
+
 use bytes::Bytes;
-use goccia_core::{CancelToken, Output, Watch};
+use goccia_core::{CancelToken, Limits, Output, Watch};
+use goccia_shell::io::{BytesReader, Fd, pipe};
 
 /// How one `run_script`/`run_shell` call runs. The defaults are the
 /// sandbox's: its timeout, no cancellation, empty stdin, output captured
@@ -89,4 +92,51 @@ impl CallOptions {
             self.cancel.clone().unwrap_or_default(),
         )
     }
+}
+
+/// What a shell session reads as its standard input.
+pub enum Stdin {
+    /// Nothing: reads see end of input at once.
+    Empty,
+    /// These bytes, then end of input.
+    Bytes(Bytes),
+    /// A host stream (the process's stdin), pumped through a pipe so that
+    /// a command waiting on it still stops at the deadline.
+    Reader(Box<dyn Read + Send>),
+}
+
+impl std::fmt::Debug for Stdin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stdin::Empty => f.write_str("Stdin::Empty"),
+            Stdin::Bytes(bytes) => write!(f, "Stdin::Bytes({} bytes)", bytes.len()),
+            Stdin::Reader(_) => f.write_str("Stdin::Reader(..)"),
+        }
+    }
+}
+
+impl Stdin {
+    pub(crate) fn into_fd(self, limits: &Limits) -> Fd {
+        match self {
+            Stdin::Empty => Fd::null_input(),
+            Stdin::Bytes(bytes) => Fd::reader(BytesReader::new(bytes)),
+            Stdin::Reader(mut reader) => {
+                let (mut writer, reader_end) = pipe(&Watch::new(limits.timeout));
+                // The pump ends with its stream or when the shell stops
+                // reading; one blocked on a silent stream ends with the
+                // process.
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut reader, &mut writer);
+                });
+                Fd::reader(reader_end)
+            }
+        }
+    }
+}
+
+/// One call's deadline, stdin and sinks.
+pub(crate) struct Call {
+    pub(crate) watch: Watch,
+    pub(crate) stdin: Option<Bytes>,
+    pub(crate) output: Option<Output>,
 }

@@ -15,16 +15,16 @@ mod session;
 mod snapshots;
 
 pub use builder::SandboxBuilder;
-pub use call::CallOptions;
+pub use call::{CallOptions, Stdin};
 pub use child::ChildSeed;
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
     UnknownSnapshot, WriteBackError,
 };
-pub use run::Run;
+pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
-pub use session::{ShellRun, ShellSession, Stdin};
+pub use session::ShellSession;
 pub use snapshots::SnapshotId;
 
 pub use goccia_core::host_memory;

@@ -4,7 +4,9 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use goccia_core::FailureKind;
+use std::time::Instant;
+
+use goccia_core::{FailureKind, Stop};
 use goccia_vm::Failure;
 
 /// A finished [`Sandbox::run_script`](crate::Sandbox::run_script) or
@@ -68,5 +70,46 @@ impl Run {
     /// stderr as text (invalid UTF-8 replaced).
     pub fn stderr_text(&self) -> Cow<'_, str> {
         String::from_utf8_lossy(&self.stderr)
+    }
+}
+
+/// How a shell run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellRun {
+    /// The last command's status, or the code of what stopped it (130 for
+    /// a cancellation, the failure kind's code for a limit).
+    pub exit_code: i32,
+    /// What stopped the run before its end, if anything did.
+    pub stop: Option<Stop>,
+    /// The failure a stop made of the run (what, the limit's value, the
+    /// sandbox's advice).
+    pub failure: Option<Failure>,
+}
+
+impl ShellRun {
+    pub(crate) fn finished(status: i32) -> Self {
+        ShellRun {
+            exit_code: status,
+            stop: None,
+            failure: None,
+        }
+    }
+
+    /// True when a cancellation (Ctrl-C, a cancel token) stopped it.
+    pub fn cancelled(&self) -> bool {
+        self.stop == Some(Stop::Cancelled)
+    }
+
+    /// As a [`Run`] that started at `started` (its output went elsewhere).
+    pub fn into_run(self, started: Instant) -> Run {
+        Run {
+            exit_code: self.exit_code,
+            failure: self.failure,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            result: None,
+            duration: started.elapsed(),
+            memory_used: None,
+        }
     }
 }

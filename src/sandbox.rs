@@ -258,7 +258,15 @@ impl Sandbox {
         })?;
         if let Some(remote) = &self.remote {
             let inline = inline_source.map(|source| source.to_string());
-            return self.run_isolated_entry(remote, entry.as_str(), inline, output, watch);
+            let parts = self.parts();
+            return crate::isolation::remote::run_script(
+                remote,
+                &parts,
+                entry.as_str(),
+                inline,
+                output,
+                watch,
+            );
         }
         let started = Instant::now();
         let mut request = RunRequest::new(
@@ -665,6 +673,14 @@ impl Sandbox {
     /// ```
     pub fn usage(&self) -> goccia_vfs::Usage {
         self.vfs.lock().usage()
+    }
+
+    /// What a call through the worker needs of this sandbox.
+    pub(crate) fn parts(&self) -> crate::isolation::remote::SandboxParts {
+        crate::isolation::remote::SandboxParts {
+            vfs: self.vfs.clone(),
+            engine: self.engine().clone(),
+        }
     }
 
     pub(crate) fn shared_vfs(&self) -> SharedVfs {

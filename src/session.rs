@@ -5,105 +5,23 @@
 //! scripts must not overflow the caller's thread); every call is a message
 //! to that thread.
 
-use std::io::Read;
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
-use bytes::Bytes;
 use goccia_core::{
     Advice, Audit, CancelToken, Capture, Limits, Output, OutputBudget, Stop, Stream, Watch,
 };
-use goccia_shell::io::{BytesReader, Fd, HostWriter, pipe};
+use goccia_shell::io::{BytesReader, Fd, HostWriter};
 use goccia_shell::{Context, LineStatus, Shell};
 use goccia_vm::{Failure, Nester};
 
+use crate::call::{Call, Stdin};
 use crate::error::RunError;
-use crate::{Run, Sandbox};
+use crate::{Run, Sandbox, ShellRun};
 
 /// Stack for the thread a shell runs on: its parser and interpreter
 /// recurse, and nested constructs must not overflow it.
 const SHELL_STACK: usize = 256 << 20;
-
-/// What a shell session reads as its standard input.
-pub enum Stdin {
-    /// Nothing: reads see end of input at once.
-    Empty,
-    /// These bytes, then end of input.
-    Bytes(Bytes),
-    /// A host stream (the process's stdin), pumped through a pipe so that
-    /// a command waiting on it still stops at the deadline.
-    Reader(Box<dyn Read + Send>),
-}
-
-impl std::fmt::Debug for Stdin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Stdin::Empty => f.write_str("Stdin::Empty"),
-            Stdin::Bytes(bytes) => write!(f, "Stdin::Bytes({} bytes)", bytes.len()),
-            Stdin::Reader(_) => f.write_str("Stdin::Reader(..)"),
-        }
-    }
-}
-
-impl Stdin {
-    fn into_fd(self, limits: &Limits) -> Fd {
-        match self {
-            Stdin::Empty => Fd::null_input(),
-            Stdin::Bytes(bytes) => Fd::reader(BytesReader::new(bytes)),
-            Stdin::Reader(mut reader) => {
-                let (mut writer, reader_end) = pipe(&Watch::new(limits.timeout));
-                // The pump ends with its stream or when the shell stops
-                // reading; one blocked on a silent stream ends with the
-                // process.
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut reader, &mut writer);
-                });
-                Fd::reader(reader_end)
-            }
-        }
-    }
-}
-
-/// How a shell run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShellRun {
-    /// The last command's status, or the code of what stopped it (130 for
-    /// a cancellation, the failure kind's code for a limit).
-    pub exit_code: i32,
-    /// What stopped the run before its end, if anything did.
-    pub stop: Option<Stop>,
-    /// The failure a stop made of the run (what, the limit's value, the
-    /// sandbox's advice).
-    pub failure: Option<Failure>,
-}
-
-impl ShellRun {
-    fn finished(status: i32) -> Self {
-        ShellRun {
-            exit_code: status,
-            stop: None,
-            failure: None,
-        }
-    }
-
-    /// True when a cancellation (Ctrl-C, a cancel token) stopped it.
-    pub fn cancelled(&self) -> bool {
-        self.stop == Some(Stop::Cancelled)
-    }
-
-    /// As a [`Run`] that started at `started` (its output went elsewhere).
-    pub fn into_run(self, started: Instant) -> Run {
-        Run {
-            exit_code: self.exit_code,
-            failure: self.failure,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            result: None,
-            duration: started.elapsed(),
-            memory_used: None,
-        }
-    }
-}
 
 /// A shell over a sandbox's VFS, for callers that stream its output, feed
 /// it stdin, run it line by line (an interactive terminal) or cancel it.
@@ -175,7 +93,8 @@ impl Sandbox {
     /// starts now.
     pub fn shell_session(&self, output: &Output, stdin: Stdin) -> Result<ShellSession, RunError> {
         if let Some(remote) = &self.remote {
-            let session = self.open_isolated_session(remote, output, stdin)?;
+            let session =
+                crate::isolation::remote::RemoteSession::open(remote, self.parts(), output, stdin)?;
             return Ok(ShellSession {
                 jobs: None,
                 cancel: CancelToken::new(),
@@ -527,13 +446,6 @@ impl SessionState {
             failure: Some(failure),
         }
     }
-}
-
-/// One call's deadline, stdin and sinks.
-pub(crate) struct Call {
-    pub(crate) watch: Watch,
-    pub(crate) stdin: Option<Bytes>,
-    pub(crate) output: Option<Output>,
 }
 
 /// The session [`Sandbox::run_shell`] keeps between calls, with the

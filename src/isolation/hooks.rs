@@ -4,7 +4,7 @@
 //! the end-to-end tests use them to check that the parent trusts nothing
 //! a worker says and stops one that misbehaves.
 
-use super::worker::FrameOut;
+use super::out::FrameOut;
 
 /// Runs the hook `name` as the first call starts.
 #[cfg(feature = "isolation-test-hooks")]

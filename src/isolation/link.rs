@@ -100,14 +100,14 @@ impl Link {
         if let Some(Err(reason)) = VERDICT.get() {
             return Err(LinkError::Unavailable(reason.clone()));
         }
-        let address_space = super::worker::address_space(&engine.limits);
+        let address_space = super::command_line::address_space(&engine.limits);
         let mut command = Command::new(&program.program);
         // Its own process group: a Ctrl-C at the terminal is the parent's
         // to handle (it cancels the call), never a signal to the worker.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         command
             .args(&program.args)
-            .arg(super::worker::WORKER_ARG)
+            .arg(super::command_line::WORKER_ARG)
             .args(["--address-space", &address_space.to_string()])
             .args(["--open-files", "16"])
             .env_clear()

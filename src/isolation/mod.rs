@@ -6,7 +6,9 @@
 //!
 //! - `wire`: the frames and messages between the two processes.
 //! - `steps`: tree deltas cut into frames and put back together.
-//! - `worker`: the worker's side ([`run_worker_if_requested`]).
+//! - `command_line`: how a worker is started.
+//! - `worker`: the worker's side ([`run_worker_if_requested`]), writing
+//!   through `out`.
 //! - `link`: the parent's side of one worker.
 //! - `remote`: sandbox calls and shell sessions through a link.
 //! - `hooks`: test-only worker misbehaviour (feature
@@ -18,8 +20,10 @@
 //! the children a guest starts (`runScript` with a sandbox, `goccia`)
 //! run inside the same worker, under its confinement.
 
+mod command_line;
 mod hooks;
 pub(crate) mod link;
+mod out;
 pub(crate) mod remote;
 mod steps;
 pub(crate) mod wire;
@@ -31,7 +35,7 @@ use std::path::PathBuf;
 use goccia_confine::{Layer, LayerStatus, Report};
 use serde::Serialize;
 
-pub use worker::WORKER_ARG;
+pub use command_line::WORKER_ARG;
 
 /// Where a sandbox's guest code runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -18,9 +18,9 @@ use parking_lot::Mutex;
 use super::link::{CallContext, Link, LinkError};
 use super::wire::{Down, Reply, WireRun, WireStdin, Work};
 use super::{Confinement, WorkerProgram};
+use crate::call::{Call, Stdin};
 use crate::error::RunError;
-use crate::session::{Call, ShellRun, Stdin};
-use crate::{Run, Sandbox};
+use crate::run::{Run, ShellRun};
 
 /// A sandbox's worker: started by its first call, started again after a
 /// crash (its sessions are then gone), ended with the sandbox.
@@ -168,119 +168,59 @@ fn failed_shell_run(failure: Failure) -> ShellRun {
     }
 }
 
-impl Sandbox {
-    /// A script run through the worker.
-    pub(crate) fn run_isolated_entry(
-        &self,
-        remote: &Remote,
-        entry: &str,
-        inline: Option<String>,
-        output: &Output,
-        watch: Watch,
-    ) -> Result<Run, RunError> {
-        let started = Instant::now();
-        let parts = self.parts();
-        let work = Work::Script {
-            entry: entry.to_string(),
-            inline,
-        };
-        let result = remote.call(&parts, output, &watch, work);
-        output.budget().finish();
-        let (exit_code, failure, result, memory_used) = match result {
-            Ok((Reply::Run(wire), _)) => {
-                if wire.truncated {
-                    output.budget().note_truncated();
-                }
-                let result = wire
-                    .result
-                    .as_deref()
-                    .and_then(|text| serde_json::from_str(text).ok());
-                (wire.exit_code, failure_of(&wire), result, wire.memory_used)
+/// A script run through the worker.
+pub(crate) fn run_script(
+    remote: &Remote,
+    parts: &SandboxParts,
+    entry: &str,
+    inline: Option<String>,
+    output: &Output,
+    watch: Watch,
+) -> Result<Run, RunError> {
+    let started = Instant::now();
+    let work = Work::Script {
+        entry: entry.to_string(),
+        inline,
+    };
+    let result = remote.call(parts, output, &watch, work);
+    output.budget().finish();
+    let (exit_code, failure, result, memory_used) = match result {
+        Ok((Reply::Run(wire), _)) => {
+            if wire.truncated {
+                output.budget().note_truncated();
             }
-            Ok((Reply::Refused(why), _)) => {
-                let failure = Failure::new(FailureKind::HostError, why);
-                (failure.kind.exit_code(), Some(failure), None, None)
-            }
-            Ok(_) => {
-                let failure = lost(
-                    LinkError::Crash("answered a script with something else".into()),
-                    &parts,
-                );
-                (failure.kind.exit_code(), Some(failure), None, None)
-            }
-            Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
-            Err(error) => {
-                let failure = lost(error, &parts);
-                (failure.kind.exit_code(), Some(failure), None, None)
-            }
-        };
-        Ok(Run {
-            exit_code,
-            result: result.filter(|_| failure.is_none()),
-            failure,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            duration: started.elapsed(),
-            memory_used,
-        })
-    }
-
-    pub(crate) fn parts(&self) -> SandboxParts {
-        SandboxParts {
-            vfs: self.vfs.clone(),
-            engine: self.engine().clone(),
+            let result = wire
+                .result
+                .as_deref()
+                .and_then(|text| serde_json::from_str(text).ok());
+            (wire.exit_code, failure_of(&wire), result, wire.memory_used)
         }
-    }
-
-    /// Opens a shell session in the worker.
-    pub(crate) fn open_isolated_session(
-        &self,
-        remote: &Arc<Remote>,
-        output: &Output,
-        stdin: Stdin,
-    ) -> Result<RemoteSession, RunError> {
-        let parts = self.parts();
-        let id = remote.next_session.fetch_add(1, Ordering::Relaxed);
-        let (wire_stdin, reader) = match stdin {
-            Stdin::Empty => (WireStdin::Empty, None),
-            Stdin::Bytes(bytes) => (WireStdin::Bytes(bytes.to_vec()), None),
-            Stdin::Reader(reader) => (WireStdin::Stream, Some(reader)),
-        };
-        let watch = Watch::new(self.limits().timeout);
-        let work = Work::Open {
-            session: id,
-            stdin: wire_stdin,
-        };
-        let generation = match remote.call(&parts, output, &watch, work) {
-            Ok((Reply::Unit, generation)) => generation,
-            Ok((Reply::Refused(why), _)) => {
-                return Err(RunError::Thread(std::io::Error::other(why)));
-            }
-            Ok(_) => return Err(RunError::Panicked),
-            Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
-            Err(error) => {
-                return Err(RunError::Thread(std::io::Error::other(
-                    lost(error, &parts).message,
-                )));
-            }
-        };
-        if let Some(reader) = reader {
-            let sender = remote
-                .slot
-                .lock()
-                .as_ref()
-                .map(Link::stdin_sender)
-                .ok_or(RunError::Panicked)?;
-            pump(reader, sender, id);
+        Ok((Reply::Refused(why), _)) => {
+            let failure = Failure::new(FailureKind::HostError, why);
+            (failure.kind.exit_code(), Some(failure), None, None)
         }
-        Ok(RemoteSession {
-            remote: remote.clone(),
-            parts,
-            output: output.clone(),
-            id,
-            generation,
-        })
-    }
+        Ok(_) => {
+            let failure = lost(
+                LinkError::Crash("answered a script with something else".into()),
+                parts,
+            );
+            (failure.kind.exit_code(), Some(failure), None, None)
+        }
+        Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
+        Err(error) => {
+            let failure = lost(error, parts);
+            (failure.kind.exit_code(), Some(failure), None, None)
+        }
+    };
+    Ok(Run {
+        exit_code,
+        result: result.filter(|_| failure.is_none()),
+        failure,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        duration: started.elapsed(),
+        memory_used,
+    })
 }
 
 /// Feeds a session's stdin from a host stream, as frames.
@@ -312,6 +252,54 @@ pub(crate) struct RemoteSession {
 }
 
 impl RemoteSession {
+    /// Opens a shell session in the worker (started if there is none).
+    pub(crate) fn open(
+        remote: &Arc<Remote>,
+        parts: SandboxParts,
+        output: &Output,
+        stdin: Stdin,
+    ) -> Result<RemoteSession, RunError> {
+        let id = remote.next_session.fetch_add(1, Ordering::Relaxed);
+        let (wire_stdin, reader) = match stdin {
+            Stdin::Empty => (WireStdin::Empty, None),
+            Stdin::Bytes(bytes) => (WireStdin::Bytes(bytes.to_vec()), None),
+            Stdin::Reader(reader) => (WireStdin::Stream, Some(reader)),
+        };
+        let watch = Watch::new(parts.engine.limits.timeout);
+        let work = Work::Open {
+            session: id,
+            stdin: wire_stdin,
+        };
+        let generation = match remote.call(&parts, output, &watch, work) {
+            Ok((Reply::Unit, generation)) => generation,
+            Ok((Reply::Refused(why), _)) => {
+                return Err(RunError::Thread(std::io::Error::other(why)));
+            }
+            Ok(_) => return Err(RunError::Panicked),
+            Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
+            Err(error) => {
+                let message = lost(error, &parts).message;
+                return Err(RunError::Thread(std::io::Error::other(message)));
+            }
+        };
+        if let Some(reader) = reader {
+            let sender = remote
+                .slot
+                .lock()
+                .as_ref()
+                .map(Link::stdin_sender)
+                .ok_or(RunError::Panicked)?;
+            pump(reader, sender, id);
+        }
+        Ok(RemoteSession {
+            remote: remote.clone(),
+            parts,
+            output: output.clone(),
+            id,
+            generation,
+        })
+    }
+
     /// Whether the worker this session lived in is gone.
     pub(crate) fn is_stale(&self) -> bool {
         self.remote.generation.load(Ordering::SeqCst) != self.generation

@@ -17,9 +17,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use goccia_confine::{Enforcement, Layer, LayerStatus, Plan, confine_current_process};
-use goccia_core::{
-    Advice, Audit, CancelToken, Limits, Output, OutputBudget, Overflow, Setting, Watch,
-};
+use goccia_core::{Advice, Audit, CancelToken, Output, OutputBudget, Overflow, Setting, Watch};
 use goccia_vfs::policy::{Approver, Decision, EscalationRequest, PolicyMode, WritePolicy};
 use goccia_vfs::replica::delta;
 use goccia_vfs::{Quota, Vfs, VfsPath};
@@ -27,27 +25,13 @@ use goccia_vm::fetch::{FetchError, FetchRelay, FetchRequest, FetchResponse, Rela
 use goccia_vm::{Engine, ExecMode};
 use parking_lot::Mutex;
 
+use super::out::FrameOut;
 use super::steps::{Assembler, send_steps};
 use super::wire::{
     Call, Down, Hello, Init, PROTOCOL, Reply, Up, WireEscalation, WireFailure, WireFetchError,
-    WireRequest, WireResponse, WireRun, WireStdin, Work, read_frame, write_frame,
+    WireRequest, WireResponse, WireRun, WireStdin, Work, read_frame,
 };
-use crate::session::ShellRun;
-use crate::{CallOptions, Run, Sandbox, ShellSession, Stdin};
-
-/// The argument that makes a goccia binary a worker.
-pub const WORKER_ARG: &str = "__goccia-worker";
-
-/// Frames to the parent, from any thread, one whole frame at a time (one
-/// `write` each: the descriptor itself, not the line-buffered `Stdout`).
-#[derive(Clone)]
-pub(crate) struct FrameOut(pub(crate) Arc<Mutex<std::fs::File>>);
-
-impl FrameOut {
-    pub(crate) fn send(&self, message: &Up) -> io::Result<()> {
-        write_frame(&mut *self.0.lock(), message)
-    }
-}
+use crate::{CallOptions, Run, Sandbox, ShellRun, ShellSession, Stdin};
 
 /// The worker's options, from its command line (the parent's choice,
 /// before confinement: nothing of the guest can reach them).
@@ -414,7 +398,7 @@ impl Executor {
                 own_deadline: true,
                 ..
             } => {
-                let call = crate::session::Call {
+                let call = crate::call::Call {
                     watch: Watch::with_cancel(timeout, call_token),
                     stdin: stdin.map(Bytes::from),
                     output: Some(output.clone()),
@@ -665,23 +649,4 @@ impl Approver for RemoteApprover {
             _ => Decision::Unavailable,
         }
     }
-}
-
-/// The limits a worker for `limits` runs under: its address space is the
-/// memory limit plus what its threads reserve for their stacks (virtual,
-/// mostly untouched) plus a margin for the runtime itself.
-pub(crate) fn address_space(limits: &Limits) -> u64 {
-    const SHELL_THREADS: u64 = 256 << 20;
-    const STAGE: u64 = 64 << 20;
-    const RUNTIME: u64 = 1 << 30;
-    let stages = limits.max_concurrent_stages as u64 * STAGE;
-    let jq = limits.max_memory.clamp(64 << 20, 1 << 30);
-    let scripts = (u64::from(limits.max_depth) + 2) * (limits.stack_size + (8 << 20));
-    limits
-        .max_memory
-        .saturating_add(SHELL_THREADS * 2)
-        .saturating_add(stages)
-        .saturating_add(jq)
-        .saturating_add(scripts)
-        .saturating_add(RUNTIME)
 }
