@@ -1,5 +1,5 @@
 //! Test-only misbehaviour of a worker (compiled with the feature
-//! `isolation-test-hooks` only, chosen by the parent on the worker's
+//! `test-hooks` only, chosen by the parent on the worker's
 //! command line before confinement — never reachable from guest input):
 //! the end-to-end tests use them to check that the parent trusts nothing
 //! a worker says and stops one that misbehaves.
@@ -7,7 +7,7 @@
 use super::out::FrameOut;
 
 /// Runs the hook `name` as the first call starts.
-#[cfg(feature = "isolation-test-hooks")]
+#[cfg(feature = "test-hooks")]
 pub(crate) fn on_call(name: &str, out: &FrameOut) {
     use super::wire::{MAX_FRAME, Up, WireStep};
     use std::io::Write;
@@ -81,7 +81,7 @@ pub(crate) fn on_call(name: &str, out: &FrameOut) {
 
 /// Runs the hook `name` as the first call ends, before its changes are
 /// sent: `abort` dies with the guest's writes made but never reported.
-#[cfg(feature = "isolation-test-hooks")]
+#[cfg(feature = "test-hooks")]
 pub(crate) fn before_done(name: &str) {
     if name == "abort" {
         std::process::abort();
@@ -89,9 +89,9 @@ pub(crate) fn before_done(name: &str) {
 }
 
 /// Without the feature no hook exists.
-#[cfg(not(feature = "isolation-test-hooks"))]
+#[cfg(not(feature = "test-hooks"))]
 pub(crate) fn on_call(_name: &str, _out: &FrameOut) {}
 
 /// Without the feature no hook exists.
-#[cfg(not(feature = "isolation-test-hooks"))]
+#[cfg(not(feature = "test-hooks"))]
 pub(crate) fn before_done(_name: &str) {}

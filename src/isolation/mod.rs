@@ -12,7 +12,7 @@
 //! - `link`: the parent's side of one worker.
 //! - `remote`: sandbox calls and shell sessions through a link.
 //! - `hooks`: test-only worker misbehaviour (feature
-//!   `isolation-test-hooks`).
+//!   `test-hooks`).
 //!
 //! One worker serves one sandbox for as long as the sandbox lives (its
 //! shell sessions live in it); a child sandbox made with
@@ -96,7 +96,7 @@ impl WorkerProgram {
     /// Leaves confinement layers out, by name (`seccomp`,
     /// `network-namespace`, ...): for tests of partial enforcement and of
     /// refusal only. Unknown names are an error naming them.
-    #[cfg(feature = "isolation-test-hooks")]
+    #[cfg(feature = "test-hooks")]
     pub fn leave_out(mut self, names: &str) -> Result<Self, String> {
         for name in names.split(',').filter(|name| !name.is_empty()) {
             let layer = Layer::parse(name).ok_or_else(|| format!("no layer {name:?}"))?;
@@ -108,7 +108,7 @@ impl WorkerProgram {
     /// Makes the worker misbehave as `hook` says when its first call
     /// starts (`abort`, `flood`, `stall`, `oversize`, `garbage`, `forge`,
     /// `syscalls`): for the tests of a parent that trusts nothing.
-    #[cfg(feature = "isolation-test-hooks")]
+    #[cfg(feature = "test-hooks")]
     pub fn hook(mut self, hook: &str) -> Self {
         self.hook = Some(hook.to_string());
         self
@@ -116,12 +116,12 @@ impl WorkerProgram {
 }
 
 impl WorkerProgram {
-    /// A test build's overrides (feature `isolation-test-hooks`): the
+    /// A test build's overrides (feature `test-hooks`): the
     /// worker hook named by `GOCCIA_TEST_WORKER_HOOK` and the layers named
     /// by `GOCCIA_TEST_LEAVE_OUT`. Without the feature it changes nothing
     /// and reads nothing.
     pub fn test_overrides(self) -> Result<Self, String> {
-        #[cfg(feature = "isolation-test-hooks")]
+        #[cfg(feature = "test-hooks")]
         {
             let mut program = self;
             if let Ok(hook) = std::env::var("GOCCIA_TEST_WORKER_HOOK") {
@@ -132,7 +132,7 @@ impl WorkerProgram {
             }
             Ok(program)
         }
-        #[cfg(not(feature = "isolation-test-hooks"))]
+        #[cfg(not(feature = "test-hooks"))]
         Ok(self)
     }
 }

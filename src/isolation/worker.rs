@@ -57,7 +57,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     plan.leave_out.push(layer);
                 }
             }
-            "--hook" if cfg!(feature = "isolation-test-hooks") => hook = Some(value()?.clone()),
+            "--hook" if cfg!(feature = "test-hooks") => hook = Some(value()?.clone()),
             other => return Err(format!("unknown worker option {other}")),
         }
     }
