@@ -70,6 +70,10 @@ pub struct SandboxBuilder {
     policy: PolicySettings,
     /// Where guest code runs.
     isolation: crate::isolation::Isolation,
+    /// Host programs the shell may run, by name, with their paths if given.
+    host_commands: Vec<(String, Option<PathBuf>)>,
+    /// `RLIMIT_AS` of a host command's processes.
+    host_command_memory: u64,
 }
 
 /// What [`SandboxBuilder::policy`], [`SandboxBuilder::writable`] and
@@ -102,9 +106,14 @@ impl Default for SandboxBuilder {
             filter: HostFilter::default(),
             policy: PolicySettings::default(),
             isolation: crate::isolation::Isolation::None,
+            host_commands: Vec::new(),
+            host_command_memory: DEFAULT_HOST_COMMAND_MEMORY,
         }
     }
 }
+
+/// The address space of a host command's processes unless set (1 GiB).
+pub const DEFAULT_HOST_COMMAND_MEMORY: u64 = 1 << 30;
 
 impl SandboxBuilder {
     /// A builder with the defaults: no files, default [`Limits`],
@@ -300,8 +309,12 @@ impl SandboxBuilder {
     /// let error = Sandbox::builder().limits(Limits::default().stack_size(1)).build();
     /// assert!(matches!(error, Err(SetupError::Limits(_))));
     /// ```
-    pub fn build(self) -> Result<Sandbox, SetupError> {
+    pub fn build(mut self) -> Result<Sandbox, SetupError> {
         self.engine.limits.check()?;
+        let host = self.host_runner()?;
+        if let Some(runner) = &host {
+            self.engine.programs = goccia_vm::HostPrograms(Some(runner.clone()));
+        }
         if let Some((name, _)) = self
             .engine
             .env
@@ -339,8 +352,59 @@ impl SandboxBuilder {
         vfs.set_policy(Some(policy));
         let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
         sandbox.set_isolation(self.isolation, false);
+        sandbox.host = host;
         sandbox.seed_skipped = filter.skipped();
         Ok(sandbox)
+    }
+
+    /// Lets the shell (and `$`) run the host program `name` (contract §14):
+    /// at `path`, or found once in the system directories of the host's
+    /// `PATH`. It runs confined by bubblewrap over a copy of the VFS, and
+    /// what it changes comes back into the VFS. It takes precedence over a
+    /// virtual command of the same name; nothing else of the host starts.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let error = Sandbox::builder().host_command("no-such-tool", None).build().unwrap_err();
+    /// assert!(error.to_string().contains("no executable `no-such-tool`"));
+    /// ```
+    pub fn host_command(mut self, name: &str, path: Option<&Path>) -> Self {
+        self.host_commands
+            .push((name.to_string(), path.map(Path::to_path_buf)));
+        self
+    }
+
+    /// The address-space limit of every process a host command starts
+    /// (default [`DEFAULT_HOST_COMMAND_MEMORY`]).
+    pub fn host_command_memory(mut self, bytes: u64) -> Self {
+        self.host_command_memory = bytes;
+        self
+    }
+
+    /// The host commands' runner, if any were asked for.
+    fn host_runner(&self) -> Result<Option<Arc<goccia_host::HostRunner>>, SetupError> {
+        if self.host_commands.is_empty() {
+            return Ok(None);
+        }
+        if self.isolation != crate::isolation::Isolation::None {
+            return Err(SetupError::HostCommandsIsolated);
+        }
+        // The host's PATH says where to look (host-side configuration,
+        // never given to the guest).
+        let search = std::env::var("PATH").ok();
+        let mut programs = Vec::new();
+        for (name, path) in &self.host_commands {
+            let program = goccia_host::Program::resolve(name, path.as_deref(), search.as_deref())?;
+            programs.retain(|known: &goccia_host::Program| known.name != program.name);
+            programs.push(program);
+        }
+        let mut settings = goccia_host::HostSettings::new(programs);
+        settings.memory = self.host_command_memory;
+        #[cfg(feature = "test-hooks")]
+        if let Ok(bwrap) = std::env::var("GOCCIA_TEST_BWRAP") {
+            settings.bwrap = PathBuf::from(bwrap);
+        }
+        Ok(Some(goccia_host::HostRunner::new(settings)))
     }
 
     /// Where guest code runs (contract §13; default

@@ -95,6 +95,7 @@ impl Sandbox {
         );
         let mut child = Sandbox::new(vfs, Vec::new(), self.engine().clone());
         child.set_isolation(self.isolation.clone(), true);
+        child.host = self.host.clone();
         child.parent_paths = seeds.iter().filter_map(ChildSeed::parent_path).collect();
         Ok(child)
     }

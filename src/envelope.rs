@@ -53,6 +53,9 @@ pub struct Envelope {
     /// Where the guest ran: `{mode, enforcement, layers, missing}`
     /// (contract §13).
     pub isolation: crate::isolation::Confinement,
+    /// The host commands and their confinement (contract §14); `null`
+    /// without host commands.
+    pub host_commands: Option<crate::host_commands::HostCommandsSummary>,
     /// Figures of the run.
     pub stats: Stats,
 }
@@ -207,6 +210,7 @@ impl Envelope {
                 }
             },
             isolation: sandbox.confinement(),
+            host_commands: sandbox.host_commands(),
             stats: Stats {
                 output_truncated: false,
                 duration_ms: run.duration.as_secs_f64() * 1000.0,

@@ -73,6 +73,14 @@ pub enum SetupError {
         /// What is wrong with it.
         source: goccia_vfs::PathError,
     },
+    /// A host command that cannot be set up (not a name, not found where
+    /// it could run, not executable).
+    #[error("{0}")]
+    HostCommand(#[from] goccia_host::ProgramError),
+    /// Host commands asked for in a process-isolated sandbox: a worker
+    /// cannot start processes, and relaying them is not built yet.
+    #[error("host commands cannot run in a process-isolated sandbox yet (use one or the other)")]
+    HostCommandsIsolated,
 }
 
 impl SetupError {

@@ -8,6 +8,7 @@ mod child;
 mod envelope;
 mod error;
 mod escalation;
+mod host_commands;
 pub mod isolation;
 mod run;
 mod sandbox;
@@ -22,6 +23,7 @@ pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
     UnknownSnapshot, WriteBackError,
 };
+pub use host_commands::HostCommandsSummary;
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;

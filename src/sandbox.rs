@@ -82,6 +82,8 @@ pub struct Sandbox {
     pub(crate) isolation: crate::isolation::Isolation,
     /// The worker, for a process-isolated sandbox.
     pub(crate) remote: Option<Arc<crate::isolation::remote::Remote>>,
+    /// The host commands its shells may run (contract §14).
+    pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
 }
 
 /// A sandbox's shell session state, shared by its `$` and its sessions.
@@ -115,6 +117,7 @@ impl Sandbox {
             shell: Mutex::new(None),
             isolation: crate::isolation::Isolation::None,
             remote: None,
+            host: None,
         }
     }
 

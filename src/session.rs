@@ -112,6 +112,7 @@ impl Sandbox {
             limits.clone(),
             launcher,
             engine.audit.clone(),
+            engine.programs.0.clone(),
         );
         let writer = |stream| {
             Fd::writer(HostWriter {

@@ -146,6 +146,7 @@ fn new_shell(host: &Host) -> Shell {
         host.limits.clone(),
         host.nest.launcher(),
         host.audit.clone(),
+        host.programs.0.clone(),
     );
     let mut shell = Shell::new(
         context,

@@ -54,6 +54,31 @@ impl Tripwire {
     }
 }
 
+/// The host programs a sandbox's shells may run, if any (contract §14):
+/// shared by every shell of the sandbox and of the runs it nests.
+#[derive(Clone, Default)]
+pub struct HostPrograms(pub Option<Arc<dyn goccia_shell::HostCommands>>);
+
+impl std::fmt::Debug for HostPrograms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(programs) => write!(f, "HostPrograms({:?})", programs.names()),
+            None => f.write_str("HostPrograms(none)"),
+        }
+    }
+}
+
+/// Two sets are equal when they are the same one.
+impl PartialEq for HostPrograms {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
 /// Everything the host functions of one JS runtime need.
 pub struct Host {
     /// The sandbox's VFS.
@@ -72,6 +97,8 @@ pub struct Host {
     pub network: goccia_core::NetPolicy,
     /// Where `fetch` goes instead of the network, if anywhere.
     pub relay: crate::fetch::FetchRelay,
+    /// The host programs its shells may run (contract §14).
+    pub programs: HostPrograms,
     /// Where refusals and other decisions are recorded.
     pub audit: goccia_core::Audit,
     /// The run's limits (and those of the `$` shell).

@@ -27,7 +27,7 @@ pub mod nest;
 mod precompiled;
 pub mod prelude;
 
-pub use host::{Host, HostRef, Internals, Tripwire, host_of};
+pub use host::{Host, HostPrograms, HostRef, Internals, Tripwire, host_of};
 
 use std::rc::Rc;
 

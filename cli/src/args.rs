@@ -248,6 +248,20 @@ pub struct SandboxArgs {
     )]
     pub mode: ModeArg,
 
+    /// Let the shell run this host program, confined by bubblewrap over a
+    /// copy of the sandbox (repeatable); without =PATH it is found in the
+    /// system directories of PATH. What it changes comes back into the
+    /// sandbox.
+    #[arg(
+        long = "host-command",
+        value_name = "NAME[=PATH]",
+        help_heading = "Host commands"
+    )]
+    pub host_command: Vec<String>,
+    /// Address-space limit of every process a host command starts.
+    #[arg(long = "host-command-memory", value_name = "BYTES", value_parser = size, default_value = "1g", help_heading = "Host commands")]
+    pub host_command_memory: u64,
+
     /// Where guest code runs: none (in this process) or process (in a
     /// child process confined by namespaces, rlimits, no_new_privs,
     /// Landlock and a seccomp allow-list; refused, exit 2, when that

@@ -105,6 +105,13 @@ pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -
     for pattern in &args.exclude {
         builder = builder.exclude(pattern.clone());
     }
+    for spec in &args.host_command {
+        builder = match spec.split_once('=') {
+            Some((name, path)) => builder.host_command(name, Some(std::path::Path::new(path))),
+            None => builder.host_command(spec, None),
+        };
+    }
+    builder = builder.host_command_memory(args.host_command_memory);
     for (name, value) in &args.env {
         builder = builder.env(name.clone(), value.clone());
     }

@@ -18,6 +18,8 @@ mod fetch;
 mod fs_module;
 #[path = "e2e/guest.rs"]
 mod guest;
+#[path = "e2e/host_commands.rs"]
+mod host_commands;
 #[path = "e2e/hostile.rs"]
 mod hostile;
 #[path = "e2e/hostile2.rs"]

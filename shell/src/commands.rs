@@ -11,7 +11,7 @@ use goccia_vfs::SharedVfs;
 
 use crate::builtins;
 use crate::interp;
-use crate::interp::{CommandFn, CommandKind, CommandTable, Context, ScriptLauncher};
+use crate::interp::{CommandFn, CommandKind, CommandTable, Context, HostCommands, ScriptLauncher};
 use crate::utilities;
 
 /// Every builtin and utility.
@@ -24,19 +24,21 @@ impl Context {
     /// A context for shells of one sandbox, running every command of
     /// [`TABLE`]; the `goccia` builtin is unavailable.
     pub fn new(vfs: SharedVfs, watch: Watch, limits: Limits) -> Arc<Self> {
-        Context::build(vfs, watch, limits, None, &TABLE, Audit::default())
+        Context::build(vfs, watch, limits, None, &TABLE, Audit::default(), None)
     }
 
     /// [`Context::new`] with the `goccia` builtin served by `launcher`,
-    /// recording policy decisions in `audit`.
+    /// recording policy decisions in `audit`, and the host programs of
+    /// `host` runnable by name.
     pub fn with_launcher(
         vfs: SharedVfs,
         watch: Watch,
         limits: Limits,
         launcher: Arc<dyn ScriptLauncher>,
         audit: Audit,
+        host: Option<Arc<dyn HostCommands>>,
     ) -> Arc<Self> {
-        Context::build(vfs, watch, limits, Some(launcher), &TABLE, audit)
+        Context::build(vfs, watch, limits, Some(launcher), &TABLE, audit, host)
     }
 }
 

@@ -36,5 +36,5 @@ pub(crate) mod utilities;
 pub(crate) mod vars;
 
 pub use goccia_core::{Limits, Stop};
-pub use interp::{Context, ExecResult, Flow, LineStatus, ScriptLauncher, Shell};
+pub use interp::{Context, ExecResult, Flow, HostCommands, LineStatus, ScriptLauncher, Shell};
 pub use parse::ParseError;

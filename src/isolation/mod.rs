@@ -150,6 +150,11 @@ impl WorkerProgram {
 /// // ... the program itself
 /// ```
 pub fn run_worker_if_requested() -> Option<i32> {
+    // The launcher a host command's jail starts (contract §14) is this
+    // binary too.
+    if let Some(code) = goccia_host::run_inside_if_requested() {
+        return Some(code);
+    }
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) != Some(WORKER_ARG) {
         return None;

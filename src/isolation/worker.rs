@@ -266,6 +266,7 @@ fn build(init: &Init, out: &FrameOut, answers: &Arc<Answers>) -> Sandbox {
         audit,
         advice,
         env: init.env.clone(),
+        programs: Default::default(),
     };
     Sandbox::new(vfs, Vec::new(), engine)
 }

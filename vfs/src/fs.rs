@@ -67,6 +67,17 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// A tree holding nothing, not even `/tmp`: what an empty host folder
+    /// holds, for keeping one in step with a tree ([`crate::replica`]).
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            root: Arc::new(DirNode::new(Meta {
+                mode: DIR_MODE,
+                mtime_ns: 0,
+            })),
+        }
+    }
+
     /// The root directory.
     pub fn root(&self) -> &Arc<DirNode> {
         &self.root

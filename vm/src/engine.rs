@@ -18,6 +18,9 @@ pub struct Engine {
     /// Where `fetch` goes instead of the network (an isolated worker's
     /// parent); none by default.
     pub relay: goccia_builtins::fetch::FetchRelay,
+    /// The host programs its shells may run (contract §14); none by
+    /// default.
+    pub programs: goccia_builtins::HostPrograms,
     /// Where security-relevant decisions are recorded (off by default).
     pub audit: Audit,
     /// The surface's words for raising a limit, appended to messages

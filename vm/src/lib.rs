@@ -24,6 +24,7 @@ pub mod runner;
 pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
 pub use failure::Failure;
+pub use goccia_builtins::HostPrograms;
 pub use heap::HeapBudget;
 pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};

@@ -196,6 +196,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         shell: request.shell.clone().unwrap_or_default(),
         network: request.engine.network.clone(),
         relay: request.engine.relay.clone(),
+        programs: request.engine.programs.clone(),
         audit: request.engine.audit.clone(),
         limits: request.engine.limits.clone(),
         advice: request.engine.advice.clone(),

@@ -55,6 +55,20 @@ pub trait ScriptLauncher: Send + Sync {
     fn launch(&self, shell: &mut Shell, args: &[String]) -> ExecResult;
 }
 
+/// Host programs the host lets a sandbox's shells run (contract §14), by
+/// name: implemented above the shell, which only asks whether a name is
+/// one and hands the command over with the shell (its cwd, exported
+/// variables, descriptors and deadline). A host command takes precedence
+/// over a builtin or utility of the same name; a function still wins.
+pub trait HostCommands: Send + Sync {
+    /// Whether `name` is a host command.
+    fn has(&self, name: &str) -> bool;
+    /// Every host command's name.
+    fn names(&self) -> Vec<String>;
+    /// Runs `words` (`words[0]` is the name); the status, or a stop.
+    fn run(&self, shell: &mut Shell, words: &[String]) -> ExecResult;
+}
+
 /// What every shell of one sandbox shares. Built by
 /// [`Context::new`] and [`Context::with_launcher`] (in
 /// [`crate::commands`], which supplies the command table).
@@ -71,6 +85,8 @@ pub struct Context {
     pub table: &'static CommandTable,
     /// Where policy denials (and escalations) are recorded.
     pub audit: Audit,
+    /// The host programs its shells may run, if any.
+    pub host: Option<Arc<dyn HostCommands>>,
     commands: AtomicU64,
     iterations: AtomicU64,
     next_pid: AtomicU64,
@@ -91,6 +107,7 @@ impl Context {
         launcher: Option<Arc<dyn ScriptLauncher>>,
         table: &'static CommandTable,
         audit: Audit,
+        host: Option<Arc<dyn HostCommands>>,
     ) -> Arc<Self> {
         let context = Context {
             vfs,
@@ -99,6 +116,7 @@ impl Context {
             launcher,
             table,
             audit,
+            host,
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),

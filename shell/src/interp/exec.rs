@@ -420,6 +420,11 @@ impl Shell {
     /// Runs a builtin, utility or script (skipping functions: `command`).
     pub(crate) fn dispatch_command(&mut self, words: &[String]) -> ExecResult {
         let name = words[0].as_str();
+        if let Some(host) = self.ctx.host.clone()
+            && host.has(name)
+        {
+            return host.run(self, words);
+        }
         if let Some(run) = self.ctx.table.get(name) {
             return run(self, words);
         }

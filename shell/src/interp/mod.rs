@@ -28,7 +28,7 @@ pub mod shell;
 pub(crate) mod test_expr;
 mod variables;
 
-pub use context::{CommandFn, CommandKind, CommandTable, Context, ScriptLauncher};
+pub use context::{CommandFn, CommandKind, CommandTable, Context, HostCommands, ScriptLauncher};
 pub use exec::{CommandOutcome, OutHandle};
 pub(crate) use options::Options;
 pub use param::quote;

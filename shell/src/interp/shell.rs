@@ -204,6 +204,9 @@ impl Shell {
     /// Command names, functions and aliases (for completion).
     pub fn known_commands(&self) -> Vec<String> {
         let mut names: Vec<String> = self.ctx.table.names.iter().map(|n| n.to_string()).collect();
+        if let Some(host) = &self.ctx.host {
+            names.extend(host.names());
+        }
         names.extend(self.functions.keys().cloned());
         names.extend(self.aliases.keys().cloned());
         names.sort();
@@ -429,6 +432,7 @@ impl Shell {
             Some(launcher),
             self.ctx.table,
             self.ctx.audit.clone(),
+            self.ctx.host.clone(),
         );
         child
     }

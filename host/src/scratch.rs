@@ -1,0 +1,426 @@
+//! The sandbox's tree materialized on the host for host commands: a
+//! private folder (mode 0700) holding the VFS's files at their paths,
+//! written once per session and then kept in step by replica deltas (only
+//! what changed in the VFS since the last command is written). After a
+//! command, what it changed under the writable paths is read back as
+//! edits: a file whose inode, size, mode and times are what was written is
+//! not read again.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use goccia_vfs::node::Meta;
+use goccia_vfs::replica::{Step, delta};
+use goccia_vfs::{Node, Snapshot, VfsPath};
+
+use crate::jail::RESERVED;
+
+/// What the host knows of a file it wrote: if these still match, the
+/// command did not touch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    size: u64,
+    mode: u32,
+    mtime_ns: i64,
+    ctime_ns: i64,
+}
+
+impl Stamp {
+    fn of(meta: &fs::Metadata) -> Stamp {
+        Stamp {
+            ino: meta.ino(),
+            size: meta.size(),
+            mode: meta.mode() & 0o7777,
+            mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
+        }
+    }
+}
+
+/// One change a command made, to apply to the VFS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// A file created or whose content changed.
+    Write {
+        /// Where.
+        path: VfsPath,
+        /// The content.
+        data: Bytes,
+        /// Permission bits.
+        mode: u32,
+    },
+    /// A folder created.
+    Mkdir {
+        /// Where.
+        path: VfsPath,
+        /// Permission bits.
+        mode: u32,
+    },
+    /// A file or folder removed (or replaced by another type: a removal,
+    /// then its new form).
+    Remove {
+        /// Where.
+        path: VfsPath,
+    },
+    /// Only the permission bits changed.
+    Chmod {
+        /// Where.
+        path: VfsPath,
+        /// The new bits.
+        mode: u32,
+    },
+}
+
+/// What reading back found besides the edits.
+#[derive(Debug, Default)]
+pub struct ReadBack {
+    /// The edits, parents before children, removals of a tree's contents
+    /// left to the removal of the tree.
+    pub edits: Vec<Edit>,
+    /// Entries left out: links and special files, with what they were.
+    pub skipped: Vec<(VfsPath, &'static str)>,
+    /// Bytes of content the edits bring.
+    pub bytes: u64,
+}
+
+/// A sandbox's materialized tree.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+    /// What the host folder holds, as a tree.
+    mirror: Snapshot,
+    stamps: HashMap<VfsPath, Stamp>,
+}
+
+impl Scratch {
+    /// An empty private folder under the host's temporary directory.
+    pub fn new() -> io::Result<Scratch> {
+        let dir = tempfile::Builder::new().prefix("goccia-host-").tempdir()?;
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
+        Ok(Scratch {
+            dir,
+            mirror: Snapshot::empty(),
+            stamps: HashMap::new(),
+        })
+    }
+
+    /// The folder's path on the host.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The host path of a sandbox path.
+    pub fn host(&self, path: &VfsPath) -> PathBuf {
+        let mut host = self.dir.path().to_path_buf();
+        host.extend(path.components());
+        host
+    }
+
+    /// Writes what changed in `tree` since the last call (everything, the
+    /// first time); the number of files written.
+    pub fn sync(&mut self, tree: &Snapshot) -> io::Result<usize> {
+        let steps = delta(&self.mirror, tree);
+        let mut written = 0;
+        for step in &steps {
+            if hidden(step.path()) {
+                continue;
+            }
+            let host = self.host(step.path());
+            match step {
+                Step::Remove { path } => {
+                    self.remove(&host)?;
+                    self.stamps.retain(|stamped, _| !stamped.starts_with(path));
+                }
+                Step::Dir { meta, .. } => {
+                    fs::create_dir(&host)?;
+                    set_meta(&host, *meta)?;
+                }
+                Step::File { path, meta, data } => {
+                    if host.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+                        self.remove(&host)?;
+                    }
+                    fs::write(&host, data)?;
+                    set_meta(&host, *meta)?;
+                    self.stamps
+                        .insert(path.clone(), Stamp::of(&fs::symlink_metadata(&host)?));
+                    written += 1;
+                }
+                Step::Meta { path, meta } => {
+                    if path.is_root() {
+                        continue;
+                    }
+                    set_meta(&host, *meta)?;
+                    if let Some(stamp) = self.stamps.get_mut(path) {
+                        *stamp = Stamp::of(&fs::symlink_metadata(&host)?);
+                    }
+                }
+            }
+        }
+        self.mirror = tree.clone();
+        Ok(written)
+    }
+
+    /// Forgets what the folder holds: the next [`Scratch::sync`] writes the
+    /// whole tree again (after a read-back that was not taken).
+    pub fn reset(&mut self) -> io::Result<()> {
+        for entry in fs::read_dir(self.dir.path())? {
+            self.remove(&entry?.path())?;
+        }
+        self.mirror = Snapshot::empty();
+        self.stamps.clear();
+        Ok(())
+    }
+
+    fn remove(&self, host: &Path) -> io::Result<()> {
+        match fs::symlink_metadata(host) {
+            Ok(meta) if meta.is_dir() => fs::remove_dir_all(host),
+            Ok(_) => fs::remove_file(host),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// What a command changed under `roots`, compared with what was written
+    /// before it; a file's content is read only when its stamp moved.
+    /// Content beyond `max_bytes` in all is not read (the caller refuses
+    /// the read-back as over the quota).
+    pub fn read_back(&self, roots: &[VfsPath], max_bytes: u64) -> io::Result<ReadBack> {
+        let mut found = ReadBack::default();
+        for root in roots {
+            let before = self.mirror.lookup(root).ok();
+            self.compare(root, before.as_ref(), &mut found, max_bytes)?;
+        }
+        Ok(found)
+    }
+
+    fn compare(
+        &self,
+        path: &VfsPath,
+        before: Option<&Node>,
+        found: &mut ReadBack,
+        max_bytes: u64,
+    ) -> io::Result<()> {
+        let host = self.host(path);
+        let meta = match fs::symlink_metadata(&host) {
+            Ok(meta) => Some(meta),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        let Some(meta) = meta else {
+            if before.is_some() {
+                found.edits.push(Edit::Remove { path: path.clone() });
+            }
+            return Ok(());
+        };
+        let mode = meta.mode() & 0o7777;
+        let kind = meta.file_type();
+        if kind.is_symlink() || !(kind.is_file() || kind.is_dir()) {
+            let what = if kind.is_symlink() {
+                "a symbolic link"
+            } else {
+                "a special file"
+            };
+            found.skipped.push((path.clone(), what));
+            if before.is_some() {
+                found.edits.push(Edit::Remove { path: path.clone() });
+            }
+            return Ok(());
+        }
+        match (before, kind.is_dir()) {
+            (Some(Node::File(file)), false) => {
+                if self.stamps.get(path) == Some(&Stamp::of(&meta)) {
+                    return Ok(());
+                }
+                let data = read_capped(&host, found, max_bytes)?;
+                if data != *file.data() {
+                    found.edits.push(Edit::Write {
+                        path: path.clone(),
+                        data,
+                        mode,
+                    });
+                } else if mode != file.meta().mode {
+                    found.edits.push(Edit::Chmod {
+                        path: path.clone(),
+                        mode,
+                    });
+                }
+            }
+            (Some(Node::Dir(dir)), true) => {
+                if mode != dir.meta().mode {
+                    found.edits.push(Edit::Chmod {
+                        path: path.clone(),
+                        mode,
+                    });
+                }
+                let mut names: Vec<String> = Vec::new();
+                for entry in fs::read_dir(&host)? {
+                    names.push(entry?.file_name().to_string_lossy().into_owned());
+                }
+                for (name, _) in dir.iter() {
+                    if !names.iter().any(|n| n == name.as_ref()) {
+                        names.push(name.to_string());
+                    }
+                }
+                names.sort();
+                for name in names {
+                    let below = path.join(&name);
+                    let before = dir.get(&name).cloned();
+                    self.compare(&below, before.as_ref(), found, max_bytes)?;
+                }
+            }
+            (before, is_dir) => {
+                if before.is_some() {
+                    found.edits.push(Edit::Remove { path: path.clone() });
+                }
+                if is_dir {
+                    found.edits.push(Edit::Mkdir {
+                        path: path.clone(),
+                        mode,
+                    });
+                    let mut names: Vec<String> = Vec::new();
+                    for entry in fs::read_dir(&host)? {
+                        names.push(entry?.file_name().to_string_lossy().into_owned());
+                    }
+                    names.sort();
+                    for name in names {
+                        self.compare(&path.join(&name), None, found, max_bytes)?;
+                    }
+                } else {
+                    let data = read_capped(&host, found, max_bytes)?;
+                    found.edits.push(Edit::Write {
+                        path: path.clone(),
+                        data,
+                        mode,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After the edits were taken into the VFS, which now holds `tree`: the
+    /// files they wrote are stamped anew, so the next read-back skips them.
+    pub fn taken(&mut self, edits: &[Edit], tree: &Snapshot) -> io::Result<()> {
+        for edit in edits {
+            match edit {
+                Edit::Write { path, .. } | Edit::Chmod { path, .. } => {
+                    if let Ok(meta) = fs::symlink_metadata(self.host(path))
+                        && meta.is_file()
+                    {
+                        self.stamps.insert(path.clone(), Stamp::of(&meta));
+                    }
+                }
+                Edit::Remove { path } => self.stamps.retain(|p, _| !p.starts_with(path)),
+                Edit::Mkdir { .. } => {}
+            }
+        }
+        // The host folder holds what the tree holds, up to times: the next
+        // sync sends only what changes after this.
+        self.mirror = tree.clone();
+        Ok(())
+    }
+}
+
+/// Sandbox paths the scratch tree leaves out (a jail shows its own there).
+fn hidden(path: &VfsPath) -> bool {
+    path.components()
+        .next()
+        .is_some_and(|top| RESERVED.contains(&top))
+}
+
+fn read_capped(host: &Path, found: &mut ReadBack, max_bytes: u64) -> io::Result<Bytes> {
+    let size = fs::symlink_metadata(host)?.len();
+    found.bytes = found.bytes.saturating_add(size);
+    if found.bytes > max_bytes {
+        return Err(io::Error::new(io::ErrorKind::StorageFull, "over the quota"));
+    }
+    Ok(Bytes::from(fs::read(host)?))
+}
+
+fn set_meta(host: &Path, meta: Meta) -> io::Result<()> {
+    fs::set_permissions(host, fs::Permissions::from_mode(meta.mode & 0o7777))?;
+    let seconds = meta.mtime_ns.div_euclid(1_000_000_000);
+    let nanos = meta.mtime_ns.rem_euclid(1_000_000_000);
+    let time = libc::timespec {
+        tv_sec: seconds as libc::time_t,
+        tv_nsec: nanos as libc::c_long,
+    };
+    let times = [time, time];
+    let path = std::ffi::CString::new(host.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL in a path"))?;
+    // SAFETY: a valid C path and two timespecs.
+    let result = unsafe { libc::utimensat(libc::AT_FDCWD, path.as_ptr(), times.as_ptr(), 0) };
+    if result != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use goccia_vfs::{Quota, Vfs};
+
+    fn p(s: &str) -> VfsPath {
+        VfsPath::parse(s).unwrap()
+    }
+
+    #[test]
+    fn the_tree_is_written_then_kept_in_step_and_changes_come_back() {
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        vfs.mkdir_all(&p("/work/src")).unwrap();
+        vfs.write_file(&p("/work/src/a.txt"), "a").unwrap();
+        vfs.write_file(&p("/work/gone.txt"), "g").unwrap();
+        vfs.write_file(&p("/tmp/private"), "not materialized")
+            .unwrap();
+        let mut scratch = Scratch::new().unwrap();
+        assert_eq!(scratch.sync(&vfs.snapshot()).unwrap(), 2);
+        assert_eq!(
+            fs::read_to_string(scratch.root().join("work/src/a.txt")).unwrap(),
+            "a"
+        );
+        assert!(!scratch.root().join("tmp").exists());
+
+        vfs.write_file(&p("/work/src/a.txt"), "changed").unwrap();
+        assert_eq!(
+            scratch.sync(&vfs.snapshot()).unwrap(),
+            1,
+            "only what changed"
+        );
+
+        // A program's edits on the host.
+        let root = scratch.root().to_path_buf();
+        fs::write(root.join("work/src/new.txt"), "new").unwrap();
+        fs::remove_file(root.join("work/gone.txt")).unwrap();
+        fs::create_dir(root.join("work/out")).unwrap();
+        fs::write(root.join("work/out/o.txt"), "o").unwrap();
+        std::os::unix::fs::symlink("a.txt", root.join("work/src/link")).unwrap();
+        let found = scratch.read_back(&[p("/work")], u64::MAX).unwrap();
+        let summary: Vec<String> = found
+            .edits
+            .iter()
+            .map(|edit| match edit {
+                Edit::Write { path, .. } => format!("write {path}"),
+                Edit::Mkdir { path, .. } => format!("mkdir {path}"),
+                Edit::Remove { path } => format!("remove {path}"),
+                Edit::Chmod { path, .. } => format!("chmod {path}"),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "remove /work/gone.txt",
+                "mkdir /work/out",
+                "write /work/out/o.txt",
+                "write /work/src/new.txt"
+            ]
+        );
+        assert_eq!(found.skipped, [(p("/work/src/link"), "a symbolic link")]);
+        let over = scratch.read_back(&[p("/work")], 2).unwrap_err();
+        assert_eq!(over.kind(), io::ErrorKind::StorageFull);
+    }
+}
