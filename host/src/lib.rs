@@ -7,7 +7,8 @@
 //! - [`programs`]: which programs, found where (the system directories).
 //! - [`probe`]: bubblewrap found and working, and what it enforces;
 //!   probed once and cached, fail-closed.
-//! - [`scratch`]: the VFS on the host, kept in step, read back.
+//! - [`scratch`]: the VFS on the host, kept in step, read back (what to
+//!   read back named by [`watch`], the kernel's events).
 //! - [`jail`]: bubblewrap's command line for the policy in force.
 //! - [`spawn`]: running it: limits, the shell's descriptors, the deadline.
 //! - [`inside`]: the launcher inside the jail that adds Landlock.
@@ -22,6 +23,7 @@ pub mod programs;
 pub mod runner;
 pub mod scratch;
 pub mod spawn;
+pub mod watch;
 
 pub use inside::run_inside_if_requested;
 pub use probe::Backend;

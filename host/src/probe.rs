@@ -53,19 +53,19 @@ static CACHE: Mutex<Option<Verdicts>> = Mutex::new(None);
 
 /// The backend for `bwrap` (a name looked up in the system directories,
 /// or a path) with `launcher` (the goccia binary), probed on first use.
-pub fn backend(bwrap: &Path, launcher: Option<&Path>, processes: bool) -> Result<Backend, String> {
+pub fn backend(bwrap: &Path, launcher: Option<&Path>) -> Result<Backend, String> {
     let key = (bwrap.to_path_buf(), launcher.map(Path::to_path_buf));
     let mut cache = CACHE.lock().unwrap_or_else(|poison| poison.into_inner());
     let cache = cache.get_or_insert_with(HashMap::new);
     if let Some(known) = cache.get(&key) {
         return known.clone();
     }
-    let verdict = probe(bwrap, launcher, processes);
+    let verdict = probe(bwrap, launcher);
     cache.insert(key, verdict.clone());
     verdict
 }
 
-fn probe(bwrap: &Path, launcher: Option<&Path>, processes: bool) -> Result<Backend, String> {
+fn probe(bwrap: &Path, launcher: Option<&Path>) -> Result<Backend, String> {
     let found = if bwrap.components().count() == 1 {
         Program::resolve(
             &bwrap.to_string_lossy(),
@@ -108,6 +108,14 @@ fn probe(bwrap: &Path, launcher: Option<&Path>, processes: bool) -> Result<Backe
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // As the commands will run: the same identity and limits.
+        crate::spawn::Identity::fresh().prepare(
+            &mut command,
+            crate::spawn::Bounds {
+                memory: 1 << 30,
+                processes: 16,
+            },
+        );
         for dir in ["/bin", "/lib", "/lib64"] {
             if let Ok(target) = std::fs::read_link(dir) {
                 command.arg("--symlink").arg(target).arg(dir);
@@ -152,7 +160,9 @@ fn probe(bwrap: &Path, launcher: Option<&Path>, processes: bool) -> Result<Backe
                     "landlock",
                     other
                         .strip_prefix("landlock unavailable: ")
-                        .unwrap_or("the launcher did not answer")
+                        .unwrap_or(
+                            "the launcher did not answer (it must be readable by the jail's user)",
+                        )
                         .to_string(),
                 )),
                 Err(error) => missing.push(("landlock", error.to_string())),
@@ -163,14 +173,9 @@ fn probe(bwrap: &Path, launcher: Option<&Path>, processes: bool) -> Result<Backe
             "no launcher (this program is not goccia)".into(),
         )),
     }
-    if processes {
-        layers.push("process-limit");
-    } else {
-        missing.push((
-            "process-limit",
-            "goccia runs as root without a pids cgroup it can create, and RLIMIT_NPROC does not bind root".into(),
-        ));
-    }
+    // Never root inside: RLIMIT_NPROC binds, and the host's permissions
+    // stand behind the mounts.
+    layers.extend(["unprivileged-user", "process-limit"]);
     Ok(Backend {
         name: "bwrap",
         bwrap: found,

@@ -19,7 +19,7 @@ use crate::jail::{Jail, View};
 use crate::probe::{Backend, backend};
 use crate::programs::Program;
 use crate::scratch::{Edit, Scratch};
-use crate::spawn::{Bounds, Ended, processes_bounded, run};
+use crate::spawn::{Bounds, Ended, run};
 
 /// Everything host commands are set up with.
 #[derive(Clone, Debug)]
@@ -86,11 +86,7 @@ impl HostRunner {
     /// The backend and what it enforces, or why there is none (probed on
     /// the first call, then remembered).
     pub fn backend(&self) -> Result<Backend, String> {
-        backend(
-            &self.settings.bwrap,
-            self.settings.launcher.as_deref(),
-            processes_bounded(),
-        )
+        backend(&self.settings.bwrap, self.settings.launcher.as_deref())
     }
 
     /// The scratch tree of `vfs`, made on first use.
@@ -144,10 +140,10 @@ impl HostCommands for HostRunner {
             .unwrap_or_else(|| WritePolicy::new(PolicyMode::Full, [], []));
         let slot = self.scratch_for(&vfs);
         let tree = vfs.lock().snapshot();
-        let (root, view) = {
+        let (root, view, identity) = {
             let mut slot = slot.lock();
             if slot.is_none() {
-                match Scratch::new() {
+                match Scratch::new(crate::spawn::Identity::fresh()) {
                     Ok(scratch) => *slot = Some(scratch),
                     Err(error) => return Ok(unprepared(shell, &name, &error)),
                 }
@@ -157,7 +153,11 @@ impl HostCommands for HostRunner {
                 let _ = scratch.reset();
                 return Ok(unprepared(shell, &name, &error));
             }
-            (scratch.root().to_path_buf(), View::of(&tree, &policy))
+            (
+                scratch.root().to_path_buf(),
+                View::of(&tree, &policy),
+                scratch.identity(),
+            )
         };
         let env = shell.exported();
         let jail = Jail {
@@ -188,7 +188,15 @@ impl HostCommands for HostRunner {
         };
         let fds = shell.fds();
         let (stdin, stdout, stderr) = (fds.input(0), fds.output(1), fds.output(2));
-        let ended = run(&argv, stdin, stdout, stderr, shell.watch(), bounds);
+        let ended = run(
+            &argv,
+            identity,
+            stdin,
+            stdout,
+            stderr,
+            shell.watch(),
+            bounds,
+        );
         let (status, read_only_refusal) = match ended {
             Ok(Ended::Exited {
                 status,

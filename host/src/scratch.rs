@@ -18,6 +18,7 @@ use goccia_vfs::replica::{Step, delta};
 use goccia_vfs::{Node, Snapshot, VfsPath};
 
 use crate::jail::RESERVED;
+use crate::watch::{Touched, Watcher};
 
 /// What the host knows of a file it wrote: if these still match, the
 /// command did not touch it.
@@ -91,20 +92,38 @@ pub struct ReadBack {
 /// A sandbox's materialized tree.
 pub struct Scratch {
     dir: tempfile::TempDir,
+    /// Who the sandbox's commands run as (and so own what is written).
+    identity: crate::spawn::Identity,
     /// What the host folder holds, as a tree.
     mirror: Snapshot,
     stamps: HashMap<VfsPath, Stamp>,
+    /// The kernel's word on what commands touch (none: always walk).
+    watcher: Option<Watcher>,
+    /// Commands between their sync and their read-back: with more than
+    /// one, a sync's discarding of its own events could drop another's.
+    in_flight: usize,
 }
 
 impl Scratch {
-    /// An empty private folder under the host's temporary directory.
-    pub fn new() -> io::Result<Scratch> {
+    /// An empty private folder under the host's temporary directory,
+    /// owned by the identity the sandbox's commands run as.
+    pub fn new(identity: crate::spawn::Identity) -> io::Result<Scratch> {
         let dir = tempfile::Builder::new().prefix("goccia-host-").tempdir()?;
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
+        if let Some((uid, gid)) = identity.drop_to {
+            std::os::unix::fs::lchown(dir.path(), Some(uid), Some(gid))?;
+        }
+        let mut watcher = Watcher::new();
+        if let Some(watcher) = &mut watcher {
+            watcher.add(dir.path(), &VfsPath::root());
+        }
         Ok(Scratch {
             dir,
+            identity,
             mirror: Snapshot::empty(),
             stamps: HashMap::new(),
+            watcher,
+            in_flight: 0,
         })
     }
 
@@ -135,15 +154,20 @@ impl Scratch {
                     self.remove(&host)?;
                     self.stamps.retain(|stamped, _| !stamped.starts_with(path));
                 }
-                Step::Dir { meta, .. } => {
+                Step::Dir { path, meta } => {
                     fs::create_dir(&host)?;
+                    self.own(&host)?;
                     set_meta(&host, *meta)?;
+                    if let Some(watcher) = &mut self.watcher {
+                        watcher.add(&host, path);
+                    }
                 }
                 Step::File { path, meta, data } => {
                     if host.symlink_metadata().is_ok_and(|m| !m.is_file()) {
                         self.remove(&host)?;
                     }
                     fs::write(&host, data)?;
+                    self.own(&host)?;
                     set_meta(&host, *meta)?;
                     self.stamps
                         .insert(path.clone(), Stamp::of(&fs::symlink_metadata(&host)?));
@@ -161,6 +185,15 @@ impl Scratch {
             }
         }
         self.mirror = tree.clone();
+        self.in_flight += 1;
+        if let Some(watcher) = &mut self.watcher {
+            let others = self.in_flight > 1;
+            watcher.discard();
+            if others {
+                // Another command's events went with ours: walk.
+                watcher.lose();
+            }
+        }
         Ok(written)
     }
 
@@ -172,7 +205,24 @@ impl Scratch {
         }
         self.mirror = Snapshot::empty();
         self.stamps.clear();
+        self.in_flight = 0;
+        self.watcher = Watcher::new();
+        if let Some(watcher) = &mut self.watcher {
+            watcher.add(self.dir.path(), &VfsPath::root());
+        }
         Ok(())
+    }
+
+    /// Who the sandbox's commands run as.
+    pub fn identity(&self) -> crate::spawn::Identity {
+        self.identity
+    }
+
+    fn own(&self, host: &Path) -> io::Result<()> {
+        match self.identity.drop_to {
+            Some((uid, gid)) => std::os::unix::fs::lchown(host, Some(uid), Some(gid)),
+            None => Ok(()),
+        }
     }
 
     fn remove(&self, host: &Path) -> io::Result<()> {
@@ -188,21 +238,63 @@ impl Scratch {
     /// before it; a file's content is read only when its stamp moved.
     /// Content beyond `max_bytes` in all is not read (the caller refuses
     /// the read-back as over the quota).
-    pub fn read_back(&self, roots: &[VfsPath], max_bytes: u64) -> io::Result<ReadBack> {
+    pub fn read_back(&mut self, roots: &[VfsPath], max_bytes: u64) -> io::Result<ReadBack> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        let touched = match &mut self.watcher {
+            Some(watcher) => watcher.drain(),
+            None => Touched::Unknown,
+        };
         let mut found = ReadBack::default();
-        for root in roots {
-            let before = self.mirror.lookup(root).ok();
-            self.compare(root, before.as_ref(), &mut found, max_bytes)?;
+        let under_roots = |path: &VfsPath| roots.iter().any(|root| path.starts_with(root));
+        match touched {
+            Touched::Unknown => {
+                for root in roots {
+                    let before = self.mirror.lookup(root).ok();
+                    self.compare(root, before.as_ref(), &mut found, max_bytes, true)?;
+                }
+            }
+            Touched::Paths { entries, folders } => {
+                let mut covered: Vec<VfsPath> = Vec::new();
+                let mut paths: Vec<(VfsPath, bool)> = entries
+                    .into_iter()
+                    .map(|path| (path, true))
+                    .chain(folders.into_iter().map(|path| (path, false)))
+                    .filter(|(path, _)| under_roots(path))
+                    .collect();
+                paths.sort();
+                paths.dedup_by(|a, b| a.0 == b.0);
+                for (path, _) in paths {
+                    if covered
+                        .iter()
+                        .any(|done| path.starts_with(done) && path != *done)
+                    {
+                        continue;
+                    }
+                    let before = self.mirror.lookup(&path).ok();
+                    let edits_before = found.edits.len();
+                    self.compare(&path, before.as_ref(), &mut found, max_bytes, false)?;
+                    // A folder created or removed was read whole.
+                    if found.edits[edits_before..].iter().any(|edit| {
+                        matches!(edit, Edit::Mkdir { path: p, .. } | Edit::Remove { path: p } if *p == path)
+                    }) {
+                        covered.push(path.clone());
+                    }
+                }
+            }
         }
         Ok(found)
     }
 
+    /// Compares `path` on the host with `before`; an existing folder's
+    /// entries are compared too only when `deep` (a walk), a new folder's
+    /// always.
     fn compare(
         &self,
         path: &VfsPath,
         before: Option<&Node>,
         found: &mut ReadBack,
         max_bytes: u64,
+        deep: bool,
     ) -> io::Result<()> {
         let host = self.host(path);
         let meta = match fs::symlink_metadata(&host) {
@@ -256,6 +348,9 @@ impl Scratch {
                         mode,
                     });
                 }
+                if !deep {
+                    return Ok(());
+                }
                 let mut names: Vec<String> = Vec::new();
                 for entry in fs::read_dir(&host)? {
                     names.push(entry?.file_name().to_string_lossy().into_owned());
@@ -269,7 +364,7 @@ impl Scratch {
                 for name in names {
                     let below = path.join(&name);
                     let before = dir.get(&name).cloned();
-                    self.compare(&below, before.as_ref(), found, max_bytes)?;
+                    self.compare(&below, before.as_ref(), found, max_bytes, true)?;
                 }
             }
             (before, is_dir) => {
@@ -287,7 +382,7 @@ impl Scratch {
                     }
                     names.sort();
                     for name in names {
-                        self.compare(&path.join(&name), None, found, max_bytes)?;
+                        self.compare(&path.join(&name), None, found, max_bytes, true)?;
                     }
                 } else {
                     let data = read_capped(&host, found, max_bytes)?;
@@ -315,7 +410,12 @@ impl Scratch {
                     }
                 }
                 Edit::Remove { path } => self.stamps.retain(|p, _| !p.starts_with(path)),
-                Edit::Mkdir { .. } => {}
+                Edit::Mkdir { path, .. } => {
+                    let host = self.host(path);
+                    if let Some(watcher) = &mut self.watcher {
+                        watcher.add(&host, path);
+                    }
+                }
             }
         }
         // The host folder holds what the tree holds, up to times: the next
@@ -377,7 +477,7 @@ mod tests {
         vfs.write_file(&p("/work/gone.txt"), "g").unwrap();
         vfs.write_file(&p("/tmp/private"), "not materialized")
             .unwrap();
-        let mut scratch = Scratch::new().unwrap();
+        let mut scratch = Scratch::new(crate::spawn::Identity { drop_to: None }).unwrap();
         assert_eq!(scratch.sync(&vfs.snapshot()).unwrap(), 2);
         assert_eq!(
             fs::read_to_string(scratch.root().join("work/src/a.txt")).unwrap(),
@@ -399,7 +499,19 @@ mod tests {
         fs::create_dir(root.join("work/out")).unwrap();
         fs::write(root.join("work/out/o.txt"), "o").unwrap();
         std::os::unix::fs::symlink("a.txt", root.join("work/src/link")).unwrap();
+        // The same edits from the kernel's events and from a walk.
+        let mut walking = Scratch::new(crate::spawn::Identity { drop_to: None }).unwrap();
+        walking.watcher = None;
+        walking.sync(&vfs.snapshot()).unwrap();
+        let walked_root = walking.root().to_path_buf();
+        fs::write(walked_root.join("work/src/new.txt"), "new").unwrap();
+        fs::remove_file(walked_root.join("work/gone.txt")).unwrap();
+        fs::create_dir(walked_root.join("work/out")).unwrap();
+        fs::write(walked_root.join("work/out/o.txt"), "o").unwrap();
+        std::os::unix::fs::symlink("a.txt", walked_root.join("work/src/link")).unwrap();
+        let walked = walking.read_back(&[p("/work")], u64::MAX).unwrap();
         let found = scratch.read_back(&[p("/work")], u64::MAX).unwrap();
+        assert_eq!(found.edits, walked.edits);
         let summary: Vec<String> = found
             .edits
             .iter()
@@ -420,7 +532,10 @@ mod tests {
             ]
         );
         assert_eq!(found.skipped, [(p("/work/src/link"), "a symbolic link")]);
-        let over = scratch.read_back(&[p("/work")], 2).unwrap_err();
+        let mut over_scratch = Scratch::new(crate::spawn::Identity { drop_to: None }).unwrap();
+        over_scratch.sync(&vfs.snapshot()).unwrap();
+        fs::write(over_scratch.root().join("work/big"), "more than two").unwrap();
+        let over = over_scratch.read_back(&[p("/work")], 2).unwrap_err();
         assert_eq!(over.kind(), io::ErrorKind::StorageFull);
     }
 }

@@ -1,11 +1,12 @@
-//! Running the jail: limits set in the child before bubblewrap starts
-//! (address space, processes, no core; as root, a pids cgroup of its
-//! own), the shell's descriptors pumped to and from the program, and the
+//! Running the jail: limits and an unprivileged identity set in the child
+//! before bubblewrap starts (address space, processes, no core; `nobody`
+//! when goccia is root), the shell's descriptors pumped to and from the
+//! program, and the
 //! deadline: when it passes (or the call is cancelled) bubblewrap is
 //! killed, which kills the namespace's first process and with it every
 //! process in the namespace.
 
-use std::ffi::{CString, OsString};
+use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
@@ -42,102 +43,97 @@ pub enum Ended {
     Stopped(Stop),
 }
 
-/// Whether the process count can be bounded here: `RLIMIT_NPROC` binds
-/// every user but root; root gets a pids cgroup when one can be made.
-pub fn processes_bounded() -> bool {
-    // SAFETY: geteuid takes nothing.
-    let root = unsafe { libc::geteuid() } == 0;
-    !root || PidsCgroup::create(1).is_some()
+/// Who host commands run as: goccia's own user, or — when goccia runs as
+/// root — a user id of their own, unused on the host and drawn at random
+/// per sandbox, so that `RLIMIT_NPROC` binds the jail (it never binds
+/// root), one sandbox's processes never count against another's, and the
+/// host's permissions stand behind the mounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The user and group id the jail starts as (`None`: goccia's own).
+    pub drop_to: Option<(libc::uid_t, libc::gid_t)>,
 }
 
-/// A pids cgroup (v1 or v2) holding one command's processes.
-struct PidsCgroup {
-    dir: std::path::PathBuf,
-    procs: CString,
-}
+/// The range sandbox user ids are drawn from (above what systems assign).
+const SANDBOX_IDS: std::ops::Range<u32> = 0x7000_0000..0x7fff_0000;
 
-impl PidsCgroup {
-    fn create(max: u64) -> Option<PidsCgroup> {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let name = format!("goccia-{}-{n}", std::process::id());
-        for base in [
-            "/sys/fs/cgroup/pids",
-            "/sys/fs/cgroup/unified",
-            "/sys/fs/cgroup",
-        ] {
-            let base = std::path::Path::new(base);
-            if !base.join("cgroup.procs").exists() {
-                continue;
-            }
-            let dir = base.join(&name);
-            if std::fs::create_dir(&dir).is_err() {
-                continue;
-            }
-            if std::fs::write(dir.join("pids.max"), max.to_string()).is_err() {
-                let _ = std::fs::remove_dir(&dir);
-                continue;
-            }
-            let procs =
-                CString::new(dir.join("cgroup.procs").as_os_str().as_encoded_bytes()).ok()?;
-            return Some(PidsCgroup { dir, procs });
-        }
-        None
-    }
-}
-
-impl Drop for PidsCgroup {
-    fn drop(&mut self) {
-        // Empty once the namespace is gone; a last process may take a
-        // moment to be reaped.
-        for _ in 0..50 {
-            if std::fs::remove_dir(&self.dir).is_ok() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
+impl Identity {
+    /// A fresh identity for one sandbox's host commands.
+    pub fn fresh() -> Identity {
+        // SAFETY: geteuid takes nothing.
+        let root = unsafe { libc::geteuid() } == 0;
+        let id = || {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u32(std::process::id());
+            let span = SANDBOX_IDS.end - SANDBOX_IDS.start;
+            SANDBOX_IDS.start + (hasher.finish() % u64::from(span)) as u32
+        };
+        Identity {
+            drop_to: root.then(|| {
+                let id = id();
+                (id, id)
+            }),
         }
     }
-}
 
-/// Writes `pid` in decimal to `fd` with no allocation (after `fork`).
-fn write_pid(fd: libc::c_int, pid: libc::pid_t) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut value = pid as u64;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
+    /// The user id whose processes `RLIMIT_NPROC` counts.
+    pub fn uid(&self) -> libc::uid_t {
+        // SAFETY: getuid takes nothing.
+        self.drop_to
+            .map_or_else(|| unsafe { libc::getuid() }, |(uid, _)| uid)
+    }
+
+    /// Limits and the identity applied to `command` in the child, before
+    /// bubblewrap starts: only async-signal-safe calls after the fork.
+    pub fn prepare(self, command: &mut Command, bounds: Bounds) {
+        let memory = bounds.memory as libc::rlim_t;
+        // A sandbox's own id runs nothing else; goccia's own user may.
+        let already = if self.drop_to.is_some() {
+            0
+        } else {
+            processes_of(self.uid())
+        };
+        let nproc = (already + bounds.processes) as libc::rlim_t;
+        let drop_to = self.drop_to;
+        // SAFETY: setrlimit, setgroups, setgid and setuid on values
+        // prepared before the fork.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = |resource, value| {
+                    let limit = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    libc::setrlimit(resource, &limit)
+                };
+                limit(libc::RLIMIT_AS, memory);
+                limit(libc::RLIMIT_CORE, 0);
+                limit(libc::RLIMIT_NPROC, nproc);
+                if let Some((uid, gid)) = drop_to
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(gid) != 0
+                        || libc::setuid(uid) != 0)
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
         }
     }
-    // SAFETY: writing bytes of a stack buffer.
-    unsafe { libc::write(fd, digits[at..].as_ptr().cast(), digits.len() - at) };
 }
 
 /// Runs `argv` (bubblewrap's command line) with the shell's descriptors,
 /// under `bounds` and `watch`.
 pub fn run(
     argv: &[OsString],
+    identity: Identity,
     stdin: Option<SharedReader>,
     stdout: Option<SharedWriter>,
     stderr: Option<SharedWriter>,
     watch: &Watch,
     bounds: Bounds,
 ) -> io::Result<Ended> {
-    // SAFETY: geteuid takes nothing.
-    let root = unsafe { libc::geteuid() } == 0;
-    let cgroup = if root {
-        PidsCgroup::create(bounds.processes)
-    } else {
-        None
-    };
-    let nproc = if root {
-        libc::RLIM_INFINITY
-    } else {
-        (own_processes() + bounds.processes) as libc::rlim_t
-    };
     let mut command = Command::new(&argv[0]);
     command
         .args(&argv[1..])
@@ -157,35 +153,7 @@ pub fn run(
         } else {
             Stdio::null()
         });
-    let memory = bounds.memory as libc::rlim_t;
-    let procs = cgroup.as_ref().map(|cgroup| cgroup.procs.clone());
-    // SAFETY: only async-signal-safe calls (setrlimit, open, write, close)
-    // on values prepared before the fork.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = |resource, value| {
-                let limit = libc::rlimit {
-                    rlim_cur: value,
-                    rlim_max: value,
-                };
-                libc::setrlimit(resource, &limit)
-            };
-            limit(libc::RLIMIT_AS, memory);
-            limit(libc::RLIMIT_CORE, 0);
-            if nproc != libc::RLIM_INFINITY {
-                limit(libc::RLIMIT_NPROC, nproc);
-            }
-            if let Some(procs) = &procs {
-                let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                if fd < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                write_pid(fd, libc::getpid());
-                libc::close(fd);
-            }
-            Ok(())
-        });
-    }
+    identity.prepare(&mut command, bounds);
     let mut child = command.spawn()?;
     let stop: Arc<Mutex<Option<Stop>>> = Arc::default();
     let read_only = Arc::new(AtomicBool::new(false));
@@ -209,7 +177,6 @@ pub fn run(
     for pump in pumps {
         let _ = pump.join();
     }
-    drop(cgroup);
     if let Some(stopped) = *stop.lock() {
         return Ok(Ended::Stopped(stopped));
     }
@@ -331,10 +298,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
         .any(|window| window == needle)
 }
 
-/// How many processes this user runs now (`RLIMIT_NPROC` counts them all).
-fn own_processes() -> u64 {
-    // SAFETY: getuid takes nothing.
-    let uid = unsafe { libc::getuid() };
+/// How many processes `uid` runs now (`RLIMIT_NPROC` counts them all).
+fn processes_of(uid: libc::uid_t) -> u64 {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
