@@ -77,10 +77,6 @@ pub enum SetupError {
     /// it could run, not executable).
     #[error("{0}")]
     HostCommand(#[from] goccia_host::ProgramError),
-    /// Host commands asked for in a process-isolated sandbox: a worker
-    /// cannot start processes, and relaying them is not built yet.
-    #[error("host commands cannot run in a process-isolated sandbox yet (use one or the other)")]
-    HostCommandsIsolated,
 }
 
 impl SetupError {

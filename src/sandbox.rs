@@ -683,6 +683,7 @@ impl Sandbox {
         crate::isolation::remote::SandboxParts {
             vfs: self.vfs.clone(),
             engine: self.engine().clone(),
+            host: self.host.clone(),
         }
     }
 

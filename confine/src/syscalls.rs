@@ -2,7 +2,9 @@
 //! library, glibc's allocator and threads, QuickJS) makes on descriptors
 //! and memory it already holds. Everything else fails with `EPERM`:
 //! nothing can open a path, make a socket, execute a program or start a
-//! process. Threads are allowed (`clone` with `CLONE_THREAD` only);
+//! process. Pipes may be made and their ends sent over a socket the
+//! process already holds (for host commands run by the parent). Threads
+//! are allowed (`clone` with `CLONE_THREAD` only);
 //! `clone3`, whose flags a filter cannot read, fails with `ENOSYS` so that
 //! glibc falls back to `clone`. No mapping may be executable: QuickJS
 //! interprets, it never generates code.
@@ -53,6 +55,11 @@ mod linux {
         libc::SYS_restart_syscall,
         libc::SYS_exit,
         libc::SYS_exit_group,
+        // Pipes for host commands the parent runs, whose ends go over the
+        // socket the parent gave (no socket can be made: `socket` is
+        // refused).
+        libc::SYS_pipe2,
+        libc::SYS_sendmsg,
         // Refused by the first filter (ENOSYS); listed so this one lets
         // that answer through.
         libc::SYS_clone3,

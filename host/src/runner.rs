@@ -1,18 +1,23 @@
-//! [`HostRunner`]: the shell's host commands (contract §14). For each
-//! command: the backend (probed once), the sandbox's scratch tree brought
-//! in step with the VFS, the jail for the policy in force, the program
-//! run with the shell's descriptors, and what it changed read back into
-//! the VFS under that same policy, all or nothing.
+//! [`HostRunner`]: the shell's host commands (contract §14). A command is
+//! [`HostRunner::invoke`]d — the backend (probed once), the sandbox's
+//! scratch tree brought in step with its tree, the jail for the policy in
+//! force, the program run with the given streams, and what it changed read
+//! back as edits — and then [`conclude`]d where the shell is: the edits
+//! taken into the VFS under the same policy, all or nothing, and the
+//! status. In-process both happen in the shell's [`HostCommands::run`]; an
+//! isolated worker concludes what its parent invoked.
 
 use std::collections::HashMap;
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use goccia_core::{LimitKind, Stop};
+use goccia_core::{Audit, LimitKind, Stop, Watch};
+use goccia_shell::io::{SharedReader, SharedWriter};
 use goccia_shell::{ExecResult, Flow, HostCommands, Shell};
 use goccia_vfs::policy::{PolicyMode, WritePolicy, escalation_hint};
-use goccia_vfs::{FsError, QuotaKind, SharedVfs, Vfs};
+use goccia_vfs::{FsError, QuotaKind, SharedVfs, Snapshot, Vfs, VfsPath};
 use parking_lot::Mutex;
 
 use crate::jail::{Jail, View};
@@ -52,7 +57,8 @@ impl HostSettings {
     }
 }
 
-/// One scratch tree per VFS (a sandbox and each of its children).
+/// One scratch tree per sandbox (a sandbox and each of its children),
+/// by the identity of its VFS.
 type Scratches = HashMap<usize, (Weak<parking_lot::Mutex<Vfs>>, Arc<Mutex<Option<Scratch>>>)>;
 
 /// The host commands of a sandbox (and of the runs it nests).
@@ -67,6 +73,79 @@ impl std::fmt::Debug for HostRunner {
             .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
+}
+
+/// How a command's standard streams are given.
+pub enum Streams {
+    /// The shell's descriptors, pumped here.
+    Shell {
+        /// Descriptor 0, if open for reading.
+        stdin: Option<SharedReader>,
+        /// Descriptor 1, if open for writing.
+        stdout: Option<SharedWriter>,
+        /// Descriptor 2, if open for writing.
+        stderr: Option<SharedWriter>,
+    },
+    /// Pipe ends the caller made and pumps itself (an isolated worker's).
+    Fds {
+        /// The program's stdin.
+        stdin: OwnedFd,
+        /// The program's stdout.
+        stdout: OwnedFd,
+        /// The program's stderr.
+        stderr: OwnedFd,
+    },
+}
+
+/// One command to run.
+pub struct Invocation<'a> {
+    /// The name and its arguments.
+    pub words: &'a [String],
+    /// The shell's working directory.
+    pub cwd: &'a VfsPath,
+    /// The variables the shell exports.
+    pub env: &'a [(String, String)],
+    /// The policy the command runs under (an escalation's, or the
+    /// sandbox's own).
+    pub policy: &'a WritePolicy,
+    /// The sandbox's tree as the command starts.
+    pub tree: Snapshot,
+    /// The sandbox (its VFS): the scratch tree is kept per sandbox.
+    pub sandbox: &'a SharedVfs,
+    /// Bytes of file content the sandbox may still take.
+    pub room: u64,
+    /// Its streams.
+    pub streams: Streams,
+    /// Its deadline and cancellation.
+    pub watch: &'a Watch,
+    /// Where `spawn` and `exit` are recorded.
+    pub audit: &'a Audit,
+}
+
+/// How an invoked command went.
+#[derive(Debug)]
+pub enum Invoked {
+    /// It ran: its status, what it changed, what to tell the user.
+    Ran {
+        /// Its exit status.
+        status: i32,
+        /// What it changed under the writable paths, to take.
+        edits: Vec<Edit>,
+        /// Lines for stderr (what was not kept).
+        notes: Vec<String>,
+        /// Its stderr said "Read-only file system".
+        read_only_refusal: bool,
+    },
+    /// The deadline, a cancellation, the output budget or the quota
+    /// stopped it; everything it started was killed.
+    Stopped(Stop),
+    /// It could not run: a status (126) and why.
+    Failed {
+        /// The status.
+        status: i32,
+        /// The line for stderr.
+        message: String,
+    },
 }
 
 impl HostRunner {
@@ -104,6 +183,252 @@ impl HostRunner {
     fn program(&self, name: &str) -> Option<&Program> {
         self.settings.programs.iter().find(|p| p.name == name)
     }
+
+    /// Runs one command and reads back what it changed (nothing is taken
+    /// into the VFS here: see [`conclude`]).
+    pub fn invoke(&self, invocation: Invocation<'_>) -> Invoked {
+        let name = invocation.words[0].clone();
+        let Some(program) = self.program(&name).cloned() else {
+            return Invoked::Failed {
+                status: 127,
+                message: format!("{name}: command not found"),
+            };
+        };
+        let backend = match self.backend() {
+            Ok(backend) => backend,
+            Err(why) => {
+                return Invoked::Failed {
+                    status: 126,
+                    message: format!("{name}: sandbox unavailable: {why}"),
+                };
+            }
+        };
+        let unprepared = |error: std::io::Error| Invoked::Failed {
+            status: 126,
+            message: format!("{name}: cannot prepare the sandbox's files: {error}"),
+        };
+        let policy = invocation.policy;
+        let tree = &invocation.tree;
+        let slot = self.scratch_for(invocation.sandbox);
+        let (root, view, identity) = {
+            let mut slot = slot.lock();
+            if slot.is_none() {
+                match Scratch::new(crate::spawn::Identity::fresh()) {
+                    Ok(scratch) => *slot = Some(scratch),
+                    Err(error) => return unprepared(error),
+                }
+            }
+            let scratch = slot.as_mut().expect("made above");
+            if let Err(error) = scratch.sync(tree) {
+                let _ = scratch.reset();
+                return unprepared(error);
+            }
+            (
+                scratch.root().to_path_buf(),
+                View::of(tree, policy),
+                scratch.identity(),
+            )
+        };
+        let jail = Jail {
+            bwrap: &backend.bwrap,
+            scratch: &root,
+            view: &view,
+            cwd: invocation.cwd,
+            env: invocation.env,
+            program: &program.path,
+            launcher: backend.launcher.as_deref(),
+        };
+        let argv = jail.argv(&invocation.words[1..]);
+        invocation.audit.record(
+            "host-command",
+            "spawn",
+            invocation.words.join(" "),
+            Some(format!(
+                "policy {}, enforcement {} ({})",
+                policy.mode(),
+                backend.enforcement,
+                backend.layers.join(", ")
+            )),
+        );
+        let started = Instant::now();
+        let bounds = Bounds {
+            memory: self.settings.memory,
+            processes: self.settings.processes,
+        };
+        let ended = run(
+            &argv,
+            identity,
+            invocation.streams,
+            invocation.watch,
+            bounds,
+        );
+        let exit = |reason: String| {
+            invocation
+                .audit
+                .record("host-command", "exit", name.clone(), Some(reason))
+        };
+        let (status, read_only_refusal) = match ended {
+            Ok(Ended::Exited {
+                status,
+                read_only_refusal,
+            }) => (status, read_only_refusal),
+            Ok(Ended::Stopped(stop)) => {
+                exit(format!(
+                    "killed ({stop:?}) after {}",
+                    crate::spawn::since(started)
+                ));
+                return Invoked::Stopped(stop);
+            }
+            Err(error) => {
+                return Invoked::Failed {
+                    status: 126,
+                    message: format!("{name}: sandbox unavailable: cannot start bwrap: {error}"),
+                };
+            }
+        };
+        let read = read_back(&slot, tree, &view, invocation.room, &name);
+        let files = match &read {
+            Ok((edits, _)) => edits
+                .iter()
+                .filter(|edit| matches!(edit, Edit::Write { .. }))
+                .count(),
+            Err(_) => 0,
+        };
+        exit(format!(
+            "status {status}, {}, {files} files read back",
+            crate::spawn::since(started)
+        ));
+        match read {
+            Ok((edits, notes)) => Invoked::Ran {
+                status,
+                edits,
+                notes,
+                read_only_refusal,
+            },
+            Err(invoked) => invoked,
+        }
+    }
+}
+
+/// What the command changed under the writable paths, as edits; the
+/// scratch tree then counts as holding `tree` with them (a caller that does
+/// not take them gets them undone on disk by the next sync).
+fn read_back(
+    slot: &Mutex<Option<Scratch>>,
+    tree: &Snapshot,
+    view: &View,
+    room: u64,
+    name: &str,
+) -> Result<(Vec<Edit>, Vec<String>), Invoked> {
+    if view.writable.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut slot = slot.lock();
+    let Some(scratch) = slot.as_mut() else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let found = match scratch.read_back(&view.writable, room) {
+        Ok(found) => found,
+        Err(error) if error.kind() == std::io::ErrorKind::StorageFull => {
+            let _ = scratch.reset();
+            return Err(Invoked::Stopped(Stop::Limit(LimitKind::FsBytes)));
+        }
+        Err(error) => {
+            let _ = scratch.reset();
+            return Err(Invoked::Failed {
+                status: 1,
+                message: format!("{name}: cannot read back what it changed: {error}"),
+            });
+        }
+    };
+    let notes = found
+        .skipped
+        .iter()
+        .map(|(path, what)| {
+            format!(
+                "{name}: {}: {what} is not kept (the sandbox holds files and folders only)",
+                goccia_vfs::shown(path.as_str())
+            )
+        })
+        .collect();
+    if !found.edits.is_empty() {
+        // What the host folder now holds: the tree with the edits.
+        let mut after = Vfs::from_snapshot(tree, goccia_vfs::Quota::UNLIMITED);
+        if apply(&mut after, &found.edits).is_ok() {
+            let _ = scratch.taken(&found.edits, &after.snapshot());
+        } else {
+            let _ = scratch.reset();
+        }
+    }
+    Ok((found.edits, notes))
+}
+
+/// Takes `invoked` where the shell is: its notes and messages on stderr,
+/// its edits into the shell's VFS under `policy` (all or nothing: past the
+/// quota the run stops, a denial changes nothing and is reported), and the
+/// policy's marker after a refused write the jail reported; its status.
+pub fn conclude(
+    shell: &mut Shell,
+    name: &str,
+    policy: &WritePolicy,
+    invoked: Invoked,
+) -> ExecResult {
+    let (status, edits, notes, read_only_refusal) = match invoked {
+        Invoked::Ran {
+            status,
+            edits,
+            notes,
+            read_only_refusal,
+        } => (status, edits, notes, read_only_refusal),
+        Invoked::Stopped(stop) => return Err(Flow::Stop(stop)),
+        Invoked::Failed { status, message } => {
+            shell.write_stderr(format!("{message}\n").as_bytes());
+            return Ok(status);
+        }
+    };
+    for note in notes {
+        shell.write_stderr(format!("{note}\n").as_bytes());
+    }
+    if !edits.is_empty() {
+        let vfs = shell.context().vfs.clone();
+        let _scope = goccia_vfs::policy::Scope::enter(policy.clone());
+        let applied = vfs.lock().all_or_nothing(|vfs| apply(vfs, &edits));
+        if let Err(error) = applied {
+            if let Some(kind) = error.quota {
+                let limit = match kind {
+                    QuotaKind::Bytes => LimitKind::FsBytes,
+                    QuotaKind::Nodes => LimitKind::FsNodes,
+                };
+                return Err(Flow::Stop(Stop::Limit(limit)));
+            }
+            let message = match &error.denied {
+                Some(denied) => denied.shell_message(name, error.path.as_str()),
+                None => format!("{name}: {}: {}", error.path, error.errno.strerror()),
+            };
+            shell.write_stderr(format!("{message}\n").as_bytes());
+            return Ok(1);
+        }
+    }
+    if status != 0 && read_only_refusal && policy.mode() != PolicyMode::Full {
+        // The jail's own dialect said a write was refused: say why in the
+        // policy's words.
+        let mut line = format!("{name}: {}", policy.denial().marker());
+        if policy.approver().is_some() {
+            line.push(' ');
+            line.push_str(&escalation_hint(goccia_vfs::policy::Subject::Command));
+        }
+        line.push('\n');
+        shell.write_stderr(line.as_bytes());
+    }
+    Ok(status)
+}
+
+/// The policy a shell command runs under now: an escalation's, else the
+/// sandbox's own (full when the tree is not fenced).
+pub fn policy_in_force(vfs: &SharedVfs) -> WritePolicy {
+    goccia_vfs::policy::current_scope()
+        .or_else(|| vfs.lock().policy())
+        .unwrap_or_else(|| WritePolicy::new(PolicyMode::Full, [], []))
 }
 
 impl HostCommands for HostRunner {
@@ -120,229 +445,38 @@ impl HostCommands for HostRunner {
     }
 
     fn run(&self, shell: &mut Shell, words: &[String]) -> ExecResult {
-        let name = words[0].clone();
-        let Some(program) = self.program(&name).cloned() else {
-            return Ok(127);
-        };
-        let backend = match self.backend() {
-            Ok(backend) => backend,
-            Err(why) => {
-                shell.write_stderr(format!("{name}: sandbox unavailable: {why}\n").as_bytes());
-                return Ok(126);
-            }
-        };
-        let context = shell.context().clone();
-        let vfs = context.vfs.clone();
-        // The policy this command runs under: an escalation's, else the
-        // sandbox's own.
-        let policy = goccia_vfs::policy::current_scope()
-            .or_else(|| vfs.lock().policy())
-            .unwrap_or_else(|| WritePolicy::new(PolicyMode::Full, [], []));
-        let slot = self.scratch_for(&vfs);
+        let vfs = shell.context().vfs.clone();
+        let policy = policy_in_force(&vfs);
         let tree = vfs.lock().snapshot();
-        let (root, view, identity) = {
-            let mut slot = slot.lock();
-            if slot.is_none() {
-                match Scratch::new(crate::spawn::Identity::fresh()) {
-                    Ok(scratch) => *slot = Some(scratch),
-                    Err(error) => return Ok(unprepared(shell, &name, &error)),
-                }
-            }
-            let scratch = slot.as_mut().expect("made above");
-            if let Err(error) = scratch.sync(&tree) {
-                let _ = scratch.reset();
-                return Ok(unprepared(shell, &name, &error));
-            }
-            (
-                scratch.root().to_path_buf(),
-                View::of(&tree, &policy),
-                scratch.identity(),
-            )
-        };
+        let room = vfs.lock().remaining().max_bytes;
         let env = shell.exported();
-        let jail = Jail {
-            bwrap: &backend.bwrap,
-            scratch: &root,
-            view: &view,
-            cwd: shell.cwd(),
-            env: &env,
-            program: &program.path,
-            launcher: backend.launcher.as_deref(),
-        };
-        let argv = jail.argv(&words[1..]);
-        context.audit.record(
-            "host-command",
-            "spawn",
-            words.join(" "),
-            Some(format!(
-                "policy {}, enforcement {} ({})",
-                policy.mode(),
-                backend.enforcement,
-                backend.layers.join(", ")
-            )),
-        );
-        let started = Instant::now();
-        let bounds = Bounds {
-            memory: self.settings.memory,
-            processes: self.settings.processes,
-        };
+        let cwd = shell.cwd().clone();
         let fds = shell.fds();
-        let (stdin, stdout, stderr) = (fds.input(0), fds.output(1), fds.output(2));
-        let ended = run(
-            &argv,
-            identity,
-            stdin,
-            stdout,
-            stderr,
-            shell.watch(),
-            bounds,
-        );
-        let (status, read_only_refusal) = match ended {
-            Ok(Ended::Exited {
-                status,
-                read_only_refusal,
-            }) => (status, read_only_refusal),
-            Ok(Ended::Stopped(stop)) => {
-                context.audit.record(
-                    "host-command",
-                    "exit",
-                    name.clone(),
-                    Some(format!(
-                        "killed ({stop:?}) after {}",
-                        crate::spawn::since(started)
-                    )),
-                );
-                return Err(Flow::Stop(stop));
-            }
-            Err(error) => {
-                shell.write_stderr(
-                    format!("{name}: sandbox unavailable: cannot start bwrap: {error}\n")
-                        .as_bytes(),
-                );
-                return Ok(126);
-            }
+        let streams = Streams::Shell {
+            stdin: fds.input(0),
+            stdout: fds.output(1),
+            stderr: fds.output(2),
         };
-        let taken = self.read_back(&slot, &vfs, &view, &policy, shell, &name);
-        context.audit.record(
-            "host-command",
-            "exit",
-            name.clone(),
-            Some(format!(
-                "status {status}, {}, {} files read back",
-                crate::spawn::since(started),
-                taken.as_ref().map_or(0, |n| *n)
-            )),
-        );
-        match taken {
-            Ok(_) => {}
-            Err(ReadBackFailure::Stopped(stop)) => return Err(Flow::Stop(stop)),
-            Err(ReadBackFailure::Refused(status)) => return Ok(status),
-        }
-        if status != 0 && read_only_refusal && policy.mode() != PolicyMode::Full {
-            // The jail's own dialect said a write was refused: say why in
-            // the policy's words.
-            let denial = policy.denial();
-            let mut line = format!("{name}: {}", denial.marker());
-            if policy.approver().is_some() {
-                line.push(' ');
-                line.push_str(&escalation_hint(goccia_vfs::policy::Subject::Command));
-            }
-            line.push('\n');
-            shell.write_stderr(line.as_bytes());
-        }
-        Ok(status)
+        let audit = shell.context().audit.clone();
+        let watch = shell.watch().clone();
+        let invoked = self.invoke(Invocation {
+            words,
+            cwd: &cwd,
+            env: &env,
+            policy: &policy,
+            tree,
+            sandbox: &vfs,
+            room,
+            streams,
+            watch: &watch,
+            audit: &audit,
+        });
+        conclude(shell, &words[0], &policy, invoked)
     }
 }
 
-/// Why what a command changed was not taken.
-enum ReadBackFailure {
-    /// Over the quota: the run ends (exit 3).
-    Stopped(Stop),
-    /// Refused by the policy, or unreadable: the command's status.
-    Refused(i32),
-}
-
-impl HostRunner {
-    /// Takes what the command changed under the writable paths into the
-    /// VFS, all or nothing; the number of files taken.
-    fn read_back(
-        &self,
-        slot: &Mutex<Option<Scratch>>,
-        vfs: &SharedVfs,
-        view: &View,
-        policy: &WritePolicy,
-        shell: &mut Shell,
-        name: &str,
-    ) -> Result<usize, ReadBackFailure> {
-        if view.writable.is_empty() {
-            return Ok(0);
-        }
-        let mut slot = slot.lock();
-        let Some(scratch) = slot.as_mut() else {
-            return Ok(0);
-        };
-        let remaining = vfs.lock().remaining().max_bytes;
-        let found = match scratch.read_back(&view.writable, remaining) {
-            Ok(found) => found,
-            Err(error) if error.kind() == std::io::ErrorKind::StorageFull => {
-                let _ = scratch.reset();
-                return Err(ReadBackFailure::Stopped(Stop::Limit(LimitKind::FsBytes)));
-            }
-            Err(error) => {
-                let _ = scratch.reset();
-                shell.write_stderr(
-                    format!("{name}: cannot read back what it changed: {error}\n").as_bytes(),
-                );
-                return Err(ReadBackFailure::Refused(1));
-            }
-        };
-        for (path, what) in &found.skipped {
-            shell.write_stderr(
-                format!(
-                    "{name}: {}: {what} is not kept (the sandbox holds files and folders only)\n",
-                    goccia_vfs::shown(path.as_str())
-                )
-                .as_bytes(),
-            );
-        }
-        if found.edits.is_empty() {
-            return Ok(0);
-        }
-        let _scope = goccia_vfs::policy::Scope::enter(policy.clone());
-        let applied = vfs.lock().all_or_nothing(|vfs| apply(vfs, &found.edits));
-        match applied {
-            Ok(()) => {
-                let tree = vfs.lock().snapshot();
-                let _ = scratch.taken(&found.edits, &tree);
-                Ok(found
-                    .edits
-                    .iter()
-                    .filter(|edit| matches!(edit, Edit::Write { .. }))
-                    .count())
-            }
-            Err(error) => {
-                // The host folder holds what the VFS does not: written
-                // again from the VFS before the next command.
-                let _ = scratch.reset();
-                if let Some(kind) = error.quota {
-                    let limit = match kind {
-                        QuotaKind::Bytes => LimitKind::FsBytes,
-                        QuotaKind::Nodes => LimitKind::FsNodes,
-                    };
-                    return Err(ReadBackFailure::Stopped(Stop::Limit(limit)));
-                }
-                let message = match &error.denied {
-                    Some(denied) => denied.shell_message(name, error.path.as_str()),
-                    None => format!("{name}: {}: {}", error.path, error.errno.strerror()),
-                };
-                shell.write_stderr(format!("{message}\n").as_bytes());
-                Err(ReadBackFailure::Refused(1))
-            }
-        }
-    }
-}
-
-fn apply(vfs: &mut Vfs, edits: &[Edit]) -> Result<(), FsError> {
+/// Applies edits to a tree (under whatever policy the caller entered).
+pub fn apply(vfs: &mut Vfs, edits: &[Edit]) -> Result<(), FsError> {
     for edit in edits {
         match edit {
             Edit::Remove { path } => vfs.remove_all(path)?,
@@ -358,9 +492,4 @@ fn apply(vfs: &mut Vfs, edits: &[Edit]) -> Result<(), FsError> {
         }
     }
     Ok(())
-}
-
-fn unprepared(shell: &mut Shell, name: &str, error: &std::io::Error) -> i32 {
-    shell.write_stderr(format!("{name}: cannot prepare the sandbox's files: {error}\n").as_bytes());
-    126
 }

@@ -128,12 +128,22 @@ impl Identity {
 pub fn run(
     argv: &[OsString],
     identity: Identity,
-    stdin: Option<SharedReader>,
-    stdout: Option<SharedWriter>,
-    stderr: Option<SharedWriter>,
+    streams: crate::runner::Streams,
     watch: &Watch,
     bounds: Bounds,
 ) -> io::Result<Ended> {
+    let (stdin, stdout, stderr, fds) = match streams {
+        crate::runner::Streams::Shell {
+            stdin,
+            stdout,
+            stderr,
+        } => (stdin, stdout, stderr, None),
+        crate::runner::Streams::Fds {
+            stdin,
+            stdout,
+            stderr,
+        } => (None, None, None, Some((stdin, stdout, stderr))),
+    };
     let mut command = Command::new(&argv[0]);
     command
         .args(&argv[1..])
@@ -153,6 +163,10 @@ pub fn run(
         } else {
             Stdio::null()
         });
+    if let Some((input, output, error)) = fds {
+        // The caller's pipe ends, pumped by the caller.
+        command.stdin(input).stdout(output).stderr(error);
+    }
     identity.prepare(&mut command, bounds);
     let mut child = command.spawn()?;
     let stop: Arc<Mutex<Option<Stop>>> = Arc::default();
@@ -239,7 +253,7 @@ fn wait(
 }
 
 /// The shell's stdin to the program, until either side ends.
-fn feed(reader: SharedReader, mut pipe: std::process::ChildStdin) {
+pub fn feed(reader: SharedReader, mut pipe: impl Write) {
     loop {
         let chunk = {
             let mut reader = reader.lock();
@@ -259,8 +273,9 @@ fn feed(reader: SharedReader, mut pipe: std::process::ChildStdin) {
 }
 
 /// The program's output to the shell's descriptor; a stop a write reports
-/// (the output budget) is recorded for the waiter, which kills the program.
-fn drain(
+/// (the output budget) is recorded for the waiter, which kills the program;
+/// `read_only` is set when the stream says "Read-only file system".
+pub fn drain(
     mut pipe: impl Read,
     writer: SharedWriter,
     stop: Arc<Mutex<Option<Stop>>>,

@@ -67,6 +67,9 @@ pub(crate) struct Link {
     mirror: Vfs,
     /// Set once the link is unusable (a kill, a crash).
     dead: Option<String>,
+    /// This side of the socket a worker sends host commands' pipe ends
+    /// over (only when the sandbox has host commands).
+    host_socket: Option<std::os::fd::OwnedFd>,
 }
 
 impl Drop for Link {
@@ -86,6 +89,8 @@ pub(crate) struct CallContext<'a> {
     pub output: &'a Output,
     /// Its deadline and cancellation.
     pub watch: &'a Watch,
+    /// The sandbox's host commands, run here for the worker.
+    pub host: Option<&'a Arc<goccia_host::HostRunner>>,
 }
 
 impl Link {
@@ -96,6 +101,7 @@ impl Link {
         engine: &Engine,
         policy: Option<&WritePolicy>,
         held: bool,
+        host: Option<&Arc<goccia_host::HostRunner>>,
     ) -> Result<Link, LinkError> {
         if let Some(Err(reason)) = VERDICT.get() {
             return Err(LinkError::Unavailable(reason.clone()));
@@ -109,7 +115,7 @@ impl Link {
             .args(&program.args)
             .arg(super::command_line::WORKER_ARG)
             .args(["--address-space", &address_space.to_string()])
-            .args(["--open-files", "16"])
+            .args(["--open-files", "64"])
             .env_clear()
             .current_dir("/")
             .stdin(Stdio::piped())
@@ -122,7 +128,31 @@ impl Link {
         if let Some(hook) = &program.hook {
             command.args(["--hook", hook]);
         }
-        let mut child = command.spawn().map_err(|error| {
+        // Host commands: the worker's end of a socket pair at descriptor 3.
+        let host_socket = match host {
+            Some(_) => {
+                let (ours, theirs) = super::fds::socketpair().map_err(|error| {
+                    LinkError::Unavailable(format!("cannot make the host-command socket: {error}"))
+                })?;
+                let raw = std::os::fd::AsRawFd::as_raw_fd(&theirs);
+                // SAFETY: dup2 only, after the fork; `theirs` stays open in
+                // the parent until the spawn returns.
+                unsafe {
+                    std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                        if libc::dup2(raw, super::fds::WORKER_SOCKET) < 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                        Ok(())
+                    });
+                }
+                Some((ours, theirs))
+            }
+            None => None,
+        };
+        let spawned = command.spawn();
+        // Their end now lives in the worker only.
+        let host_socket = host_socket.map(|(ours, _theirs)| ours);
+        let mut child = spawned.map_err(|error| {
             LinkError::Unavailable(format!(
                 "cannot start the worker {}: {error}",
                 program.program.display()
@@ -142,6 +172,7 @@ impl Link {
             confinement: Confinement::default(),
             mirror: Vfs::new(Quota::UNLIMITED),
             dead: None,
+            host_socket,
         };
         let hello = match link.up.recv_timeout(HELLO_TIMEOUT) {
             Ok(Ok(Up::Hello(hello))) => hello,
@@ -200,6 +231,9 @@ impl Link {
             audit: engine.audit.is_on(),
             advice,
             held: held.then_some((0, 0)),
+            host_commands: host
+                .map(|runner| goccia_shell::HostCommands::names(runner.as_ref()))
+                .unwrap_or_default(),
         };
         link.send(Down::Init(Box::new(init)))?;
         Ok(link)
@@ -322,6 +356,13 @@ impl Link {
         let mut widest = policy.map(WritePolicy::mode);
         let mut kill_at = context.watch.deadline() + GRACE;
         let mut cancel_sent: Option<Instant> = None;
+        let mut host_tree = Assembler::new(
+            limits.fs_quota_bytes,
+            limits.fs_node_limit.saturating_mul(4),
+        );
+        let mut host_tree_done: Option<Vec<Step>> = None;
+        let mut host_runs: std::collections::HashMap<u64, goccia_core::CancelToken> =
+            std::collections::HashMap::new();
         let reply = loop {
             let now = Instant::now();
             if now >= kill_at {
@@ -335,6 +376,9 @@ impl Link {
             {
                 if cancel_sent.is_none() {
                     kill_at = kill_at.min(now + GRACE);
+                    for token in host_runs.values() {
+                        token.cancel();
+                    }
                 }
                 cancel_sent = Some(now);
                 self.send(Down::Cancel)?;
@@ -403,6 +447,43 @@ impl Link {
                         }
                     }
                 }
+                Up::HostTree { steps: batch, last } => {
+                    for step in batch {
+                        if let Err(error) = host_tree.push(step) {
+                            return Err(self.crash(&format!("sent {error}")));
+                        }
+                    }
+                    if last {
+                        let batch = std::mem::replace(
+                            &mut host_tree,
+                            Assembler::new(
+                                limits.fs_quota_bytes,
+                                limits.fs_node_limit.saturating_mul(4),
+                            ),
+                        );
+                        match batch.finish() {
+                            Ok(done) => host_tree_done = Some(done),
+                            Err(error) => return Err(self.crash(&format!("sent {error}"))),
+                        }
+                    }
+                }
+                Up::HostRun(run) => {
+                    let Some(steps) = host_tree_done.take() else {
+                        return Err(self.crash("asked for a host command before its tree"));
+                    };
+                    let granted = widest.unwrap_or(PolicyMode::Full);
+                    match self.start_host_run(context, policy, granted, *run, steps) {
+                        Ok((id, token)) => {
+                            host_runs.insert(id, token);
+                        }
+                        Err(why) => return Err(self.crash(&why)),
+                    }
+                }
+                Up::HostKill { id } => {
+                    if let Some(token) = host_runs.get(&id) {
+                        token.cancel();
+                    }
+                }
                 Up::Done(reply) => break reply,
                 Up::Hello(_) => return Err(self.crash("said Hello twice")),
             }
@@ -426,6 +507,111 @@ impl Link {
             return Err(self.crash(&format!("sent changes that do not apply ({error})")));
         }
         Ok(reply)
+    }
+
+    /// Starts a host command the worker's shell asked for, on a thread of
+    /// its own (the worker's frames keep being served meanwhile): checks the
+    /// request, takes the program's pipe ends from the socket, builds the
+    /// worker's tree from what the call started with and `steps`, and runs
+    /// it through the sandbox's runner; the answer goes down as
+    /// `HostEdits` and `HostDone`. The token cancels it.
+    fn start_host_run(
+        &mut self,
+        context: &CallContext<'_>,
+        policy: Option<&WritePolicy>,
+        granted: PolicyMode,
+        run: super::wire::WireHostRun,
+        steps: Vec<Step>,
+    ) -> Result<(u64, goccia_core::CancelToken), String> {
+        use goccia_shell::HostCommands;
+        let runner = context
+            .host
+            .cloned()
+            .ok_or("asked for a host command the sandbox does not have")?;
+        if run.words.first().is_none_or(|name| !runner.has(name)) {
+            return Err("asked for a host command the sandbox does not have".into());
+        }
+        let mode = PolicyMode::parse(&run.mode).ok_or("named no policy mode")?;
+        if mode.is_strictly_wider_than(granted) {
+            return Err(
+                "asked to run a host command under a wider policy than it was granted".into(),
+            );
+        }
+        let cwd = goccia_vfs::VfsPath::parse(&run.cwd).map_err(|_| "named an invalid cwd")?;
+        let socket = self
+            .host_socket
+            .as_ref()
+            .ok_or("has no host-command socket")?;
+        let (id, [stdin, stdout, stderr]) =
+            super::fds::receive(std::os::fd::AsRawFd::as_raw_fd(socket))
+                .map_err(|error| format!("sent no pipe ends with its host command ({error})"))?;
+        if id != run.id {
+            return Err("sent pipe ends of another host command".into());
+        }
+        let mut tree = self.mirror.clone();
+        tree.replay(&steps)
+            .map_err(|error| format!("sent a host command's tree that does not apply ({error})"))?;
+        let policy = match policy {
+            Some(policy) => policy.with_mode(mode),
+            None => WritePolicy::new(mode, [], []),
+        };
+        let token = goccia_core::CancelToken::new();
+        let watch = Watch::with_cancel(context.watch.remaining(), token.clone());
+        let sandbox = context.vfs.clone();
+        let audit = context.engine.audit.clone();
+        let room = run.room.min(context.engine.limits.fs_quota_bytes);
+        let tree = tree.snapshot();
+        let down = self.down.clone();
+        std::thread::Builder::new()
+            .name("goccia-host-relay".into())
+            .spawn(move || {
+                let invoked = runner.invoke(goccia_host::runner::Invocation {
+                    words: &run.words,
+                    cwd: &cwd,
+                    env: &run.env,
+                    policy: &policy,
+                    tree,
+                    sandbox: &sandbox,
+                    room,
+                    streams: goccia_host::runner::Streams::Fds {
+                        stdin,
+                        stdout,
+                        stderr,
+                    },
+                    watch: &watch,
+                    audit: &audit,
+                });
+                let outcome = match invoked {
+                    goccia_host::runner::Invoked::Ran {
+                        status,
+                        edits,
+                        notes,
+                        read_only_refusal,
+                    } => {
+                        let steps: Vec<Step> = edits.iter().map(super::relay::step_of).collect();
+                        let _ = send_steps(&steps, |steps, last| {
+                            down.send(Down::HostEdits { id, steps, last })
+                                .map_err(|_| std::io::Error::other("closed"))
+                        });
+                        super::wire::WireInvoked::Ran {
+                            status,
+                            notes,
+                            read_only_refusal,
+                        }
+                    }
+                    goccia_host::runner::Invoked::Stopped(stop) => {
+                        super::wire::WireInvoked::Stopped(stop)
+                    }
+                    goccia_host::runner::Invoked::Failed { status, message } => {
+                        super::wire::WireInvoked::Failed { status, message }
+                    }
+                };
+                let _ = down.send(Down::HostDone { id, outcome });
+            })
+            .map_err(|error| {
+                format!("could not be given a thread for its host command ({error})")
+            })?;
+        Ok((id, token))
     }
 
     /// A session's stdin bytes (`None`: its end), sent as they come.

@@ -11,6 +11,8 @@
 //!   through `out`.
 //! - `link`: the parent's side of one worker.
 //! - `remote`: sandbox calls and shell sessions through a link.
+//! - `relay`, `fds`: host commands a worker's shell runs, run by the
+//!   parent with the pipe ends the worker sent over a socket.
 //! - `hooks`: test-only worker misbehaviour (feature
 //!   `test-hooks`).
 //!
@@ -21,9 +23,11 @@
 //! run inside the same worker, under its confinement.
 
 mod command_line;
+mod fds;
 mod hooks;
 pub(crate) mod link;
 mod out;
+mod relay;
 pub(crate) mod remote;
 mod steps;
 pub(crate) mod wire;

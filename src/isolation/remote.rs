@@ -73,7 +73,13 @@ impl Remote {
             if self.generation.load(Ordering::SeqCst) > 0 {
                 program.hook = None;
             }
-            let link = Link::spawn(&program, &sandbox.engine, policy.as_ref(), self.held)?;
+            let link = Link::spawn(
+                &program,
+                &sandbox.engine,
+                policy.as_ref(),
+                self.held,
+                sandbox.host.as_ref(),
+            )?;
             let confinement = link.confinement.clone();
             sandbox.engine.audit.record(
                 "isolation",
@@ -92,6 +98,7 @@ impl Remote {
             engine: &sandbox.engine,
             output,
             watch,
+            host: sandbox.host.as_ref(),
         };
         let result = link.call(&context, policy.as_ref(), work);
         if result.is_err() {
@@ -108,6 +115,7 @@ impl Remote {
 pub(crate) struct SandboxParts {
     pub(crate) vfs: SharedVfs,
     pub(crate) engine: Engine,
+    pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
 }
 
 /// The failure of a call whose worker crashed or was killed.
@@ -461,6 +469,7 @@ impl Drop for RemoteSession {
                 engine: &self.parts.engine,
                 output: &self.output,
                 watch: &Watch::new(std::time::Duration::from_secs(5)),
+                host: self.parts.host.as_ref(),
             };
             let policy = self.parts.vfs.lock().policy();
             if link

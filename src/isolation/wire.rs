@@ -56,6 +56,23 @@ pub enum Down {
         /// The response, or why there is none.
         answer: Result<WireResponse, WireFetchError>,
     },
+    /// What a host command changed, as tree steps (see
+    /// [`Up::HostRun`]); `last` ends the batch.
+    HostEdits {
+        /// The run.
+        id: u64,
+        /// The steps.
+        steps: Vec<WireStep>,
+        /// Whether this frame ends the batch.
+        last: bool,
+    },
+    /// A host command ended.
+    HostDone {
+        /// The run.
+        id: u64,
+        /// How.
+        outcome: WireInvoked,
+    },
     /// The answer to an [`Up::Escalate`].
     Decided {
         /// The request's id.
@@ -93,6 +110,24 @@ pub enum Up {
         id: u64,
         /// The request.
         request: WireEscalation,
+    },
+    /// The tree a host command is to see, as steps from the tree the
+    /// call started with (a batch ends with `last`).
+    HostTree {
+        /// The steps.
+        steps: Vec<WireStep>,
+        /// Whether this frame ends the batch.
+        last: bool,
+    },
+    /// Run a host command (its three pipe ends were just sent over the
+    /// host-command socket): the parent runs it and answers
+    /// [`Down::HostEdits`] and [`Down::HostDone`].
+    HostRun(Box<WireHostRun>),
+    /// Kill a running host command (the guest's deadline or output
+    /// budget stopped the shell that ran it).
+    HostKill {
+        /// The run.
+        id: u64,
     },
     /// What the call changed in the tree (a batch ends with `last`).
     Steps {
@@ -134,6 +169,8 @@ pub struct Init {
     pub advice: Vec<Option<String>>,
     /// Removed nodes still charged (a child sandbox), bytes and nodes.
     pub held: Option<(u64, u64)>,
+    /// The host commands the shell may run (they run in the parent).
+    pub host_commands: Vec<String>,
 }
 
 /// A write policy as it crosses.
@@ -295,6 +332,47 @@ pub struct WireFailure {
     pub message: String,
     /// What to print.
     pub report: String,
+}
+
+/// A host command a worker's shell runs.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WireHostRun {
+    /// Names the answer (and the pipe ends sent with it).
+    pub id: u64,
+    /// The name and arguments.
+    pub words: Vec<String>,
+    /// The shell's working directory.
+    pub cwd: String,
+    /// The variables it exports.
+    pub env: Vec<(String, String)>,
+    /// The policy mode the command runs under (the parent checks it is
+    /// the sandbox's or one its approver granted).
+    pub mode: String,
+    /// Bytes the worker's tree may still take.
+    pub room: u64,
+}
+
+/// How a host command ended, as it crosses.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum WireInvoked {
+    /// It ran (its edits came in `HostEdits`).
+    Ran {
+        /// Its status.
+        status: i32,
+        /// Lines for stderr.
+        notes: Vec<String>,
+        /// Its stderr said "Read-only file system".
+        read_only_refusal: bool,
+    },
+    /// Stopped and killed.
+    Stopped(Stop),
+    /// Could not run.
+    Failed {
+        /// The status.
+        status: i32,
+        /// The line for stderr.
+        message: String,
+    },
 }
 
 /// A tree step as it crosses (see `goccia_vfs::replica::Step`). A file's

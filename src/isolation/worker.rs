@@ -129,6 +129,7 @@ pub fn main(args: &[String]) -> i32 {
 struct Answers {
     fetches: Mutex<HashMap<u64, mpsc::Sender<Result<WireResponse, WireFetchError>>>>,
     decisions: Mutex<HashMap<u64, mpsc::Sender<String>>>,
+    hosts: Arc<super::relay::HostAnswers>,
     next: AtomicU64,
 }
 
@@ -139,11 +140,13 @@ fn serve(
     input: &mut dyn Read,
 ) -> Result<(), String> {
     let answers = Arc::new(Answers::default());
-    let sandbox = Arc::new(build(&init, &out, &answers));
+    let call_start = Arc::new(Mutex::new(goccia_vfs::Snapshot::empty()));
+    let sandbox = Arc::new(build(&init, &out, &answers, &call_start));
     let current = Arc::new(Mutex::new(CancelToken::new()));
     let stdins: Arc<Mutex<HashMap<u32, mpsc::Sender<Vec<u8>>>>> = Arc::default();
     let (calls, queue) = mpsc::channel::<Box<Call>>();
     let executor = Executor {
+        call_start,
         sandbox: sandbox.clone(),
         out: out.clone(),
         current: current.clone(),
@@ -201,6 +204,16 @@ fn serve(
                     let _ = waiter.send(answer);
                 }
             }
+            Down::HostEdits { id, steps, last } => {
+                if let Some(waiter) = answers.hosts.lock().get(&id) {
+                    let _ = waiter.send(super::relay::HostMessage::Edits(steps, last));
+                }
+            }
+            Down::HostDone { id, outcome } => {
+                if let Some(waiter) = answers.hosts.lock().get(&id) {
+                    let _ = waiter.send(super::relay::HostMessage::Done(outcome));
+                }
+            }
             Down::Decided { id, decision } => {
                 if let Some(waiter) = answers.decisions.lock().remove(&id) {
                     let _ = waiter.send(decision);
@@ -214,7 +227,12 @@ fn serve(
 /// The worker's sandbox: an empty tree (the first steps fill it), the
 /// parent's limits, policy and environment, and the relays for what only
 /// the parent may do.
-fn build(init: &Init, out: &FrameOut, answers: &Arc<Answers>) -> Sandbox {
+fn build(
+    init: &Init,
+    out: &FrameOut,
+    answers: &Arc<Answers>,
+    call_start: &Arc<Mutex<goccia_vfs::Snapshot>>,
+) -> Sandbox {
     let limits = init.limits.clone();
     let mut vfs = Vfs::new(Quota {
         max_bytes: limits.fs_quota_bytes,
@@ -266,13 +284,28 @@ fn build(init: &Init, out: &FrameOut, answers: &Arc<Answers>) -> Sandbox {
         audit,
         advice,
         env: init.env.clone(),
-        programs: Default::default(),
+        programs: if init.host_commands.is_empty() {
+            Default::default()
+        } else {
+            goccia_vm::HostPrograms(Some(Arc::new(super::relay::RemoteHost {
+                names: init.host_commands.clone(),
+                out: out.clone(),
+                answers: answers.hosts.clone(),
+                call_start: call_start.clone(),
+                next: AtomicU64::new(1),
+                max_bytes: init.limits.fs_quota_bytes,
+                max_steps: init.limits.fs_node_limit.saturating_mul(4),
+            })))
+        },
     };
     Sandbox::new(vfs, Vec::new(), engine)
 }
 
 /// Runs calls one after another.
 struct Executor {
+    /// The tree as the running call started (host commands send the
+    /// parent what changed since).
+    call_start: Arc<Mutex<goccia_vfs::Snapshot>>,
     sandbox: Arc<Sandbox>,
     out: FrameOut,
     /// What a `Cancel` frame cancels: the running call's token.
@@ -295,6 +328,7 @@ impl Executor {
                 super::hooks::on_call(hook, &self.out);
             }
             let before = self.sandbox.vfs.lock().snapshot();
+            *self.call_start.lock() = before.clone();
             let reply = self.execute(*call);
             if let Some(hook) = &hook {
                 super::hooks::before_done(hook);
