@@ -5,51 +5,52 @@
 
 use std::path::{Path, PathBuf};
 
-use rquickjs::loader::{ImportAttributes, Loader, Resolver};
-use rquickjs::{Context, Ctx, Module, Runtime, WriteOptions, qjs};
-
-/// QuickJS links a module's imports while compiling it: stand-ins with the
-/// right export names let the built-ins compile alone. Only the compiled
-/// module itself goes into the bytecode.
-struct StandIns;
-
-impl Resolver for StandIns {
-    fn resolve<'js>(
-        &mut self,
-        _: &Ctx<'js>,
-        _: &str,
-        name: &str,
-        _: Option<ImportAttributes<'js>>,
-    ) -> rquickjs::Result<String> {
-        Ok(name.to_string())
-    }
-}
-
-impl Loader for StandIns {
-    fn load<'js>(
-        &mut self,
-        ctx: &Ctx<'js>,
-        name: &str,
-        _: Option<ImportAttributes<'js>>,
-    ) -> rquickjs::Result<Module<'js>> {
-        let source = match name {
-            "goccia:native" => "export const fs = {}, goccia = {}, internals = {};",
-            _ => "export default {};",
-        };
-        Module::declare(ctx.clone(), name, source)
-    }
-}
+use rquickjs::{Context, Runtime, qjs};
 
 /// The prelude is one function expression over two fragments.
 const PRELUDE_HEAD: &str = "(function (native) {\n'use strict';\n";
 const PRELUDE_TAIL: &str = "\n})";
 
-/// `(module name, source file)` of the built-in modules.
-const MODULES: &[(&str, &str)] = &[
+/// `(module name, source file)` of the built-in modules: each file is the
+/// body of a factory `(require, natives, internals) => exports`.
+const FACTORIES: &[(&str, &str)] = &[
     ("fs", "fs.js"),
     ("fs/promises", "fs_promises.js"),
     ("goccia", "goccia.js"),
+    ("path", "node/path.js"),
+    ("util", "node/util.js"),
+    ("events", "node/events.js"),
+    ("assert", "node/assert.js"),
+    ("assert/strict", "node/assert_strict.js"),
+    ("buffer", "node/buffer.js"),
+    ("url", "node/url.js"),
+    ("querystring", "node/querystring.js"),
+    ("string_decoder", "node/string_decoder.js"),
+    ("timers", "node/timers.js"),
+    ("timers/promises", "node/timers_promises.js"),
+    ("crypto", "node/crypto.js"),
+    ("os", "node/os.js"),
+    ("stream", "node/stream.js"),
+    ("stream/promises", "node/stream_promises.js"),
+    ("process", "node/process.js"),
+    ("module", "node/module.js"),
+    ("child_process", "node/unsupported.js"),
+    ("net", "node/unsupported.js"),
+    ("http", "node/unsupported.js"),
+    ("https", "node/unsupported.js"),
+    ("http2", "node/unsupported.js"),
+    ("tls", "node/unsupported.js"),
+    ("dgram", "node/unsupported.js"),
+    ("dns", "node/unsupported.js"),
+    ("cluster", "node/unsupported.js"),
+    ("worker_threads", "node/unsupported.js"),
+    ("goccia:web", "node/web.js"),
+    ("goccia:cjs", "node/cjs.js"),
 ];
+
+/// A factory's source around its body.
+const FACTORY_HEAD: &str = "(function (require, natives, internals) {\n'use strict';\n";
+const FACTORY_TAIL: &str = "\n})";
 
 fn main() {
     let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("js");
@@ -67,24 +68,28 @@ fn main() {
     std::fs::write(out.join("prelude.js"), &prelude).expect("write prelude.js");
 
     let runtime = Runtime::new().expect("runtime");
-    runtime.set_loader(StandIns, StandIns);
     let context = Context::full(&runtime).expect("context");
     context.with(|ctx| {
         let bytecode = compile_script(&ctx, &prelude, "<goccia prelude>");
         std::fs::write(out.join("prelude.qbc"), bytecode).expect("write prelude.qbc");
-        for (name, file) in MODULES {
-            let module = Module::declare(ctx.clone(), *name, read(file)).unwrap_or_else(|e| {
-                let caught = ctx.catch();
-                let detail = caught
-                    .as_exception()
-                    .map(|e| format!("{:?} {:?}", e.message(), e.stack()))
-                    .unwrap_or_else(|| format!("{caught:?}"));
-                panic!("{file} does not compile: {e}: {detail}")
-            });
-            let bytecode = module.write(WriteOptions::default()).expect("bytecode");
-            std::fs::write(out.join(format!("{file}.qbc")), bytecode)
-                .expect("write module bytecode");
+        let mut table = String::from("/// `(name, source, bytecode)` of every factory.\npub const FACTORIES: &[(&str, &str, &[u8])] = &[\n");
+        for (index, (name, file)) in FACTORIES.iter().enumerate() {
+            // The module's own name is known to its body (the shared
+            // `unsupported.js` says which module it stands for).
+            let source = format!(
+                "{FACTORY_HEAD}const moduleName = {name:?};\n{}{FACTORY_TAIL}",
+                read(file)
+            );
+            let bytecode = compile_script(&ctx, &source, &format!("node:{name}"));
+            let stem = format!("factory{index}");
+            std::fs::write(out.join(format!("{stem}.js")), &source).expect("write factory source");
+            std::fs::write(out.join(format!("{stem}.qbc")), bytecode).expect("write factory bytecode");
+            table.push_str(&format!(
+                "    ({name:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/{stem}.js\")), include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{stem}.qbc\"))),\n"
+            ));
         }
+        table.push_str("];\n");
+        std::fs::write(out.join("factories.rs"), table).expect("write factories.rs");
     });
 }
 
@@ -103,10 +108,14 @@ fn compile_script(ctx: &rquickjs::Ctx<'_>, source: &str, name: &str) -> Vec<u8> 
             name.as_ptr(),
             flags,
         );
-        assert!(
-            !qjs::JS_IsException(compiled),
-            "the prelude does not compile"
-        );
+        if qjs::JS_IsException(compiled) {
+            let caught = ctx.catch();
+            let detail = caught
+                .as_exception()
+                .map(|e| format!("{:?} {:?}", e.message(), e.stack()))
+                .unwrap_or_else(|| format!("{caught:?}"));
+            panic!("{} does not compile: {detail}", name.to_string_lossy());
+        }
         let mut length = 0usize;
         let buffer = qjs::JS_WriteObject(
             raw,

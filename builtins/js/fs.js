@@ -1,7 +1,8 @@
 // The guest's `fs` module (contract §3): Node-shaped sync, callback and
 // promise forms over the host's synchronous VFS operations. Callbacks and
 // promises settle on a later macrotask, after the call has returned.
-import { fs as native, policy, internals } from 'goccia:native';
+const native = natives.fs;
+const { policy } = natives;
 
 const { defer, inspect, Promise } = internals;
 
@@ -319,13 +320,4 @@ const fs = {
   promises, constants, Stats, Dirent,
 };
 
-export default fs;
-export {
-  readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
-  existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
-  promises, constants, Stats, Dirent,
-};
-export const {
-  readFile, writeFile, appendFile, mkdir, readdir, stat, lstat, exists, rm, rmdir, unlink,
-  rename, copyFile, cp, access,
-} = callbacks;
+return fs;

@@ -434,8 +434,49 @@ define('fetch', (input, init = {}) => new intrinsics.Promise((resolve, reject) =
   }
 }));
 
+// ----- the built-in modules (Node's and goccia's) -----
+// Each is a factory compiled to bytecode at build time and made on first
+// use, by `import` and `require` alike (one instance per run).
+const builtins = new Map();
+let moduleNatives;
+function requireBuiltin(name) {
+  let exports = builtins.get(name);
+  if (exports !== undefined) return exports;
+  const factory = native.loadFactory(name);
+  if (factory === null) throw new Error(`no built-in module ${name}`);
+  if (moduleNatives === undefined) moduleNatives = native.moduleNatives();
+  exports = factory(requireBuiltin, moduleNatives, internals);
+  builtins.set(name, exports);
+  return exports;
+}
+
+// Globals made on first use (their modules cost nothing until then).
+function lazyGlobal(name, make) {
+  Object.defineProperty(globalThis, name, {
+    get() { const value = make(); define(name, value); return value; },
+    set(value) { define(name, value); },
+    configurable: true,
+    enumerable: false,
+  });
+}
+lazyGlobal('Buffer', () => requireBuiltin('buffer').Buffer);
+lazyGlobal('process', () => requireBuiltin('process'));
+lazyGlobal('EventTarget', () => requireBuiltin('goccia:web').EventTarget);
+lazyGlobal('Event', () => requireBuiltin('goccia:web').Event);
+lazyGlobal('CustomEvent', () => requireBuiltin('goccia:web').CustomEvent);
+lazyGlobal('AbortController', () => requireBuiltin('goccia:web').AbortController);
+lazyGlobal('AbortSignal', () => requireBuiltin('goccia:web').AbortSignal);
+lazyGlobal('Request', () => requireBuiltin('goccia:web').Request);
+lazyGlobal('crypto', () => requireBuiltin('crypto').webcrypto);
+define('atob', (data) => requireBuiltin('buffer').atob(data));
+define('btoa', (data) => requireBuiltin('buffer').btoa(data));
+
 // Internals for the host and the built-in modules only.
-return Object.freeze({
+const internals = Object.freeze({
+  requireBuiltin,
+  write: (fd, text) => native.write(fd, text),
+  Headers,
+  Response,
   inspect,
   format: formatWithOptions,
   hasTimers: () => pending.size > 0,
@@ -456,3 +497,4 @@ return Object.freeze({
   JSONParse: intrinsics.JSONParse,
   JSONStringify: intrinsics.JSONStringify,
 });
+return internals;

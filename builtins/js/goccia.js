@@ -2,7 +2,8 @@
 // sandbox's shared shell) and `runScript` (another entry, shared or in a
 // child sandbox). The host functions run synchronously; promises settle
 // after the call returns.
-import { goccia as native, policy, internals } from 'goccia:native';
+const native = natives.goccia;
+const { policy } = natives;
 
 const { defer, Promise, JSONParse, JSONStringify } = internals;
 
@@ -136,11 +137,11 @@ class ShellCommand {
   }
 }
 
-export function $(strings, ...values) {
+function $(strings, ...values) {
   return new ShellCommand(commandLine(strings, values));
 }
 
-export function runScript(path, options = {}) {
+function runScript(path, options = {}) {
   if (typeof path !== 'string') throw new TypeError('runScript: the path must be a string');
   if (options === null || typeof options !== 'object') {
     throw new TypeError('runScript: options must be an object');
@@ -162,4 +163,4 @@ export function runScript(path, options = {}) {
   };
 }
 
-export default { $, runScript };
+return { $, runScript };

@@ -215,12 +215,22 @@ function ownKeys(value) {
   return keys;
 }
 
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
 function formatValue(ctx, value, recurseTimes, topLevel) {
   if (value === null) return 'null';
   if (typeof value !== 'object' && typeof value !== 'function') {
     return formatPrimitive(value);
   }
   if (ctx.seen.includes(value)) return '[Circular *1]';
+  const custom = value[inspectCustom];
+  if (typeof custom === 'function' && custom !== inspect) {
+    const options = { depth: ctx.depth - recurseTimes, customInspect: true };
+    const shown = custom.call(value, ctx.depth - recurseTimes, options, inspect);
+    if (shown !== value) {
+      return typeof shown === 'string' ? shown : formatValue(ctx, shown, recurseTimes, topLevel);
+    }
+  }
   return formatRaw(ctx, value, recurseTimes, topLevel);
 }
 
@@ -306,7 +316,7 @@ function formatRaw(ctx, value, recurseTimes) {
     }
   }
 
-  if (recurseTimes > kDepth) {
+  if (recurseTimes > ctx.depth) {
     const name = (ctor || tag || 'Object');
     return Array.isArray(value) ? '[Array]' : `[${name}]`;
   }
@@ -383,10 +393,15 @@ function formatSet(ctx, value, recurseTimes) {
   return output;
 }
 
-function inspect(value) {
-  const ctx = { seen: [], indentationLvl: 0, currentDepth: 0, extraEntry: false };
+function inspect(value, options) {
+  let depth = kDepth;
+  if (options !== null && typeof options === 'object' && 'depth' in options) {
+    depth = options.depth === null ? Infinity : Number(options.depth);
+  }
+  const ctx = { seen: [], indentationLvl: 0, currentDepth: 0, extraEntry: false, depth };
   return formatValue(ctx, value, 0, true);
 }
+inspect.custom = inspectCustom;
 
 function formatWithOptions(args) {
   const first = args[0];

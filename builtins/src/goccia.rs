@@ -137,6 +137,14 @@ fn prepare_copy(shell: &mut Shell, options: &CommandOptions) -> std::result::Res
     Ok(())
 }
 
+/// Runs `change` on the sandbox's shared shell (made first if no `$` or
+/// session made it yet): `process.chdir` moves the session's cwd.
+pub(crate) fn with_shell(host: &Host, change: impl FnOnce(&mut Shell)) {
+    let mut slot = host.shell.lock();
+    let shell = slot.get_or_insert_with(|| new_shell(host));
+    change(shell);
+}
+
 /// The shell all `$` of this sandbox share, at `/` with the sandbox's
 /// deadline; its own `goccia` builtin nests through the same runner.
 fn new_shell(host: &Host) -> Shell {

@@ -20,6 +20,10 @@ pub struct Tripwire {
     fs_quota: AtomicBool,
     /// The heap limit was reached (an out-of-memory it may catch).
     memory: AtomicBool,
+    /// `process.exit(code)` was called: the run ends with `code`.
+    exit: parking_lot::Mutex<Option<i32>>,
+    /// `process.exitCode`: the code of a run that ends on its own.
+    exit_code: parking_lot::Mutex<Option<i32>>,
 }
 
 impl Tripwire {
@@ -41,6 +45,26 @@ impl Tripwire {
     /// Notes that the heap limit was reached.
     pub fn note_memory(&self) {
         self.memory.store(true, Ordering::SeqCst);
+    }
+
+    /// Records `process.exit(code)`; the first call wins.
+    pub fn exit(&self, code: i32) {
+        self.exit.lock().get_or_insert(code);
+    }
+
+    /// The code `process.exit` asked for, if it was called.
+    pub fn exit_requested(&self) -> Option<i32> {
+        *self.exit.lock()
+    }
+
+    /// Sets (or clears) `process.exitCode`.
+    pub fn set_exit_code(&self, code: Option<i32>) {
+        *self.exit_code.lock() = code;
+    }
+
+    /// `process.exitCode`, if set.
+    pub fn exit_code(&self) -> Option<i32> {
+        *self.exit_code.lock()
     }
 
     /// Whether a quota refusal reached the guest.
@@ -105,8 +129,11 @@ pub struct Host {
     pub limits: goccia_core::Limits,
     /// The surface's words for raising a limit, appended to messages.
     pub advice: goccia_core::Advice,
-    /// Exported variables every shell of the run starts with.
+    /// Exported variables every shell of the run starts with (and
+    /// `process.env`).
     pub env: Vec<(String, String)>,
+    /// The run's entry (`process.argv[1]`).
+    pub entry: String,
 }
 
 impl Host {

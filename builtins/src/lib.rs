@@ -9,7 +9,8 @@
 //! - [`errors`]: JS errors with Node's shapes; uncatchable stops.
 //! - [`nest`]: the seam to the runner for `runScript` and the shell's
 //!   `goccia` builtin; `goccia`: the host side of the `goccia` module.
-//! - `fs`, `encoding`: the host side of the `fs` module.
+//! - `fs`, `encoding`: the host side of the `fs` module; `node`: the host
+//!   side of Node's modules (hashes, random bytes, `process`, CommonJS).
 //! - `escalation`: one call run under a wider write policy, once the
 //!   host's approver granted it.
 
@@ -24,6 +25,7 @@ mod goccia;
 pub mod host;
 pub mod modules;
 pub mod nest;
+mod node;
 mod precompiled;
 pub mod prelude;
 

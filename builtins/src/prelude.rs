@@ -126,6 +126,36 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
             },
         )?,
     )?;
+    object.set(
+        "loadFactory",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, name: String| -> Result<Value<'js>> {
+                match crate::precompiled::factory(&ctx, &name) {
+                    Some(factory) => factory,
+                    None => Ok(Value::new_null(ctx)),
+                }
+            },
+        )?,
+    )?;
+    let natives_host = host.clone();
+    object.set(
+        "moduleNatives",
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> Result<Object<'js>> {
+            let natives = Object::new(ctx.clone())?;
+            natives.set("fs", crate::fs::natives(&ctx, natives_host.clone())?)?;
+            natives.set(
+                "goccia",
+                crate::goccia::natives(&ctx, natives_host.clone())?,
+            )?;
+            natives.set(
+                "policy",
+                crate::escalation::natives(&ctx, natives_host.clone())?,
+            )?;
+            natives.set("node", crate::node::natives(&ctx, natives_host.clone())?)?;
+            Ok(natives)
+        })?,
+    )?;
     let h = host;
     object.set(
         "fetch",

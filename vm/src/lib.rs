@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod bytecode;
+mod commonjs;
 mod engine;
 pub mod failure;
 pub mod heap;

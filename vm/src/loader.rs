@@ -20,9 +20,17 @@ fn module_error(ctx: &Ctx<'_>, message: String) -> Error {
     throw(ctx, error)
 }
 
+/// Module names that stand for CommonJS files (their wrappers import the
+/// host's internals, which only built-ins may otherwise).
+pub type Wrappers = std::sync::Arc<parking_lot::Mutex<std::collections::HashSet<String>>>;
+
 /// Resolves specifiers to module names: canonical built-in names or
-/// normalised VFS paths.
-pub struct VfsResolver;
+/// normalised VFS paths (a bare specifier that is no built-in is a package
+/// in a `node_modules` folder, found as Node's ES resolution finds it).
+pub struct VfsResolver {
+    /// The CommonJS wrappers the loader declared.
+    pub wrappers: Wrappers,
+}
 
 impl Resolver for VfsResolver {
     fn resolve<'js>(
@@ -35,7 +43,8 @@ impl Resolver for VfsResolver {
         if let Some(canonical) = modules::canonical(name) {
             return Ok(canonical.to_string());
         }
-        if name == NATIVE && modules::is_builtin_name(base) {
+        if name == NATIVE && (modules::is_builtin_name(base) || self.wrappers.lock().contains(base))
+        {
             return Ok(NATIVE.to_string());
         }
         let is_path = name.starts_with('/')
@@ -44,17 +53,24 @@ impl Resolver for VfsResolver {
             || name == "."
             || name == "..";
         if !is_path {
-            let hint = if name.starts_with("file:") {
-                "file: URLs are not supported"
-            } else {
-                "the built-in modules are 'fs', 'fs/promises' and 'goccia'"
-            };
-            return Err(module_error(
-                ctx,
-                format!(
-                    "Cannot find module '{name}' imported from {base}: {hint}; other imports must be paths in the sandbox filesystem (/x.js, ./x.js)"
-                ),
-            ));
+            if let Some(rest) = name.strip_prefix("node:") {
+                let error = new_error(
+                    ctx,
+                    "Error",
+                    &format!("No such built-in module: node:{rest}"),
+                );
+                let _ = error.set("code", "ERR_UNKNOWN_BUILTIN_MODULE");
+                return Err(throw(ctx, error));
+            }
+            if name.starts_with("file:") {
+                return Err(module_error(
+                    ctx,
+                    format!(
+                        "Cannot find module '{name}' imported from {base}: file: URLs are not supported"
+                    ),
+                ));
+            }
+            return package(ctx, name, base);
         }
         let directory = if base.starts_with('/') {
             VfsPath::parse(base)
@@ -76,6 +92,40 @@ impl Resolver for VfsResolver {
     }
 }
 
+/// A bare specifier: a package in a `node_modules` folder up from `base`.
+fn package<'js>(ctx: &Ctx<'js>, name: &str, base: &str) -> Result<String> {
+    let cjs = modules::require_builtin(ctx, "goccia:cjs")?;
+    let resolve: rquickjs::Function = cjs.get("esmResolve")?;
+    let from = if base.starts_with('/') {
+        base
+    } else {
+        "/[import]"
+    };
+    match resolve.call::<_, String>((name, from)) {
+        Ok(path) => Ok(path),
+        Err(rquickjs::Error::Exception) => {
+            let caught = ctx.catch();
+            let code = caught
+                .as_object()
+                .and_then(|o| o.get::<_, String>("code").ok())
+                .unwrap_or_default();
+            if code == "MODULE_NOT_FOUND" {
+                let package = name
+                    .split('/')
+                    .take(if name.starts_with('@') { 2 } else { 1 })
+                    .collect::<Vec<_>>()
+                    .join("/");
+                return Err(module_error(
+                    ctx,
+                    format!("Cannot find package '{package}' imported from {base}"),
+                ));
+            }
+            Err(ctx.throw(caught))
+        }
+        Err(other) => Err(other),
+    }
+}
+
 /// Loads modules: built-ins from the host, everything else from the VFS
 /// (from source, or through the bytecode cache in bytecode mode).
 pub struct VfsLoader {
@@ -86,6 +136,42 @@ pub struct VfsLoader {
     /// An entry given as source (`run -e`, `run_code`): served under its
     /// name, never read from (or written to) the VFS.
     pub inline: Option<(VfsPath, std::sync::Arc<str>)>,
+    /// The CommonJS wrappers declared (shared with the resolver).
+    pub wrappers: Wrappers,
+}
+
+impl VfsLoader {
+    /// The ES module standing for the CommonJS file `name` (`inline`: its
+    /// source when it is not in the VFS).
+    fn commonjs<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        name: &str,
+        source: &str,
+        inline: bool,
+    ) -> Result<Module<'js>> {
+        let cjs = modules::require_builtin(ctx, "goccia:cjs")?;
+        let names: Vec<String> = cjs
+            .get::<_, rquickjs::Function>("exportNames")?
+            .call((source,))?;
+        let mut wrapper = crate::commonjs::wrapper(name, &names);
+        if inline {
+            let quoted = serde_json::to_string(source).expect("a string serialises");
+            wrapper = wrapper.replacen(
+                &format!(
+                    "importCommonJs({})",
+                    serde_json::to_string(name).expect("a string")
+                ),
+                &format!(
+                    "importCommonJs({}, {quoted})",
+                    serde_json::to_string(name).expect("a string")
+                ),
+                1,
+            );
+        }
+        self.wrappers.lock().insert(name.to_string());
+        Module::declare(ctx.clone(), name, wrapper)
+    }
 }
 
 impl Loader for VfsLoader {
@@ -103,6 +189,10 @@ impl Loader for VfsLoader {
         if let Some((inline, source)) = &self.inline
             && *inline == path
         {
+            let format = crate::commonjs::format_of(&self.vfs.lock(), &path, source);
+            if format == crate::commonjs::Format::CommonJs {
+                return self.commonjs(ctx, name, source, true);
+            }
             return Module::declare(ctx.clone(), name, source.as_bytes().to_vec());
         }
         let source = self.vfs.lock().read_file(&path).map_err(|error| {
@@ -122,6 +212,11 @@ impl Loader for VfsLoader {
             checked?;
             return Module::declare(ctx.clone(), name, format!("export default {text};"));
         }
+        let text = String::from_utf8_lossy(&source);
+        let format = crate::commonjs::format_of(&self.vfs.lock(), &path, &text);
+        if format == crate::commonjs::Format::CommonJs {
+            return self.commonjs(ctx, name, &text, false);
+        }
         match self.mode {
             ExecMode::Interpreted => Module::declare(ctx.clone(), name, source.to_vec()),
             ExecMode::Bytecode => bytecode::declare(ctx, name, &source),
@@ -138,7 +233,11 @@ mod tests {
         let runtime = Runtime::new().unwrap();
         let context = Context::full(&runtime).unwrap();
         context.with(|ctx| {
-            VfsResolver.resolve(&ctx, base, name, None).map_err(|_| {
+            VfsResolver {
+                wrappers: Wrappers::default(),
+            }
+            .resolve(&ctx, base, name, None)
+            .map_err(|_| {
                 let caught = ctx.catch();
                 caught
                     .as_exception()
@@ -166,18 +265,21 @@ mod tests {
 
     #[test]
     fn host_only_and_unknown_specifiers_are_refused() {
-        for name in [
-            "goccia:native",
-            "os",
-            "file:///etc/passwd",
-            "https://x/y.js",
-        ] {
+        // Bare names that are no built-in go to the packages of the VFS
+        // (through the prelude; the end-to-end tests cover them).
+        for name in ["file:///etc/passwd"] {
             let message = resolve("/main.js", name).unwrap_err();
             assert!(
                 message.starts_with(&format!("Cannot find module '{name}'")),
                 "{message}"
             );
         }
+        assert_eq!(resolve("/main.js", "node:os").unwrap(), "os");
+        assert!(
+            resolve("/main.js", "node:nope")
+                .unwrap_err()
+                .contains("No such built-in module")
+        );
         assert!(resolve("/main.js", "./a\0b").unwrap_err().contains("NUL"));
     }
 }

@@ -86,12 +86,15 @@ pub struct RunOutcome {
     pub result: Option<serde_json::Value>,
     /// QuickJS heap in use when the run ended, in bytes.
     pub memory_used: u64,
+    /// The code the guest exited with (`process.exit`, `process.exitCode`).
+    pub exit: Option<i32>,
 }
 
 impl RunOutcome {
-    /// 0, or the failure kind's code.
+    /// The guest's own exit code, else 0 or the failure kind's code.
     pub fn exit_code(&self) -> i32 {
-        self.failure.as_ref().map_or(0, |f| f.kind.exit_code())
+        self.exit
+            .unwrap_or_else(|| self.failure.as_ref().map_or(0, |f| f.kind.exit_code()))
     }
 
     fn failed(failure: Failure) -> Self {
@@ -201,6 +204,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         limits: request.engine.limits.clone(),
         advice: request.engine.advice.clone(),
         env: request.engine.env.clone(),
+        entry: request.entry.to_string(),
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,
@@ -216,6 +220,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         watch: &request.watch,
     };
     let mut outcome = session.run(host, &request.entry);
+    exited(&mut outcome, &tripwire);
     if let Some(failure) = &outcome.failure
         && matches!(
             failure.kind,
@@ -234,6 +239,33 @@ fn run_here(request: &RunRequest) -> RunOutcome {
     rejections.borrow_mut().clear();
     drop(context);
     outcome
+}
+
+/// `process.exit(code)` ends the run with `code` whatever the guest was
+/// doing (unless a limit stopped it first); `process.exitCode` is the code
+/// of a run that ended on its own. A non-zero code is a script error that
+/// prints nothing more (the guest said what it wanted).
+fn exited(outcome: &mut RunOutcome, tripwire: &Tripwire) {
+    if tripwire.fatal().is_some() {
+        return;
+    }
+    let code = match (tripwire.exit_requested(), &outcome.failure) {
+        (Some(code), _) => code,
+        (None, None) => match tripwire.exit_code() {
+            Some(code) => code,
+            None => return,
+        },
+        (None, Some(_)) => return,
+    };
+    outcome.exit = Some(code);
+    outcome.failure = (code != 0).then(|| {
+        let mut failure = Failure::new(FailureKind::ScriptError, format!("process.exit({code})"));
+        failure.report.clear();
+        failure
+    });
+    if code != 0 {
+        outcome.result = None;
+    }
 }
 
 fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Result<Runtime> {
@@ -256,8 +288,11 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
             }
         }
     })));
+    let wrappers = crate::loader::Wrappers::default();
     runtime.set_loader(
-        VfsResolver,
+        VfsResolver {
+            wrappers: wrappers.clone(),
+        },
         VfsLoader {
             vfs: request.vfs.clone(),
             mode: request.engine.mode,
@@ -265,6 +300,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
                 .inline_source
                 .clone()
                 .map(|source| (request.entry.clone(), source)),
+            wrappers,
         },
     );
     Ok(runtime)

@@ -1,0 +1,2 @@
+// `assert/strict`: assert's strict forms.
+return require('assert').strict;
