@@ -187,15 +187,117 @@ function readdirSync(path, options) {
   const opts = optionsOf(options, { withFileTypes: false, recursive: false });
   const root = toPath(path);
   const out = [];
+  // Folder by folder, as Node lists a tree: every entry of a level before
+  // the next level's.
+  const queue = [[root, '']];
+  while (queue.length > 0) {
+    const [dir, prefix] = queue.shift();
+    for (const [name, type] of native.readdir(dir)) {
+      const relative = prefix === '' ? name : `${prefix}/${name}`;
+      const parent = prefix === '' ? root : require('path').join(root, prefix);
+      out.push(opts.withFileTypes ? new Dirent(name, parent, type) : relative);
+      if (opts.recursive && type === 'directory') queue.push([joinPath(dir, name), relative]);
+    }
+  }
+  return out;
+}
+
+// `fs.globSync` (Node 22's): paths under `cwd` matching the patterns
+// (`*`, `?`, `**`, `[...]`, `{a,b}`), relative to `cwd`, sorted; with
+// `exclude` (a function or patterns) and `withFileTypes`.
+function globSync(pattern, options = {}) {
+  const patterns = Array.isArray(pattern) ? pattern : [pattern];
+  for (const each of patterns) {
+    if (typeof each !== 'string') throw argTypeError('pattern', 'of type string', each);
+  }
+  const { globToRegExp } = require('goccia:web');
+  const cwd = options.cwd === undefined ? '.' : toPath(options.cwd, 'cwd');
+  const matchers = patterns.map((each) => globToRegExp(each));
+  const excluded = typeof options.exclude === 'function' ? options.exclude
+    : Array.isArray(options.exclude) ? ((test) => (name) => test.some((re) => re.test(name)))(options.exclude.map((each) => globToRegExp(each)))
+    : () => false;
+  const found = [];
   const walk = (dir, prefix) => {
     for (const [name, type] of native.readdir(dir)) {
       const relative = prefix === '' ? name : `${prefix}/${name}`;
-      out.push(opts.withFileTypes ? new Dirent(name, prefix === '' ? root : joinPath(root, prefix), type) : relative);
-      if (opts.recursive && type === 'directory') walk(joinPath(dir, name), relative);
+      if (excluded(options.withFileTypes ? new Dirent(name, dir, type) : relative)) continue;
+      if (matchers.some((re) => re.test(relative))) {
+        found.push(options.withFileTypes ? new Dirent(name, prefix === '' ? cwd : require('path').join(cwd, prefix), type) : relative);
+      }
+      if (type === 'directory') walk(joinPath(dir, name), relative);
     }
   };
-  walk(root, '');
-  return out;
+  walk(cwd, '');
+  if (!options.withFileTypes) found.sort();
+  return found;
+}
+
+function realpathSync(path) {
+  const resolved = require('path').resolve(toPath(path));
+  if (!existsSync(resolved)) {
+    const err = new Error(`ENOENT: no such file or directory, realpath '${path}'`);
+    err.code = 'ENOENT';
+    err.errno = -2;
+    err.syscall = 'realpath';
+    err.path = path;
+    throw err;
+  }
+  return resolved;
+}
+
+function mkdtempSync(prefix) {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  const bytes = require('crypto').randomBytes(6);
+  const path = `${toPath(prefix, 'prefix')}${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')}`;
+  mkdirSync(path);
+  return path;
+}
+
+function createReadStream(path, options) {
+  const opts = typeof options === 'string' ? { encoding: options } : (options ?? {});
+  const { Readable } = require('stream');
+  const stream = new Readable({ encoding: opts.encoding, highWaterMark: opts.highWaterMark ?? 65536, read() {} });
+  stream.path = path;
+  defer(() => {
+    try {
+      let data = readFileSync(path);
+      if (opts.start !== undefined || opts.end !== undefined) data = data.subarray(opts.start ?? 0, opts.end === undefined ? undefined : opts.end + 1);
+      stream.emit('open', 3);
+      stream.emit('ready');
+      const size = opts.highWaterMark ?? 65536;
+      for (let at = 0; at < data.length; at += size) stream.push(data.subarray(at, at + size));
+      stream.push(null);
+    } catch (error) {
+      stream.destroy(error);
+    }
+  });
+  return stream;
+}
+
+function createWriteStream(path, options) {
+  const opts = typeof options === 'string' ? { encoding: options } : (options ?? {});
+  const { Writable } = require('stream');
+  let first = !(opts.flags ?? 'w').startsWith('a');
+  const stream = new Writable({
+    decodeStrings: true,
+    write(chunk, encoding, callback) {
+      try {
+        if (first) { writeFileSync(path, chunk); first = false; } else { appendFileSync(path, chunk); }
+        stream.bytesWritten += chunk.length;
+        callback();
+      } catch (error) {
+        callback(error);
+      }
+    },
+    final(callback) {
+      if (first) { try { writeFileSync(path, ''); } catch (error) { callback(error); return; } }
+      callback();
+    },
+  });
+  stream.path = path;
+  stream.bytesWritten = 0;
+  defer(() => { stream.emit('open', 3); stream.emit('ready'); });
+  return stream;
 }
 
 function statWith(syscall) {
@@ -311,10 +413,25 @@ callbacks.exists = function exists(path, callback) {
   defer(() => callback(result));
 };
 promises.constants = constants;
-Object.freeze(promises);
+
+callbacks.glob = function glob(pattern, options, callback) {
+  if (typeof options === 'function') { callback = options; options = {}; }
+  if (typeof callback !== 'function') throw argTypeError('callback', 'of type function', callback);
+  let result;
+  try { result = globSync(pattern, options); } catch (error) { defer(() => callback(error)); return; }
+  defer(() => callback(null, result));
+};
+callbacks.realpath = callbackForm(realpathSync, 'realpath');
+callbacks.mkdtemp = callbackForm(mkdtempSync, 'mkdtemp');
+promises.realpath = promiseForm(realpathSync);
+promises.mkdtemp = promiseForm(mkdtempSync);
+promises.glob = async function* glob(pattern, options) {
+  for (const found of globSync(pattern, options)) yield found;
+};
 
 const fs = {
   ...callbacks,
+  globSync, realpathSync, mkdtempSync, createReadStream, createWriteStream,
   readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
   existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
   promises, constants, Stats, Dirent,

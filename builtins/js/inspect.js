@@ -439,7 +439,12 @@ function formatWithOptions(args) {
         case 'j':
           try { piece = JSON.stringify(arg); } catch (_) { piece = '[Circular]'; }
           break;
-        case 'o': case 'O': piece = inspect(arg); break;
+        case 'o':
+          piece = inspect(arg, { depth: 4 });
+          // `%o` shows hidden properties too: an array's length.
+          if (Array.isArray(arg)) piece = piece.replace(/ \]$/, `, [length]: ${arg.length} ]`);
+          break;
+        case 'O': piece = inspect(arg); break;
         case 'c': piece = ''; break;
         default: continue;
       }

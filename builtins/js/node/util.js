@@ -191,7 +191,6 @@ function parseArgs(config = {}) {
   const byShort = new Map();
   for (const [name, option] of Object.entries(options)) {
     if (option.short) byShort.set(option.short, name);
-    if (option.default !== undefined) values[name] = option.default;
   }
   const store = (name, value, raw) => {
     const option = options[name];
@@ -208,7 +207,7 @@ function parseArgs(config = {}) {
     }
     const stored = option.type === 'boolean' ? true : value;
     if (option.multiple) {
-      if (!Array.isArray(values[name]) || values[name] === option.default) values[name] = [];
+      if (!Array.isArray(values[name])) values[name] = [];
       values[name].push(stored);
     } else {
       values[name] = stored;
@@ -244,6 +243,9 @@ function parseArgs(config = {}) {
       }
       positionals.push(arg);
     }
+  }
+  for (const [name, option] of Object.entries(options)) {
+    if (option.default !== undefined && values[name] === undefined) values[name] = option.default;
   }
   const result = { values, positionals };
   if (config.tokens) result.tokens = tokens;

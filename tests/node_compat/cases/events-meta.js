@@ -1,0 +1,10 @@
+const EventEmitter = require('events');
+const e = new EventEmitter();
+e.on('newListener', (name) => console.log('adding', name));
+e.on('removeListener', (name) => console.log('removed', name));
+const h = () => {};
+e.on('data', h);
+e.removeListener('data', h);
+console.log(EventEmitter.defaultMaxListeners, e.getMaxListeners());
+e.setMaxListeners(1);
+console.log(e.getMaxListeners());

@@ -1,0 +1,3 @@
+const util = require('util');
+const old = util.deprecate(() => 'value', 'old() is deprecated', 'DEP0999');
+console.log(old(), old());
