@@ -30,6 +30,7 @@ mod precompiled;
 pub mod prelude;
 
 pub use host::{Host, HostPrograms, HostRef, Internals, Tripwire, host_of};
+pub use node::compiles_as_commonjs;
 
 use std::rc::Rc;
 

@@ -288,12 +288,15 @@ pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
     Ok(object)
 }
 
+/// Node's wrapper around a CommonJS module's source.
+fn wrapped(source: &str) -> String {
+    format!("(function (exports, require, module, __filename, __dirname) {{{source}\n}})")
+}
+
 /// A CommonJS module's function: its source inside Node's wrapper,
-/// compiled as a script named by its file (stack traces name it).
+/// compiled as a (sloppy) script named by its file (stack traces name it).
 fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'js>> {
-    let wrapped =
-        format!("(function (exports, require, module, __filename, __dirname) {{{source}\n}})");
-    let code = std::ffi::CString::new(wrapped).map_err(|_| {
+    let code = std::ffi::CString::new(wrapped(source)).map_err(|_| {
         type_error(
             ctx,
             "ERR_INVALID_ARG_VALUE",
@@ -301,6 +304,29 @@ fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'j
         )
     })?;
     let name = std::ffi::CString::new(filename).unwrap_or_default();
+    eval_global(ctx, &code, &name, 0)
+}
+
+/// Whether `source` parses as a CommonJS module body: Node's own test for
+/// a `.js` file that shows neither syntax (top-level `await` fails it, so
+/// such a file is an ES module). Nothing runs; a parse error is cleared.
+pub fn compiles_as_commonjs(ctx: &Ctx<'_>, source: &str) -> bool {
+    let Ok(code) = std::ffi::CString::new(wrapped(source)) else {
+        return false;
+    };
+    let compiled = eval_global(ctx, &code, c"[detect]", qjs::JS_EVAL_FLAG_COMPILE_ONLY as i32);
+    if compiled.is_err() {
+        drop(ctx.catch());
+    }
+    compiled.is_ok()
+}
+
+fn eval_global<'js>(
+    ctx: &Ctx<'js>,
+    code: &std::ffi::CStr,
+    name: &std::ffi::CStr,
+    flags: i32,
+) -> Result<Value<'js>> {
     // SAFETY: plain QuickJS evaluation on this live context; the result is
     // owned by the returned value (or the pending exception).
     unsafe {
@@ -308,9 +334,9 @@ fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'j
         let value = qjs::JS_Eval(
             raw,
             code.as_ptr(),
-            code.as_bytes().len() as _,
+            code.to_bytes().len() as _,
             name.as_ptr(),
-            qjs::JS_EVAL_TYPE_GLOBAL as i32,
+            qjs::JS_EVAL_TYPE_GLOBAL as i32 | flags,
         );
         if qjs::JS_IsException(value) {
             return Err(rquickjs::Error::Exception);

@@ -2,10 +2,12 @@
 //! stands for one when it is imported: `.cjs` always; `.mjs` never; a
 //! `.js` file by the nearest `package.json` (`"type": "module"` or
 //! `"commonjs"`), and without a type by its source: ES syntax (`import` or
-//! `export` statements, `import.meta`) makes it a module, and so does the
-//! absence of every CommonJS marker (`require(`, `module.exports`,
-//! `exports.`, `__dirname`, `__filename`), so plain scripts keep ES
-//! semantics (top-level `await`, strict mode).
+//! `export` statements, `import.meta`) makes it a module, a CommonJS
+//! marker (`require(`, `module.exports`, `exports.`, `__dirname`,
+//! `__filename`) makes it CommonJS, and a file with neither is left to
+//! [`Format::Detect`]: CommonJS when it parses as a function body, as
+//! Node 22 detects (a top-level `await` does not, so such a script is a
+//! module).
 
 use goccia_vfs::{Vfs, VfsPath};
 
@@ -16,6 +18,9 @@ pub enum Format {
     Module,
     /// CommonJS.
     CommonJs,
+    /// Neither syntax shows: CommonJS if the source parses as a CommonJS
+    /// body, else an ES module (the loader tries, it has the parser).
+    Detect,
 }
 
 /// The format of the file at `path` holding `source`.
@@ -32,10 +37,12 @@ pub fn format_of(vfs: &Vfs, path: &VfsPath, source: &str) -> Format {
         Some(PackageType::CommonJs) => Format::CommonJs,
         None => {
             let code = code_only(source);
-            if has_module_syntax(&code) || !has_commonjs_markers(&code) {
+            if has_module_syntax(&code) {
                 Format::Module
-            } else {
+            } else if has_commonjs_markers(&code) {
                 Format::CommonJs
+            } else {
+                Format::Detect
             }
         }
     }
@@ -235,14 +242,14 @@ mod tests {
             check(&vfs, "/a.js", "import fs from 'fs'; require('x')"),
             Format::Module
         );
-        assert_eq!(check(&vfs, "/a.js", "console.log(await 1)"), Format::Module);
+        assert_eq!(check(&vfs, "/a.js", "console.log(await 1)"), Format::Detect);
         assert_eq!(
             check(&vfs, "/a.js", "// require('x')\nconsole.log('no')"),
-            Format::Module
+            Format::Detect
         );
         assert_eq!(
             check(&vfs, "/a.js", "console.log('require(x)')"),
-            Format::Module
+            Format::Detect
         );
         assert_eq!(
             check(

@@ -174,6 +174,18 @@ impl VfsLoader {
     }
 }
 
+impl VfsLoader {
+    /// Whether the `.js`/`.cjs` file at `path` loads as CommonJS.
+    fn is_commonjs(&self, ctx: &Ctx<'_>, path: &VfsPath, source: &str) -> bool {
+        use crate::commonjs::Format;
+        match crate::commonjs::format_of(&self.vfs.lock(), path, source) {
+            Format::CommonJs => true,
+            Format::Module => false,
+            Format::Detect => goccia_builtins::compiles_as_commonjs(ctx, source),
+        }
+    }
+}
+
 impl Loader for VfsLoader {
     fn load<'js>(
         &mut self,
@@ -189,8 +201,7 @@ impl Loader for VfsLoader {
         if let Some((inline, source)) = &self.inline
             && *inline == path
         {
-            let format = crate::commonjs::format_of(&self.vfs.lock(), &path, source);
-            if format == crate::commonjs::Format::CommonJs {
+            if self.is_commonjs(ctx, &path, source) {
                 return self.commonjs(ctx, name, source, true);
             }
             return Module::declare(ctx.clone(), name, source.as_bytes().to_vec());
@@ -213,8 +224,7 @@ impl Loader for VfsLoader {
             return Module::declare(ctx.clone(), name, format!("export default {text};"));
         }
         let text = String::from_utf8_lossy(&source);
-        let format = crate::commonjs::format_of(&self.vfs.lock(), &path, &text);
-        if format == crate::commonjs::Format::CommonJs {
+        if self.is_commonjs(ctx, &path, &text) {
             return self.commonjs(ctx, name, &text, false);
         }
         match self.mode {

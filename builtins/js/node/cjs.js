@@ -29,7 +29,7 @@ class Module {
 Module._cache = cache;
 Module._extensions = { '.js': null, '.json': null };
 Module.builtinModules = node.builtinNames();
-Module.isBuiltin = (name) => node.builtinName(String(name)) !== null;
+Module.isBuiltin = (name) => node.builtinName(String(name)) !== undefined;
 Module.createRequire = (filename) => {
   const from = String(filename instanceof URL ? require('url').fileURLToPath(filename) : filename);
   return makeRequire(new Module(from.endsWith('/') ? `${from}[require]` : from, undefined));
@@ -60,7 +60,7 @@ function invalidId(id) {
 function requireFrom(parent, request) {
   if (typeof request !== 'string' || request === '') throw invalidId(request);
   const builtin = node.builtinName(request);
-  if (builtin !== null) return internals.requireBuiltin(builtin);
+  if (builtin !== undefined) return internals.requireBuiltin(builtin);
   if (request.startsWith('node:')) {
     const err = new Error(`No such built-in module: ${request}`);
     err.code = 'ERR_UNKNOWN_BUILTIN_MODULE';
@@ -121,7 +121,7 @@ function makeRequire(module) {
   const require = (id) => module.require(id);
   require.resolve = (request, options) => {
     if (typeof request !== 'string' || request === '') throw invalidId(request);
-    if (node.builtinName(request) !== null) return request;
+    if (node.builtinName(request) !== undefined) return request;
     if (options?.paths) {
       for (const base of options.paths) {
         try { return resolveFilename(request, new Module(path.join(path.resolve(base), '[resolve]'), undefined)); } catch {}
@@ -129,7 +129,7 @@ function makeRequire(module) {
     }
     return resolveFilename(request, module);
   };
-  require.resolve.paths = (request) => (node.builtinName(request) !== null ? null : module.paths.slice());
+  require.resolve.paths = (request) => (node.builtinName(request) !== undefined ? null : module.paths.slice());
   require.cache = cache;
   require.extensions = Module._extensions;
   Object.defineProperty(require, 'main', { get: () => mainModule, enumerable: true });
@@ -139,7 +139,7 @@ function makeRequire(module) {
 function stripBom(text) { return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; }
 function stripShebang(text) { return text.startsWith('#!') ? `//${text.slice(2)}` : text; }
 
-function kind(file) { return node.kind(file); }
+function kind(file) { return node.kind(file) ?? null; }
 
 function readPackage(dir) {
   const file = dir === '/' ? '/package.json' : `${dir}/package.json`;

@@ -1,0 +1,2 @@
+console.log('going to throw');
+throw new TypeError('top-level type error');

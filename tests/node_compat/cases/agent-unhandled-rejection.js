@@ -1,0 +1,2 @@
+console.log('before');
+Promise.reject(new Error('unhandled!'));

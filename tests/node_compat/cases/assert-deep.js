@@ -1,0 +1,11 @@
+const assert = require('assert');
+const check = (f) => { try { f(); return 'pass'; } catch (e) { return 'fail'; } };
+console.log(check(() => assert.deepStrictEqual(new Map([[1, 'a']]), new Map([[1, 'a']]))));
+console.log(check(() => assert.deepStrictEqual(new Set([1, 2]), new Set([2, 1]))));
+console.log(check(() => assert.deepStrictEqual(new Date(0), new Date(0))));
+console.log(check(() => assert.deepStrictEqual([1, 2], [1, 2, 3])));
+console.log(check(() => assert.deepStrictEqual(NaN, NaN)));
+console.log(check(() => assert.deepStrictEqual({ a: undefined }, {})));
+console.log(check(() => assert.deepEqual({ a: undefined }, {})));
+console.log(check(() => assert.deepStrictEqual(Buffer.from('a'), Buffer.from('a'))));
+console.log(check(() => assert.deepStrictEqual(/a/g, /a/g)));

@@ -1,0 +1,2 @@
+const d = require('./src/data.cjs');
+console.log(d.items, d.total);

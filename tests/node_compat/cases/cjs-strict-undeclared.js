@@ -1,0 +1,2 @@
+x = 5;
+console.log(typeof x, globalThis.x);

@@ -1,0 +1,11 @@
+const crypto = require('crypto');
+const a = crypto.randomBytes(16);
+console.log(a.length, Buffer.isBuffer(a));
+const u = crypto.randomUUID();
+console.log(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u));
+const n = crypto.randomInt(10);
+console.log(n >= 0 && n < 10, Number.isInteger(n));
+const m = crypto.randomInt(5, 7);
+console.log(m === 5 || m === 6);
+const arr = new Uint8Array(8);
+console.log(crypto.getRandomValues(arr) === arr);

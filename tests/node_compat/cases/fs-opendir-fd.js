@@ -1,0 +1,10 @@
+const fs = require('fs');
+const fd = fs.openSync('fd.txt', 'w');
+fs.writeSync(fd, 'via fd ');
+fs.writeSync(fd, Buffer.from('bytes'));
+fs.closeSync(fd);
+console.log(fs.readFileSync('fd.txt', 'utf8'));
+const rfd = fs.openSync('fd.txt', 'r');
+const buf = Buffer.alloc(3);
+console.log(fs.readSync(rfd, buf, 0, 3, 0), buf.toString());
+fs.closeSync(rfd);

@@ -1,0 +1,10 @@
+const fs = require('fs');
+fs.writeFileSync('out.txt', 'line1\n');
+fs.appendFileSync('out.txt', 'line2\n');
+console.log(JSON.stringify(fs.readFileSync('out.txt', 'utf8')));
+console.log(fs.readFileSync('out.txt').length, fs.statSync('out.txt').size, fs.statSync('out.txt').isFile());
+fs.renameSync('out.txt', 'moved.txt');
+console.log(fs.existsSync('out.txt'), fs.existsSync('moved.txt'));
+fs.copyFileSync('moved.txt', 'copy.txt');
+fs.unlinkSync('moved.txt');
+console.log(fs.readFileSync('copy.txt', { encoding: 'utf8' }).split('\n').length);

@@ -1,0 +1,10 @@
+const t = new EventTarget();
+const h = (e) => console.log('got', e.type, e instanceof Event);
+t.addEventListener('ping', h);
+t.addEventListener('ping', () => console.log('once'), { once: true });
+t.dispatchEvent(new Event('ping'));
+t.dispatchEvent(new Event('ping'));
+t.removeEventListener('ping', h);
+t.dispatchEvent(new Event('ping'));
+const c = new CustomEvent('c', { detail: { n: 1 } });
+console.log(c.detail.n, c.type);

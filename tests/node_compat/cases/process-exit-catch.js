@@ -1,0 +1,1 @@
+try { process.exit(5); } catch (e) { console.log('caught?'); } finally { console.log('finally?'); }

@@ -1,0 +1,2 @@
+console.log('working');
+process.exitCode = 3;

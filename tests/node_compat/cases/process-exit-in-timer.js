@@ -1,0 +1,2 @@
+setTimeout(() => { console.log('timer'); process.exit(2); }, 1);
+setTimeout(() => console.log('never'), 50);

@@ -1,0 +1,4 @@
+process.on('exit', (code) => console.log('exit event', code));
+console.log('a');
+process.exit(4);
+console.log('never');

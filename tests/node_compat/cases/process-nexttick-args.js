@@ -1,0 +1,2 @@
+process.nextTick((a, b) => console.log('tick', a, b), 1, 2);
+console.log('first');

@@ -1,0 +1,2 @@
+console.log('start');
+setTimeout(() => { throw new Error('late failure'); }, 1);

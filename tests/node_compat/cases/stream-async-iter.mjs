@@ -1,0 +1,10 @@
+import { Readable } from 'node:stream';
+const r = new Readable({ read() {} });
+r.push('x'); r.push('y'); r.push(null);
+let s = '';
+for await (const c of r) s += c;
+console.log(s);
+const o = Readable.from([1, 2, 3], { objectMode: true });
+const all = [];
+for await (const v of o) all.push(v * 2);
+console.log(all);

@@ -1,0 +1,11 @@
+const { StringDecoder } = require('string_decoder');
+const d = new StringDecoder('utf8');
+const euro = Buffer.from('€');
+console.log(JSON.stringify(d.write(euro.subarray(0, 1))));
+console.log(JSON.stringify(d.write(euro.subarray(1, 2))));
+console.log(JSON.stringify(d.write(euro.subarray(2))));
+console.log(JSON.stringify(d.end(Buffer.from('ab'))));
+const h = new StringDecoder('hex');
+console.log(h.write(Buffer.from([1, 255])), h.end());
+const b = new StringDecoder('base64');
+console.log(b.write(Buffer.from('ab')), b.end());
