@@ -46,6 +46,7 @@ const FACTORIES: &[(&str, &str)] = &[
     ("worker_threads", "node/unsupported.js"),
     ("goccia:web", "node/web.js"),
     ("goccia:cjs", "node/cjs.js"),
+    ("goccia:fs-handles", "node/fs_handles.js"),
 ];
 
 /// A factory's source around its body.

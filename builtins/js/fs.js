@@ -144,7 +144,15 @@ function extraOptions(options) {
 
 function readFileSync(path, options) {
   const opts = optionsOf(options, { encoding: null, flag: 'r' });
-  return native.readFile(toPath(path), checkEncoding(opts.encoding));
+  const data = native.readFile(toPath(path), checkEncoding(opts.encoding));
+  return typeof data === 'string' ? data : asBuffer(data);
+}
+
+// Bytes the host made, as a Buffer (no copy; `buffer` loads on the first).
+let bufferPrototype;
+function asBuffer(bytes) {
+  bufferPrototype ??= require('buffer').Buffer.prototype;
+  return Object.setPrototypeOf(bytes, bufferPrototype);
 }
 
 function writeFlag(flag, fallback) {
@@ -253,53 +261,6 @@ function mkdtempSync(prefix) {
   return path;
 }
 
-function createReadStream(path, options) {
-  const opts = typeof options === 'string' ? { encoding: options } : (options ?? {});
-  const { Readable } = require('stream');
-  const stream = new Readable({ encoding: opts.encoding, highWaterMark: opts.highWaterMark ?? 65536, read() {} });
-  stream.path = path;
-  defer(() => {
-    try {
-      let data = readFileSync(path);
-      if (opts.start !== undefined || opts.end !== undefined) data = data.subarray(opts.start ?? 0, opts.end === undefined ? undefined : opts.end + 1);
-      stream.emit('open', 3);
-      stream.emit('ready');
-      const size = opts.highWaterMark ?? 65536;
-      for (let at = 0; at < data.length; at += size) stream.push(data.subarray(at, at + size));
-      stream.push(null);
-    } catch (error) {
-      stream.destroy(error);
-    }
-  });
-  return stream;
-}
-
-function createWriteStream(path, options) {
-  const opts = typeof options === 'string' ? { encoding: options } : (options ?? {});
-  const { Writable } = require('stream');
-  let first = !(opts.flags ?? 'w').startsWith('a');
-  const stream = new Writable({
-    decodeStrings: true,
-    write(chunk, encoding, callback) {
-      try {
-        if (first) { writeFileSync(path, chunk); first = false; } else { appendFileSync(path, chunk); }
-        stream.bytesWritten += chunk.length;
-        callback();
-      } catch (error) {
-        callback(error);
-      }
-    },
-    final(callback) {
-      if (first) { try { writeFileSync(path, ''); } catch (error) { callback(error); return; } }
-      callback();
-    },
-  });
-  stream.path = path;
-  stream.bytesWritten = 0;
-  defer(() => { stream.emit('open', 3); stream.emit('ready'); });
-  return stream;
-}
-
 function statWith(syscall) {
   return function statSync(path, options) {
     const opts = optionsOf(options, { throwIfNoEntry: true });
@@ -313,7 +274,7 @@ const lstatSync = statWith('lstat');
 function existsSync(path) {
   let resolved;
   try { resolved = toPath(path); } catch (_) { return false; }
-  return native.exists(resolved);
+  return resolved !== '' && native.exists(resolved);
 }
 
 function rmSync(path, options) {
@@ -429,9 +390,39 @@ promises.glob = async function* glob(pattern, options) {
   for (const found of globSync(pattern, options)) yield found;
 };
 
+// Descriptors, FileHandles and streams live in `goccia:fs-handles`, made
+// on the first call that needs one.
+const handles = () => require('goccia:fs-handles');
+const handleForms = {};
+for (const name of ['openSync', 'closeSync', 'readSync', 'writeSync', 'truncateSync', 'ftruncateSync',
+  'fstatSync', 'fsyncSync', 'fdatasyncSync', 'createReadStream', 'createWriteStream']) {
+  handleForms[name] = { [name](...args) { return handles()[name](...args); } }[name];
+}
+for (const name of ['open', 'close', 'truncate', 'ftruncate', 'fstat', 'fsync', 'fdatasync']) {
+  callbacks[name] = callbackForm(handleForms[`${name}Sync`], name);
+}
+promises.truncate = promiseForm(handleForms.truncateSync);
+promises.open = (...args) => handles().openHandle(...args);
+// Node's read and write callbacks get (error, count, buffer).
+callbacks.read = function read(fd, buffer, ...rest) {
+  const callback = rest.pop();
+  if (typeof callback !== 'function') throw argTypeError('cb', 'of type function', callback);
+  let count;
+  try { count = handleForms.readSync(fd, buffer, ...rest); } catch (error) { defer(() => callback(error)); return; }
+  defer(() => callback(null, count, buffer));
+};
+callbacks.write = function write(fd, data, ...rest) {
+  const callback = rest.pop();
+  if (typeof callback !== 'function') throw argTypeError('cb', 'of type function', callback);
+  let count;
+  try { count = handleForms.writeSync(fd, data, ...rest); } catch (error) { defer(() => callback(error)); return; }
+  defer(() => callback(null, count, data));
+};
+
 const fs = {
   ...callbacks,
-  globSync, realpathSync, mkdtempSync, createReadStream, createWriteStream,
+  ...handleForms,
+  globSync, realpathSync, mkdtempSync,
   readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
   existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
   promises, constants, Stats, Dirent,

@@ -128,8 +128,8 @@ class Buffer extends Uint8Array {
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       if (!(item instanceof Uint8Array)) throw typeError(`list[${i}]`, 'an instance of Buffer or Uint8Array', item);
+      if (at >= totalLength) break;
       const room = Math.min(item.length, totalLength - at);
-      if (room <= 0) break;
       out.set(room === item.length ? item : item.subarray(0, room), at);
       at += room;
     }

@@ -285,7 +285,8 @@ function importCommonJs(filename, source) {
 // The names an ES module importing `source` (CommonJS) gets besides the
 // default, found as Node finds them: by reading the source, not running
 // it (`exports.x =`, `module.exports.x =`, `Object.defineProperty(exports,
-// 'x'`, and the keys of a literal `module.exports = { ... }`).
+// 'x'`, and the keys of a literal `module.exports = { ... }` up to the
+// first value that is not a plain name).
 function exportNames(source) {
   const names = new Set();
   const identifier = '([A-Za-z_$][\\w$]*)';
@@ -308,10 +309,13 @@ function exportNames(source) {
       if ((c === ',' && depth === 1) || depth === 0) { keys.push(source.slice(start, at)); start = at + 1; }
       at++;
     }
+    // As Node's lexer reads a literal: shorthand names and `key: name`
+    // entries count; at the first other value it stops reading.
     for (const entry of keys) {
-      const key = /^\s*(?:['"]([^'"]+)['"]|([A-Za-z_$][\w$]*))\s*(?::|\(|,|$)/.exec(entry.trim() === '' ? '' : entry);
-      const spread = /^\s*\.\.\./.test(entry);
-      if (key && !spread) names.add(key[1] ?? key[2]);
+      if (/^\s*\.\.\./.test(entry)) continue;
+      const key = /^\s*(?:['"]([^'"]+)['"]|([A-Za-z_$][\w$]*))\s*(?::\s*[A-Za-z_$][\w$]*\s*)?$/.exec(entry);
+      if (!key) break;
+      names.add(key[1] ?? key[2]);
     }
   }
   names.delete('default');
