@@ -38,7 +38,7 @@ const console = {
     err.name = 'Trace';
     emit(2, [String(err.stack ? `Trace: ${err.message}\n${err.stack}` : `Trace: ${err.message}`).replace(/\n+$/, '')]);
   },
-  dir: (value) => emit(1, [inspect(value)]),
+  dir: (value, options) => emit(1, [inspect(value, options)]),
   assert: (condition, ...args) => {
     if (!condition) {
       args[0] = `Assertion failed${args.length === 0 ? '' : `: ${args[0]}`}`;
@@ -70,37 +70,118 @@ const console = {
   table: (data) => emit(1, [data]),
 };
 define('console', console);
+define('global', globalThis);
 
 // ----- timers (virtual time, bounded by the deadline) -----
 // Time advances instantly to the next due timer; Date.now() stays real.
+// The loop runs Node's phases: the timers due now, then the immediates
+// queued before that check phase, then time moves on. A delay below 1 ms
+// is 1 ms, as in Node, so an immediate comes before a `setTimeout(f, 0)`.
 let virtualNow = 0;
 let nextTimerId = 1;
 const pending = new Map();
+const immediates = new Map();
+let checkPhase = 0;
+
+const kTimerId = Symbol('timerId');
+// Node's Timeout and Immediate handles; an unref'd timer does not keep
+// the run alive.
+class Timeout {
+  constructor(id) { this[kTimerId] = id; }
+  ref() { const t = pending.get(this[kTimerId]); if (t) t.ref = true; return this; }
+  unref() { const t = pending.get(this[kTimerId]); if (t) t.ref = false; return this; }
+  hasRef() { const t = pending.get(this[kTimerId]); return t ? t.ref : false; }
+  refresh() { const t = pending.get(this[kTimerId]); if (t) t.due = virtualNow + t.delay; return this; }
+  close() { pending.delete(this[kTimerId]); return this; }
+  [Symbol.toPrimitive]() { return this[kTimerId]; }
+}
+class Immediate {
+  constructor(id) { this[kTimerId] = id; }
+  ref() { const t = immediates.get(this[kTimerId]); if (t) t.ref = true; return this; }
+  unref() { const t = immediates.get(this[kTimerId]); if (t) t.ref = false; return this; }
+  hasRef() { const t = immediates.get(this[kTimerId]); return t ? t.ref : false; }
+}
+
+function checkCallback(callback) {
+  if (typeof callback !== 'function') {
+    const err = new TypeError(`The "callback" argument must be of type function. Received ${inspect(callback)}`);
+    err.code = 'ERR_INVALID_ARG_TYPE';
+    throw err;
+  }
+}
 
 function schedule(callback, delay, args, repeat) {
-  if (typeof callback !== 'function') {
-    throw new TypeError(`The "callback" argument must be of type function. Received ${inspect(callback)}`);
-  }
+  checkCallback(callback);
   delay = Number(delay);
-  if (!(delay >= 1 && delay <= 2147483647)) delay = repeat ? 1 : 0;
+  if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
   const id = nextTimerId++;
-  pending.set(id, { id, due: virtualNow + delay, callback, args, repeat: repeat ? delay : 0 });
-  return id;
+  pending.set(id, { id, due: virtualNow + delay, delay, callback, args, repeat, ref: true });
+  return new Timeout(id);
+}
+
+function timerIdOf(handle) {
+  return handle !== null && typeof handle === 'object' ? handle[kTimerId] : Number(handle);
 }
 
 define('setTimeout', (callback, delay, ...args) => schedule(callback, delay, args, false));
 define('setInterval', (callback, delay, ...args) => schedule(callback, delay, args, true));
-define('setImmediate', (callback, ...args) => schedule(callback, 0, args, false));
-define('clearTimeout', (id) => { pending.delete(id); });
-define('clearInterval', (id) => { pending.delete(id); });
-define('clearImmediate', (id) => { pending.delete(id); });
+define('setImmediate', (callback, ...args) => {
+  checkCallback(callback);
+  const id = nextTimerId++;
+  immediates.set(id, { id, callback, args, ref: true });
+  return new Immediate(id);
+});
+define('clearTimeout', (handle) => { pending.delete(timerIdOf(handle)); });
+define('clearInterval', (handle) => { pending.delete(timerIdOf(handle)); });
+define('clearImmediate', (handle) => { immediates.delete(timerIdOf(handle)); });
 
-function nextTimer() {
+function dueTimer() {
   let best;
   for (const timer of pending.values()) {
     if (best === undefined || timer.due < best.due || (timer.due === best.due && timer.id < best.id)) best = timer;
   }
   return best;
+}
+
+// The next macrotask: [virtual time it runs at, how to run it], or
+// undefined when nothing that keeps the run alive is left.
+function nextMacrotask() {
+  const keepsAlive = [...pending.values(), ...immediates.values()].some((t) => t.ref);
+  if (!keepsAlive) return undefined;
+  const timer = dueTimer();
+  if (checkPhase === 0 && timer !== undefined && timer.due <= virtualNow) return [virtualNow, () => fire(timer)];
+  if (checkPhase === 0 && immediates.size > 0) checkPhase = nextTimerId;
+  if (checkPhase !== 0) {
+    for (const immediate of immediates.values()) {
+      if (immediate.id >= checkPhase) break;
+      return [virtualNow, () => { immediates.delete(immediate.id); immediate.callback(...immediate.args); }];
+    }
+    checkPhase = 0;
+    if (timer !== undefined && timer.due <= virtualNow) return [virtualNow, () => fire(timer)];
+    if (immediates.size > 0) return nextMacrotask();
+  }
+  return timer === undefined ? undefined : [timer.due, () => fire(timer)];
+}
+
+function fire(timer) {
+  virtualNow = Math.max(virtualNow, timer.due);
+  if (timer.repeat) timer.due = virtualNow + timer.delay;
+  else pending.delete(timer.id);
+  timer.callback(...timer.args);
+}
+
+// `process.nextTick` callbacks: run after the current macrotask, before
+// its promise jobs (the runner calls `runTicks` after each timer and
+// before draining jobs; CommonJS runs them right after the main module).
+const ticks = [];
+function runTicks() {
+  let ran = 0;
+  while (ticks.length > 0) {
+    const [callback, args] = ticks.shift();
+    ran++;
+    callback(...args);
+  }
+  return ran;
 }
 
 // ----- TextEncoder / TextDecoder (UTF-8) -----
@@ -293,7 +374,7 @@ function syncUrl(params) {
   if (state.url === null) return;
   const text = params.toString();
   const parts = native.urlSet(urlParts.get(state.url)[0], 'search', text);
-  if (parts !== null) urlParts.set(state.url, parts);
+  if (parts != null) urlParts.set(state.url, parts);
 }
 
 function attachParams(url, parts) {
@@ -315,7 +396,7 @@ function partsOf(url) {
 class URL {
   constructor(input, base) {
     const parts = native.urlParse(String(input), base === undefined ? undefined : String(base));
-    if (parts === null) {
+    if (parts == null) {
       const err = new TypeError('Invalid URL');
       err.code = 'ERR_INVALID_URL';
       err.input = String(input);
@@ -325,7 +406,7 @@ class URL {
     attachParams(this, parts);
   }
   static canParse(input, base) {
-    return native.urlParse(String(input), base === undefined ? undefined : String(base)) !== null;
+    return native.urlParse(String(input), base === undefined ? undefined : String(base)) != null;
   }
   static parse(input, base) {
     try { return new URL(input, base); } catch (_) { return null; }
@@ -340,7 +421,7 @@ urlFields.forEach((field, index) => {
     get() { return partsOf(this)[index]; },
     set: field === 'origin' ? undefined : function (value) {
       const parts = native.urlSet(partsOf(this)[0], field, String(value));
-      if (parts === null) {
+      if (parts == null) {
         if (field === 'href') throw new TypeError('Invalid URL');
         return;
       }
@@ -479,18 +560,18 @@ const internals = Object.freeze({
   Response,
   inspect,
   format: formatWithOptions,
-  hasTimers: () => pending.size > 0,
-  nextTimerDue: () => { const t = nextTimer(); return t === undefined ? -1 : t.due; },
+  hasTimers: () => nextMacrotask() !== undefined,
+  nextTimerDue: () => { const next = nextMacrotask(); return next === undefined ? -1 : next[0]; },
   runNextTimer: () => {
-    const timer = nextTimer();
-    if (timer === undefined) return false;
-    virtualNow = timer.due;
-    if (timer.repeat) timer.due = virtualNow + timer.repeat;
-    else pending.delete(timer.id);
-    timer.callback(...timer.args);
+    const next = nextMacrotask();
+    if (next === undefined) return false;
+    next[1]();
     return true;
   },
-  defer: (fn) => { schedule(fn, 0, [], false); },
+  // The settling of an fs callback or promise: a timer due now.
+  defer: (fn) => { const id = nextTimerId++; pending.set(id, { id, due: virtualNow, delay: 0, callback: fn, args: [], repeat: false, ref: true }); },
+  queueTick: (callback, args) => { ticks.push([callback, args]); },
+  runTicks,
   Promise: intrinsics.Promise,
   // Captured before any guest code runs: the built-in modules do not use
   // what a guest may have replaced.

@@ -198,6 +198,53 @@ impl Loader for VfsLoader {
         }
         let path = VfsPath::parse(name)
             .map_err(|e| module_error(ctx, format!("Cannot load module '{name}': {e}")))?;
+        let module = self.load_file(ctx, name, &path, attributes)?;
+        set_import_meta(&module, &path)?;
+        Ok(module)
+    }
+}
+
+/// `import.meta` of a VFS module as Node fills it: `url` (a `file:` URL of
+/// its VFS path), `filename`, `dirname`.
+fn set_import_meta(module: &Module<'_>, path: &VfsPath) -> Result<()> {
+    let meta = module.meta()?;
+    let text = path.as_str();
+    meta.set("url", file_url(text))?;
+    meta.set("filename", text)?;
+    meta.set(
+        "dirname",
+        path.parent().map_or("/".to_string(), |dir| dir.as_str().to_string()),
+    )?;
+    Ok(())
+}
+
+/// `file://` and the path, percent-encoded as Node's `pathToFileURL` does.
+fn file_url(path: &str) -> String {
+    let mut url = String::from("file://");
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'.' | b'_' | b'~' => {
+                url.push(byte as char)
+            }
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':'
+            | b'@' => url.push(byte as char),
+            other => url.push_str(&format!("%{other:02X}")),
+        }
+    }
+    url
+}
+
+impl VfsLoader {
+    /// The module of the VFS file `path`: JSON, CommonJS (through its
+    /// wrapper) or an ES module, from source or bytecode.
+    fn load_file<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        name: &str,
+        path: &VfsPath,
+        attributes: Option<ImportAttributes<'js>>,
+    ) -> Result<Module<'js>> {
+        let path = path.clone();
         if let Some((inline, source)) = &self.inline
             && *inline == path
         {

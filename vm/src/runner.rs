@@ -218,6 +218,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         rejections: &rejections,
         engine: &request.engine,
         watch: &request.watch,
+        first_turn: true,
     };
     let mut outcome = session.run(host, &request.entry);
     exited(&mut outcome, &tripwire);
@@ -313,6 +314,8 @@ struct Session<'a> {
     rejections: &'a Rejections,
     engine: &'a Engine,
     watch: &'a Watch,
+    /// Set until the entry's first turn.
+    first_turn: bool,
 }
 
 /// What one turn of the event loop found.
@@ -375,16 +378,36 @@ impl Session<'_> {
     /// Drains the job queue, checks the entry and unhandled rejections,
     /// then fires the next timer if any.
     fn turn(&mut self, entry: &Persistent<Promise<'static>>) -> Turn {
+        // `process.nextTick` callbacks first, then the promise jobs, until
+        // neither queue has anything (Node's order after a macrotask).
+        // The entry's first turn drains its jobs first: an ES module is
+        // evaluated as a job in Node, so its promise jobs come before its
+        // ticks (a CommonJS entry ran its ticks already, as Node does).
+        let mut jobs_first = std::mem::take(&mut self.first_turn);
         loop {
-            match self.runtime.execute_pending_job() {
-                Ok(true) => continue,
-                Ok(false) => break,
-                Err(job) => {
-                    return Turn::Failed(job.0.with(|ctx| {
-                        let value = ctx.catch();
-                        self.classify(&ctx, value, "uncaught ")
-                    }));
+            let ticks = if std::mem::take(&mut jobs_first) {
+                None
+            } else {
+                match self.run_ticks() {
+                    Ok(ran) => Some(ran),
+                    Err(failure) => return Turn::Failed(failure),
                 }
+            };
+            let mut jobs = 0;
+            loop {
+                match self.runtime.execute_pending_job() {
+                    Ok(true) => jobs += 1,
+                    Ok(false) => break,
+                    Err(job) => {
+                        return Turn::Failed(job.0.with(|ctx| {
+                            let value = ctx.catch();
+                            self.classify(&ctx, value, "uncaught ")
+                        }));
+                    }
+                }
+            }
+            if ticks == Some(0) && jobs == 0 {
+                break;
             }
         }
         if let Some(failure) = self.check_stop() {
@@ -420,6 +443,23 @@ impl Session<'_> {
                 Ok(_) => Turn::Continue,
                 Err(error) => Turn::Failed(self.caught(&ctx, error)),
             }
+        })
+    }
+
+    /// Runs the queued `process.nextTick` callbacks; how many ran.
+    fn run_ticks(&self) -> Result<u32, Failure> {
+        self.context.with(|ctx| {
+            let Some(internals) = ctx
+                .userdata::<goccia_builtins::Internals>()
+                .map(|i| i.0.clone())
+            else {
+                return Ok(0);
+            };
+            internals
+                .get::<_, Function>("runTicks")
+                .and_then(|run| run.call::<_, u32>(()))
+                .catch(&ctx)
+                .map_err(|error| self.caught(&ctx, error))
         })
     }
 

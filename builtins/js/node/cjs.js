@@ -31,7 +31,8 @@ Module._extensions = { '.js': null, '.json': null };
 Module.builtinModules = node.builtinNames();
 Module.isBuiltin = (name) => node.builtinName(String(name)) !== undefined;
 Module.createRequire = (filename) => {
-  const from = String(filename instanceof URL ? require('url').fileURLToPath(filename) : filename);
+  const isUrl = filename instanceof URL || (typeof filename === 'string' && filename.startsWith('file:'));
+  const from = isUrl ? require('url').fileURLToPath(filename) : String(filename);
   return makeRequire(new Module(from.endsWith('/') ? `${from}[require]` : from, undefined));
 };
 Module.Module = Module;
@@ -98,6 +99,8 @@ function load(filename, parent, inlineSource) {
       const source = stripShebang(stripBom(inlineSource ?? node.readText(filename)));
       const fn = node.compileFunction(source, filename);
       fn.call(module.exports, module.exports, makeRequire(module), module, filename, path.dirname(filename));
+      // Node runs the main module's nextTick callbacks before its promise jobs.
+      if (module === mainModule) internals.runTicks();
     }
     threw = false;
   } finally {

@@ -103,7 +103,7 @@ Object.assign(process, {
       err.code = 'ERR_INVALID_ARG_TYPE';
       throw err;
     }
-    queueMicrotask(() => callback(...args));
+    internals.queueTick(callback, args);
   },
   emitWarning: (warning, type = 'Warning', code) => {
     if (typeof type === 'object' && type !== null) { code = type.code; type = type.type ?? 'Warning'; }

@@ -256,6 +256,40 @@ function stripVTControlCharacters(text) {
   return String(text).replace(/[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g, '');
 }
 
+// ANSI styles by name, as `util.inspect.colors` lists them: [open, close].
+const STYLES = {
+  reset: [0, 0], bold: [1, 22], dim: [2, 22], italic: [3, 23], underline: [4, 24], blink: [5, 25],
+  inverse: [7, 27], hidden: [8, 28], strikethrough: [9, 29], doubleunderline: [21, 24],
+  black: [30, 39], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39],
+  cyan: [36, 39], white: [37, 39], gray: [90, 39], grey: [90, 39], blackBright: [90, 39],
+  redBright: [91, 39], greenBright: [92, 39], yellowBright: [93, 39], blueBright: [94, 39],
+  magentaBright: [95, 39], cyanBright: [96, 39], whiteBright: [97, 39],
+  bgBlack: [40, 49], bgRed: [41, 49], bgGreen: [42, 49], bgYellow: [43, 49], bgBlue: [44, 49],
+  bgMagenta: [45, 49], bgCyan: [46, 49], bgWhite: [47, 49], bgGray: [100, 49],
+  framed: [51, 54], overlined: [53, 55],
+};
+
+// `util.styleText`: the guest's stdout is never a terminal, but Node adds
+// the codes regardless of the stream unless asked (`validateStream`).
+function styleText(format, text) {
+  if (typeof text !== 'string') {
+    const err = new TypeError(`The "text" argument must be of type string. Received ${inspect(text)}`);
+    err.code = 'ERR_INVALID_ARG_TYPE';
+    throw err;
+  }
+  let out = text;
+  for (const name of Array.isArray(format) ? format : [format]) {
+    const style = STYLES[name];
+    if (style === undefined) {
+      const err = new TypeError(`The argument 'format' must be one of: ${Object.keys(STYLES).map((k) => `'${k}'`).join(', ')}. Received ${inspect(name)}`);
+      err.code = 'ERR_INVALID_ARG_VALUE';
+      throw err;
+    }
+    out = `\u001b[${style[0]}m${out}\u001b[${style[1]}m`;
+  }
+  return out;
+}
+
 const util = {
   format: (...args) => formatArgs(args),
   formatWithOptions: (options, ...args) => formatArgs(args),
@@ -268,6 +302,7 @@ const util = {
   isDeepStrictEqual,
   parseArgs,
   stripVTControlCharacters,
+  styleText,
   toUSVString: (text) => String(text).toWellFormed(),
   TextEncoder,
   TextDecoder,

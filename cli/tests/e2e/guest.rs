@@ -4,7 +4,7 @@ use crate::common::*;
 
 #[test]
 fn no_host_globals_are_reachable() {
-    js("for (const name of ['require', 'Deno', 'Bun', 'module', 'exports', '__dirname', 'global', 'std', 'os', 'scriptArgs']) {\n\
+    js("for (const name of ['require', 'Deno', 'Bun', 'module', 'exports', '__dirname', 'std', 'os', 'scriptArgs']) {\n\
           if (typeof globalThis[name] !== 'undefined') throw new Error('leaked ' + name);\n\
         }\n\
         console.log(typeof console, typeof fetch, typeof queueMicrotask, typeof setTimeout, typeof clearTimeout,\n\

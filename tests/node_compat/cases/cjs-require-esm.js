@@ -1,4 +1,0 @@
-try {
-  const m = require('./src/esm.mjs');
-  console.log(typeof m);
-} catch (e) { console.log(e.code); }
