@@ -571,6 +571,9 @@ const internals = Object.freeze({
   // The settling of an fs callback or promise: a timer due now.
   defer: (fn) => { const id = nextTimerId++; pending.set(id, { id, due: virtualNow, delay: 0, callback: fn, args: [], repeat: false, ref: true }); },
   queueTick: (callback, args) => { ticks.push([callback, args]); },
+  // The `{}` each CommonJS module starts with: a CommonJS entry that
+  // leaves it empty has no result (the runner asks).
+  initialExports: new WeakSet(),
   runTicks,
   Promise: intrinsics.Promise,
   // Captured before any guest code runs: the built-in modules do not use

@@ -558,7 +558,7 @@ impl Session<'_> {
             Ok(value) => value,
             Err(error) => return self.not_json(ctx, error),
         };
-        if value.is_undefined() {
+        if value.is_undefined() || self.is_untouched_exports(ctx, &value) {
             return Ok(None);
         }
         let text = match ctx.json_stringify(value).catch(ctx) {
@@ -570,6 +570,29 @@ impl Session<'_> {
             return Ok(None);
         };
         Ok(serde_json::from_str(&text).ok())
+    }
+
+    /// Whether `value` is the empty `module.exports` a CommonJS entry
+    /// started with and never filled: no result, as for an ES module
+    /// without a default export.
+    fn is_untouched_exports<'js>(&self, ctx: &Ctx<'js>, value: &Value<'js>) -> bool {
+        let Some(object) = value.as_object() else {
+            return false;
+        };
+        if object.keys::<rquickjs::Atom>().next().is_some() {
+            return false;
+        }
+        let Some(internals) = ctx
+            .userdata::<goccia_builtins::Internals>()
+            .map(|i| i.0.clone())
+        else {
+            return false;
+        };
+        internals
+            .get::<_, Object>("initialExports")
+            .and_then(|set| set.get::<_, Function>("has").map(|has| (set, has)))
+            .and_then(|(set, has)| has.call::<_, bool>((rquickjs::function::This(set), value.clone())))
+            .unwrap_or(false)
     }
 
     /// A default export that failed to serialize: no result, unless the

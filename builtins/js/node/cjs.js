@@ -18,6 +18,7 @@ class Module {
     this.id = id;
     this.path = path.dirname(id);
     this.exports = {};
+    internals.initialExports.add(this.exports);
     this.filename = id;
     this.loaded = false;
     this.children = [];

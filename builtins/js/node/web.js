@@ -166,6 +166,11 @@ function globToRegExp(pattern) {
   let out = '^';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
+    if (c === '/' && pattern.slice(i) === '/**') {
+      // A trailing globstar matches the folder itself too.
+      out += '(?:/.*)?';
+      break;
+    }
     if (c === '*') {
       if (pattern[i + 1] === '*') {
         const slash = pattern[i + 2] === '/';
