@@ -12,6 +12,54 @@ const intrinsics = Object.freeze({
   JSONStringify: JSON.stringify,
 });
 
+// The frames of a stack without goccia's CommonJS loader: its own
+// frames, the native call into a module's function, and the ES module
+// standing for a CommonJS file (which bears the file's name).
+function guestFrames(raw) {
+  const lines = raw.split('\n');
+  const kept = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.includes('(node:goccia:')) {
+      if (line.includes('at importCommonJs (')) i++;
+      continue;
+    }
+    if (line === '    at call (native)' && (lines[i + 1] ?? '').includes('(node:goccia:')) continue;
+    kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+// `error.stack` as V8 words it: the error's `name: message` line, then
+// the frames, the line made when the stack is first read (so a subclass
+// that sets `this.name` after `super()` shows its own name). QuickJS keeps
+// only the frames; a value assigned to `stack` is returned as given.
+{
+  const frames = Object.getOwnPropertyDescriptor(Error.prototype, 'stack');
+  const errorToString = Error.prototype.toString;
+  const shown = new WeakMap();
+  if (frames && typeof frames.get === 'function') {
+    Object.defineProperty(Error.prototype, 'stack', {
+      get() {
+        if (shown.has(this)) return shown.get(this);
+        const raw = frames.get.call(this);
+        if (typeof raw !== 'string') return raw;
+        let head;
+        try { head = errorToString.call(this); } catch (_) { head = 'Error'; }
+        const own = guestFrames(raw.replace(/\n+$/, ''));
+        const stack = own === '' ? head : `${head}\n${own}`;
+        if (typeof this === 'object' && this !== null) shown.set(this, stack);
+        return stack;
+      },
+      set(value) {
+        if (typeof this === 'object' && this !== null) shown.set(this, value);
+      },
+      configurable: true,
+      enumerable: false,
+    });
+  }
+}
+
 function define(name, value) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 }
@@ -36,7 +84,7 @@ const console = {
   trace: (...args) => {
     const err = new Error(formatWithOptions(args));
     err.name = 'Trace';
-    emit(2, [String(err.stack ? `Trace: ${err.message}\n${err.stack}` : `Trace: ${err.message}`).replace(/\n+$/, '')]);
+    emit(2, [String(err.stack).replace(/\n+$/, '')]);
   },
   dir: (value, options) => emit(1, [inspect(value, options)]),
   assert: (condition, ...args) => {

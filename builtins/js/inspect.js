@@ -97,7 +97,10 @@ function formatError(err) {
   let head;
   try { head = Error.prototype.toString.call(err); } catch (_) { head = '[Error]'; }
   const trimmed = stack.replace(/\n+$/, '');
-  return trimmed ? `${head}\n${trimmed}` : head;
+  if (trimmed === '') return head;
+  // Node shows the stack, whose first line names the error; a stack set
+  // to something else is shown after the error's name.
+  return trimmed.startsWith(head) ? trimmed : `${head}\n${trimmed}`;
 }
 
 function isBelowBreakLength(ctx, output, start, base) {

@@ -288,9 +288,11 @@ pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
     Ok(object)
 }
 
-/// Node's wrapper around a CommonJS module's source.
+/// Node's wrapper around a CommonJS module's source. The head has lines
+/// of its own, numbered -1 and 0 (QuickJS takes 0 as "the default, 1"),
+/// so the source's lines and columns are its own.
 fn wrapped(source: &str) -> String {
-    format!("(function (exports, require, module, __filename, __dirname) {{{source}\n}})")
+    format!("(function (exports, require, module, __filename, __dirname) {{\n\n{source}\n}})")
 }
 
 /// A CommonJS module's function: its source inside Node's wrapper,
@@ -331,13 +333,13 @@ fn eval_global<'js>(
     // owned by the returned value (or the pending exception).
     unsafe {
         let raw = ctx.as_raw().as_ptr();
-        let value = qjs::JS_Eval(
-            raw,
-            code.as_ptr(),
-            code.to_bytes().len() as _,
-            name.as_ptr(),
-            qjs::JS_EVAL_TYPE_GLOBAL as i32 | flags,
-        );
+        let mut options = qjs::JSEvalOptions {
+            version: qjs::JS_EVAL_OPTIONS_VERSION as _,
+            eval_flags: qjs::JS_EVAL_TYPE_GLOBAL as i32 | flags,
+            filename: name.as_ptr(),
+            line_num: -1,
+        };
+        let value = qjs::JS_Eval2(raw, code.as_ptr(), code.to_bytes().len() as _, &mut options);
         if qjs::JS_IsException(value) {
             return Err(rquickjs::Error::Exception);
         }

@@ -134,11 +134,16 @@ fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> (String, String) {
             format!("{name}: {message}")
         };
         let stack: String = object.get("stack").unwrap_or_default();
-        let stack = shorten_stack(stack.trim_end());
-        let detail = if stack.is_empty() {
+        // The prelude's `stack` starts with the headline, as V8's does.
+        let frames = stack
+            .trim_end()
+            .strip_prefix(headline.as_str())
+            .map_or(stack.trim_end(), |rest| rest.trim_start_matches('\n'));
+        let frames = shorten_stack(frames);
+        let detail = if frames.is_empty() {
             headline.clone()
         } else {
-            format!("{headline}\n{stack}")
+            format!("{headline}\n{frames}")
         };
         return (headline, detail);
     }
