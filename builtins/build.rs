@@ -122,7 +122,7 @@ fn compile_script(ctx: &rquickjs::Ctx<'_>, source: &str, name: &str) -> Vec<u8> 
             raw,
             &mut length as *mut usize as *mut _,
             compiled,
-            qjs::JS_WRITE_OBJ_BYTECODE as i32,
+            (qjs::JS_WRITE_OBJ_BYTECODE | qjs::JS_WRITE_OBJ_STRIP_SOURCE) as i32,
         );
         assert!(!buffer.is_null(), "cannot write the prelude's bytecode");
         let bytes = std::slice::from_raw_parts(buffer, length).to_vec();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cold `goccia run` of a script that requires Node's `path`, `util`,
 `events` and `crypto` (and uses each once), against hello world, alternated
-in one run so both see the same machine state; the machine's `node` runs
+in one run in a shuffled order so all see the same machine state; the machine's `node` runs
 the same two scripts for reference.
 
     cargo build --release
@@ -13,6 +13,7 @@ add to a cold run (the difference of the medians).
 
 import argparse
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -48,6 +49,7 @@ def measure(argv):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--without-node", action="store_true", help="leave the machine's node out")
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "goccia"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -58,7 +60,7 @@ def main():
             "goccia hello": [args.binary, "run", "/hello.js", "--seed", folder],
             "goccia modules": [args.binary, "run", "/modules.js", "--seed", folder],
         }
-        node = shutil.which("node")
+        node = None if args.without_node else shutil.which("node")
         if node:
             commands["node hello"] = [node, os.path.join(folder, "hello.js")]
             commands["node modules"] = [node, os.path.join(folder, "modules.js")]
@@ -66,9 +68,13 @@ def main():
         for _ in range(10):
             for argv in commands.values():
                 measure(argv)
+        # A fresh order each round: whatever ran before a command (node's
+        # large process evicting caches) falls on every command alike.
+        names = list(commands)
         for _ in range(args.runs):
-            for name, argv in commands.items():
-                times[name].append(measure(argv))
+            random.shuffle(names)
+            for name in names:
+                times[name].append(measure(commands[name]))
     for name, samples in times.items():
         samples.sort()
         p90 = samples[int(len(samples) * 0.9)]

@@ -3,7 +3,12 @@
 // getRandomValues and subtle.digest.
 
 const { node } = natives;
-const { Buffer } = require('buffer');
+// `buffer` loads only when a Buffer is made (a digest without an
+// encoding, random bytes): a hex or base64 digest of a string needs none.
+const buffer = () => require('buffer').Buffer;
+const TEXT_ENCODINGS = ['utf8', 'utf-8', 'hex', 'base64', 'base64url', 'latin1', 'binary', 'ascii', 'utf16le', 'ucs2', 'ucs-2', 'utf-16le'];
+const textEncoding = (encoding) => (encoding === undefined || encoding === null ? 'utf8'
+  : TEXT_ENCODINGS.includes(String(encoding).toLowerCase()) ? String(encoding).toLowerCase() : null);
 const algorithms = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
 const aliases = { 'sha-1': 'sha1', 'sha-224': 'sha224', 'sha-256': 'sha256', 'sha-384': 'sha384', 'sha-512': 'sha512', 'rsa-sha256': 'sha256' };
 
@@ -19,7 +24,10 @@ function algorithmOf(name) {
 }
 
 function bytesOf(data, encoding, name = 'data') {
-  if (typeof data === 'string') return Buffer.from(data, encoding);
+  if (typeof data === 'string') {
+    const known = textEncoding(encoding);
+    return known === null ? buffer().from(data, encoding) : node.encode(data, known === 'utf-8' ? 'utf8' : known);
+  }
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const err = new TypeError(`The "${name}" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${internals.inspect(data)}`);
@@ -28,8 +36,10 @@ function bytesOf(data, encoding, name = 'data') {
 }
 
 function output(digest, encoding) {
-  const buffer = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
-  return encoding === undefined || encoding === 'buffer' ? buffer : buffer.toString(encoding);
+  const known = encoding === undefined || encoding === 'buffer' ? null : textEncoding(encoding);
+  if (known !== null) return node.decode(digest, known === 'utf-8' ? 'utf8' : known);
+  const bytes = buffer().from(digest.buffer, digest.byteOffset, digest.byteLength);
+  return encoding === undefined || encoding === 'buffer' ? bytes : bytes.toString(encoding);
 }
 
 class Hash {
@@ -89,12 +99,12 @@ function randomBytes(size, callback) {
     throw err;
   }
   const bytes = node.randomBytes(size);
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const made = buffer().from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (typeof callback === 'function') {
-    internals.defer(() => callback(null, buffer));
+    internals.defer(() => callback(null, made));
     return undefined;
   }
-  return buffer;
+  return made;
 }
 
 function getRandomValues(array) {
