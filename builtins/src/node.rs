@@ -316,7 +316,12 @@ pub fn compiles_as_commonjs(ctx: &Ctx<'_>, source: &str) -> bool {
     let Ok(code) = std::ffi::CString::new(wrapped(source)) else {
         return false;
     };
-    let compiled = eval_global(ctx, &code, c"[detect]", qjs::JS_EVAL_FLAG_COMPILE_ONLY as i32);
+    let compiled = eval_global(
+        ctx,
+        &code,
+        c"[detect]",
+        qjs::JS_EVAL_FLAG_COMPILE_ONLY as i32,
+    );
     if compiled.is_err() {
         drop(ctx.catch());
     }

@@ -61,7 +61,13 @@ fn differs(case: &Path) -> Option<String> {
     std::fs::copy(case, dir.path().join(&name)).unwrap();
     let seed = format!("{}=/work", dir.path().display());
     let goccia = Command::new(env!("CARGO_BIN_EXE_goccia"))
-        .args(["shell", "--seed", &seed, "-c", &format!("cd /work && goccia {name}")])
+        .args([
+            "shell",
+            "--seed",
+            &seed,
+            "-c",
+            &format!("cd /work && goccia {name}"),
+        ])
         .stdin(Stdio::null())
         .output()
         .expect("run goccia");
@@ -74,15 +80,29 @@ fn differs(case: &Path) -> Option<String> {
         .lines()
         .zip(goccia.stdout.lines())
         .position(|(a, b)| a != b)
-        .unwrap_or_else(|| node.stdout.lines().count().min(goccia.stdout.lines().count()));
+        .unwrap_or_else(|| {
+            node.stdout
+                .lines()
+                .count()
+                .min(goccia.stdout.lines().count())
+        });
     Some(format!(
         "{name}: node exit {} / goccia exit {}; first differing line {}\n  node:   {:?}\n  goccia: {:?}\n  goccia stderr: {}",
         node.code,
         goccia.code,
         first_difference + 1,
         node.stdout.lines().nth(first_difference).unwrap_or("<end>"),
-        goccia.stdout.lines().nth(first_difference).unwrap_or("<end>"),
-        goccia.stderr.lines().take(3).collect::<Vec<_>>().join(" | "),
+        goccia
+            .stdout
+            .lines()
+            .nth(first_difference)
+            .unwrap_or("<end>"),
+        goccia
+            .stderr
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" | "),
     ))
 }
 
@@ -98,7 +118,10 @@ fn the_corpus_runs_as_under_node() {
         cases.retain(|case| case.to_string_lossy().contains(only.as_str()));
     }
     let (sender, results) = std::sync::mpsc::channel();
-    let chunks: Vec<Vec<PathBuf>> = cases.chunks(cases.len().div_ceil(4).max(1)).map(<[PathBuf]>::to_vec).collect();
+    let chunks: Vec<Vec<PathBuf>> = cases
+        .chunks(cases.len().div_ceil(4).max(1))
+        .map(<[PathBuf]>::to_vec)
+        .collect();
     let workers: Vec<_> = chunks
         .into_iter()
         .map(|chunk| {
@@ -119,9 +142,17 @@ fn the_corpus_runs_as_under_node() {
     for failure in &failures {
         println!("{failure}");
     }
-    println!("{} passed, {} failed", cases.len() - failures.len(), failures.len());
+    println!(
+        "{} passed, {} failed",
+        cases.len() - failures.len(),
+        failures.len()
+    );
     if only.is_none() {
         assert!(cases.len() >= 150, "the corpus has {} cases", cases.len());
     }
-    assert!(failures.is_empty(), "{} cases differ from Node", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} cases differ from Node",
+        failures.len()
+    );
 }

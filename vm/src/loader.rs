@@ -213,7 +213,8 @@ fn set_import_meta(module: &Module<'_>, path: &VfsPath) -> Result<()> {
     meta.set("filename", text)?;
     meta.set(
         "dirname",
-        path.parent().map_or("/".to_string(), |dir| dir.as_str().to_string()),
+        path.parent()
+            .map_or("/".to_string(), |dir| dir.as_str().to_string()),
     )?;
     Ok(())
 }

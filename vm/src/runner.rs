@@ -591,7 +591,9 @@ impl Session<'_> {
         internals
             .get::<_, Object>("initialExports")
             .and_then(|set| set.get::<_, Function>("has").map(|has| (set, has)))
-            .and_then(|(set, has)| has.call::<_, bool>((rquickjs::function::This(set), value.clone())))
+            .and_then(|(set, has)| {
+                has.call::<_, bool>((rquickjs::function::This(set), value.clone()))
+            })
             .unwrap_or(false)
     }
 

@@ -39,9 +39,18 @@ fn the_guest_gets_no_ambient_input() {
 #[test]
 fn the_shell_builtin_passes_no_arguments_into_argv() {
     let project = Project::new();
-    project.write("argv.js", "console.log(JSON.stringify(process.argv.slice(1)))");
+    project.write(
+        "argv.js",
+        "console.log(JSON.stringify(process.argv.slice(1)))",
+    );
     project
-        .goccia(&["shell", "--seed", ".=/work", "-c", "cd /work && goccia argv.js"])
+        .goccia(&[
+            "shell",
+            "--seed",
+            ".=/work",
+            "-c",
+            "cd /work && goccia argv.js",
+        ])
         .assert_ok()
         .stdout_is("[\"/work/argv.js\"]\n");
 }
@@ -100,7 +109,13 @@ fn a_child_scripts_exit_code_reaches_run_script_and_the_shell() {
         "false 7 script-error \"child\\n\"\nfalse 6 script-error \"\"\nparent continues 7\n",
     );
     project
-        .goccia(&["shell", "--seed", ".", "-c", "goccia /child.js; echo status $?"])
+        .goccia(&[
+            "shell",
+            "--seed",
+            ".",
+            "-c",
+            "goccia /child.js; echo status $?",
+        ])
         .assert_ok()
         .stdout_is("child\nstatus 7\n");
 }
@@ -120,8 +135,16 @@ fn host_facing_modules_import_but_refuse_with_what_to_use() {
     run.assert_ok();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 6, "{}", run.stdout);
-    assert!(lines.iter().all(|l| l.contains("ERR_SANDBOX_UNSUPPORTED")), "{}", run.stdout);
-    assert!(lines[0].starts_with("child_process execSync") && lines[0].contains('$'), "{}", lines[0]);
+    assert!(
+        lines.iter().all(|l| l.contains("ERR_SANDBOX_UNSUPPORTED")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[0].starts_with("child_process execSync") && lines[0].contains('$'),
+        "{}",
+        lines[0]
+    );
     assert!(lines[2].contains("fetch"), "{}", lines[2]);
 }
 
@@ -202,7 +225,10 @@ fn a_plain_script_is_commonjs_unless_it_awaits_at_the_top() {
 #[test]
 fn a_commonjs_childs_result_is_its_module_exports() {
     let project = Project::new();
-    project.write("child.cjs", "module.exports = { answer: 42, list: [1, 2] };");
+    project.write(
+        "child.cjs",
+        "module.exports = { answer: 42, list: [1, 2] };",
+    );
     project.write("plain.js", "console.log('no exports');");
     project.write("empty.js", "module.exports = {};");
     run_js(
