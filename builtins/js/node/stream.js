@@ -445,6 +445,7 @@ function abortError() {
 
 function finished(stream, options, callback) {
   if (typeof options === 'function') { callback = options; options = {}; }
+  options = options ?? {};
   let called = false;
   const done = (err) => { if (!called) { called = true; callback(err); } };
   const readable = stream._readableState !== undefined && options.readable !== false;
