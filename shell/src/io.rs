@@ -102,7 +102,20 @@ impl FdTable {
         }
     }
 
-    /// The lowest free descriptor at or above `from` (for `{var}>file`).
+    /// The highest closed descriptor at or below `from` and above 2 (process
+    /// substitutions take 63, 62, ... as bash's do), else the lowest above.
+    pub fn free_downward_from(&self, from: usize) -> usize {
+        (3..=from)
+            .rev()
+            .find(|&fd| self.get(fd).is_none())
+            .unwrap_or_else(|| self.free_from(from + 1))
+    }
+
+    /// Closes every descriptor.
+    pub fn close_all(&mut self) {
+        self.slots.clear();
+    }
+
     /// The lowest closed descriptor at or above `from` (`{var}>file`).
     pub fn free_from(&self, from: usize) -> usize {
         (from..)

@@ -167,7 +167,7 @@ impl Context {
     }
 
     /// Reserves `count` running pipeline stages, or says the limit is hit.
-    pub(crate) fn reserve_stages(&self, count: usize) -> Result<StageReservation<'_>, Flow> {
+    pub(crate) fn reserve_stages(self: &Arc<Self>, count: usize) -> Result<StageReservation, Flow> {
         let count = count as u64;
         let running = self.stages.fetch_add(count, Ordering::SeqCst) + count;
         if running > self.limits.max_concurrent_stages as u64 {
@@ -175,7 +175,7 @@ impl Context {
             return Err(Flow::Stop(Stop::Limit(LimitKind::ShellStages)));
         }
         Ok(StageReservation {
-            context: self,
+            context: self.clone(),
             count,
         })
     }
@@ -204,12 +204,12 @@ impl Context {
 }
 
 /// Running pipeline stages, released when dropped.
-pub(crate) struct StageReservation<'a> {
-    context: &'a Context,
+pub(crate) struct StageReservation {
+    context: Arc<Context>,
     count: u64,
 }
 
-impl Drop for StageReservation<'_> {
+impl Drop for StageReservation {
     fn drop(&mut self) {
         self.context.stages.fetch_sub(self.count, Ordering::SeqCst);
     }

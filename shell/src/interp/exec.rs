@@ -227,7 +227,16 @@ impl Shell {
         Ok(status)
     }
 
+    /// Runs one command; the process substitutions its words started end
+    /// with it (see `procsub`).
     pub(crate) fn run_command(&mut self, command: &Command) -> ExecResult {
+        let mark = self.substitutions_mark();
+        let result = self.run_command_alone(command);
+        self.finish_substitutions(mark)?;
+        result
+    }
+
+    fn run_command_alone(&mut self, command: &Command) -> ExecResult {
         match command {
             Command::Simple(simple) => self.run_simple(simple),
             Command::Compound(compound, redirects) => {

@@ -367,29 +367,6 @@ impl Shell {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// `<(list)` / `>(list)`: goccia runs the list first and serves its
-    /// output through `/dev/fd/N` (no concurrency).
-    fn process_substitution(&mut self, input: bool, list: &List) -> Result<String, Flow> {
-        if input {
-            let capture = CaptureWriter::new(self.ctx.limits.max_substitution_bytes);
-            let mut sub = self.subshell();
-            sub.fds.set(1, Fd::writer(capture.clone()));
-            if let Err(Flow::Stop(stopped)) = sub.run_list(list) {
-                return Err(Flow::Stop(stopped));
-            }
-            drop(sub);
-            let fd = self.fds.free_from(63);
-            self.fds
-                .set(fd, Fd::reader(crate::io::BytesReader::new(capture.take())));
-            Ok(format!("/dev/fd/{fd}"))
-        } else {
-            // Output goes nowhere useful without concurrency: a sink.
-            let fd = self.fds.free_from(63);
-            self.fds.set(fd, Fd::null_output());
-            Ok(format!("/dev/fd/{fd}"))
-        }
-    }
-
     /// Pathname expansion of one field.
     fn glob_field(&mut self, field: Field, out: &mut Vec<String>) -> Result<(), Flow> {
         if self.opts.noglob || !pattern::has_magic(&field.pattern, self.opts.extglob) {

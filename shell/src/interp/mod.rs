@@ -10,7 +10,8 @@
 //! - [`shell`]: the state and running source text; [`context`]: what the
 //!   shells of a sandbox share; `options`: the one option table.
 //! - `exec`, `compound`, `expand`, `param`, `assign`, `redirect`,
-//!   `variables`, `test_expr`, `print`: executing each construct.
+//!   `variables`, `test_expr`, `print`: executing each construct;
+//!   `procsub`: process substitution on threads of its own.
 //! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
 
@@ -23,6 +24,7 @@ mod expand;
 pub(crate) mod options;
 mod param;
 mod print;
+mod procsub;
 mod redirect;
 pub mod shell;
 pub(crate) mod test_expr;

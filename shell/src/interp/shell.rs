@@ -61,6 +61,8 @@ pub struct Shell {
     pub(crate) exit_requested: bool,
     /// This shell's deadline: the sandbox's, or narrower under `timeout`.
     pub(crate) watch: Watch,
+    /// Process substitutions started and not waited for yet.
+    pub(crate) procsubs: super::procsub::Pending,
 }
 
 impl Shell {
@@ -102,6 +104,7 @@ impl Shell {
             interactive: false,
             exit_requested: false,
             watch,
+            procsubs: Default::default(),
         };
         shell.init_variables();
         shell

@@ -27,12 +27,23 @@ fn is_device(path: &str) -> bool {
     )
 }
 
+/// The descriptor `/dev/fd/N` names, if open.
+fn open_descriptor<'a>(shell: &'a Shell, path: &str) -> Option<&'a crate::io::Fd> {
+    let fd = path.strip_prefix("/dev/fd/")?.parse::<usize>().ok()?;
+    shell.fds.get(fd)
+}
+
 /// A unary test; `None` for an unknown operator.
 pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
     Some(match op {
         "-z" => arg.is_empty(),
         "-n" => !arg.is_empty(),
-        "-e" | "-a" => is_device(arg) || arg == "/dev" || lookup(shell, arg).is_some(),
+        "-e" | "-a" => {
+            is_device(arg)
+                || arg == "/dev"
+                || open_descriptor(shell, arg).is_some()
+                || lookup(shell, arg).is_some()
+        }
         "-f" => matches!(lookup(shell, arg), Some(Node::File(_))),
         "-d" => arg == "/dev" || matches!(lookup(shell, arg), Some(Node::Dir(_))),
         "-s" => match lookup(shell, arg) {
@@ -40,7 +51,16 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             Some(Node::Dir(_)) => true,
             None => false,
         },
-        "-r" | "-w" => is_device(arg) || lookup(shell, arg).is_some(),
+        "-r" => {
+            is_device(arg)
+                || matches!(open_descriptor(shell, arg), Some(crate::io::Fd::Input(_)))
+                || lookup(shell, arg).is_some()
+        }
+        "-w" => {
+            is_device(arg)
+                || matches!(open_descriptor(shell, arg), Some(crate::io::Fd::Output(_)))
+                || lookup(shell, arg).is_some()
+        }
         "-x" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o111 != 0),
         "-O" | "-G" => lookup(shell, arg).is_some(),
         "-N" => lookup(shell, arg).is_some(),

@@ -115,6 +115,10 @@ impl Parser {
         for op in BINARY {
             if self.starts_with(op) {
                 let after = self.peek_at(op.len());
+                // `<(` and `>(` begin a process substitution operand.
+                if matches!(*op, "<" | ">") && after == Some('(') {
+                    continue;
+                }
                 let word_op = op.starts_with('-');
                 let ends = matches!(after, None | Some(' ') | Some('\t') | Some('\n'))
                     || (!word_op && !matches!(after, Some('=') | Some('~')));

@@ -92,17 +92,19 @@ impl Parser {
         let tilde_ok = tilde_ok && mode != Mode::Whole;
         let mut parts = Parts::default();
         let start = self.pos;
-        if mode == Mode::Command && (self.starts_with("<(") || self.starts_with(">(")) {
-            let input = self.peek() == Some('<');
-            self.pos += 2;
-            let list = self.parse_nested_list()?;
-            parts.push(WordPart::ProcessSub {
-                input,
-                list: Arc::new(list),
-            });
-        }
         while let Some(c) = self.peek() {
             match mode {
+                // `<(list)` and `>(list)` anywhere in a word, as bash
+                // reads them (`a<(x)b` is one word).
+                Mode::Command if matches!(c, '<' | '>') && self.peek_at(1) == Some('(') => {
+                    self.pos += 2;
+                    let list = self.parse_nested_list()?;
+                    parts.push(WordPart::ProcessSub {
+                        input: c == '<',
+                        list: Arc::new(list),
+                    });
+                    continue;
+                }
                 Mode::Command if is_meta(c) => {
                     if c == '(' && self.extglob_open(&parts) {
                         self.read_extglob(&mut parts)?;
@@ -679,10 +681,9 @@ impl Parser {
             (self.pos, self.line) = save;
             return Ok(None);
         };
-        if matches!(op, RedirectOp::Read | RedirectOp::Write)
-            && self.peek_at(1) == Some('(')
-            && fd == RedirectFd::Default
-        {
+        // `<(` and `>(` start a process substitution, even after digits
+        // (`2>(x)` is the word `2/dev/fd/63`, as in bash).
+        if matches!(op, RedirectOp::Read | RedirectOp::Write) && self.peek_at(1) == Some('(') {
             (self.pos, self.line) = save;
             return Ok(None);
         }

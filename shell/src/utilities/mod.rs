@@ -18,6 +18,7 @@ pub mod input;
 pub mod jq;
 pub mod matcher;
 pub mod numbers;
+pub mod output;
 pub mod patch;
 pub mod process;
 pub mod sed;

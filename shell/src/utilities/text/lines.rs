@@ -464,24 +464,10 @@ pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut targets = Vec::new();
     let mut status = 0;
     for operand in &parsed.operands {
-        let Ok(path) = shell.cwd().resolve(operand) else {
-            status = 1;
-            continue;
-        };
-        let result = {
-            let mut vfs = shell.context().vfs.lock();
-            if parsed.has('a') {
-                vfs.append_file(&path, Vec::new())
-            } else {
-                vfs.write_file(&path, Vec::new())
-            }
-        };
-        match result {
-            Ok(()) => targets.push(crate::io::FileWriter::new(
-                shell.context().vfs.clone(),
-                path,
-            )),
-            Err(error) => {
+        use crate::utilities::output::{OpenError, open_sink};
+        match open_sink(shell, operand, parsed.has('a')) {
+            Ok(sink) => targets.push(sink),
+            Err(OpenError::Fs(error)) => {
                 status = shell.fail_fs(
                     "tee",
                     operand,
@@ -489,6 +475,13 @@ pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
                     |reason| format!("{operand}: {reason}"),
                     1,
                 )
+            }
+            Err(OpenError::BadDescriptor) => {
+                status =
+                    shell.fail_command("tee", &format!("{operand}: No such file or directory"), 1)
+            }
+            Err(OpenError::Invalid(reason)) => {
+                status = shell.fail_command("tee", &format!("{operand}: {reason}"), 1)
             }
         }
     }

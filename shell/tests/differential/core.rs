@@ -1,0 +1,93 @@
+//! The first cases: words, expansions, control flow, files and globs,
+//! the text tools.
+
+pub const CASES: &[&str] = &[
+    // words, quoting, expansions
+    r#"x="a  b"; echo $x "$x" '$x' "${x}!""#,
+    r#"s=hello.tar.gz; echo ${s%.*} ${s%%.*} ${s#*.} ${s##*.} ${#s} ${s/l/L} ${s//l/L} ${s^^} ${s:2:3}"#,
+    r#"unset v; echo "${v:-default}" "${v-unset}" "${v:=set}" "$v"; w=""; echo "[${w:+alt}]" "[${w-x}]""#,
+    r#"arr=(one "two three" four); echo ${#arr[@]} "${arr[1]}" "${arr[@]:1}"; for a in "${arr[@]}"; do echo "<$a>"; done"#,
+    r#"declare -A m=([b]=2 [a]=1); m[c]=3; for k in $(printf '%s\n' "${!m[@]}" | sort); do echo "$k=${m[$k]}"; done"#,
+    r#"echo {a,b}{1,2} {1..5} {5..1..2} {a..e}"#,
+    r#"echo $((7 / 2)) $((7 % 3)) $((2 ** 10)) $(( (3 + 4) * 2 )) $((1 << 4)) $((0x1f)) $((8#17))"#,
+    r#"i=0; while [ $i -lt 5 ]; do i=$((i + 1)); [ $i -eq 3 ] && continue; echo $i; done"#,
+    r#"for ((i = 0; i < 3; i++)); do printf '%d-' $i; done; echo"#,
+    r#"f() { local x=$1; echo "in f: $x $#"; return 3; }; f a b; echo "status $?""#,
+    r#"case "src/main.rs" in *.md) echo md;; src/*.rs) echo rust;; *) echo other;; esac"#,
+    r#"[[ "abc123" =~ ^([a-z]+)([0-9]+)$ ]] && echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}""#,
+    r#"x=5; [[ $x -gt 3 && -n "$x" ]] && echo yes; [ -f README.md ] && [ -d src ] && echo files"#,
+    r#"echo "$(echo nested $(echo deeper))" `echo back`"#,
+    r#"cat <<EOF
+home is not $HOME-less: $((1 + 1))
+EOF
+cat <<'EOF'
+literal $x
+EOF"#,
+    r#"read -r a b <<< "first second third"; echo "$a|$b""#,
+    r#"printf '%5s|%-5s|%05d|%.2f|%x|%o|%e\n' ab cd 42 3.14159 255 8 12345.678"#,
+    r#"set -- a b c; shift; echo "$@" $#; set -- "x y" z; for p; do echo "[$p]"; done"#,
+    r#"false; echo $?; true && echo and; false || echo or; ! false && echo not"#,
+    r#"(cd src && pwd | sed 's|.*/||'); basename "$(pwd)" >/dev/null; echo done"#,
+    r#"set -e; f() { false; echo unreachable; }; if f; then :; fi; echo "survived""#,
+    r#"set -o pipefail; false | true; echo $?"#,
+    // one option table: `[[ -o ]]`, `set -o`, `shopt -o` and `set -<letter>` agree
+    r#"[[ -o braceexpand ]] && echo brace; [[ -o noexec ]] || echo exec; set -u; [[ -o nounset ]] && echo nounset; set -o | head -4; shopt -o -q hashall && echo hashall; shopt -p nullglob"#,
+    // files and globs
+    r#"echo src/*.rs; echo data/*.txt | wc -w; ls notes"#,
+    r#"ls -1 data | sort -r; ls -a notes | head -n 2; ls -C src data; ls -x -F ."#,
+    r#"find . -name '*.rs' | sort; find . -type d | sort"#,
+    r#"find data -size -1k -name '*.txt' | sort; find . -empty | sort"#,
+    r#"mkdir -p out/a/b && touch out/a/b/c && cp -r out copy && ls -R copy"#,
+    r#"cp data/words.txt w && mv w w2 && rm w2 && ls w2 2>/dev/null; echo "status $?""#,
+    r#"wc -l data/*.txt; wc -c < README.md; wc -w notes/todo.txt"#,
+    r#"cat -n notes/todo.txt; head -n 2 data/people.csv; tail -n 2 data/people.csv; tail -n +3 data/numbers.txt"#,
+    r#"du -a src | sort -k2 | cut -f2; stat -c '%n %s' README.md"#,
+    r#"realpath src/../data/./people.csv | sed 's|.*/data|data|'; dirname src/util/strings.rs; basename src/util/strings.rs .rs"#,
+    r#"echo hi > f.txt; echo more >> f.txt; cat f.txt; cat missing.txt 2>&1 | sed 's/^.*: //'"#,
+    r#"for f in src/*.rs; do echo "${f##*/}: $(wc -l < "$f")"; done"#,
+    // text tools
+    r#"sort data/words.txt; sort -f data/words.txt | uniq -i -c"#,
+    r#"sort -n data/numbers.txt | uniq -c; sort -nr data/numbers.txt | head -3; sort -u data/numbers.txt"#,
+    r#"cut -d, -f1,3 data/people.csv; cut -c1-3 data/words.txt"#,
+    r#"tr a-z A-Z < data/words.txt | tr -d 'AEIOU'; echo "a  b   c" | tr -s ' '"#,
+    r#"paste -d: data/numbers.txt data/words.txt; paste -s -d+ data/numbers.txt"#,
+    r#"grep -n TODO -r . | sort; grep -c a data/words.txt; grep -i -v apple data/words.txt"#,
+    r#"grep -E '^[a-z]+,[0-9]{2},' data/people.csv; grep -o '[0-9]\+' data/people.csv | head -3; grep -l TODO -r . | sort"#,
+    r#"grep -w -e banana -e Date data/words.txt; grep -q cherry data/words.txt && echo found; grep nothing data/words.txt; echo $?"#,
+    r#"sed -n '2,3p' data/people.csv; sed 's/,/;/g' data/people.csv | head -2; sed '/^$/d; s/^#\s*//' README.md"#,
+    r#"sed -E 's/([a-z]+),([0-9]+),.*/\2 \1/' data/people.csv; sed -n '/alan/,/grace/p' data/people.csv"#,
+    // `*` widths and precisions: negative width left-justifies, negative
+    // precision is as if omitted (both used to be wrong in one dialect).
+    r#"printf '%.*f|%*d|%-5s|%05.1f|%*s|\n' -1 3.14159 -5 3 ab 2.25 3 x; awk 'BEGIN { printf "%.*f|%*d|%c%%\n", -1, 3.14159, -5, 3, 65 }'"#,
+    // sort -n/-h take no `+`; -g is strtod, non-numbers then NaN first.
+    r#"printf '+3\n2\n1e1\n.5\n-1\n' | sort -n; printf '2K\n+1M\n1G\n3\n' | sort -h; printf '+3\n2\n1e1\n-inf\nx\nnan\n0x\n' | sort -g"#,
+    // Empty matches next to a match do not count (they used to: `--a--b-`).
+    r#"echo xaxb | sed 's/x*/-/g'; echo abc | sed 's/b*/-/2'; echo xaxb | awk '{ n = gsub(/x*/, "-"); print n, $0 }'"#,
+    r#"awk -F, 'NR > 1 { sum += $2; n++ } END { print sum, n, sum / n }' data/people.csv"#,
+    r#"awk -F, 'NR > 1 && $2 > 30 { printf "%-6s %s\n", $1, toupper($3) }' data/people.csv"#,
+    r#"awk '{ count[$1]++ } END { for (w in count) print w, count[w] }' data/words.txt | sort"#,
+    r#"awk 'length($0) > 5' data/words.txt; awk 'BEGIN { x = split("a:b:c", p, ":"); print x, p[3] }'"#,
+    r#"seq 5 | xargs -n 2 echo; seq 3 | xargs -I{} echo item-{}; printf 'a\nb\n' | xargs echo"#,
+    r#"seq 1 3 10; seq -s, 5; seq -w 8 10"#,
+    r#"nl -ba notes/todo.txt; rev data/words.txt | head -2; tac data/numbers.txt | head -3; fold -w 5 README.md | head -3"#,
+    r#"comm -12 <(sort data/words.txt) <(printf 'apple\nbanana\n'); join <(printf 'a 1\nb 2\n') <(printf 'a x\nb y\n')"#,
+    r#"column -t -s, data/people.csv; expand -t 4 <(printf 'a\tb\n')"#,
+    // Where several minimal edit scripts exist, GNU diff's choice can
+    // differ (see the README); these inputs have one.
+    r#"sed 's/ada/eve/' data/people.csv > p2; diff data/people.csv p2; echo "diff status $?"; diff -u data/people.csv p2 | tail -n +3"#,
+    r#"diff data/words.txt <(sed '3d; $a extra' data/words.txt); echo "status $?""#,
+    r#"mkdir a b && cp src/lib.rs a/ && sed 's/a + b/a - b/' src/lib.rs > b/lib.rs && diff -u a/lib.rs b/lib.rs > p.diff; cd a && patch -p1 < ../p.diff; echo "status $?"; cat lib.rs"#,
+    r#"cp -r src old && echo 'pub fn x() {}' > src/x.rs && sed -i 's/TODO: greet/greet/' src/main.rs && diff -r -u -N old src > p.diff; rm -r src && cp -r old src && patch -p1 -d src < p.diff; echo "status $?"; cat src/main.rs src/x.rs; printf 'junk\n' | patch; echo "status $?""#,
+    r#"cmp README.md README.md && echo same; cmp data/words.txt data/numbers.txt >/dev/null; echo $?"#,
+    r#"base64 < README.md | head -1; echo aGVsbG8K | base64 -d; sha256sum README.md | cut -c1-16; md5sum data/words.txt"#,
+    r#"od -c <(printf 'ab\n') | head -1; printf 'x\ty\n' | od -An -tx1"#,
+    r#"split -l 2 data/numbers.txt part_ && ls part_* && cat part_ab"#,
+    r#"yes | head -n 3; yes abc | head -c 10; echo"#,
+    r#"tee t1 < README.md | wc -l; cat t1 | wc -c"#,
+    r#"date -u -d @86400 +%Y-%m-%dT%H:%M:%S; date -u -d '2024-02-28 + 2 days' +%F"#,
+    r#"env -i X=1 env; printenv HOME >/dev/null; echo ok"#,
+    r#"tar -czf a.tgz data src && tar -tzf a.tgz | sort && mkdir x && tar -xzf a.tgz -C x && diff -r data x/data && echo same"#,
+    r#"tar -cf - notes | tar -xOf - notes/todo.txt; gzip -c README.md | gunzip | head -1; gzip -k README.md && zcat README.md.gz | wc -l"#,
+    r#"x=$(cat data/config.json); echo "${x:0:15}""#,
+    r#"cd data && ls ../src && cd - >/dev/null && ls -d data"#,
+];
