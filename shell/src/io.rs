@@ -39,6 +39,8 @@ pub enum Fd {
     Input(SharedReader),
     /// Open for writing.
     Output(SharedWriter),
+    /// Open for both (`n<>file`), the two halves sharing one offset.
+    Both(SharedReader, SharedWriter),
 }
 
 impl Fd {
@@ -55,6 +57,15 @@ impl Fd {
     /// End of input at once (`< /dev/null`).
     pub fn null_input() -> Fd {
         Fd::reader(io::empty())
+    }
+
+    /// `path` open for reading and writing at offset 0 (`n<>file`).
+    pub fn read_write(vfs: SharedVfs, path: VfsPath) -> Fd {
+        let (reader, writer) = crate::io_rw::open(vfs, path);
+        Fd::Both(
+            Arc::new(Mutex::new(Box::new(reader))),
+            Arc::new(Mutex::new(Box::new(writer))),
+        )
     }
 
     /// Output thrown away (`> /dev/null`).
@@ -126,7 +137,7 @@ impl FdTable {
     /// Descriptor `fd`'s reader, if it is open for reading.
     pub fn input(&self, fd: usize) -> Option<SharedReader> {
         match self.get(fd) {
-            Some(Fd::Input(reader)) => Some(reader.clone()),
+            Some(Fd::Input(reader)) | Some(Fd::Both(reader, _)) => Some(reader.clone()),
             _ => None,
         }
     }
@@ -134,7 +145,7 @@ impl FdTable {
     /// Descriptor `fd`'s writer, if it is open for writing.
     pub fn output(&self, fd: usize) -> Option<SharedWriter> {
         match self.get(fd) {
-            Some(Fd::Output(writer)) => Some(writer.clone()),
+            Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) => Some(writer.clone()),
             _ => None,
         }
     }

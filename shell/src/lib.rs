@@ -7,7 +7,8 @@
 //! - `builtins`: commands that are interpreter state (`set`, `cd`,
 //!   `read`, `trap`, ...); `utilities`: coreutils-style commands, one
 //!   family per folder; [`commands`]: the table naming them all.
-//! - [`io`]: descriptors, pipes and streams.
+//! - [`io`]: descriptors, pipes and streams; `io_rw`: a descriptor open
+//!   for reading and writing.
 //! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
 //!   `time`, `pad`: the pieces of the language and of formatting (`pad`:
 //!   every width or precision given at run time).
@@ -26,6 +27,7 @@ pub(crate) mod escape;
 pub mod interp;
 pub(crate) mod interrupt;
 pub mod io;
+mod io_rw;
 pub(crate) mod pad;
 pub(crate) mod parse;
 pub(crate) mod pattern;

@@ -8,6 +8,8 @@ mod run;
 
 #[path = "differential/core.rs"]
 mod core_cases;
+#[path = "differential/descriptors.rs"]
+mod descriptors;
 #[path = "differential/procsub.rs"]
 mod procsub;
 
@@ -127,4 +129,9 @@ fn scripts_behave_as_under_real_bash() {
 #[test]
 fn process_substitution_behaves_as_under_real_bash() {
     check(procsub::CASES);
+}
+
+#[test]
+fn descriptors_behave_as_under_real_bash() {
+    check(descriptors::CASES);
 }

@@ -11,7 +11,8 @@
 //!   shells of a sandbox share; `options`: the one option table.
 //! - `exec`, `compound`, `expand`, `param`, `assign`, `redirect`,
 //!   `variables`, `test_expr`, `print`: executing each construct;
-//!   `procsub`: process substitution on threads of its own.
+//!   `procsub`: process substitution on threads of its own
+//!   (`substitutions`: the table of those still running).
 //! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
 
@@ -27,6 +28,7 @@ mod print;
 mod procsub;
 mod redirect;
 pub mod shell;
+mod substitutions;
 pub(crate) mod test_expr;
 mod variables;
 

@@ -8,67 +8,12 @@
 //! keeps running until that descriptor closes, and is waited for when
 //! the shell ends.
 
-use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
-use super::{ExecResult, Flow, Shell};
+use super::substitutions::{Running, WeakEnd};
+use super::{Flow, Shell};
 use crate::ast::List;
 use crate::io::{Fd, pipe};
-
-/// The substitutions a shell started and has not waited for. A clone
-/// (a subshell) starts with none: threads belong to the shell that
-/// started them.
-#[derive(Default)]
-pub(crate) struct Pending {
-    subs: Vec<Running>,
-}
-
-impl Clone for Pending {
-    fn clone(&self) -> Self {
-        Pending::default()
-    }
-}
-
-struct Running {
-    /// The number the command saw.
-    fd: usize,
-    /// The command's end of the pipe: once nobody holds it, the list ends.
-    end: WeakEnd,
-    thread: JoinHandle<ExecResult>,
-}
-
-enum WeakEnd {
-    Reader(Weak<parking_lot::Mutex<Box<dyn std::io::BufRead + Send>>>),
-    Writer(Weak<parking_lot::Mutex<Box<dyn std::io::Write + Send>>>),
-}
-
-impl WeakEnd {
-    fn of(fd: &Fd) -> WeakEnd {
-        match fd {
-            Fd::Input(reader) => WeakEnd::Reader(Arc::downgrade(reader)),
-            Fd::Output(writer) => WeakEnd::Writer(Arc::downgrade(writer)),
-        }
-    }
-
-    fn held(&self) -> bool {
-        match self {
-            WeakEnd::Reader(weak) => weak.strong_count() > 0,
-            WeakEnd::Writer(weak) => weak.strong_count() > 0,
-        }
-    }
-
-    fn is(&self, fd: &Fd) -> bool {
-        match (self, fd) {
-            (WeakEnd::Reader(weak), Fd::Input(reader)) => {
-                std::ptr::eq(weak.as_ptr(), Arc::as_ptr(reader))
-            }
-            (WeakEnd::Writer(weak), Fd::Output(writer)) => {
-                std::ptr::eq(weak.as_ptr(), Arc::as_ptr(writer))
-            }
-            _ => false,
-        }
-    }
-}
 
 /// The stack each substitution's thread gets (as a pipeline stage's).
 const SUBSTITUTION_STACK: usize = 64 << 20;

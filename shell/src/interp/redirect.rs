@@ -43,7 +43,7 @@ impl Shell {
 
     pub(crate) fn restore_redirects(&mut self, saved: SavedFds) {
         for (fd, old) in saved.into_iter().rev() {
-            if let Some(Fd::Output(writer)) = self.fds.get(fd) {
+            if let Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) = self.fds.get(fd) {
                 let _ = writer.lock().flush();
             }
             match old {
@@ -66,6 +66,48 @@ impl Shell {
     }
 
     fn apply_one(&mut self, redirect: &Redirect, saved: &mut SavedFds) -> Result<(), i32> {
+        let RedirectFd::Variable(name) = &redirect.fd else {
+            return self.apply_numbered(redirect, saved);
+        };
+        // `{name}`: closing uses the descriptor the variable holds;
+        // opening takes the lowest free descriptor from 10 and assigns it
+        // once the redirection worked. Either way it outlives the command
+        // (bash does not undo these), so nothing is saved.
+        let closing = matches!(redirect.op, RedirectOp::DupRead | RedirectOp::DupWrite)
+            && crate::parse::word_text(&redirect.target) == "-";
+        let mut kept = Vec::new();
+        if closing {
+            let Some(fd) = self
+                .get_var(name)
+                .and_then(|v| v.trim().parse::<usize>().ok())
+            else {
+                return Err(self.redirect_error(name, "ambiguous redirect"));
+            };
+            let numbered = Redirect {
+                fd: RedirectFd::Number(fd as i32),
+                ..redirect.clone()
+            };
+            return self.apply_numbered(&numbered, &mut kept);
+        }
+        let fd = self.fds.free_from(10);
+        let numbered = Redirect {
+            fd: RedirectFd::Number(fd as i32),
+            ..redirect.clone()
+        };
+        self.apply_numbered(&numbered, &mut kept)?;
+        if let Err(message) = self.set_var(name, fd.to_string()) {
+            self.fds.close(fd);
+            let text = format!(
+                "{}: {message}\n{}: {name}: cannot assign fd to variable\n",
+                self.arg0, self.arg0
+            );
+            self.write_stderr(text.as_bytes());
+            return Err(1);
+        }
+        Ok(())
+    }
+
+    fn apply_numbered(&mut self, redirect: &Redirect, saved: &mut SavedFds) -> Result<(), i32> {
         let input = matches!(
             redirect.op,
             RedirectOp::Read
@@ -77,11 +119,7 @@ impl Shell {
         let fd = match &redirect.fd {
             RedirectFd::Default => usize::from(!input),
             RedirectFd::Number(n) => *n as usize,
-            RedirectFd::Variable(name) => {
-                let fd = self.fds.free_from(10);
-                let _ = self.set_var(name, fd.to_string());
-                fd
-            }
+            RedirectFd::Variable(_) => unreachable!("numbered by apply_one"),
         };
         if fd > FdTable::MAX_FD {
             return Err(self.redirect_error(&fd.to_string(), "Bad file descriptor"));
@@ -153,6 +191,30 @@ impl Shell {
                     return Ok(());
                 }
                 Err(self.redirect_error(&target, "ambiguous redirect"))
+            }
+            RedirectOp::ReadWrite
+                if self.special_fd(&target).is_none() && !target.starts_with("/dev/") =>
+            {
+                let path = self.redirect_path(&target)?;
+                let vfs = self.ctx.vfs.clone();
+                let opened = {
+                    let mut vfs = vfs.lock();
+                    match vfs.read_file(&path) {
+                        Ok(_) => Ok(()),
+                        // `<>` creates a missing file, but not its folder.
+                        Err(error) if error.errno == Errno::NoEnt => {
+                            vfs.write_file(&path, Vec::new())
+                        }
+                        Err(error) => Err(error),
+                    }
+                };
+                if let Err(error) = opened {
+                    let reason = self.fs_reason(&self.arg0.clone(), &error);
+                    return Err(self.redirect_error(&target, &reason));
+                }
+                self.save(saved, fd);
+                self.fds.set(fd, Fd::read_write(vfs, path));
+                Ok(())
             }
             RedirectOp::Read | RedirectOp::ReadWrite => {
                 let reader = self.open_input(&target, redirect.op == RedirectOp::ReadWrite)?;

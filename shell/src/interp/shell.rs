@@ -62,7 +62,7 @@ pub struct Shell {
     /// This shell's deadline: the sandbox's, or narrower under `timeout`.
     pub(crate) watch: Watch,
     /// Process substitutions started and not waited for yet.
-    pub(crate) procsubs: super::procsub::Pending,
+    pub(crate) procsubs: super::substitutions::Pending,
 }
 
 impl Shell {

@@ -53,12 +53,18 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
         },
         "-r" => {
             is_device(arg)
-                || matches!(open_descriptor(shell, arg), Some(crate::io::Fd::Input(_)))
+                || matches!(
+                    open_descriptor(shell, arg),
+                    Some(crate::io::Fd::Input(_) | crate::io::Fd::Both(..))
+                )
                 || lookup(shell, arg).is_some()
         }
         "-w" => {
             is_device(arg)
-                || matches!(open_descriptor(shell, arg), Some(crate::io::Fd::Output(_)))
+                || matches!(
+                    open_descriptor(shell, arg),
+                    Some(crate::io::Fd::Output(_) | crate::io::Fd::Both(..))
+                )
                 || lookup(shell, arg).is_some()
         }
         "-x" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o111 != 0),

@@ -61,7 +61,9 @@ pub fn open_sink(shell: &mut Shell, operand: &str, append: bool) -> Result<Sink,
     };
     if let Some(fd) = descriptor {
         return match shell.fds().get(fd) {
-            Some(Fd::Output(writer)) => Ok(Sink::Descriptor(writer.clone())),
+            Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) => {
+                Ok(Sink::Descriptor(writer.clone()))
+            }
             _ => Err(OpenError::BadDescriptor),
         };
     }
