@@ -20,6 +20,8 @@
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`policy`]: the write policy (mode, writable roots, protected names),
 //!   the escalation ladder and the contract's denial and outcome texts.
+//! - [`image`]: trees as manifests of steps and contents by hash, to
+//!   store a tree and rebuild it elsewhere.
 //! - [`replica`]: keeping a replica of a tree (another process's) in step
 //!   with it, modes and times included.
 //! - [`write_back`]: writing changes back to host paths the host named.
@@ -35,6 +37,7 @@ pub mod diff;
 pub mod error;
 pub mod format;
 pub mod fs;
+pub mod image;
 pub mod merge;
 pub mod node;
 pub mod patch;
