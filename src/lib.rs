@@ -9,6 +9,7 @@ mod envelope;
 mod error;
 mod escalation;
 mod host_commands;
+mod image;
 pub mod isolation;
 mod run;
 mod sandbox;
@@ -24,6 +25,7 @@ pub use error::{
     UnknownSnapshot, WriteBackError,
 };
 pub use host_commands::HostCommandsSummary;
+pub use image::{Image, LoadImageError};
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;
@@ -35,6 +37,7 @@ pub use goccia_core::{
     Advice, AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, LimitKind, Limits,
     NetPolicy, Output, OutputBudget, Overflow, ParseSizeError, Setting, Stop, Stream, parse_size,
 };
+pub use goccia_vfs::image::{Contents, ImageError, Manifest, ManifestStep};
 pub use goccia_vfs::node::{DirNode, FileNode};
 pub use goccia_vfs::policy::{
     Approver, Decision, EscalationError, EscalationRequest, PolicyMode, Subject, WritePolicy,

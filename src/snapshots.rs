@@ -50,13 +50,18 @@ impl Sandbox {
     /// Puts the tree back exactly as it was at `id`, O(1). The baseline
     /// does not change, so the diff is again what it was then.
     pub fn restore(&self, id: SnapshotId) -> Result<(), UnknownSnapshot> {
+        let tree = self.snapshot_tree(id)?;
+        self.vfs.lock().restore(&tree);
+        Ok(())
+    }
+
+    /// The tree snapshot `id` names.
+    pub(crate) fn snapshot_tree(&self, id: SnapshotId) -> Result<Snapshot, UnknownSnapshot> {
         let snapshots = self.snapshots.lock();
-        let tree = snapshots.get(id.0).ok_or(UnknownSnapshot {
+        snapshots.get(id.0).cloned().ok_or(UnknownSnapshot {
             index: id.0,
             taken: snapshots.len(),
-        })?;
-        self.vfs.lock().restore(tree);
-        Ok(())
+        })
     }
 
     /// Puts the tree back to the baseline: no changes.

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 use goccia::{Audit, Limits, PolicyMode, parse_size};
-use goccia_server::{Server, ServerConfig};
+use goccia_server::store::{StoreConfig, StoreError};
+use goccia_server::{Server, ServerConfig, ServerError};
 
 fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|e| e.to_string())
@@ -34,8 +35,19 @@ pub struct ServeArgs {
     /// Keep grants, open sessions and change logs in this SQLite file
     /// (they survive a restart); without it they live in memory and the
     /// change log is .goccia/changes.jsonl in each workspace.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "store")]
     pub state: Option<PathBuf>,
+    /// Keep grants, sessions, snapshots and change logs in a PostgreSQL
+    /// database shared with other servers (postgres://user@host:port/db);
+    /// its schema is migrated at start. Unreachable: the server does not
+    /// start.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
+    /// This server's name among those sharing a --store (default: the
+    /// host's name and the --listen address, so a restarted server takes
+    /// its sessions back).
+    #[arg(long = "server-id", value_name = "ID")]
+    pub server_id: Option<String>,
     /// The admin token (opens sessions) is read from this file; a missing
     /// file is created holding a new token (mode 0600). Without the flag a
     /// new token is printed on stderr.
@@ -140,10 +152,23 @@ pub fn serve(args: ServeArgs) -> i32 {
     if let Some(state) = &args.state {
         config = config.state(state.clone());
     }
-    let server = match Server::new(config) {
-        Ok(server) => server,
-        Err(error) => return usage(error.to_string()),
-    };
+    if let Some(url) = &args.store {
+        match StoreConfig::parse_url(url) {
+            Ok(store) => config = config.store(store),
+            Err(error) => return usage(format!("--store: {error}")),
+        }
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "localhost".to_string());
+    config = config.server_id(
+        args.server_id
+            .clone()
+            .unwrap_or_else(|| format!("{host}/{}", args.listen)),
+    );
+    if let Some(clock) = goccia_server::clock::from_test_environment() {
+        config = config.clock(clock);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -155,6 +180,21 @@ pub fn serve(args: ServeArgs) -> i32 {
         }
     };
     runtime.block_on(async move {
+        let server = match Server::open(config).await {
+            Ok(server) => server,
+            // A store that cannot be reached is not a usage error: the
+            // command was right, the service is not there.
+            Err(error @ ServerError::Store(StoreError::Unavailable { .. })) => {
+                eprintln!("goccia: {error}");
+                return 69;
+            }
+            Err(error) => return usage(error.to_string()),
+        };
+        let (store, schema) = server.store();
+        match schema {
+            Some(version) => eprintln!("goccia: store {store} (schema version {version})"),
+            None => eprintln!("goccia: store {store}"),
+        }
         let served = if let Some(path) = args.listen.strip_prefix("unix:") {
             let _ = std::fs::remove_file(path);
             match tokio::net::UnixListener::bind(path) {

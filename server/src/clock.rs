@@ -45,6 +45,31 @@ impl Clock for ManualClock {
     }
 }
 
+/// A clock read from a file holding seconds since the epoch, moved by
+/// rewriting the file (tests of servers in other processes). Unreadable:
+/// the system's clock.
+#[derive(Clone, Debug)]
+pub struct FileClock(std::path::PathBuf);
+
+impl Clock for FileClock {
+    fn now(&self) -> u64 {
+        std::fs::read_to_string(&self.0)
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or_else(|| SystemClock.now())
+    }
+}
+
+/// In a build with the `test-hooks` feature, the clock the environment
+/// names (`GOCCIA_TEST_CLOCK_FILE`); never in a release build.
+pub fn from_test_environment() -> Option<Arc<dyn Clock>> {
+    #[cfg(feature = "test-hooks")]
+    if let Some(path) = std::env::var_os("GOCCIA_TEST_CLOCK_FILE") {
+        return Some(Arc::new(FileClock(path.into())));
+    }
+    None
+}
+
 /// `seconds` since the epoch as RFC 3339 UTC (`2026-12-01T10:00:00Z`).
 pub fn rfc3339(seconds: u64) -> String {
     let days = seconds / 86_400;

@@ -3,12 +3,12 @@
 //! with a non-empty set of capabilities and an expiry on the server's
 //! clock. Every request is resolved against the store, each time.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use base64::Engine;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
+
+use crate::store::{Store, StoreError};
 
 /// What a token may do in its session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -97,6 +97,10 @@ pub struct Grant {
     pub expires_at: u64,
     /// Closed: never works again.
     pub revoked: bool,
+    /// The server holding the session now, read with the grant from a
+    /// store shared by several servers (`None` for a store of one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// Why a request's token does not let it through.
@@ -132,75 +136,10 @@ impl Refusal {
     }
 }
 
-/// Where grants live: in memory, or in an SQLite file (`--state`).
-pub trait GrantStore: Send + Sync {
-    /// Adds a grant (its session has no live one).
-    fn insert(&self, grant: &Grant) -> Result<(), StoreError>;
-    /// The grant a token hash names.
-    fn by_hash(&self, token_hash: &str) -> Result<Option<Grant>, StoreError>;
-    /// The live grant of a session.
-    fn by_sandbox(&self, sandbox_id: &str) -> Result<Option<Grant>, StoreError>;
-    /// Moves a session's expiry.
-    fn set_expiry(&self, sandbox_id: &str, expires_at: u64) -> Result<(), StoreError>;
-    /// Revokes a session's grant.
-    fn revoke(&self, sandbox_id: &str) -> Result<(), StoreError>;
-}
-
-/// A store failed (the SQLite file).
-#[derive(Debug, thiserror::Error)]
-#[error("the grant store failed: {0}")]
-pub struct StoreError(pub String);
-
-/// Grants in memory: gone with the process.
-#[derive(Default)]
-pub struct MemoryStore {
-    grants: Mutex<HashMap<String, Grant>>,
-}
-
-impl GrantStore for MemoryStore {
-    fn insert(&self, grant: &Grant) -> Result<(), StoreError> {
-        self.grants
-            .lock()
-            .insert(grant.token_hash.clone(), grant.clone());
-        Ok(())
-    }
-
-    fn by_hash(&self, token_hash: &str) -> Result<Option<Grant>, StoreError> {
-        Ok(self.grants.lock().get(token_hash).cloned())
-    }
-
-    fn by_sandbox(&self, sandbox_id: &str) -> Result<Option<Grant>, StoreError> {
-        Ok(self
-            .grants
-            .lock()
-            .values()
-            .find(|grant| grant.sandbox_id == sandbox_id && !grant.revoked)
-            .cloned())
-    }
-
-    fn set_expiry(&self, sandbox_id: &str, expires_at: u64) -> Result<(), StoreError> {
-        for grant in self.grants.lock().values_mut() {
-            if grant.sandbox_id == sandbox_id && !grant.revoked {
-                grant.expires_at = expires_at;
-            }
-        }
-        Ok(())
-    }
-
-    fn revoke(&self, sandbox_id: &str) -> Result<(), StoreError> {
-        for grant in self.grants.lock().values_mut() {
-            if grant.sandbox_id == sandbox_id {
-                grant.revoked = true;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Resolves `token` for a request on `sandbox_id` needing `capability`
 /// (`None`: any live grant of the session), reading the store now.
-pub fn resolve(
-    store: &dyn GrantStore,
+pub async fn resolve(
+    store: &dyn Store,
     now: u64,
     token: Option<&str>,
     sandbox_id: &str,
@@ -209,7 +148,7 @@ pub fn resolve(
     let Some(token) = token.filter(|token| token.starts_with("gst_")) else {
         return Ok(Err(Refusal::Invalid));
     };
-    let Some(grant) = store.by_hash(&token_hash(token))? else {
+    let Some(grant) = store.grant_by_hash(&token_hash(token)).await? else {
         return Ok(Err(Refusal::Invalid));
     };
     Ok(if grant.revoked {
@@ -228,17 +167,20 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::MemoryStore;
 
-    fn grant(store: &MemoryStore, sandbox: &str, capabilities: &[Capability]) -> String {
+    async fn grant(store: &MemoryStore, sandbox: &str, capabilities: &[Capability]) -> String {
         let token = mint_token();
         store
-            .insert(&Grant {
+            .insert_grant(&Grant {
                 sandbox_id: sandbox.into(),
                 token_hash: token_hash(&token),
                 capabilities: capabilities.to_vec(),
                 expires_at: 100,
                 revoked: false,
+                owner: None,
             })
+            .await
             .unwrap();
         token
     }
@@ -257,27 +199,34 @@ mod tests {
         assert_ne!(token_hash(&a), a);
     }
 
-    #[test]
-    fn every_refusal_has_its_code() {
+    #[tokio::test]
+    async fn every_refusal_has_its_code() {
         let store = MemoryStore::default();
-        let token = grant(&store, "s1", &[Capability::Read]);
-        let other = grant(&store, "s2", &Capability::ALL);
-        let check = |token: Option<&str>, now, capability| {
+        let token = grant(&store, "s1", &[Capability::Read]).await;
+        let other = grant(&store, "s2", &Capability::ALL).await;
+        let check = async |token: Option<&str>, now, capability| {
             resolve(&store, now, token, "s1", capability)
+                .await
                 .unwrap()
                 .map(|_| ())
                 .map_err(|refusal| refusal.code())
         };
-        assert_eq!(check(Some(&token), 50, Some(Capability::Read)), Ok(()));
-        assert_eq!(check(None, 50, None), Err("TOKEN_INVALID"));
-        assert_eq!(check(Some("gst_forged"), 50, None), Err("TOKEN_INVALID"));
-        assert_eq!(check(Some(&token), 100, None), Err("TOKEN_EXPIRED"));
-        assert_eq!(check(Some(&other), 50, None), Err("WRONG_SANDBOX"));
         assert_eq!(
-            check(Some(&token), 50, Some(Capability::Write)),
+            check(Some(&token), 50, Some(Capability::Read)).await,
+            Ok(())
+        );
+        assert_eq!(check(None, 50, None).await, Err("TOKEN_INVALID"));
+        assert_eq!(
+            check(Some("gst_forged"), 50, None).await,
+            Err("TOKEN_INVALID")
+        );
+        assert_eq!(check(Some(&token), 100, None).await, Err("TOKEN_EXPIRED"));
+        assert_eq!(check(Some(&other), 50, None).await, Err("WRONG_SANDBOX"));
+        assert_eq!(
+            check(Some(&token), 50, Some(Capability::Write)).await,
             Err("CAPABILITY_DENIED")
         );
-        store.revoke("s1").unwrap();
-        assert_eq!(check(Some(&token), 50, None), Err("TOKEN_REVOKED"));
+        store.revoke("s1").await.unwrap();
+        assert_eq!(check(Some(&token), 50, None).await, Err("TOKEN_REVOKED"));
     }
 }

@@ -14,7 +14,9 @@
 //! - [`workspace`]: roots (incremental merkle over paths and contents) and
 //!   the cross-process lock.
 //! - [`provenance`]: the change log's records.
-//! - [`state`]: the SQLite state file.
+//! - [`store`]: where grants, sessions, snapshots and change logs live
+//!   (memory, an SQLite file, or PostgreSQL shared by several servers),
+//!   and the fence that serializes submits.
 //! - [`clock`]: the injectable clock.
 
 #![warn(missing_docs)]
@@ -25,7 +27,7 @@ pub mod grants;
 pub mod provenance;
 mod server;
 mod sessions;
-pub mod state;
+pub mod store;
 pub mod workspace;
 
 use std::future::Future;
@@ -45,11 +47,38 @@ pub struct Server {
 
 impl Server {
     /// Checks `config` (workspace folders exist, names are plain, the state
-    /// file opens) and sets up the shared state.
+    /// file opens) and sets up the shared state, for a store in memory or
+    /// in an SQLite file; a PostgreSQL store needs [`Server::open`].
     pub fn new(config: ServerConfig) -> Result<Server, ServerError> {
+        let checked = server::Checked::new(config)?;
+        let store: Arc<dyn store::Store> = match checked.store() {
+            store::StoreConfig::Memory => Arc::new(store::MemoryStore::default()),
+            store::StoreConfig::Sqlite(path) => Arc::new(store::SqliteStore::open(path)?),
+            store::StoreConfig::Postgres(_) => return Err(ServerError::NeedsOpen),
+        };
         Ok(Server {
-            shared: Arc::new(server::Shared::new(config)?),
+            shared: Arc::new(checked.with_store(store)),
         })
+    }
+
+    /// [`Server::new`] for every store: checks `config`, then opens the
+    /// store (a database is reached and migrated; one that cannot be is an
+    /// error naming it — never a fallback to memory).
+    pub async fn open(config: ServerConfig) -> Result<Server, ServerError> {
+        let checked = server::Checked::new(config)?;
+        let store = store::open(checked.store()).await?;
+        Ok(Server {
+            shared: Arc::new(checked.with_store(store)),
+        })
+    }
+
+    /// The store in use, for messages (`memory`, `sqlite:<path>`, a URL
+    /// without its password) and its schema version.
+    pub fn store(&self) -> (String, Option<u32>) {
+        (
+            self.shared.store.describe(),
+            self.shared.store.schema_version(),
+        )
     }
 
     /// The API as an axum router (for tests, or to mount elsewhere).
@@ -57,19 +86,19 @@ impl Server {
         api::router(self.shared.clone())
     }
 
-    /// Drops the sessions whose grant expired or was revoked; returns how
-    /// many. [`Server::serve`] runs it every few seconds.
-    pub fn evict_expired(&self) -> usize {
+    /// Drops the sessions whose grant expired or was revoked, or that
+    /// another server sharing the store took over; returns how many.
+    /// [`Server::serve`] runs it every few seconds. A store that does not
+    /// answer evicts nothing.
+    pub async fn evict_expired(&self) -> usize {
         let now = self.shared.now();
         let mut evicted = 0;
         for id in self.shared.sessions.ids() {
-            let live = self
-                .shared
-                .grants
-                .by_sandbox(&id)
-                .ok()
-                .flatten()
-                .is_some_and(|grant| grant.expires_at > now);
+            let Ok(grant) = self.shared.store.live_grant(&id).await else {
+                continue;
+            };
+            let live = grant
+                .is_some_and(|grant| grant.expires_at > now && !self.shared.moved_away(&grant));
             if !live && self.shared.sessions.remove(&id).is_some() {
                 evicted += 1;
             }
@@ -99,8 +128,7 @@ impl Server {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
             loop {
                 tick.tick().await;
-                let server = evictor.clone();
-                let _ = tokio::task::spawn_blocking(move || server.evict_expired()).await;
+                evictor.evict_expired().await;
             }
         });
         let served = axum::serve(listener, router)

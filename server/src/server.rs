@@ -8,21 +8,23 @@ use std::sync::Arc;
 use goccia::{Audit, Limits, PolicyMode};
 
 use crate::clock::{Clock, SystemClock};
-use crate::grants::{GrantStore, MemoryStore, StoreError};
 use crate::sessions::Sessions;
-use crate::state::SqliteStore;
+use crate::store::{Store, StoreConfig, StoreError};
 use crate::workspace::Workspace;
 
 /// How a server is set up.
 ///
-/// Defaults: no workspace, grants in memory (no `--state`), the library's
-/// default [`Limits`] and policy `full` as the ceiling of every session,
-/// the system clock, no audit trail, request bodies up to 16 MiB.
+/// Defaults: no workspace, the store in memory (no `--state`, no
+/// `--store`), the library's default [`Limits`] and policy `full` as the
+/// ceiling of every session, the system clock, no audit trail, request
+/// bodies up to 16 MiB, and a server id of the host's name and the
+/// process id.
 #[derive(Clone)]
 pub struct ServerConfig {
     pub(crate) admin_token: String,
     pub(crate) workspaces: Vec<(String, PathBuf)>,
-    pub(crate) state: Option<PathBuf>,
+    pub(crate) store: StoreConfig,
+    pub(crate) server_id: String,
     pub(crate) limits: Limits,
     pub(crate) policy: PolicyMode,
     pub(crate) clock: Arc<dyn Clock>,
@@ -39,7 +41,8 @@ impl ServerConfig {
         ServerConfig {
             admin_token: admin_token.into(),
             workspaces: Vec::new(),
-            state: None,
+            store: StoreConfig::Memory,
+            server_id: default_server_id(),
             limits: Limits::default(),
             policy: PolicyMode::Full,
             clock: Arc::new(SystemClock),
@@ -54,10 +57,25 @@ impl ServerConfig {
         self
     }
 
-    /// Keeps grants, open sessions' specs and change logs in this SQLite
-    /// file, so they survive a restart.
+    /// Keeps grants, open sessions' specs, persisted snapshots and change
+    /// logs in this SQLite file, so they survive a restart.
     pub fn state(mut self, path: impl Into<PathBuf>) -> Self {
-        self.state = Some(path.into());
+        self.store = StoreConfig::Sqlite(path.into());
+        self
+    }
+
+    /// Where grants, sessions, snapshots and change logs live (a
+    /// PostgreSQL store is shared by every server that names it).
+    pub fn store(mut self, store: StoreConfig) -> Self {
+        self.store = store;
+        self
+    }
+
+    /// This server's name among those sharing a store: the owner recorded
+    /// for the sessions it holds. A server restarted under the same id
+    /// takes its sessions back.
+    pub fn server_id(mut self, id: impl Into<String>) -> Self {
+        self.server_id = id.into();
         self
     }
 
@@ -109,22 +127,41 @@ pub enum ServerError {
     /// The admin token is too short to be a secret.
     #[error("the admin token must be at least 16 characters")]
     AdminToken,
-    /// The state file could not be opened.
+    /// The store could not be opened or reached.
     #[error("{0}")]
-    State(#[from] StoreError),
+    Store(#[from] StoreError),
+    /// A PostgreSQL store is reached asynchronously: use `Server::open`.
+    #[error("a PostgreSQL store is opened with Server::open, not Server::new")]
+    NeedsOpen,
+}
+
+/// The host's name and this process's id.
+fn default_server_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "localhost".to_string());
+    format!("{host}:{}", std::process::id())
 }
 
 /// What every handler shares.
 pub(crate) struct Shared {
     pub config: ServerConfig,
     pub workspaces: HashMap<String, Arc<Workspace>>,
-    pub grants: Arc<dyn GrantStore>,
-    pub sqlite: Option<Arc<SqliteStore>>,
+    pub store: Arc<dyn Store>,
     pub sessions: Sessions,
 }
 
-impl Shared {
-    pub fn new(config: ServerConfig) -> Result<Shared, ServerError> {
+/// A checked configuration: the admin token and the workspaces, before
+/// any store is opened.
+pub(crate) struct Checked {
+    config: ServerConfig,
+    workspaces: HashMap<String, Arc<Workspace>>,
+}
+
+impl Checked {
+    /// Checks the admin token and every workspace (plain names, folders
+    /// that exist).
+    pub fn new(config: ServerConfig) -> Result<Checked, ServerError> {
         if config.admin_token.len() < 16 {
             return Err(ServerError::AdminToken);
         }
@@ -151,23 +188,42 @@ impl Shared {
                 Arc::new(Workspace::new(name.clone(), resolved)),
             );
         }
-        let (grants, sqlite): (Arc<dyn GrantStore>, _) = match &config.state {
-            Some(path) => {
-                let store = Arc::new(SqliteStore::open(path)?);
-                (store.clone(), Some(store))
-            }
-            None => (Arc::new(MemoryStore::default()), None),
-        };
-        Ok(Shared {
-            config,
-            workspaces,
-            grants,
-            sqlite,
-            sessions: Sessions::default(),
-        })
+        Ok(Checked { config, workspaces })
     }
 
+    /// The store it names.
+    pub fn store(&self) -> &StoreConfig {
+        &self.config.store
+    }
+
+    /// The state every handler shares, around `store`.
+    pub fn with_store(self, store: Arc<dyn Store>) -> Shared {
+        Shared {
+            config: self.config,
+            workspaces: self.workspaces,
+            store,
+            sessions: Sessions::default(),
+        }
+    }
+}
+
+impl Shared {
     pub fn now(&self) -> u64 {
         self.config.clock.now()
+    }
+
+    /// This server's id among those sharing the store.
+    pub fn server_id(&self) -> &str {
+        &self.config.server_id
+    }
+
+    /// Whether the session of `grant` is held by another server sharing
+    /// the store (so this server's copy, if any, is stale).
+    pub fn moved_away(&self, grant: &crate::grants::Grant) -> bool {
+        self.store.shared()
+            && grant
+                .owner
+                .as_deref()
+                .is_some_and(|owner| !owner.is_empty() && owner != self.config.server_id)
     }
 }

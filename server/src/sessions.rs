@@ -229,8 +229,45 @@ pub struct Session {
     pub spec: SessionSpec,
     /// Its sandbox.
     pub sandbox: Arc<Sandbox>,
-    /// Snapshots taken through the API, by their number.
-    pub snapshots: Mutex<Vec<SnapshotId>>,
+    /// Snapshots taken through the API.
+    pub snapshots: Mutex<SnapshotTable>,
+}
+
+/// A session's snapshots by the number the API showed. Numbers go on
+/// across servers: a session resumed from snapshot `n` numbers its next
+/// one `n + 1`, and the earlier ones are loaded from the store when asked.
+#[derive(Default)]
+pub struct SnapshotTable {
+    here: HashMap<u64, SnapshotId>,
+    next: u64,
+}
+
+impl SnapshotTable {
+    /// A table whose numbers continue after `last`, which is `snapshot`.
+    pub fn resumed(last: u64, snapshot: SnapshotId) -> SnapshotTable {
+        SnapshotTable {
+            here: HashMap::from([(last, snapshot)]),
+            next: last + 1,
+        }
+    }
+
+    /// Records `snapshot` under the next number, and returns it.
+    pub fn push(&mut self, snapshot: SnapshotId) -> u64 {
+        let number = self.next;
+        self.here.insert(number, snapshot);
+        self.next += 1;
+        number
+    }
+
+    /// The snapshot numbered `number`, if taken in this process.
+    pub fn get(&self, number: u64) -> Option<SnapshotId> {
+        self.here.get(&number).copied()
+    }
+
+    /// Whether `number` was ever given (here or before a resume).
+    pub fn given(&self, number: u64) -> bool {
+        number < self.next
+    }
 }
 
 /// The open sessions.
@@ -248,6 +285,16 @@ impl Sessions {
     /// Adds a session.
     pub fn insert(&self, session: Arc<Session>) {
         self.open.lock().insert(session.id.clone(), session);
+    }
+
+    /// Adds `session` unless one with its id got there first; returns the
+    /// one held.
+    pub fn insert_or_get(&self, session: Arc<Session>) -> Arc<Session> {
+        self.open
+            .lock()
+            .entry(session.id.clone())
+            .or_insert(session)
+            .clone()
     }
 
     /// Drops a session (closing, or evicting an expired one).

@@ -19,6 +19,14 @@ use parking_lot::Mutex;
 /// Names left out of the root.
 const NOT_IN_ROOT: [&str; 2] = [".git", ".goccia"];
 
+/// Whether `name` is a write-back temporary (the library writes each file
+/// to `.goccia-write-back-<n>-<m>.tmp` beside it, then renames it): not
+/// part of the workspace, and left behind only by a writer that died.
+fn is_write_back_temporary(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|name| name.starts_with(".goccia-write-back-") && name.ends_with(".tmp"))
+}
+
 /// What a file looked like when it was last hashed, and its leaf.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Seen {
@@ -62,6 +70,8 @@ struct Found {
     size: u64,
     mtime_ns: i128,
     inode: u64,
+    /// A write-back temporary: left out of the root.
+    temporary: bool,
 }
 
 impl Found {
@@ -72,6 +82,7 @@ impl Found {
             mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
                 + i128::from(metadata.mtime_nsec()),
             inode: metadata.ino(),
+            temporary: false,
         }
     }
 }
@@ -93,7 +104,31 @@ impl Workspace {
     /// the folder's metadata (the top-level entries shared among threads)
     /// and hashes only files whose (size, mtime, inode) changed.
     pub fn root(&self) -> Result<String, WorkspaceError> {
-        let files = walk_parallel(&self.dir)?;
+        self.root_of_walk(false)
+    }
+
+    /// [`Workspace::root`], removing the write-back temporaries it finds:
+    /// for the holder of the fence, when no writer can be alive (one that
+    /// held it before died between writing a temporary and renaming it).
+    pub fn root_sweeping(&self) -> Result<String, WorkspaceError> {
+        self.root_of_walk(true)
+    }
+
+    fn root_of_walk(&self, sweep: bool) -> Result<String, WorkspaceError> {
+        let (temporaries, files): (Vec<Found>, Vec<Found>) = walk_parallel(&self.dir)?
+            .into_iter()
+            .partition(|found| found.temporary);
+        if sweep {
+            for temporary in temporaries {
+                let path = self.dir.join(&temporary.relative);
+                std::fs::remove_file(&path)
+                    .or_else(|error| match error.kind() {
+                        std::io::ErrorKind::NotFound => Ok(()),
+                        _ => Err(error),
+                    })
+                    .map_err(failed(path))?;
+            }
+        }
         let mut seen = self.seen.lock();
         let mut listed = Vec::with_capacity(files.len());
         for found in files {
@@ -295,7 +330,9 @@ fn visit(
         }
     } else if kind.is_file() {
         let metadata = entry.metadata().map_err(failed(entry.path()))?;
-        out.push(Found::of(below, &metadata));
+        let mut found = Found::of(below, &metadata);
+        found.temporary = is_write_back_temporary(&entry.file_name());
+        out.push(found);
     }
     Ok(())
 }

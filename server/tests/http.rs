@@ -671,7 +671,11 @@ fn expired_and_closed_sessions_are_evicted() {
     assert_eq!(client.delete(&closed.path(""), &closed.token).status, 204);
     assert_eq!(server.server.open_sessions(), 2);
     clock.advance(61);
-    assert_eq!(server.server.evict_expired(), 1);
+    let evicted = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(server.server.evict_expired());
+    assert_eq!(evicted, 1);
     assert_eq!(server.server.open_sessions(), 1);
     client
         .post(&short.path("/snapshots"), Some(&short.token), "")

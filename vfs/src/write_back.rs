@@ -480,12 +480,27 @@ fn write_one(item: &Planned<'_>) -> Result<(), WriteFailure> {
         Mode::from_raw_mode(0o666),
     )?;
     let written = fill(&file, item.file.data(), existing_mode)
+        .inspect(|()| pause_before_rename())
         .and_then(|()| rustix::fs::renameat(&dir, temp.as_str(), &dir, last.as_str()));
     if let Err(errno) = written {
         let _ = rustix::fs::unlinkat(&dir, temp.as_str(), AtFlags::empty());
         return Err(errno.into());
     }
     Ok(())
+}
+
+/// In a build with the `test-hooks` feature, waits
+/// `GOCCIA_TEST_WRITE_BACK_PAUSE_MS` between writing a temporary and
+/// renaming it, so a test can kill a writer there; never in a release
+/// build.
+fn pause_before_rename() {
+    #[cfg(feature = "test-hooks")]
+    if let Some(ms) = std::env::var("GOCCIA_TEST_WRITE_BACK_PAUSE_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 fn fill(file: &OwnedFd, data: &[u8], mode: Option<Mode>) -> rustix::io::Result<()> {

@@ -35,6 +35,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/sandboxes/{id}/snapshots", post(sessions::snapshot))
         .route("/v1/sandboxes/{id}/restore", post(sessions::restore))
         .route("/v1/sandboxes/{id}/renew", post(sessions::renew))
+        .route("/v1/sandboxes/{id}/resume", post(sessions::resume))
         .route("/v1/sandboxes/{id}/submit", post(submit::submit))
         .route(
             "/v1/sandboxes/{id}/files/{*path}",
@@ -91,6 +92,16 @@ impl ApiError {
         )
     }
 
+    /// The store failed or cannot be reached: 503, the request may be
+    /// retried; nothing was done that the answer would acknowledge.
+    pub fn store(error: crate::store::StoreError) -> Self {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "STORE_UNAVAILABLE",
+            error.to_string(),
+        )
+    }
+
     pub fn stale(current_root: String) -> Self {
         ApiError {
             current_root: Some(current_root),
@@ -144,20 +155,21 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// The grant of a session request needing `capability`, resolved against
 /// the store now.
-pub(crate) fn authorize(
+pub(crate) async fn authorize(
     shared: &Shared,
     headers: &HeaderMap,
     sandbox_id: &str,
     capability: Option<Capability>,
 ) -> Result<Grant, ApiError> {
     let resolved = resolve(
-        shared.grants.as_ref(),
+        shared.store.as_ref(),
         shared.now(),
         bearer(headers),
         sandbox_id,
         capability,
     )
-    .map_err(ApiError::internal)?;
+    .await
+    .map_err(ApiError::store)?;
     resolved.map_err(|refusal| refused(shared, sandbox_id, ApiError::refusal(&refusal)))
 }
 

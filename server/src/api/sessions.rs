@@ -16,7 +16,10 @@ use super::{ApiError, authorize, blocking, is_admin, json_body, refused};
 use crate::clock::rfc3339;
 use crate::grants::{Capability, DEFAULT_TTL, Grant, MAX_TTL, MIN_TTL, mint_token, token_hash};
 use crate::server::Shared;
-use crate::sessions::{LimitsRequest, SeedRequest, SeedingRequest, Session, SessionSpec, new_id};
+use crate::sessions::{
+    LimitsRequest, SeedRequest, SeedingRequest, Session, SessionSpec, SnapshotTable, new_id,
+};
+use crate::store::{SessionRecord, snapshots};
 
 type Shareds = State<Arc<Shared>>;
 
@@ -130,9 +133,14 @@ pub(crate) async fn open(
         },
     };
     let worker = shared.clone();
-    let (session, root) = blocking(move || {
-        // Seeded and rooted under the lock: the root is what was seeded.
-        let _lock = workspace.lock().map_err(ApiError::internal)?;
+    // Seeded and rooted under the workspace's fence: the root is what was
+    // seeded, whatever another server submits meanwhile.
+    let fence = shared
+        .store
+        .fence(&workspace)
+        .await
+        .map_err(ApiError::store)?;
+    let seeded = blocking(move || {
         let sandbox = spec
             .build(
                 &workspace,
@@ -150,25 +158,33 @@ pub(crate) async fn open(
         });
         Ok((session, root))
     })
-    .await?;
+    .await;
+    fence.release().await.map_err(ApiError::store)?;
+    let (session, root) = seeded?;
     let token = mint_token();
     let expires_at = shared.now() + ttl;
     shared
-        .grants
-        .insert(&Grant {
+        .store
+        .insert_grant(&Grant {
             sandbox_id: session.id.clone(),
             token_hash: token_hash(&token),
             capabilities,
             expires_at,
             revoked: false,
+            owner: None,
         })
-        .map_err(ApiError::internal)?;
-    if let Some(store) = &shared.sqlite {
-        let spec = serde_json::to_string(&session.spec).map_err(ApiError::internal)?;
-        store
-            .put_session(&session.id, &spec)
-            .map_err(ApiError::internal)?;
-    }
+        .await
+        .map_err(ApiError::store)?;
+    let spec = serde_json::to_string(&session.spec).map_err(ApiError::internal)?;
+    shared
+        .store
+        .put_session(&SessionRecord {
+            sandbox_id: session.id.clone(),
+            spec,
+            owner: shared.server_id().to_string(),
+        })
+        .await
+        .map_err(ApiError::store)?;
     let id = session.id.clone();
     shared.sessions.insert(session);
     Ok((
@@ -182,34 +198,82 @@ pub(crate) async fn open(
     ))
 }
 
-/// The open session `id` (seeded again from its spec if the grant outlived
-/// a restart).
-pub(crate) async fn session_of(shared: &Arc<Shared>, id: &str) -> Result<Arc<Session>, ApiError> {
+/// The session `grant` opens. Held by another server sharing the store:
+/// 409 `SESSION_ELSEWHERE` (and a stale copy here is dropped). Not held
+/// here but kept by the store (this server restarted): brought back from
+/// its last persisted snapshot, else seeded again from its spec.
+pub(crate) async fn session_of(
+    shared: &Arc<Shared>,
+    grant: &Grant,
+) -> Result<Arc<Session>, ApiError> {
+    let id = &grant.sandbox_id;
+    if shared.moved_away(grant) {
+        shared.sessions.remove(id);
+        let owner = grant.owner.clone().unwrap_or_default();
+        return Err(refused(
+            shared,
+            id,
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "SESSION_ELSEWHERE",
+                format!(
+                    "sandbox `{id}` is held by server `{owner}`; POST /v1/sandboxes/{id}/resume here to move it to this server"
+                ),
+            ),
+        ));
+    }
     if let Some(session) = shared.sessions.get(id) {
         return Ok(session);
     }
-    let missing = || {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "SANDBOX_NOT_FOUND",
-            format!("no open sandbox `{id}`"),
-        )
-    };
-    let Some(store) = &shared.sqlite else {
-        return Err(missing());
-    };
-    let Some(spec) = store.session(id).map_err(ApiError::internal)? else {
-        return Err(missing());
-    };
-    let spec: SessionSpec = serde_json::from_str(&spec).map_err(ApiError::internal)?;
+    let (session, _) = reopen(shared, id).await?;
+    Ok(shared.sessions.insert_or_get(session))
+}
+
+fn not_open(id: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "SANDBOX_NOT_FOUND",
+        format!("no open sandbox `{id}`"),
+    )
+}
+
+/// Builds session `id` from what the store keeps: seeded from its spec
+/// (which sets where submits write back), then, if a snapshot was
+/// persisted, its baseline and tree replaced by the latest one's. Returns
+/// the session and the number of the snapshot it came from.
+async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<u64>), ApiError> {
+    let record = shared
+        .store
+        .session(id)
+        .await
+        .map_err(ApiError::store)?
+        .ok_or_else(|| not_open(id))?;
+    let spec: SessionSpec = serde_json::from_str(&record.spec).map_err(|error| {
+        ApiError::store(crate::store::StoreError::Corrupt {
+            store: shared.store.describe(),
+            reason: format!("the spec of `{id}`: {error}"),
+        })
+    })?;
     let workspace = shared
         .workspaces
         .get(&spec.workspace)
         .cloned()
-        .ok_or_else(missing)?;
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "WORKSPACE_NOT_FOUND",
+                format!(
+                    "sandbox `{id}` works on workspace `{}`, which this server does not serve",
+                    spec.workspace
+                ),
+            )
+        })?;
+    let loaded = snapshots::load(shared.store.as_ref(), id, None)
+        .await
+        .map_err(ApiError::store)?;
     let worker = shared.clone();
     let id = id.to_string();
-    let session = blocking(move || {
+    blocking(move || {
         let sandbox = spec
             .build(
                 &workspace,
@@ -217,17 +281,34 @@ pub(crate) async fn session_of(shared: &Arc<Shared>, id: &str) -> Result<Arc<Ses
                 worker.config.policy,
                 &worker.config.audit,
             )
-            .map_err(ApiError::internal)?;
-        Ok(Arc::new(Session {
+            .map_err(|error| spec_refused(&error))?;
+        let mut table = SnapshotTable::default();
+        let from = match loaded {
+            Some(loaded) => {
+                sandbox
+                    .load_image(&loaded.baseline, &loaded.changes, &|hash| {
+                        loaded.contents.get(hash).cloned()
+                    })
+                    .map_err(|error| {
+                        ApiError::store(crate::store::StoreError::Corrupt {
+                            store: worker.store.describe(),
+                            reason: format!("snapshot {} of `{id}`: {error}", loaded.number),
+                        })
+                    })?;
+                table = SnapshotTable::resumed(loaded.number, sandbox.snapshot());
+                Some(loaded.number)
+            }
+            None => None,
+        };
+        let session = Arc::new(Session {
             id,
             spec,
             sandbox: Arc::new(sandbox),
-            snapshots: Default::default(),
-        }))
+            snapshots: parking_lot::Mutex::new(table),
+        });
+        Ok((session, from))
     })
-    .await?;
-    shared.sessions.insert(session.clone());
-    Ok(session)
+    .await
 }
 
 /// Authorizes and finds the session in one step.
@@ -237,8 +318,32 @@ pub(crate) async fn authorized(
     id: &str,
     capability: Option<Capability>,
 ) -> Result<Arc<Session>, ApiError> {
-    authorize(shared, headers, id, capability)?;
-    session_of(shared, id).await
+    let grant = authorize(shared, headers, id, capability).await?;
+    session_of(shared, &grant).await
+}
+
+/// `POST /v1/sandboxes/{id}/resume` (the session's token, any
+/// capability): this server takes the session over, from its last
+/// persisted snapshot (or seeded from its spec if it has none); the
+/// server that held it answers `SESSION_ELSEWHERE` from then on.
+pub(crate) async fn resume(
+    State(shared): Shareds,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    authorize(&shared, &headers, &id, None).await?;
+    let (session, from) = reopen(&shared, &id).await?;
+    shared
+        .store
+        .set_owner(&id, shared.server_id())
+        .await
+        .map_err(ApiError::store)?;
+    shared.sessions.insert(session);
+    Ok(Json(json!({
+        "sandboxId": id,
+        "snapshotId": from,
+        "server": shared.server_id(),
+    })))
 }
 
 /// `DELETE /v1/sandboxes/{id}`: revokes the token and drops the session.
@@ -247,11 +352,13 @@ pub(crate) async fn close(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    authorize(&shared, &headers, &id, None)?;
-    shared.grants.revoke(&id).map_err(ApiError::internal)?;
-    if let Some(store) = &shared.sqlite {
-        store.drop_session(&id).map_err(ApiError::internal)?;
-    }
+    authorize(&shared, &headers, &id, None).await?;
+    shared.store.revoke(&id).await.map_err(ApiError::store)?;
+    shared
+        .store
+        .drop_session(&id)
+        .await
+        .map_err(ApiError::store)?;
     shared.sessions.remove(&id);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -363,7 +470,9 @@ pub(crate) async fn diff(
     Ok(([(axum::http::header::CONTENT_TYPE, kind)], text).into_response())
 }
 
-/// `POST .../snapshots` → `{snapshotId}`.
+/// `POST .../snapshots` → `{snapshotId}`. With a store that keeps
+/// snapshots (`--state`, `--store`), the snapshot is stored before the
+/// answer, so the session can be brought back from it elsewhere.
 pub(crate) async fn snapshot(
     State(shared): Shareds,
     headers: HeaderMap,
@@ -371,21 +480,27 @@ pub(crate) async fn snapshot(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Read)).await?;
     let snapshot = session.sandbox.snapshot();
-    let mut snapshots = session.snapshots.lock();
-    snapshots.push(snapshot);
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"snapshotId": snapshots.len() - 1})),
-    ))
+    let number = session.snapshots.lock().push(snapshot);
+    if shared.store.blobs().is_some() {
+        let sandbox = session.sandbox.clone();
+        let image =
+            blocking(move || sandbox.image_at(snapshot).map_err(ApiError::internal)).await?;
+        snapshots::persist(shared.store.as_ref(), &id, number, &image)
+            .await
+            .map_err(ApiError::store)?;
+    }
+    Ok((StatusCode::CREATED, Json(json!({"snapshotId": number}))))
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct RestoreRequest {
-    snapshot_id: usize,
+    snapshot_id: u64,
 }
 
-/// `POST .../restore` `{snapshotId}`.
+/// `POST .../restore` `{snapshotId}`: the tree as it was then, the
+/// baseline unchanged. A snapshot taken before the session was resumed
+/// here comes from the store.
 pub(crate) async fn restore(
     State(shared): Shareds,
     headers: HeaderMap,
@@ -394,22 +509,47 @@ pub(crate) async fn restore(
 ) -> Result<StatusCode, ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
     let request: RestoreRequest = json_body(&shared, &id, body)?;
-    let snapshot = session
-        .snapshots
-        .lock()
-        .get(request.snapshot_id)
-        .copied()
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "SNAPSHOT_NOT_FOUND",
-                format!("this sandbox has no snapshot {}", request.snapshot_id),
-            )
-        })?;
-    session
-        .sandbox
-        .restore(snapshot)
-        .map_err(ApiError::internal)?;
+    let number = request.snapshot_id;
+    let not_found = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "SNAPSHOT_NOT_FOUND",
+            format!("this sandbox has no snapshot {number}"),
+        )
+    };
+    let (here, given) = {
+        let table = session.snapshots.lock();
+        (table.get(number), table.given(number))
+    };
+    if let Some(snapshot) = here {
+        session
+            .sandbox
+            .restore(snapshot)
+            .map_err(ApiError::internal)?;
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    if !given {
+        return Err(not_found());
+    }
+    let loaded = snapshots::load(shared.store.as_ref(), &id, Some(number))
+        .await
+        .map_err(ApiError::store)?
+        .ok_or_else(not_found)?;
+    let describe = shared.store.describe();
+    blocking(move || {
+        session
+            .sandbox
+            .restore_image(&loaded.baseline, &loaded.changes, &|hash| {
+                loaded.contents.get(hash).cloned()
+            })
+            .map_err(|error| {
+                ApiError::store(crate::store::StoreError::Corrupt {
+                    store: describe,
+                    reason: format!("snapshot {number}: {error}"),
+                })
+            })
+    })
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -428,13 +568,14 @@ pub(crate) async fn renew(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let grant = authorize(&shared, &headers, &id, None)?;
+    let grant = authorize(&shared, &headers, &id, None).await?;
     let request: RenewRequest = json_body(&shared, &id, body)?;
     let ttl = check_ttl(request.ttl_seconds.unwrap_or(DEFAULT_TTL))?;
     let expires_at = grant.expires_at.max(shared.now() + ttl);
     shared
-        .grants
+        .store
         .set_expiry(&id, expires_at)
-        .map_err(ApiError::internal)?;
+        .await
+        .map_err(ApiError::store)?;
     Ok(Json(json!({"expiresAt": rfc3339(expires_at)})))
 }

@@ -18,6 +18,7 @@ use crate::clock::rfc3339;
 use crate::grants::Capability;
 use crate::provenance::{self, Authorship, ChangeRecord, ChangedFile, Turn};
 use crate::server::Shared;
+use crate::sessions::SessionSpec;
 use crate::workspace::Workspace;
 
 #[derive(Deserialize)]
@@ -38,9 +39,10 @@ fn hash_of(node: &Option<Node>) -> Option<String> {
     }
 }
 
-/// `POST .../submit`: under the workspace lock, the grant is checked
-/// again and the root compared; stale → 409 `VIEW_STALE` and nothing
-/// written; else write-back, the new root, and one change record.
+/// `POST .../submit`: under the workspace's fence (held across servers
+/// sharing a store), the grant is checked again and the root compared;
+/// stale → 409 `VIEW_STALE` and nothing written; else write-back, the new
+/// root, and one change record appended before the fence is let go.
 pub(crate) async fn submit(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
@@ -54,12 +56,20 @@ pub(crate) async fn submit(
         .get(&session.spec.workspace)
         .cloned()
         .ok_or_else(|| ApiError::internal("the session's workspace is gone"))?;
+    let mut fence = shared
+        .store
+        .fence(&workspace)
+        .await
+        .map_err(ApiError::store)?;
+    // The grant may have been revoked, have expired or moved to another
+    // server while we waited (an early return drops the fence: let go).
+    let grant = authorize(&shared, &headers, &id, Some(Capability::Submit)).await?;
+    super::sessions::session_of(&shared, &grant).await?;
     let worker = shared.clone();
-    blocking(move || {
-        let _lock = workspace.lock().map_err(ApiError::internal)?;
-        // The grant may have been revoked or expired while we waited.
-        authorize(&worker, &headers, &id, Some(Capability::Submit))?;
-        let base_root = workspace.root().map_err(ApiError::internal)?;
+    let landed = blocking(move || {
+        // A holder that died mid-write may have left temporaries: they are
+        // not part of the workspace, and go now.
+        let base_root = workspace.root_sweeping().map_err(ApiError::internal)?;
         if base_root != request.expected_root {
             return Err(refused(&worker, &id, ApiError::stale(base_root)));
         }
@@ -107,24 +117,38 @@ pub(crate) async fn submit(
             time: rfc3339(worker.now()),
             sandbox_id: id.clone(),
             base_root,
-            root: root.clone(),
+            root,
             files,
             authorship: request.authorship,
             turn: request.turn,
             message: request.message,
         };
-        append(&worker, &workspace, &record)?;
-        Ok(Json(json!({
-            "root": root,
-            "changeId": record.change_id,
-            "written": record.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
-            "skipped": report.skipped.iter().map(|s| json!({
-                "path": s.sandbox_path.to_string(),
-                "reason": s.reason.to_string(),
-            })).collect::<Vec<_>>(),
-        })))
+        Ok((record, report.skipped))
     })
-    .await
+    .await;
+    let (record, skipped) = match landed {
+        Ok(landed) => landed,
+        Err(error) => {
+            // Nothing landed: the fence goes (a failure to let it go
+            // closes its connection, which lets it go too).
+            let _ = fence.release().await;
+            return Err(error);
+        }
+    };
+    fence
+        .append_change(&record)
+        .await
+        .map_err(ApiError::store)?;
+    fence.release().await.map_err(ApiError::store)?;
+    Ok(Json(json!({
+        "root": record.root,
+        "changeId": record.change_id,
+        "written": record.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
+        "skipped": skipped.iter().map(|s| json!({
+            "path": s.sandbox_path.to_string(),
+            "reason": s.reason.to_string(),
+        })).collect::<Vec<_>>(),
+    })))
 }
 
 fn relative(workspace: &Workspace, host: &std::path::Path) -> String {
@@ -134,22 +158,13 @@ fn relative(workspace: &Workspace, host: &std::path::Path) -> String {
         .into_owned()
 }
 
-fn append(shared: &Shared, workspace: &Workspace, record: &ChangeRecord) -> Result<(), ApiError> {
-    match &shared.sqlite {
-        Some(store) => {
-            let line = serde_json::to_string(record).map_err(ApiError::internal)?;
-            store
-                .append_change(&workspace.name, &line)
-                .map_err(ApiError::internal)
-        }
-        None => provenance::append_line(&provenance::log_file(&workspace.dir), record)
-            .map_err(ApiError::internal),
-    }
-}
-
 /// May this request read workspace `name`'s root and log? The admin
 /// token, or a live token of a session on that workspace.
-fn may_read_workspace(shared: &Shared, headers: &HeaderMap, name: &str) -> Result<(), ApiError> {
+async fn may_read_workspace(
+    shared: &Shared,
+    headers: &HeaderMap,
+    name: &str,
+) -> Result<(), ApiError> {
     if is_admin(shared, headers) {
         return Ok(());
     }
@@ -166,15 +181,20 @@ fn may_read_workspace(shared: &Shared, headers: &HeaderMap, name: &str) -> Resul
     };
     let token = super::bearer(headers).ok_or_else(denied)?;
     let grant = shared
-        .grants
-        .by_hash(&crate::grants::token_hash(token))
-        .map_err(ApiError::internal)?
+        .store
+        .grant_by_hash(&crate::grants::token_hash(token))
+        .await
+        .map_err(ApiError::store)?
         .ok_or_else(denied)?;
-    let on_it = shared
-        .sessions
-        .get(&grant.sandbox_id)
-        .is_some_and(|session| session.spec.workspace == name);
-    authorize(shared, headers, &grant.sandbox_id, None)?;
+    authorize(shared, headers, &grant.sandbox_id, None).await?;
+    let record = shared
+        .store
+        .session(&grant.sandbox_id)
+        .await
+        .map_err(ApiError::store)?;
+    let on_it = record
+        .and_then(|record| serde_json::from_str::<SessionSpec>(&record.spec).ok())
+        .is_some_and(|spec| spec.workspace == name);
     if on_it { Ok(()) } else { Err(denied()) }
 }
 
@@ -194,7 +214,7 @@ pub(crate) async fn root(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    may_read_workspace(&shared, &headers, &name)?;
+    may_read_workspace(&shared, &headers, &name).await?;
     let workspace = workspace_named(&shared, &name)?;
     let root = blocking(move || workspace.root().map_err(ApiError::internal)).await?;
     Ok(Json(json!({"workspace": name, "root": root})))
@@ -213,27 +233,20 @@ pub(crate) async fn changes(
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
     let name = query.workspace.unwrap_or_default();
-    may_read_workspace(&shared, &headers, &name)?;
+    may_read_workspace(&shared, &headers, &name).await?;
     if name.is_empty() {
         return Err(ApiError::bad_request(
             "give the workspace: ?workspace=<name>",
         ));
     }
     let workspace = workspace_named(&shared, &name)?;
-    let worker = shared.clone();
-    let records = blocking(move || match &worker.sqlite {
-        Some(store) => store
-            .changes(&workspace.name)
-            .map_err(ApiError::internal)?
-            .iter()
-            .map(|line| serde_json::from_str::<Value>(line).map_err(ApiError::internal))
-            .collect::<Result<Vec<_>, _>>(),
-        None => provenance::read_lines(&provenance::log_file(&workspace.dir))
-            .map_err(ApiError::internal)?
-            .into_iter()
-            .map(|record| serde_json::to_value(record).map_err(ApiError::internal))
-            .collect(),
-    })
-    .await?;
+    let records = shared
+        .store
+        .changes(&workspace)
+        .await
+        .map_err(ApiError::store)?
+        .into_iter()
+        .map(|record| serde_json::to_value(record).map_err(ApiError::internal))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Json(json!({"workspace": name, "changes": records})))
 }
