@@ -182,7 +182,7 @@ fn ttls_are_bounded_default_to_two_hours_and_renew_never_shortens() {
 }
 
 #[test]
-fn a_restart_with_state_keeps_grants_and_one_without_drops_them() {
+fn a_restart_with_state_keeps_grants_and_the_last_snapshot_and_one_without_drops_them() {
     let dir = workspace();
     let state = tempfile::tempdir().unwrap();
     let clock = ManualClock::at(START);
@@ -196,8 +196,22 @@ fn a_restart_with_state_keeps_grants_and_one_without_drops_them() {
     let server = Running::start(with_state());
     let client = Client::new(&server.base);
     let answer = shell(&client, &session, "cat /w/README");
-    // The grant survived; the session was seeded again from the workspace.
+    // The grant survived; with no snapshot stored, the session was seeded
+    // again from the workspace.
     assert_eq!(answer.ok()["stdout"], "readme\n");
+    shell(&client, &session, "echo kept > /w/README").ok();
+    let taken = client.post(&session.path("/snapshots"), Some(&session.token), "");
+    assert_eq!(taken.ok()["snapshotId"], 0);
+    shell(&client, &session, "echo after-the-snapshot > /w/README").ok();
+    server.stop();
+
+    // Now it comes back from its last stored snapshot, numbers going on.
+    let server = Running::start(with_state());
+    let client = Client::new(&server.base);
+    let answer = shell(&client, &session, "cat /w/README");
+    assert_eq!(answer.ok()["stdout"], "kept\n");
+    let taken = client.post(&session.path("/snapshots"), Some(&session.token), "");
+    assert_eq!(taken.ok()["snapshotId"], 1);
     server.stop();
 
     let server = Running::start(config(dir.path(), &clock));
