@@ -585,6 +585,7 @@ fn the_openapi_document_lists_every_route() {
         "/v1/sandboxes/{id}/snapshots",
         "/v1/sandboxes/{id}/restore",
         "/v1/sandboxes/{id}/renew",
+        "/v1/sandboxes/{id}/resume",
         "/v1/sandboxes/{id}/submit",
         "/v1/workspaces/{name}/root",
         "/v1/changes",
@@ -592,7 +593,7 @@ fn the_openapi_document_lists_every_route() {
     ] {
         assert!(paths.contains_key(path), "{path} is documented");
     }
-    assert_eq!(paths.len(), 13, "and nothing else");
+    assert_eq!(paths.len(), 14, "and nothing else");
 }
 
 #[test]
