@@ -13,6 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub use crate::http::*;
+pub use goccia_server::store::with_database;
 
 /// The URL of the server the tests use, or `None` (and a line saying the
 /// test was skipped, naming the variable).
@@ -28,19 +29,6 @@ pub fn postgres_url(test: &str) -> Option<String> {
     }
 }
 
-/// `url` with its database replaced by `database`.
-pub fn with_database(url: &str, database: &str) -> String {
-    let (head, query) = match url.split_once('?') {
-        Some((head, query)) => (head, format!("?{query}")),
-        None => (url, String::new()),
-    };
-    let scheme_end = head.find("://").map_or(0, |i| i + 3);
-    let base = match head[scheme_end..].find('/') {
-        Some(slash) => &head[..scheme_end + slash],
-        None => head,
-    };
-    format!("{base}/{database}{query}")
-}
 
 /// A database of one test's own, dropped (with its connections) when this
 /// goes.

@@ -104,6 +104,21 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// A PostgreSQL URL naming database `database` instead of its own (tests
+/// and benchmarks make a database of their own from a server's URL).
+pub fn with_database(url: &str, database: &str) -> String {
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, format!("?{query}")),
+        None => (url, String::new()),
+    };
+    let scheme_end = head.find("://").map_or(0, |i| i + 3);
+    let base = match head[scheme_end..].find('/') {
+        Some(slash) => &head[..scheme_end + slash],
+        None => head,
+    };
+    format!("{base}/{database}{query}")
+}
+
 /// What a store keeps of an open session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRecord {
@@ -232,6 +247,15 @@ pub(crate) async fn local_lock(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_url_names_another_database() {
+        assert_eq!(
+            with_database("postgres://u@h:5432/test?sslmode=disable", "t1"),
+            "postgres://u@h:5432/t1?sslmode=disable"
+        );
+        assert_eq!(with_database("postgres://u@h", "t1"), "postgres://u@h/t1");
+    }
 
     #[test]
     fn urls_are_shown_without_their_password() {
