@@ -40,7 +40,10 @@ fn start(config: ServerConfig) -> String {
             let server = Server::open(config).await.unwrap();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            server.serve(listener, std::future::pending()).await.unwrap();
+            server
+                .serve(listener, std::future::pending())
+                .await
+                .unwrap();
         });
     });
     format!("http://{}", rx.recv().unwrap())
@@ -60,7 +63,10 @@ fn post(agent: &ureq::Agent, url: &str, token: &str, body: &Value) -> (u16, Valu
         .send_json(body)
         .unwrap();
     let status = response.status().as_u16();
-    (status, response.body_mut().read_json().unwrap_or(Value::Null))
+    (
+        status,
+        response.body_mut().read_json().unwrap_or(Value::Null),
+    )
 }
 
 struct Opened {
@@ -252,4 +258,3 @@ fn postgres_admin(url: &str) -> impl FnMut(&str) {
         rt.block_on(client.batch_execute(sql)).unwrap();
     }
 }
-

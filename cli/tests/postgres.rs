@@ -48,12 +48,20 @@ fn a_token_minted_on_one_server_resolves_on_another_and_revocation_is_seen_every
     );
     let elsewhere = shell(&b.client, &session, "echo hi");
     elsewhere.code(409, "SESSION_ELSEWHERE");
-    assert!(elsewhere.text.contains("held by server `A`"), "{}", elsewhere.text);
+    assert!(
+        elsewhere.text.contains("held by server `A`"),
+        "{}",
+        elsewhere.text
+    );
     // A forged or foreign token is refused on both.
     for server in [&a, &b] {
         server
             .client
-            .post_json(&session.path("/shell"), Some("gst_forged"), json!({"command": "true"}))
+            .post_json(
+                &session.path("/shell"),
+                Some("gst_forged"),
+                json!({"command": "true"}),
+            )
             .code(401, "TOKEN_INVALID");
     }
     // The renewal made on B is what A sees.
@@ -134,12 +142,19 @@ fn concurrent_submits_from_two_servers_land_exactly_once() {
         let answers: Vec<Answer> = threads.into_iter().map(|t| t.join().unwrap()).collect();
         let landed: Vec<&Answer> = answers.iter().filter(|a| a.status == 200).collect();
         let stale: Vec<&Answer> = answers.iter().filter(|a| a.status == 409).collect();
-        assert_eq!((landed.len(), stale.len()), (1, 1), "round {round}: {answers:?}");
+        assert_eq!(
+            (landed.len(), stale.len()),
+            (1, 1),
+            "round {round}: {answers:?}"
+        );
         assert_eq!(stale[0].body["error"], "VIEW_STALE");
         assert_eq!(stale[0].body["currentRoot"], landed[0].body["root"]);
         let winner = if answers[0].status == 200 { "a" } else { "b" };
         let file = site.workspace.join(format!("from-{winner}.txt"));
-        assert_eq!(std::fs::read_to_string(file).unwrap(), format!("{winner}{round}\n"));
+        assert_eq!(
+            std::fs::read_to_string(file).unwrap(),
+            format!("{winner}{round}\n")
+        );
     }
     // One change record per round, in the shared log, readable from both.
     for server in [&a, &b] {
@@ -159,7 +174,9 @@ fn a_session_snapshotted_on_one_server_resumes_on_another_with_its_files_and_dif
     let b = site.serve(&database.url, "B");
     let session = open(&a, &["read", "write", "shell", "diff", "submit"]);
     shell(&a.client, &session, "echo first > /w/new.txt").ok();
-    let first = a.client.post(&session.path("/snapshots"), Some(&session.token), "");
+    let first = a
+        .client
+        .post(&session.path("/snapshots"), Some(&session.token), "");
     assert_eq!(first.ok()["snapshotId"], 0);
     shell(
         &a.client,
@@ -167,43 +184,72 @@ fn a_session_snapshotted_on_one_server_resumes_on_another_with_its_files_and_dif
         "echo edited >> /w/src/a.txt; mkdir -p /w/deep/er; printf '\\x00\\xff' > /w/deep/er/bin; rm /w/README; chmod 755 /w/new.txt",
     )
     .ok();
-    let second = a.client.post(&session.path("/snapshots"), Some(&session.token), "");
+    let second = a
+        .client
+        .post(&session.path("/snapshots"), Some(&session.token), "");
     assert_eq!(second.ok()["snapshotId"], 1);
-    let diff_json = a.client.get(&session.path("/diff?format=json"), Some(&session.token));
-    let diff_unified = a.client.get(&session.path("/diff?format=unified"), Some(&session.token));
+    let diff_json = a
+        .client
+        .get(&session.path("/diff?format=json"), Some(&session.token));
+    let diff_unified = a
+        .client
+        .get(&session.path("/diff?format=unified"), Some(&session.token));
     // After the last snapshot: not persisted, so not carried over.
     shell(&a.client, &session, "echo lost > /w/after.txt").ok();
 
-    let resumed = b.client.post(&session.path("/resume"), Some(&session.token), "");
+    let resumed = b
+        .client
+        .post(&session.path("/resume"), Some(&session.token), "");
     assert_eq!(resumed.ok()["snapshotId"], 1, "{}", resumed.text);
     assert_eq!(resumed.body["server"], "B");
     assert_eq!(
-        b.client.get(&session.path("/diff?format=json"), Some(&session.token)).text,
+        b.client
+            .get(&session.path("/diff?format=json"), Some(&session.token))
+            .text,
         diff_json.text
     );
     assert_eq!(
-        b.client.get(&session.path("/diff?format=unified"), Some(&session.token)).text,
+        b.client
+            .get(&session.path("/diff?format=unified"), Some(&session.token))
+            .text,
         diff_unified.text
     );
-    let listing = shell(&b.client, &session, "stat -c '%a %n' /w/new.txt; od -An -tx1 /w/deep/er/bin; test -e /w/after.txt || echo no-after");
+    let listing = shell(
+        &b.client,
+        &session,
+        "stat -c '%a %n' /w/new.txt; od -An -tx1 /w/deep/er/bin; test -e /w/after.txt || echo no-after",
+    );
     assert_eq!(listing.ok()["stdout"], "755 /w/new.txt\n 00 ff\nno-after\n");
     // A has let go of it.
     shell(&a.client, &session, "true").code(409, "SESSION_ELSEWHERE");
     // A snapshot taken on A comes back on B from the store.
     b.client
-        .post_json(&session.path("/restore"), Some(&session.token), json!({"snapshotId": 0}))
+        .post_json(
+            &session.path("/restore"),
+            Some(&session.token),
+            json!({"snapshotId": 0}),
+        )
         .ok();
     let restored = shell(&b.client, &session, "cat /w/new.txt /w/README");
     assert_eq!(restored.ok()["stdout"], "first\nreadme\n");
-    let third = b.client.post(&session.path("/snapshots"), Some(&session.token), "");
+    let third = b
+        .client
+        .post(&session.path("/snapshots"), Some(&session.token), "");
     assert_eq!(third.ok()["snapshotId"], 2, "numbers go on");
     b.client
-        .post_json(&session.path("/restore"), Some(&session.token), json!({"snapshotId": 7}))
+        .post_json(
+            &session.path("/restore"),
+            Some(&session.token),
+            json!({"snapshotId": 7}),
+        )
         .code(404, "SNAPSHOT_NOT_FOUND");
     // And it submits from B to the workspace it was seeded from.
     let landed = submit(&b.client, &session, &session.root);
     landed.ok();
-    assert_eq!(std::fs::read_to_string(site.workspace.join("new.txt")).unwrap(), "first\n");
+    assert_eq!(
+        std::fs::read_to_string(site.workspace.join("new.txt")).unwrap(),
+        "first\n"
+    );
     // Every content is stored once however many snapshots name it.
     let mut client = database.client();
     let duplicates: i64 = client
@@ -230,7 +276,12 @@ fn a_server_killed_mid_submit_leaves_no_lock_and_no_half_written_file() {
     );
     let b = site.serve(&database.url, "B");
     let session = open(&a, &["shell", "submit"]);
-    shell(&a.client, &session, "echo new-a > /w/src/a.txt; echo new-b > /w/b.txt").ok();
+    shell(
+        &a.client,
+        &session,
+        "echo new-a > /w/src/a.txt; echo new-b > /w/b.txt",
+    )
+    .ok();
     let client = Client::new(&a.client.base);
     let (expected, caller) = (session.root.clone(), session.clone());
     let submitting = std::thread::spawn(move || {
@@ -243,20 +294,29 @@ fn a_server_killed_mid_submit_leaves_no_lock_and_no_half_written_file() {
     // Wait until A has written a temporary and holds the fence.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while files_named(&site.workspace, ".goccia-write-back-").is_empty() {
-        assert!(std::time::Instant::now() < deadline, "A never started writing");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "A never started writing"
+        );
         std::thread::yield_now();
     }
     let mut client = database.client();
     let held: i64 = client
-        .query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())", &[])
+        .query_one(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            &[],
+        )
         .unwrap()
         .get(0);
     assert_eq!(held, 1, "A holds the fence while it writes");
     a.kill();
     let _ = submitting.join();
     // Every file is whole: the old content (the rename never happened).
-    assert_eq!(std::fs::read_to_string(site.workspace.join("src/a.txt")).unwrap(), "a\n");
+    assert_eq!(
+        std::fs::read_to_string(site.workspace.join("src/a.txt")).unwrap(),
+        "a\n"
+    );
     assert!(!site.workspace.join("b.txt").exists());
     // The lock died with A's connection: B submits at once, sweeping the
     // temporary A left, and the log has B's change only.
@@ -272,8 +332,11 @@ fn a_server_killed_mid_submit_leaves_no_lock_and_no_half_written_file() {
     let log = b.client.get("/v1/changes?workspace=w", Some(ADMIN));
     assert_eq!(log.ok()["changes"].as_array().unwrap().len(), 1);
     let held: i64 = client
-        .query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())", &[])
+        .query_one(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            &[],
+        )
         .unwrap()
         .get(0);
     assert_eq!(held, 0);
@@ -294,13 +357,22 @@ fn a_store_that_cannot_be_used_stops_the_server_from_starting() {
     };
     let (status, stderr) = serve_fails(&site, &unreachable);
     assert_eq!(status, 69, "{stderr}");
-    assert!(stderr.contains("the store postgres://") && stderr.contains(":1/x failed"), "{stderr}");
+    assert!(
+        stderr.contains("the store postgres://") && stderr.contains(":1/x failed"),
+        "{stderr}"
+    );
     let (status, stderr) = serve_fails(&site, "postgres://u:hunter2@127.0.0.1:1/x");
     assert_eq!(status, 69, "{stderr}");
-    assert!(stderr.contains("u:***@") && !stderr.contains("hunter2"), "{stderr}");
+    assert!(
+        stderr.contains("u:***@") && !stderr.contains("hunter2"),
+        "{stderr}"
+    );
     let (status, stderr) = serve_fails(&site, "mysql://127.0.0.1/x");
     assert_eq!(status, 2, "{stderr}");
-    assert!(stderr.contains("--store: `mysql://127.0.0.1/x` is not a store"), "{stderr}");
+    assert!(
+        stderr.contains("--store: `mysql://127.0.0.1/x` is not a store"),
+        "{stderr}"
+    );
     // A database whose schema a newer build wrote.
     let database = Database::create(&url);
     drop(site.serve(&database.url, "A"));
@@ -310,7 +382,10 @@ fn a_store_that_cannot_be_used_stops_the_server_from_starting() {
         .unwrap();
     let (status, stderr) = serve_fails(&site, &database.url);
     assert_eq!(status, 2, "{stderr}");
-    assert!(stderr.contains("version 99, newer than this build's 1"), "{stderr}");
+    assert!(
+        stderr.contains("version 99, newer than this build's 1"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -36,17 +36,18 @@ impl Cluster {
             .flatten()
             .map(|entry| entry.file_name().to_string_lossy().into_owned())
             .find(|name| name.chars().all(|c| c.is_ascii_digit()))?;
-        Command::new("pg_ctlcluster")
-            .arg("--help")
-            .output()
-            .ok()?;
+        Command::new("pg_ctlcluster").arg("--help").output().ok()?;
         Some(Cluster { version })
     }
 
     fn control(&self, action: &str) {
         let status = Command::new("pg_ctlcluster")
             .args(["--skip-systemctl-redirect", &self.version, "main", action])
-            .args(if action == "stop" { &["-m", "fast"][..] } else { &[][..] })
+            .args(if action == "stop" {
+                &["-m", "fast"][..]
+            } else {
+                &[][..]
+            })
             .status()
             .unwrap();
         assert!(status.success(), "pg_ctlcluster {action}: {status}");
@@ -118,7 +119,10 @@ fn requests_fail_with_503_while_the_database_is_down_and_recover_without_losing_
                 let taken = client.post(&session.path("/snapshots"), Some(&session.token), "");
                 let mut seen = seen.lock();
                 for answer in [&appended, &taken] {
-                    let code = answer.body["error"].as_str().unwrap_or_default().to_string();
+                    let code = answer.body["error"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string();
                     seen.answers.push((answer.status, code));
                 }
                 if taken.status == 201 {
@@ -151,10 +155,15 @@ fn requests_fail_with_503_while_the_database_is_down_and_recover_without_losing_
         .answers
         .iter()
         .filter(|(status, code)| {
-            !matches!(status, 200 | 201) && !(*status == 503 && code == "STORE_UNAVAILABLE")
+            let served = matches!(status, 200 | 201);
+            let unavailable = *status == 503 && code == "STORE_UNAVAILABLE";
+            !(served || unavailable)
         })
         .collect();
-    assert!(unexpected.is_empty(), "only 503 STORE_UNAVAILABLE while down: {unexpected:?}");
+    assert!(
+        unexpected.is_empty(),
+        "only 503 STORE_UNAVAILABLE while down: {unexpected:?}"
+    );
     eprintln!(
         "{} answers: {} served, {} 503; {} snapshots acknowledged",
         seen.answers.len(),
@@ -166,12 +175,18 @@ fn requests_fail_with_503_while_the_database_is_down_and_recover_without_losing_
     // Nothing acknowledged is lost: another server takes the session over
     // from the store, and every acknowledged snapshot comes back exactly.
     let b = site.serve(&database.url, "B");
-    let resumed = b.client.post(&session.path("/resume"), Some(&session.token), "");
+    let resumed = b
+        .client
+        .post(&session.path("/resume"), Some(&session.token), "");
     let (last, _) = seen.snapshots.last().unwrap();
     assert_eq!(resumed.ok()["snapshotId"], *last);
     for (number, content) in seen.snapshots.iter() {
         b.client
-            .post_json(&session.path("/restore"), Some(&session.token), json!({"snapshotId": number}))
+            .post_json(
+                &session.path("/restore"),
+                Some(&session.token),
+                json!({"snapshotId": number}),
+            )
             .ok();
         let read = shell(&b.client, &session, "cat /w/log.txt");
         assert_eq!(read.ok()["stdout"], content.as_str(), "snapshot {number}");

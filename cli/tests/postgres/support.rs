@@ -29,7 +29,6 @@ pub fn postgres_url(test: &str) -> Option<String> {
     }
 }
 
-
 /// A database of one test's own, dropped (with its connections) when this
 /// goes.
 pub struct Database {
@@ -72,7 +71,10 @@ impl Database {
 impl Drop for Database {
     fn drop(&mut self) {
         if let Ok(mut client) = postgres::Client::connect(&self.admin_url, postgres::NoTls) {
-            let _ = client.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+            let _ = client.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
         }
     }
 }
