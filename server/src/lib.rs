@@ -10,7 +10,8 @@
 //!   session's limits and policy, the clock, the audit trail.
 //! - [`Server`]: the router, serving on TCP or a Unix socket, evicting
 //!   expired sessions.
-//! - [`grants`]: tokens, capabilities and their resolution.
+//! - [`grants`]: tokens and capabilities; [`access`]: resolving a
+//!   request's token against the store.
 //! - [`workspace`]: roots (incremental merkle over paths and contents) and
 //!   the cross-process lock.
 //! - [`provenance`]: the change log's records.
@@ -21,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 mod api;
 pub mod clock;
 pub mod grants;

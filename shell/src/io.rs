@@ -1,20 +1,22 @@
 //! Streams of the shell: descriptor tables, pipes between pipeline stages,
 //! files in the VFS, captures and the host's output.
 //!
-//! Pipes are bounded (a stage that writes faster than the next reads
-//! blocks), every blocking wait checks the deadline, and a writer whose
-//! reader is gone gets `BrokenPipe` (the command then ends with 141, as
-//! with SIGPIPE): `yes | head -n 3` ends at once.
+//! Pipes (`pipe`) hold 64 KiB as the kernel's do (a stage that writes
+//! faster than the next reads blocks), every blocking wait checks the
+//! deadline, and a writer whose reader is gone gets `BrokenPipe` (the
+//! command then ends with 141, as with SIGPIPE): `yes | head -n 3` ends at
+//! once.
 
 use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
-use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
 use goccia_core::{LimitKind, Output, Stop, Stream, Watch};
 use goccia_vfs::{SharedVfs, VfsPath};
 use parking_lot::Mutex;
+
+mod pipe;
+pub use pipe::{PIPE_CAPACITY, PipeReader, PipeWriter, pipe};
 
 /// The watch's stop as an I/O error (a stop travels through `io::Error`s
 /// inside the shell; see [`Stop::into_io`]).
@@ -41,6 +43,15 @@ pub enum Fd {
     Output(SharedWriter),
     /// Open for both (`n<>file`), the two halves sharing one offset.
     Both(SharedReader, SharedWriter),
+    /// A regular file open for reading (`< file`): what `stat` of a real
+    /// descriptor would say, for commands whose output depends on it
+    /// (`wc`'s column widths).
+    File {
+        /// The content from the start.
+        reader: SharedReader,
+        /// The file's size when opened.
+        size: u64,
+    },
 }
 
 impl Fd {
@@ -52,6 +63,15 @@ impl Fd {
     /// A descriptor writing to `writer`.
     pub fn writer(writer: impl Write + Send + 'static) -> Fd {
         Fd::Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// A regular file's `content`, read from the start (`< file`).
+    pub fn file(content: bytes::Bytes) -> Fd {
+        let size = content.len() as u64;
+        Fd::File {
+            reader: Arc::new(Mutex::new(Box::new(BytesReader::new(content)))),
+            size,
+        }
     }
 
     /// End of input at once (`< /dev/null`).
@@ -137,7 +157,17 @@ impl FdTable {
     /// Descriptor `fd`'s reader, if it is open for reading.
     pub fn input(&self, fd: usize) -> Option<SharedReader> {
         match self.get(fd) {
-            Some(Fd::Input(reader)) | Some(Fd::Both(reader, _)) => Some(reader.clone()),
+            Some(Fd::Input(reader)) | Some(Fd::Both(reader, _)) | Some(Fd::File { reader, .. }) => {
+                Some(reader.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The size of the regular file descriptor `fd` reads, if it reads one.
+    pub fn regular_size(&self, fd: usize) -> Option<u64> {
+        match self.get(fd) {
+            Some(Fd::File { size, .. }) => Some(*size),
             _ => None,
         }
     }
@@ -332,111 +362,13 @@ pub fn read_to_end_capped(reader: &mut dyn Read, limit: usize) -> io::Result<Vec
     Ok(out)
 }
 
-/// Chunks in flight per pipe.
-const PIPE_CHUNKS: usize = 32;
-/// Largest chunk: one write of 200 MB becomes many, so a pipe holds at
-/// most `PIPE_CHUNKS * PIPE_CHUNK_BYTES` (2 MiB) whatever the writer does.
-const PIPE_CHUNK_BYTES: usize = 64 << 10;
-const POLL: Duration = Duration::from_millis(20);
-
-/// A bounded pipe between two pipeline stages.
-pub fn pipe(watch: &Watch) -> (PipeWriter, PipeReader) {
-    let (tx, rx) = bounded(PIPE_CHUNKS);
-    (
-        PipeWriter {
-            tx,
-            watch: watch.clone(),
-        },
-        PipeReader {
-            rx,
-            chunk: Vec::new(),
-            pos: 0,
-            watch: watch.clone(),
-            done: false,
-        },
-    )
-}
-
-/// The writing end of a pipe between pipeline stages.
-pub struct PipeWriter {
-    tx: Sender<Vec<u8>>,
-    watch: Watch,
-}
-
-impl Write for PipeWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        let len = buf.len().min(PIPE_CHUNK_BYTES);
-        let mut chunk = buf[..len].to_vec();
-        loop {
-            match self.tx.send_timeout(chunk, POLL) {
-                Ok(()) => return Ok(len),
-                Err(SendTimeoutError::Disconnected(_)) => {
-                    return Err(io::ErrorKind::BrokenPipe.into());
-                }
-                Err(SendTimeoutError::Timeout(back)) => {
-                    if let Some(error) = watch_error(&self.watch) {
-                        return Err(error);
-                    }
-                    chunk = back;
-                }
-            }
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The reading end of a pipe between pipeline stages.
-pub struct PipeReader {
-    rx: Receiver<Vec<u8>>,
-    chunk: Vec<u8>,
-    pos: usize,
-    watch: Watch,
-    done: bool,
-}
-
-impl Read for PipeReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, buf)
-    }
-}
-
 /// `Read::read` for a reader whose `BufRead` side does the work.
-fn read_buffered(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_buffered(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
     let available = reader.fill_buf()?;
     let n = available.len().min(buf.len());
     buf[..n].copy_from_slice(&available[..n]);
     reader.consume(n);
     Ok(n)
-}
-
-impl BufRead for PipeReader {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        while self.pos >= self.chunk.len() && !self.done {
-            match self.rx.recv_timeout(POLL) {
-                Ok(chunk) => {
-                    self.chunk = chunk;
-                    self.pos = 0;
-                }
-                Err(RecvTimeoutError::Disconnected) => self.done = true,
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Some(error) = watch_error(&self.watch) {
-                        return Err(error);
-                    }
-                }
-            }
-        }
-        Ok(&self.chunk[self.pos.min(self.chunk.len())..])
-    }
-
-    fn consume(&mut self, amt: usize) {
-        self.pos += amt;
-    }
 }
 
 /// The host's stdout or stderr, charged to the run's output budget.

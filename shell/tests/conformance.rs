@@ -25,7 +25,44 @@ use spec_cases::Case;
 /// Passing cases required (raise these as the shell improves; never lower
 /// them to make a change pass).
 const BASH_FLOOR: usize = 1856;
-const TOOLS_FLOOR: usize = 418;
+const TOOLS_FLOOR: usize = 416;
+
+/// Tool cases (not bash-verified) whose expectation contradicts the GNU
+/// tools on the machine, which are the shell's oracle (issue 19: GNU grep
+/// 3.8's behaviour). They are listed with what GNU does, and neither
+/// counted as passes nor as failures. The floor above was 418 when two of
+/// them (`grep_binary_detect`, `grep_files_without_match_no_output`)
+/// still passed by following the older grep.
+const CONTRADICT_THE_ORACLE: &[(&str, &str)] = &[
+    (
+        "grep/grep.test.sh::grep_files_with_matches",
+        "GNU grep names stdin `(standard input)`, not `(stdin)`",
+    ),
+    (
+        "grep/grep.test.sh::grep_null_data",
+        "GNU grep -z ends each output record with NUL, not a newline",
+    ),
+    (
+        "grep/grep.test.sh::grep_binary_detect",
+        "GNU grep 3.5+ writes `grep: (standard input): binary file matches` to stderr, nothing to stdout",
+    ),
+    (
+        "grep/grep.test.sh::grep_binary_with_a_flag",
+        "GNU grep -a prints the line with its NUL byte",
+    ),
+    (
+        "grep/grep.test.sh::grep_binary_files_text",
+        "GNU grep -a prints the line with its NUL byte",
+    ),
+    (
+        "grep/grep.test.sh::grep_files_without_match_no_output",
+        "GNU grep 3.5+ exits 0 when a line was selected, whatever -L lists",
+    ),
+    (
+        "grep/grep.test.sh::grep_suppress_errors",
+        "GNU grep -s still exits 2 for a missing file",
+    ),
+];
 
 struct Outcome {
     passed: bool,
@@ -138,12 +175,22 @@ fn conformance() {
         .filter(keep)
         .cloned()
         .collect();
+    let contradicts = |case: &&Case| CONTRADICT_THE_ORACLE.iter().any(|(id, _)| *id == case.id());
     let tools: Vec<Case> = all
         .iter()
         .filter(|c| !c.file.starts_with("bash/") && !c.skip)
+        .filter(|c| !contradicts(c))
         .filter(keep)
         .cloned()
         .collect();
+    println!("\ntool cases left out because GNU does otherwise:");
+    for (id, why) in CONTRADICT_THE_ORACLE {
+        assert!(
+            all.iter().any(|case| case.id() == *id),
+            "{id} is listed but not in the corpus"
+        );
+        println!("  {id}: {why}");
+    }
     let bash_outcomes = run_all(&bash);
     let tool_outcomes = run_all(&tools);
     let bash_passed = report("bash-verified cases", &bash, &bash_outcomes);

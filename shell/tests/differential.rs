@@ -10,6 +10,8 @@ mod run;
 mod core_cases;
 #[path = "differential/descriptors.rs"]
 mod descriptors;
+#[path = "differential/gnu.rs"]
+mod gnu;
 #[path = "differential/procsub.rs"]
 mod procsub;
 
@@ -91,7 +93,7 @@ fn goccia(root: &Path, script: &str) -> (String, i32) {
     let vfs = run::fresh_vfs();
     let target = SeedTarget::parse("/work").unwrap();
     seed_host(&mut vfs.lock(), root, &target).unwrap();
-    let ran = run::run_on(vfs, &format!("cd /work\n{script}"), Duration::from_secs(10));
+    let ran = run::run_on(vfs, &format!("cd /work; {script}"), Duration::from_secs(10));
     (ran.stdout, ran.status.unwrap_or(-1))
 }
 
@@ -134,4 +136,9 @@ fn process_substitution_behaves_as_under_real_bash() {
 #[test]
 fn descriptors_behave_as_under_real_bash() {
     check(descriptors::CASES);
+}
+
+#[test]
+fn gnu_details_behave_as_under_real_bash_and_gnu_tools() {
+    check(gnu::CASES);
 }

@@ -19,7 +19,8 @@ use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use crate::grants::{Capability, Grant, Refusal, resolve};
+use crate::access::resolve;
+use crate::grants::{Capability, Grant, Refusal};
 use crate::server::Shared;
 
 /// Every route.

@@ -60,7 +60,12 @@ impl Shell {
     }
 
     fn redirect_error(&mut self, target: &str, message: &str) -> i32 {
-        let text = format!("{}: {target}: {message}\n", self.arg0);
+        // Non-interactive bash names the line (`bash: line 3: /x: ...`).
+        let text = if self.interactive {
+            format!("{}: {target}: {message}\n", self.arg0)
+        } else {
+            format!("{}: line {}: {target}: {message}\n", self.arg0, self.line)
+        };
         self.write_stderr(text.as_bytes());
         1
     }
@@ -272,7 +277,7 @@ impl Shell {
         let vfs = self.ctx.vfs.clone();
         let mut vfs = vfs.lock();
         match vfs.read_file(&path) {
-            Ok(data) => Ok(Fd::reader(BytesReader::new(data))),
+            Ok(data) => Ok(Fd::file(data)),
             Err(error) if error.errno == Errno::NoEnt && create => {
                 // `<>` creates a missing file, but not its folder.
                 match vfs.write_file(&path, Vec::new()) {

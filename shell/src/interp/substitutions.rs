@@ -40,7 +40,7 @@ pub(super) enum WeakEnd {
 impl WeakEnd {
     pub(super) fn of(fd: &Fd) -> WeakEnd {
         match fd {
-            Fd::Input(reader) => WeakEnd::Reader(Arc::downgrade(reader)),
+            Fd::Input(reader) | Fd::File { reader, .. } => WeakEnd::Reader(Arc::downgrade(reader)),
             Fd::Output(writer) | Fd::Both(_, writer) => WeakEnd::Writer(Arc::downgrade(writer)),
         }
     }

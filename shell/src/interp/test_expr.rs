@@ -55,7 +55,11 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             is_device(arg)
                 || matches!(
                     open_descriptor(shell, arg),
-                    Some(crate::io::Fd::Input(_) | crate::io::Fd::Both(..))
+                    Some(
+                        crate::io::Fd::Input(_)
+                            | crate::io::Fd::Both(..)
+                            | crate::io::Fd::File { .. }
+                    )
                 )
                 || lookup(shell, arg).is_some()
         }

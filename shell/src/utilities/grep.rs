@@ -254,6 +254,7 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
         Ok(options) => options,
         Err(message) => return usage(shell, name, &message),
     };
+    let pattern_files_given = !options.pattern_files.is_empty();
     for file in std::mem::take(&mut options.pattern_files) {
         match open_quiet(shell, &file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
             Ok(data) => options
@@ -262,7 +263,10 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
             Err(reason) => return Ok(shell.fail_command(name, &format!("{file}: {reason}"), 2)),
         }
     }
-    if options.patterns.is_empty() {
+    // `-e`/`-f` name the patterns; an empty pattern file names none, and
+    // then nothing matches (GNU grep).
+    let explicit = !options.patterns.is_empty() || pattern_files_given;
+    if !explicit {
         if options.operands.is_empty() {
             return usage(shell, name, "no pattern given");
         }
@@ -305,7 +309,15 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
             ));
         }
     };
-    let empty_pattern = options.patterns.iter().all(String::is_empty);
+    let no_patterns = options.patterns.is_empty();
+    // When no line can be selected (`-f /dev/null`, `-m 0`), GNU grep
+    // reads nothing and prints nothing, unless -L is to list the files.
+    if (no_patterns && !options.invert || options.max_count == Some(0))
+        && !options.files_without_match
+    {
+        return Ok(1);
+    }
+    let empty_pattern = !no_patterns && options.patterns.iter().all(String::is_empty);
     // With no operand, `rg` and `grep -r` search the working directory and
     // name files without a leading `./`.
     let implicit_dot = options.operands.is_empty()
@@ -386,8 +398,11 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
             &display,
             show_names,
             &options,
-            &matcher,
-            empty_pattern,
+            &Selector {
+                matcher: &matcher,
+                empty_pattern,
+                none: no_patterns,
+            },
             &mut out,
         );
         match result {
@@ -468,34 +483,39 @@ fn collect_files(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What selects a line: the patterns compiled, whether they are all empty
+/// (every line matches), or whether there are none (an empty `-f` file:
+/// no line matches).
+struct Selector<'a> {
+    matcher: &'a Matcher,
+    empty_pattern: bool,
+    none: bool,
+}
+
+/// Searches one file as a stream, a line at a time; returns whether a
+/// line was selected (GNU grep's exit status is about selected lines,
+/// whatever `-L` lists). It stops reading as soon as the answer is known
+/// (`-q`, `-l`, `-L`, `-m`), so a writer upstream sees a closed pipe, as
+/// with GNU grep.
 fn search(
     shell: &mut Shell,
     source: &mut Source,
     name: &str,
     show_names: bool,
     options: &Options,
-    matcher: &Matcher,
-    empty_pattern: bool,
+    selector: &Selector<'_>,
     out: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
-    let data = source.read_all()?;
+    let matcher = selector.matcher;
     let separator = if options.null_data { 0 } else { b'\n' };
-    let binary =
-        !options.text && !options.null_data && data[..data.len().min(32 << 10)].contains(&0);
-    let mut lines: Vec<&[u8]> = data.split(|b| *b == separator).collect();
-    if data.last() == Some(&separator) || data.is_empty() {
-        lines.pop();
-    }
-    let mut matches = 0usize;
-    let mut last_printed: Option<usize> = None;
-    let mut pending_after = 0usize;
-    let mut offsets = Vec::with_capacity(lines.len());
-    let mut offset = 0usize;
-    for line in &lines {
-        offsets.push(offset);
-        offset += line.len() + 1;
-    }
+    let terminator = separator;
+    // A file is binary when it holds a NUL; a VFS file is looked at whole
+    // up front, a stream line by line (GNU looks at its first buffer).
+    let mut binary = !options.text
+        && !options.null_data
+        && matches!(source, Source::Data(data) if data[..data.len().min(32 << 10)].contains(&0));
+    let listing =
+        options.files_with_matches || options.files_without_match || options.count || options.quiet;
     let context = options.after > 0 || options.before > 0;
     let prefix = |out: &mut Vec<u8>, number: usize, byte: usize, sep: u8| {
         if show_names {
@@ -511,75 +531,105 @@ fn search(
             out.push(sep);
         }
     };
-    let terminator = if options.null_data { 0 } else { b'\n' };
-    let listing =
-        options.files_with_matches || options.files_without_match || options.count || options.quiet;
-    for (index, line) in lines.iter().enumerate() {
-        if index % 4096 == 0
-            && let Err(stop) = shell.check_stop()
+    let mut matches = 0usize;
+    let mut index = 0usize;
+    let mut offset = 0usize;
+    let mut last_printed: Option<usize> = None;
+    let mut pending_after = 0usize;
+    // The lines before the current one that `-B` may print: (number, offset, text).
+    let mut before: std::collections::VecDeque<(usize, usize, Vec<u8>)> =
+        std::collections::VecDeque::new();
+    let mut stop: Option<std::io::Error> = None;
+    let mut binary_match = false;
+    source.for_each_record(separator, |record| {
+        let line = record.strip_suffix(&[separator]).unwrap_or(record);
+        let (number, at) = (index, offset);
+        index += 1;
+        offset += record.len();
+        if number % 4096 == 0
+            && let Err(stopped) = shell.check_stop()
         {
-            return Err(stop.into_io());
+            stop = Some(stopped.into_io());
+            return Ok(false);
+        }
+        if !binary && !options.text && !options.null_data && line.contains(&0) {
+            binary = true;
         }
         if options.max_count.is_some_and(|m| matches >= m) && pending_after == 0 {
-            break;
+            return Ok(false);
         }
         let text = String::from_utf8_lossy(line);
-        let is_match =
-            (empty_pattern && !options.line || matcher.is_match(&text)) != options.invert;
+        let selected =
+            !selector.none && (selector.empty_pattern && !options.line || matcher.is_match(&text));
+        let is_match = selected != options.invert;
         if is_match && options.max_count.is_none_or(|m| matches < m) {
             matches += 1;
             if listing {
-                if options.quiet {
-                    return Ok(true);
-                }
-                continue;
-            }
-            if context {
-                let start = index.saturating_sub(options.before);
-                let from = match last_printed {
-                    Some(last) if last + 1 >= start => last + 1,
-                    Some(_) => {
-                        out.extend_from_slice(b"--\n");
-                        start
-                    }
-                    None => start,
-                };
-                for ctx in from..index {
-                    prefix(out, ctx + 1, offsets[ctx], b'-');
-                    out.extend_from_slice(lines[ctx]);
-                    out.push(terminator);
-                }
+                // The answer is known once a line is selected, unless
+                // lines are being counted.
+                return Ok(options.count
+                    && !options.files_with_matches
+                    && !options.files_without_match);
             }
             if binary {
-                // GNU grep reports binary matches instead of printing them.
-                out.extend_from_slice(format!("Binary file {name} matches\n").as_bytes());
-                return Ok(true);
+                // GNU grep notes binary matches instead of printing them.
+                binary_match = true;
+                return Ok(false);
             }
+            // Groups of lines that do not touch are separated by `--`.
+            let gap = |out: &mut Vec<u8>, last: Option<usize>, next: usize| {
+                if context && last.is_some_and(|last| last + 1 < next) {
+                    out.extend_from_slice(b"--\n");
+                }
+            };
+            for (ctx_number, ctx_offset, ctx_line) in before.drain(..) {
+                gap(out, last_printed, ctx_number);
+                prefix(out, ctx_number + 1, ctx_offset, b'-');
+                out.extend_from_slice(&ctx_line);
+                out.push(terminator);
+                last_printed = Some(ctx_number);
+            }
+            gap(out, last_printed, number);
             if options.only_matching && !options.invert {
                 for found in matcher.find_all(&text) {
                     if found.end == found.start {
                         continue;
                     }
-                    prefix(out, index + 1, offsets[index] + found.start, b':');
+                    prefix(out, number + 1, at + found.start, b':');
                     out.extend_from_slice(text[found.start..found.end].as_bytes());
                     out.push(terminator);
                 }
             } else {
-                prefix(out, index + 1, offsets[index], b':');
+                prefix(out, number + 1, at, b':');
                 out.extend_from_slice(line);
                 out.push(terminator);
             }
-            last_printed = Some(index);
+            last_printed = Some(number);
             pending_after = options.after;
         } else if pending_after > 0 && !listing {
-            prefix(out, index + 1, offsets[index], b'-');
+            prefix(out, number + 1, at, b'-');
             out.extend_from_slice(line);
             out.push(terminator);
-            last_printed = Some(index);
+            last_printed = Some(number);
             pending_after -= 1;
+        } else if options.before > 0 && !listing {
+            before.push_back((number, at, line.to_vec()));
+            if before.len() > options.before {
+                before.pop_front();
+            }
         }
+        Ok(true)
+    })?;
+    if let Some(stopped) = stop {
+        return Err(stopped);
     }
-    if options.count {
+    if binary_match {
+        // GNU grep 3.5 and later: a note on stderr, nothing on stdout.
+        shell.write_stderr(format!("grep: {name}: binary file matches\n").as_bytes());
+        return Ok(true);
+    }
+    // `-l` and `-L` list names instead of counting.
+    if options.count && !options.files_with_matches && !options.files_without_match {
         if show_names {
             out.extend_from_slice(name.as_bytes());
             out.push(b':');
@@ -592,9 +642,6 @@ fn search(
     }
     if options.files_without_match && matches == 0 {
         out.extend_from_slice(format!("{name}{name_end}").as_bytes());
-    }
-    if options.files_without_match {
-        return Ok(matches == 0);
     }
     Ok(matches > 0)
 }

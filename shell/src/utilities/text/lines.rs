@@ -29,10 +29,15 @@ pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let show_ends = parsed.has('E') || parsed.has('A') || parsed.has('e');
     let show_tabs = parsed.has('T') || parsed.has('A') || parsed.has('t');
+    // `-e`, `-t` and `-A` imply `-v`.
+    let nonprinting = ['v', 'A', 'e', 't']
+        .into_iter()
+        .any(|flag| parsed.has(flag));
     let number_all = parsed.has('n') && !parsed.has('b');
     let number_nonblank = parsed.has('b');
     let squeeze = parsed.has('s');
-    let plain = !(show_ends || show_tabs || number_all || number_nonblank || squeeze);
+    let plain =
+        !(show_ends || show_tabs || nonprinting || number_all || number_nonblank || squeeze);
     let operands = if parsed.operands.is_empty() {
         vec!["-".to_string()]
     } else {
@@ -67,12 +72,15 @@ pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
                     line_number += 1;
                     write!(out, "{line_number:>6}\t")?;
                 }
-                let mut text = body.to_vec();
-                if show_tabs {
-                    text = text
-                        .iter()
-                        .flat_map(|&b| if b == b'\t' { b"^I".to_vec() } else { vec![b] })
-                        .collect();
+                let mut text = Vec::with_capacity(body.len());
+                for &byte in body {
+                    if byte == b'\t' {
+                        text.extend_from_slice(if show_tabs { b"^I" } else { b"\t" });
+                    } else if nonprinting {
+                        show_nonprinting(byte, &mut text);
+                    } else {
+                        text.push(byte);
+                    }
                 }
                 out.write_all(&text)?;
                 if show_ends && line.ends_with(b"\n") {
@@ -89,6 +97,23 @@ pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     finish(shell, "cat", out, status)
+}
+
+/// GNU `cat -v`'s notation: control bytes as `^X`, DEL as `^?`, bytes
+/// from 128 as `M-` and the notation of the byte less 128 (tab and
+/// newline are the caller's).
+fn show_nonprinting(byte: u8, out: &mut Vec<u8>) {
+    let low = if byte >= 128 {
+        out.extend_from_slice(b"M-");
+        byte - 128
+    } else {
+        byte
+    };
+    match low {
+        0..=31 => out.extend_from_slice(&[b'^', low + 64]),
+        127 => out.extend_from_slice(b"^?"),
+        _ => out.push(low),
+    }
 }
 
 /// Operands, `-` when none.
@@ -382,11 +407,20 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut results: Vec<(Counts, Option<String>)> = Vec::new();
     let mut status = 0;
     let mut total = Counts::default();
+    // What `stat` says of each input, for GNU's column width: `None` when
+    // it could not be opened, `Some(None)` when it is not a regular file
+    // (a pipe), else its size.
+    let mut stats: Vec<Option<Option<u64>>> = Vec::new();
     for file in &files {
         let Ok(mut source) = open_source(shell, "wc", file) else {
             status = 1;
+            stats.push(None);
             continue;
         };
+        stats.push(Some(match &source {
+            Source::Data(bytes) if file != "-" => Some(bytes.len() as u64),
+            _ => shell.fds().regular_size(0).filter(|_| file == "-"),
+        }));
         let mut counter = Counter::default();
         let read = source.read_bytes(usize::MAX, |chunk| {
             counter.feed(chunk);
@@ -418,23 +452,7 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
         'c' => counts.bytes,
         _ => counts.longest,
     };
-    // GNU pads every number to the width of the largest when several
-    // numbers or files are printed; a single count from stdin is bare.
-    let single = fields.len() == 1 && parsed.operands.is_empty();
-    let width = if single {
-        0
-    } else {
-        let largest = results
-            .iter()
-            .flat_map(|(c, _)| fields.iter().map(|f| value(c, *f)))
-            .max()
-            .unwrap_or(0);
-        let from_stdin = parsed.operands.is_empty();
-        largest
-            .to_string()
-            .len()
-            .max(if from_stdin { 7 } else { 1 })
-    };
+    let width = gnu_width(files.len(), fields.len(), &stats);
     let mut text = String::new();
     for (counts, name) in &results {
         let numbers: Vec<String> = fields
@@ -452,6 +470,24 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
         return shell.io_status("wc", error);
     }
     Ok(status)
+}
+
+/// GNU wc's column width: one count of one input is bare; otherwise the
+/// digits of the total size of the inputs that opened, as `stat` gives it,
+/// and at least 7 when one is not a regular file (its size is unknown).
+fn gnu_width(inputs: usize, fields: usize, stats: &[Option<Option<u64>>]) -> usize {
+    if inputs == 1 && fields == 1 {
+        return 1;
+    }
+    let mut minimum = 1;
+    let mut total: u64 = 0;
+    for stat in stats.iter().flatten() {
+        match stat {
+            Some(size) => total = total.saturating_add(*size),
+            None => minimum = 7,
+        }
+    }
+    total.to_string().len().max(minimum)
 }
 
 pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {

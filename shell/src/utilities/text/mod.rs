@@ -6,4 +6,5 @@ pub mod layout;
 pub mod lines;
 pub mod sort;
 pub mod split;
+pub mod tabs;
 pub mod tr;

@@ -333,6 +333,7 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
         ("version-sort", 'V', false),
         ("month-sort", 'M', false),
         ("check", 'c', false),
+        ("check-silent", 'C', false),
         ("output", 'o', true),
         ("zero-terminated", 'z', false),
         ("random-sort", 'R', false),
@@ -393,6 +394,15 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     let delimiter = if parsed.has('z') { 0 } else { b'\n' };
+    let checking = parsed.has('c') || parsed.has('C');
+    if checking && parsed.operands.len() > 1 {
+        let extra = &parsed.operands[1];
+        return Ok(shell.fail_command(
+            "sort",
+            &format!("extra operand '{extra}' not allowed with -c"),
+            2,
+        ));
+    }
     let mut lines = match read_lines(shell, "sort", &parsed.operands, delimiter) {
         Ok(lines) => lines,
         Err(status) => return Ok(status),
@@ -422,14 +432,22 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
         let ord = a.cmp(b);
         if global.reverse { ord.reverse() } else { ord }
     };
-    if parsed.has('c') {
-        for pair in lines.windows(2) {
-            if compare(&pair[0], &pair[1]) == Ordering::Greater {
-                shell.fail_command("sort", &format!("-:{}: disorder: {}", 2, pair[1]), 1);
-                return Ok(1);
-            }
+    if checking {
+        // With -u, equal neighbours are out of order too.
+        let unique = parsed.has('u');
+        let disorder = lines.windows(2).position(|pair| {
+            let order = compare(&pair[0], &pair[1]);
+            order == Ordering::Greater || unique && order == Ordering::Equal
+        });
+        let Some(at) = disorder else {
+            return Ok(0);
+        };
+        if parsed.has('c') && !parsed.has('C') {
+            let name = parsed.operands.first().map_or("-", String::as_str);
+            let line = &lines[at + 1];
+            shell.fail_command("sort", &format!("{name}:{}: disorder: {line}", at + 2), 1);
         }
-        return Ok(0);
+        return Ok(1);
     }
     if parsed.has('R') {
         for i in (1..lines.len()).rev() {

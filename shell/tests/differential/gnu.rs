@@ -1,0 +1,40 @@
+//! GNU-exact details (issue 19 item 3): grep's -L and its exit status,
+//! pattern files, binary files and early exits; cat's notation for
+//! control and high bytes; wc's column widths; sort -c's messages; expand
+//! and unexpand; jq -R; failing redirections inside compound commands;
+//! SIGPIPE statuses. `2>&1` where the message itself is the behaviour.
+
+pub const CASES: &[&str] = &[
+    // grep -L: listed files, and a status about selected lines.
+    r#"grep -L TODO notes/*.txt README.md; echo "st $?"; grep -L TODO notes/todo.txt; echo "st $?""#,
+    r#"grep -Lc a data/words.txt notes/empty.txt; echo "st $?"; grep -cl an data/words.txt notes/empty.txt; echo "st $?""#,
+    r#"grep -Lq a notes/empty.txt; echo "st $?"; grep -Lq a data/words.txt; echo "st $?"; echo x | grep -L -H y; echo "st $?""#,
+    r#"grep -rL TODO notes; echo "st $?"; grep -L TODO - < notes/todo.txt; echo "st $?"; grep -L zzz - < notes/todo.txt; echo "st $?""#,
+    // Pattern files, an empty one matching nothing.
+    r#"grep -f notes/empty.txt data/words.txt; echo "st $?"; grep -L -f notes/empty.txt data/words.txt; echo "st $?"; grep -c -f notes/empty.txt data/words.txt"#,
+    r#"printf 'an\nrr\n' > pats; grep -f pats data/words.txt; grep -v -f pats data/words.txt | head -2; grep -c -f pats -e Date data/words.txt"#,
+    r#"echo hi | grep -H hi; echo hi | grep -c -H x; echo hi | grep -l hi; printf 'a\0b\nab\n' > bin; grep a bin 2>&1; echo "st $?"; grep -c a bin"#,
+    // Early exits close the pipe: the writer upstream gets SIGPIPE.
+    r#"seq 1 1000000 | grep -m1 5; echo ${PIPESTATUS[@]}; yes | grep -q y; echo ${PIPESTATUS[@]}; yes | grep -l y; echo ${PIPESTATUS[@]}"#,
+    r#"seq 30 | grep -C2 -e 5 -e 15 -e 17; seq 30 | grep -A1 -m2 1; seq 30 | grep -n -B3 9"#,
+    r#"printf '%s\n' {1..100000} | head -1; echo ${PIPESTATUS[@]}; yes | tr y n | head -1; echo ${PIPESTATUS[@]}; seq 1 100000 | cat | head -1; echo ${PIPESTATUS[@]}"#,
+    // cat's notation.
+    r#"printf 'a\tb\x07c\x1b[0m\x7f\xc3\xa9\xff\x89\x8a\n  x\n' > ctl; cat -v ctl; cat -A ctl; cat -e ctl; cat -t ctl; cat -vn ctl; cat -T ctl | od -c | head -1"#,
+    // wc widths: the total size of the inputs, 7 for a pipe, bare for one count of one input.
+    r#"wc data/words.txt data/numbers.txt notes/empty.txt; wc -l data/*; wc -c data/words.txt; wc -L data/words.txt data/numbers.txt"#,
+    r#"wc -l < data/words.txt; wc < data/words.txt; cat data/words.txt | wc -w data/numbers.txt -; cat data/words.txt | wc; cat data/words.txt | wc -l"#,
+    r#"printf '%s\n' {1..2000} > big; wc big data/words.txt; wc -c big; wc nosuch data/words.txt 2>&1; echo "st $?""#,
+    // sort -c names the file and the line; -C is silent; -u makes equal lines a disorder.
+    r#"sort -c data/words.txt 2>&1; echo "st $?"; sort -c < data/words.txt 2>&1; echo "st $?"; sort -C data/words.txt; echo "st $?""#,
+    r#"printf 'a\na\n' | sort -cu 2>&1; echo "st $?"; printf 'a\na\n' | sort -c; echo "st $?"; sort -cn data/numbers.txt 2>&1; echo "st $?"; sort -c data/words.txt data/numbers.txt 2>&1; echo "st $?""#,
+    // expand and unexpand.
+    r#"printf 'a\tb\n\t\tc\td\n' | expand; printf 'a\tb\n\tc\td\n' | expand -t 4; printf '\ta\tb\n' | expand -i; printf 'a\tb\tc\td\n' | expand -t 3,7,12 | od -c | head -2"#,
+    r#"printf '        a\tb\n' | unexpand | od -c | head -1; printf '        a        b\n' | unexpand -a | od -c | head -1; printf 'abcdefg b   x\n' | unexpand -a | od -c | head -1; printf '    a    b\n' | unexpand -t 4 | od -c | head -1"#,
+    r#"printf 'x  \by  \n' | unexpand -t 2 | od -c | head -1; printf '  a  ' | unexpand -a -t 2 | od -c | head -1; printf '        a\n' | unexpand --first-only -t 4 | od -c | head -1"#,
+    // jq -R with -s and -n.
+    r#"jq -R . data/words.txt | head -2; jq -Rs . data/words.txt; jq -Rn 'input' data/words.txt; jq -Rn '[inputs] | length' data/words.txt; jq -Rr 'ascii_upcase' notes/todo.txt"#,
+    // A redirection that fails inside compound commands: the message, and going on.
+    r#"{ echo a > /nonexistent/x; echo after; } 2>&1; echo "st $?"; if true; then echo x > /no/such; fi 2>&1; echo "st $?""#,
+    r#"for i in 1 2; do cat < /nofile$i; done 2>&1; echo "st $?"; while read l < /nofile; do :; done 2>&1; echo "st $?"; ( echo sub ) > /no/f 2>&1; echo "st $?""#,
+    r#"case a in a) echo x;; esac > /no/f 2>&1; echo "st $?"; echo a > /no/x || echo failed; { echo in; } > /no/f 2>&1; echo "st $?""#,
+];
