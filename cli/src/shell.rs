@@ -117,7 +117,18 @@ fn ended(exit_code: i32) -> ShellRun {
     }
 }
 
-/// The process's stdin as the shell's.
+/// The process's stdin as the shell's. A character device that is not a
+/// terminal (`/dev/null`, as harnesses pass) holds nothing: the shell gets
+/// no stdin, as a real process would see nothing to read (so `rg` with no
+/// path searches the working folder, as ripgrep does).
 fn host_stdin() -> Stdin {
-    Stdin::Reader(Box::new(std::io::stdin()))
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    let device = rustix::fs::fstat(&stdin).is_ok_and(|stat| {
+        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::CharacterDevice
+    });
+    if device && !stdin.is_terminal() {
+        return Stdin::Empty;
+    }
+    Stdin::Reader(Box::new(stdin))
 }

@@ -175,7 +175,7 @@ registry! {
     Utility "grep" => utilities::grep::grep,
     Utility "egrep" => utilities::grep::egrep,
     Utility "fgrep" => utilities::grep::fgrep,
-    Utility "rg" => utilities::grep::rg,
+    Utility "rg" => utilities::rg::rg,
     Utility "sed" => utilities::sed::sed,
     Utility "awk" => utilities::awk::awk,
     Utility "tar" => utilities::archive::tar,

@@ -43,6 +43,10 @@ pub enum Fd {
     Output(SharedWriter),
     /// Open for both (`n<>file`), the two halves sharing one offset.
     Both(SharedReader, SharedWriter),
+    /// Open for reading, holding nothing (`< /dev/null`, or no stdin at
+    /// all): reads see end of input. Kept apart so that a command can tell
+    /// "nothing piped in" from a stream (`rg` with no path).
+    Null,
     /// A regular file open for reading (`< file`): what `stat` of a real
     /// descriptor would say, for commands whose output depends on it
     /// (`wc`'s column widths).
@@ -76,7 +80,7 @@ impl Fd {
 
     /// End of input at once (`< /dev/null`).
     pub fn null_input() -> Fd {
-        Fd::reader(io::empty())
+        Fd::Null
     }
 
     /// `path` open for reading and writing at offset 0 (`n<>file`).
@@ -160,8 +164,18 @@ impl FdTable {
             Some(Fd::Input(reader)) | Some(Fd::Both(reader, _)) | Some(Fd::File { reader, .. }) => {
                 Some(reader.clone())
             }
+            Some(Fd::Null) => Some(Arc::new(Mutex::new(Box::new(io::empty())))),
             _ => None,
         }
+    }
+
+    /// Whether descriptor `fd` reads something that may hold data (a pipe,
+    /// a file, a here-document): not closed, not `/dev/null`.
+    pub fn has_data_input(&self, fd: usize) -> bool {
+        matches!(
+            self.get(fd),
+            Some(Fd::Input(_) | Fd::Both(..) | Fd::File { .. })
+        )
     }
 
     /// The size of the regular file descriptor `fd` reads, if it reads one.

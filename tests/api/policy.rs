@@ -155,6 +155,7 @@ const NON_WRITERS: &[&str] = &[
     "join",
     "column",
     "expand",
+    "unexpand",
     "od",
     "base64",
     "md5sum",

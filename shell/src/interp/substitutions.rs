@@ -42,6 +42,8 @@ impl WeakEnd {
         match fd {
             Fd::Input(reader) | Fd::File { reader, .. } => WeakEnd::Reader(Arc::downgrade(reader)),
             Fd::Output(writer) | Fd::Both(_, writer) => WeakEnd::Writer(Arc::downgrade(writer)),
+            // A substitution's end is a pipe, never nothing.
+            Fd::Null => WeakEnd::Reader(Weak::new()),
         }
     }
 

@@ -59,6 +59,7 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                         crate::io::Fd::Input(_)
                             | crate::io::Fd::Both(..)
                             | crate::io::Fd::File { .. }
+                            | crate::io::Fd::Null
                     )
                 )
                 || lookup(shell, arg).is_some()

@@ -1,5 +1,4 @@
-//! `grep` (GNU options) and `rg` (ripgrep's defaults: Rust regex syntax,
-//! recursive over directories).
+//! `grep`, `egrep`, `fgrep`: GNU grep's options and behaviour.
 
 use goccia_vfs::{Node, VfsPath};
 
@@ -40,15 +39,11 @@ struct Options {
     label: String,
 }
 
-fn parse(args: &[String], rg: bool) -> Result<Options, String> {
+fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         label: "(standard input)".to_string(),
         ..Options::default()
     };
-    if rg {
-        o.syntax = Some(Syntax::Perl);
-        o.recursive = true;
-    }
     let mut i = 1;
     let mut positional_only = false;
     while i < args.len() {
@@ -101,8 +96,8 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
                 "line-regexp" => o.line = true,
                 "byte-offset" => o.byte_offset = true,
                 "null-data" => o.null_data = true,
-                "color" | "colour" | "no-ignore" | "hidden" | "no-heading" | "heading" | "text"
-                | "binary" | "line-buffered" | "smart-case" | "unrestricted" | "no-config" => {}
+                "text" => o.text = true,
+                "color" | "colour" | "binary" | "line-buffered" => {}
                 "after-context" => {
                     o.after = value(name, attached, &mut i)?
                         .parse()
@@ -123,19 +118,10 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
                 "max-count" => o.max_count = value(name, attached, &mut i)?.parse().ok(),
                 "regexp" => o.patterns.push(value(name, attached, &mut i)?),
                 "file" => o.pattern_files.push(value(name, attached, &mut i)?),
-                "include" | "glob" => {
-                    let v = value(name, attached, &mut i)?;
-                    match v.strip_prefix('!') {
-                        Some(rest) => o.excludes.push(rest.to_string()),
-                        None => o.includes.push(v),
-                    }
-                }
+                "include" => o.includes.push(value(name, attached, &mut i)?),
                 "exclude" => o.excludes.push(value(name, attached, &mut i)?),
                 "exclude-dir" => o.exclude_dirs.push(value(name, attached, &mut i)?),
                 "label" => o.label = value(name, attached, &mut i)?,
-                "type" | "type-not" => {
-                    value(name, attached, &mut i)?;
-                }
                 _ => return Err(format!("unrecognized option '--{name}'")),
             }
             continue;
@@ -150,8 +136,7 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
             } else {
                 None
             };
-            let takes_value =
-                matches!(c, 'e' | 'f' | 'A' | 'B' | 'C' | 'm' | 'g') || (c == 't' && rg);
+            let takes_value = matches!(c, 'e' | 'f' | 'A' | 'B' | 'C' | 'm');
             if takes_value {
                 let v = value(&c.to_string(), attached, &mut i)?;
                 j = chars.len();
@@ -169,10 +154,6 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
                         o.before = o.after;
                     }
                     'm' => o.max_count = v.parse().ok(),
-                    'g' => match v.strip_prefix('!') {
-                        Some(rest) => o.excludes.push(rest.to_string()),
-                        None => o.includes.push(v),
-                    },
                     _ => {}
                 }
                 continue;
@@ -225,32 +206,28 @@ fn parse(args: &[String], rg: bool) -> Result<Options, String> {
 }
 
 pub fn grep(shell: &mut Shell, args: &[String]) -> ExecResult {
-    run(shell, args, false)
+    run(shell, args)
 }
 
 pub fn egrep(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut args = args.to_vec();
     args.insert(1, "-E".to_string());
-    run(shell, &args, false)
+    run(shell, &args)
 }
 
 pub fn fgrep(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut args = args.to_vec();
     args.insert(1, "-F".to_string());
-    run(shell, &args, false)
-}
-
-pub fn rg(shell: &mut Shell, args: &[String]) -> ExecResult {
-    run(shell, args, true)
+    run(shell, &args)
 }
 
 fn usage(shell: &mut Shell, name: &str, message: &str) -> ExecResult {
     Ok(shell.fail_command(name, &format!("{message}\nUsage: {name} [OPTION]... PATTERNS [FILE]...\nTry '{name} --help' for more information."), 2))
 }
 
-fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
-    let name = if rg { "rg" } else { "grep" };
-    let mut options = match parse(args, rg) {
+fn run(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let name = "grep";
+    let mut options = match parse(args) {
         Ok(options) => options,
         Err(message) => return usage(shell, name, &message),
     };
@@ -318,14 +295,9 @@ fn run(shell: &mut Shell, args: &[String], rg: bool) -> ExecResult {
         return Ok(1);
     }
     let empty_pattern = !no_patterns && options.patterns.iter().all(String::is_empty);
-    // With no operand, `rg` and `grep -r` search the working directory and
-    // name files without a leading `./`.
-    let implicit_dot = options.operands.is_empty()
-        && if rg {
-            shell.fds().input(0).is_none()
-        } else {
-            options.recursive
-        };
+    // With no operand, `grep -r` searches the working directory and names
+    // files without a leading `./`.
+    let implicit_dot = options.operands.is_empty() && options.recursive;
     let operands = if implicit_dot {
         vec![".".to_string()]
     } else if options.operands.is_empty() {

@@ -21,6 +21,7 @@ pub mod numbers;
 pub mod output;
 pub mod patch;
 pub mod process;
+pub mod rg;
 pub mod sed;
 pub mod system;
 pub mod text;
