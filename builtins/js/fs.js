@@ -74,8 +74,9 @@ const kMode = Symbol('mode');
 class Stats {
   constructor(raw) {
     const isDir = raw.type === 'directory';
+    const kind = isDir ? constants.S_IFDIR : raw.type === 'symlink' ? constants.S_IFLNK : constants.S_IFREG;
     this.dev = 1;
-    this.mode = (isDir ? constants.S_IFDIR : constants.S_IFREG) | raw.mode;
+    this.mode = kind | raw.mode;
     this.nlink = isDir ? 2 : 1;
     this.uid = 0;
     this.gid = 0;
@@ -96,7 +97,7 @@ class Stats {
   }
   isFile() { return this[kMode] === 'file'; }
   isDirectory() { return this[kMode] === 'directory'; }
-  isSymbolicLink() { return false; }
+  isSymbolicLink() { return this[kMode] === 'symlink'; }
   isBlockDevice() { return false; }
   isCharacterDevice() { return false; }
   isFIFO() { return false; }
@@ -112,7 +113,7 @@ class Dirent {
   }
   isFile() { return this[kMode] === 'file'; }
   isDirectory() { return this[kMode] === 'directory'; }
-  isSymbolicLink() { return false; }
+  isSymbolicLink() { return this[kMode] === 'symlink'; }
   isBlockDevice() { return false; }
   isCharacterDevice() { return false; }
   isFIFO() { return false; }
@@ -240,17 +241,24 @@ function globSync(pattern, options = {}) {
   return found;
 }
 
+// Links resolve inside the sandbox's filesystem only (contract §9a).
 function realpathSync(path) {
-  const resolved = require('path').resolve(toPath(path));
-  if (!existsSync(resolved)) {
-    const err = new Error(`ENOENT: no such file or directory, realpath '${path}'`);
-    err.code = 'ENOENT';
-    err.errno = -2;
-    err.syscall = 'realpath';
-    err.path = path;
-    throw err;
-  }
-  return resolved;
+  return native.realpath(toPath(path), false);
+}
+realpathSync.native = function realpathSync(path) {
+  return native.realpath(toPath(path), true);
+};
+
+function symlinkSync(target, path, type) {
+  const to = toPath(target, 'target');
+  const at = toPath(path);
+  escalated(extraOptions(type), `symlink ${at} -> ${to}`, () => native.symlink(to, at));
+}
+
+function readlinkSync(path, options) {
+  const opts = optionsOf(options, { encoding: 'utf8' });
+  const target = native.readlink(toPath(path));
+  return opts.encoding === 'buffer' ? Buffer.from(target) : target;
 }
 
 function mkdtempSync(prefix) {
@@ -359,6 +367,7 @@ const syncForms = {
   mkdir: mkdirSync, readdir: readdirSync, stat: statSync, lstat: lstatSync,
   rm: rmSync, rmdir: rmdirSync, unlink: unlinkSync, rename: renameSync,
   copyFile: copyFileSync, cp: cpSync, access: accessSync, exists: existsSync,
+  symlink: symlinkSync, readlink: readlinkSync, realpath: realpathSync,
 };
 
 const promises = {};
@@ -382,9 +391,8 @@ callbacks.glob = function glob(pattern, options, callback) {
   try { result = globSync(pattern, options); } catch (error) { defer(() => callback(error)); return; }
   defer(() => callback(null, result));
 };
-callbacks.realpath = callbackForm(realpathSync, 'realpath');
+callbacks.realpath.native = callbacks.realpath;
 callbacks.mkdtemp = callbackForm(mkdtempSync, 'mkdtemp');
-promises.realpath = promiseForm(realpathSync);
 promises.mkdtemp = promiseForm(mkdtempSync);
 promises.glob = async function* glob(pattern, options) {
   for (const found of globSync(pattern, options)) yield found;
@@ -422,7 +430,7 @@ callbacks.write = function write(fd, data, ...rest) {
 const fs = {
   ...callbacks,
   ...handleForms,
-  globSync, realpathSync, mkdtempSync,
+  globSync, realpathSync, mkdtempSync, symlinkSync, readlinkSync,
   readFileSync, writeFileSync, appendFileSync, mkdirSync, readdirSync, statSync, lstatSync,
   existsSync, rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, cpSync, accessSync,
   promises, constants, Stats, Dirent,

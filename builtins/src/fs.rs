@@ -223,6 +223,51 @@ pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
             )
         },
     )?;
+    let h = host.clone();
+    function(
+        ctx,
+        &object,
+        "symlink",
+        move |ctx: Ctx<'js>, target: String, path: String| {
+            let call = Call::begin(&ctx, &h, "symlink")?;
+            let at = call.path(&path)?;
+            h.vfs
+                .lock()
+                .symlink(&at, &target)
+                .map_err(|e| call.error(&e, &target, Some(&path)))
+        },
+    )?;
+    let h = host.clone();
+    function(
+        ctx,
+        &object,
+        "readlink",
+        move |ctx: Ctx<'js>, path: String| {
+            let call = Call::begin(&ctx, &h, "readlink")?;
+            let at = call.path(&path)?;
+            h.vfs
+                .lock()
+                .read_link(&at)
+                .map_err(|e| call.error(&e, &path, None))
+        },
+    )?;
+    let h = host.clone();
+    function(
+        ctx,
+        &object,
+        "realpath",
+        move |ctx: Ctx<'js>, path: String, native: bool| {
+            // Node's JS `realpathSync` reports the `stat` that failed; its
+            // `.native` form, the `realpath` call.
+            let call = Call::begin(&ctx, &h, if native { "realpath" } else { "stat" })?;
+            let at = call.path(&path)?;
+            h.vfs
+                .lock()
+                .canonical(&at)
+                .map(|real| real.to_string())
+                .map_err(|e| call.error(&e, &path, None))
+        },
+    )?;
     let h = host;
     function(
         ctx,
@@ -349,7 +394,12 @@ fn stat<'js>(
 ) -> Result<Option<Object<'js>>> {
     let call = Call::begin(ctx, host, syscall)?;
     let target = call.path(path)?;
-    let stat = match host.vfs.lock().stat(&target) {
+    let found = if syscall == "lstat" {
+        host.vfs.lock().lstat(&target)
+    } else {
+        host.vfs.lock().stat(&target)
+    };
+    let stat = match found {
         Ok(stat) => stat,
         Err(error) if error.errno == Errno::NoEnt && !throw_if_missing => return Ok(None),
         Err(error) => return Err(call.error(&error, path, None)),
@@ -377,7 +427,8 @@ fn rm(ctx: &Ctx<'_>, host: &Host, path: &str, recursive: bool, force: bool) -> R
     let call = Call::begin(ctx, host, "rm")?;
     let target = call.path(path)?;
     let mut vfs = host.vfs.lock();
-    match vfs.lookup(&target) {
+    // A link is removed, not what it points at.
+    match vfs.lookup_link(&target) {
         Err(error) if error.errno == Errno::NoEnt && force => Ok(()),
         // Node's rm looks the path up first and reports that call.
         Err(error) => Err(Call {
@@ -416,7 +467,7 @@ fn copy_file(ctx: &Ctx<'_>, host: &Host, from: &str, to: &str, exclusive: bool) 
     match vfs.lookup(&source) {
         Err(error) => return Err(call.error(&error, from, Some(to))),
         Ok(Node::Dir(_)) => return Err(fail(Errno::IsDir)),
-        Ok(Node::File(_)) => {}
+        Ok(_) => {}
     }
     match vfs.lookup(&target) {
         Ok(Node::Dir(_)) => return Err(fail(Errno::IsDir)),
@@ -465,11 +516,27 @@ fn copy_tree(
     target: &VfsPath,
     options: CpOptions,
 ) -> std::result::Result<(), FsError> {
-    let node = vfs.lookup(source)?;
-    match (node, vfs.lookup(target).ok()) {
+    // Links are copied as links (Node's `cp` without `dereference`).
+    let node = vfs.lookup_link(source)?;
+    match (node, vfs.lookup_link(target).ok()) {
+        (Node::Link(link), existing) => {
+            if existing.is_some() {
+                if !options.force {
+                    return if options.error_on_exist {
+                        Err(FsError::new(Errno::Exist, target))
+                    } else {
+                        Ok(())
+                    };
+                }
+                vfs.remove_all(target)?;
+            }
+            vfs.symlink(target, link.target())
+        }
         (Node::File(_), Some(Node::Dir(_))) => Err(FsError::new(Errno::IsDir, target)),
-        (Node::Dir(_), Some(Node::File(_))) => Err(FsError::new(Errno::NotDir, target)),
-        (Node::File(_), Some(Node::File(_))) => {
+        (Node::Dir(_), Some(Node::File(_) | Node::Link(_))) => {
+            Err(FsError::new(Errno::NotDir, target))
+        }
+        (Node::File(_), Some(Node::File(_) | Node::Link(_))) => {
             if options.force {
                 vfs.copy(source, target)
             } else if options.error_on_exist {

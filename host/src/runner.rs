@@ -346,7 +346,7 @@ fn read_back(
         .iter()
         .map(|(path, what)| {
             format!(
-                "{name}: {}: {what} is not kept (the sandbox holds files and folders only)",
+                "{name}: {}: {what} is not kept (the sandbox holds files, folders and links only)",
                 goccia_vfs::shown(path.as_str())
             )
         })
@@ -489,6 +489,7 @@ pub fn apply(vfs: &mut Vfs, edits: &[Edit]) -> Result<(), FsError> {
                 vfs.set_mode(path, *mode)?;
             }
             Edit::Chmod { path, mode } => vfs.set_mode(path, *mode)?,
+            Edit::Link { path, target } => vfs.symlink(path, target)?,
         }
     }
     Ok(())

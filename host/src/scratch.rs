@@ -68,6 +68,14 @@ pub enum Edit {
         /// Where.
         path: VfsPath,
     },
+    /// A symbolic link created (or whose target changed: a removal, then
+    /// the link).
+    Link {
+        /// Where.
+        path: VfsPath,
+        /// What it points at.
+        target: String,
+    },
     /// Only the permission bits changed.
     Chmod {
         /// Where.
@@ -172,6 +180,16 @@ impl Scratch {
                     self.stamps
                         .insert(path.clone(), Stamp::of(&fs::symlink_metadata(&host)?));
                     written += 1;
+                }
+                Step::Link { path, target, .. } => {
+                    // A VFS link is a host link in the scratch tree: inside
+                    // the jail the tree is bound at the VFS's own paths, so
+                    // its target names what it names in the VFS. Never
+                    // followed from outside.
+                    self.remove(&host)?;
+                    std::os::unix::fs::symlink(target, &host)?;
+                    self.own(&host)?;
+                    self.stamps.remove(path);
                 }
                 Step::Meta { path, meta } => {
                     if path.is_root() {
@@ -310,13 +328,35 @@ impl Scratch {
         };
         let mode = meta.mode() & 0o7777;
         let kind = meta.file_type();
-        if kind.is_symlink() || !(kind.is_file() || kind.is_dir()) {
-            let what = if kind.is_symlink() {
-                "a symbolic link"
-            } else {
-                "a special file"
+        if kind.is_symlink() {
+            // A link comes back as a VFS link holding the same text.
+            let target = fs::read_link(&host)?;
+            let Some(target) = target.to_str().map(str::to_string) else {
+                found
+                    .skipped
+                    .push((path.clone(), "a symbolic link to a name that is not UTF-8"));
+                if before.is_some() {
+                    found.edits.push(Edit::Remove { path: path.clone() });
+                }
+                return Ok(());
             };
-            found.skipped.push((path.clone(), what));
+            if let Some(Node::Link(link)) = before
+                && link.target() == target
+            {
+                return Ok(());
+            }
+            if before.is_some() {
+                found.edits.push(Edit::Remove { path: path.clone() });
+            }
+            found.bytes = found.bytes.saturating_add(target.len() as u64);
+            found.edits.push(Edit::Link {
+                path: path.clone(),
+                target,
+            });
+            return Ok(());
+        }
+        if !(kind.is_file() || kind.is_dir()) {
+            found.skipped.push((path.clone(), "a special file"));
             if before.is_some() {
                 found.edits.push(Edit::Remove { path: path.clone() });
             }
@@ -410,6 +450,9 @@ impl Scratch {
                     }
                 }
                 Edit::Remove { path } => self.stamps.retain(|p, _| !p.starts_with(path)),
+                Edit::Link { path, .. } => {
+                    self.stamps.remove(path);
+                }
                 Edit::Mkdir { path, .. } => {
                     let host = self.host(path);
                     if let Some(watcher) = &mut self.watcher {
@@ -520,6 +563,7 @@ mod tests {
                 Edit::Mkdir { path, .. } => format!("mkdir {path}"),
                 Edit::Remove { path } => format!("remove {path}"),
                 Edit::Chmod { path, .. } => format!("chmod {path}"),
+                Edit::Link { path, target } => format!("link {path} -> {target}"),
             })
             .collect();
         assert_eq!(
@@ -528,10 +572,18 @@ mod tests {
                 "remove /work/gone.txt",
                 "mkdir /work/out",
                 "write /work/out/o.txt",
+                "link /work/src/link -> a.txt",
                 "write /work/src/new.txt"
             ]
         );
-        assert_eq!(found.skipped, [(p("/work/src/link"), "a symbolic link")]);
+        assert!(found.skipped.is_empty());
+        // A VFS link is a host link in the scratch tree, holding its text.
+        vfs.symlink(&p("/work/to-src"), "/work/src").unwrap();
+        scratch.sync(&vfs.snapshot()).unwrap();
+        assert_eq!(
+            fs::read_link(scratch.root().join("work/to-src")).unwrap(),
+            std::path::Path::new("/work/src")
+        );
         let mut over_scratch = Scratch::new(crate::spawn::Identity { drop_to: None }).unwrap();
         over_scratch.sync(&vfs.snapshot()).unwrap();
         fs::write(over_scratch.root().join("work/big"), "more than two").unwrap();

@@ -465,7 +465,7 @@ fn walk(
         let name = format!("{prefix}{}", entry.name);
         let size = match entry.node_type {
             NodeType::File => sandbox.read(&child).ok().map(|bytes| bytes.len() as u64),
-            NodeType::Directory => None,
+            NodeType::Directory | NodeType::Symlink => None,
         };
         lines.push(render::entry_line(&name, entry.node_type, size));
         if recursive && entry.node_type == NodeType::Directory {

@@ -221,6 +221,7 @@ pub(crate) fn edit_of(step: Step) -> Edit {
             path,
             mode: meta.mode,
         },
+        Step::Link { path, target, .. } => Edit::Link { path, target },
     }
 }
 
@@ -241,6 +242,11 @@ pub(crate) fn step_of(edit: &Edit) -> Step {
         Edit::Chmod { path, mode } => Step::Meta {
             path: path.clone(),
             meta: meta(*mode),
+        },
+        Edit::Link { path, target } => Step::Link {
+            path: path.clone(),
+            meta: meta(goccia_vfs::fs::LINK_MODE),
+            target: target.clone(),
         },
     }
 }

@@ -35,6 +35,15 @@ pub fn send_steps(
                 mode: meta.mode,
                 mtime: meta.mtime_ns,
             }),
+            Step::Link { meta, target, .. } => {
+                size += target.len();
+                batch.push(WireStep::Link {
+                    path,
+                    mode: meta.mode,
+                    mtime: meta.mtime_ns,
+                    target: target.clone(),
+                });
+            }
             Step::File { meta, data, .. } => {
                 let first = data.len().min(CHUNK);
                 batch.push(WireStep::File {
@@ -125,6 +134,23 @@ impl Assembler {
                 path: parse(&path)?,
                 meta: meta(mode, mtime),
             }),
+            WireStep::Link {
+                path,
+                mode,
+                mtime,
+                target,
+            } => {
+                // A link's text counts as content: bounded like a file.
+                self.bytes += target.len() as u64;
+                if self.bytes > self.max_bytes || target.len() > crate::isolation::wire::CHUNK {
+                    return Err("a link larger than the quota".into());
+                }
+                self.steps.push(Step::Link {
+                    path: parse(&path)?,
+                    meta: meta(mode, mtime),
+                    target,
+                });
+            }
             WireStep::File {
                 path,
                 mode,

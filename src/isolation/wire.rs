@@ -418,6 +418,17 @@ pub enum WireStep {
         /// Modification time (ns).
         mtime: i64,
     },
+    /// A symbolic link.
+    Link {
+        /// Where.
+        path: String,
+        /// Permission bits.
+        mode: u32,
+        /// Modification time (ns).
+        mtime: i64,
+        /// What it points at.
+        target: String,
+    },
 }
 
 /// A `fetch` request as it crosses.

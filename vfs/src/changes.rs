@@ -37,7 +37,8 @@ pub enum Encoding {
 
 /// One change as JSON. Sizes and hashes describe files (null for
 /// directories); `content` is the new content of created, modified or
-/// replacing files.
+/// replacing files. For a symbolic link (contract §9a) they describe its
+/// target's text, which is its `content`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangeRecord {
@@ -86,6 +87,8 @@ pub enum RecordType {
     File,
     /// A directory.
     Directory,
+    /// A symbolic link.
+    Symlink,
 }
 
 impl From<ChangeKind> for RecordKind {
@@ -105,6 +108,7 @@ impl From<NodeType> for RecordType {
         match node_type {
             NodeType::File => RecordType::File,
             NodeType::Directory => RecordType::Directory,
+            NodeType::Symlink => RecordType::Symlink,
         }
     }
 }
@@ -112,6 +116,24 @@ impl From<NodeType> for RecordType {
 /// `blake3:<hex>` of a file's content.
 pub fn content_hash(file: &FileNode) -> String {
     format!("blake3:{}", file.hash().to_hex())
+}
+
+/// What a record says a node holds: a file's content, a link's target
+/// text (`None` for a directory).
+fn held(node: &Node) -> Option<Bytes> {
+    match node {
+        Node::File(file) => Some(file.data().clone()),
+        Node::Link(link) => Some(Bytes::copy_from_slice(link.target().as_bytes())),
+        Node::Dir(_) => None,
+    }
+}
+
+/// `blake3:<hex>` of what a node holds (see [`held`]).
+fn held_hash(node: &Node) -> Option<String> {
+    match node {
+        Node::File(file) => Some(content_hash(file)),
+        other => held(other).map(|bytes| format!("blake3:{}", blake3::hash(&bytes).to_hex())),
+    }
 }
 
 fn encode_content(data: &Bytes) -> (Encoding, String) {
@@ -127,11 +149,11 @@ fn encode_content(data: &Bytes) -> (Encoding, String) {
 impl ChangeRecord {
     /// The record of one change (content encoded, hashes computed).
     pub fn from_change(change: &Change) -> Self {
-        let old_file = change.old.as_ref().and_then(Node::as_file);
-        let new_file = change.new.as_ref().and_then(Node::as_file);
-        let (encoding, content) = match new_file {
-            Some(file) => {
-                let (encoding, content) = encode_content(file.data());
+        let old = change.old.as_ref().and_then(held);
+        let new = change.new.as_ref().and_then(held);
+        let (encoding, content) = match &new {
+            Some(data) => {
+                let (encoding, content) = encode_content(data);
                 (Some(encoding), Some(content))
             }
             None => (None, None),
@@ -140,10 +162,10 @@ impl ChangeRecord {
             kind: change.kind.into(),
             path: change.path.to_string(),
             node_type: change.node_type().into(),
-            old_size: old_file.map(|f| f.len()),
-            new_size: new_file.map(|f| f.len()),
-            old_hash: old_file.map(|f| content_hash(f)),
-            new_hash: new_file.map(|f| content_hash(f)),
+            old_size: old.as_ref().map(|data| data.len() as u64),
+            new_size: new.as_ref().map(|data| data.len() as u64),
+            old_hash: change.old.as_ref().and_then(held_hash),
+            new_hash: change.new.as_ref().and_then(held_hash),
             encoding,
             content,
         }
@@ -245,6 +267,8 @@ enum OldContent {
     Hash(String),
     /// The file itself, from a typed change (compared cheaply when shared).
     File(Arc<FileNode>),
+    /// A link's target, from a typed change.
+    Link(String),
 }
 
 impl Step {
@@ -263,21 +287,29 @@ impl Step {
     }
 
     fn from_change(change: &Change) -> Step {
-        let file = |node: &Option<Node>| node.as_ref().and_then(Node::as_file).cloned();
+        let old = match &change.old {
+            Some(Node::File(file)) => Some(OldContent::File(file.clone())),
+            Some(Node::Link(link)) => Some(OldContent::Link(link.target().to_string())),
+            _ => None,
+        };
         Step {
             kind: change.kind.into(),
             path: change.path.clone(),
             node_type: change.node_type().into(),
-            old: file(&change.old).map(OldContent::File),
-            content: file(&change.new).map(|new| new.data().clone()),
+            old,
+            content: change.new.as_ref().and_then(held),
         }
     }
 
-    fn still_holds(&self, current: &FileNode) -> bool {
-        match &self.old {
-            None => true,
-            Some(OldContent::Hash(expected)) => *expected == content_hash(current),
-            Some(OldContent::File(old)) => old.same_content(current),
+    /// Whether `current` (a file or a link) still holds what the change was
+    /// made against.
+    fn still_holds(&self, current: &Node) -> bool {
+        match (&self.old, current) {
+            (None, _) => true,
+            (Some(OldContent::Hash(expected)), node) => Some(expected) == held_hash(node).as_ref(),
+            (Some(OldContent::File(old)), Node::File(file)) => old.same_content(file),
+            (Some(OldContent::Link(old)), Node::Link(link)) => old == link.target(),
+            _ => false,
         }
     }
 }
@@ -310,7 +342,8 @@ fn apply_one(vfs: &mut Vfs, step: &Step) -> Result<(), ApplyError> {
             .ok_or_else(|| ApplyError::BadContent(shown()))
     };
     let path = &step.path;
-    let current = vfs.lookup(path).ok();
+    // The path itself: a link there is the change's subject, not followed.
+    let current = vfs.lookup_link(path).ok();
     match step.kind {
         RecordKind::Create | RecordKind::Mkdir => {
             if current.is_some() {
@@ -321,15 +354,24 @@ fn apply_one(vfs: &mut Vfs, step: &Step) -> Result<(), ApplyError> {
             let Some(node) = &current else {
                 return Err(stale("the path does not exist"));
             };
-            if let Node::File(file) = node
-                && !step.still_holds(file)
-            {
+            if !matches!(node, Node::Dir(_)) && !step.still_holds(node) {
                 return Err(stale("its content differs from the diff's old content"));
             }
         }
     }
+    let target = || -> Result<String, ApplyError> {
+        String::from_utf8(content()?.to_vec()).map_err(|_| ApplyError::BadContent(shown()))
+    };
     match (step.kind, step.node_type) {
         (RecordKind::Mkdir, _) => vfs.mkdir(path).map_err(fs_error),
+        (RecordKind::Create, RecordType::Symlink) => {
+            vfs.symlink(path, &target()?).map_err(fs_error)
+        }
+        (RecordKind::Modify | RecordKind::Replace, RecordType::Symlink) => {
+            let target = target()?;
+            vfs.remove_all(path).map_err(fs_error)?;
+            vfs.symlink(path, &target).map_err(fs_error)
+        }
         (RecordKind::Delete, _) => vfs.remove_all(path).map_err(fs_error),
         (RecordKind::Replace, RecordType::Directory) => {
             vfs.remove_all(path).map_err(fs_error)?;
@@ -472,6 +514,10 @@ mod tests {
                         out.push((path.to_string(), None));
                         stack.push(path);
                     }
+                    NodeType::Symlink => out.push((
+                        path.to_string(),
+                        Some(Bytes::from(fs.read_link(&path).unwrap())),
+                    )),
                 }
             }
         }

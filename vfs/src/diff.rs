@@ -58,7 +58,7 @@ fn diff_dirs(
 
 fn added(path: &VfsPath, node: &Node, upserts: &mut Vec<Change>) {
     match node {
-        Node::File(_) => upserts.push(Change {
+        Node::File(_) | Node::Link(_) => upserts.push(Change {
             kind: ChangeKind::Create,
             path: path.clone(),
             old: None,
@@ -115,6 +115,16 @@ fn updated(
             }
         }
         (Node::Dir(a), Node::Dir(b)) => diff_dirs(path, a, b, upserts, deletes),
+        (Node::Link(a), Node::Link(b)) => {
+            if a.target() != b.target() {
+                upserts.push(Change {
+                    kind: ChangeKind::Modify,
+                    path: path.clone(),
+                    old: Some(before.clone()),
+                    new: Some(after.clone()),
+                });
+            }
+        }
         _ => {
             upserts.push(Change {
                 kind: ChangeKind::Replace,

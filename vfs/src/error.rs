@@ -28,6 +28,8 @@ pub enum Errno {
     NameTooLong,
     /// Device or resource busy.
     Busy,
+    /// Too many levels of symbolic links (a loop, or more than 40).
+    Loop,
     /// Deeper than the VFS allows ([`crate::path::MAX_DEPTH`]): reported
     /// as `ENAMETOOLONG`, the nearest POSIX code, with a text naming the
     /// limit.
@@ -48,6 +50,7 @@ impl Errno {
             Errno::Acces => "EACCES",
             Errno::NameTooLong => "ENAMETOOLONG",
             Errno::Busy => "EBUSY",
+            Errno::Loop => "ELOOP",
             Errno::TooDeep => "ENAMETOOLONG",
         }
     }
@@ -65,6 +68,7 @@ impl Errno {
             Errno::Acces => 13,
             Errno::NameTooLong => 36,
             Errno::Busy => 16,
+            Errno::Loop => 40,
             Errno::TooDeep => 36,
         }
     }
@@ -82,6 +86,7 @@ impl Errno {
             Errno::Acces => "permission denied",
             Errno::NameTooLong => "name too long",
             Errno::Busy => "resource busy or locked",
+            Errno::Loop => "too many symbolic links encountered",
             Errno::TooDeep => "path deeper than 256 levels (the sandbox's depth limit)",
         }
     }
@@ -99,6 +104,7 @@ impl Errno {
             Errno::Acces => "Permission denied",
             Errno::NameTooLong => "File name too long",
             Errno::Busy => "Device or resource busy",
+            Errno::Loop => "Too many levels of symbolic links",
             Errno::TooDeep => "Path deeper than 256 levels (the sandbox's depth limit)",
         }
     }

@@ -342,6 +342,7 @@ impl Vfs {
             let shared = match node {
                 Node::File(file) => Arc::strong_count(file) > 1,
                 Node::Dir(dir) => Arc::strong_count(dir) > 1,
+                Node::Link(link) => Arc::strong_count(link) > 1,
             };
             if shared {
                 *held = held.plus(node.footprint());
@@ -367,9 +368,9 @@ impl Vfs {
 
     // ----- reading -----
 
-    /// The node at `path`.
+    /// The node at `path`, links followed (see [`Vfs::lookup_link`]).
     pub fn lookup(&self, path: &VfsPath) -> FsResult<Node> {
-        lookup_in(&self.root, path)
+        lookup_in(&self.root, &self.resolve(path, true)?)
     }
 
     /// Whether `path` exists.
@@ -387,11 +388,19 @@ impl Vfs {
         matches!(self.lookup(path), Ok(Node::File(_)))
     }
 
-    /// What `path` is.
+    /// What `path` is, links followed.
     pub fn stat(&self, path: &VfsPath) -> FsResult<Stat> {
-        let node = self.lookup(path)?;
+        Ok(Self::stat_of(&self.lookup(path)?))
+    }
+
+    /// What `path` itself is, a link not followed (`lstat`).
+    pub fn lstat(&self, path: &VfsPath) -> FsResult<Stat> {
+        Ok(Self::stat_of(&self.lookup_link(path)?))
+    }
+
+    fn stat_of(node: &Node) -> Stat {
         let meta = node.meta();
-        Ok(match &node {
+        match node {
             Node::File(file) => Stat {
                 node_type: NodeType::File,
                 size: file.len(),
@@ -406,7 +415,14 @@ impl Vfs {
                 mtime_ns: meta.mtime_ns,
                 entries: dir.len() as u64,
             },
-        })
+            Node::Link(link) => Stat {
+                node_type: NodeType::Symlink,
+                size: link.target().len() as u64,
+                mode: meta.mode,
+                mtime_ns: meta.mtime_ns,
+                entries: 0,
+            },
+        }
     }
 
     /// A file's content (shared, not copied).
@@ -414,6 +430,7 @@ impl Vfs {
         match self.lookup(path)? {
             Node::File(file) => Ok(file.data().clone()),
             Node::Dir(_) => Err(FsError::new(Errno::IsDir, path)),
+            Node::Link(_) => unreachable!("lookup follows links"),
         }
     }
 
@@ -427,20 +444,21 @@ impl Vfs {
                     node_type: node.node_type(),
                 })
                 .collect()),
-            Node::File(_) => Err(FsError::new(Errno::NotDir, path)),
+            _ => Err(FsError::new(Errno::NotDir, path)),
         }
     }
 
     // ----- validation helpers -----
 
-    /// The parent directory of `path` and `path`'s name; `path` is not `/`.
+    /// The parent directory of `path` and `path`'s name; `path` is not `/`
+    /// and was resolved (no link before its last name).
     fn parent_dir(&self, path: &VfsPath) -> FsResult<(VfsPath, Arc<DirNode>)> {
         let parent = path
             .parent()
             .ok_or_else(|| FsError::new(Errno::Busy, path))?;
-        match self.lookup(&parent) {
+        match lookup_in(&self.root, &parent) {
             Ok(Node::Dir(dir)) => Ok((parent, dir)),
-            Ok(Node::File(_)) => Err(FsError::new(Errno::NotDir, path)),
+            Ok(_) => Err(FsError::new(Errno::NotDir, path)),
             Err(error) => Err(FsError::new(error.errno, path)),
         }
     }
@@ -527,6 +545,9 @@ impl Vfs {
         append: bool,
         exclusive: bool,
     ) -> FsResult<()> {
+        // Through a link to what it names (creating a dangling link's
+        // target), except for an exclusive create, which a link refuses.
+        let path = &self.resolve(path, !exclusive)?;
         Self::check_depth(path, 0)?;
         self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
@@ -534,7 +555,10 @@ impl Vfs {
         let existing = dir.get(name);
         let (content, mode, removed) = match existing {
             Some(Node::Dir(_)) => return Err(FsError::new(Errno::IsDir, path)),
-            Some(Node::File(_)) if exclusive => return Err(FsError::new(Errno::Exist, path)),
+            Some(Node::File(_) | Node::Link(_)) if exclusive => {
+                return Err(FsError::new(Errno::Exist, path));
+            }
+            Some(Node::Link(_)) => unreachable!("resolved through links"),
             Some(Node::File(old)) if append => {
                 let (mode, removed) = (old.meta().mode, Node::File(old.clone()).footprint());
                 let added = Usage {
@@ -603,6 +627,7 @@ impl Vfs {
         if path.is_root() {
             return Err(FsError::new(Errno::Exist, path));
         }
+        let path = &self.resolve(path, false)?;
         Self::check_depth(path, 0)?;
         self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
@@ -620,61 +645,40 @@ impl Vfs {
         Ok(())
     }
 
-    /// Creates `path` and any missing parents. Returns the first directory
-    /// created (`None` when all existed), as Node's `mkdir -p` does.
+    /// Creates `path` and any missing parents, through links on the way.
+    /// Returns the first directory created (`None` when all existed), as
+    /// Node's `mkdir -p` does.
     pub fn mkdir_all(&mut self, path: &VfsPath) -> FsResult<Option<VfsPath>> {
         Self::check_depth(path, 0)?;
-        let mut first_created = None;
-        let mut current = VfsPath::root();
-        let mut missing = 0u64;
-        let mut missing_from = None;
-        // Validate the whole chain and count what is missing before creating.
-        for name in path.components() {
-            current = current.join(name);
-            if missing_from.is_some() {
-                missing += 1;
-                continue;
-            }
-            match self.lookup(&current) {
-                Ok(Node::Dir(_)) => {}
-                Ok(Node::File(_)) => {
-                    let errno = if current == *path {
-                        Errno::Exist
-                    } else {
-                        Errno::NotDir
-                    };
-                    return Err(FsError::new(errno, path));
-                }
-                Err(_) => {
-                    missing += 1;
-                    missing_from = Some(current.clone());
-                }
-            }
+        let (existing, missing) = self.resolve_existing(path)?;
+        if missing.is_empty() {
+            return match lookup_in(&self.root, &existing) {
+                Ok(Node::Dir(_)) => Ok(None),
+                _ => Err(FsError::new(Errno::Exist, path)),
+            };
         }
-        if missing == 0 {
-            return Ok(None);
+        if !matches!(lookup_in(&self.root, &existing), Ok(Node::Dir(_))) {
+            return Err(FsError::new(Errno::NotDir, path));
         }
-        // Every directory to create is at or below the first missing one
-        // and on the way to `path`: the fence checks each.
-        if let Some(first) = &missing_from {
-            let mut at = first.clone();
+        let target = existing.join_relative(missing.iter().map(String::as_str));
+        Self::check_depth(&target, 0)?;
+        // Every directory to create is checked by the fence first.
+        let mut at = existing.clone();
+        for name in &missing {
+            at = at.join(name);
             self.allow(&at)?;
-            for name in path.strip_prefix(first).unwrap_or_default() {
-                at = at.join(name);
-                self.allow(&at)?;
-            }
         }
         self.check_quota(
             Usage::default(),
             Usage {
                 bytes: 0,
-                nodes: missing,
+                nodes: missing.len() as u64,
             },
             path,
         )?;
-        let start = missing_from.expect("missing > 0");
-        let mut current = start.parent().expect("not root");
-        for name in path.strip_prefix(&current).expect("prefix") {
+        let mut current = existing;
+        let mut first_created = None;
+        for name in &missing {
             current = current.join(name);
             self.mkdir(&current)?;
             first_created.get_or_insert_with(|| current.clone());
@@ -684,13 +688,14 @@ impl Vfs {
 
     /// `unlink`: removes a file.
     pub fn remove_file(&mut self, path: &VfsPath) -> FsResult<()> {
+        let path = &self.resolve(path, false)?;
         self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         match dir.get(name) {
             None => Err(FsError::new(Errno::NoEnt, path)),
             Some(Node::Dir(_)) => Err(FsError::new(Errno::IsDir, path)),
-            Some(Node::File(_)) => {
+            Some(Node::File(_) | Node::Link(_)) => {
                 drop(dir);
                 self.remove_entry(&parent, name);
                 Ok(())
@@ -703,12 +708,13 @@ impl Vfs {
         if path.is_root() {
             return Err(FsError::new(Errno::Busy, path));
         }
+        let path = &self.resolve(path, false)?;
         self.allow(path)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         match dir.get(name) {
             None => Err(FsError::new(Errno::NoEnt, path)),
-            Some(Node::File(_)) => Err(FsError::new(Errno::NotDir, path)),
+            Some(Node::File(_) | Node::Link(_)) => Err(FsError::new(Errno::NotDir, path)),
             Some(Node::Dir(d)) if !d.is_empty() => Err(FsError::new(Errno::NotEmpty, path)),
             Some(Node::Dir(_)) => {
                 drop(dir);
@@ -723,6 +729,7 @@ impl Vfs {
         if path.is_root() {
             return Err(FsError::new(Errno::Busy, path));
         }
+        let path = &self.resolve(path, false)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         let Some(node) = dir.get(name) else {
@@ -743,7 +750,9 @@ impl Vfs {
         if to.is_root() {
             return Err(FsError::new(Errno::Busy, to));
         }
-        let node = self.lookup(from)?;
+        // A link is moved as it is; links on the way are followed.
+        let (from, to) = (&self.resolve(from, false)?, &self.resolve(to, false)?);
+        let node = lookup_in(&self.root, from)?;
         let (to_parent, to_dir) = self.parent_dir(to)?;
         if from == to {
             return Ok(());
@@ -758,11 +767,15 @@ impl Vfs {
         self.allow_subtree(to, Some(&node))?;
         self.allow_subtree(to, to_dir.get(to_name))?;
         match (&node, to_dir.get(to_name)) {
-            (Node::Dir(_), Some(Node::File(_))) => return Err(FsError::new(Errno::NotDir, to)),
+            (Node::Dir(_), Some(Node::File(_) | Node::Link(_))) => {
+                return Err(FsError::new(Errno::NotDir, to));
+            }
             (Node::Dir(_), Some(Node::Dir(d))) if !d.is_empty() => {
                 return Err(FsError::new(Errno::NotEmpty, to));
             }
-            (Node::File(_), Some(Node::Dir(_))) => return Err(FsError::new(Errno::IsDir, to)),
+            (Node::File(_) | Node::Link(_), Some(Node::Dir(_))) => {
+                return Err(FsError::new(Errno::IsDir, to));
+            }
             _ => {}
         }
         drop(to_dir);
@@ -790,6 +803,7 @@ impl Vfs {
             self.release(Some(Node::Dir(old)));
             return Ok(());
         }
+        let path = &self.resolve(path, false)?;
         let (parent, dir) = self.parent_dir(path)?;
         let name = path.file_name().expect("not root");
         self.allow_subtree(path, Some(&node))?;
@@ -805,7 +819,8 @@ impl Vfs {
     /// structure with the original). `to` is replaced if it exists; the
     /// top-level copy gets a fresh modification time.
     pub fn copy(&mut self, from: &VfsPath, to: &VfsPath) -> FsResult<()> {
-        let node = self.lookup(from)?;
+        let (from, to) = (&self.resolve(from, true)?, &self.resolve(to, false)?);
+        let node = lookup_in(&self.root, from)?;
         if to.starts_with(from) && from != to && matches!(node, Node::Dir(_)) {
             return Err(FsError::new(Errno::Inval, to));
         }
@@ -832,7 +847,8 @@ impl Vfs {
     }
 
     fn set_meta(&mut self, path: &VfsPath, change: impl FnOnce(&mut Meta)) -> FsResult<()> {
-        let node = self.lookup(path)?;
+        let path = &self.resolve(path, true)?;
+        let node = lookup_in(&self.root, path)?;
         self.allow(path)?;
         if path.is_root() {
             change(&mut Arc::make_mut(&mut self.root).meta);
@@ -850,6 +866,7 @@ impl Vfs {
                 change(&mut Arc::make_mut(&mut dir).meta);
                 Node::Dir(dir)
             }
+            Node::Link(_) => unreachable!("resolved through links"),
         };
         edit_dir(&mut self.root, &Self::names(&parent), |dir| {
             dir.insert(Name::from(name), node);
@@ -857,6 +874,9 @@ impl Vfs {
         Ok(())
     }
 }
+
+mod links;
+pub use links::{LINK_MODE, MAX_LINK_HOPS};
 
 #[cfg(test)]
 mod tests;

@@ -53,6 +53,17 @@ pub enum ManifestStep {
         /// The content's length in bytes.
         size: u64,
     },
+    /// A symbolic link holding `target`.
+    Link {
+        /// A VFS path.
+        path: String,
+        /// Permission bits.
+        mode: u32,
+        /// Modification time, ns since the epoch.
+        mtime: i64,
+        /// What it points at.
+        target: String,
+    },
     /// Set mode and time.
     Meta {
         /// A VFS path.
@@ -129,6 +140,12 @@ impl Manifest {
                     path: path.to_string(),
                     mode: meta.mode,
                     mtime: meta.mtime_ns,
+                },
+                Step::Link { path, meta, target } => ManifestStep::Link {
+                    path: path.to_string(),
+                    mode: meta.mode,
+                    mtime: meta.mtime_ns,
+                    target,
                 },
                 Step::Meta { path, meta } => ManifestStep::Meta {
                     path: path.to_string(),
@@ -214,6 +231,19 @@ impl Manifest {
                             mtime_ns: *mtime,
                         },
                     },
+                    ManifestStep::Link {
+                        path: p,
+                        mode,
+                        mtime,
+                        target,
+                    } => Step::Link {
+                        path: path(p)?,
+                        meta: Meta {
+                            mode: *mode,
+                            mtime_ns: *mtime,
+                        },
+                        target: target.clone(),
+                    },
                     ManifestStep::Meta {
                         path: p,
                         mode,
@@ -276,6 +306,12 @@ fn listing(
                     size: file.len(),
                 });
             }
+            Node::Link(link) => steps.push(ManifestStep::Link {
+                path: at.to_string(),
+                mode: link.meta().mode,
+                mtime: link.meta().mtime_ns,
+                target: link.target().to_string(),
+            }),
             Node::Dir(child) => {
                 steps.push(ManifestStep::Dir {
                     path: at.to_string(),

@@ -127,6 +127,13 @@ fn conflict(reason: &str) -> Outcome {
     }
 }
 
+/// The target of a link on one side of a change.
+fn link_target(node: &Option<Node>) -> Option<&str> {
+    node.as_ref()
+        .and_then(Node::as_link)
+        .map(|link| link.target())
+}
+
 fn content(node: &Option<Node>) -> Option<&Bytes> {
     node.as_ref()
         .and_then(Node::as_file)
@@ -138,13 +145,15 @@ fn content(node: &Option<Node>) -> Option<&Bytes> {
 fn same(current: &Node, side: &Node, strict_dirs: bool) -> bool {
     match (current, side) {
         (Node::File(a), Node::File(b)) => a.same_content(b),
+        (Node::Link(a), Node::Link(b)) => a.target() == b.target(),
         (Node::Dir(_), Node::Dir(_)) if !strict_dirs => true,
         (a, b) => a.ptr_eq(b),
     }
 }
 
 fn merge_one(vfs: &mut Vfs, change: &Change, path: &VfsPath) -> Result<Outcome, FsError> {
-    let current = vfs.lookup(path).ok();
+    // The path itself: a link there is what the change is about.
+    let current = vfs.lookup_link(path).ok();
     let new = change.new.as_ref();
     let old = change.old.as_ref();
     // The target already holds the result.
@@ -167,7 +176,10 @@ fn merge_one(vfs: &mut Vfs, change: &Change, path: &VfsPath) -> Result<Outcome, 
             if current.is_some() {
                 return Ok(both_created(current.as_ref(), content(&change.new), path));
             }
-            write(vfs, path, content(&change.new))?;
+            match link_target(&change.new) {
+                Some(target) => vfs.symlink(path, target)?,
+                None => write(vfs, path, content(&change.new))?,
+            }
             Ok(Outcome::Applied)
         }
         ChangeKind::Delete => {
@@ -183,9 +195,10 @@ fn merge_one(vfs: &mut Vfs, change: &Change, path: &VfsPath) -> Result<Outcome, 
         ChangeKind::Replace => match (&current, old) {
             (Some(current), Some(old)) if same(current, old, true) => {
                 vfs.remove_all(path)?;
-                match content(&change.new) {
-                    Some(data) => vfs.write_file(path, data.clone())?,
-                    None => {
+                match (content(&change.new), link_target(&change.new)) {
+                    (Some(data), _) => vfs.write_file(path, data.clone())?,
+                    (None, Some(target)) => vfs.symlink(path, target)?,
+                    (None, None) => {
                         vfs.mkdir(path)?;
                     }
                 }
@@ -193,6 +206,19 @@ fn merge_one(vfs: &mut Vfs, change: &Change, path: &VfsPath) -> Result<Outcome, 
             }
             _ => Ok(conflict("its type changed, and the target changed it too")),
         },
+        ChangeKind::Modify if link_target(&change.new).is_some() => {
+            // A link's target changed: taken if the target still holds the
+            // old one; there is no merging two targets.
+            let (Some(current), Some(old)) = (&current, old) else {
+                return Ok(conflict("the link was removed in the target"));
+            };
+            if !same(current, old, true) {
+                return Ok(conflict("the link was changed in the target too"));
+            }
+            vfs.remove_file(path)?;
+            vfs.symlink(path, link_target(&change.new).expect("a link"))?;
+            Ok(Outcome::Applied)
+        }
         ChangeKind::Modify => {
             let (Some(base), Some(theirs)) = (content(&change.old), content(&change.new)) else {
                 return Ok(conflict("not a file on both sides"));
@@ -201,6 +227,9 @@ fn merge_one(vfs: &mut Vfs, change: &Change, path: &VfsPath) -> Result<Outcome, 
                 Some(Node::File(file)) => file.data().clone(),
                 Some(Node::Dir(_)) => {
                     return Ok(conflict("a folder is where the change edits a file"));
+                }
+                Some(Node::Link(_)) => {
+                    return Ok(conflict("a link is where the change edits a file"));
                 }
                 None => {
                     return Ok(Outcome::Conflict {

@@ -18,14 +18,17 @@ pub enum NodeType {
     File,
     /// A directory.
     Directory,
+    /// A symbolic link (contract §9a).
+    Symlink,
 }
 
 impl NodeType {
-    /// `file` or `directory`.
+    /// `file`, `directory` or `symlink`.
     pub const fn as_str(self) -> &'static str {
         match self {
             NodeType::File => "file",
             NodeType::Directory => "directory",
+            NodeType::Symlink => "symlink",
         }
     }
 }
@@ -134,6 +137,35 @@ impl FileNode {
             meta,
             hash: self.hash.clone(),
         }
+    }
+}
+
+/// A symbolic link: the text it holds, which names a VFS path (absolute,
+/// or relative to the link's folder). The VFS resolves it; the host never
+/// does.
+#[derive(Debug)]
+pub struct LinkNode {
+    target: Arc<str>,
+    meta: Meta,
+}
+
+impl LinkNode {
+    /// A link holding `target`.
+    pub fn new(target: impl Into<Arc<str>>, meta: Meta) -> Self {
+        LinkNode {
+            target: target.into(),
+            meta,
+        }
+    }
+
+    /// The text it holds.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// Mode and times.
+    pub fn meta(&self) -> Meta {
+        self.meta
     }
 }
 
@@ -262,21 +294,24 @@ impl DirNode {
     }
 }
 
-/// A file or a directory.
+/// A file, a directory or a symbolic link.
 #[derive(Clone, Debug)]
 pub enum Node {
     /// A file.
     File(Arc<FileNode>),
     /// A directory.
     Dir(Arc<DirNode>),
+    /// A symbolic link.
+    Link(Arc<LinkNode>),
 }
 
 impl Node {
-    /// File or directory.
+    /// What kind of node it is.
     pub fn node_type(&self) -> NodeType {
         match self {
             Node::File(_) => NodeType::File,
             Node::Dir(_) => NodeType::Directory,
+            Node::Link(_) => NodeType::Symlink,
         }
     }
 
@@ -285,18 +320,20 @@ impl Node {
         match self {
             Node::File(file) => file.meta,
             Node::Dir(dir) => dir.meta,
+            Node::Link(link) => link.meta,
         }
     }
 
-    /// Levels below this node (0 for a file or an empty folder).
+    /// Levels below this node (0 for a file, a link or an empty folder).
     pub fn height(&self) -> u32 {
         match self {
-            Node::File(_) => 0,
+            Node::File(_) | Node::Link(_) => 0,
             Node::Dir(dir) => dir.height,
         }
     }
 
-    /// Usage this node adds to its parent: itself plus everything below.
+    /// Usage this node adds to its parent: itself plus everything below (a
+    /// link's bytes are its target's text).
     pub fn footprint(&self) -> Usage {
         match self {
             Node::File(file) => Usage {
@@ -307,6 +344,10 @@ impl Node {
                 bytes: dir.usage.bytes,
                 nodes: dir.usage.nodes + 1,
             },
+            Node::Link(link) => Usage {
+                bytes: link.target.len() as u64,
+                nodes: 1,
+            },
         }
     }
 
@@ -315,6 +356,7 @@ impl Node {
         match (self, other) {
             (Node::File(a), Node::File(b)) => Arc::ptr_eq(a, b),
             (Node::Dir(a), Node::Dir(b)) => Arc::ptr_eq(a, b),
+            (Node::Link(a), Node::Link(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -323,7 +365,7 @@ impl Node {
     pub fn as_file(&self) -> Option<&Arc<FileNode>> {
         match self {
             Node::File(file) => Some(file),
-            Node::Dir(_) => None,
+            _ => None,
         }
     }
 
@@ -331,7 +373,15 @@ impl Node {
     pub fn as_dir(&self) -> Option<&Arc<DirNode>> {
         match self {
             Node::Dir(dir) => Some(dir),
-            Node::File(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The link, if it is one.
+    pub fn as_link(&self) -> Option<&Arc<LinkNode>> {
+        match self {
+            Node::Link(link) => Some(link),
+            _ => None,
         }
     }
 }

@@ -5,7 +5,8 @@
 //! with full blob hashes, as git requires to apply them.
 //!
 //! Paths are relative to the sandbox root `/`. Git tracks no directories,
-//! so directory-only changes (an empty new folder) have no patch form.
+//! so directory-only changes (an empty new folder) have no patch form. A
+//! symbolic link is git's: mode `120000`, its target as the content.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -36,47 +37,70 @@ pub fn to_unified(changes: &[Change]) -> String {
     out
 }
 
+/// One side of a file's patch: what git stores as the blob, and the mode.
+#[derive(Clone, Copy)]
+struct Side<'a> {
+    data: &'a [u8],
+    mode: &'static str,
+}
+
+/// A file's side, or a link's (its target, mode `120000`); none for a
+/// directory.
+fn side(node: &Node) -> Option<Side<'_>> {
+    match node {
+        Node::File(file) => Some(Side {
+            data: file.data(),
+            mode: git_mode(file),
+        }),
+        Node::Link(link) => Some(Side {
+            data: link.target().as_bytes(),
+            mode: "120000",
+        }),
+        Node::Dir(_) => None,
+    }
+}
+
 struct FilePatch<'a> {
     path: VfsPath,
-    old: Option<&'a FileNode>,
-    new: Option<&'a FileNode>,
+    old: Option<Side<'a>>,
+    new: Option<Side<'a>>,
 }
 
 fn collect<'a>(change: &'a Change, files: &mut Vec<FilePatch<'a>>) {
-    let old = change.old.as_ref();
-    let new = change.new.as_ref();
+    let old = change.old.as_ref().and_then(side);
+    let new = change.new.as_ref().and_then(side);
     match change.kind {
         ChangeKind::Create | ChangeKind::Modify => files.push(FilePatch {
             path: change.path.clone(),
-            old: old.and_then(Node::as_file).map(|f| &**f),
-            new: new.and_then(Node::as_file).map(|f| &**f),
+            old,
+            new,
         }),
         ChangeKind::Delete => {
-            if let Some(Node::File(file)) = old {
+            if old.is_some() {
                 files.push(FilePatch {
                     path: change.path.clone(),
-                    old: Some(file),
+                    old,
                     new: None,
                 });
             }
         }
         ChangeKind::Replace => {
-            // The old side goes away whole: a file, or every file of a
-            // directory (its descendants are not listed as changes).
-            match old {
-                Some(Node::File(file)) => files.push(FilePatch {
+            // The old side goes away whole: a file or link, or every file
+            // of a directory (its descendants are not listed as changes).
+            match change.old.as_ref() {
+                Some(Node::Dir(dir)) => deleted_files(&change.path, dir, files),
+                Some(_) => files.push(FilePatch {
                     path: change.path.clone(),
-                    old: Some(file),
+                    old,
                     new: None,
                 }),
-                Some(Node::Dir(dir)) => deleted_files(&change.path, dir, files),
                 None => {}
             }
-            if let Some(Node::File(file)) = new {
+            if new.is_some() {
                 files.push(FilePatch {
                     path: change.path.clone(),
                     old: None,
-                    new: Some(file),
+                    new,
                 });
             }
         }
@@ -88,12 +112,12 @@ fn deleted_files<'a>(path: &VfsPath, dir: &'a DirNode, files: &mut Vec<FilePatch
     for (name, child) in dir.iter() {
         let child_path = path.join(name);
         match child {
-            Node::File(file) => files.push(FilePatch {
+            Node::Dir(sub) => deleted_files(&child_path, sub, files),
+            other => files.push(FilePatch {
                 path: child_path,
-                old: Some(file),
+                old: side(other),
                 new: None,
             }),
-            Node::Dir(sub) => deleted_files(&child_path, sub, files),
         }
     }
 }
@@ -164,16 +188,16 @@ fn quote_path(prefix: &str, path: &VfsPath) -> String {
 fn write_file_patch(out: &mut String, file: &FilePatch<'_>) {
     let a = quote_path("a/", &file.path);
     let b = quote_path("b/", &file.path);
-    let old_data = file.old.map(|f| &f.data()[..]).unwrap_or(&[]);
-    let new_data = file.new.map(|f| &f.data()[..]).unwrap_or(&[]);
+    let old_data = file.old.map(|side| side.data).unwrap_or(&[]);
+    let new_data = file.new.map(|side| side.data).unwrap_or(&[]);
     let binary = is_binary(old_data) || is_binary(new_data);
     let old_id = file
         .old
-        .map(|f| git_blob_id(f.data()))
+        .map(|side| git_blob_id(side.data))
         .unwrap_or_else(|| NULL_OID.to_string());
     let new_id = file
         .new
-        .map(|f| git_blob_id(f.data()))
+        .map(|side| git_blob_id(side.data))
         .unwrap_or_else(|| NULL_OID.to_string());
     let short = |id: &str| {
         if binary {
@@ -186,11 +210,11 @@ fn write_file_patch(out: &mut String, file: &FilePatch<'_>) {
     let _ = writeln!(out, "diff --git {a} {b}");
     match (file.old, file.new) {
         (None, Some(new)) => {
-            let _ = writeln!(out, "new file mode {}", git_mode(new));
+            let _ = writeln!(out, "new file mode {}", new.mode);
             let _ = writeln!(out, "index {}..{}", short(&old_id), short(&new_id));
         }
         (Some(old), None) => {
-            let _ = writeln!(out, "deleted file mode {}", git_mode(old));
+            let _ = writeln!(out, "deleted file mode {}", old.mode);
             let _ = writeln!(out, "index {}..{}", short(&old_id), short(&new_id));
         }
         (Some(old), Some(_)) => {
@@ -199,7 +223,7 @@ fn write_file_patch(out: &mut String, file: &FilePatch<'_>) {
                 "index {}..{} {}",
                 short(&old_id),
                 short(&new_id),
-                git_mode(old)
+                old.mode
             );
         }
         (None, None) => unreachable!("a file patch has a side"),

@@ -42,6 +42,15 @@ pub enum Step {
         /// Its content.
         data: Bytes,
     },
+    /// Put a symbolic link at `path`, replacing what is there.
+    Link {
+        /// Where.
+        path: VfsPath,
+        /// Its mode and time.
+        meta: Meta,
+        /// What it points at.
+        target: String,
+    },
     /// Set the mode and time of what is at `path` (a folder after its
     /// entries changed, or a file whose content did not).
     Meta {
@@ -59,6 +68,7 @@ impl Step {
             Step::Remove { path }
             | Step::Dir { path, .. }
             | Step::File { path, .. }
+            | Step::Link { path, .. }
             | Step::Meta { path, .. } => path,
         }
     }
@@ -102,6 +112,11 @@ fn dirs(path: &VfsPath, old: &Arc<DirNode>, new: &Arc<DirNode>, steps: &mut Vec<
 
 fn added(path: &VfsPath, node: &Node, steps: &mut Vec<Step>) {
     match node {
+        Node::Link(link) => steps.push(Step::Link {
+            path: path.clone(),
+            meta: link.meta(),
+            target: link.target().to_string(),
+        }),
         Node::File(file) => steps.push(Step::File {
             path: path.clone(),
             meta: file.meta(),
@@ -143,6 +158,12 @@ fn updated(path: &VfsPath, before: &Node, after: &Node, steps: &mut Vec<Step>) {
             }
         }
         (Node::Dir(a), Node::Dir(b)) => dirs(path, a, b, steps),
+        // A link is put again whole when its target or time changed.
+        (Node::Link(a), Node::Link(b)) => {
+            if !Arc::ptr_eq(a, b) && (a.target() != b.target() || a.meta() != b.meta()) {
+                added(path, after, steps);
+            }
+        }
         _ => {
             steps.push(Step::Remove { path: path.clone() });
             added(path, after, steps);
@@ -199,6 +220,10 @@ impl Vfs {
                     self.graft(path, Node::File(Arc::new(file)))
                 }
             }
+            Step::Link { path, meta, target } => {
+                let link = crate::node::LinkNode::new(target.as_str(), *meta);
+                self.graft(path, Node::Link(Arc::new(link)))
+            }
             Step::Meta { path, meta } => self
                 .set_mode(path, meta.mode)
                 .and_then(|()| self.set_mtime(path, Some(meta.mtime_ns))),
@@ -237,6 +262,12 @@ mod tests {
                     meta.mode,
                     meta.mtime_ns,
                     file.data()
+                )),
+                Node::Link(link) => out.push(format!(
+                    "{path} l {:o} {} {}",
+                    meta.mode,
+                    meta.mtime_ns,
+                    link.target()
                 )),
                 Node::Dir(dir) => {
                     out.push(format!("{path} d {:o} {}", meta.mode, meta.mtime_ns));

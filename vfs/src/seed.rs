@@ -16,7 +16,7 @@ use thiserror::Error;
 
 use crate::error::{Errno, FsError};
 use crate::fs::{DIR_MODE, FILE_MODE, Snapshot, Vfs};
-use crate::node::{DirNode, FileNode, Meta, Name, Node, NodeType};
+use crate::node::{DirNode, FileNode, LinkNode, Meta, Name, Node, NodeType};
 use crate::path::{PathError, VfsPath};
 use crate::seed_config::SeedSpec;
 use crate::seed_filter::{HostFilter, HostWalk};
@@ -75,9 +75,6 @@ pub enum SeedError {
     /// The host path is, or contains, a symbolic link.
     #[error("seed path is a symlink (not supported): {}", .0.display())]
     Symlink(PathBuf),
-    /// Links were to be kept, which the VFS cannot hold yet.
-    #[error("cannot keep the symlink {}: the sandbox filesystem has no links yet (skip links instead)", .0.display())]
-    KeepLinks(PathBuf),
     /// An exclude pattern that is not valid gitignore syntax.
     #[error("invalid exclude pattern `{pattern}`: {reason}")]
     BadExclude {
@@ -292,7 +289,7 @@ pub fn seed_host_filtered(
     let node = read_host_node(host, &mut budget, levels, &mut walk)?
         .expect("the named path is not a link");
     let name = match node.node_type() {
-        NodeType::File => Some(host_file_name(host)?),
+        NodeType::File | NodeType::Symlink => Some(host_file_name(host)?),
         NodeType::Directory => None,
     };
     place(
@@ -365,16 +362,16 @@ fn place(
 /// Puts `node` at `path`: a directory merges into an existing directory,
 /// anything else replaces a node of the same type.
 fn merge(vfs: &mut Vfs, path: &VfsPath, node: Node) -> Result<(), FsError> {
-    match (vfs.lookup(path), node) {
+    match (vfs.lookup_link(path), node) {
         (Ok(Node::Dir(_)), Node::Dir(incoming)) => {
             for (name, child) in incoming.iter() {
                 merge(vfs, &path.join(name), child.clone())?;
             }
             Ok(())
         }
-        (Ok(Node::Dir(_)), Node::File(_)) => Err(FsError::new(Errno::IsDir, path)),
-        (Ok(Node::File(_)), Node::Dir(_)) => Err(FsError::new(Errno::NotDir, path)),
-        (Ok(Node::File(_)), file) => vfs.graft(path, file),
+        (Ok(Node::Dir(_)), _) => Err(FsError::new(Errno::IsDir, path)),
+        (Ok(Node::File(_) | Node::Link(_)), Node::Dir(_)) => Err(FsError::new(Errno::NotDir, path)),
+        (Ok(Node::File(_) | Node::Link(_)), file) => vfs.graft(path, file),
         (Err(_), node) => {
             if let Some(parent) = path.parent() {
                 vfs.mkdir_all(&parent)?;
@@ -484,8 +481,16 @@ fn read_host_node(
     let metadata = fs::symlink_metadata(path).map_err(io_error(path))?;
     let file_type = metadata.file_type();
     if file_type.is_symlink() {
-        walk.link(path)?;
-        Ok(None)
+        let Some(target) = walk.link(path)? else {
+            return Ok(None);
+        };
+        budget.take_node(path)?;
+        if (target.len() as u64) > budget.bytes {
+            return Err(budget.exhausted(path, crate::error::QuotaKind::Bytes));
+        }
+        budget.bytes -= target.len() as u64;
+        let link = LinkNode::new(target, meta_of(&metadata, crate::fs::LINK_MODE));
+        Ok(Some(Node::Link(Arc::new(link))))
     } else if file_type.is_file() {
         budget.take_node(path)?;
         let data = read_host_file(path, metadata.len(), budget)?;

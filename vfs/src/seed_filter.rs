@@ -206,16 +206,28 @@ impl HostWalk<'_> {
         false
     }
 
-    /// A link inside a seeded folder: `Ok` when it is skipped.
-    pub(crate) fn link(&self, path: &Path) -> Result<(), SeedError> {
+    /// A link inside a seeded folder: `Ok(None)` when it is skipped,
+    /// `Ok(Some(target))` when it is kept as a VFS link holding the host
+    /// link's text (read, never followed).
+    pub(crate) fn link(&self, path: &Path) -> Result<Option<String>, SeedError> {
         match self.filter.symlinks {
             SymlinkPolicy::Refuse => Err(SeedError::Symlink(path.to_path_buf())),
             SymlinkPolicy::Skip => {
                 self.filter.skipped.lock().push(path.to_path_buf());
                 self.filter.left_out.lock().push(path.to_path_buf());
-                Ok(())
+                Ok(None)
             }
-            SymlinkPolicy::Keep => Err(SeedError::KeepLinks(path.to_path_buf())),
+            SymlinkPolicy::Keep => {
+                let target = std::fs::read_link(path).map_err(|source| SeedError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                target
+                    .into_os_string()
+                    .into_string()
+                    .map(Some)
+                    .map_err(|_| SeedError::NonUtf8Name(path.to_path_buf()))
+            }
         }
     }
 }

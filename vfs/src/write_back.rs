@@ -48,6 +48,9 @@ pub enum SkipReason {
     Deletion,
     /// Folders are created only as parents of written files.
     Directory,
+    /// A symbolic link: write-back never creates a host link (contract
+    /// §9a).
+    Symlink,
     /// The seed left this host path out (an exclude, an ignore file, a
     /// skipped link): the host's copy is not the sandbox's to replace.
     LeftOut,
@@ -65,6 +68,7 @@ impl std::fmt::Display for SkipReason {
             SkipReason::Directory => {
                 f.write_str("directories are only created as parents of written files")
             }
+            SkipReason::Symlink => f.write_str("symbolic links are never written to the host"),
             SkipReason::HostTypeConflict(path) => write!(
                 f,
                 "{} is in the way on the host (writing would delete it)",
@@ -287,6 +291,10 @@ pub fn plan<'a>(
                 continue;
             }
             (_, Some(Node::File(file))) => file,
+            (_, Some(Node::Link(_))) => {
+                plan.skipped.push(skip(SkipReason::Symlink));
+                continue;
+            }
             _ => {
                 plan.skipped.push(skip(SkipReason::Directory));
                 continue;
@@ -320,7 +328,7 @@ fn mapping_for<'m>(mappings: &'m [CopyRwMapping], path: &VfsPath) -> Option<&'m 
     mappings
         .iter()
         .filter(|m| match m.node_type {
-            NodeType::File => m.sandbox_root == *path,
+            NodeType::File | NodeType::Symlink => m.sandbox_root == *path,
             NodeType::Directory => path.starts_with(&m.sandbox_root),
         })
         .filter(|m| !path.starts_with(&tmp) || m.sandbox_root.starts_with(&tmp))
@@ -341,7 +349,7 @@ fn resolve<'a>(
             mapping.host_root.clone(),
             relative.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         ),
-        NodeType::File => {
+        NodeType::File | NodeType::Symlink => {
             let parent = mapping
                 .host_root
                 .parent()

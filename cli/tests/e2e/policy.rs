@@ -39,8 +39,8 @@ fn workspace_write_fences_the_copy_rw_target_and_writes_back_what_it_allowed() {
     assert_eq!(json["stdout"], "done\n");
     let stderr = json["stderr"].as_str().unwrap();
     for line in [
-        format!("bash: /w/.git/HEAD: {WW_DENIED}"),
-        format!("bash: /ro/notes.txt: {WW_DENIED}"),
+        format!("bash: line 1: /w/.git/HEAD: {WW_DENIED}"),
+        format!("bash: line 1: /ro/notes.txt: {WW_DENIED}"),
         format!("rm: /w: {WW_DENIED}"),
     ] {
         assert!(stderr.contains(&line), "{line} in {stderr}");

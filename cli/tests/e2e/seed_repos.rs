@@ -42,7 +42,7 @@ fn listing(project: &Project, extra: &[&str]) -> Run {
 }
 
 #[test]
-fn links_are_refused_by_default_skipped_on_request_and_keep_is_refused() {
+fn links_are_refused_by_default_skipped_on_request_and_kept_as_vfs_links() {
     let project = repository();
     listing(&project, &[])
         .assert_code(2)
@@ -66,9 +66,21 @@ fn links_are_refused_by_default_skipped_on_request_and_keep_is_refused() {
             .unwrap()
             .ends_with("node_modules/.bin/tool")
     );
-    listing(&project, &["--symlinks", "keep"])
-        .assert_code(2)
-        .stderr_has("has no links yet (skip links instead)");
+    // Kept: a VFS link holding the host link's text, resolved in the VFS.
+    let run = project.goccia(&[
+        "shell",
+        "--seed",
+        "repo=/w",
+        "--symlinks",
+        "keep",
+        "-c",
+        "cd /w/node_modules/.bin && readlink tool && cat tool && find /w -type l",
+    ]);
+    run.assert_ok();
+    assert_eq!(
+        run.stdout,
+        "../tool/cli.js\ncli\n/w/node_modules/.bin/tool\n"
+    );
     listing(&project, &["--symlinks", "sometimes"]).assert_code(2);
 }
 

@@ -517,6 +517,7 @@ impl Shell {
                 Ok(goccia_vfs::Node::Dir(_)) => {
                     return Ok(self.fail(&words[0], "Is a directory", 126));
                 }
+                Ok(goccia_vfs::Node::Link(_)) => unreachable!("lookup follows links"),
                 Err(_) => return Ok(self.fail(&words[0], "No such file or directory", 127)),
             }
         };

@@ -13,6 +13,15 @@ pub(crate) fn lookup(shell: &Shell, path: &str) -> Option<Node> {
     shell.ctx.vfs.lock().lookup(&resolved).ok()
 }
 
+/// The node at `path` itself, a link not followed (`-h`, `-L`).
+fn lookup_link(shell: &Shell, path: &str) -> Option<Node> {
+    if path.is_empty() {
+        return None;
+    }
+    let resolved: VfsPath = shell.cwd.resolve(path).ok()?;
+    shell.ctx.vfs.lock().lookup_link(&resolved).ok()
+}
+
 fn is_device(path: &str) -> bool {
     matches!(
         path,
@@ -48,7 +57,7 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
         "-d" => arg == "/dev" || matches!(lookup(shell, arg), Some(Node::Dir(_))),
         "-s" => match lookup(shell, arg) {
             Some(Node::File(file)) => !file.is_empty(),
-            Some(Node::Dir(_)) => true,
+            Some(Node::Dir(_) | Node::Link(_)) => true,
             None => false,
         },
         "-r" => {
@@ -79,7 +88,8 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             arg,
             "/dev/null" | "/dev/zero" | "/dev/tty" | "/dev/urandom" | "/dev/random"
         ),
-        "-h" | "-L" | "-p" | "-S" | "-b" | "-k" | "-u" | "-g" => false,
+        "-h" | "-L" => matches!(lookup_link(shell, arg), Some(Node::Link(_))),
+        "-p" | "-S" | "-b" | "-k" | "-u" | "-g" => false,
         "-t" => false,
         "-v" => {
             if let Some((name, index)) = super::variables::split_subscript(arg) {

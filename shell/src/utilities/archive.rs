@@ -167,7 +167,8 @@ fn tar_create(shell: &mut Shell, options: &TarOptions) -> ExecResult {
             );
             continue;
         };
-        let node = shell.context().vfs.lock().lookup(&path);
+        // A link is archived as a link (GNU tar without -h).
+        let node = shell.context().vfs.lock().lookup_link(&path);
         let Ok(node) = node else {
             shell.fail_command(
                 "tar",
@@ -230,6 +231,15 @@ fn append(
     header.set_mode(meta.mode & 0o7777);
     header.set_mtime((meta.mtime_ns.max(0) / 1_000_000_000) as u64);
     match node {
+        Node::Link(link) => {
+            header.set_entry_type(tar::EntryType::Symlink);
+            header.set_size(0);
+            listing.push_str(&format!("{name}\n"));
+            header
+                .set_link_name(link.target())
+                .map_err(|error| std::io::Error::other(format!("{name}: {error}")))?;
+            append_named(builder, &mut header, name, &[][..])
+        }
         Node::File(file) => {
             header.set_entry_type(tar::EntryType::Regular);
             header.set_size(file.data().len() as u64);
@@ -341,6 +351,15 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
             continue;
         }
         let is_dir = entry.header().entry_type().is_dir();
+        let link = if entry.header().entry_type().is_symlink() {
+            entry
+                .link_name()
+                .ok()
+                .flatten()
+                .map(|target| target.to_string_lossy().into_owned())
+        } else {
+            None
+        };
         if mode == 't' || options.verbose {
             out.extend_from_slice(format!("{name}\n").as_bytes());
         }
@@ -363,6 +382,7 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
             members.push(Member {
                 relative,
                 is_dir,
+                link,
                 data,
                 mode,
             });
@@ -413,6 +433,8 @@ fn member_path(name: &str, strip: usize) -> Option<String> {
 struct Member {
     relative: String,
     is_dir: bool,
+    /// A symbolic link's target.
+    link: Option<String>,
     data: Vec<u8>,
     mode: u32,
 }
@@ -436,6 +458,14 @@ fn extract(vfs: &mut goccia_vfs::Vfs, base: &VfsPath, member: Member) -> Result<
     }
     if let Some(parent) = path.parent() {
         vfs.mkdir_all(&parent).map_err(fail)?;
+    }
+    if let Some(target) = member.link {
+        // Replacing what is there, as GNU tar does; never followed.
+        if vfs.lookup_link(&path).is_ok() {
+            vfs.remove_all(&path).map_err(fail)?;
+        }
+        vfs.symlink(&path, &target).map_err(fail)?;
+        return Ok(());
     }
     vfs.write_file(&path, member.data).map_err(fail)?;
     vfs.set_mode(&path, member.mode & 0o7777).map_err(fail)?;

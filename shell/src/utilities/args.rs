@@ -21,6 +21,11 @@ impl Parsed {
         self.flags.contains(&flag)
     }
 
+    /// Of `flags`, the one given last (options that override each other).
+    pub fn last_of(&self, flags: &[char]) -> Option<char> {
+        self.flags.iter().rev().find(|f| flags.contains(f)).copied()
+    }
+
     /// The last value given for `option`.
     pub fn value(&self, option: char) -> Option<&str> {
         self.values

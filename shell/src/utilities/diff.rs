@@ -122,7 +122,7 @@ fn load(shell: &mut Shell, operand: &str) -> Item {
         Ok(goccia_vfs::Node::Dir(dir)) => {
             Item::Dir(dir.iter().map(|(n, _)| n.to_string()).collect())
         }
-        Err(_) => Item::Missing,
+        Ok(goccia_vfs::Node::Link(_)) | Err(_) => Item::Missing,
     }
 }
 

@@ -35,6 +35,16 @@ struct Options {
     max_depth: usize,
     min_depth: usize,
     depth_first: bool,
+    follow: Follow,
+}
+
+/// Which symbolic links `find` follows: none (`-P`, the default), the
+/// starting points only (`-H`), or all of them (`-L`, `-follow`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    Never,
+    Starts,
+    Always,
 }
 
 struct Parser<'a> {
@@ -264,7 +274,12 @@ impl Parser<'_> {
                 self.options.depth_first = true;
                 Expr::True
             }
-            "-follow" | "-xdev" | "-mount" | "-noleaf" | "-L" | "-H" | "-P" => {
+            "-follow" => {
+                self.pos += 1;
+                self.options.follow = Follow::Always;
+                Expr::True
+            }
+            "-xdev" | "-mount" | "-noleaf" => {
                 self.pos += 1;
                 Expr::True
             }
@@ -320,13 +335,11 @@ impl Run<'_> {
             Expr::Type(kind) => match kind {
                 'f' => visit.node.node_type() == NodeType::File,
                 'd' => visit.node.node_type() == NodeType::Directory,
+                'l' => visit.node.node_type() == NodeType::Symlink,
                 _ => false,
             },
             Expr::Size(sign, count, unit) => {
-                let size = match visit.node {
-                    Node::File(file) => file.len(),
-                    Node::Dir(_) => 4096,
-                };
+                let size = crate::utilities::files::list::node_size(visit.node);
                 let units = size.div_ceil(*unit);
                 match sign {
                     1 => units > *count,
@@ -337,6 +350,7 @@ impl Run<'_> {
             Expr::Empty => match visit.node {
                 Node::File(file) => file.is_empty(),
                 Node::Dir(dir) => dir.is_empty(),
+                Node::Link(_) => false,
             },
             Expr::Newer(reference) => visit.node.meta().mtime_ns > *reference,
             Expr::Mtime(sign, n, unit) => {
@@ -471,26 +485,27 @@ fn printf(format: &str, visit: &Visit<'_>) -> String {
                     .unwrap_or(&visit.shown)
                     .trim_start_matches('/'),
             ),
-            Some('s') => out.push_str(
-                &match visit.node {
-                    Node::File(file) => file.len(),
-                    Node::Dir(_) => 4096,
+            Some('s') => {
+                out.push_str(&crate::utilities::files::list::node_size(visit.node).to_string())
+            }
+            Some('l') => {
+                if let Node::Link(link) = visit.node {
+                    out.push_str(link.target());
                 }
-                .to_string(),
-            ),
+            }
             Some('d') => out.push_str(&visit.depth.to_string()),
-            Some('y') => out.push(if visit.node.node_type() == NodeType::Directory {
-                'd'
-            } else {
-                'f'
+            Some('y') => out.push(match visit.node.node_type() {
+                NodeType::Directory => 'd',
+                NodeType::Symlink => 'l',
+                NodeType::File => 'f',
             }),
             Some('m') => out.push_str(&format!("{:o}", visit.node.meta().mode)),
             Some('M') => {
                 let mode = visit.node.meta().mode;
-                out.push(if visit.node.node_type() == NodeType::Directory {
-                    'd'
-                } else {
-                    '-'
+                out.push(match visit.node.node_type() {
+                    NodeType::Directory => 'd',
+                    NodeType::Symlink => 'l',
+                    NodeType::File => '-',
                 });
                 for shift in [6, 3, 0] {
                     let bits = (mode >> shift) & 7;
@@ -530,6 +545,17 @@ fn printf(format: &str, visit: &Visit<'_>) -> String {
 pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut starts = Vec::new();
     let mut index = 1;
+    // `-H`, `-L`, `-P` come before the starting points; the last wins.
+    let mut follow = Follow::Never;
+    while let Some(arg) = args.get(index) {
+        follow = match arg.as_str() {
+            "-H" => Follow::Starts,
+            "-L" => Follow::Always,
+            "-P" => Follow::Never,
+            _ => break,
+        };
+        index += 1;
+    }
     while let Some(arg) = args.get(index) {
         if arg.starts_with('-') && arg.len() > 1 || arg == "(" || arg == "!" {
             break;
@@ -554,6 +580,7 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
             max_depth: usize::MAX,
             min_depth: 0,
             depth_first: false,
+            follow,
         },
     };
     let expr = if parser.args.is_empty() {
@@ -589,10 +616,17 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     for start in &starts {
         let resolved = run.shell.cwd().resolve(start);
-        let node = resolved
-            .as_ref()
-            .ok()
-            .and_then(|p| run.shell.context().vfs.lock().lookup(p).ok());
+        let node = resolved.as_ref().ok().and_then(|p| {
+            let vfs = run.shell.context().vfs.lock();
+            let node = vfs.lookup_link(p).ok()?;
+            match (&node, options.follow) {
+                // A dangling link stays what it is.
+                (Node::Link(_), Follow::Starts | Follow::Always) => {
+                    vfs.lookup(p).ok().or(Some(node))
+                }
+                _ => Some(node),
+            }
+        });
         let (Ok(path), Some(node)) = (resolved, node) else {
             run.status =
                 run.shell
@@ -669,13 +703,43 @@ fn walk(
             } else {
                 format!("{shown}/{name}")
             };
+            let child_path = path.join(name);
+            // With -L a link is what it points at (a dangling one stays a
+            // link); a folder already on the way is a loop, not descended.
+            let followed = match child {
+                Node::Link(_) if options.follow == Follow::Always => {
+                    let vfs = run.shell.context().vfs.lock();
+                    match (vfs.lookup(&child_path), vfs.resolve(&child_path, true)) {
+                        (Ok(target @ Node::Dir(_)), Ok(real))
+                            if vfs
+                                .resolve(&path, true)
+                                .is_ok_and(|here| here.starts_with(&real)) =>
+                        {
+                            drop(vfs);
+                            run.shell.write_stderr(
+                                format!(
+                                    "find: File system loop detected; '{child_shown}' is part of the same file system loop as '{}'.\n",
+                                    start
+                                )
+                                .as_bytes(),
+                            );
+                            run.status = 1;
+                            let _ = target;
+                            continue;
+                        }
+                        (Ok(target), _) => Some(target),
+                        (Err(_), _) => None,
+                    }
+                }
+                _ => None,
+            };
             walk(
                 run,
                 expr,
                 options,
                 child_shown,
-                path.join(name),
-                child,
+                child_path,
+                followed.as_ref().unwrap_or(child),
                 depth + 1,
                 start,
             )?;

@@ -21,6 +21,8 @@ struct Options {
     quiet: bool,
     silent: bool,
     recursive: bool,
+    /// `-R`: links met in the walk are followed too.
+    dereference: bool,
     word: bool,
     line: bool,
     after: usize,
@@ -91,7 +93,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 "only-matching" => o.only_matching = true,
                 "quiet" | "silent" => o.quiet = true,
                 "no-messages" => o.silent = true,
-                "recursive" | "dereference-recursive" => o.recursive = true,
+                "recursive" => o.recursive = true,
+                "dereference-recursive" => {
+                    o.recursive = true;
+                    o.dereference = true;
+                }
                 "word-regexp" => o.word = true,
                 "line-regexp" => o.line = true,
                 "byte-offset" => o.byte_offset = true,
@@ -190,7 +196,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 'o' => o.only_matching = true,
                 'q' => o.quiet = true,
                 's' => o.silent = true,
-                'r' | 'R' => o.recursive = true,
+                'r' => o.recursive = true,
+                'R' => {
+                    o.recursive = true;
+                    o.dereference = true;
+                }
                 'w' => o.word = true,
                 'x' => o.line = true,
                 'b' => o.byte_offset = true,
@@ -422,7 +432,24 @@ fn collect_files(
             format!("{shown}/{}", entry.name)
         };
         let child = path.join(&entry.name);
-        match entry.node_type {
+        // `-r` leaves the links it meets alone; `-R` follows them (but not
+        // into a folder it is already inside).
+        let node_type = match entry.node_type {
+            goccia_vfs::NodeType::Symlink if options.dereference => {
+                let vfs = shell.context().vfs.lock();
+                match (
+                    vfs.stat(&child),
+                    vfs.resolve(&child, true),
+                    vfs.resolve(path, true),
+                ) {
+                    (Ok(stat), Ok(real), Ok(here)) if !here.starts_with(&real) => stat.node_type,
+                    _ => continue,
+                }
+            }
+            other => other,
+        };
+        match node_type {
+            goccia_vfs::NodeType::Symlink => {}
             goccia_vfs::NodeType::Directory => {
                 if options
                     .exclude_dirs

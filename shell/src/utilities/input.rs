@@ -224,6 +224,7 @@ pub(crate) fn open_quiet(shell: &mut Shell, operand: &str) -> Result<Source, &'s
     match vfs.lookup(&path) {
         Ok(Node::File(file)) => Ok(Source::Data(file.data().clone())),
         Ok(Node::Dir(_)) => Err("Is a directory"),
+        Ok(Node::Link(_)) => unreachable!("lookup follows links"),
         Err(error) => Err(error.errno.strerror()),
     }
 }

@@ -223,7 +223,7 @@ fn nothing_grows_deeper_than_the_depth_limit() {
 /// The height a directory should have, recomputed from scratch.
 fn true_height(node: &Node) -> u32 {
     match node {
-        Node::File(_) => 0,
+        Node::File(_) | Node::Link(_) => 0,
         Node::Dir(dir) => dir
             .iter()
             .map(|(_, c)| true_height(c) + 1)
@@ -235,7 +235,7 @@ fn true_height(node: &Node) -> u32 {
 fn heights_hold(node: &Node) -> bool {
     node.height() == true_height(node)
         && match node {
-            Node::File(_) => true,
+            Node::File(_) | Node::Link(_) => true,
             Node::Dir(dir) => dir.iter().all(|(_, child)| heights_hold(child)),
         }
 }

@@ -27,12 +27,26 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
             ("interactive", 'i', false),
             ("update", 'u', false),
             ("no-target-directory", 'T', false),
+            ("dereference", 'L', false),
+            ("no-dereference", 'P', false),
+            ("no-dereference-preserve-links", 'd', false),
+            ("dereference-command-line", 'H', false),
         ],
     ) {
         Ok(parsed) => parsed,
         Err(message) => return usage(shell, name, &message, 1),
     };
     let recursive = moving || parsed.has('r') || parsed.has('R') || parsed.has('a');
+    // Which links cp follows (GNU's rules): -L all, -P/-d/-a none, -H
+    // those named on the command line; by default those named, unless
+    // copying recursively. `mv` moves links as they are.
+    let follow_all = !moving && parsed.last_of(&['L', 'P', 'd', 'a', 'H']) == Some('L');
+    let follow_named = !moving
+        && match parsed.last_of(&['L', 'P', 'd', 'a', 'H']) {
+            Some('L' | 'H') => true,
+            Some(_) => false,
+            None => !recursive,
+        };
     let mut operands = parsed.operands.clone();
     let target = match parsed.value('t') {
         Some(target) => target.to_string(),
@@ -62,7 +76,14 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
             status = 1;
             continue;
         };
-        let node = shell.context().vfs.lock().lookup(&source);
+        let node = {
+            let vfs = shell.context().vfs.lock();
+            if follow_named {
+                vfs.lookup(&source)
+            } else {
+                vfs.lookup_link(&source)
+            }
+        };
         let node = match node {
             Ok(node) => node,
             Err(_) => {
@@ -112,7 +133,29 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
             );
             continue;
         }
-        let exists = shell.context().vfs.lock().lookup(&destination).ok();
+        // A file is copied through a link at the destination (never a
+        // dangling one), as cp writes through links.
+        let destination = {
+            let vfs = shell.context().vfs.lock();
+            match vfs.lookup_link(&destination) {
+                Ok(Node::Link(_)) if !moving && node.node_type() == NodeType::File => {
+                    match vfs.lookup(&destination) {
+                        Ok(_) => vfs.resolve(&destination, true).unwrap_or(destination),
+                        Err(_) => {
+                            drop(vfs);
+                            status = shell.fail_command(
+                                name,
+                                &format!("not writing through dangling symlink '{target}'"),
+                                1,
+                            );
+                            continue;
+                        }
+                    }
+                }
+                _ => destination,
+            }
+        };
+        let exists = shell.context().vfs.lock().lookup_link(&destination).ok();
         if let Some(existing) = &exists {
             if parsed.has('n') {
                 continue;
@@ -144,11 +187,18 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
                 vfs.rename(&source, &destination)
             } else {
                 match (&node, &exists) {
+                    // With -L, links inside are followed too: the tree is
+                    // copied entry by entry.
+                    (Node::Dir(_), _) if follow_all => {
+                        vfs.all_or_nothing(|vfs| copy_dereferenced(vfs, &source, &destination))
+                    }
                     // Merging into a tree is one change: all of it or,
                     // if any path is refused, none.
                     (Node::Dir(_), Some(Node::Dir(_))) => {
                         vfs.all_or_nothing(|vfs| merge_copy(vfs, &source, &destination))
                     }
+                    // A link copied as a link (its text, never followed).
+                    (Node::Link(_), _) => vfs.graft(&destination, node.clone()),
                     _ => vfs.copy(&source, &destination),
                 }
             }
@@ -190,6 +240,40 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
     Ok(status)
 }
 
+/// `cp -rL`: a tree copied with every link in it followed (a dangling one
+/// is copied as the link it is; a folder already on the way is not
+/// entered again).
+fn copy_dereferenced(
+    vfs: &mut goccia_vfs::Vfs,
+    source: &VfsPath,
+    destination: &VfsPath,
+) -> Result<(), goccia_vfs::FsError> {
+    match vfs.lookup(source) {
+        Ok(Node::Dir(dir)) => {
+            if !vfs.is_dir(destination) {
+                vfs.mkdir(destination)?;
+            }
+            let real = vfs.resolve(source, true)?;
+            for (name, _) in dir.iter() {
+                let child = source.join(name);
+                if vfs
+                    .resolve(&child, true)
+                    .is_ok_and(|to| real.starts_with(&to))
+                {
+                    continue;
+                }
+                copy_dereferenced(vfs, &child, &destination.join(name))?;
+            }
+            Ok(())
+        }
+        Ok(_) => vfs.copy(source, destination),
+        Err(_) => {
+            let node = vfs.lookup_link(source)?;
+            vfs.graft(destination, node)
+        }
+    }
+}
+
 /// `cp -r dir existing-dir/dir`: merge into what is there.
 fn merge_copy(
     vfs: &mut goccia_vfs::Vfs,
@@ -201,8 +285,9 @@ fn merge_copy(
     };
     for (name, child) in dir.iter() {
         let target = destination.join(name);
-        match (child, vfs.lookup(&target).ok()) {
+        match (child, vfs.lookup_link(&target).ok()) {
             (Node::Dir(_), Some(Node::Dir(_))) => merge_copy(vfs, &source.join(name), &target)?,
+            (Node::Link(_), _) => vfs.graft(&target, child.clone())?,
             _ => vfs.copy(&source.join(name), &target)?,
         }
     }

@@ -50,9 +50,15 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut out = String::new();
     let mut status = 0;
     for operand in &parsed.operands {
-        let node = resolve(shell, operand)
-            .ok()
-            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok());
+        // The link itself, unless -L follows it.
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            if parsed.has('L') {
+                vfs.lookup(&p).ok()
+            } else {
+                vfs.lookup_link(&p).ok()
+            }
+        });
         let Some(node) = node else {
             status = shell.fail_command(
                 "stat",
@@ -70,6 +76,8 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
             None => {
                 let kind = if node.node_type() == NodeType::Directory {
                     "directory"
+                } else if node.node_type() == NodeType::Symlink {
+                    "symbolic link"
                 } else if node_size(&node) == 0 {
                     "regular empty file"
                 } else {
@@ -79,8 +87,12 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
                     "%Y-%m-%d %H:%M:%S.000000000 +0000",
                     node.meta().mtime_ns.div_euclid(1_000_000_000),
                 );
+                let shown = match &node {
+                    Node::Link(link) => format!("{operand} -> {}", link.target()),
+                    _ => operand.clone(),
+                };
                 out.push_str(&format!(
-                    "  File: {operand}\n  Size: {:<10}\tBlocks: {:<10} IO Block: 4096   {kind}\nDevice: 0,0\tInode: 1           Links: 1\nAccess: ({:04o}/{})  Uid: ( 1000/    user)   Gid: ( 1000/    user)\nAccess: {time}\nModify: {time}\nChange: {time}\n Birth: -\n",
+                    "  File: {shown}\n  Size: {:<10}\tBlocks: {:<10} IO Block: 4096   {kind}\nDevice: 0,0\tInode: 1           Links: 1\nAccess: ({:04o}/{})  Uid: ( 1000/    user)   Gid: ( 1000/    user)\nAccess: {time}\nModify: {time}\nChange: {time}\n Birth: -\n",
                     node_size(&node),
                     node_size(&node).div_ceil(512),
                     node.meta().mode,
@@ -106,10 +118,15 @@ fn stat_format(format: &str, name: &str, node: &Node) -> String {
             continue;
         }
         match chars.next() {
-            Some('n') | Some('N') => out.push_str(name),
+            Some('n') => out.push_str(name),
+            Some('N') => match node {
+                Node::Link(link) => out.push_str(&format!("'{name}' -> '{}'", link.target())),
+                _ => out.push_str(&format!("'{name}'")),
+            },
             Some('s') => out.push_str(&node_size(node).to_string()),
             Some('F') => out.push_str(match node {
                 Node::Dir(_) => "directory",
+                Node::Link(_) => "symbolic link",
                 Node::File(file) if file.is_empty() => "regular empty file",
                 Node::File(_) => "regular file",
             }),
@@ -143,6 +160,7 @@ fn stat_format(format: &str, name: &str, node: &Node) -> String {
 fn disk_usage(node: &Node) -> u64 {
     match node {
         Node::File(file) => file.len().div_ceil(4096) * 4,
+        Node::Link(_) => 0,
         Node::Dir(dir) => 4 + dir.iter().map(|(_, child)| disk_usage(child)).sum::<u64>(),
     }
 }
@@ -233,6 +251,7 @@ pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
 fn apparent_size(node: &Node) -> u64 {
     match node {
         Node::File(file) => file.len(),
+        Node::Link(link) => link.target().len() as u64,
         Node::Dir(dir) => {
             4096 + dir
                 .iter()
@@ -258,10 +277,10 @@ fn du_walk(
                 Node::Dir(_) => {
                     du_walk(child, child_path, depth + 1, max_depth, all, size_of, lines)
                 }
-                Node::File(_) if all && max_depth.is_none_or(|m| depth < m) => {
+                Node::File(_) | Node::Link(_) if all && max_depth.is_none_or(|m| depth < m) => {
                     lines.push((size_of(child), child_path))
                 }
-                Node::File(_) => {}
+                Node::File(_) | Node::Link(_) => {}
             }
         }
     }
@@ -468,14 +487,21 @@ pub fn chown(shell: &mut Shell, args: &[String]) -> ExecResult {
 
 pub fn file(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut out = String::new();
+    let follow = args[1..].iter().any(|a| a == "-L" || a == "--dereference");
     for operand in args[1..].iter().filter(|a| !a.starts_with('-')) {
-        let node = resolve(shell, operand)
-            .ok()
-            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok());
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            if follow {
+                vfs.lookup(&p).ok()
+            } else {
+                vfs.lookup_link(&p).ok()
+            }
+        });
         let kind = match node {
             None => format!("cannot open `{operand}' (No such file or directory)"),
             Some(Node::Dir(_)) => "directory".to_string(),
             Some(Node::File(file)) => describe_content(file.data()),
+            Some(Node::Link(link)) => format!("symbolic link to {}", link.target()),
         };
         out.push_str(&format!("{operand}: {kind}\n"));
     }

@@ -21,10 +21,10 @@ struct Entry {
 pub(crate) fn mode_string(node: &Node) -> String {
     let mode = node.meta().mode;
     let mut out = String::with_capacity(10);
-    out.push(if node.node_type() == NodeType::Directory {
-        'd'
-    } else {
-        '-'
+    out.push(match node.node_type() {
+        NodeType::Directory => 'd',
+        NodeType::Symlink => 'l',
+        NodeType::File => '-',
     });
     for shift in [6, 3, 0] {
         let bits = (mode >> shift) & 7;
@@ -39,6 +39,7 @@ pub(crate) fn node_size(node: &Node) -> u64 {
     match node {
         Node::File(file) => file.len(),
         Node::Dir(_) => 4096,
+        Node::Link(link) => link.target().len() as u64,
     }
 }
 
@@ -70,10 +71,21 @@ pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
     let mut status = 0;
+    // A link named on the command line is listed as what it points at
+    // when that is a folder, unless -l, -d or -F ask about the link itself.
+    let about_links = parsed.has('l') || parsed.has('d') || parsed.has('F');
     for operand in &operands {
-        let node = resolve(shell, operand)
-            .ok()
-            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok().map(|n| (p, n)));
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            let node = vfs.lookup_link(&p).ok()?;
+            if matches!(node, Node::Link(_))
+                && !about_links
+                && let Ok(target @ Node::Dir(_)) = vfs.lookup(&p)
+            {
+                return Some((vfs.resolve(&p, true).unwrap_or(p), target));
+            }
+            Some((p, node))
+        });
         match node {
             None => {
                 shell.fail_command(
@@ -215,6 +227,7 @@ fn write_entries(
         match entry.node.node_type() {
             NodeType::Directory if parsed.has('F') || parsed.has('p') => "/",
             NodeType::File if parsed.has('F') && entry.node.meta().mode & 0o111 != 0 => "*",
+            NodeType::Symlink if parsed.has('F') && !parsed.has('l') => "@",
             _ => "",
         }
     };
@@ -238,9 +251,13 @@ fn write_entries(
             } else {
                 1
             };
+            let target = match &entry.node {
+                Node::Link(link) => format!(" -> {}", link.target()),
+                _ => String::new(),
+            };
             writeln!(
                 out,
-                "{} {links} user user {size:>5} {} {}{}",
+                "{} {links} user user {size:>5} {} {}{}{target}",
                 mode_string(&entry.node),
                 format_time(entry.node.meta().mtime_ns),
                 entry.name,
@@ -379,7 +396,7 @@ pub fn tree(shell: &mut Shell, args: &[String]) -> ExecResult {
                     depth_limit,
                 );
             }
-            Some(Node::File(_)) => {
+            Some(Node::File(_) | Node::Link(_)) => {
                 out.push_str(&format!("{operand} [error opening dir]\n"));
             }
             None => out.push_str(&format!("{operand} [error opening dir]\n")),
@@ -421,6 +438,10 @@ fn tree_walk(
         out.push_str(prefix);
         out.push_str(if last { "└── " } else { "├── " });
         out.push_str(name);
+        if let Node::Link(link) = node {
+            out.push_str(" -> ");
+            out.push_str(link.target());
+        }
         out.push('\n');
         match node {
             Node::Dir(child) => {
@@ -438,7 +459,7 @@ fn tree_walk(
                     limit,
                 );
             }
-            Node::File(_) => *files += 1,
+            Node::File(_) | Node::Link(_) => *files += 1,
         }
     }
 }

@@ -209,28 +209,122 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let symbolic = args[1..]
-        .iter()
-        .any(|a| a.starts_with('-') && a.contains('s'));
-    let operands: Vec<String> = args[1..]
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .cloned()
-        .collect();
-    if operands.len() < 2 {
+    let parsed = parse_options!(
+        shell,
+        args,
+        "t",
+        &[
+            ("symbolic", 's', false),
+            ("force", 'f', false),
+            ("no-dereference", 'n', false),
+            ("no-target-directory", 'T', false),
+            ("target-directory", 't', true),
+            ("verbose", 'v', false),
+            ("relative", 'r', false),
+            ("logical", 'L', false),
+            ("physical", 'P', false),
+        ]
+    );
+    if !parsed.has('s') {
+        // The VFS has no hard links: a hard link is a copy that shares
+        // its content (later writes to one are not seen in the other).
+        if parsed.operands.len() < 2 {
+            return usage(shell, "ln", "missing file operand", 1);
+        }
+        let mut copy_args = vec!["ln".to_string()];
+        copy_args.extend(parsed.operands.iter().cloned());
+        return copy_or_move(shell, &copy_args, false);
+    }
+    let mut operands = parsed.operands.clone();
+    let directory = match parsed.value('t') {
+        Some(dir) => Some(dir.to_string()),
+        None if operands.len() > 2 => operands.pop(),
+        None => None,
+    };
+    if operands.is_empty() {
         return usage(shell, "ln", "missing file operand", 1);
     }
-    if symbolic {
-        return Ok(shell.fail_command(
-            "ln",
-            "symbolic links are not supported in the sandbox filesystem",
-            1,
-        ));
+    // (target text, where the link goes)
+    let mut links: Vec<(String, String)> = Vec::new();
+    let inside = |dir: &str, target: &str| {
+        let name = target
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(target);
+        format!("{}/{name}", dir.trim_end_matches('/'))
+    };
+    match (&directory, operands.as_slice()) {
+        (Some(dir), targets) => {
+            for target in targets {
+                links.push((target.clone(), inside(dir, target)));
+            }
+        }
+        (None, [target]) => links.push((target.clone(), inside(".", target))),
+        (None, [target, name]) => {
+            // An existing folder (through a link, unless -n) takes the link
+            // inside it.
+            let into_dir = !parsed.has('T')
+                && resolve(shell, name).is_ok_and(|path| {
+                    let vfs = shell.context().vfs.lock();
+                    if parsed.has('n') {
+                        matches!(vfs.lookup_link(&path), Ok(goccia_vfs::Node::Dir(_)))
+                    } else {
+                        vfs.is_dir(&path)
+                    }
+                });
+            let at = if into_dir {
+                inside(name, target)
+            } else {
+                name.clone()
+            };
+            links.push((target.clone(), at));
+        }
+        _ => unreachable!("a directory takes more than two operands"),
     }
-    // A hard link is a copy that shares content.
-    let mut copy_args = vec!["ln".to_string()];
-    copy_args.extend(operands);
-    copy_or_move(shell, &copy_args, false)
+    let mut status = 0;
+    for (target, name) in links {
+        let shown = name.strip_prefix("./").unwrap_or(&name).to_string();
+        let Ok(path) = resolve(shell, &name) else {
+            status = 1;
+            continue;
+        };
+        let vfs = shell.context().vfs.clone();
+        let made = {
+            let mut vfs = vfs.lock();
+            let existing = vfs.lookup_link(&path);
+            let replace = parsed.has('f') && existing.is_ok();
+            match existing {
+                Ok(goccia_vfs::Node::Dir(_)) if replace => {
+                    Err(goccia_vfs::FsError::new(Errno::IsDir, &path))
+                }
+                _ if replace => vfs
+                    .remove_file(&path)
+                    .and_then(|()| vfs.symlink(&path, &target)),
+                _ => vfs.symlink(&path, &target),
+            }
+        };
+        match made {
+            Ok(()) => {
+                if parsed.has('v') {
+                    let line = format!("'{shown}' -> '{target}'\n");
+                    if let Err(error) = shell.write_stdout(line.as_bytes()) {
+                        return shell.io_status("ln", error);
+                    }
+                }
+            }
+            Err(error) => {
+                status = shell.fail_fs(
+                    "ln",
+                    &shown,
+                    &error,
+                    |reason| format!("failed to create symbolic link '{shown}': {reason}"),
+                    1,
+                );
+            }
+        }
+    }
+    Ok(status)
 }
 
 pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -12,6 +12,31 @@ pub(crate) fn resolve(shell: &Shell, operand: &str) -> Result<VfsPath, &'static 
         .map_err(|e| Errno::from(&e).strerror())
 }
 
+/// How much of a path must exist for `realpath` and `readlink -f`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Existing {
+    /// Every name (`-e`).
+    All,
+    /// All but the last (the default of `realpath`, `readlink -f`).
+    AllButLast,
+    /// None (`-m`).
+    None,
+}
+
+/// `path` with every symbolic link followed (inside the VFS), or `None`
+/// when what must exist does not.
+fn canonicalize(shell: &Shell, path: &VfsPath, existing: Existing) -> Option<VfsPath> {
+    let vfs = shell.context().vfs.lock();
+    match existing {
+        Existing::All => vfs.canonical(path).ok(),
+        Existing::AllButLast => vfs.resolve(path, true).ok(),
+        Existing::None => {
+            let (found, missing) = vfs.resolve_existing(path).ok()?;
+            Some(found.join_relative(missing.iter().map(String::as_str)))
+        }
+    }
+}
+
 pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
@@ -27,6 +52,13 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
     if parsed.operands.is_empty() {
         return usage(shell, "realpath", "missing operand", 1);
     }
+    let existing = if parsed.has('m') {
+        Existing::None
+    } else if parsed.has('e') {
+        Existing::All
+    } else {
+        Existing::AllButLast
+    };
     let mut out = String::new();
     let mut status = 0;
     for operand in &parsed.operands {
@@ -34,25 +66,29 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
-        let vfs = shell.context().vfs.lock();
-        let ok = if parsed.has('m') {
-            true
-        } else if parsed.has('e') {
-            vfs.exists(&path)
+        let found = if parsed.has('s') {
+            // Names only, links left as they are.
+            let vfs = shell.context().vfs.lock();
+            let ok = match existing {
+                Existing::None => true,
+                Existing::All => vfs.lookup_link(&path).is_ok(),
+                Existing::AllButLast => path.parent().is_none_or(|p| vfs.is_dir(&p)),
+            };
+            ok.then_some(path)
         } else {
-            path.parent().is_none_or(|p| vfs.is_dir(&p))
+            canonicalize(shell, &path, existing)
         };
-        drop(vfs);
-        if ok {
-            out.push_str(&format!("{path}\n"));
-        } else {
-            status = 1;
-            if !parsed.has('q') {
-                shell.fail_command(
-                    "realpath",
-                    &format!("{operand}: No such file or directory"),
-                    1,
-                );
+        match found {
+            Some(found) => out.push_str(&format!("{found}\n")),
+            None => {
+                status = 1;
+                if !parsed.has('q') {
+                    shell.fail_command(
+                        "realpath",
+                        &format!("{operand}: No such file or directory"),
+                        1,
+                    );
+                }
             }
         }
     }
@@ -72,37 +108,56 @@ pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("canonicalize-existing", 'e', false),
             ("canonicalize-missing", 'm', false),
             ("no-newline", 'n', false),
+            ("quiet", 'q', false),
+            ("silent", 's', false),
+            ("verbose", 'v', false),
         ]
     );
-    let canonical = parsed.has('f') || parsed.has('e') || parsed.has('m');
+    if parsed.operands.is_empty() {
+        return usage(shell, "readlink", "missing operand", 1);
+    }
+    let existing = if parsed.has('m') {
+        Some(Existing::None)
+    } else if parsed.has('e') {
+        Some(Existing::All)
+    } else if parsed.has('f') {
+        Some(Existing::AllButLast)
+    } else {
+        None
+    };
     let mut out = String::new();
     let mut status = 0;
     for operand in &parsed.operands {
-        if !canonical {
-            // There are no symlinks in the sandbox filesystem.
-            status = 1;
-            continue;
-        }
         let Ok(path) = resolve(shell, operand) else {
             status = 1;
             continue;
         };
-        let vfs = shell.context().vfs.lock();
-        let ok = if parsed.has('m') {
-            true
-        } else if parsed.has('e') {
-            vfs.exists(&path)
-        } else {
-            path.parent().is_none_or(|p| vfs.is_dir(&p))
-        };
-        drop(vfs);
-        if ok {
-            out.push_str(path.as_ref());
-            if !parsed.has('n') {
-                out.push('\n');
+        let found = match existing {
+            Some(existing) => canonicalize(shell, &path, existing).map(|p| p.to_string()),
+            // The link's own text; anything else is a failure, silent
+            // unless -v.
+            None => {
+                let link = shell.context().vfs.lock().read_link(&path);
+                match link {
+                    Ok(target) => Some(target),
+                    Err(error) => {
+                        if parsed.has('v') {
+                            let reason = error.errno.strerror();
+                            shell.fail_command("readlink", &format!("{operand}: {reason}"), 1);
+                        }
+                        None
+                    }
+                }
             }
-        } else {
-            status = 1;
+        };
+        match found {
+            Some(text) => {
+                out.push_str(&text);
+                if !parsed.has('n') {
+                    out.push('\n');
+                }
+            }
+            None => status = 1,
         }
     }
     if let Err(error) = shell.write_stdout(out.as_bytes()) {

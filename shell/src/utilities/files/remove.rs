@@ -39,7 +39,8 @@ pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = shell.fail_command("rm", "it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe", 1);
             continue;
         }
-        let node = shell.context().vfs.lock().lookup(&path);
+        // A link is removed, never what it points at.
+        let node = shell.context().vfs.lock().lookup_link(&path);
         match node {
             Err(_) => {
                 if !force {
