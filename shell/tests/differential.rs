@@ -12,6 +12,8 @@ mod core_cases;
 mod descriptors;
 #[path = "differential/gnu.rs"]
 mod gnu;
+#[path = "differential/links.rs"]
+mod links;
 #[path = "differential/procsub.rs"]
 mod procsub;
 
@@ -141,4 +143,9 @@ fn descriptors_behave_as_under_real_bash() {
 #[test]
 fn gnu_details_behave_as_under_real_bash_and_gnu_tools() {
     check(gnu::CASES);
+}
+
+#[test]
+fn symbolic_links_behave_as_under_real_bash() {
+    check(links::CASES);
 }

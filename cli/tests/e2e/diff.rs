@@ -316,3 +316,69 @@ fn a_diff_root_makes_the_patch_apply_in_the_seeded_folder() {
         .stderr_has("--diff-root work:")
         .stdout_is("");
 }
+
+/// Links (contract §9a): the JSON diff says `symlink` with the target as
+/// content; the unified patch uses mode 120000, and `git apply` makes the
+/// same links on the host (write-back never would: it reports them).
+#[test]
+fn links_are_diffed_as_git_does_and_git_apply_makes_them() {
+    let project = Project::new();
+    project.write("repo/src/a.txt", "a\n");
+    let script = "cd /work && ln -s src/a.txt top && ln -s ../top src/up && ln -s nowhere dangling";
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        script,
+        "--seed",
+        "repo=/work",
+        "--diff",
+        "--diff-format",
+        "unified",
+        "--diff-root",
+        "/work",
+    ]);
+    run.assert_ok();
+    let patch = &run.stdout;
+    assert!(
+        patch.contains("diff --git a/top b/top\nnew file mode 120000\n"),
+        "{patch}"
+    );
+    let tree = tempfile::tempdir().unwrap();
+    copy_dir(&project.join("repo"), tree.path());
+    std::fs::write(tree.path().join("change.patch"), patch).unwrap();
+    let apply = git(tree.path(), &["apply", "change.patch"]);
+    assert!(
+        apply.status.success(),
+        "git apply: {}\n{patch}",
+        String::from_utf8_lossy(&apply.stderr)
+    );
+    for (link, target) in [
+        ("top", "src/a.txt"),
+        ("src/up", "../top"),
+        ("dangling", "nowhere"),
+    ] {
+        assert_eq!(
+            std::fs::read_link(tree.path().join(link)).unwrap(),
+            Path::new(target),
+            "{link}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(tree.path().join("src/up")).unwrap(),
+        "a\n"
+    );
+
+    let json = project
+        .goccia(&["shell", "-c", script, "--seed", "repo=/work", "--diff"])
+        .json();
+    let change = &json["changes"][0];
+    assert_eq!(change["type"], "symlink", "{json}");
+    assert_eq!(change["path"], "/work/dangling");
+    assert_eq!(change["content"], "nowhere");
+
+    // Write-back skips each link and says so; the host gets none.
+    let run = project.goccia(&["shell", "-c", script, "--copy-rw", "repo=/work"]);
+    run.assert_ok()
+        .stderr_has("write-back: skipped /work/top: symbolic links are never written to the host");
+    assert!(std::fs::symlink_metadata(project.join("repo/top")).is_err());
+}
