@@ -106,13 +106,22 @@ impl Sandbox {
         let cancel = CancelToken::new();
         let watch = Watch::with_cancel(limits.timeout, cancel.clone());
         let launcher = Arc::new(Nester::root(engine.clone()));
-        let context = Context::with_launcher(
+        let network = goccia_vm::fetch::ShellNetwork {
+            policy: engine.network.clone(),
+            audit: engine.audit.clone(),
+            advice: engine.advice.clone(),
+            relay: engine.relay.clone(),
+        };
+        let context = Context::with_hooks(
             self.shared_vfs(),
             watch,
             limits.clone(),
-            launcher,
             engine.audit.clone(),
-            engine.programs.0.clone(),
+            goccia_shell::Hooks {
+                launcher: Some(launcher),
+                host: engine.programs.0.clone(),
+                network: Some(Arc::new(network)),
+            },
         );
         let writer = |stream| {
             Fd::writer(HostWriter {

@@ -28,6 +28,10 @@ pub struct FetchRequest {
     pub headers: Vec<(String, String)>,
     /// The body, if any.
     pub body: Option<Vec<u8>>,
+    /// Follow redirects (`fetch` always does; `curl` only with `-L`).
+    pub follow_redirects: bool,
+    /// Keep the method across redirects (`curl -X`).
+    pub keep_method: bool,
 }
 
 /// What came back, after any redirects.
@@ -37,6 +41,8 @@ pub struct FetchResponse {
     pub status: u16,
     /// Its reason phrase.
     pub status_text: String,
+    /// The protocol version (`HTTP/1.1`).
+    pub version: String,
     /// The final URL (after redirects).
     pub url: String,
     /// Whether a redirect was followed.
@@ -169,6 +175,7 @@ pub fn fetch(
             .and_then(|value| value.to_str().ok())
             .map(str::to_string);
         if status.is_redirection()
+            && request.follow_redirects
             && let Some(location) = location
         {
             let next = request.url.join(&location).map_err(|error| {
@@ -176,7 +183,11 @@ pub fn fetch(
             })?;
             let code = status.as_u16();
             if code == 303 || ((code == 301 || code == 302) && request.method == "POST") {
-                request.method = "GET".to_string();
+                // The body is not sent again; the method becomes GET unless
+                // the caller insists on it (curl -X keeps it).
+                if !request.keep_method {
+                    request.method = "GET".to_string();
+                }
                 request.body = None;
             }
             request.url = next;
@@ -327,9 +338,78 @@ fn finish(
     Ok(FetchResponse {
         status: status.as_u16(),
         status_text: status.canonical_reason().unwrap_or("").to_string(),
+        version: format!("{:?}", response.version()),
         url: url.to_string(),
         redirected,
         headers,
         body,
     })
+}
+
+/// The network of a sandbox's shells (`curl`, `wget`): the same checks,
+/// hops and caps as `fetch`, through the relay when the sandbox is
+/// isolated.
+pub struct ShellNetwork {
+    /// The allow-list and caps.
+    pub policy: NetPolicy,
+    /// Where each decision is recorded.
+    pub audit: Audit,
+    /// The surface's words for changing a setting.
+    pub advice: Advice,
+    /// Where requests go instead, if anywhere.
+    pub relay: FetchRelay,
+}
+
+impl goccia_shell::Network for ShellNetwork {
+    fn fetch(
+        &self,
+        request: goccia_shell::HttpRequest,
+        watch: &Watch,
+    ) -> Result<goccia_shell::HttpResponse, goccia_shell::NetworkError> {
+        use goccia_shell::NetworkError;
+        let url = Url::parse(&request.url)
+            .map_err(|error| NetworkError::BadUrl(format!("URL `{}`: {error}", request.url)))?;
+        let request = FetchRequest {
+            method: request.method,
+            url,
+            headers: request.headers,
+            body: request.body,
+            follow_redirects: request.follow_redirects,
+            keep_method: request.keep_method,
+        };
+        let fetched = match &self.relay.0 {
+            Some(relay) => relay.fetch(request, watch),
+            None => fetch(
+                &FetchContext {
+                    policy: &self.policy,
+                    audit: &self.audit,
+                    watch,
+                    advice: &self.advice,
+                },
+                request,
+            ),
+        };
+        match fetched {
+            Ok(response) => Ok(goccia_shell::HttpResponse {
+                status: response.status,
+                status_text: response.status_text,
+                version: response.version,
+                url: response.url,
+                headers: response.headers,
+                body: response.body,
+            }),
+            Err(FetchError::Refused(message)) => Err(NetworkError::Refused(message)),
+            Err(error @ FetchError::TooLarge { .. }) => {
+                Err(NetworkError::TooLarge(error.to_string()))
+            }
+            Err(FetchError::Stopped(stop)) => Err(NetworkError::Stopped(stop)),
+            Err(FetchError::Failed(message)) if message.starts_with("cannot resolve") => {
+                Err(NetworkError::Resolve(message))
+            }
+            Err(FetchError::Failed(message)) if message.starts_with("more than") => {
+                Err(NetworkError::TooManyRedirects(message))
+            }
+            Err(FetchError::Failed(message)) => Err(NetworkError::Failed(message)),
+        }
+    }
 }

@@ -148,13 +148,22 @@ pub(crate) fn with_shell(host: &Host, change: impl FnOnce(&mut Shell)) {
 /// The shell all `$` of this sandbox share, at `/` with the sandbox's
 /// deadline; its own `goccia` builtin nests through the same runner.
 fn new_shell(host: &Host) -> Shell {
-    let context = Context::with_launcher(
+    let network = crate::fetch::ShellNetwork {
+        policy: host.network.clone(),
+        audit: host.audit.clone(),
+        advice: host.advice.clone(),
+        relay: host.relay.clone(),
+    };
+    let context = Context::with_hooks(
         host.vfs.clone(),
         host.watch.clone(),
         host.limits.clone(),
-        host.nest.launcher(),
         host.audit.clone(),
-        host.programs.0.clone(),
+        goccia_shell::Hooks {
+            launcher: Some(host.nest.launcher()),
+            host: host.programs.0.clone(),
+            network: Some(std::sync::Arc::new(network)),
+        },
     );
     let mut shell = Shell::new(
         context,

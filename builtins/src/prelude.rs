@@ -204,6 +204,8 @@ fn fetch<'js>(
         url,
         headers,
         body,
+        follow_redirects: true,
+        keep_method: false,
     };
     let context = crate::fetch::FetchContext {
         policy: &host.network,

@@ -34,6 +34,8 @@ mod limits;
 mod mcp;
 #[path = "e2e/nested.rs"]
 mod nested;
+#[path = "e2e/net_tools.rs"]
+mod net_tools;
 #[path = "e2e/node.rs"]
 mod node;
 #[path = "e2e/node_oracle.rs"]

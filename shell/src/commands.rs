@@ -11,7 +11,7 @@ use goccia_vfs::SharedVfs;
 
 use crate::builtins;
 use crate::interp;
-use crate::interp::{CommandFn, CommandKind, CommandTable, Context, HostCommands, ScriptLauncher};
+use crate::interp::{CommandFn, CommandKind, CommandTable, Context, Hooks};
 use crate::utilities;
 
 /// Every builtin and utility.
@@ -24,21 +24,26 @@ impl Context {
     /// A context for shells of one sandbox, running every command of
     /// [`TABLE`]; the `goccia` builtin is unavailable.
     pub fn new(vfs: SharedVfs, watch: Watch, limits: Limits) -> Arc<Self> {
-        Context::build(vfs, watch, limits, None, &TABLE, Audit::default(), None)
+        Context::build(
+            vfs,
+            watch,
+            limits,
+            &TABLE,
+            Audit::default(),
+            Hooks::default(),
+        )
     }
 
-    /// [`Context::new`] with the `goccia` builtin served by `launcher`,
-    /// recording policy decisions in `audit`, and the host programs of
-    /// `host` runnable by name.
-    pub fn with_launcher(
+    /// [`Context::new`] recording policy decisions in `audit`, with what
+    /// `hooks` provide (the `goccia` builtin, host programs, the network).
+    pub fn with_hooks(
         vfs: SharedVfs,
         watch: Watch,
         limits: Limits,
-        launcher: Arc<dyn ScriptLauncher>,
         audit: Audit,
-        host: Option<Arc<dyn HostCommands>>,
+        hooks: Hooks,
     ) -> Arc<Self> {
-        Context::build(vfs, watch, limits, Some(launcher), &TABLE, audit, host)
+        Context::build(vfs, watch, limits, &TABLE, audit, hooks)
     }
 }
 
@@ -176,6 +181,8 @@ registry! {
     Utility "egrep" => utilities::grep::egrep,
     Utility "fgrep" => utilities::grep::fgrep,
     Utility "rg" => utilities::rg::rg,
+    Utility "curl" => utilities::net::curl::curl,
+    Utility "wget" => utilities::net::wget::wget,
     Utility "sed" => utilities::sed::sed,
     Utility "awk" => utilities::awk::awk,
     Utility "tar" => utilities::archive::tar,

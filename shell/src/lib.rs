@@ -7,6 +7,7 @@
 //! - `builtins`: commands that are interpreter state (`set`, `cd`,
 //!   `read`, `trap`, ...); `utilities`: coreutils-style commands, one
 //!   family per folder; [`commands`]: the table naming them all.
+//! - [`network`]: the network as the host lets `curl` and `wget` use it.
 //! - [`io`]: descriptors, pipes and streams; `io_rw`: a descriptor open
 //!   for reading and writing.
 //! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
@@ -28,6 +29,7 @@ pub mod interp;
 pub(crate) mod interrupt;
 pub mod io;
 mod io_rw;
+pub mod network;
 pub(crate) mod pad;
 pub(crate) mod parse;
 pub(crate) mod pattern;
@@ -38,5 +40,8 @@ pub(crate) mod utilities;
 pub(crate) mod vars;
 
 pub use goccia_core::{Limits, Stop};
-pub use interp::{Context, ExecResult, Flow, HostCommands, LineStatus, ScriptLauncher, Shell};
+pub use interp::{
+    Context, ExecResult, Flow, Hooks, HostCommands, LineStatus, ScriptLauncher, Shell,
+};
+pub use network::{HttpRequest, HttpResponse, Network, NetworkError};
 pub use parse::ParseError;

@@ -700,11 +700,14 @@ fn relay_fetch(
         url,
         headers: request.headers,
         body: request.body,
+        follow_redirects: request.follow_redirects,
+        keep_method: request.keep_method,
     };
     match goccia_vm::fetch::fetch(&fetch_context, request) {
         Ok(response) => Ok(WireResponse {
             status: response.status,
             status_text: response.status_text,
+            version: response.version,
             url: response.url,
             redirected: response.redirected,
             headers: response.headers,

@@ -442,6 +442,10 @@ pub struct WireRequest {
     pub headers: Vec<(String, String)>,
     /// The body.
     pub body: Option<Vec<u8>>,
+    /// Whether redirects are followed.
+    pub follow_redirects: bool,
+    /// Whether the method is kept across redirects.
+    pub keep_method: bool,
 }
 
 /// A `fetch` response as it crosses.
@@ -451,6 +455,8 @@ pub struct WireResponse {
     pub status: u16,
     /// Reason phrase.
     pub status_text: String,
+    /// Protocol version.
+    pub version: String,
     /// Final URL.
     pub url: String,
     /// Whether a redirect was followed.

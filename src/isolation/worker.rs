@@ -614,6 +614,8 @@ impl Relay for RemoteFetch {
             url: request.url.to_string(),
             headers: request.headers,
             body: request.body,
+            follow_redirects: request.follow_redirects,
+            keep_method: request.keep_method,
         };
         if self.out.send(&Up::Fetch { id, request: wire }).is_err() {
             return Err(FetchError::Failed("the parent is gone".to_string()));
@@ -642,6 +644,7 @@ fn from_wire_fetch(
         Ok(response) => Ok(FetchResponse {
             status: response.status,
             status_text: response.status_text,
+            version: response.version,
             url: response.url,
             redirected: response.redirected,
             headers: response.headers,

@@ -190,6 +190,11 @@ const RUNNERS: &[&str] = &[
     "goccia", "escalate", "gawk", "mawk",
 ];
 
+/// Commands that write what they download: they need a server the
+/// policy allows, so their denial under `read-only` is checked end to end
+/// against a loopback server (`cli/tests/e2e/net_tools.rs`).
+const NETWORK_WRITERS: &[&str] = &["curl", "wget"];
+
 #[test]
 fn every_command_is_classified_as_writing_or_not() {
     let writers: Vec<&str> = WRITERS.iter().map(|(name, _, _)| *name).collect();
@@ -198,11 +203,12 @@ fn every_command_is_classified_as_writing_or_not() {
             writers.contains(name),
             NON_WRITERS.contains(name),
             RUNNERS.contains(name),
+            NETWORK_WRITERS.contains(name),
         ];
         assert_eq!(
             classes.iter().filter(|c| **c).count(),
             1,
-            "`{name}` must be in exactly one of WRITERS (with a case), NON_WRITERS or RUNNERS"
+            "`{name}` must be in exactly one of WRITERS (with a case), NON_WRITERS, RUNNERS or NETWORK_WRITERS"
         );
     }
 }

@@ -34,6 +34,7 @@ pub use runner::{RunOutcome, RunRequest, run};
 /// which an isolated worker asks its parent to.
 pub mod fetch {
     pub use goccia_builtins::fetch::{
-        FetchContext, FetchError, FetchRelay, FetchRequest, FetchResponse, Relay, Url, fetch,
+        FetchContext, FetchError, FetchRelay, FetchRequest, FetchResponse, Relay, ShellNetwork,
+        Url, fetch,
     };
 }

@@ -9,12 +9,12 @@ use std::sync::mpsc;
 use crate::common::*;
 
 /// A loopback HTTP/1.1 server for one test; `port` is where it listens.
-struct Server {
-    port: u16,
+pub(crate) struct Server {
+    pub(crate) port: u16,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || {
@@ -25,11 +25,11 @@ impl Server {
         Server { port }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 
-    fn allow(&self) -> String {
+    pub(crate) fn allow(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 }

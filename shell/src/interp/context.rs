@@ -69,6 +69,19 @@ pub trait HostCommands: Send + Sync {
     fn run(&self, shell: &mut Shell, words: &[String]) -> ExecResult;
 }
 
+/// What a sandbox's shells reach beyond the VFS, each implemented above
+/// the shell: the `goccia` builtin, host programs, the network. `None`:
+/// not available (the command says so).
+#[derive(Clone, Default)]
+pub struct Hooks {
+    /// Runs the `goccia` builtin, when the sandbox can nest.
+    pub launcher: Option<Arc<dyn ScriptLauncher>>,
+    /// The host programs its shells may run.
+    pub host: Option<Arc<dyn HostCommands>>,
+    /// The network, under the sandbox's policy (`curl`, `wget`).
+    pub network: Option<Arc<dyn crate::network::Network>>,
+}
+
 /// What every shell of one sandbox shares. Built by
 /// [`Context::new`] and [`Context::with_launcher`] (in
 /// [`crate::commands`], which supplies the command table).
@@ -87,6 +100,8 @@ pub struct Context {
     pub audit: Audit,
     /// The host programs its shells may run, if any.
     pub host: Option<Arc<dyn HostCommands>>,
+    /// The network, if the sandbox has one.
+    pub network: Option<Arc<dyn crate::network::Network>>,
     commands: AtomicU64,
     iterations: AtomicU64,
     next_pid: AtomicU64,
@@ -104,19 +119,19 @@ impl Context {
         vfs: SharedVfs,
         watch: Watch,
         limits: Limits,
-        launcher: Option<Arc<dyn ScriptLauncher>>,
         table: &'static CommandTable,
         audit: Audit,
-        host: Option<Arc<dyn HostCommands>>,
+        hooks: Hooks,
     ) -> Arc<Self> {
         let context = Context {
             vfs,
             watch,
             limits,
-            launcher,
+            launcher: hooks.launcher,
             table,
             audit,
-            host,
+            host: hooks.host,
+            network: hooks.network,
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
@@ -196,6 +211,15 @@ impl Context {
             return Err(Stop::Limit(LimitKind::LoopIterations));
         }
         Ok(())
+    }
+
+    /// The hooks this context was built with (for a nested context).
+    pub fn hooks(&self) -> Hooks {
+        Hooks {
+            launcher: self.launcher.clone(),
+            host: self.host.clone(),
+            network: self.network.clone(),
+        }
     }
 
     pub(crate) fn new_pid(&self) -> u64 {

@@ -32,7 +32,9 @@ mod substitutions;
 pub(crate) mod test_expr;
 mod variables;
 
-pub use context::{CommandFn, CommandKind, CommandTable, Context, HostCommands, ScriptLauncher};
+pub use context::{
+    CommandFn, CommandKind, CommandTable, Context, Hooks, HostCommands, ScriptLauncher,
+};
 pub use exec::{CommandOutcome, OutHandle};
 pub(crate) use options::Options;
 pub use param::quote;

@@ -428,14 +428,17 @@ impl Shell {
     /// shell handed to a nested run, which nests one level deeper).
     pub fn subshell_with_launcher(&self, launcher: Arc<dyn ScriptLauncher>) -> Shell {
         let mut child = self.subshell();
+        let hooks = super::context::Hooks {
+            launcher: Some(launcher),
+            ..self.ctx.hooks()
+        };
         child.ctx = Context::build(
             self.ctx.vfs.clone(),
             self.ctx.watch.clone(),
             self.ctx.limits.clone(),
-            Some(launcher),
             self.ctx.table,
             self.ctx.audit.clone(),
-            self.ctx.host.clone(),
+            hooks,
         );
         child
     }

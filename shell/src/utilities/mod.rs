@@ -17,6 +17,7 @@ pub mod grep;
 pub mod input;
 pub mod jq;
 pub mod matcher;
+pub mod net;
 pub mod numbers;
 pub mod output;
 pub mod patch;
