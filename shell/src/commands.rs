@@ -183,6 +183,7 @@ registry! {
     Utility "rg" => utilities::rg::rg,
     Utility "curl" => utilities::net::curl::curl,
     Utility "wget" => utilities::net::wget::wget,
+    Utility "yq" => utilities::yq::yq,
     Utility "sed" => utilities::sed::sed,
     Utility "awk" => utilities::awk::awk,
     Utility "tar" => utilities::archive::tar,

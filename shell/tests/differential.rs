@@ -16,6 +16,8 @@ mod gnu;
 mod links;
 #[path = "differential/procsub.rs"]
 mod procsub;
+#[path = "differential/tools.rs"]
+mod tools;
 
 use std::path::Path;
 use std::process::Command;
@@ -148,4 +150,9 @@ fn gnu_details_behave_as_under_real_bash_and_gnu_tools() {
 #[test]
 fn symbolic_links_behave_as_under_real_bash() {
     check(links::CASES);
+}
+
+#[test]
+fn agent_tools_behave_as_the_real_ones() {
+    check(tools::CASES);
 }

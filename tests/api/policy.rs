@@ -174,6 +174,7 @@ const NON_WRITERS: &[&str] = &[
     "zcat",
     "bc",
     "jq",
+    "yq",
     "diff",
     "numfmt",
     "shuf",

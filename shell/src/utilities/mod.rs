@@ -26,3 +26,4 @@ pub mod rg;
 pub mod sed;
 pub mod system;
 pub mod text;
+pub mod yq;

@@ -6,6 +6,7 @@
 
 mod natives;
 mod options;
+pub(crate) use options::parse_options;
 mod runtime;
 mod stream;
 
@@ -16,7 +17,7 @@ use goccia_core::{LimitKind, Stop};
 use crate::interp::{ExecResult, Flow, Shell};
 
 use super::input::{Source, open_quiet};
-use options::{Named, Options, Positional, parse_options};
+use options::{Named, Options, Positional};
 use runtime::{Globals, Outcome, Program};
 use stream::Input;
 

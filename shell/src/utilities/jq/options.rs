@@ -32,6 +32,8 @@ pub(crate) struct Options {
     pub filter: Option<String>,
     pub filter_file: Option<String>,
     pub files: Vec<String>,
+    /// Where in the arguments each of `files` was (`yq` hands jq the rest).
+    pub file_positions: Vec<usize>,
     pub null_input: bool,
     pub raw_input: bool,
     pub slurp: bool,
@@ -69,7 +71,11 @@ pub(crate) fn parse_options(args: &[String]) -> Result<Options, String> {
         let arg = &args[i];
         i += 1;
         if options_done || !arg.starts_with('-') || arg == "-" {
+            let files = options.files.len();
             operand(&mut options, mode, arg);
+            if options.files.len() > files {
+                options.file_positions.push(i - 1);
+            }
             continue;
         }
         if arg == "--" {
