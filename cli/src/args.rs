@@ -188,7 +188,8 @@ pub struct SandboxArgs {
     #[arg(long, help_heading = "Seeding")]
     pub gitignore: bool,
     /// Symbolic links inside seeded folders: refuse (the seed fails), skip
-    /// (left out and listed on stderr), keep (not supported yet: refused).
+    /// (left out and listed on stderr), keep (copied as VFS links, resolved
+    /// inside the sandbox only).
     #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = symlink_policy(), help_heading = "Seeding")]
     pub symlinks: goccia::SymlinkPolicy,
     /// Write policy for guest code: read-only (nothing in the sandbox may

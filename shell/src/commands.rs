@@ -166,6 +166,8 @@ registry! {
     Utility "expand" => utilities::text::tabs::expand,
     Utility "unexpand" => utilities::text::tabs::unexpand,
     Utility "od" => utilities::bytes::od,
+    Utility "hexdump" => utilities::bytes::hexdump,
+    Utility "xxd" => utilities::bytes::xxd,
     Utility "base64" => utilities::bytes::base64,
     Utility "md5sum" => utilities::bytes::checksum,
     Utility "sha1sum" => utilities::bytes::checksum,

@@ -71,6 +71,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("sort", "sort -o /d/s.txt /d/a.txt", "/d/s.txt"),
     ("uniq", "uniq /d/a.txt /d/u.txt", "/d/u.txt"),
     ("find", "find /d -name a.txt -delete", "/d/a.txt"),
+    ("xxd", "xxd /d/a.txt /d/a.hex", "/d/a.hex"),
 ];
 
 /// Commands that never change the VFS themselves: they read, print, or
@@ -157,6 +158,7 @@ const NON_WRITERS: &[&str] = &[
     "expand",
     "unexpand",
     "od",
+    "hexdump",
     "base64",
     "md5sum",
     "sha1sum",

@@ -21,8 +21,8 @@ pub enum SymlinkPolicy {
     Refuse,
     /// The link is left out and listed in [`HostFilter::skipped`].
     Skip,
-    /// The link would be copied as a VFS link: not supported yet (the VFS
-    /// has no links), so the seed fails saying so.
+    /// The link is copied as a VFS link holding the same target text
+    /// (resolved inside the VFS only, never on the host).
     Keep,
 }
 

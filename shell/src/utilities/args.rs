@@ -14,6 +14,9 @@ pub(crate) struct Parsed {
     /// Options with values, in order.
     pub values: Vec<(char, String)>,
     pub operands: Vec<String>,
+    /// Every option in the order given, with its value if it takes one
+    /// (for commands where flags and valued options interleave: `od -c -t x1`).
+    pub sequence: Vec<(char, Option<String>)>,
 }
 
 impl Parsed {
@@ -93,8 +96,10 @@ pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Resul
                         value.clone()
                     }
                 };
+                parsed.sequence.push((short, Some(value.clone())));
                 parsed.values.push((short, value));
             } else {
+                parsed.sequence.push((short, None));
                 parsed.flags.push(short);
             }
             continue;
@@ -117,8 +122,10 @@ pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Resul
                         i += 1;
                         value.clone()
                     };
+                    parsed.sequence.push((c, Some(value.clone())));
                     parsed.values.push((c, value));
                 } else if longs.iter().any(|(_, s, _)| *s == c) || c.is_ascii_alphanumeric() {
+                    parsed.sequence.push((c, None));
                     parsed.flags.push(c);
                 } else {
                     return Err(format!("invalid option -- '{c}'"));

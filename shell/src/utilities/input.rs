@@ -36,6 +36,20 @@ impl Source {
         }
     }
 
+    /// Reads into `buffer` as [`Read::read`] does (0 at the end); a file's
+    /// content is consumed as it is read.
+    pub fn read_some(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Data(bytes) => {
+                let n = buffer.len().min(bytes.len());
+                buffer[..n].copy_from_slice(&bytes.split_to(n));
+                Ok(n)
+            }
+            Source::Stdin(None, _) => Ok(0),
+            Source::Stdin(Some(reader), _) => reader.lock().read(buffer),
+        }
+    }
+
     /// Calls `f` with each line (its `\n` included when present) until it
     /// returns `false` or the input ends.
     pub fn for_each_line(&mut self, f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {
