@@ -42,6 +42,9 @@ fn allowed(file: &Path, flag: &str) -> bool {
             .contains(&flag))
         // The shell's `escalate` builtin has its own `--mode` (contract §12).
         || (file.ends_with("shell/src/builtins/escalate.rs") && flag == "--mode")
+        // wget has its own `--timeout` (accepted and ignored: the run's
+        // deadline bounds every request).
+        || (file.ends_with("shell/src/utilities/net/wget.rs") && flag == "--timeout")
 }
 
 fn cli_flags() -> Vec<String> {

@@ -310,6 +310,12 @@ pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         },
     };
+    let most = shell.context().limits.max_buffered_input;
+    if bytes_per_block > most {
+        let message =
+            format!("width {bytes_per_block} is more than the {most} bytes the shell buffers");
+        return Ok(shell.fail_command("od", &message, 1));
+    }
     let width_per_block = formats
         .iter()
         .map(|f| (f.width + 1) * (bytes_per_block / f.size))
@@ -402,7 +408,7 @@ impl Layout {
                 let width = pad_remaining - next_pad + format.width;
                 let start = n * format.size;
                 let value = self.value(format, &block[start..start + format.size]);
-                text.push_str(&format!("{value:>width$}"));
+                text.push_str(&crate::pad::left_pad(&value, width, ' '));
                 pad_remaining = next_pad;
             }
             if format.trailer {
@@ -438,8 +444,8 @@ impl Layout {
                 let shift = 64 - format.size * 8;
                 (((unsigned << shift) as i64) >> shift).to_string()
             }
-            Kind::Octal => format!("{unsigned:0digits$o}"),
-            Kind::Hex => format!("{unsigned:0digits$x}"),
+            Kind::Octal => crate::pad::left_pad(&format!("{unsigned:o}"), digits, '0'),
+            Kind::Hex => crate::pad::left_pad(&format!("{unsigned:x}"), digits, '0'),
             Kind::Float if format.size == 4 => shortest_f32(f32::from_bits(unsigned as u32)),
             Kind::Float => shortest_f64(f64::from_bits(unsigned)),
         }

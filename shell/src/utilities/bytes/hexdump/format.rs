@@ -74,25 +74,32 @@ pub fn parse(source: &str) -> Result<FormatString, String> {
             *i += 1;
         }
     };
-    let number = |i: &mut usize| -> Option<usize> {
+    // Absent is `Ok(None)`; digits that overflow are a bad format.
+    let number = |i: &mut usize| -> Result<Option<usize>, String> {
         let start = *i;
         while *i < bytes.len() && bytes[*i].is_ascii_digit() {
             *i += 1;
         }
-        source[start..*i].parse().ok()
+        if start == *i {
+            return Ok(None);
+        }
+        source[start..*i]
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("bad format {{{source}}}"))
     };
     loop {
         skip_space(&mut i);
         if i >= bytes.len() {
             break;
         }
-        let reps = number(&mut i);
+        let reps = number(&mut i)?;
         skip_space(&mut i);
         let mut byte_count = None;
         if bytes.get(i) == Some(&b'/') {
             i += 1;
             skip_space(&mut i);
-            byte_count = number(&mut i);
+            byte_count = number(&mut i)?;
             if byte_count.is_none() {
                 return Err(format!("bad format {{{source}}}"));
             }
@@ -280,9 +287,13 @@ fn unit(format: &[u8], reps: Option<usize>, byte_count: usize) -> Result<Unit, S
 }
 
 impl FormatString {
-    /// Bytes of the block one pass of this string consumes.
+    /// Bytes of the block one pass of this string consumes (saturating:
+    /// the caller refuses a block larger than it can hold).
     pub fn block_size(&self) -> usize {
-        self.units.iter().map(|u| u.reps * u.bytes).sum()
+        self.units
+            .iter()
+            .map(|u| u.reps.saturating_mul(u.bytes))
+            .fold(0, usize::saturating_add)
     }
 
     /// util-linux's adjustments once the block size is known: a last
@@ -312,12 +323,13 @@ impl Conversion {
             return;
         }
         let (flags, width, precision) = (self.flags.as_str(), self.width.as_str(), self.precision);
+        let first = data.first().copied().unwrap_or(0);
         let text = match self.kind {
             Kind::Address(radix) => {
                 let conversion = if radix == 'd' { 'u' } else { radix };
                 format_int(address as i64, conversion, flags, width, precision)
             }
-            Kind::Char => return char_field(data[0], flags, width, out),
+            Kind::Char => return char_field(first, flags, width, out),
             Kind::Signed => {
                 let shift = 64 - self.bytes * 8;
                 let value = ((little_endian(data) << shift) as i64) >> shift;
@@ -342,7 +354,7 @@ impl Conversion {
                 }
                 return pad_bytes(text, flags, width, out);
             }
-            Kind::CharEscaped => match data[0] {
+            Kind::CharEscaped => match first {
                 0 => pad("\\0", flags, width),
                 7 => pad("\\a", flags, width),
                 8 => pad("\\b", flags, width),
@@ -355,7 +367,7 @@ impl Conversion {
                 byte => pad(&format!("{byte:03o}"), flags, width),
             },
             Kind::Printable => {
-                let byte = if is_print(data[0]) { data[0] } else { b'.' };
+                let byte = if is_print(first) { first } else { b'.' };
                 return char_field(byte, flags, width, out);
             }
             Kind::Named => {
@@ -364,7 +376,7 @@ impl Conversion {
                     "ff", "cr", "so", "si", "dle", "dc1", "dc2", "dc3", "dc4", "nak", "syn", "etb",
                     "can", "em", "sub", "esc", "fs", "gs", "rs", "us",
                 ];
-                match data[0] {
+                match first {
                     byte @ 0..=0x1f => pad(NAMES[byte as usize], flags, width),
                     0x7f => pad("del", flags, width),
                     byte if is_print(byte) => return char_field(byte, flags, width, out),
@@ -382,6 +394,7 @@ fn is_print(byte: u8) -> bool {
 
 fn little_endian(data: &[u8]) -> u64 {
     let mut raw = [0u8; 8];
+    let data = &data[..data.len().min(8)];
     raw[..data.len()].copy_from_slice(data);
     u64::from_le_bytes(raw)
 }
@@ -392,7 +405,11 @@ fn char_field(byte: u8, flags: &str, width: &str, out: &mut Vec<u8>) {
 }
 
 fn pad_bytes(text: &[u8], flags: &str, width: &str, out: &mut Vec<u8>) {
-    let width: usize = width.parse().unwrap_or(0);
+    // Clamped as printf clamps: the width comes from the guest.
+    let width = width
+        .parse::<usize>()
+        .unwrap_or(0)
+        .min(crate::printf::MAX_FIELD);
     let fill = width.saturating_sub(text.len());
     if flags.contains('-') {
         out.extend(text);

@@ -104,6 +104,14 @@ pub fn hexdump(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     let dump = Dump::new(strings, !parsed.has('v'));
+    let most = shell.context().limits.max_buffered_input;
+    if dump.block_size > most {
+        let message = format!(
+            "the formats make a block of {} bytes, more than the {most} the shell buffers",
+            dump.block_size
+        );
+        return Ok(shell.fail_command("hexdump", &message, 1));
+    }
     let mut input = Concatenated::new("hexdump", &parsed.operands);
     dump.run(shell, &mut input, counts[0].unwrap_or(0), counts[1])
 }
@@ -172,9 +180,7 @@ impl Dump {
                 continue;
             }
             starred = false;
-            let mut line = Vec::new();
-            self.block(&block, address, end_address, &mut line);
-            if std::io::Write::write_all(&mut out, &line).is_err() {
+            if self.block(&block, address, end_address, &mut out).is_err() {
                 break;
             }
             previous = Some(block.clone());
@@ -190,7 +196,14 @@ impl Dump {
     }
 
     /// Every format string over one block.
-    fn block(&mut self, block: &[u8], address: u64, end: Option<u64>, out: &mut Vec<u8>) {
+    fn block(
+        &mut self,
+        block: &[u8],
+        address: u64,
+        end: Option<u64>,
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
+        let mut line = Vec::new();
         for string in &mut self.strings {
             let mut at = address;
             let mut position = 0;
@@ -200,6 +213,14 @@ impl Dump {
                 }
                 let last_piece = unit.pieces.len().saturating_sub(1);
                 for rep in (1..=unit.reps).rev() {
+                    // A unit may repeat text a huge number of times.
+                    if line.len() >= 64 << 10 {
+                        out.write_all(&line)?;
+                        line.clear();
+                    }
+                    if crate::interrupt::stopped() {
+                        return Ok(());
+                    }
                     for (index, piece) in unit.pieces.iter_mut().enumerate() {
                         let mut text: &[u8] = &piece.text;
                         if rep == 1
@@ -210,7 +231,7 @@ impl Dump {
                         {
                             text = &text[..text.len() - 1];
                         }
-                        out.extend(text);
+                        line.extend(text);
                         if let Some(conversion) = &mut piece.conversion {
                             if end.is_some_and(|end| at >= end) {
                                 conversion.blank = true;
@@ -218,7 +239,7 @@ impl Dump {
                             let bytes = conversion.bytes;
                             let data = &block[position.min(block.len())..];
                             let data = &data[..bytes.min(data.len())];
-                            conversion.render(data, at, out);
+                            conversion.render(data, at, &mut line);
                             at += bytes as u64;
                             position += bytes;
                         }
@@ -226,6 +247,7 @@ impl Dump {
                 }
             }
         }
+        out.write_all(&line)
     }
 
     /// The `%_A` unit, once, with the end address (nothing for empty
