@@ -184,13 +184,16 @@ const NON_WRITERS: &[&str] = &[
     "hostname",
     "uname",
     "id",
+    "nproc",
+    "envsubst",
+    "ps",
 ];
 
 /// Commands that run other commands or scripts, which are checked
 /// themselves (`goccia` is tested below, with a script that writes).
 const RUNNERS: &[&str] = &[
     "eval", "source", ".", "command", "builtin", "exec", "bash", "sh", "env", "timeout", "xargs",
-    "goccia", "escalate", "gawk", "mawk",
+    "goccia", "escalate", "gawk", "mawk", "nohup",
 ];
 
 /// Commands that write what they download: they need a server the

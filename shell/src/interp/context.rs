@@ -107,6 +107,8 @@ pub struct Context {
     next_pid: AtomicU64,
     /// Pipeline stages running now.
     stages: AtomicU64,
+    /// The utilities running now (`ps`).
+    pub processes: Arc<super::Processes>,
     /// What this sandbox's shell work allocated (its threads enter it).
     meter: Arc<Meter>,
     /// The meter's bytes allowed (see [`Limits::max_memory`]).
@@ -136,6 +138,7 @@ impl Context {
             iterations: AtomicU64::new(0),
             next_pid: AtomicU64::new(1000),
             stages: AtomicU64::new(0),
+            processes: Arc::default(),
             meter: Meter::new(),
             memory_ceiling: AtomicIsize::new(isize::MAX),
         };

@@ -434,7 +434,17 @@ impl Shell {
         {
             return host.run(self, words);
         }
-        if let Some(run) = self.ctx.table.get(name) {
+        if let Some((run, kind)) = (self.ctx.table.lookup)(name) {
+            // A utility is a process of its own for `ps`; a builtin runs
+            // inside the shell.
+            let _listed = (kind == super::CommandKind::Utility).then(|| {
+                self.ctx.processes.enter(super::Process {
+                    pid: self.ctx.new_pid(),
+                    ppid: self.bashpid,
+                    argv: words.to_vec(),
+                    started: std::time::SystemTime::now(),
+                })
+            });
             return run(self, words);
         }
         if name.contains('/') {

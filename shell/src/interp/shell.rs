@@ -153,6 +153,16 @@ impl Shell {
         &self.ctx
     }
 
+    /// `$$` (the top shell) and `$BASHPID` (this subshell).
+    pub fn process_ids(&self) -> (u64, u64) {
+        (self.pid, self.bashpid)
+    }
+
+    /// When this shell started.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
     /// The working directory.
     pub fn cwd(&self) -> &VfsPath {
         &self.cwd

@@ -3,7 +3,7 @@
 
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Flow, Shell};
-use crate::utilities::args::print_text;
+use crate::utilities::args::{parse_options, print_text};
 use goccia_core::Stop;
 use std::time::Duration;
 
@@ -188,4 +188,53 @@ pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
         _ => "uid=1000(user) gid=1000(user) groups=1000(user)",
     };
     print_text(shell, "id", &format!("{text}\n"), 0)
+}
+
+/// `nproc`: the processors the host gives this process (the sandbox's
+/// pipelines do run in parallel), as GNU counts them: `OMP_NUM_THREADS`
+/// and `OMP_THREAD_LIMIT` (exported) narrow it unless `--all`;
+/// `--ignore=N` leaves N out, never going below 1.
+pub fn nproc(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(
+        shell,
+        args,
+        "i",
+        &[("all", 'a', false), ("ignore", 'i', true),]
+    );
+    if let Some(flag) = parsed.flags.iter().find(|f| **f != 'a') {
+        let message = format!("invalid option -- '{flag}'");
+        return crate::utilities::args::usage(shell, "nproc", &message, 1);
+    }
+    if let Some(extra) = parsed.operands.first() {
+        let message = format!("extra operand '{extra}'");
+        return crate::utilities::args::usage(shell, "nproc", &message, 1);
+    }
+    let ignore = match parsed.value('i').map(str::parse::<u64>) {
+        None => 0,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => {
+            let text = parsed.value('i').unwrap_or_default();
+            let message = format!("invalid number: '{text}'");
+            return Ok(shell.fail_command("nproc", &message, 1));
+        }
+    };
+    let mut count = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    if !parsed.has('a') {
+        let positive = |name: &str| {
+            shell
+                .exported()
+                .into_iter()
+                .find(|(key, _)| key == name)
+                .and_then(|(_, value)| value.split(',').next()?.trim().parse::<u64>().ok())
+                .filter(|n| *n > 0)
+        };
+        if let Some(threads) = positive("OMP_NUM_THREADS") {
+            count = threads;
+        }
+        if let Some(limit) = positive("OMP_THREAD_LIMIT") {
+            count = count.min(limit);
+        }
+    }
+    let count = count.saturating_sub(ignore).max(1);
+    print_text(shell, "nproc", &format!("{count}\n"), 0)
 }

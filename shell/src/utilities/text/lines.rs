@@ -125,6 +125,40 @@ pub(crate) fn operands_or_stdin(operands: &[String]) -> Vec<String> {
     }
 }
 
+/// Reads every operand (`-` for stdin) and writes what `line` makes of
+/// each line (newline included) to stdout, in 64 KiB writes as it goes
+/// (so `yes | expand | head` ends).
+pub(crate) fn filter_lines(
+    shell: &mut Shell,
+    name: &str,
+    operands: &[String],
+    mut line: impl FnMut(&[u8], &mut Vec<u8>),
+) -> ExecResult {
+    let mut status = 0;
+    let mut out = Vec::new();
+    for operand in operands_or_stdin(operands) {
+        let Ok(mut source) = open_source(shell, name, &operand) else {
+            status = 1;
+            continue;
+        };
+        let read = source.for_each_line(|text| {
+            line(text, &mut out);
+            if out.len() > 64 << 10 {
+                shell.write_stdout(&out)?;
+                out.clear();
+            }
+            Ok(true)
+        });
+        if let Err(error) = read {
+            return shell.io_status(name, error);
+        }
+    }
+    if let Err(error) = shell.write_stdout(&out) {
+        return shell.io_status(name, error);
+    }
+    Ok(status)
+}
+
 /// `-5` as `-n 5` (the obsolete form head and tail accept).
 pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
     args.iter()

@@ -6,8 +6,7 @@
 //! the differential tests.
 
 use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_source;
-use crate::utilities::text::lines::operands_or_stdin;
+use crate::utilities::text::lines::filter_lines as filter;
 
 /// Where tabs stop.
 #[derive(Debug, PartialEq, Eq)]
@@ -156,41 +155,6 @@ fn usage(shell: &mut Shell, name: &str, message: &str) -> i32 {
         &format!("{message}\nTry '{name} --help' for more information."),
         1,
     )
-}
-
-/// Reads every operand (`-` for stdin) and writes what `line` makes of each
-/// line (newline included) to stdout.
-fn filter(
-    shell: &mut Shell,
-    name: &str,
-    operands: &[String],
-    mut line: impl FnMut(&[u8], &mut Vec<u8>),
-) -> ExecResult {
-    let mut status = 0;
-    let mut out = Vec::new();
-    for operand in operands_or_stdin(operands) {
-        let Ok(mut source) = open_source(shell, name, &operand) else {
-            status = 1;
-            continue;
-        };
-        let read = source.for_each_line(|text| {
-            line(text, &mut out);
-            Ok(true)
-        });
-        if let Err(error) = read {
-            return shell.io_status(name, error);
-        }
-        if out.len() > 64 << 10 {
-            if let Err(error) = shell.write_stdout(&out) {
-                return shell.io_status(name, error);
-            }
-            out.clear();
-        }
-    }
-    if let Err(error) = shell.write_stdout(&out) {
-        return shell.io_status(name, error);
-    }
-    Ok(status)
 }
 
 pub fn expand(shell: &mut Shell, args: &[String]) -> ExecResult {

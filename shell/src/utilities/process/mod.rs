@@ -1,7 +1,74 @@
-//! Utilities that run other commands: `timeout` and `xargs`.
+//! Utilities about processes: those that run other commands (`timeout`,
+//! `nohup`, `xargs`) and `ps`, which lists the session's.
+
+mod ps;
+
+pub use ps::ps;
 
 use crate::interp::{ExecResult, Flow, Shell};
 use goccia_core::Stop;
+
+/// Whether `name` is something a utility can run: a host command, a
+/// builtin or utility, or an executable file (by path or in `$PATH`).
+/// Functions are not: a utility runs programs, as coreutils' do.
+fn runnable(shell: &mut Shell, name: &str) -> bool {
+    let context = shell.context();
+    if context.host.as_ref().is_some_and(|host| host.has(name)) || context.table.get(name).is_some()
+    {
+        return true;
+    }
+    if name.contains('/') {
+        let Ok(path) = shell.cwd().resolve(name) else {
+            return false;
+        };
+        return shell.context().vfs.lock().lookup(&path).is_ok();
+    }
+    shell.find_in_path(name).is_some()
+}
+
+/// Runs `command` for `utility` (`timeout`, `nohup`) in a child process;
+/// a name nothing answers to is reported as coreutils reports it (127).
+fn run_child(shell: &mut Shell, utility: &str, command: &[String], child: Shell) -> ExecResult {
+    let mut child = child;
+    if !runnable(shell, &command[0]) {
+        let message = format!(
+            "failed to run command '{}': No such file or directory",
+            command[0]
+        );
+        return Ok(shell.fail_command(utility, &message, 127));
+    }
+    match child.dispatch_command(command) {
+        Ok(status) => Ok(status),
+        Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+        Err(other) => Err(other),
+    }
+}
+
+/// `nohup`: runs the command. A sandbox has no terminal and no hangup
+/// signal, so there is nothing to ignore and no `nohup.out`: the output
+/// goes where the command's would.
+pub fn nohup(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let mut command = &args[1..];
+    if command.first().is_some_and(|arg| arg == "--") {
+        command = &command[1..];
+    }
+    match command.first().map(String::as_str) {
+        None => Ok(shell.fail_command(
+            "nohup",
+            "missing operand\nTry 'nohup --help' for more information.",
+            125,
+        )),
+        Some(option) if option.starts_with('-') && option.len() > 1 => {
+            let message =
+                format!("unrecognized option '{option}'\nTry 'nohup --help' for more information.");
+            Ok(shell.fail_command("nohup", &message, 125))
+        }
+        Some(_) => {
+            let child = shell.child_process();
+            run_child(shell, "nohup", command, child)
+        }
+    }
+}
 
 pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut index = 1;
@@ -44,13 +111,11 @@ pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
         Some(duration)
     };
     child.watch = shell.watch().narrowed(limit);
-    match child.dispatch_command(command) {
-        Ok(status) => Ok(status),
-        Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+    match run_child(shell, "timeout", command, child) {
         Err(Flow::Stop(Stop::DEADLINE)) if shell.watch().check().is_ok() => {
             Ok(if preserve { 137 } else { 124 })
         }
-        Err(other) => Err(other),
+        other => other,
     }
 }
 

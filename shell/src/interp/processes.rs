@@ -1,0 +1,82 @@
+//! The session's process table: the utilities running now, with the ids
+//! the shell gave them, for `ps`. Builtins run inside the shell and are
+//! not listed, as in bash; every utility is, from its start to its end
+//! (a pipeline's stages at once, a command substitution's inner ones).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use parking_lot::Mutex;
+
+/// A running command.
+#[derive(Clone, Debug)]
+pub struct Process {
+    /// Its id (from the same counter as `$$` and `$!`).
+    pub pid: u64,
+    /// The (sub)shell that started it (`$BASHPID` there).
+    pub ppid: u64,
+    /// Its words (`argv[0]` is the name it was called by).
+    pub argv: Vec<String>,
+    /// When it started.
+    pub started: SystemTime,
+}
+
+/// The table, shared by every shell of a sandbox.
+#[derive(Default)]
+pub struct Processes {
+    running: Mutex<BTreeMap<u64, Process>>,
+}
+
+impl Processes {
+    /// Lists `process` until the returned guard drops.
+    pub(crate) fn enter(self: &Arc<Self>, process: Process) -> Running {
+        let pid = process.pid;
+        self.running.lock().insert(pid, process);
+        Running {
+            table: Arc::clone(self),
+            pid,
+        }
+    }
+
+    /// What runs now, by id.
+    pub fn snapshot(&self) -> Vec<Process> {
+        self.running.lock().values().cloned().collect()
+    }
+}
+
+/// A listed process; dropping it removes the entry.
+pub(crate) struct Running {
+    table: Arc<Processes>,
+    pid: u64,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.table.running.lock().remove(&self.pid);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_is_listed_while_its_guard_lives() {
+        let table = Arc::new(Processes::default());
+        let process = |pid| Process {
+            pid,
+            ppid: 1,
+            argv: vec!["sleep".to_string()],
+            started: SystemTime::now(),
+        };
+        let first = table.enter(process(7));
+        let second = table.enter(process(3));
+        let pids: Vec<u64> = table.snapshot().iter().map(|p| p.pid).collect();
+        assert_eq!(pids, vec![3, 7]);
+        drop(first);
+        assert_eq!(table.snapshot().len(), 1);
+        drop(second);
+        assert!(table.snapshot().is_empty());
+    }
+}
