@@ -149,6 +149,7 @@ registry! {
     Utility "tac" => utilities::text::layout::tac,
     Utility "nl" => utilities::text::layout::nl,
     Utility "fold" => utilities::text::layout::fold,
+    Utility "fmt" => utilities::text::fmt::fmt,
     Utility "env" => utilities::system::env,
     Utility "printenv" => utilities::system::printenv,
     Utility "sleep" => utilities::system::sleep,

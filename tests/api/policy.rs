@@ -146,6 +146,7 @@ const NON_WRITERS: &[&str] = &[
     "tac",
     "nl",
     "fold",
+    "fmt",
     "printenv",
     "sleep",
     "date",

@@ -124,6 +124,40 @@ impl Source {
     }
 }
 
+/// A source read one byte at a time, through a buffer (for the
+/// utilities that scan byte by byte and must stream: `fmt`, `xxd -r`).
+pub(crate) struct ByteStream {
+    source: Source,
+    buffer: Vec<u8>,
+    at: usize,
+    filled: usize,
+}
+
+impl ByteStream {
+    pub fn new(source: Source) -> ByteStream {
+        ByteStream {
+            source,
+            buffer: vec![0; 8192],
+            at: 0,
+            filled: 0,
+        }
+    }
+
+    /// The next byte; `None` at the end (a read error ends the stream
+    /// too: the utilities using this treat it as the end of input).
+    pub fn next(&mut self) -> Option<u8> {
+        if self.at == self.filled {
+            self.filled = self.source.read_some(&mut self.buffer).unwrap_or(0);
+            self.at = 0;
+            if self.filled == 0 {
+                return None;
+            }
+        }
+        self.at += 1;
+        Some(self.buffer[self.at - 1])
+    }
+}
+
 /// How many bytes at the end of `data` begin a UTF-8 sequence that the
 /// next chunk may complete.
 pub(crate) fn incomplete_utf8_tail(data: &[u8]) -> usize {

@@ -9,7 +9,7 @@ use std::io::Write;
 
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::{buffered, finish};
-use crate::utilities::input::{Source, open_source};
+use crate::utilities::input::{ByteStream, Source, open_source};
 use crate::utilities::output::{OpenError, open_sink};
 
 /// Most columns a dump line may have.
@@ -256,7 +256,7 @@ fn write_output(shell: &mut Shell, path: &str, data: &[u8], patch: bool) -> Exec
 
 /// The input, positioned where `-s` says; the bytes before it dropped.
 /// Returns the stream and the offset it starts at.
-fn seeked(options: &Options, source: Source) -> Result<(Bytes, i64), Failure> {
+fn seeked(options: &Options, source: Source) -> Result<(ByteStream, i64), Failure> {
     let cannot = || Failure::Xxd(4, "Sorry, cannot seek.".to_string());
     match source {
         Source::Data(data) => {
@@ -270,54 +270,22 @@ fn seeked(options: &Options, source: Source) -> Result<(Bytes, i64), Failure> {
                 return Err(cannot());
             }
             let start = start.min(len) as usize;
-            Ok((Bytes::Data(data.slice(start..)), start as i64))
+            Ok((
+                ByteStream::new(Source::Data(data.slice(start..))),
+                start as i64,
+            ))
         }
         stdin @ Source::Stdin(..) => {
             if options.seek_from_end {
                 return Err(cannot());
             }
-            let mut stream = Bytes::from(stdin);
+            let mut stream = ByteStream::new(stdin);
             for _ in 0..options.seek {
                 if stream.next().is_none() {
                     return Err(cannot());
                 }
             }
             Ok((stream, options.seek))
-        }
-    }
-}
-
-/// The input one byte at a time.
-enum Bytes {
-    Data(bytes::Bytes),
-    Stream(Option<crate::io::SharedReader>),
-}
-
-impl From<Source> for Bytes {
-    fn from(source: Source) -> Bytes {
-        match source {
-            Source::Data(data) => Bytes::Data(data),
-            Source::Stdin(reader, _) => Bytes::Stream(reader),
-        }
-    }
-}
-
-impl Bytes {
-    fn next(&mut self) -> Option<u8> {
-        match self {
-            Bytes::Data(data) => {
-                let byte = *data.first()?;
-                let _ = data.split_to(1);
-                Some(byte)
-            }
-            Bytes::Stream(None) => None,
-            Bytes::Stream(Some(reader)) => {
-                let mut byte = [0u8];
-                match std::io::Read::read(&mut *reader.lock(), &mut byte) {
-                    Ok(1) => Some(byte[0]),
-                    _ => None,
-                }
-            }
         }
     }
 }
@@ -701,7 +669,7 @@ fn revert(options: &Options, source: Source, out: &mut Target<'_>) -> Result<(),
     let mut want: i64 = 0;
     let mut have: i64 = 0;
     let hex = |c: u8| (c as char).to_digit(16).map_or(-1, |d| d as i32);
-    let mut stream = Bytes::from(source);
+    let mut stream = ByteStream::new(source);
     let mut skip_line = false;
     while let Some(c) = stream.next() {
         if crate::interrupt::stopped() {

@@ -2,6 +2,7 @@
 
 pub mod envsubst;
 pub mod fields;
+pub mod fmt;
 pub mod generate;
 pub mod layout;
 pub mod lines;
