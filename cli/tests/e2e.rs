@@ -4,6 +4,8 @@
 #[path = "e2e/common.rs"]
 mod common;
 
+#[path = "e2e/archives.rs"]
+mod archives;
 #[path = "e2e/audit.rs"]
 mod audit;
 #[path = "e2e/cli.rs"]

@@ -193,6 +193,8 @@ registry! {
     Utility "gzip" => utilities::archive::gzip,
     Utility "gunzip" => utilities::archive::gunzip,
     Utility "zcat" => utilities::archive::zcat,
+    Utility "zip" => utilities::archive::zip,
+    Utility "unzip" => utilities::archive::unzip,
     Utility "bc" => utilities::bc::bc,
     Utility "jq" => utilities::jq::jq,
     Utility "gawk" => utilities::awk::awk,

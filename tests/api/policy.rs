@@ -28,6 +28,17 @@ fn archives() -> (Vec<u8>, Vec<u8>) {
     )
 }
 
+/// A zip of `/d/a.txt`, made in a full-mode sandbox.
+fn zip_archive() -> Vec<u8> {
+    let maker = Sandbox::builder()
+        .file("/d/a.txt", "hello\n")
+        .build()
+        .unwrap();
+    let run = maker.run_shell("cd /d && zip -q /arc.zip a.txt").unwrap();
+    assert_eq!(run.exit_code, 0, "{}", run.stderr_text());
+    maker.read("/arc.zip").unwrap().to_vec()
+}
+
 fn seeded(builder: SandboxBuilder) -> Sandbox {
     let (tar, gz) = archives();
     builder
@@ -35,6 +46,7 @@ fn seeded(builder: SandboxBuilder) -> Sandbox {
         .file("/d/sub/b.txt", "b\n")
         .file("/d/g.gz", gz)
         .file("/arc.tar", tar)
+        .file("/arc.zip", zip_archive())
         .file(
             "/p.diff",
             "--- d/a.txt\n+++ d/a.txt\n@@ -1,3 +1,3 @@\n-hello\n+HELLO\n hello\n world\n",
@@ -72,6 +84,8 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("uniq", "uniq /d/a.txt /d/u.txt", "/d/u.txt"),
     ("find", "find /d -name a.txt -delete", "/d/a.txt"),
     ("xxd", "xxd /d/a.txt /d/a.hex", "/d/a.hex"),
+    ("zip", "zip -q /d/a.zip /d/a.txt", "/d/a.zip"),
+    ("unzip", "unzip -o -q /arc.zip -d /d", "a.txt"),
 ];
 
 /// Commands that never change the VFS themselves: they read, print, or

@@ -1,0 +1,144 @@
+//! Archives and compression over the VFS, one family per file: `tar`,
+//! `gzip`/`gunzip`/`zcat`, and `zip`/`unzip`. Archives are built and
+//! read in memory with the `tar`, `flate2` and `zip` crates; nothing
+//! touches the host. Member names lose a leading `/` and may not climb
+//! out with `..`; an extraction is one change to the VFS, refused whole
+//! if the write policy or the quota refuses any of it.
+
+mod gzip;
+mod tar;
+mod unzip;
+mod zip;
+
+pub use gzip::{gunzip, gzip, zcat};
+pub use tar::tar;
+pub use unzip::unzip;
+pub use zip::zip;
+
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+use goccia_vfs::VfsPath;
+
+use crate::interp::Shell;
+use crate::utilities::input::open_source;
+
+/// A member's path below the extraction folder: leading `/` and the first
+/// `strip` components removed; `None` when nothing is left or it would
+/// climb out with `..`.
+pub(super) fn member_path(name: &str, strip: usize) -> Option<String> {
+    let parts: Vec<&str> = name
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.contains(&"..") || parts.len() <= strip {
+        return None;
+    }
+    Some(parts[strip..].join("/"))
+}
+
+/// One archive member to extract.
+pub(super) struct Member {
+    pub(super) relative: String,
+    pub(super) is_dir: bool,
+    /// A symbolic link's target.
+    pub(super) link: Option<String>,
+    pub(super) data: Vec<u8>,
+    pub(super) mode: u32,
+}
+
+/// Why extracting a member failed: its path, or the VFS refusing it.
+pub(super) enum Refused {
+    Path(String),
+    Fs(String, goccia_vfs::FsError),
+}
+
+/// Writes one member below `base`.
+pub(super) fn extract(
+    vfs: &mut goccia_vfs::Vfs,
+    base: &VfsPath,
+    member: Member,
+) -> Result<(), Refused> {
+    let relative = member.relative;
+    let path = base
+        .resolve(&relative)
+        .map_err(|e| Refused::Path(format!("{relative}: {e}")))?;
+    let fail = |e: goccia_vfs::FsError| Refused::Fs(relative.clone(), e);
+    if member.is_dir {
+        vfs.mkdir_all(&path).map_err(fail)?;
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        vfs.mkdir_all(&parent).map_err(fail)?;
+    }
+    if let Some(target) = member.link {
+        // Replacing what is there, as GNU tar does; never followed.
+        if vfs.lookup_link(&path).is_ok() {
+            vfs.remove_all(&path).map_err(fail)?;
+        }
+        vfs.symlink(&path, &target).map_err(fail)?;
+        return Ok(());
+    }
+    vfs.write_file(&path, member.data).map_err(fail)?;
+    vfs.set_mode(&path, member.mode & 0o7777).map_err(fail)?;
+    Ok(())
+}
+
+/// The archive or compressed file: `-`/none is stdin.
+pub(super) fn read_input(
+    shell: &mut Shell,
+    name: &str,
+    file: Option<&str>,
+) -> Result<Vec<u8>, i32> {
+    let operand = file.unwrap_or("-");
+    let Ok(mut source) = open_source(shell, name, operand) else {
+        return Err(2);
+    };
+    source
+        .read_all()
+        .map_err(|error| shell.fail_command(name, &format!("{operand}: {error}"), 2))
+}
+
+/// Writes `bytes` to `file` (`-`/none: stdout).
+pub(super) fn write_output(
+    shell: &mut Shell,
+    name: &str,
+    file: Option<&str>,
+    bytes: Vec<u8>,
+) -> Result<(), i32> {
+    match file {
+        None | Some("-") => shell
+            .write_stdout(&bytes)
+            .map_err(|error| shell.fail_command(name, &format!("write error: {error}"), 2)),
+        Some(file) => {
+            let path = shell.cwd().resolve(file).map_err(|_| {
+                shell.fail_command(name, &format!("{file}: Cannot open: Invalid argument"), 2)
+            })?;
+            let written = shell.context().vfs.lock().write_file(&path, bytes);
+            written.map_err(|error| {
+                shell.fail_fs(
+                    name,
+                    file,
+                    &error,
+                    |reason| format!("{file}: Cannot open: {reason}"),
+                    2,
+                )
+            })
+        }
+    }
+}
+
+pub(super) fn gzip_bytes(data: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = encoder.write_all(data);
+    encoder.finish().unwrap_or_default()
+}
+
+/// Decompresses, refusing output past `limit` (a small archive can expand
+/// to far more than it holds).
+pub(super) fn gunzip_bytes(data: &[u8], limit: usize) -> std::io::Result<Vec<u8>> {
+    crate::io::read_to_end_capped(&mut MultiGzDecoder::new(data), limit)
+}
