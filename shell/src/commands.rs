@@ -187,6 +187,7 @@ registry! {
     Utility "curl" => utilities::net::curl::curl,
     Utility "wget" => utilities::net::wget::wget,
     Utility "yq" => utilities::yq::yq,
+    Utility "sqlite3" => utilities::sqlite::sqlite3,
     Utility "sed" => utilities::sed::sed,
     Utility "awk" => utilities::awk::awk,
     Utility "tar" => utilities::archive::tar,

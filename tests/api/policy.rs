@@ -86,6 +86,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("xxd", "xxd /d/a.txt /d/a.hex", "/d/a.hex"),
     ("zip", "zip -q /d/a.zip /d/a.txt", "/d/a.zip"),
     ("unzip", "unzip -o -q /arc.zip -d /d", "a.txt"),
+    ("sqlite3", "sqlite3 /d/x.db 'create table t(a)'", "/d/x.db"),
 ];
 
 /// Commands that never change the VFS themselves: they read, print, or

@@ -24,6 +24,7 @@ pub mod patch;
 pub mod process;
 pub mod rg;
 pub mod sed;
+pub mod sqlite;
 pub mod system;
 pub mod text;
 pub mod yq;
