@@ -77,3 +77,9 @@ fn a_bad_format_is_named() {
             .contains("unknown user-defined format specifier \"bogus\"")
     );
 }
+
+#[test]
+fn the_sandbox_has_one_processor() {
+    let (out, status) = shell("nproc; nproc --all; OMP_NUM_THREADS=4 nproc --all");
+    assert_eq!((out.as_str(), status), ("1\n1\n1\n", 0));
+}

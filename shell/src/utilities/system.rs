@@ -190,10 +190,10 @@ pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
     print_text(shell, "id", &format!("{text}\n"), 0)
 }
 
-/// `nproc`: the processors the host gives this process (the sandbox's
-/// pipelines do run in parallel), as GNU counts them: `OMP_NUM_THREADS`
-/// and `OMP_THREAD_LIMIT` (exported) narrow it unless `--all`;
-/// `--ignore=N` leaves N out, never going below 1.
+/// `nproc`: one processor, as the sandbox's JavaScript `os.cpus()` says
+/// (nothing of the host's identity shows), with GNU's rules around it:
+/// `OMP_NUM_THREADS` and `OMP_THREAD_LIMIT` (exported) set it unless
+/// `--all`; `--ignore=N` leaves N out, never going below 1.
 pub fn nproc(shell: &mut Shell, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
@@ -218,7 +218,7 @@ pub fn nproc(shell: &mut Shell, args: &[String]) -> ExecResult {
             return Ok(shell.fail_command("nproc", &message, 1));
         }
     };
-    let mut count = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let mut count = 1;
     if !parsed.has('a') {
         let positive = |name: &str| {
             shell
