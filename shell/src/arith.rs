@@ -18,6 +18,41 @@ pub trait ArithEnv {
     /// The text of `name` or `name[index]` (`None` when unset).
     fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String>;
     fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String>;
+    /// Where parsed expressions are kept for the next evaluation, if
+    /// anywhere.
+    fn parsed(&self) -> Option<&Parsed> {
+        None
+    }
+}
+
+/// Expressions already parsed, by their text: a loop's `i < n`, `i++`
+/// and `x + i % 7` are parsed once, not on every iteration. Bounded: past
+/// [`Parsed::ENTRIES`] it starts over.
+#[derive(Default)]
+pub struct Parsed {
+    trees: parking_lot::Mutex<std::collections::HashMap<Box<str>, std::sync::Arc<Expr>>>,
+}
+
+impl Parsed {
+    /// Most expressions kept.
+    const ENTRIES: usize = 512;
+    /// Longest text kept (longer ones are rarely evaluated twice).
+    const LONGEST: usize = 256;
+
+    fn get(&self, text: &str) -> Option<std::sync::Arc<Expr>> {
+        self.trees.lock().get(text).cloned()
+    }
+
+    fn keep(&self, text: &str, tree: std::sync::Arc<Expr>) {
+        if text.len() > Self::LONGEST {
+            return;
+        }
+        let mut trees = self.trees.lock();
+        if trees.len() >= Self::ENTRIES {
+            trees.clear();
+        }
+        trees.insert(text.into(), tree);
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -51,6 +86,22 @@ fn eval_depth(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<i64, A
     if text.trim().is_empty() {
         return Ok(0);
     }
+    let cached = env.parsed().and_then(|parsed| parsed.get(text));
+    let expr = match cached {
+        Some(expr) => expr,
+        None => {
+            let expr = std::sync::Arc::new(parse(text)?);
+            if let Some(parsed) = env.parsed() {
+                parsed.keep(text, expr.clone());
+            }
+            expr
+        }
+    };
+    let mut evaluator = Evaluator { env, text, depth };
+    evaluator.eval(&expr)
+}
+
+fn parse(text: &str) -> Result<Expr, ArithError> {
     let mut parser = ArithParser {
         chars: text.chars().collect(),
         pos: 0,
@@ -62,8 +113,7 @@ fn eval_depth(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<i64, A
     if parser.pos < parser.chars.len() {
         return Err(parser.error("syntax error in expression", parser.rest()));
     }
-    let mut evaluator = Evaluator { env, text, depth };
-    evaluator.eval(&expr)
+    Ok(expr)
 }
 
 struct ArithParser<'a> {

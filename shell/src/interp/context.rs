@@ -109,6 +109,8 @@ pub struct Context {
     stages: AtomicU64,
     /// The utilities running now (`ps`).
     pub processes: Arc<super::Processes>,
+    /// Arithmetic expressions already parsed (loops evaluate the same ones).
+    pub(crate) arith_parsed: crate::arith::Parsed,
     /// What this sandbox's shell work allocated (its threads enter it).
     meter: Arc<Meter>,
     /// The meter's bytes allowed (see [`Limits::max_memory`]).
@@ -139,6 +141,7 @@ impl Context {
             next_pid: AtomicU64::new(1000),
             stages: AtomicU64::new(0),
             processes: Arc::default(),
+            arith_parsed: Default::default(),
             meter: Meter::new(),
             memory_ceiling: AtomicIsize::new(isize::MAX),
         };

@@ -95,8 +95,10 @@ impl Shell {
         self.status = status;
         if let Some(started) = started {
             let elapsed = started.elapsed().as_secs_f64();
-            let text = format!("\nreal\t0m{elapsed:.3}s\nuser\t0m0.000s\nsys\t0m0.000s\n");
-            self.write_stderr(text.as_bytes());
+            let format = self.get_var("TIMEFORMAT");
+            if let Some(text) = super::timing::report(format.as_deref(), elapsed) {
+                self.write_stderr(text.as_bytes());
+            }
         }
         if status != 0 && !pipeline.negated && self.errexit_off == 0 {
             self.run_err_trap()?;

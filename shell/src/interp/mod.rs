@@ -31,6 +31,7 @@ mod redirect;
 pub mod shell;
 mod substitutions;
 pub(crate) mod test_expr;
+mod timing;
 mod variables;
 
 pub use context::{

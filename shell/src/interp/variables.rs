@@ -435,4 +435,8 @@ impl ArithEnv for Shell {
             Some(i) => self.set_element(name, Key::Index(i), value.to_string(), false),
         }
     }
+
+    fn parsed(&self) -> Option<&crate::arith::Parsed> {
+        Some(&self.ctx.arith_parsed)
+    }
 }

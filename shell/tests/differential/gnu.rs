@@ -37,4 +37,6 @@ pub const CASES: &[&str] = &[
     r#"{ echo a > /nonexistent/x; echo after; } 2>&1; echo "st $?"; if true; then echo x > /no/such; fi 2>&1; echo "st $?""#,
     r#"for i in 1 2; do cat < /nofile$i; done 2>&1; echo "st $?"; while read l < /nofile; do :; done 2>&1; echo "st $?"; ( echo sub ) > /no/f 2>&1; echo "st $?""#,
     r#"case a in a) echo x;; esac > /no/f 2>&1; echo "st $?"; echo a > /no/x || echo failed; { echo in; } > /no/f 2>&1; echo "st $?""#,
+    // TIMEFORMAT: literal text and %%, and empty for no report.
+    r#"TIMEFORMAT='<%%>'; { time true; } 2>&1; TIMEFORMAT=; { time true; } 2>&1; echo end"#,
 ];
