@@ -188,6 +188,21 @@ impl Shell {
         self.interactive = interactive;
     }
 
+    /// Gives the shell exactly `environment` as its exported variables, as
+    /// a process started with that environment sees it: every other
+    /// exported variable goes (`HOME`, `USER`, ... when not given), except
+    /// `PWD` and `SHLVL`, which bash sets and exports itself.
+    pub fn set_environment(&mut self, environment: &[(&str, &str)]) {
+        for (name, var) in self.vars.visible() {
+            if var.attrs.exported && name != "PWD" && name != "SHLVL" {
+                self.vars.unset(&name);
+            }
+        }
+        for (name, value) in environment {
+            self.export(name, value);
+        }
+    }
+
     /// Marks this shell as running the script file `path` (`BASH_SOURCE`).
     pub fn set_script_source(&mut self, path: &str) {
         self.sources = vec![path.to_string()];
