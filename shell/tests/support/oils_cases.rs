@@ -218,12 +218,15 @@ impl<'a> Tokens<'a> {
     }
 }
 
+/// Metadata values by key.
+type Values = BTreeMap<String, String>;
+
 /// A case's metadata as read: defaults and, per shell, qualified groups.
 #[derive(Default)]
 struct Metadata {
-    default: BTreeMap<String, String>,
-    /// shell -> [(qualifier, key -> value)]
-    by_shell: BTreeMap<String, Vec<(String, BTreeMap<String, String>)>>,
+    default: Values,
+    /// shell -> [(qualifier, its values)]
+    by_shell: BTreeMap<String, Vec<(String, Values)>>,
 }
 
 impl Metadata {
