@@ -134,8 +134,14 @@ pub(crate) enum Expanded {
     /// One value (`None`: unset).
     One(Option<String>),
     /// Several (`$@`, `${a[@]}`); `star` joins them with IFS's first
-    /// character when quoted.
-    Many { values: Vec<String>, star: bool },
+    /// character when quoted. `unsplit` is what an unquoted `*` form joins
+    /// them with when IFS is empty (`${!prefix*}` nothing, `${!a[*]}` a
+    /// space, as bash does); `None` keeps them separate words.
+    Many {
+        values: Vec<String>,
+        star: bool,
+        unsplit: Option<&'static str>,
+    },
     /// The operand of `:-` / `:+`, expanded in place: its unquoted text is
     /// split like any expansion result, its quoted parts are not.
     Operand(std::sync::Arc<Word>),
@@ -263,8 +269,16 @@ impl Shell {
                             out.push_split(&text, &ifs);
                         }
                     }
-                    Expanded::Many { values, star } => {
-                        if quoted && star {
+                    Expanded::Many {
+                        values,
+                        star,
+                        unsplit,
+                    } => {
+                        if let (false, true, Some(sep), true) =
+                            (quoted, star, unsplit, ifs.is_empty())
+                        {
+                            out.push(&values.join(sep), false);
+                        } else if quoted && star {
                             let sep = ifs.chars().next().map(String::from).unwrap_or_default();
                             out.push(&values.join(&sep), true);
                         } else if quoted {
@@ -283,8 +297,18 @@ impl Shell {
                             };
                             out.push(&values.join(&sep), false);
                         } else {
+                            // bash joins the values with IFS's first
+                            // character and splits the result: when that
+                            // character is not whitespace, each boundary is
+                            // a delimiter that keeps an empty field before
+                            // it (`IFS=x; set -- a '' b; echo $*` is 3).
+                            let hard = ifs
+                                .chars()
+                                .next()
+                                .is_some_and(|c| !matches!(c, ' ' | '\t' | '\n'));
                             for (i, value) in values.iter().enumerate() {
                                 if i > 0 {
+                                    out.current.forced |= hard;
                                     out.break_field();
                                 }
                                 out.push_split(value, &ifs);

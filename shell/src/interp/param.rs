@@ -37,6 +37,7 @@ impl Shell {
             return Ok(Expanded::Many {
                 values: names,
                 star: !at,
+                unsplit: Some(""),
             });
         }
         let index_text = p.index.as_ref().and_then(Word::as_plain);
@@ -49,6 +50,7 @@ impl Shell {
             return Ok(Expanded::Many {
                 values: keys,
                 star: index_text.as_deref() == Some("*"),
+                unsplit: Some(" "),
             });
         }
         // `${!ref}` of a nameref is the name it refers to.
@@ -327,6 +329,7 @@ impl Shell {
                 Ok(Expanded::Many {
                     values: slice,
                     star,
+                    unsplit: None,
                 })
             }
             Base::One(value) => {
@@ -505,7 +508,11 @@ fn display_name(name: &str, index: Option<&Word>) -> String {
 fn to_expanded(base: Base) -> Expanded {
     match base {
         Base::One(value) => Expanded::One(value),
-        Base::Many(values, star) => Expanded::Many { values, star },
+        Base::Many(values, star) => Expanded::Many {
+            values,
+            star,
+            unsplit: None,
+        },
     }
 }
 
@@ -515,6 +522,7 @@ fn map_base(base: Base, f: impl Fn(String) -> String) -> Expanded {
         Base::Many(values, star) => Expanded::Many {
             values: values.into_iter().map(f).collect(),
             star,
+            unsplit: None,
         },
     }
 }
@@ -525,6 +533,7 @@ fn map_base_opt(base: Base, f: impl Fn(Option<String>) -> Option<String>) -> Exp
         Base::Many(values, star) => Expanded::Many {
             values: values.into_iter().filter_map(|v| f(Some(v))).collect(),
             star,
+            unsplit: None,
         },
     }
 }
