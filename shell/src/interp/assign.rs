@@ -66,78 +66,136 @@ impl Shell {
         }
     }
 
+    /// `name=(...)` and `name+=(...)`, as bash 5.2 does them: every
+    /// element's value is expanded first; then, in order, each subscript
+    /// is evaluated and its element set, so a subscript sees the elements
+    /// set before it (`a=([0]=1+2 [a[0]]=x)` sets `a[3]`).
     fn assign_array(
         &mut self,
         name: &str,
         elements: &[ArrayElement],
         append: bool,
     ) -> Result<Result<(), String>, Flow> {
-        let assoc = self.is_assoc(name);
-        if assoc {
-            let mut map = match (append, self.get_value(name)) {
-                (true, Some(Value::Assoc(map))) => map,
-                _ => IndexMap::new(),
-            };
-            let mut pending_key: Option<String> = None;
-            for element in elements {
-                let value = self.expand_string(&element.value)?;
-                match &element.key {
-                    Some(key) => {
-                        let key = self.expand_string(key)?;
-                        let value = if element.append {
-                            format!("{}{value}", map.get(&key).cloned().unwrap_or_default())
-                        } else {
-                            value
-                        };
-                        map.insert(key, value);
-                    }
-                    // `declare -A m=(k1 v1 k2 v2)` (bash 5.1+).
-                    None => match pending_key.take() {
-                        Some(key) => {
-                            map.insert(key, value);
-                        }
-                        None => pending_key = Some(value),
-                    },
-                }
-            }
-            if let Some(key) = pending_key {
-                map.insert(key, String::new());
-            }
-            return Ok(self.store_array(name, Value::Assoc(map)));
+        if self.is_assoc(name) {
+            return self.assign_assoc(name, elements, append);
         }
-        let mut map = match (append, self.get_value(name)) {
+        enum Expanded<'a> {
+            Keyed(&'a Word, String, bool),
+            Plain(Vec<String>),
+        }
+        let mut expanded = Vec::with_capacity(elements.len());
+        for element in elements {
+            expanded.push(match &element.key {
+                Some(key) => {
+                    Expanded::Keyed(key, self.expand_string(&element.value)?, element.append)
+                }
+                None => Expanded::Plain(self.expand_words(std::slice::from_ref(&element.value))?),
+            });
+        }
+        let start = match (append, self.get_value(name)) {
             (true, Some(Value::Indexed(map))) => map,
             (true, Some(Value::Scalar(text))) => BTreeMap::from([(0, text)]),
             _ => BTreeMap::new(),
         };
-        let mut next = map.keys().next_back().map_or(0, |max| max + 1);
-        for element in elements {
-            match &element.key {
-                Some(key) => {
+        if let Err(message) = self.store_array(name, Value::Indexed(start)) {
+            return Ok(Err(message));
+        }
+        let last = |shell: &Shell| match shell.get_value(name) {
+            Some(Value::Indexed(map)) => map.keys().next_back().copied(),
+            _ => None,
+        };
+        let mut next = last(self).map_or(0, |max| max + 1);
+        for element in expanded {
+            match element {
+                Expanded::Keyed(key, value, append) => {
                     let key_text = self.expand_string(key)?;
                     let index = match arith::eval(&key_text, self) {
                         Ok(index) => index,
                         Err(error) => return Err(self.arith_failure(&error)),
                     };
-                    let index = if index < 0 { next + index } else { index };
-                    let value = self.expand_string(&element.value)?;
-                    let value = if element.append {
-                        format!("{}{value}", map.get(&index).cloned().unwrap_or_default())
+                    let index = if index < 0 {
+                        last(self).map_or(0, |max| max + 1) + index
                     } else {
-                        value
+                        index
                     };
-                    map.insert(index, value);
+                    if let Err(message) =
+                        self.set_element(name, super::variables::Key::Index(index), value, append)
+                    {
+                        return Ok(Err(message));
+                    }
                     next = index + 1;
                 }
-                None => {
-                    for value in self.expand_words(std::slice::from_ref(&element.value))? {
-                        map.insert(next, value);
+                Expanded::Plain(values) => {
+                    for value in values {
+                        if let Err(message) =
+                            self.set_element(name, super::variables::Key::Index(next), value, false)
+                        {
+                            return Ok(Err(message));
+                        }
                         next += 1;
                     }
                 }
             }
         }
-        Ok(self.store_array(name, Value::Indexed(map)))
+        Ok(Ok(()))
+    }
+
+    /// `declare -A name=(...)`: `[key]=value` elements (no tilde expansion
+    /// in the values, and `[key]+=value` appends to the value the array had
+    /// before a plain `=`), or, when the first element has no subscript,
+    /// `key value` pairs in which every word is literal.
+    fn assign_assoc(
+        &mut self,
+        name: &str,
+        elements: &[ArrayElement],
+        append: bool,
+    ) -> Result<Result<(), String>, Flow> {
+        let old = match self.get_value(name) {
+            Some(Value::Assoc(map)) => map,
+            _ => IndexMap::new(),
+        };
+        let mut map = if append { old.clone() } else { IndexMap::new() };
+        let pairs = elements.first().is_some_and(|e| e.key.is_none());
+        if pairs {
+            let mut words = Vec::new();
+            for element in elements {
+                match &element.key {
+                    // Only a subscript in the first place makes one.
+                    Some(key) => {
+                        let key = self.expand_string(key)?;
+                        let value = self.expand_string(&literal_tilde(&element.value))?;
+                        let sign = if element.append { "+=" } else { "=" };
+                        words.push(format!("[{key}]{sign}{value}"));
+                    }
+                    None => words.extend(self.expand_words(std::slice::from_ref(&element.value))?),
+                }
+            }
+            let mut words = words.into_iter();
+            while let Some(key) = words.next() {
+                map.insert(key, words.next().unwrap_or_default());
+            }
+            return Ok(self.store_array(name, Value::Assoc(map)));
+        }
+        for element in elements {
+            let value = self.expand_string(&literal_tilde(&element.value))?;
+            let Some(key) = &element.key else {
+                let message = format!(
+                    "{}: {name}: '{value}': must use subscript when assigning associative array\n",
+                    self.arg0
+                );
+                self.write_stderr(message.as_bytes());
+                continue;
+            };
+            let key = self.expand_string(key)?;
+            let value = if element.append {
+                let before = if append { &map } else { &old };
+                format!("{}{value}", before.get(&key).cloned().unwrap_or_default())
+            } else {
+                value
+            };
+            map.insert(key, value);
+        }
+        Ok(self.store_array(name, Value::Assoc(map)))
     }
 
     fn store_array(&mut self, name: &str, value: Value) -> Result<(), String> {
@@ -173,4 +231,16 @@ impl Shell {
             .collect();
         self.set_array(name, Value::Indexed(map))
     }
+}
+
+/// `word` with its tildes as written (an associative array's values are
+/// not tilde-expanded).
+fn literal_tilde(word: &Word) -> Word {
+    let mut word = word.clone();
+    for part in &mut word.parts {
+        if let WordPart::Tilde(user) = part {
+            *part = WordPart::Literal(format!("~{user}"));
+        }
+    }
+    word
 }

@@ -399,6 +399,13 @@ impl Parser {
     }
 
     pub(super) fn parse_array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
+        let outer = std::mem::replace(&mut self.array_elements, true);
+        let elements = self.parse_array_elements();
+        self.array_elements = outer;
+        elements
+    }
+
+    fn parse_array_elements(&mut self) -> PResult<Vec<ArrayElement>> {
         let mut elements = Vec::new();
         loop {
             self.skip_blank_and_newlines();
@@ -451,7 +458,7 @@ impl Parser {
         let key_text: String = self.src[self.pos + 1..j].iter().collect();
         self.pos = j + if append { 3 } else { 2 };
         let key = self.sub_word(&key_text)?;
-        let value: Word = self.read_word()?.unwrap_or_default();
+        let value: Word = self.read_assignment_value()?;
         let _ = save;
         Ok(Some(ArrayElement {
             key: Some(key),

@@ -77,6 +77,11 @@ pub struct Parser {
     /// Parsing the operand of a `${...}` inside double quotes: a backslash
     /// escapes only `$`, `` ` ``, `"`, `\` and `}` there.
     param_in_dquotes: bool,
+    /// Reading the value of an assignment (or of an array element):
+    /// `~` expands after every `:` too.
+    assignment_value: bool,
+    /// Reading an array literal's elements (`x=~` there is no assignment).
+    array_elements: bool,
     /// Constructs entered and not yet left (bounded by [`MAX_NESTING`]).
     nesting: usize,
     /// The run's deadline, checked as words are read.
@@ -113,6 +118,8 @@ impl Parser {
             alias_next: None,
             depth: 0,
             param_in_dquotes: false,
+            assignment_value: false,
+            array_elements: false,
             nesting: 0,
             watch: None,
             ticks: 0,

@@ -34,6 +34,23 @@ impl Parts {
         self.parts.is_empty() && self.literal.is_empty()
     }
 
+    /// The word so far begins `NAME=` or `NAME+=` (an assignment, or an
+    /// argument of `export`/`declare` that is one).
+    fn assignment_like(&self) -> bool {
+        let first = match self.parts.first() {
+            Some(WordPart::Literal(text)) => text.as_str(),
+            Some(_) => return false,
+            None => self.literal.as_str(),
+        };
+        let Some(equals) = first.find('=') else {
+            return false;
+        };
+        let name = first[..equals]
+            .strip_suffix('+')
+            .unwrap_or(&first[..equals]);
+        crate::parse::is_name(name)
+    }
+
     fn finish(mut self) -> Word {
         self.flush();
         Word { parts: self.parts }
@@ -77,7 +94,12 @@ impl Parser {
 
     /// The value of `name=value` (may be empty; `~` expands after `:`).
     pub(super) fn read_assignment_value(&mut self) -> PResult<Word> {
-        Ok(self.read_parts(Mode::Command, &[], true)?.finish())
+        let outer = std::mem::replace(&mut self.assignment_value, true);
+        let elements = std::mem::replace(&mut self.array_elements, false);
+        let parts = self.read_parts(Mode::Command, &[], true);
+        self.assignment_value = outer;
+        self.array_elements = elements;
+        Ok(parts?.finish())
     }
 
     fn read_parts(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
@@ -196,9 +218,13 @@ impl Parser {
             .checked_sub(1)
             .and_then(|i| self.src.get(i))
             .copied();
-        matches!(prev, Some(':') | Some('='))
-            && parts.parts.is_empty()
-            && (parts.literal.contains('=') || prev == Some(':'))
+        // An array literal's plain elements are not assignments.
+        let like = parts.assignment_like() && !self.array_elements;
+        match prev {
+            Some(':') => self.assignment_value || like,
+            Some('=') => parts.parts.is_empty() && like,
+            _ => false,
+        }
     }
 
     fn extglob_open(&self, parts: &Parts) -> bool {
