@@ -56,7 +56,10 @@ pub(crate) fn report(format: Option<&str>, real: f64) -> Option<String> {
         let (seconds, fraction) = (millis / 1000, millis % 1000);
         let fraction = match precision {
             0 => String::new(),
-            p => format!(".{:0p$}", fraction / 10u64.pow(3 - p as u32)),
+            p => {
+                let digits = (fraction / 10u64.pow(3 - p as u32)).to_string();
+                format!(".{}", crate::pad::left_pad(&digits, p, '0'))
+            }
         };
         if long {
             out.push_str(&format!("{}m{}{fraction}s", seconds / 60, seconds % 60));
