@@ -40,6 +40,12 @@ impl Shell {
                     None => self.set_var(name, value),
                 }
             }
+            AssignValue::Array(_) if assignment.index.is_some() => {
+                let subscript = super::print::word_text(assignment.index.as_ref().unwrap());
+                Err(format!(
+                    "{name}[{subscript}]: cannot assign list to array member"
+                ))
+            }
             AssignValue::Array(elements) => self.assign_array(name, elements, assignment.append)?,
         };
         if let Err(message) = result {

@@ -320,6 +320,22 @@ impl Shell {
             } else {
                 let resolved = self.resolve_name(&assignment.name);
                 restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
+                // A binding for one command is a string: `B=(b b) cmd` gives
+                // `cmd` the text `(b b)`, as bash does.
+                let text_binding;
+                let assignment = match &assignment.value {
+                    AssignValue::Array(elements) if assignment.index.is_none() => {
+                        let text = super::print::array_literal_text(elements);
+                        text_binding = Assignment {
+                            value: AssignValue::Scalar(Word {
+                                parts: vec![WordPart::SingleQuoted(text)],
+                            }),
+                            ..assignment.clone()
+                        };
+                        &text_binding
+                    }
+                    _ => assignment,
+                };
                 self.assign(assignment, false)?;
                 if let Some(var) = self.vars.get_mut(&resolved) {
                     var.attrs.exported = true;

@@ -65,7 +65,14 @@ impl Shell {
             return Ok(Expanded::One(target));
         }
         let (name, index) = if p.indirect {
-            let target = self.get_var(&p.name).unwrap_or_default();
+            // `${!a[1]}`: the element names the variable.
+            let target = match &p.index {
+                Some(index) => match self.base_value(&p.name, Some(index))? {
+                    Base::One(value) => value.unwrap_or_default(),
+                    Base::Many(values, _) => values.join(" "),
+                },
+                None => self.get_var(&p.name).unwrap_or_default(),
+            };
             if target.is_empty() {
                 if self.opts.nounset || !crate::parse::is_name(&p.name) {
                     return Err(
@@ -76,7 +83,7 @@ impl Shell {
             }
             match split_subscript(&target) {
                 Some((base, index)) => (base.to_string(), Some(Word::literal(index))),
-                None => (target, p.index.clone()),
+                None => (target, None),
             }
         } else {
             (p.name.clone(), p.index.clone())
@@ -296,35 +303,47 @@ impl Shell {
     ) -> Result<Expanded, Flow> {
         match base {
             Base::Many(values, star) => {
-                // `${@:0}` includes `$0`.
-                let mut values = values;
-                let mut offset = offset;
-                if name == "@" || name == "*" {
-                    if offset == 0 {
-                        values.insert(0, self.arg0.clone());
-                    } else if offset > 0 {
-                        offset -= 1;
+                if let Some(len) = length.filter(|len| *len < 0) {
+                    return Err(self.expansion_error(&format!("{len}: substring expression < 0")));
+                }
+                let take = |items: Vec<String>| -> Vec<String> {
+                    match length {
+                        Some(len) => items.into_iter().take(len as usize).collect(),
+                        None => items,
                     }
+                };
+                // An indexed array is sliced by index, not position: the
+                // elements from index `offset` on (a negative offset counts
+                // back from the last index + 1).
+                if name != "@"
+                    && name != "*"
+                    && let Some(crate::vars::Value::Indexed(map)) = self.get_value(name)
+                {
+                    let end = map.keys().next_back().map_or(0, |last| last + 1);
+                    let from = if offset < 0 { end + offset } else { offset };
+                    let slice = if from < 0 {
+                        Vec::new()
+                    } else {
+                        take(map.range(from..).map(|(_, v)| v.clone()).collect())
+                    };
+                    return Ok(Expanded::Many {
+                        values: slice,
+                        star,
+                        unsplit: None,
+                    });
+                }
+                // `$@` counts from `$0` (`${@:0}` includes it; a negative
+                // offset counts back from `$#` + 1).
+                let mut values = values;
+                if name == "@" || name == "*" {
+                    values.insert(0, self.arg0.clone());
                 }
                 let count = values.len() as i64;
-                let start = if offset < 0 {
-                    (count + offset).max(0)
-                } else {
-                    offset.min(count)
-                };
-                let end = match length {
-                    Some(len) if len < 0 => {
-                        return Err(
-                            self.expansion_error(&format!("{len}: substring expression < 0"))
-                        );
-                    }
-                    Some(len) => (start + len).min(count),
-                    None => count,
-                };
-                let slice = if start >= end {
+                let from = if offset < 0 { count + offset } else { offset };
+                let slice = if from < 0 || from >= count {
                     Vec::new()
                 } else {
-                    values[start as usize..end as usize].to_vec()
+                    take(values[from as usize..].to_vec())
                 };
                 Ok(Expanded::Many {
                     values: slice,

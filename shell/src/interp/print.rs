@@ -315,20 +315,24 @@ fn assignment_text(assignment: &Assignment) -> String {
     out.push_str(if assignment.append { "+=" } else { "=" });
     match &assignment.value {
         AssignValue::Scalar(word) => out.push_str(&word_text(word)),
-        AssignValue::Array(elements) => {
-            out.push('(');
-            let items: Vec<String> = elements
-                .iter()
-                .map(|e| match &e.key {
-                    Some(key) => format!("[{}]={}", word_text(key), word_text(&e.value)),
-                    None => word_text(&e.value),
-                })
-                .collect();
-            out.push_str(&items.join(" "));
-            out.push(')');
-        }
+        AssignValue::Array(elements) => out.push_str(&array_literal_text(elements)),
     }
     out
+}
+
+/// An array literal as source text: `(a [k]=v [j]+=w)`.
+pub(crate) fn array_literal_text(elements: &[ArrayElement]) -> String {
+    let items: Vec<String> = elements
+        .iter()
+        .map(|e| match &e.key {
+            Some(key) => {
+                let sign = if e.append { "+=" } else { "=" };
+                format!("[{}]{sign}{}", word_text(key), word_text(&e.value))
+            }
+            None => word_text(&e.value),
+        })
+        .collect();
+    format!("({})", items.join(" "))
 }
 
 /// A word as source text.

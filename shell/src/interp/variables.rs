@@ -386,13 +386,17 @@ impl Shell {
         Ok(())
     }
 
-    /// The exported variables (`env`, nested shells).
+    /// The exported variables (`env`, nested shells). Arrays are never
+    /// exported, as in bash (not even their first element).
     pub fn exported(&self) -> Vec<(String, String)> {
         self.vars
             .visible()
             .into_iter()
             .filter(|(_, var)| var.attrs.exported)
-            .filter_map(|(name, var)| Some((name, var.value?.scalar()?.to_string())))
+            .filter_map(|(name, var)| match var.value? {
+                crate::vars::Value::Scalar(text) => Some((name, text)),
+                _ => None,
+            })
             .collect()
     }
 }
