@@ -190,10 +190,20 @@ impl Shell {
     /// Resolves a subscript for `name`: a string key for associative
     /// arrays, an arithmetic index otherwise.
     pub(crate) fn subscript_key(&mut self, name: &str, index: &str) -> Result<Key, ArithError> {
-        if self.is_assoc(name) {
-            Ok(Key::Name(index.to_string()))
+        // A subscript given as text has its quotes and expansions applied
+        // now (`'assoc["K"]'`, `'a[$i]'`), as bash does.
+        let index = if index.contains(['"', '\'', '$', '`', '\\']) {
+            let expanded = crate::parse::subscript_word(index)
+                .ok()
+                .and_then(|word| self.expand_string(&word).ok());
+            expanded.unwrap_or_else(|| index.to_string())
         } else {
-            Ok(Key::Index(arith::eval(index, self)?))
+            index.to_string()
+        };
+        if self.is_assoc(name) {
+            Ok(Key::Name(index))
+        } else {
+            Ok(Key::Index(arith::eval(&index, self)?))
         }
     }
 

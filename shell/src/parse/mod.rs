@@ -97,6 +97,14 @@ pub fn word_text(word: &Word) -> String {
     word::unquoted_text(word)
 }
 
+/// A subscript given as text (`unset 'a[$k]'`, `declare -n r='A["K"]'`,
+/// `${!ref}`): read as a word whose quotes and expansions apply.
+pub(crate) fn subscript_word(text: &str) -> PResult<Word> {
+    Parser::new(text)
+        .read_word_until(&[], true)
+        .map(|w| w.unwrap_or_default())
+}
+
 pub(crate) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
