@@ -397,7 +397,11 @@ impl Shell {
             out.push(field.text);
             return Ok(());
         }
-        let matches = self.glob(&field.pattern);
+        let ignore = self.glob_ignore();
+        let mut matches = self.glob(&field.pattern, !ignore.is_empty());
+        if !ignore.is_empty() {
+            matches.retain(|path| !glob_ignored(path, &ignore, self.opts.extglob));
+        }
         if matches.is_empty() {
             if self.opts.failglob {
                 let message = format!("{}: no match: {}\n", self.arg0, field.text);
@@ -414,8 +418,19 @@ impl Shell {
         Ok(())
     }
 
-    /// Paths in the VFS matching `pattern` (escaped), sorted.
-    pub(crate) fn glob(&mut self, pattern: &str) -> Vec<String> {
+    /// `GLOBIGNORE`'s patterns (none when it is unset or empty).
+    fn glob_ignore(&mut self) -> Vec<String> {
+        match self.get_var("GLOBIGNORE") {
+            Some(value) if !value.is_empty() => split_ignore_list(&value),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Paths in the VFS matching `pattern` (escaped), sorted; `all_dots`
+    /// matches names starting with a dot as `dotglob` does (bash does so
+    /// while `GLOBIGNORE` is set).
+    pub(crate) fn glob(&mut self, pattern: &str, all_dots: bool) -> Vec<String> {
+        let dotglob = self.opts.dotglob || all_dots;
         let absolute = pattern.starts_with('/');
         let components: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
         let base = if absolute {
@@ -465,7 +480,7 @@ impl Shell {
                         next.push((d.clone(), s.clone()));
                         if let Ok(entries) = vfs.read_dir(&d) {
                             for entry in entries.iter().rev() {
-                                if entry.name.starts_with('.') && !self.opts.dotglob {
+                                if entry.name.starts_with('.') && !dotglob {
                                     continue;
                                 }
                                 let path = d.join(&entry.name);
@@ -485,8 +500,16 @@ impl Shell {
                 let matcher =
                     Pattern::new(component, self.opts.extglob).nocase(self.opts.nocaseglob);
                 let explicit_dot = component.starts_with('.') || component.starts_with("\\.");
+                if explicit_dot && !self.opts.globskipdots {
+                    for name in [".", ".."] {
+                        if matcher.matches(name) {
+                            let path = dir.resolve(name).unwrap_or_else(|_| dir.clone());
+                            next.push((path, join(shown, name)));
+                        }
+                    }
+                }
                 for entry in entries {
-                    if entry.name.starts_with('.') && !explicit_dot && !self.opts.dotglob {
+                    if entry.name.starts_with('.') && !explicit_dot && !dotglob {
                         continue;
                     }
                     if !last && entry.node_type != NodeType::Directory {
@@ -515,6 +538,59 @@ impl Shell {
         out.dedup();
         out
     }
+}
+
+/// A colon-separated pattern list split as bash splits it: a colon
+/// inside a bracket expression (`[[:alnum:]]`) or after a backslash is
+/// part of its pattern.
+fn split_ignore_list(value: &str) -> Vec<String> {
+    let mut patterns = Vec::new();
+    let mut current = String::new();
+    let mut chars = value.chars().peekable();
+    let mut bracket_depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                current.push(c);
+                if let Some(next) = chars.next() {
+                    current.push(next);
+                }
+            }
+            '[' => {
+                bracket_depth += 1;
+                current.push(c);
+            }
+            ']' if bracket_depth > 0 => {
+                bracket_depth -= 1;
+                current.push(c);
+            }
+            ':' if bracket_depth == 0 => patterns.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    patterns.push(current);
+    patterns.retain(|p| !p.is_empty());
+    patterns
+}
+
+/// Whether `GLOBIGNORE` removes `path` from a glob's matches: `.` and
+/// `..` always, otherwise a pattern matching the whole path, component by
+/// component (a `*` never matches a `/`).
+fn glob_ignored(path: &str, patterns: &[String], extglob: bool) -> bool {
+    let trimmed = path.trim_end_matches('/');
+    let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    if base == "." || base == ".." {
+        return true;
+    }
+    let names: Vec<&str> = trimmed.split('/').collect();
+    patterns.iter().any(|pattern| {
+        let parts: Vec<&str> = pattern.split('/').collect();
+        parts.len() == names.len()
+            && parts
+                .iter()
+                .zip(&names)
+                .all(|(part, name)| Pattern::new(part, extglob).matches(name))
+    })
 }
 
 fn is_at_expansion(part: &WordPart) -> bool {

@@ -3,7 +3,7 @@
 //! the embedding API all read and write them here.
 
 /// `set -o` / `shopt` options goccia acts on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// `set -e`.
     pub errexit: bool,
@@ -43,6 +43,36 @@ pub struct Options {
     pub lastpipe: bool,
     /// `shopt -s inherit_errexit`.
     pub inherit_errexit: bool,
+    /// `shopt -s globskipdots` (on by default, as in bash 5.2): `.*`
+    /// never matches `.` and `..`.
+    pub globskipdots: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            errexit: false,
+            nounset: false,
+            pipefail: false,
+            xtrace: false,
+            noglob: false,
+            noclobber: false,
+            allexport: false,
+            noexec: false,
+            verbose: false,
+            nullglob: false,
+            failglob: false,
+            dotglob: false,
+            nocaseglob: false,
+            nocasematch: false,
+            extglob: false,
+            globstar: false,
+            expand_aliases: false,
+            lastpipe: false,
+            inherit_errexit: false,
+            globskipdots: true,
+        }
+    }
 }
 
 /// A field of [`Options`].
@@ -67,6 +97,7 @@ pub enum Flag {
     ExpandAliases,
     Lastpipe,
     InheritErrexit,
+    Globskipdots,
 }
 
 /// Where an option's value comes from.
@@ -144,6 +175,7 @@ pub const SHOPT_OPTIONS: &[Named] = &[
     named("extglob", None, Setting::Flag(Flag::Extglob)),
     named("extquote", None, On),
     named("failglob", None, Setting::Flag(Flag::Failglob)),
+    named("globskipdots", None, Setting::Flag(Flag::Globskipdots)),
     named("globstar", None, Setting::Flag(Flag::Globstar)),
     named("histappend", None, Off),
     named("inherit_errexit", None, Setting::Flag(Flag::InheritErrexit)),
@@ -192,6 +224,7 @@ impl Options {
             Flag::ExpandAliases => &mut self.expand_aliases,
             Flag::Lastpipe => &mut self.lastpipe,
             Flag::InheritErrexit => &mut self.inherit_errexit,
+            Flag::Globskipdots => &mut self.globskipdots,
         }
     }
 
