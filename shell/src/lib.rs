@@ -35,6 +35,7 @@ pub(crate) mod parse;
 pub(crate) mod pattern;
 pub(crate) mod printf;
 pub(crate) mod regex_compat;
+pub(crate) mod signals;
 pub(crate) mod time;
 pub(crate) mod utilities;
 pub(crate) mod vars;

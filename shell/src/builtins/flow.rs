@@ -177,87 +177,6 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-fn signal_name(name: &str) -> Option<String> {
-    let upper = name.to_uppercase();
-    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
-    Some(
-        match bare {
-            "0" | "EXIT" => "EXIT",
-            "ERR" => "ERR",
-            "DEBUG" => "DEBUG",
-            "RETURN" => "RETURN",
-            "1" | "HUP" => "HUP",
-            "2" | "INT" => "INT",
-            "3" | "QUIT" => "QUIT",
-            "9" | "KILL" => "KILL",
-            "10" | "USR1" => "USR1",
-            "12" | "USR2" => "USR2",
-            "13" | "PIPE" => "PIPE",
-            "14" | "ALRM" => "ALRM",
-            "15" | "TERM" => "TERM",
-            "17" | "CHLD" => "CHLD",
-            _ => return None,
-        }
-        .to_string(),
-    )
-}
-
-pub fn trap(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let rest: Vec<&String> = args[1..].iter().filter(|a| a.as_str() != "--").collect();
-    if rest.is_empty() || rest[0] == "-p" {
-        let filter: Vec<String> = rest.iter().skip(1).filter_map(|s| signal_name(s)).collect();
-        let shown = if shell.traps.is_empty() {
-            &shell.parent_traps
-        } else {
-            &shell.traps
-        };
-        let mut all: Vec<(String, String)> =
-            shown.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        all.sort();
-        let text: String = all
-            .into_iter()
-            .filter(|(k, _)| filter.is_empty() || filter.contains(k))
-            .map(|(k, v)| format!("trap -- {} {k}\n", crate::interp::quote(&v)))
-            .collect();
-        return write_out(shell, "trap", &text);
-    }
-    if rest[0] == "-l" {
-        return write_out(
-            shell,
-            "trap",
-            " 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 9) SIGKILL\t15) SIGTERM\n",
-        );
-    }
-    let (action, signals) = if rest.len() == 1
-        && signal_name(rest[0]).is_some()
-        && rest[0].chars().all(|c| c.is_ascii_digit())
-    {
-        (None, &rest[..])
-    } else {
-        (Some(rest[0].clone()), &rest[1..])
-    };
-    let mut status = 0;
-    for signal in signals {
-        let Some(name) = signal_name(signal) else {
-            status = shell.fail(
-                "trap",
-                &format!("{signal}: invalid signal specification"),
-                1,
-            );
-            continue;
-        };
-        match action.as_deref() {
-            None | Some("-") => {
-                shell.traps.remove(&name);
-            }
-            Some(action) => {
-                shell.traps.insert(name, action.to_string());
-            }
-        }
-    }
-    Ok(status)
-}
-
 pub fn umask(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() == 1 {
         return write_out(shell, "umask", "0022\n");
@@ -298,40 +217,6 @@ pub fn exec(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let status = shell.dispatch_command(&args[index..])?;
     Err(Flow::Exit(status))
-}
-
-pub fn kill(shell: &mut Shell, args: &[String]) -> ExecResult {
-    if args.get(1).is_some_and(|a| a == "-l") {
-        return write_out(
-            shell,
-            "kill",
-            "HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM\n",
-        );
-    }
-    let targets: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
-    if targets.is_empty() {
-        return builtin_error(
-            shell,
-            "kill",
-            "usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
-            2,
-        );
-    }
-    let mut status = 0;
-    for target in targets {
-        if target.parse::<u64>().is_err() {
-            status = shell.fail(
-                "kill",
-                &format!("{target}: arguments must be process or job IDs"),
-                1,
-            );
-        } else if Some(target.parse::<u64>().unwrap_or(0)) != shell.last_bg
-            && target.parse::<u64>().ok() != Some(shell.pid)
-        {
-            status = shell.fail("kill", &format!("({target}) - No such process"), 1);
-        }
-    }
-    Ok(status)
 }
 
 pub fn ulimit(shell: &mut Shell, _: &[String]) -> ExecResult {

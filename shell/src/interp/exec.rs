@@ -30,14 +30,37 @@ impl Shell {
     pub(crate) fn run_list(&mut self, list: &List) -> ExecResult {
         let mut status = 0;
         for item in &list.items {
-            status = self.run_and_or(&item.and_or)?;
-            if item.background {
-                self.last_bg = Some(self.ctx.new_pid());
-                status = 0;
-            }
+            status = if item.background {
+                self.run_background(&item.and_or)?
+            } else {
+                self.run_and_or(&item.and_or)?
+            };
             self.status = status;
         }
         Ok(status)
+    }
+
+    /// `cmd &`: runs `cmd` to its end in a subshell whose standard input
+    /// is empty (bash's rule without job control) and records it as a
+    /// job (see [`super::jobs`]).
+    fn run_background(&mut self, and_or: &AndOr) -> ExecResult {
+        let started = Instant::now();
+        let mut sub = self.subshell();
+        sub.fds.set(0, Fd::null_input());
+        let status = match sub.run_and_or(and_or) {
+            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
+            Err(_) => sub.status,
+        };
+        sub.status = status;
+        sub.run_exit_trap_public().map_err(Flow::Stop)?;
+        let (pid, status) = (sub.bashpid, sub.status);
+        drop(sub);
+        let command = super::print::and_or_text(and_or);
+        self.jobs.record(pid, command, status, started);
+        self.last_bg = Some(pid);
+        self.pipestatus = vec![0];
+        Ok(0)
     }
 
     fn run_and_or(&mut self, and_or: &AndOr) -> ExecResult {

@@ -13,6 +13,7 @@
 //!   `variables`, `test_expr`, `print`: executing each construct;
 //!   `procsub`: process substitution on threads of its own
 //!   (`substitutions`: the table of those still running).
+//! - `jobs`: background jobs and their statuses (`wait`, `jobs`, `kill`).
 //! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
 
@@ -22,6 +23,7 @@ pub mod context;
 pub(crate) mod declare;
 mod exec;
 mod expand;
+pub(crate) mod jobs;
 pub(crate) mod options;
 mod param;
 mod print;

@@ -56,6 +56,13 @@ fn print_list(out: &mut String, list: &List, level: usize) {
     }
 }
 
+/// A command list item as `jobs` shows it (`sleep 1 | cat`).
+pub(crate) fn and_or_text(and_or: &AndOr) -> String {
+    let mut out = String::new();
+    print_and_or(&mut out, and_or, 0);
+    out
+}
+
 fn print_and_or(out: &mut String, and_or: &AndOr, level: usize) {
     print_pipeline(out, &and_or.first, level);
     for (op, pipeline) in &and_or.rest {

@@ -51,6 +51,8 @@ pub struct Shell {
     /// `$BASHPID`: this (sub)shell's id.
     pub(crate) bashpid: u64,
     pub(crate) last_bg: Option<u64>,
+    /// Background jobs not yet collected by `wait`.
+    pub(crate) jobs: super::jobs::Jobs,
     pub(crate) line: usize,
     pub(crate) random: u64,
     pub(crate) started: Instant,
@@ -97,6 +99,7 @@ impl Shell {
             pid,
             bashpid: pid,
             last_bg: None,
+            jobs: Default::default(),
             line: 0,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -342,6 +345,12 @@ impl Shell {
     pub(crate) fn run_exit_trap(&mut self) -> Result<(), Stop> {
         if let Some(action) = self.traps.remove("EXIT") {
             let saved = self.status;
+            // A trap that does not parse is reported and leaves the
+            // status as it was (bash's rule).
+            if let Err(error) = Parser::parse_all(&action) {
+                self.report_syntax_error(&error);
+                return Ok(());
+            }
             match self.run_source(&action) {
                 Ok(_) => self.status = saved,
                 Err(Flow::Exit(status)) => self.status = status,
