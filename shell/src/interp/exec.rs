@@ -132,11 +132,16 @@ impl Shell {
         Ok(status)
     }
 
+    /// The ERR trap, after a command that failed; in a function only
+    /// under `set -E`, as in bash.
     fn run_err_trap(&mut self) -> Result<(), Flow> {
+        if self.in_function() && !self.opts.errtrace {
+            return Ok(());
+        }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
             self.errexit_off += 1;
-            let result = self.run_source(&action);
+            let result = self.run_trap_action(&action);
             self.errexit_off -= 1;
             if let Err(Flow::Stop(stopped)) = result {
                 return Err(Flow::Stop(stopped));
@@ -144,6 +149,22 @@ impl Shell {
             self.status = saved;
         }
         Ok(())
+    }
+
+    /// Runs a trap's action with `$LINENO` still the line of the command
+    /// that set it off.
+    pub(crate) fn run_trap_action(&mut self, action: &str) -> ExecResult {
+        let (line, pinned) = (self.line, self.trap_line);
+        self.trap_line = Some(pinned.unwrap_or(line));
+        let result = self.run_source(action);
+        self.trap_line = pinned;
+        self.line = line;
+        result
+    }
+
+    /// Whether a shell function is running (`source` does not count).
+    fn in_function(&self) -> bool {
+        self.func_stack.iter().any(|name| name != "source")
     }
 
     /// A multi-command pipeline: each stage in a subshell on its own
@@ -395,7 +416,7 @@ impl Shell {
         };
         let saved = self.status;
         self.in_debug_trap = true;
-        let result = self.run_source(&action);
+        let result = self.run_trap_action(&action);
         self.in_debug_trap = false;
         if let Err(Flow::Stop(stopped)) = result {
             return Err(Flow::Stop(stopped));

@@ -43,6 +43,8 @@ pub struct Options {
     pub lastpipe: bool,
     /// `shopt -s inherit_errexit`.
     pub inherit_errexit: bool,
+    /// `set -E`: the ERR trap also runs in functions and subshells.
+    pub errtrace: bool,
     /// `shopt -s globskipdots` (on by default, as in bash 5.2): `.*`
     /// never matches `.` and `..`.
     pub globskipdots: bool,
@@ -70,6 +72,7 @@ impl Default for Options {
             expand_aliases: false,
             lastpipe: false,
             inherit_errexit: false,
+            errtrace: false,
             globskipdots: true,
         }
     }
@@ -98,6 +101,7 @@ pub enum Flag {
     Lastpipe,
     InheritErrexit,
     Globskipdots,
+    Errtrace,
 }
 
 /// Where an option's value comes from.
@@ -138,7 +142,7 @@ pub const SET_OPTIONS: &[Named] = &[
     named("braceexpand", Some('B'), On),
     named("emacs", None, Off),
     named("errexit", Some('e'), Setting::Flag(Flag::Errexit)),
-    named("errtrace", Some('E'), Off),
+    named("errtrace", Some('E'), Setting::Flag(Flag::Errtrace)),
     named("functrace", Some('T'), Off),
     named("hashall", Some('h'), On),
     named("histexpand", Some('H'), Off),
@@ -225,6 +229,7 @@ impl Options {
             Flag::Lastpipe => &mut self.lastpipe,
             Flag::InheritErrexit => &mut self.inherit_errexit,
             Flag::Globskipdots => &mut self.globskipdots,
+            Flag::Errtrace => &mut self.errtrace,
         }
     }
 

@@ -54,6 +54,9 @@ pub struct Shell {
     /// Background jobs not yet collected by `wait`.
     pub(crate) jobs: super::jobs::Jobs,
     pub(crate) line: usize,
+    /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
+    /// command that set it off.
+    pub(crate) trap_line: Option<usize>,
     pub(crate) random: u64,
     pub(crate) started: Instant,
     /// Position inside the current `getopts` argument.
@@ -101,6 +104,7 @@ impl Shell {
             last_bg: None,
             jobs: Default::default(),
             line: 0,
+            trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
             getopts_offset: 0,
@@ -483,6 +487,12 @@ impl Shell {
         child.subshell += 1;
         child.bashpid = self.ctx.new_pid();
         child.parent_traps = std::mem::take(&mut child.traps);
+        // `set -E`: the ERR trap carries into subshells.
+        if self.opts.errtrace
+            && let Some(action) = self.traps.get("ERR")
+        {
+            child.traps.insert("ERR".to_string(), action.clone());
+        }
         if !self.opts.inherit_errexit && self.errexit_off > 0 {
             child.errexit_off = self.errexit_off;
         }

@@ -46,7 +46,7 @@ impl Shell {
             "-" => self.option_flags(),
             "RANDOM" => self.next_random().to_string(),
             "SECONDS" => self.started.elapsed().as_secs().to_string(),
-            "LINENO" => self.line.to_string(),
+            "LINENO" => self.trap_line.unwrap_or(self.line).to_string(),
             "_" => self.last_arg.clone(),
             "FUNCNAME" | "BASH_SOURCE" | "PIPESTATUS" => {
                 return self.dynamic_array(name)?.scalar().map(str::to_string);
