@@ -106,7 +106,12 @@ impl Shell {
             }
             result
         } else {
-            self.run_stages(pipeline)
+            let result = self.run_stages(pipeline);
+            // `$LINENO` after a pipeline is its last simple command's.
+            if let Some(Command::Simple(last)) = pipeline.commands.last() {
+                self.line = last.line;
+            }
+            result
         };
         if pipeline.negated {
             self.errexit_off -= 1;
@@ -124,7 +129,23 @@ impl Shell {
             }
         }
         if status != 0 && !pipeline.negated && self.errexit_off == 0 {
-            self.run_err_trap()?;
+            // A compound command's failure came from a command inside it,
+            // which set the trap off already; `( )`, `(( ))`, `[[ ]]` and
+            // a pipeline of several commands are atoms of their own (bash's
+            // rule).
+            let atom = match pipeline.commands.last() {
+                _ if pipeline.commands.len() > 1 => true,
+                Some(Command::Compound(compound, _)) => matches!(
+                    **compound,
+                    CompoundCommand::Subshell(_)
+                        | CompoundCommand::Arith(..)
+                        | CompoundCommand::Cond(..)
+                ),
+                _ => true,
+            };
+            if atom {
+                self.run_err_trap()?;
+            }
             if self.opts.errexit {
                 return Err(Flow::Exit(status));
             }
@@ -135,14 +156,15 @@ impl Shell {
     /// The ERR trap, after a command that failed; in a function only
     /// under `set -E`, as in bash.
     fn run_err_trap(&mut self) -> Result<(), Flow> {
-        if self.in_function() && !self.opts.errtrace {
+        if self.in_err_trap || (self.in_function() && !self.opts.errtrace) {
             return Ok(());
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            self.errexit_off += 1;
+            // Not set off again by its own commands; `set -e` still holds.
+            self.in_err_trap = true;
             let result = self.run_trap_action(&action);
-            self.errexit_off -= 1;
+            self.in_err_trap = false;
             if let Err(Flow::Stop(stopped)) = result {
                 return Err(Flow::Stop(stopped));
             }
@@ -284,7 +306,12 @@ impl Shell {
 
     fn run_command_alone(&mut self, command: &Command) -> ExecResult {
         match command {
-            Command::Simple(simple) => self.run_simple(simple),
+            Command::Simple(simple) => {
+                let result = self.run_simple(simple);
+                // After a function call, `$LINENO` is the call's line.
+                self.line = simple.line;
+                result
+            }
             Command::Compound(compound, redirects) => {
                 let saved = match self.apply_redirects(redirects) {
                     Ok(saved) => saved,

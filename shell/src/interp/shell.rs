@@ -37,6 +37,8 @@ pub struct Shell {
     pub(crate) parent_traps: imbl::HashMap<String, String>,
     /// Running the DEBUG trap (it does not trigger itself).
     pub(crate) in_debug_trap: bool,
+    /// The ERR trap is running (it does not set itself off).
+    pub(crate) in_err_trap: bool,
     /// `$_`: the last argument of the previous simple command.
     pub(crate) last_arg: String,
     /// The status of the last command substitution of the current command.
@@ -94,6 +96,7 @@ impl Shell {
             traps: imbl::HashMap::new(),
             parent_traps: imbl::HashMap::new(),
             in_debug_trap: false,
+            in_err_trap: false,
             last_arg: String::new(),
             subst_status: None,
             sources: Vec::new(),
