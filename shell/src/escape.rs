@@ -12,6 +12,12 @@ pub fn echo(raw: &str) -> (Vec<u8>, bool) {
     decode(raw, Flavor::Echo)
 }
 
+/// Decodes `printf %b` text to bytes: as `echo -e`, except that octal
+/// is also `\NNN` without the leading zero (bash's `%b`).
+pub fn printf_b(raw: &str) -> (Vec<u8>, bool) {
+    decode(raw, Flavor::PrintfB)
+}
+
 /// Decodes a `printf` format's escapes to bytes (octal is `\NNN`, not
 /// `\0NNN`).
 pub fn printf_bytes(raw: &str) -> (Vec<u8>, bool) {
@@ -32,6 +38,7 @@ fn lossy((bytes, stop): (Vec<u8>, bool)) -> (String, bool) {
 enum Flavor {
     AnsiC,
     Echo,
+    PrintfB,
     Printf,
 }
 
@@ -64,7 +71,7 @@ fn decode(raw: &str, flavor: Flavor) -> (Vec<u8>, bool) {
             'v' => Some('\x0b'),
             '\\' => Some('\\'),
             '\'' if flavor == Flavor::AnsiC => Some('\''),
-            '"' if flavor != Flavor::Echo => Some('"'),
+            '"' if !matches!(flavor, Flavor::Echo | Flavor::PrintfB) => Some('"'),
             '?' if flavor == Flavor::AnsiC => Some('?'),
             _ => None,
         };
@@ -87,7 +94,7 @@ fn decode(raw: &str, flavor: Flavor) -> (Vec<u8>, bool) {
             '0'..='7' => {
                 // echo: \0NNN (up to 3 digits after the 0); others: \NNN.
                 let (start, max) = match (flavor, e) {
-                    (Flavor::Echo, '0') => (i, 3),
+                    (Flavor::Echo | Flavor::PrintfB, '0') => (i, 3),
                     (Flavor::Echo, _) => {
                         flush_bytes(&mut bytes, &mut out);
                         out.push('\\');

@@ -176,8 +176,9 @@ fn format_once(
         i = end;
         let Some(conversion) = conversion else {
             let spec: String = chars[start..].iter().collect();
-            out.extend_from_slice(spec.as_bytes());
-            break;
+            errors(&format!("`{spec}': missing format character"));
+            *status = 1;
+            return true;
         };
         if too_large(&width) || precision.is_some_and(|p| p > MAX_FIELD) {
             let spec: String = chars[start..i].iter().collect();
@@ -214,7 +215,7 @@ fn format_once(
                 pad(&text, &flags, &width)
             }
             'b' => {
-                let (mut bytes, stop) = escape::echo(arg);
+                let (mut bytes, stop) = escape::printf_b(arg);
                 if let Some(p) = precision {
                     bytes.truncate(p);
                 }
@@ -225,13 +226,14 @@ fn format_once(
                 continue;
             }
             'q' => pad(&shell_quote(arg), &flags, &width),
-            'c' => pad(
-                &arg.chars().next().map(String::from).unwrap_or_default(),
-                &flags,
-                &width,
-            ),
+            'c' => {
+                // The first byte, not the first character (bash's rule).
+                let first = arg.as_bytes().first().map(|b| vec![*b]).unwrap_or_default();
+                out.extend_from_slice(&pad_bytes(first, &flags, &width));
+                continue;
+            }
             'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
-                let value = match parse_int(arg) {
+                let value = match conversion_int(arg, matches!(conversion, 'd' | 'i')) {
                     Ok(v) => v,
                     Err(partial) => {
                         errors(&format!("{arg}: invalid number"));
@@ -329,6 +331,60 @@ pub(crate) fn decimal_prefix_len(bytes: &[u8]) -> usize {
         digits_from(end + 1)
     } else {
         end
+    }
+}
+
+/// An integer argument of a conversion as bash reads it (`strtoimax`
+/// for `%d`/`%i`, `strtoumax` for the others): leading blanks allowed,
+/// anything after the number an error (with the number still used), and
+/// values past the type's range clamped to its end; an unsigned one
+/// returns its bits.
+fn conversion_int(text: &str, signed: bool) -> Result<i64, i64> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with(['\'', '"']) || trimmed.is_empty() {
+        return parse_int(trimmed);
+    }
+    let (negative, rest) = match trimmed.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, trimmed.strip_prefix('+').unwrap_or(trimmed)),
+    };
+    let (radix, digits) =
+        if let Some(hex) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
+            (16, hex)
+        } else if rest.len() > 1 && rest.starts_with('0') {
+            (8, &rest[1..])
+        } else {
+            (10, rest)
+        };
+    let valid = digits.chars().take_while(|c| c.is_digit(radix)).count();
+    let mut magnitude: u128 = 0;
+    for c in digits[..valid].chars() {
+        magnitude = magnitude
+            .saturating_mul(u128::from(radix))
+            .saturating_add(u128::from(c.to_digit(radix).unwrap_or(0)));
+    }
+    let value = if signed {
+        let limit = if negative {
+            1u128 << 63
+        } else {
+            (1u128 << 63) - 1
+        };
+        let clamped = magnitude.min(limit);
+        if negative {
+            (clamped as i128).wrapping_neg() as i64
+        } else {
+            clamped as i64
+        }
+    } else if magnitude > u128::from(u64::MAX) {
+        -1
+    } else {
+        let bits = magnitude as u64;
+        (if negative { bits.wrapping_neg() } else { bits }) as i64
+    };
+    if valid == digits.len() && (valid > 0 || radix == 8) {
+        Ok(value)
+    } else {
+        Err(value)
     }
 }
 
@@ -451,7 +507,14 @@ pub(crate) fn format_float(
         "inf".to_string()
     } else {
         match conversion {
-            'f' | 'F' => crate::pad::fixed(value.abs(), precision),
+            'f' | 'F' => {
+                let mut text = crate::pad::fixed(value.abs(), precision);
+                // `#`: a decimal point even with no digits after it.
+                if precision == 0 && flags.contains('#') {
+                    text.push('.');
+                }
+                text
+            }
             'e' | 'E' => exponent(value.abs(), precision),
             'a' | 'A' => format!("{:e}", value.abs()),
             _ => general(value.abs(), precision, flags.contains('#')),

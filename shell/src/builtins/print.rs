@@ -50,6 +50,14 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
         let Some(name) = args.get(2) else {
             return Ok(shell.fail("printf", "-v: option requires an argument", 2));
         };
+        let valid = match crate::interp::split_subscript(name) {
+            Some((base, _)) => crate::parse::is_name(base),
+            None => crate::parse::is_name(name),
+        };
+        if !valid {
+            let message = format!("`{name}': not a valid identifier");
+            return Ok(shell.fail("printf", &message, 2));
+        }
         target = Some(name.clone());
         index = 3;
     }
