@@ -185,6 +185,12 @@ pub fn run_with_assignments(
                     if flags.set.nameref {
                         if let crate::ast::AssignValue::Scalar(word) = &assignment.value {
                             match shell.expand_string(word) {
+                                Ok(target) if !is_reference_target(&target) => {
+                                    shell.vars.unset(&var_name);
+                                    result = Err(format!(
+                                        "`{target}': invalid variable name for name reference"
+                                    ));
+                                }
                                 Ok(target) => {
                                     if let Some(var) = shell.vars.get_mut(&var_name) {
                                         var.value = Some(Value::Scalar(target));
@@ -202,7 +208,6 @@ pub fn run_with_assignments(
                     {
                         var.attrs.readonly = true;
                     }
-                    result = Ok(());
                 }
                 (var_name, result)
             }
@@ -235,6 +240,13 @@ fn set_raw(shell: &mut Shell, name: &str, value: &str) -> Result<(), String> {
 }
 
 /// Creates or updates `name` with the flags' attributes.
+/// Whether `text` can be what a nameref names: a variable name, with a
+/// subscript or not (empty: a reference not yet set).
+fn is_reference_target(text: &str) -> bool {
+    let base = crate::interp::split_subscript(text).map_or(text, |(base, _)| base);
+    text.is_empty() || crate::parse::is_name(base)
+}
+
 fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Result<(), String> {
     let base = crate::interp::split_subscript(name).map_or(name, |(b, _)| b);
     if !crate::parse::is_name(base) {
@@ -283,6 +295,15 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
             }
             None => var.value = Some(Value::Indexed(Default::default())),
         }
+    }
+    if flags.set.nameref
+        && !var.attrs.nameref
+        && let Some(Value::Scalar(text)) = &var.value
+        && !is_reference_target(text)
+    {
+        return Err(format!(
+            "`{text}': invalid variable name for name reference"
+        ));
     }
     let set = flags.set;
     let clear = flags.clear;

@@ -26,13 +26,15 @@ impl Shell {
                 Some(var) if var.attrs.nameref => {
                     match var.value.as_ref().and_then(Value::scalar) {
                         Some(target) if !target.is_empty() => current = target.to_string(),
-                        _ => break,
+                        _ => return current,
                     }
                 }
-                _ => break,
+                _ => return current,
             }
         }
-        current
+        // A circle of references names nothing: reads are empty, writes
+        // fail (bash's "circular name reference").
+        String::new()
     }
 
     /// Special parameters and dynamic variables.
@@ -257,7 +259,11 @@ impl Shell {
 
     /// `name=value` (element 0 of an array).
     pub fn set_var(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
-        let name = self.resolve_name(name);
+        let resolved = self.resolve_name(name);
+        if resolved.is_empty() && !name.is_empty() {
+            return Err(format!("{name}: circular name reference"));
+        }
+        let name = resolved;
         if let Some((base, index)) = split_subscript(&name) {
             let key = self.subscript_key(base, index).map_err(|e| e.to_string())?;
             return self.set_element(base, key, value.into(), false);
