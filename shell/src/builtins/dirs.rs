@@ -6,10 +6,16 @@ use crate::interp::{ExecResult, Shell};
 use goccia_vfs::VfsPath;
 
 pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let operands: Vec<&String> = args[1..]
-        .iter()
-        .filter(|a| !matches!(a.as_str(), "-P" | "-L" | "-e" | "-@"))
-        .collect();
+    let mut rest = &args[1..];
+    while let Some(first) = rest.first()
+        && matches!(first.as_str(), "-P" | "-L" | "-e" | "-@")
+    {
+        rest = &rest[1..];
+    }
+    if rest.first().is_some_and(|a| a == "--") {
+        rest = &rest[1..];
+    }
+    let operands: Vec<&String> = rest.iter().collect();
     if operands.len() > 1 {
         return builtin_error(shell, "cd", "too many arguments", 1);
     }
@@ -33,7 +39,9 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let exists = {
         let vfs = shell.context().vfs.lock();
-        if vfs.is_dir(&path) {
+        if !folders_before_dot_dot_exist(&vfs, shell.cwd(), &target) {
+            Err("No such file or directory")
+        } else if vfs.is_dir(&path) {
             Ok(())
         } else if vfs.exists(&path) {
             Err("Not a directory")
@@ -52,9 +60,33 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(0)
 }
 
+/// Whether every folder a `..` of `target` steps out of exists (bash
+/// refuses `cd missing/..` although the path it names exists).
+fn folders_before_dot_dot_exist(vfs: &goccia_vfs::Vfs, cwd: &VfsPath, target: &str) -> bool {
+    let mut prefix = String::new();
+    for component in target.split('/') {
+        if component == ".." && !prefix.is_empty() && prefix != "/" {
+            match cwd.resolve(&prefix) {
+                Ok(path) if vfs.is_dir(&path) => {}
+                _ => return false,
+            }
+        }
+        if !prefix.is_empty() && !prefix.ends_with('/') {
+            prefix.push('/');
+        }
+        if component.is_empty() && prefix.is_empty() {
+            prefix.push('/');
+        }
+        prefix.push_str(component);
+    }
+    true
+}
+
 pub(crate) fn change_dir(shell: &mut Shell, path: VfsPath) {
     let old = shell.cwd().to_string();
     let _ = shell.set_var("OLDPWD", old);
+    // bash exports OLDPWD once `cd` sets it.
+    shell.vars.entry("OLDPWD").attrs.exported = true;
     let _ = shell.set_var("PWD", path.to_string());
     shell.set_cwd(path);
 }
