@@ -102,8 +102,54 @@ fn dirs_text(shell: &Shell) -> String {
     format!("{}\n", parts.join(" "))
 }
 
+const PUSHD_USAGE: &str = "pushd: usage: pushd [-n] [+N | -N | dir]";
+const POPD_USAGE: &str = "popd: usage: popd [-n] [+N | -N]";
+const DIRS_USAGE: &str = "dirs: usage: dirs [-clpv] [+N] [-N]";
+
+/// The operands of `pushd`/`popd`/`dirs` after `--`, or the usage error
+/// bash gives for an option it does not know (`-z: invalid number`).
+fn stack_operands<'a>(
+    shell: &mut Shell,
+    name: &str,
+    args: &'a [String],
+    options: &str,
+    usage: &str,
+) -> Result<Vec<&'a String>, i32> {
+    let mut operands = Vec::new();
+    let mut options_done = false;
+    for arg in &args[1..] {
+        if !options_done && arg == "--" {
+            options_done = true;
+            continue;
+        }
+        let is_option = !options_done && arg.len() > 1 && arg.starts_with('-');
+        let numbered = arg.len() > 1
+            && arg.starts_with(['+', '-'])
+            && arg[1..].bytes().all(|b| b.is_ascii_digit());
+        if is_option && !numbered && !arg[1..].chars().all(|c| options.contains(c)) {
+            let what = if name == "dirs" {
+                "invalid option"
+            } else {
+                "invalid number"
+            };
+            return Err(shell.fail(name, &format!("{arg}: {what}\n{usage}"), 2));
+        }
+        if !is_option && !numbered {
+            operands.push(arg);
+        }
+    }
+    Ok(operands)
+}
+
 pub fn pushd(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let Some(target) = args.get(1) else {
+    let operands = match stack_operands(shell, "pushd", args, "n", PUSHD_USAGE) {
+        Ok(operands) => operands,
+        Err(status) => return Ok(status),
+    };
+    if operands.len() > 1 {
+        return builtin_error(shell, "pushd", "too many arguments", 1);
+    }
+    let Some(target) = operands.first().copied() else {
         let Some(top) = shell.dir_stack.pop() else {
             return builtin_error(shell, "pushd", "no other directory", 1);
         };
@@ -136,7 +182,15 @@ pub fn pushd(shell: &mut Shell, args: &[String]) -> ExecResult {
     write_out(shell, "pushd", &text)
 }
 
-pub fn popd(shell: &mut Shell, _: &[String]) -> ExecResult {
+pub fn popd(shell: &mut Shell, args: &[String]) -> ExecResult {
+    match stack_operands(shell, "popd", args, "n", POPD_USAGE) {
+        Ok(operands) if operands.is_empty() => {}
+        Ok(operands) => {
+            let message = format!("{}: invalid argument\n{POPD_USAGE}", operands[0]);
+            return builtin_error(shell, "popd", &message, 2);
+        }
+        Err(status) => return Ok(status),
+    }
     let Some(top) = shell.dir_stack.pop() else {
         return builtin_error(shell, "popd", "directory stack empty", 1);
     };
@@ -146,6 +200,14 @@ pub fn popd(shell: &mut Shell, _: &[String]) -> ExecResult {
 }
 
 pub fn dirs(shell: &mut Shell, args: &[String]) -> ExecResult {
+    match stack_operands(shell, "dirs", args, "clpv", DIRS_USAGE) {
+        Ok(operands) if operands.is_empty() => {}
+        Ok(operands) => {
+            let message = format!("{}: invalid option\n{DIRS_USAGE}", operands[0]);
+            return builtin_error(shell, "dirs", &message, 2);
+        }
+        Err(status) => return Ok(status),
+    }
     if args.iter().any(|a| a == "-c") {
         shell.dir_stack.clear();
         return Ok(0);
