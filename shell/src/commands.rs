@@ -210,6 +210,7 @@ registry! {
     Utility "xargs" => utilities::process::xargs,
     Utility "whoami" => utilities::system::whoami,
     Utility "hostname" => utilities::system::hostname,
+    Utility "tty" => utilities::system::tty,
     Utility "uname" => utilities::system::uname,
     Utility "id" => utilities::system::id,
     Utility "nproc" => utilities::system::nproc,

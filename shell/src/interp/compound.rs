@@ -77,8 +77,8 @@ impl Shell {
                 self.line = *line;
                 self.tick_command()?;
                 if self.opts.xtrace {
-                    let ps4 = self.get_var("PS4").unwrap_or_default();
-                    self.write_stderr(format!("{ps4}[[ ... ]]\n").as_bytes());
+                    let prefix = self.trace_prefix()?;
+                    self.write_stderr(format!("{prefix}[[ ... ]]\n").as_bytes());
                 }
                 self.eval_cond(expr)
             }

@@ -492,7 +492,7 @@ impl Shell {
     }
 
     fn trace(&mut self, assignments: &[Assignment], words: &[String]) -> Result<(), Flow> {
-        let ps4 = self.get_var("PS4").unwrap_or_else(|| "+ ".to_string());
+        let ps4 = self.trace_prefix()?;
         let mut parts: Vec<String> = Vec::new();
         for assignment in assignments {
             if let AssignValue::Scalar(word) = &assignment.value {

@@ -363,6 +363,7 @@ impl Shell {
     pub(crate) fn command_substitution(&mut self, list: &List) -> Result<String, Flow> {
         let capture = CaptureWriter::new(self.ctx.limits.max_substitution_bytes);
         let mut sub = self.subshell();
+        sub.substitution_depth += 1;
         sub.fds.set(1, Fd::writer(capture.clone()));
         let result = sub.run_list(list);
         let status = match result {

@@ -48,6 +48,9 @@ pub struct Options {
     /// `shopt -s globskipdots` (on by default, as in bash 5.2): `.*`
     /// never matches `.` and `..`.
     pub globskipdots: bool,
+    /// `shopt -s promptvars` (on by default): a prompt's escapes are
+    /// followed by `$` expansions.
+    pub promptvars: bool,
 }
 
 impl Default for Options {
@@ -74,6 +77,7 @@ impl Default for Options {
             inherit_errexit: false,
             errtrace: false,
             globskipdots: true,
+            promptvars: true,
         }
     }
 }
@@ -101,6 +105,7 @@ pub enum Flag {
     Lastpipe,
     InheritErrexit,
     Globskipdots,
+    Promptvars,
     Errtrace,
 }
 
@@ -189,7 +194,7 @@ pub const SHOPT_OPTIONS: &[Named] = &[
     named("nullglob", None, Setting::Flag(Flag::Nullglob)),
     named("patsub_replacement", None, On),
     named("progcomp", None, On),
-    named("promptvars", None, On),
+    named("promptvars", None, Setting::Flag(Flag::Promptvars)),
     named("sourcepath", None, On),
     named("xpg_echo", None, Off),
 ];
@@ -229,6 +234,7 @@ impl Options {
             Flag::Lastpipe => &mut self.lastpipe,
             Flag::InheritErrexit => &mut self.inherit_errexit,
             Flag::Globskipdots => &mut self.globskipdots,
+            Flag::Promptvars => &mut self.promptvars,
             Flag::Errtrace => &mut self.errtrace,
         }
     }

@@ -393,7 +393,19 @@ impl Shell {
         match op {
             'Q' => Ok(map_base_opt(base, |v| v.map(|v| quote(&v)))),
             'E' => Ok(map_base(base, |v| crate::escape::ansi_c(&v))),
-            'P' => Ok(map_base(base, |v| v)),
+            'P' => {
+                let mut failed = None;
+                let expanded = map_base(base, |v| {
+                    self.expand_prompt(&v).unwrap_or_else(|flow| {
+                        failed = Some(flow);
+                        String::new()
+                    })
+                });
+                match failed {
+                    Some(flow) => Err(flow),
+                    None => Ok(expanded),
+                }
+            }
             'U' => Ok(map_base(base, |v| v.to_uppercase())),
             'L' => Ok(map_base(base, |v| v.to_lowercase())),
             'u' => Ok(map_base(base, |v| {
@@ -535,7 +547,7 @@ fn to_expanded(base: Base) -> Expanded {
     }
 }
 
-fn map_base(base: Base, f: impl Fn(String) -> String) -> Expanded {
+fn map_base(base: Base, f: impl FnMut(String) -> String) -> Expanded {
     match base {
         Base::One(value) => Expanded::One(value.map(f)),
         Base::Many(values, star) => Expanded::Many {

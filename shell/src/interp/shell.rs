@@ -56,6 +56,11 @@ pub struct Shell {
     /// Background jobs not yet collected by `wait`.
     pub(crate) jobs: super::jobs::Jobs,
     pub(crate) line: usize,
+    /// Top-level commands read so far (a prompt's `\#`).
+    pub(crate) commands_read: usize,
+    /// Command substitutions this shell runs inside (`PS4`'s first
+    /// character is repeated once more for each).
+    pub(crate) substitution_depth: usize,
     /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
     /// command that set it off.
     pub(crate) trap_line: Option<usize>,
@@ -107,6 +112,8 @@ impl Shell {
             last_bg: None,
             jobs: Default::default(),
             line: 0,
+            commands_read: 0,
+            substitution_depth: 0,
             trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -336,6 +343,7 @@ impl Shell {
                     return Err(Flow::Exit(2));
                 }
             };
+            self.commands_read += 1;
             if self.opts.noexec {
                 continue;
             }

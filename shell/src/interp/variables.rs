@@ -71,24 +71,15 @@ impl Shell {
     }
 
     pub(crate) fn option_flags(&self) -> String {
-        let mut flags = String::new();
-        if self.opts.errexit {
-            flags.push('e');
-        }
-        flags.push('h');
-        if self.interactive {
-            flags.push('i');
-        }
-        if self.opts.nounset {
-            flags.push('u');
-        }
-        if self.opts.xtrace {
-            flags.push('x');
-        }
-        if self.opts.noglob {
-            flags.push('f');
-        }
-        flags.push('B');
+        // bash's order: its table of letters, then `c` for a shell that
+        // runs a script or command line.
+        let mut flags: String = "abefhikmnptuvxBCEHPT"
+            .chars()
+            .filter(|&letter| match letter {
+                'i' => self.interactive,
+                _ => super::options::by_letter(letter).is_some_and(|o| self.opts.get(o)),
+            })
+            .collect();
         if !self.interactive {
             flags.push('c');
         }

@@ -105,6 +105,13 @@ pub(crate) fn subscript_word(text: &str) -> PResult<Word> {
         .map(|w| w.unwrap_or_default())
 }
 
+/// Text expanded as a here-document body is (`${PS1@P}`, `PS4`): `$`
+/// expansions and backticks, `\` quoting only `$`, `` ` ``, `\` and a
+/// newline, no splitting or globbing.
+pub(crate) fn expandable_text_word(text: &str) -> PResult<Word> {
+    Parser::new(text).heredoc_word(text)
+}
+
 pub(crate) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())

@@ -791,7 +791,7 @@ impl Parser {
 
     /// A here-document body: `$` expansions and backticks, with `\` quoting
     /// only `$`, `` ` ``, `\` and newline.
-    fn heredoc_word(&self, text: &str) -> PResult<Word> {
+    pub(super) fn heredoc_word(&self, text: &str) -> PResult<Word> {
         let mut parser = self.nested(text);
         let mut parts = Parts::default();
         while let Some(c) = parser.peek() {

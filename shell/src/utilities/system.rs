@@ -147,12 +147,46 @@ pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
 }
 
 pub fn whoami(shell: &mut Shell, _: &[String]) -> ExecResult {
-    let user = shell.get_var("USER").unwrap_or_else(|| "user".to_string());
+    let user = shell.user_name();
     print_text(shell, "whoami", &format!("{user}\n"), 0)
 }
 
 pub fn hostname(shell: &mut Shell, _: &[String]) -> ExecResult {
-    print_text(shell, "hostname", "goccia\n", 0)
+    print_text(
+        shell,
+        "hostname",
+        &format!("{}\n", crate::interp::HOST_NAME),
+        0,
+    )
+}
+
+/// `tty`: the sandbox has no terminal, so standard input is never one
+/// (`-s` only answers with the status).
+pub fn tty(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let silent = match args.get(1).map(String::as_str) {
+        None => false,
+        Some("-s" | "--silent" | "--quiet") if args.len() == 2 => true,
+        Some(other) => {
+            let what = match other.strip_prefix('-') {
+                Some(long) if long.starts_with('-') => format!("unrecognized option '{other}'"),
+                Some(letters) if !letters.is_empty() => {
+                    let letter = letters
+                        .trim_start_matches('s')
+                        .chars()
+                        .next()
+                        .unwrap_or('s');
+                    format!("invalid option -- '{letter}'")
+                }
+                _ => format!("extra operand '{other}'"),
+            };
+            let message = format!("{what}\nTry 'tty --help' for more information.");
+            return Ok(shell.fail_command("tty", &message, 2));
+        }
+    };
+    if silent {
+        return Ok(1);
+    }
+    print_text(shell, "tty", "not a tty\n", 1)
 }
 
 pub fn uname(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -90,4 +90,9 @@ EOF"#,
     r#"tar -cf - notes | tar -xOf - notes/todo.txt; gzip -c README.md | gunzip | head -1; gzip -k README.md && zcat README.md.gz | wc -l"#,
     r#"x=$(cat data/config.json); echo "${x:0:15}""#,
     r#"cd data && ls ../src && cd - >/dev/null && ls -d data"#,
+    // prompts: escapes first, then `$` expansions; the escapes' values are
+    // not expanded again; PS4 repeats its first character per substitution
+    r#"x='\'; y=h; PS1='$x$y|\141\555|\[\e\]|$((1+2))|\x|\D{%Y}' ; echo "${PS1@P}" | od -c | head -2; mkdir '$y' && cd '$y' && PS1='\W'; echo "${PS1@P}""#,
+    r#"PS4='+$((6*7)) '; set -x; echo $(echo inner) 2>&1; set +x; unset PS4; set -x; echo bare; set +x"#,
+    r#"tty; echo $?; tty -s; echo $?; tty extra; echo $?; set -x -v; echo $-; set +xv"#,
 ];
