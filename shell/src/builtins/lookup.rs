@@ -55,99 +55,153 @@ const KEYWORDS: &[&str] = &[
     "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
 
-/// Binaries that also exist as builtins (`which echo` finds them).
-const ALSO_FILES: &[&str] = &[
-    "echo", "printf", "test", "[", "true", "false", "kill", "pwd", "sleep", "env",
-];
+/// `type`'s options.
+#[derive(Default)]
+struct TypeOptions {
+    /// `-t`: one word per finding (`alias`, `file`, ...).
+    terse: bool,
+    /// `-a`: every finding, not just the one that runs.
+    all: bool,
+    /// `-p`: the path, only when the name runs a file.
+    path_if_file: bool,
+    /// `-P`: search `PATH` even for builtins and functions.
+    path_always: bool,
+    /// `-f`: functions are not looked up.
+    no_functions: bool,
+}
+
+/// One thing a name means, in the order bash looks.
+enum Meaning {
+    Alias(String),
+    Keyword,
+    Function,
+    Builtin,
+    File(String),
+}
 
 pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut terse = false;
-    let mut all = false;
-    let mut path_only = false;
-    let mut names = Vec::new();
-    for arg in &args[1..] {
-        match arg.as_str() {
-            "-t" => terse = true,
-            "-a" => all = true,
-            "-p" | "-P" => path_only = true,
-            "-f" => {}
-            name => names.push(name.to_string()),
+    let mut options = TypeOptions::default();
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
         }
-    }
-    let mut status = 0;
-    let mut text = String::new();
-    for name in &names {
-        let mut found = false;
-        if !path_only {
-            if let Some(value) = shell.aliases.get(name.as_str()) {
-                found = true;
-                text.push_str(&if terse {
-                    "alias\n".to_string()
-                } else {
-                    format!("{name} is aliased to `{value}'\n")
-                });
-            }
-            if (!found || all) && KEYWORDS.contains(&name.as_str()) {
-                found = true;
-                text.push_str(&if terse {
-                    "keyword\n".to_string()
-                } else {
-                    format!("{name} is a shell keyword\n")
-                });
-            }
-            if (!found || all) && shell.functions.contains_key(name.as_str()) {
-                found = true;
-                if terse {
-                    text.push_str("function\n");
-                } else {
-                    text.push_str(&format!("{name} is a function\n"));
-                    text.push_str(&crate::interp::function_text(shell, name));
+        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
+            break;
+        };
+        for letter in letters.chars() {
+            match letter {
+                't' => options.terse = true,
+                'a' => options.all = true,
+                'p' => options.path_if_file = true,
+                'P' => options.path_always = true,
+                'f' => options.no_functions = true,
+                _ => {
+                    shell.fail("type", &format!("-{letter}: invalid option"), 2);
+                    let usage = "type: usage: type [-afptP] name [name ...]\n";
+                    shell.write_stderr(usage.as_bytes());
+                    return Ok(2);
                 }
             }
         }
-        let kind = shell.ctx.table.kind(name);
-        if (!found || all) && kind == Some(crate::interp::CommandKind::Builtin) && !path_only {
-            found = true;
-            text.push_str(&if terse {
-                "builtin\n".to_string()
-            } else {
-                format!("{name} is a shell builtin\n")
-            });
-        }
-        let is_file = kind == Some(crate::interp::CommandKind::Utility)
-            || (all && ALSO_FILES.contains(&name.as_str()));
-        if (!found || all || path_only) && is_file {
-            found = true;
-            text.push_str(&if terse {
-                "file\n".to_string()
-            } else if path_only {
-                format!("/usr/bin/{name}\n")
-            } else {
-                format!("{name} is /usr/bin/{name}\n")
-            });
-        }
-        if (!found || all)
-            && kind.is_none()
-            && let Some(path) = shell.find_in_path(name)
-        {
-            found = true;
-            text.push_str(&if terse {
-                "file\n".to_string()
-            } else if path_only {
-                format!("{path}\n")
-            } else {
-                format!("{name} is {path}\n")
-            });
-        }
-        if !found {
+        index += 1;
+    }
+    let mut status = 0;
+    let mut text = String::new();
+    for name in &args[index..] {
+        let meanings = type_meanings(shell, name, &options);
+        if meanings.is_empty() {
             status = 1;
-            if !terse && !path_only {
+            if !options.terse && !options.path_if_file && !options.path_always {
                 shell.fail("type", &format!("{name}: not found"), 1);
+            }
+            continue;
+        }
+        let path_mode = options.path_if_file || options.path_always;
+        for meaning in &meanings {
+            match meaning {
+                // `-p`/`-P` print paths only; a name that runs something
+                // else prints nothing (and is still found).
+                Meaning::File(path) if path_mode => text.push_str(&format!("{path}\n")),
+                _ if path_mode => {}
+                meaning if options.terse => text.push_str(match meaning {
+                    Meaning::Alias(_) => "alias\n",
+                    Meaning::Keyword => "keyword\n",
+                    Meaning::Function => "function\n",
+                    Meaning::Builtin => "builtin\n",
+                    Meaning::File(_) => "file\n",
+                }),
+                Meaning::Alias(value) => {
+                    text.push_str(&format!("{name} is aliased to `{value}'\n"))
+                }
+                Meaning::Keyword => text.push_str(&format!("{name} is a shell keyword\n")),
+                Meaning::Function => {
+                    text.push_str(&format!("{name} is a function\n"));
+                    text.push_str(&crate::interp::function_text(shell, name));
+                }
+                Meaning::Builtin => text.push_str(&format!("{name} is a shell builtin\n")),
+                Meaning::File(path) => text.push_str(&format!("{name} is {path}\n")),
             }
         }
     }
     write_out(shell, "type", &text)?;
     Ok(status)
+}
+
+/// What `name` means to `type`, in bash's order: the first only, unless
+/// `-a`.
+fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Meaning> {
+    let mut meanings = Vec::new();
+    if !options.path_always {
+        if shell.opts.expand_aliases
+            && let Some(value) = shell.aliases.get(name)
+        {
+            meanings.push(Meaning::Alias(value.clone()));
+        }
+        if KEYWORDS.contains(&name) {
+            meanings.push(Meaning::Keyword);
+        }
+        if !options.no_functions && shell.functions.contains_key(name) {
+            meanings.push(Meaning::Function);
+        }
+        if shell.ctx.table.kind(name) == Some(crate::interp::CommandKind::Builtin) {
+            meanings.push(Meaning::Builtin);
+        }
+        if !options.all && !meanings.is_empty() {
+            meanings.truncate(1);
+            return meanings;
+        }
+    }
+    if name.contains('/') {
+        let is_executable = shell.cwd().resolve(name).is_ok_and(|path| {
+            shell.context().vfs.lock().stat(&path).is_ok_and(|stat| {
+                stat.node_type == goccia_vfs::NodeType::File && stat.mode & 0o111 != 0
+            })
+        });
+        if is_executable {
+            meanings.push(Meaning::File(name.to_string()));
+        }
+        return meanings;
+    }
+    let mut paths: Vec<String> = shell
+        .path_hits(name, options.all)
+        .into_iter()
+        .map(|hit| hit.shown)
+        .collect();
+    if paths.is_empty() {
+        // A utility on a PATH without system folders still runs; and
+        // without `-a` bash falls back to a file it could not run.
+        if let Some(hit) = shell.command_path(name) {
+            paths.push(hit.shown);
+        } else if !options.all
+            && let Some(path) = shell.non_executable_in_path(name)
+        {
+            paths.push(path);
+        }
+    }
+    meanings.extend(paths.into_iter().map(Meaning::File));
+    meanings
 }
 
 pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -199,19 +253,18 @@ pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
                     } else {
                         format!("{name}\n")
                     }),
-                    Some(crate::interp::CommandKind::Utility) => text.push_str(&if verbose {
-                        format!("{name} is /usr/bin/{name}\n")
-                    } else {
-                        format!("/usr/bin/{name}\n")
-                    }),
-                    None if let Some(path) = shell.find_in_path(name) => {
+                    _ if let Some(path) = shell
+                        .command_path(name)
+                        .map(|hit| hit.shown)
+                        .or_else(|| shell.non_executable_in_path(name)) =>
+                    {
                         text.push_str(&if verbose {
                             format!("{name} is {path}\n")
                         } else {
                             format!("{path}\n")
                         });
                     }
-                    None => {
+                    _ => {
                         let is_script = name.contains('/')
                             && shell
                                 .cwd()
@@ -249,12 +302,10 @@ pub fn which(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut status = 0;
     let mut text = String::new();
     for name in args[1..].iter().filter(|a| !a.starts_with('-')) {
-        if shell.ctx.table.kind(name) == Some(crate::interp::CommandKind::Utility)
-            || ALSO_FILES.contains(&name.as_str())
-        {
+        if let Some(hit) = shell.command_path(name) {
+            text.push_str(&format!("{}\n", hit.shown));
+        } else if shell.is_system_program(name) {
             text.push_str(&format!("/usr/bin/{name}\n"));
-        } else if let Some(path) = shell.find_in_path(name) {
-            text.push_str(&format!("{path}\n"));
         } else {
             status = 1;
         }

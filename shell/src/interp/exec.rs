@@ -524,6 +524,14 @@ impl Shell {
             return host.run(self, words);
         }
         if let Some((run, kind)) = (self.ctx.table.lookup)(name) {
+            // A program earlier on PATH shadows a utility (not a builtin).
+            if kind == super::CommandKind::Utility
+                && let Some(path) = self.find_in_path(name)
+            {
+                let mut words = words.to_vec();
+                words[0] = path.to_string();
+                return self.run_script_file(&words);
+            }
             // A utility is a process of its own for `ps`; a builtin runs
             // inside the shell.
             let _listed = (kind == super::CommandKind::Utility).then(|| {
@@ -550,27 +558,6 @@ impl Shell {
         );
         self.write_stderr(message.as_bytes());
         Ok(127)
-    }
-
-    /// An executable file called `name` in a `$PATH` directory of the VFS.
-    pub(crate) fn find_in_path(&mut self, name: &str) -> Option<goccia_vfs::VfsPath> {
-        // `.` and `..` are not names a PATH folder can hold (they would
-        // climb); bash says `command not found` for them too.
-        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
-            return None;
-        }
-        let path_var = self.get_var("PATH").unwrap_or_default();
-        let vfs = self.ctx.vfs.lock();
-        path_var.split(':').find_map(|dir| {
-            let dir = if dir.is_empty() { "." } else { dir };
-            let candidate = self.cwd.resolve(dir).ok()?.join(name);
-            match vfs.lookup(&candidate) {
-                Ok(goccia_vfs::Node::File(file)) if file.meta().mode & 0o111 != 0 => {
-                    Some(candidate)
-                }
-                _ => None,
-            }
-        })
     }
 
     pub(crate) fn call_function(

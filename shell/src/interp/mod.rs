@@ -26,6 +26,7 @@ mod expand;
 pub(crate) mod jobs;
 pub(crate) mod options;
 mod param;
+mod path_search;
 mod print;
 mod processes;
 mod procsub;

@@ -95,4 +95,7 @@ EOF"#,
     r#"x='\'; y=h; PS1='$x$y|\141\555|\[\e\]|$((1+2))|\x|\D{%Y}' ; echo "${PS1@P}" | od -c | head -2; mkdir '$y' && cd '$y' && PS1='\W'; echo "${PS1@P}""#,
     r#"PS4='+$((6*7)) '; set -x; echo $(echo inner) 2>&1; set +x; unset PS4; set -x; echo bare; set +x"#,
     r#"tty; echo $?; tty -s; echo $?; tty extra; echo $?; set -x -v; echo $-; set +xv"#,
+    // where a name leads: goccia's utilities live in /usr/bin and /bin; a
+    // program earlier on PATH shadows one, a builtin is never shadowed
+    r#"mkdir -p bin2 && printf 'echo mine\n' > bin2/cut && chmod +x bin2/cut && touch bin2/plain; PATH=/usr/bin:/bin; type -a pwd cut; type -ap cd; echo $?; PATH=bin2:/usr/bin:/bin; type cut; command -v cut; cut; type -P pwd; type -t cd cut plain; type -a plain; echo $?; which cut"#,
 ];

@@ -1,0 +1,125 @@
+//! Where a command name leads on `$PATH`, one answer for `type`,
+//! `command -v`, `which` and running the command.
+//!
+//! goccia's utilities are no files, yet bash scripts ask where `grep`
+//! lives and put their own `grep` earlier on `PATH`. So each utility (and
+//! each builtin that also ships as a program, as `pwd` does) is taken to
+//! live in the system folders `/usr/bin` and `/bin` (one folder on a
+//! merged-`/usr` system such as Debian), where it wins over a file the
+//! VFS holds at that path. An executable VFS file in a folder earlier on
+//! `PATH` shadows the utility, as a real one would. A utility still runs
+//! when `PATH` names no system folder (scripts that trim `PATH` keep
+//! working); `type` then reports it in `/usr/bin`.
+
+use goccia_vfs::{Node, VfsPath};
+
+use super::{CommandKind, Shell};
+
+/// The folders goccia's utilities live in.
+const SYSTEM_FOLDERS: &[&str] = &["/usr/bin", "/bin"];
+
+/// Builtins that also exist as programs (`type -a echo` lists both).
+const ALSO_PROGRAMS: &[&str] = &[
+    "echo", "printf", "test", "[", "true", "false", "kill", "pwd", "sleep", "env",
+];
+
+/// A program found for a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PathHit {
+    /// The path as bash shows it: the `PATH` folder as written, `/`, the
+    /// name (`_tmp/pwd` stays relative).
+    pub shown: String,
+    /// The VFS file to run; `None` for one of goccia's utilities.
+    pub file: Option<VfsPath>,
+}
+
+impl Shell {
+    /// Whether `name` is a program of goccia's own (a utility, a builtin
+    /// that also ships as a program, or a host command the sandbox lets
+    /// through).
+    pub(crate) fn is_system_program(&self, name: &str) -> bool {
+        self.ctx.table.kind(name) == Some(CommandKind::Utility)
+            || ALSO_PROGRAMS.contains(&name)
+            || self.ctx.host.as_ref().is_some_and(|host| host.has(name))
+    }
+
+    /// The executable programs `name` finds on `PATH`, in order; only the
+    /// first unless `all`.
+    pub(crate) fn path_hits(&mut self, name: &str, all: bool) -> Vec<PathHit> {
+        // `.` and `..` are not names a folder holds as programs; bash says
+        // `command not found` for them too.
+        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+            return Vec::new();
+        }
+        let system_program = self.is_system_program(name);
+        let path_var = self.get_var("PATH").unwrap_or_default();
+        let vfs = self.ctx.vfs.lock();
+        let mut hits = Vec::new();
+        for folder in path_var.split(':') {
+            let shown_folder = if folder.is_empty() { "." } else { folder };
+            let Ok(resolved) = self.cwd.resolve(shown_folder) else {
+                continue;
+            };
+            let shown = format!("{}/{name}", shown_folder.trim_end_matches('/'));
+            let hit = if system_program && SYSTEM_FOLDERS.contains(&resolved.as_str()) {
+                Some(PathHit { shown, file: None })
+            } else {
+                let candidate = resolved.join(name);
+                match vfs.lookup(&candidate) {
+                    Ok(Node::File(file)) if file.meta().mode & 0o111 != 0 => Some(PathHit {
+                        shown,
+                        file: Some(candidate),
+                    }),
+                    _ => None,
+                }
+            };
+            if let Some(hit) = hit {
+                hits.push(hit);
+                if !all {
+                    break;
+                }
+            }
+        }
+        hits
+    }
+
+    /// The program running `name` starts: the first hit on `PATH`, else
+    /// a utility in `/usr/bin` (see the module's note).
+    pub(crate) fn command_path(&mut self, name: &str) -> Option<PathHit> {
+        let first = self.path_hits(name, false).into_iter().next();
+        first.or_else(|| {
+            let runs_anyway = self.ctx.table.kind(name) == Some(CommandKind::Utility)
+                || self.ctx.host.as_ref().is_some_and(|host| host.has(name));
+            runs_anyway.then(|| PathHit {
+                shown: format!("/usr/bin/{name}"),
+                file: None,
+            })
+        })
+    }
+
+    /// A file called `name` on `PATH` that is not executable: what bash's
+    /// `type` and `command -v` report when nothing executable is found
+    /// (running it then fails with `Permission denied`).
+    pub(crate) fn non_executable_in_path(&mut self, name: &str) -> Option<String> {
+        if name.is_empty() || name.contains('/') {
+            return None;
+        }
+        let path_var = self.get_var("PATH").unwrap_or_default();
+        let vfs = self.ctx.vfs.lock();
+        path_var.split(':').find_map(|folder| {
+            let shown_folder = if folder.is_empty() { "." } else { folder };
+            let candidate = self.cwd.resolve(shown_folder).ok()?.join(name);
+            vfs.is_file(&candidate)
+                .then(|| format!("{}/{name}", shown_folder.trim_end_matches('/')))
+        })
+    }
+
+    /// An executable file called `name` in a `$PATH` folder of the VFS
+    /// (not one of goccia's utilities).
+    pub(crate) fn find_in_path(&mut self, name: &str) -> Option<VfsPath> {
+        self.path_hits(name, false)
+            .into_iter()
+            .next()
+            .and_then(|hit| hit.file)
+    }
+}
