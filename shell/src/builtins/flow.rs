@@ -1,6 +1,6 @@
 //! Builtins that steer the running shell: `:`/`true`/`false`, `exit`,
 //! `return`, `break`, `continue`, `shift`, `eval`, `source`, `exec`,
-//! `trap`, `kill`, `times`, `caller`, `umask`, `ulimit` and `goccia`.
+//! `trap`, `kill`, `times`, `caller` and `goccia`.
 
 use crate::builtins::common::builtin_error;
 use crate::builtins::common::write_out;
@@ -177,16 +177,6 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn umask(shell: &mut Shell, args: &[String]) -> ExecResult {
-    if args.len() == 1 {
-        return write_out(shell, "umask", "0022\n");
-    }
-    if args[1] == "-S" {
-        return write_out(shell, "umask", "u=rwx,g=rx,o=rx\n");
-    }
-    Ok(0)
-}
-
 pub fn times(shell: &mut Shell, _: &[String]) -> ExecResult {
     write_out(shell, "times", "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
 }
@@ -217,10 +207,6 @@ pub fn exec(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let status = shell.dispatch_command(&args[index..])?;
     Err(Flow::Exit(status))
-}
-
-pub fn ulimit(shell: &mut Shell, _: &[String]) -> ExecResult {
-    write_out(shell, "ulimit", "unlimited\n")
 }
 
 /// `goccia [options] <path>`: runs a JS entry, shared or in a child

@@ -16,4 +16,6 @@ pub mod options;
 pub mod print;
 pub mod read;
 pub mod trap;
+pub mod ulimit;
+pub mod umask;
 pub mod values;

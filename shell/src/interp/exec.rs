@@ -372,7 +372,7 @@ impl Shell {
         }
         self.run_debug_trap()?;
         let name = words[0].clone();
-        if name == "exec" && words.len() == 1 {
+        if name == "exec" && (words.len() == 1 || words.len() == 2 && words[1] == "--") {
             // `exec` with only redirections: they stay.
             for assignment in &command.assignments {
                 self.assign(assignment, false)?;
@@ -672,6 +672,8 @@ impl Shell {
         child.fds = self.fds.clone();
         child.cwd = self.cwd.clone();
         child.watch = self.watch.clone();
+        child.resource_limits = self.resource_limits;
+        child.umask = self.umask;
         for (name, var) in self.vars.visible() {
             if var.attrs.exported {
                 let target = child.vars.entry(&name);

@@ -32,6 +32,7 @@ mod processes;
 mod procsub;
 mod prompt;
 mod redirect;
+pub(crate) mod resources;
 pub mod shell;
 mod substitutions;
 pub(crate) mod test_expr;

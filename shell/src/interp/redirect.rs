@@ -126,7 +126,11 @@ impl Shell {
             RedirectFd::Number(n) => *n as usize,
             RedirectFd::Variable(_) => unreachable!("numbered by apply_one"),
         };
-        if fd > FdTable::MAX_FD {
+        // At or above `ulimit -n` (never above the table's own bound); 0
+        // to 2 are open already, and a file opened onto them meets the
+        // limit when it is opened.
+        let over_limit = fd > 2 && fd as u64 >= self.resource_limits.open_files();
+        if fd > FdTable::MAX_FD || over_limit {
             return Err(self.redirect_error(&fd.to_string(), "Bad file descriptor"));
         }
         let flow_status = |flow: Flow| match flow {
@@ -200,6 +204,7 @@ impl Shell {
             RedirectOp::ReadWrite
                 if self.special_fd(&target).is_none() && !target.starts_with("/dev/") =>
             {
+                self.descriptor_to_open(&target)?;
                 let path = self.redirect_path(&target)?;
                 let vfs = self.ctx.vfs.clone();
                 let opened = {
@@ -208,7 +213,11 @@ impl Shell {
                         Ok(_) => Ok(()),
                         // `<>` creates a missing file, but not its folder.
                         Err(error) if error.errno == Errno::NoEnt => {
-                            vfs.write_file(&path, Vec::new())
+                            let created = vfs.write_file(&path, Vec::new());
+                            match self.mode_for_new(false) {
+                                Some(mode) if created.is_ok() => vfs.set_mode(&path, mode),
+                                _ => created,
+                            }
                         }
                         Err(error) => Err(error),
                     }
@@ -262,7 +271,17 @@ impl Shell {
         }
     }
 
+    /// Opening a file takes the lowest free descriptor, which must be
+    /// under `ulimit -n`.
+    fn descriptor_to_open(&mut self, target: &str) -> Result<(), i32> {
+        if self.fds.free_from(0) as u64 >= self.resource_limits.open_files() {
+            return Err(self.redirect_error(target, "Too many open files"));
+        }
+        Ok(())
+    }
+
     fn open_input(&mut self, target: &str, create: bool) -> Result<Fd, i32> {
+        self.descriptor_to_open(target)?;
         if let Some(fd) = self.special_fd(target) {
             return self
                 .fds
@@ -297,6 +316,7 @@ impl Shell {
     }
 
     fn open_output(&mut self, target: &str, append: bool) -> Result<Fd, i32> {
+        self.descriptor_to_open(target)?;
         if let Some(fd) = self.special_fd(target) {
             return self
                 .fds
@@ -309,12 +329,18 @@ impl Shell {
         }
         let path = self.redirect_path(target)?;
         let vfs = self.ctx.vfs.clone();
+        let new_mode = self.mode_for_new(false);
         let result = {
             let mut vfs = vfs.lock();
-            if append {
+            let created = !vfs.exists(&path);
+            let opened = if append {
                 vfs.append_file(&path, Vec::new())
             } else {
                 vfs.write_file(&path, Vec::new())
+            };
+            match new_mode {
+                Some(mode) if created && opened.is_ok() => vfs.set_mode(&path, mode),
+                _ => opened,
             }
         };
         match result {

@@ -13,6 +13,10 @@ use crate::io::{Fd, FdTable};
 use crate::parse::{ParseError, Parser};
 use crate::vars::{Scopes, Var};
 
+/// `umask` at start: new files get 644 and folders 755, the VFS's own
+/// defaults.
+pub(crate) const DEFAULT_UMASK: u32 = 0o022;
+
 /// The state of one shell.
 #[derive(Clone)]
 pub struct Shell {
@@ -61,6 +65,10 @@ pub struct Shell {
     /// Command substitutions this shell runs inside (`PS4`'s first
     /// character is repeated once more for each).
     pub(crate) substitution_depth: usize,
+    /// What `ulimit` shows and sets.
+    pub(crate) resource_limits: super::resources::ResourceLimits,
+    /// The permission bits new files and folders leave out (`umask`).
+    pub(crate) umask: u32,
     /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
     /// command that set it off.
     pub(crate) trap_line: Option<usize>,
@@ -114,6 +122,8 @@ impl Shell {
             line: 0,
             commands_read: 0,
             substitution_depth: 0,
+            resource_limits: Default::default(),
+            umask: DEFAULT_UMASK,
             trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -490,6 +500,13 @@ impl Shell {
             hooks,
         );
         child
+    }
+
+    /// The mode of a file (or folder) this shell creates, when its
+    /// `umask` makes it differ from the VFS's default.
+    pub(crate) fn mode_for_new(&self, folder: bool) -> Option<u32> {
+        let base = if folder { 0o777 } else { 0o666 };
+        (self.umask != DEFAULT_UMASK).then_some(base & !self.umask)
     }
 
     /// A copy for a subshell (`( ... )`): changes to it stay in it.

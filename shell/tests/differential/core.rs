@@ -98,4 +98,8 @@ EOF"#,
     // where a name leads: goccia's utilities live in /usr/bin and /bin; a
     // program earlier on PATH shadows one, a builtin is never shadowed
     r#"mkdir -p bin2 && printf 'echo mine\n' > bin2/cut && chmod +x bin2/cut && touch bin2/plain; PATH=/usr/bin:/bin; type -a pwd cut; type -ap cd; echo $?; PATH=bin2:/usr/bin:/bin; type cut; command -v cut; cut; type -P pwd; type -t cd cut plain; type -a plain; echo $?; which cut"#,
+    // umask decides the modes of what the shell, touch and mkdir create;
+    // ulimit keeps soft under hard and refuses what is no number
+    r#"umask 027; echo x > a; mkdir b; mkdir -p c/d; touch e; stat -c '%a %n' a b c c/d e; umask; umask -S; umask -p; umask g+w,o=r; umask; umask 9; echo $?"#,
+    r#"ulimit -t 100; ulimit -St 50; ulimit -t; ulimit -Ht; ulimit -St 150; echo $?; ulimit -t; ulimit -f zz; echo $?; ulimit -t -f -- 7; ulimit -f; ulimit -x 1 -c 0; ulimit -x -c"#,
 ];

@@ -24,6 +24,7 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let mut status = 0;
     let mut report = String::new();
+    let folder_mode = shell.mode_for_new(true);
     for operand in &parsed.operands {
         let path = match resolve(shell, operand) {
             Ok(path) => path,
@@ -47,7 +48,14 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
                     continue;
                 }
                 match vfs.mkdir(&current) {
-                    Ok(()) => created.push(current.clone()),
+                    Ok(()) => {
+                        // `-p`'s parents get u+wx whatever the umask, as GNU's.
+                        if let Some(mode) = folder_mode {
+                            let parent_bits = if current == path { 0 } else { 0o300 };
+                            vfs.set_mode(&current, mode | parent_bits).ok();
+                        }
+                        created.push(current.clone())
+                    }
                     Err(error) => {
                         outcome = Err(error);
                         break;
@@ -67,6 +75,9 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             outcome
         } else {
             let result = shell.context().vfs.lock().mkdir(&path);
+            if let (Ok(()), Some(mode)) = (&result, folder_mode) {
+                shell.context().vfs.lock().set_mode(&path, mode).ok();
+            }
             if result.is_ok() && parsed.has('v') {
                 report.push_str(&format!("mkdir: created directory '{operand}'\n"));
             }
@@ -180,6 +191,7 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
             continue;
         };
+        let new_mode = shell.mode_for_new(false);
         let mut vfs = shell.context().vfs.lock();
         let result = if vfs.exists(&path) {
             vfs.set_mtime(&path, time)
@@ -187,6 +199,9 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
             Ok(())
         } else {
             vfs.write_file(&path, Vec::new()).and_then(|()| {
+                if let Some(mode) = new_mode {
+                    vfs.set_mode(&path, mode)?;
+                }
                 if time.is_some() {
                     vfs.set_mtime(&path, time)
                 } else {
