@@ -112,80 +112,96 @@ fn quote_set(value: &str) -> String {
 }
 
 pub fn shopt(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut mode = None;
+    let mut set_on = false;
+    let mut set_off = false;
     let mut quiet = false;
     let mut print = false;
     let mut set_o = false;
-    let mut names = Vec::new();
-    for arg in &args[1..] {
-        match arg.as_str() {
-            "-s" => mode = Some(true),
-            "-u" => mode = Some(false),
-            "-q" => quiet = true,
-            "-p" => print = true,
-            "-o" => set_o = true,
-            other => names.push(other.to_string()),
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
         }
-    }
-    if set_o {
-        let mut status = 0;
-        for name in &names {
-            match mode {
-                Some(on) => {
-                    if !shell.opts.set_named(name, on) {
-                        status = shell.fail("shopt", &format!("{name}: invalid option name"), 1);
-                    }
-                }
-                None => {
-                    if !shell.opts.is_set(name) {
-                        status = 1;
-                    }
+        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
+            break;
+        };
+        for letter in letters.chars() {
+            match letter {
+                's' => set_on = true,
+                'u' => set_off = true,
+                'q' => quiet = true,
+                'p' => print = true,
+                'o' => set_o = true,
+                _ => {
+                    shell.fail("shopt", &format!("-{letter}: invalid option"), 2);
+                    let usage = "shopt: usage: shopt [-pqsu] [-o] [optname ...]\n";
+                    shell.write_stderr(usage.as_bytes());
+                    return Ok(2);
                 }
             }
         }
-        return Ok(status);
+        index += 1;
     }
-    if let Some(on) = mode {
-        let mut status = 0;
-        for name in &names {
-            match options::find(SHOPT_OPTIONS, name) {
-                Some(option) => {
-                    shell.opts.set(option, on);
-                }
-                None => {
-                    status = shell.fail("shopt", &format!("{name}: invalid shell option name"), 1)
-                }
-            }
-        }
-        return Ok(status);
+    if set_on && set_off {
+        let message = "cannot set and unset shell options simultaneously";
+        return builtin_error(shell, "shopt", message, 1);
     }
-    let list: Vec<String> = if names.is_empty() {
-        SHOPT_OPTIONS.iter().map(|o| o.name.to_string()).collect()
+    let names = &args[index..];
+    let (table, invalid) = if set_o {
+        (SET_OPTIONS, "invalid option name")
     } else {
-        names
+        (SHOPT_OPTIONS, "invalid shell option name")
+    };
+    let line = |option: &options::Named, value: bool| match (print, set_o) {
+        (true, true) => format!("set {}o {}\n", if value { '-' } else { '+' }, option.name),
+        (true, false) => format!(
+            "shopt {} {}\n",
+            if value { "-s" } else { "-u" },
+            option.name
+        ),
+        _ => format!(
+            "{:<15}\t{}\n",
+            option.name,
+            if value { "on" } else { "off" }
+        ),
     };
     let mut status = 0;
     let mut text = String::new();
-    for name in &list {
-        match options::find(SHOPT_OPTIONS, name).map(|o| shell.opts.get(o)) {
-            Some(value) => {
-                if !value {
-                    status = 1;
-                }
-                if print {
-                    text.push_str(&format!(
-                        "shopt {} {name}\n",
-                        if value { "-s" } else { "-u" }
-                    ));
-                } else {
-                    text.push_str(&format!(
-                        "{name:<15}\t{}\n",
-                        if value { "on" } else { "off" }
-                    ));
+    if set_on || set_off {
+        if names.is_empty() {
+            // `shopt -s` lists the options that are on, `-u` those off.
+            for option in table {
+                let value = shell.opts.get(option);
+                if value == set_on {
+                    text.push_str(&line(option, value));
                 }
             }
-            None => {
-                status = shell.fail("shopt", &format!("{name}: invalid shell option name"), 1);
+        }
+        for name in names {
+            match options::find(table, name) {
+                Some(option) => {
+                    shell.opts.set(option, set_on);
+                }
+                None => status = shell.fail("shopt", &format!("{name}: {invalid}"), 1),
+            }
+        }
+    } else if names.is_empty() {
+        for option in table {
+            text.push_str(&line(option, shell.opts.get(option)));
+        }
+    } else {
+        // Asked by name: the status says whether every one is on.
+        for name in names {
+            match options::find(table, name) {
+                Some(option) => {
+                    let value = shell.opts.get(option);
+                    if !value {
+                        status = 1;
+                    }
+                    text.push_str(&line(option, value));
+                }
+                None => status = shell.fail("shopt", &format!("{name}: {invalid}"), 1),
             }
         }
     }

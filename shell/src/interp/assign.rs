@@ -23,6 +23,9 @@ impl Shell {
         let result = match &assignment.value {
             AssignValue::Scalar(word) => {
                 let value = self.expand_string(word)?;
+                if self.opts.xtrace {
+                    self.record_traced_assignment(assignment, &value);
+                }
                 let existing = if assignment.append {
                     self.get_var(name).map_or(0, |v| v.len())
                 } else {

@@ -367,9 +367,6 @@ impl Shell {
         if words.is_empty() {
             return self.run_assignments_only(command);
         }
-        if self.opts.xtrace {
-            self.trace(&command.assignments, &words)?;
-        }
         self.run_debug_trap()?;
         let name = words[0].clone();
         if name == "exec" && (words.len() == 1 || words.len() == 2 && words[1] == "--") {
@@ -384,6 +381,7 @@ impl Shell {
         }
         let special =
             SPECIAL_BUILTINS.contains(&name.as_str()) && !self.functions.contains_key(&name);
+        self.traced_assignments.clear();
         let mut restore_vars = Vec::new();
         for assignment in &command.assignments {
             if special {
@@ -412,6 +410,9 @@ impl Shell {
                     var.attrs.exported = true;
                 }
             }
+        }
+        if self.opts.xtrace {
+            self.trace(&words)?;
         }
         let saved = match self.apply_redirects(&command.redirects) {
             Ok(saved) => saved,
@@ -466,10 +467,10 @@ impl Shell {
     /// A command of assignments (or of expansions that left no word):
     /// its status is the last command substitution's, else 0.
     fn run_assignments_only(&mut self, command: &SimpleCommand) -> ExecResult {
-        self.status = self.subst_status.unwrap_or(0);
-        if self.opts.xtrace && !command.assignments.is_empty() {
-            self.trace(&command.assignments, &[])?;
-        }
+        // `$?` in the values is the previous command's status until a
+        // command substitution in them sets it; the assignments' own
+        // status (the last substitution's, or 0) comes after.
+        self.traced_assignments.clear();
         for assignment in &command.assignments {
             if let Err(flow) = self.assign(assignment, false) {
                 return match flow {
@@ -481,6 +482,10 @@ impl Shell {
                 };
             }
         }
+        if self.opts.xtrace && !command.assignments.is_empty() {
+            self.trace(&[])?;
+        }
+        self.status = self.subst_status.unwrap_or(0);
         let status = self.status;
         match self.apply_redirects(&command.redirects) {
             Ok(saved) => {
@@ -491,18 +496,39 @@ impl Shell {
         }
     }
 
-    fn trace(&mut self, assignments: &[Assignment], words: &[String]) -> Result<(), Flow> {
+    /// Keeps an assignment for the `set -x` line of its command.
+    pub(crate) fn record_traced_assignment(&mut self, assignment: &Assignment, value: &str) {
+        let index = assignment
+            .index
+            .as_ref()
+            .map(|index| format!("[{}]", super::print::word_text(index)))
+            .unwrap_or_default();
+        let operator = if assignment.append { "+=" } else { "=" };
+        // An empty value shows as nothing (`x=`), not as `''`.
+        let shown = if value.is_empty() {
+            String::new()
+        } else {
+            trace_quote(value)
+        };
+        self.traced_assignments
+            .push(format!("{}{index}{operator}{shown}", assignment.name));
+    }
+
+    /// `set -x`'s lines: one per assignment as it was made (taken from
+    /// [`Shell::traced_assignments`], never expanded a second time), then
+    /// the words.
+    fn trace(&mut self, words: &[String]) -> Result<(), Flow> {
+        let assignments = std::mem::take(&mut self.traced_assignments);
         let ps4 = self.trace_prefix()?;
-        let mut parts: Vec<String> = Vec::new();
+        let mut text = String::new();
         for assignment in assignments {
-            if let AssignValue::Scalar(word) = &assignment.value {
-                let value = self.expand_string(word)?;
-                parts.push(format!("{}={}", assignment.name, trace_quote(&value)));
-            }
+            text.push_str(&format!("{ps4}{assignment}\n"));
         }
-        parts.extend(words.iter().map(|w| trace_quote(w)));
-        let line = format!("{ps4}{}\n", parts.join(" "));
-        self.write_stderr(line.as_bytes());
+        if !words.is_empty() {
+            let words: Vec<String> = words.iter().map(|w| trace_quote(w)).collect();
+            text.push_str(&format!("{ps4}{}\n", words.join(" ")));
+        }
+        self.write_stderr(text.as_bytes());
         Ok(())
     }
 

@@ -179,6 +179,9 @@ impl Shell {
     /// sequences (`{1..9}{1..9}...`) must end at a bound, not at the host's
     /// memory.
     fn braces(&self, word: &Word) -> Result<Vec<Word>, Flow> {
+        if !self.opts.braceexpand {
+            return Ok(vec![word.clone()]);
+        }
         brace_expand(word, self.ctx.limits.max_value_bytes)
             .ok_or(Flow::Stop(Stop::Limit(LimitKind::ShellValue)))
     }

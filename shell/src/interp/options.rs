@@ -51,6 +51,10 @@ pub struct Options {
     /// `shopt -s promptvars` (on by default): a prompt's escapes are
     /// followed by `$` expansions.
     pub promptvars: bool,
+    /// `set -B` (on by default): `{a,b}` and `{1..3}` expand.
+    pub braceexpand: bool,
+    /// The options of [`Setting::Recorded`], one bit each.
+    pub recorded: u128,
 }
 
 impl Default for Options {
@@ -78,6 +82,14 @@ impl Default for Options {
             errtrace: false,
             globskipdots: true,
             promptvars: true,
+            braceexpand: true,
+            recorded: SET_OPTIONS
+                .iter()
+                .chain(SHOPT_OPTIONS)
+                .fold(0, |bits, option| match option.setting {
+                    Setting::Recorded(bit, true) => bits | 1 << bit,
+                    _ => bits,
+                }),
         }
     }
 }
@@ -106,6 +118,7 @@ pub enum Flag {
     InheritErrexit,
     Globskipdots,
     Promptvars,
+    Braceexpand,
     Errtrace,
 }
 
@@ -114,10 +127,10 @@ pub enum Flag {
 pub enum Setting {
     /// A field goccia acts on.
     Flag(Flag),
-    /// Accepted, always on (what goccia always does: brace expansion).
-    On,
-    /// Accepted, always off (job control, history and the like).
-    Off,
+    /// Read back as set, starting at the default; nothing in goccia
+    /// depends on it (job control, history, `checkwinsize`, ...). The
+    /// number is its bit in [`Options::recorded`].
+    Recorded(u8, bool),
 }
 
 /// One named option.
@@ -139,64 +152,100 @@ const fn named(name: &'static str, letter: Option<char>, setting: Setting) -> Na
     }
 }
 
-use Setting::{Off, On};
-
 /// The `set -o` options, in bash's order.
 pub const SET_OPTIONS: &[Named] = &[
     named("allexport", Some('a'), Setting::Flag(Flag::Allexport)),
-    named("braceexpand", Some('B'), On),
-    named("emacs", None, Off),
+    named("braceexpand", Some('B'), Setting::Flag(Flag::Braceexpand)),
+    named("emacs", None, Setting::Recorded(0, false)),
     named("errexit", Some('e'), Setting::Flag(Flag::Errexit)),
     named("errtrace", Some('E'), Setting::Flag(Flag::Errtrace)),
-    named("functrace", Some('T'), Off),
-    named("hashall", Some('h'), On),
-    named("histexpand", Some('H'), Off),
-    named("history", None, Off),
-    named("ignoreeof", None, Off),
-    named("interactive-comments", None, On),
-    named("keyword", Some('k'), Off),
-    named("monitor", Some('m'), Off),
+    named("functrace", Some('T'), Setting::Recorded(1, false)),
+    named("hashall", Some('h'), Setting::Recorded(2, true)),
+    named("histexpand", Some('H'), Setting::Recorded(3, false)),
+    named("history", None, Setting::Recorded(4, false)),
+    named("ignoreeof", None, Setting::Recorded(5, false)),
+    named("interactive-comments", None, Setting::Recorded(6, true)),
+    named("keyword", Some('k'), Setting::Recorded(7, false)),
+    named("monitor", Some('m'), Setting::Recorded(8, false)),
     named("noclobber", Some('C'), Setting::Flag(Flag::Noclobber)),
     named("noexec", Some('n'), Setting::Flag(Flag::Noexec)),
     named("noglob", Some('f'), Setting::Flag(Flag::Noglob)),
-    named("nolog", None, Off),
-    named("notify", Some('b'), Off),
+    named("nolog", None, Setting::Recorded(9, false)),
+    named("notify", Some('b'), Setting::Recorded(10, false)),
     named("nounset", Some('u'), Setting::Flag(Flag::Nounset)),
-    named("onecmd", Some('t'), Off),
-    named("physical", Some('P'), Off),
+    named("onecmd", Some('t'), Setting::Recorded(11, false)),
+    named("physical", Some('P'), Setting::Recorded(12, false)),
     named("pipefail", None, Setting::Flag(Flag::Pipefail)),
-    named("posix", None, Off),
-    named("privileged", Some('p'), Off),
+    named("posix", None, Setting::Recorded(13, false)),
+    named("privileged", Some('p'), Setting::Recorded(14, false)),
     named("verbose", Some('v'), Setting::Flag(Flag::Verbose)),
-    named("vi", None, Off),
+    named("vi", None, Setting::Recorded(15, false)),
     named("xtrace", Some('x'), Setting::Flag(Flag::Xtrace)),
 ];
 
-/// The `shopt` options goccia knows, in bash's order.
+/// The `shopt` options, in bash's order (bash 5.2's list).
 pub const SHOPT_OPTIONS: &[Named] = &[
-    named("autocd", None, Off),
-    named("cdspell", None, Off),
-    named("checkhash", None, On),
-    named("checkwinsize", None, On),
-    named("cmdhist", None, On),
+    named("autocd", None, Setting::Recorded(16, false)),
+    named("assoc_expand_once", None, Setting::Recorded(17, false)),
+    named("cdable_vars", None, Setting::Recorded(18, false)),
+    named("cdspell", None, Setting::Recorded(19, false)),
+    named("checkhash", None, Setting::Recorded(20, false)),
+    named("checkjobs", None, Setting::Recorded(21, false)),
+    named("checkwinsize", None, Setting::Recorded(22, true)),
+    named("cmdhist", None, Setting::Recorded(23, true)),
+    named("compat31", None, Setting::Recorded(24, false)),
+    named("compat32", None, Setting::Recorded(25, false)),
+    named("compat40", None, Setting::Recorded(26, false)),
+    named("compat41", None, Setting::Recorded(27, false)),
+    named("compat42", None, Setting::Recorded(28, false)),
+    named("compat43", None, Setting::Recorded(29, false)),
+    named("compat44", None, Setting::Recorded(30, false)),
+    named("complete_fullquote", None, Setting::Recorded(31, true)),
+    named("direxpand", None, Setting::Recorded(32, false)),
+    named("dirspell", None, Setting::Recorded(33, false)),
     named("dotglob", None, Setting::Flag(Flag::Dotglob)),
+    named("execfail", None, Setting::Recorded(34, false)),
     named("expand_aliases", None, Setting::Flag(Flag::ExpandAliases)),
+    named("extdebug", None, Setting::Recorded(35, false)),
     named("extglob", None, Setting::Flag(Flag::Extglob)),
-    named("extquote", None, On),
+    named("extquote", None, Setting::Recorded(36, true)),
     named("failglob", None, Setting::Flag(Flag::Failglob)),
+    named("force_fignore", None, Setting::Recorded(37, true)),
+    named("globasciiranges", None, Setting::Recorded(38, true)),
     named("globskipdots", None, Setting::Flag(Flag::Globskipdots)),
     named("globstar", None, Setting::Flag(Flag::Globstar)),
-    named("histappend", None, Off),
+    named("gnu_errfmt", None, Setting::Recorded(39, false)),
+    named("histappend", None, Setting::Recorded(40, false)),
+    named("histreedit", None, Setting::Recorded(41, false)),
+    named("histverify", None, Setting::Recorded(42, false)),
+    named("hostcomplete", None, Setting::Recorded(43, true)),
+    named("huponexit", None, Setting::Recorded(44, false)),
     named("inherit_errexit", None, Setting::Flag(Flag::InheritErrexit)),
+    named("interactive_comments", None, Setting::Recorded(45, true)),
     named("lastpipe", None, Setting::Flag(Flag::Lastpipe)),
+    named("lithist", None, Setting::Recorded(46, false)),
+    named("localvar_inherit", None, Setting::Recorded(47, false)),
+    named("localvar_unset", None, Setting::Recorded(48, false)),
+    named("login_shell", None, Setting::Recorded(49, false)),
+    named("mailwarn", None, Setting::Recorded(50, false)),
+    named(
+        "no_empty_cmd_completion",
+        None,
+        Setting::Recorded(51, false),
+    ),
     named("nocaseglob", None, Setting::Flag(Flag::Nocaseglob)),
     named("nocasematch", None, Setting::Flag(Flag::Nocasematch)),
+    named("noexpand_translation", None, Setting::Recorded(52, false)),
     named("nullglob", None, Setting::Flag(Flag::Nullglob)),
-    named("patsub_replacement", None, On),
-    named("progcomp", None, On),
+    named("patsub_replacement", None, Setting::Recorded(53, true)),
+    named("progcomp", None, Setting::Recorded(54, true)),
+    named("progcomp_alias", None, Setting::Recorded(55, false)),
     named("promptvars", None, Setting::Flag(Flag::Promptvars)),
-    named("sourcepath", None, On),
-    named("xpg_echo", None, Off),
+    named("restricted_shell", None, Setting::Recorded(56, false)),
+    named("shift_verbose", None, Setting::Recorded(57, false)),
+    named("sourcepath", None, Setting::Recorded(58, true)),
+    named("varredir_close", None, Setting::Recorded(59, false)),
+    named("xpg_echo", None, Setting::Recorded(60, false)),
 ];
 
 /// The option of `table` called `name`.
@@ -235,6 +284,7 @@ impl Options {
             Flag::InheritErrexit => &mut self.inherit_errexit,
             Flag::Globskipdots => &mut self.globskipdots,
             Flag::Promptvars => &mut self.promptvars,
+            Flag::Braceexpand => &mut self.braceexpand,
             Flag::Errtrace => &mut self.errtrace,
         }
     }
@@ -246,20 +296,30 @@ impl Options {
                 let mut copy = *self;
                 *copy.field(flag)
             }
-            Setting::On => true,
-            Setting::Off => false,
+            Setting::Recorded(bit, _) => self.recorded & 1 << bit != 0,
         }
     }
 
-    /// Sets `option`; false for one whose value goccia does not act on
-    /// (accepted, and left as it is).
-    pub fn set(&mut self, option: &Named, on: bool) -> bool {
+    /// Sets `option`.
+    pub fn set(&mut self, option: &Named, on: bool) {
         match option.setting {
-            Setting::Flag(flag) => {
-                *self.field(flag) = on;
-                true
+            Setting::Flag(flag) => *self.field(flag) = on,
+            Setting::Recorded(bit, _) => {
+                if on {
+                    self.recorded |= 1 << bit;
+                    // One line-editing mode at a time.
+                    let other = match option.name {
+                        "emacs" => find(SET_OPTIONS, "vi"),
+                        "vi" => find(SET_OPTIONS, "emacs"),
+                        _ => None,
+                    };
+                    if let Some(Setting::Recorded(other_bit, _)) = other.map(|o| o.setting) {
+                        self.recorded &= !(1 << other_bit);
+                    }
+                } else {
+                    self.recorded &= !(1 << bit);
+                }
             }
-            Setting::On | Setting::Off => false,
         }
     }
 
@@ -290,13 +350,10 @@ mod tests {
         for table in [SET_OPTIONS, SHOPT_OPTIONS] {
             for option in table {
                 let mut options = Options::default();
-                let acted = options.set(option, true);
-                assert_eq!(
-                    options.get(option),
-                    acted || option.setting == Setting::On,
-                    "{}",
-                    option.name
-                );
+                options.set(option, true);
+                assert!(options.get(option), "{} on", option.name);
+                options.set(option, false);
+                assert!(!options.get(option), "{} off", option.name);
             }
         }
     }

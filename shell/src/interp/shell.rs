@@ -69,6 +69,8 @@ pub struct Shell {
     pub(crate) resource_limits: super::resources::ResourceLimits,
     /// The permission bits new files and folders leave out (`umask`).
     pub(crate) umask: u32,
+    /// The assignments of the command being run, as `set -x` shows them.
+    pub(crate) traced_assignments: Vec<String>,
     /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
     /// command that set it off.
     pub(crate) trap_line: Option<usize>,
@@ -124,6 +126,7 @@ impl Shell {
             substitution_depth: 0,
             resource_limits: Default::default(),
             umask: DEFAULT_UMASK,
+            traced_assignments: Vec::new(),
             trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -434,11 +437,15 @@ impl Shell {
         self.opts.set_named(name, on)
     }
 
-    /// `shopt -s name` / `shopt -u name`; false for a name goccia does
-    /// not act on.
+    /// `shopt -s name` / `shopt -u name`; false for an unknown name.
     pub fn set_shopt_by_name(&mut self, name: &str, on: bool) -> bool {
-        super::options::find(super::options::SHOPT_OPTIONS, name)
-            .is_some_and(|option| self.opts.set(option, on))
+        match super::options::find(super::options::SHOPT_OPTIONS, name) {
+            Some(option) => {
+                self.opts.set(option, on);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A pseudo-random number for commands (`mktemp`, `shuf`).

@@ -102,4 +102,8 @@ EOF"#,
     // ulimit keeps soft under hard and refuses what is no number
     r#"umask 027; echo x > a; mkdir b; mkdir -p c/d; touch e; stat -c '%a %n' a b c c/d e; umask; umask -S; umask -p; umask g+w,o=r; umask; umask 9; echo $?"#,
     r#"ulimit -t 100; ulimit -St 50; ulimit -t; ulimit -Ht; ulimit -St 150; echo $?; ulimit -t; ulimit -f zz; echo $?; ulimit -t -f -- 7; ulimit -f; ulimit -x 1 -c 0; ulimit -x -c"#,
+    // `$?` in an assignment is the previous status; `set -x` shows each
+    // assignment once, as made, on a line of its own
+    r#"exec 2>&1; false; x=$?; echo $x; a=$(exit 3) b=$?; echo $b $?; n=0; set -x; y=$(echo q) z= w="a b"; c=$((n++)) true; set +x; echo $n"#,
+    r#"shopt -s cdable_vars; shopt cdable_vars; shopt -po nounset errexit; shopt -s -p | head -3; set -o vi; shopt -o emacs vi; set +B; echo {a,b}"#,
 ];
