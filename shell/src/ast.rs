@@ -105,6 +105,8 @@ pub enum CompoundCommand {
         cond: Word,
         step: Word,
         body: List,
+        /// The line of `for`, `$LINENO` in the three expressions.
+        line: usize,
     },
     While {
         cond: List,
@@ -114,6 +116,8 @@ pub enum CompoundCommand {
     Case {
         word: Word,
         arms: Vec<CaseArm>,
+        /// The line of `case`, `$LINENO` in its word.
+        line: usize,
     },
     Select {
         var: String,

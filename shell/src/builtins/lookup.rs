@@ -179,7 +179,7 @@ fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Me
                 stat.node_type == goccia_vfs::NodeType::File && stat.mode & 0o111 != 0
             })
         });
-        if is_executable {
+        if is_executable || shell.system_program_at(name).is_some() {
             meanings.push(Meaning::File(name.to_string()));
         }
         return meanings;
@@ -266,10 +266,11 @@ pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
                     }
                     _ => {
                         let is_script = name.contains('/')
-                            && shell
+                            && (shell
                                 .cwd()
                                 .resolve(name)
-                                .is_ok_and(|p| shell.context().vfs.lock().is_file(&p));
+                                .is_ok_and(|p| shell.context().vfs.lock().is_file(&p))
+                                || shell.system_program_at(name).is_some());
                         if is_script {
                             text.push_str(&format!("{name}\n"));
                         } else {

@@ -52,8 +52,12 @@ impl Shell {
                 cond,
                 step,
                 body,
-            } => self.run_arith_for(init, cond, step, body),
-            CompoundCommand::Case { word, arms } => self.run_case(word, arms),
+                line,
+            } => self.run_arith_for(init, cond, step, body, *line),
+            CompoundCommand::Case { word, arms, line } => {
+                self.line = *line;
+                self.run_case(word, arms)
+            }
             CompoundCommand::Select { var, words, body } => {
                 let items = match words {
                     Some(words) => self.expand_words(words)?,
@@ -194,13 +198,22 @@ impl Shell {
         }
     }
 
-    fn run_arith_for(&mut self, init: &Word, cond: &Word, step: &Word, body: &List) -> ExecResult {
+    fn run_arith_for(
+        &mut self,
+        init: &Word,
+        cond: &Word,
+        step: &Word,
+        body: &List,
+        line: usize,
+    ) -> ExecResult {
         let mut status = 0;
         self.loop_depth += 1;
         let result = (|| {
+            self.line = line;
             self.arith_value(init)?;
             loop {
                 self.tick_loop()?;
+                self.line = line;
                 if self.arith_value(cond)? == Some(0) {
                     break;
                 }
@@ -208,6 +221,7 @@ impl Shell {
                 if let LoopControl::Stop = self.loop_flow(result, &mut status)? {
                     break;
                 }
+                self.line = line;
                 self.arith_value(step)?;
             }
             Ok(status)

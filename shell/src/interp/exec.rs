@@ -388,6 +388,16 @@ impl Shell {
                 self.assign(assignment, false)?;
             } else {
                 let resolved = self.resolve_name(&assignment.name);
+                // A read-only name is refused and the command still runs.
+                if self
+                    .vars
+                    .get_raw(&resolved)
+                    .is_some_and(|v| v.attrs.readonly)
+                {
+                    let text = format!("{}: {resolved}: readonly variable\n", self.arg0);
+                    self.write_stderr(text.as_bytes());
+                    continue;
+                }
                 restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
                 // A binding for one command is a string: `B=(b b) cmd` gives
                 // `cmd` the text `(b b)`, as bash does.
@@ -428,8 +438,27 @@ impl Shell {
         };
         self.restore_redirects(saved);
         self.restore_vars(restore_vars);
-        if let Some(last) = words.last() {
-            self.last_arg.clone_from(last);
+        // `$_`: the last word; when that is an assignment given to
+        // `declare` and the like, `name=value` (just `name` for an array).
+        let last_index = words.len().saturating_sub(1);
+        match decl_assignments
+            .iter()
+            .find(|(index, _)| *index == last_index)
+        {
+            Some((_, assignment)) => {
+                self.last_arg = match &assignment.value {
+                    AssignValue::Scalar(_) if assignment.index.is_none() => {
+                        let value = self.get_var(&assignment.name).unwrap_or_default();
+                        format!("{}={value}", assignment.name)
+                    }
+                    _ => assignment.name.clone(),
+                };
+            }
+            None => {
+                if let Some(last) = words.last() {
+                    self.last_arg.clone_from(last);
+                }
+            }
         }
         result
     }
@@ -484,6 +513,9 @@ impl Shell {
         }
         if self.opts.xtrace && !command.assignments.is_empty() {
             self.trace(&[])?;
+        }
+        if !command.assignments.is_empty() {
+            self.last_arg.clear();
         }
         self.status = self.subst_status.unwrap_or(0);
         let status = self.status;
@@ -571,6 +603,11 @@ impl Shell {
             return run(self, words);
         }
         if name.contains('/') {
+            if let Some(program) = self.system_program_at(name) {
+                let mut words = words.to_vec();
+                words[0] = program;
+                return self.dispatch_command(&words);
+            }
             return self.run_script_file(words);
         }
         if let Some(path) = self.find_in_path(name) {
@@ -695,15 +732,50 @@ impl Shell {
         let stdout = self.fds.get(1).cloned().unwrap_or_else(Fd::null_output);
         let stderr = self.fds.get(2).cloned().unwrap_or_else(Fd::null_output);
         let mut child = Shell::new(self.ctx.clone(), stdin, stdout, stderr);
+        // A new process: its environment is what this shell exports.
+        child.clear_environment();
         child.fds = self.fds.clone();
         child.cwd = self.cwd.clone();
         child.watch = self.watch.clone();
         child.resource_limits = self.resource_limits;
         child.umask = self.umask;
         for (name, var) in self.vars.visible() {
-            if var.attrs.exported {
+            // The ones bash sets itself at start are never taken over.
+            let own = matches!(
+                name.as_str(),
+                "UID" | "EUID" | "PPID" | "SHELLOPTS" | "BASHOPTS"
+            );
+            if var.attrs.exported && !own {
                 let target = child.vars.entry(&name);
                 *target = var;
+            }
+        }
+        // bash gives itself a PATH and a SHELL (its login shell's) when
+        // the environment has none.
+        if child.vars.get_raw("PATH").is_none() {
+            *child.vars.entry("PATH") = Var::scalar(super::shell::DEFAULT_PATH);
+        }
+        if child.vars.get_raw("SHELL").is_none() {
+            *child.vars.entry("SHELL") = Var::scalar("/bin/bash");
+        }
+        // Exported option lists carry the options into the new shell.
+        for (name, shopt) in [("SHELLOPTS", false), ("BASHOPTS", true)] {
+            if self
+                .vars
+                .get_raw(name)
+                .is_some_and(|var| var.attrs.exported)
+            {
+                let table = if shopt {
+                    super::options::SHOPT_OPTIONS
+                } else {
+                    super::options::SET_OPTIONS
+                };
+                for option in table.iter().filter(|option| self.opts.get(option)) {
+                    child.opts.set(option, true);
+                }
+                if let Some(var) = child.vars.get_mut(name) {
+                    var.attrs.exported = true;
+                }
             }
         }
         let shlvl = self

@@ -47,8 +47,8 @@ pub(crate) use options::Options;
 pub use param::quote;
 pub(crate) use print::function_text;
 pub use processes::{Process, Processes};
-pub(crate) use prompt::HOST_NAME;
 pub(crate) use redirect::device_input;
+pub(crate) use shell::HOST_NAME;
 pub use shell::Shell;
 pub(crate) use variables::split_subscript;
 

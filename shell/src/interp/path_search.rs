@@ -83,6 +83,17 @@ impl Shell {
         hits
     }
 
+    /// The program of goccia's a path such as `/usr/bin/env` or `/bin/ls`
+    /// names (when the VFS holds no file there), by its bare name.
+    pub(crate) fn system_program_at(&mut self, path: &str) -> Option<String> {
+        let resolved = self.cwd.resolve(path).ok()?;
+        let (folder, name) = resolved.as_str().rsplit_once('/')?;
+        let folder = if folder.is_empty() { "/" } else { folder };
+        let in_system_folder = SYSTEM_FOLDERS.contains(&folder);
+        (in_system_folder && self.is_system_program(name) && !self.ctx.vfs.lock().exists(&resolved))
+            .then(|| name.to_string())
+    }
+
     /// The program running `name` starts: the first hit on `PATH`, else
     /// a utility in `/usr/bin` (see the module's note).
     pub(crate) fn command_path(&mut self, name: &str) -> Option<PathHit> {

@@ -193,6 +193,7 @@ fn print_compound(out: &mut String, compound: &CompoundCommand, level: usize) {
             cond,
             step,
             body,
+            ..
         } => {
             let _ = writeln!(
                 out,
@@ -220,7 +221,7 @@ fn print_compound(out: &mut String, compound: &CompoundCommand, level: usize) {
             indent(out, level);
             out.push_str("done");
         }
-        CompoundCommand::Case { word, arms } => {
+        CompoundCommand::Case { word, arms, .. } => {
             let _ = writeln!(out, "case {} in ", word_text(word));
             for arm in arms {
                 indent(out, level + 1);

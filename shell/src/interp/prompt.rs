@@ -8,11 +8,9 @@
 //! The sandbox has no terminal and no line editor: `\l` is `tty` (bash's
 //! word for "not a terminal") and `\[`/`\]` mark nothing.
 
+use super::shell::HOST_NAME;
 use super::{Flow, Shell};
 use crate::time::{now, strftime};
-
-/// The name `\h`/`\H` and `hostname` give: the sandbox's, never the host's.
-pub(crate) const HOST_NAME: &str = "goccia";
 
 impl Shell {
     /// `text` decoded as a prompt.

@@ -17,6 +17,13 @@ use crate::vars::{Scopes, Var};
 /// defaults.
 pub(crate) const DEFAULT_UMASK: u32 = 0o022;
 
+/// The name `$HOSTNAME`, `\h` and `hostname` give: the sandbox's, never
+/// the host's.
+pub(crate) const HOST_NAME: &str = "goccia";
+
+/// `PATH` when nothing gives one.
+pub(crate) const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
 /// The state of one shell.
 #[derive(Clone)]
 pub struct Shell {
@@ -143,12 +150,11 @@ impl Shell {
     fn init_variables(&mut self) {
         let defaults = [
             ("HOME", "/"),
-            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ("PATH", DEFAULT_PATH),
             ("PWD", "/"),
             ("SHELL", "/bin/bash"),
             ("USER", "user"),
             ("LOGNAME", "user"),
-            ("HOSTNAME", "goccia"),
             ("TERM", "dumb"),
             ("LANG", "C.UTF-8"),
             ("SHLVL", "1"),
@@ -170,11 +176,31 @@ impl Shell {
             ("HOSTTYPE", "x86_64"),
             ("OSTYPE", "linux-gnu"),
             ("MACHTYPE", "x86_64-pc-linux-gnu"),
+            ("HOSTNAME", HOST_NAME),
+        ] {
+            *self.vars.entry(name) = Var::scalar(value);
+        }
+        // Read-only as in bash; the options' two are computed when read.
+        for (name, value) in [
             ("UID", "1000"),
             ("EUID", "1000"),
             ("PPID", "1"),
+            ("SHELLOPTS", ""),
+            ("BASHOPTS", ""),
         ] {
-            *self.vars.entry(name) = Var::scalar(value);
+            let var = self.vars.entry(name);
+            *var = Var::scalar(value);
+            var.attrs.readonly = true;
+        }
+    }
+
+    /// Drops the environment a new shell starts with, keeping `PWD` and
+    /// `SHLVL` (which bash sets itself).
+    pub(super) fn clear_environment(&mut self) {
+        for (name, var) in self.vars.visible() {
+            if var.attrs.exported && name != "PWD" && name != "SHLVL" {
+                self.vars.unset(&name);
+            }
         }
     }
 
@@ -216,6 +242,22 @@ impl Shell {
     /// Marks the shell interactive (errors do not end it).
     pub fn set_interactive(&mut self, interactive: bool) {
         self.interactive = interactive;
+    }
+
+    /// `$SHELLOPTS` / `$BASHOPTS`: the `set -o` / `shopt` options that
+    /// are on, joined by colons.
+    pub(crate) fn options_on(&self, shopt: bool) -> String {
+        let table = if shopt {
+            super::options::SHOPT_OPTIONS
+        } else {
+            super::options::SET_OPTIONS
+        };
+        table
+            .iter()
+            .filter(|option| self.opts.get(option))
+            .map(|option| option.name)
+            .collect::<Vec<_>>()
+            .join(":")
     }
 
     /// Gives the shell exactly `environment` as its exported variables, as

@@ -54,6 +54,8 @@ impl Shell {
                 return self.dynamic_array(name)?.scalar().map(str::to_string);
             }
             "BASHPID" => self.bashpid.to_string(),
+            "SHELLOPTS" => self.options_on(false),
+            "BASHOPTS" => self.options_on(true),
             "BASH_SUBSHELL" => self.subshell.to_string(),
             "EPOCHSECONDS" => now_epoch().0.to_string(),
             "EPOCHREALTIME" => {

@@ -74,6 +74,7 @@ impl Parser {
                 cond,
                 step,
                 body,
+                line,
             });
         }
         let (var, words) = self.parse_for_head()?;
@@ -128,6 +129,7 @@ impl Parser {
     }
 
     pub(super) fn parse_case(&mut self) -> PResult<CompoundCommand> {
+        let line = self.line;
         self.pos += 4;
         self.skip_blank();
         let word = self.read_word()?.ok_or_else(|| self.unexpected())?;
@@ -180,7 +182,7 @@ impl Parser {
                 terminator,
             });
         }
-        Ok(CompoundCommand::Case { word, arms })
+        Ok(CompoundCommand::Case { word, arms, line })
     }
 
     /// `((...))` as a command; `None` when it is really `( (...) )`.

@@ -103,7 +103,7 @@ fn fill_compound(compound: &mut CompoundCommand, bodies: &mut HashMap<usize, Her
             fill(cond, bodies);
             fill(body, bodies);
         }
-        CompoundCommand::Case { word, arms } => {
+        CompoundCommand::Case { word, arms, .. } => {
             fill_word(word, bodies);
             for arm in arms {
                 fill(&mut arm.body, bodies);

@@ -106,4 +106,10 @@ EOF"#,
     // assignment once, as made, on a line of its own
     r#"exec 2>&1; false; x=$?; echo $x; a=$(exit 3) b=$?; echo $b $?; n=0; set -x; y=$(echo q) z= w="a b"; c=$((n++)) true; set +x; echo $n"#,
     r#"shopt -s cdable_vars; shopt cdable_vars; shopt -po nounset errexit; shopt -s -p | head -3; set -o vi; shopt -o emacs vi; set +B; echo {a,b}"#,
+    // a child shell starts from what is exported (PATH and SHELL of its
+    // own when none), exported SHELLOPTS carries options; UID is read-only;
+    // programs run by their system paths; LINENO in for (( and case
+    r#"exec 2>&1; (unset SHELL; bash -c 'echo ${SHELL:+has-shell}'); x=1; bash -c 'echo [$x]'; { UID=5 echo ran $?; } 2>/dev/null; echo ${UID:+uid}; /bin/echo direct; /usr/bin/printf '%s\n' p; export SHELLOPTS; set -o noglob; bash -c 'echo *; set -o | grep -c "noglob.*on"'; set +f
+for ((i = 0; i < $LINENO; i++)); do :; done; echo $i
+case $LINENO in 3) echo case-line ;; esac; s=1; echo "[$_]"; declare t=2; echo "[$_]""#,
 ];
