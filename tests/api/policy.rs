@@ -198,6 +198,7 @@ const NON_WRITERS: &[&str] = &[
     "shuf",
     "whoami",
     "hostname",
+    "tty",
     "uname",
     "id",
     "nproc",

@@ -207,16 +207,27 @@ fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Me
 pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut index = 1;
     let mut describe = None;
+    let mut default_path = false;
     while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-v" => describe = Some(false),
-            "-V" => describe = Some(true),
-            "-p" => {}
-            "--" => {
-                index += 1;
-                break;
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
+            break;
+        };
+        for letter in letters.chars() {
+            match letter {
+                'v' => describe = Some(false),
+                'V' => describe = Some(true),
+                'p' => default_path = true,
+                _ => {
+                    shell.fail("command", &format!("-{letter}: invalid option"), 2);
+                    let usage = "command: usage: command [-pVv] command [arg ...]\n";
+                    shell.write_stderr(usage.as_bytes());
+                    return Ok(2);
+                }
             }
-            _ => break,
         }
         index += 1;
     }
@@ -224,77 +235,75 @@ pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
     if rest.is_empty() {
         return Ok(0);
     }
-    if let Some(verbose) = describe {
-        let mut status = 0;
-        let mut text = String::new();
-        for name in rest {
-            if let Some(value) = shell.aliases.get(name.as_str()) {
-                text.push_str(&if verbose {
-                    format!("{name} is aliased to `{value}'\n")
-                } else {
-                    format!("alias {name}={}\n", crate::interp::quote(value))
-                });
-            } else if shell.functions.contains_key(name.as_str()) {
-                text.push_str(&if verbose {
-                    format!("{name} is a function\n")
-                } else {
-                    format!("{name}\n")
-                });
-            } else if KEYWORDS.contains(&name.as_str()) {
-                text.push_str(&if verbose {
-                    format!("{name} is a shell keyword\n")
-                } else {
-                    format!("{name}\n")
-                });
-            } else {
-                match shell.ctx.table.kind(name) {
-                    Some(crate::interp::CommandKind::Builtin) => text.push_str(&if verbose {
-                        format!("{name} is a shell builtin\n")
-                    } else {
-                        format!("{name}\n")
-                    }),
-                    _ if let Some(path) = shell
-                        .command_path(name)
-                        .map(|hit| hit.shown)
-                        .or_else(|| shell.non_executable_in_path(name)) =>
-                    {
-                        text.push_str(&if verbose {
-                            format!("{name} is {path}\n")
-                        } else {
-                            format!("{path}\n")
-                        });
-                    }
-                    _ => {
-                        let is_script = name.contains('/')
-                            && (shell
-                                .cwd()
-                                .resolve(name)
-                                .is_ok_and(|p| shell.context().vfs.lock().is_file(&p))
-                                || shell.system_program_at(name).is_some());
-                        if is_script {
-                            text.push_str(&format!("{name}\n"));
-                        } else {
-                            status = 1;
-                            if verbose {
-                                shell.fail("command", &format!("{name}: not found"), 1);
-                            }
-                        }
-                    }
-                }
+    // `-p`: the search uses a default PATH that finds the standard
+    // utilities, whatever PATH holds.
+    let saved_path = default_path.then(|| {
+        let saved = shell.vars.get_raw("PATH").cloned();
+        *shell.vars.entry("PATH") = crate::vars::Var::scalar(crate::interp::DEFAULT_PATH);
+        saved
+    });
+    let result = match describe {
+        Some(verbose) => describe_commands(shell, rest, verbose),
+        None => shell.dispatch_command(rest),
+    };
+    if let Some(saved) = saved_path {
+        match saved {
+            Some(var) => *shell.vars.entry("PATH") = var,
+            None => {
+                shell.vars.unset("PATH");
             }
         }
-        write_out(shell, "command", &text)?;
-        return Ok(status);
     }
-    shell.dispatch_command(rest)
+    result
+}
+
+/// `command -v` (a name, a path or an alias definition per name) and
+/// `command -V` (as `type`); the status is the last name's.
+fn describe_commands(shell: &mut Shell, names: &[String], verbose: bool) -> ExecResult {
+    let options = TypeOptions::default();
+    let mut status = 0;
+    let mut text = String::new();
+    for name in names {
+        let Some(meaning) = type_meanings(shell, name, &options).into_iter().next() else {
+            status = 1;
+            if verbose {
+                shell.fail("command", &format!("{name}: not found"), 1);
+            }
+            continue;
+        };
+        status = 0;
+        match (meaning, verbose) {
+            (Meaning::Alias(value), false) => {
+                text.push_str(&format!("alias {name}={}\n", crate::interp::quote(&value)))
+            }
+            (Meaning::File(path), false) => text.push_str(&format!("{path}\n")),
+            (_, false) => text.push_str(&format!("{name}\n")),
+            (Meaning::Alias(value), true) => {
+                text.push_str(&format!("{name} is aliased to `{value}'\n"))
+            }
+            (Meaning::Keyword, true) => text.push_str(&format!("{name} is a shell keyword\n")),
+            (Meaning::Function, true) => {
+                text.push_str(&format!("{name} is a function\n"));
+                text.push_str(&crate::interp::function_text(shell, name));
+            }
+            (Meaning::Builtin, true) => text.push_str(&format!("{name} is a shell builtin\n")),
+            (Meaning::File(path), true) => text.push_str(&format!("{name} is {path}\n")),
+        }
+    }
+    write_out(shell, "command", &text)?;
+    Ok(status)
 }
 
 pub fn builtin(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let Some(name) = args.get(1) else {
+    let rest = match args.get(1).map(String::as_str) {
+        Some("--") => &args[2..],
+        _ => &args[1..],
+    };
+    let Some(name) = rest.first() else {
         return Ok(0);
     };
     match shell.ctx.table.kind(name) {
-        Some(crate::interp::CommandKind::Builtin) => shell.dispatch_command(&args[1..]),
+        Some(crate::interp::CommandKind::Builtin) => shell.dispatch_command(rest),
         _ => builtin_error(shell, "builtin", &format!("{name}: not a shell builtin"), 1),
     }
 }
