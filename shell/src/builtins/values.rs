@@ -78,9 +78,17 @@ pub fn getopts(shell: &mut Shell, args: &[String]) -> ExecResult {
     if shell.getopts_offset == 0 {
         shell.getopts_offset = 1;
     }
+    // At the end OPTIND names the first operand, at most one past the
+    // last argument (a new list after an old loop starts over).
+    let count = params.len();
     let finish = |shell: &mut Shell, optind: usize| -> ExecResult {
         let _ = shell.set_var(&name, "?");
-        let _ = shell.set_var("OPTIND", optind.to_string());
+        let _ = shell.set_var("OPTIND", optind.min(count + 1).to_string());
+        shell.vars.unset("OPTARG");
+        if !crate::parse::is_name(&name) {
+            let message = format!("`{name}': not a valid identifier");
+            return builtin_error(shell, "getopts", &message, 1);
+        }
         shell.getopts_offset = 0;
         Ok(1)
     };
@@ -152,6 +160,12 @@ pub fn getopts(shell: &mut Shell, args: &[String]) -> ExecResult {
         shell.getopts_offset = next_offset;
     }
     let _ = shell.set_var("OPTIND", optind.to_string());
+    // A name that is no variable name is reported after the parsing,
+    // which still moves OPTIND and OPTARG, as bash does.
+    if !crate::parse::is_name(&name) {
+        let message = format!("`{name}': not a valid identifier");
+        return builtin_error(shell, "getopts", &message, 1);
+    }
     Ok(status)
 }
 

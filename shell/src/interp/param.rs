@@ -122,15 +122,20 @@ impl Shell {
         }
     }
 
-    /// `set -u` and `${x?}` errors end a non-interactive shell with 127
-    /// (a subshell with 1), as bash does.
+    /// `set -u` and `${x?}` errors end a non-interactive shell: with 127
+    /// when it runs a command string (`-c`), with 1 when it runs a script
+    /// file or in a subshell, as bash does.
     pub(crate) fn unbound(&mut self, name: &str) -> Flow {
         let status = self.unset_error_status();
         self.fatal_expansion(&format!("{name}: unbound variable"), status)
     }
 
     fn unset_error_status(&self) -> i32 {
-        if self.subshell > 0 { 1 } else { 127 }
+        if self.subshell > 0 || self.runs_script_file {
+            1
+        } else {
+            127
+        }
     }
 
     /// An expansion error: message, status 1, and (non-interactive) the
@@ -140,7 +145,12 @@ impl Shell {
     }
 
     fn fatal_expansion(&mut self, message: &str, status: i32) -> Flow {
-        let text = format!("{}: {}\n", self.arg0, message);
+        // Non-interactive bash names the line (`bash: line 3: x: ...`).
+        let text = if self.interactive {
+            format!("{}: {message}\n", self.arg0)
+        } else {
+            format!("{}: line {}: {message}\n", self.arg0, self.line)
+        };
         self.write_stderr(text.as_bytes());
         self.status = status;
         if self.interactive {

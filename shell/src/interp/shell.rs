@@ -78,6 +78,8 @@ pub struct Shell {
     pub(crate) umask: u32,
     /// The assignments of the command being run, as `set -x` shows them.
     pub(crate) traced_assignments: Vec<String>,
+    /// Running a script file (not a `-c` command string).
+    pub(crate) runs_script_file: bool,
     /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
     /// command that set it off.
     pub(crate) trap_line: Option<usize>,
@@ -134,6 +136,7 @@ impl Shell {
             resource_limits: Default::default(),
             umask: DEFAULT_UMASK,
             traced_assignments: Vec::new(),
+            runs_script_file: false,
             trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -277,6 +280,7 @@ impl Shell {
 
     /// Marks this shell as running the script file `path` (`BASH_SOURCE`).
     pub fn set_script_source(&mut self, path: &str) {
+        self.runs_script_file = true;
         self.sources = vec![path.to_string()];
     }
 

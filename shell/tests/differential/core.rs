@@ -112,4 +112,8 @@ EOF"#,
     r#"exec 2>&1; (unset SHELL; bash -c 'echo ${SHELL:+has-shell}'); x=1; bash -c 'echo [$x]'; { UID=5 echo ran $?; } 2>/dev/null; echo ${UID:+uid}; /bin/echo direct; /usr/bin/printf '%s\n' p; export SHELLOPTS; set -o noglob; bash -c 'echo *; set -o | grep -c "noglob.*on"'; set +f
 for ((i = 0; i < $LINENO; i++)); do :; done; echo $i
 case $LINENO in 3) echo case-line ;; esac; s=1; echo "[$_]"; declare t=2; echo "[$_]""#,
+    // getopts: OPTIND starts over on a shorter list, OPTARG is unset for a
+    // flag; a bad name is reported after parsing. A script file ends with
+    // status 1 on an unbound variable (a -c string with 127)
+    r#"exec 2>&1; set -- -h -c foo x; while getopts "hc:" o; do echo "$o ${OPTARG-none}"; done; echo $OPTIND; set --; getopts "hc:" o; echo $? $OPTIND; getopts "c:" o -c10; getopts "c:" o -c10; echo "$o [${OPTARG-unset}]"; getopts 'hc:' bad- -c v 2>/dev/null; echo $? $OPTARG; printf 'set -u\necho $nope\necho after\n' > u.sh; bash u.sh; echo script=$?; bash -c 'set -u; echo $nope'; echo string=$?"#,
 ];
