@@ -19,3 +19,39 @@ pub(crate) fn builtin_error(
 ) -> ExecResult {
     Ok(shell.fail(name, message, status))
 }
+
+/// The flag letters of a builtin that takes no option values, read as
+/// bash's builtins read them: leading `-abc` words, each letter one flag,
+/// until `--` (skipped), a bare `-` or the first operand. Gives the letters
+/// in the order given (a later one may override an earlier) and the index
+/// of the first operand; a letter not in `allowed` is `-x: invalid option`
+/// with the usage line, status 2.
+pub(crate) fn flag_letters(
+    shell: &mut Shell,
+    name: &str,
+    args: &[String],
+    allowed: &str,
+    usage: &str,
+) -> Result<(Vec<char>, usize), i32> {
+    let mut letters = Vec::new();
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        let Some(word) = arg.strip_prefix('-').filter(|w| !w.is_empty()) else {
+            break;
+        };
+        for letter in word.chars() {
+            if !allowed.contains(letter) {
+                shell.fail(name, &format!("-{letter}: invalid option"), 2);
+                shell.write_stderr(format!("{name}: usage: {usage}\n").as_bytes());
+                return Err(2);
+            }
+            letters.push(letter);
+        }
+        index += 1;
+    }
+    Ok((letters, index))
+}

@@ -3,6 +3,7 @@
 //! context, so these builtins never import the commands they list).
 
 use crate::builtins::common::builtin_error;
+use crate::builtins::common::flag_letters;
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Shell};
 
@@ -80,33 +81,18 @@ enum Meaning {
 }
 
 pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut options = TypeOptions::default();
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
-            break;
-        };
-        for letter in letters.chars() {
-            match letter {
-                't' => options.terse = true,
-                'a' => options.all = true,
-                'p' => options.path_if_file = true,
-                'P' => options.path_always = true,
-                'f' => options.no_functions = true,
-                _ => {
-                    shell.fail("type", &format!("-{letter}: invalid option"), 2);
-                    let usage = "type: usage: type [-afptP] name [name ...]\n";
-                    shell.write_stderr(usage.as_bytes());
-                    return Ok(2);
-                }
-            }
-        }
-        index += 1;
-    }
+    let usage = "type [-afptP] name [name ...]";
+    let (letters, index) = match flag_letters(shell, "type", args, "afptP", usage) {
+        Ok(read) => read,
+        Err(status) => return Ok(status),
+    };
+    let options = TypeOptions {
+        terse: letters.contains(&'t'),
+        all: letters.contains(&'a'),
+        path_if_file: letters.contains(&'p'),
+        path_always: letters.contains(&'P'),
+        no_functions: letters.contains(&'f'),
+    };
     let mut status = 0;
     let mut text = String::new();
     for name in &args[index..] {
@@ -205,32 +191,18 @@ fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Me
 }
 
 pub fn command(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut index = 1;
-    let mut describe = None;
-    let mut default_path = false;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
-            break;
-        };
-        for letter in letters.chars() {
-            match letter {
-                'v' => describe = Some(false),
-                'V' => describe = Some(true),
-                'p' => default_path = true,
-                _ => {
-                    shell.fail("command", &format!("-{letter}: invalid option"), 2);
-                    let usage = "command: usage: command [-pVv] command [arg ...]\n";
-                    shell.write_stderr(usage.as_bytes());
-                    return Ok(2);
-                }
-            }
-        }
-        index += 1;
-    }
+    let usage = "command [-pVv] command [arg ...]";
+    let (letters, index) = match flag_letters(shell, "command", args, "pVv", usage) {
+        Ok(read) => read,
+        Err(status) => return Ok(status),
+    };
+    // The last of -v and -V counts.
+    let describe = letters.iter().rev().find_map(|&letter| match letter {
+        'v' => Some(false),
+        'V' => Some(true),
+        _ => None,
+    });
+    let default_path = letters.contains(&'p');
     let rest = &args[index..];
     if rest.is_empty() {
         return Ok(0);

@@ -2,6 +2,7 @@
 //! of the interpreter.
 
 use crate::builtins::common::builtin_error;
+use crate::builtins::common::flag_letters;
 use crate::builtins::common::write_out;
 use crate::interp::options::{self, SET_OPTIONS, SHOPT_OPTIONS};
 use crate::interp::{ExecResult, Shell};
@@ -112,37 +113,16 @@ fn quote_set(value: &str) -> String {
 }
 
 pub fn shopt(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut set_on = false;
-    let mut set_off = false;
-    let mut quiet = false;
-    let mut print = false;
-    let mut set_o = false;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
-            break;
-        };
-        for letter in letters.chars() {
-            match letter {
-                's' => set_on = true,
-                'u' => set_off = true,
-                'q' => quiet = true,
-                'p' => print = true,
-                'o' => set_o = true,
-                _ => {
-                    shell.fail("shopt", &format!("-{letter}: invalid option"), 2);
-                    let usage = "shopt: usage: shopt [-pqsu] [-o] [optname ...]\n";
-                    shell.write_stderr(usage.as_bytes());
-                    return Ok(2);
-                }
-            }
-        }
-        index += 1;
-    }
+    let usage = "shopt [-pqsu] [-o] [optname ...]";
+    let (letters, index) = match flag_letters(shell, "shopt", args, "pqsuo", usage) {
+        Ok(read) => read,
+        Err(status) => return Ok(status),
+    };
+    let set_on = letters.contains(&'s');
+    let set_off = letters.contains(&'u');
+    let quiet = letters.contains(&'q');
+    let print = letters.contains(&'p');
+    let set_o = letters.contains(&'o');
     if set_on && set_off {
         let message = "cannot set and unset shell options simultaneously";
         return builtin_error(shell, "shopt", message, 1);

@@ -134,10 +134,13 @@ fn set(shell: &mut Shell, resource: usize, word: &str, which: Which) -> i32 {
         _ if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
             // The value in bytes must fit the system's type, and stay
             // below its "unlimited".
+            // The digits wrap as bash's conversion does; only the bytes
+            // are checked.
             let factor = RESOURCES[resource].factor;
-            let fits = word
-                .parse::<u64>()
-                .ok()
+            let number = word.bytes().fold(0u64, |n, digit| {
+                n.wrapping_mul(10).wrapping_add(u64::from(digit - b'0'))
+            });
+            let fits = Some(number)
                 .filter(|n| n.checked_mul(factor).is_some_and(|bytes| bytes != u64::MAX));
             match fits {
                 Some(n) => Some(n),

@@ -2,36 +2,17 @@
 //! octal (`-S` symbolically, `-p` as a command) and set from octal or a
 //! symbolic mode (`g-w,o=`) applied to the permissions it allows.
 
-use crate::builtins::common::write_out;
+use crate::builtins::common::{flag_letters, write_out};
 use crate::interp::{ExecResult, Shell};
 
-const USAGE: &str = "umask: usage: umask [-p] [-S] [mode]\n";
-
 pub fn umask(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut symbolic = false;
-    let mut as_command = false;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) else {
-            break;
-        };
-        for letter in letters.chars() {
-            match letter {
-                'S' => symbolic = true,
-                'p' => as_command = true,
-                _ => {
-                    shell.fail("umask", &format!("-{letter}: invalid option"), 2);
-                    shell.write_stderr(USAGE.as_bytes());
-                    return Ok(2);
-                }
-            }
-        }
-        index += 1;
-    }
+    let usage = "umask [-p] [-S] [mode]";
+    let (letters, index) = match flag_letters(shell, "umask", args, "pS", usage) {
+        Ok(read) => read,
+        Err(status) => return Ok(status),
+    };
+    let symbolic = letters.contains(&'S');
+    let as_command = letters.contains(&'p');
     // Words after the mode are ignored, as bash ignores them.
     let Some(mode) = args.get(index) else {
         let shown = if symbolic {
@@ -47,8 +28,9 @@ pub fn umask(shell: &mut Shell, args: &[String]) -> ExecResult {
         return write_out(shell, "umask", &text);
     };
     let parsed = if mode.starts_with(|c: char| c.is_ascii_digit()) {
+        // bash reads up to 0777777 and keeps the permission bits.
         match u32::from_str_radix(mode, 8) {
-            Ok(value) if value <= 0o777 => Ok(value),
+            Ok(value) if value <= 0o777_777 => Ok(value & 0o777),
             _ => Err(format!("{mode}: octal number out of range")),
         }
     } else {

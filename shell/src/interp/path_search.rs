@@ -43,6 +43,20 @@ impl Shell {
             || self.ctx.host.as_ref().is_some_and(|host| host.has(name))
     }
 
+    /// The folders of `PATH`, each as written (empty is `.`) and as
+    /// resolved against the working folder.
+    fn path_folders(&mut self) -> Vec<(String, VfsPath)> {
+        let path_var = self.get_var("PATH").unwrap_or_default();
+        path_var
+            .split(':')
+            .filter_map(|folder| {
+                let shown = if folder.is_empty() { "." } else { folder };
+                let resolved = self.cwd.resolve(shown).ok()?;
+                Some((shown.trim_end_matches('/').to_string(), resolved))
+            })
+            .collect()
+    }
+
     /// The executable programs `name` finds on `PATH`, in order; only the
     /// first unless `all`.
     pub(crate) fn path_hits(&mut self, name: &str, all: bool) -> Vec<PathHit> {
@@ -52,15 +66,11 @@ impl Shell {
             return Vec::new();
         }
         let system_program = self.is_system_program(name);
-        let path_var = self.get_var("PATH").unwrap_or_default();
+        let folders = self.path_folders();
         let vfs = self.ctx.vfs.lock();
         let mut hits = Vec::new();
-        for folder in path_var.split(':') {
-            let shown_folder = if folder.is_empty() { "." } else { folder };
-            let Ok(resolved) = self.cwd.resolve(shown_folder) else {
-                continue;
-            };
-            let shown = format!("{}/{name}", shown_folder.trim_end_matches('/'));
+        for (folder, resolved) in folders {
+            let shown = format!("{folder}/{name}");
             let hit = if system_program && SYSTEM_FOLDERS.contains(&resolved.as_str()) {
                 Some(PathHit { shown, file: None })
             } else {
@@ -115,14 +125,12 @@ impl Shell {
         if name.is_empty() || name.contains('/') {
             return None;
         }
-        let path_var = self.get_var("PATH").unwrap_or_default();
+        let folders = self.path_folders();
         let vfs = self.ctx.vfs.lock();
-        path_var.split(':').find_map(|folder| {
-            let shown_folder = if folder.is_empty() { "." } else { folder };
-            let candidate = self.cwd.resolve(shown_folder).ok()?.join(name);
-            vfs.is_file(&candidate)
-                .then(|| format!("{}/{name}", shown_folder.trim_end_matches('/')))
-        })
+        folders
+            .into_iter()
+            .find(|(_, resolved)| vfs.is_file(&resolved.join(name)))
+            .map(|(folder, _)| format!("{folder}/{name}"))
     }
 
     /// An executable file called `name` in a `$PATH` folder of the VFS

@@ -116,4 +116,7 @@ case $LINENO in 3) echo case-line ;; esac; s=1; echo "[$_]"; declare t=2; echo "
     // flag; a bad name is reported after parsing. A script file ends with
     // status 1 on an unbound variable (a -c string with 127)
     r#"exec 2>&1; set -- -h -c foo x; while getopts "hc:" o; do echo "$o ${OPTARG-none}"; done; echo $OPTIND; set --; getopts "hc:" o; echo $? $OPTIND; getopts "c:" o -c10; getopts "c:" o -c10; echo "$o [${OPTARG-unset}]"; getopts 'hc:' bad- -c v 2>/dev/null; echo $? $OPTARG; printf 'set -u\necho $nope\necho after\n' > u.sh; bash u.sh; echo script=$?; bash -c 'set -u; echo $nope'; echo string=$?"#,
+    // the bad-input paths of the builtins above: their statuses (the
+    // messages differ only in bash's `line N:`)
+    r#"for c in 'type -x ls' 'command -x ls' 'shopt -x' 'shopt -s -u nullglob' 'shopt -s no_such_option' 'umask -x' 'umask q+r' 'umask u+z' 'umask 1777' 'ulimit -z' 'ulimit -f -42' 'ulimit -t 4611686018427387905000' 'ulimit -f 4611686018427387905' 'ulimit -p 9' 'tty -x'; do $c 2>/dev/null; echo "$c: $?"; done"#,
 ];
