@@ -129,13 +129,18 @@ pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
         );
         match parser.next_command() {
             Ok(Some(list)) => {
-                status = shell.run_list(&list)?;
+                // An error that abandons a line abandons this text's line:
+                // the next one runs (bash's `eval` and `source`).
+                status = match shell.run_list(&list) {
+                    Ok(status) | Err(Flow::Abandon(status)) => status,
+                    Err(other) => return Err(other),
+                };
                 shell.status = status;
             }
             Ok(None) => return Ok(status),
             Err(error) => {
                 if let Some(stop) = error.stop {
-                    return Err(crate::interp::Flow::Stop(stop));
+                    return Err(Flow::Stop(stop));
                 }
                 shell.report_syntax_error(&error);
                 return Ok(2);

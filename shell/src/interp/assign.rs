@@ -62,17 +62,11 @@ impl Shell {
         Ok(())
     }
 
-    /// A failed assignment (read-only, bad subscript) ends a
-    /// non-interactive shell with status 1.
+    /// A failed assignment (read-only, bad subscript): reported, and the
+    /// command line is abandoned with status 1 (see [`Shell::fail_line`]).
     pub(crate) fn assignment_failed(&mut self, message: &str) -> Flow {
-        let text = format!("{}: {message}\n", self.arg0);
-        self.write_stderr(text.as_bytes());
-        self.status = 1;
-        if self.interactive {
-            Flow::Return(1)
-        } else {
-            Flow::Exit(1)
-        }
+        self.report_at_line(message);
+        self.fail_line()
     }
 
     /// `name=(...)` and `name+=(...)`, as bash 5.2 does them: every

@@ -102,7 +102,10 @@ impl Shell {
         let mut sub = self.subshell();
         let result = sub.run_list(list);
         let status = match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Ok(status)
+            | Err(Flow::Exit(status))
+            | Err(Flow::Return(status))
+            | Err(Flow::Abandon(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };
@@ -183,17 +186,20 @@ impl Shell {
         result
     }
 
-    fn arith_value(&mut self, word: &Word) -> Result<Option<i64>, Flow> {
+    /// A `for ((...))` header's value (`None` when empty); an arithmetic
+    /// error is reported and fails the loop (status 1) without
+    /// abandoning the command line or the function it is in.
+    fn arith_value(&mut self, word: &Word) -> Result<Result<Option<i64>, HeaderFailed>, Flow> {
         let text = self.expand_string(word)?;
         if text.trim().is_empty() {
-            return Ok(None);
+            return Ok(Ok(None));
         }
-        match arith::eval(&text, self) {
-            Ok(value) => Ok(Some(value)),
+        // bash's message shows the expression without its leading blanks.
+        match arith::eval(text.trim_start(), self) {
+            Ok(value) => Ok(Ok(Some(value))),
             Err(error) => {
-                let message = format!("{}: ((: {}\n", self.arg0, error);
-                self.write_stderr(message.as_bytes());
-                Err(Flow::Return(1))
+                self.report_at_line(&format!("((: {error}"));
+                Ok(Err(HeaderFailed))
             }
         }
     }
@@ -210,27 +216,30 @@ impl Shell {
         self.loop_depth += 1;
         let result = (|| {
             self.line = line;
-            self.arith_value(init)?;
+            if self.arith_value(init)?.is_err() {
+                return Ok(1);
+            }
             loop {
                 self.tick_loop()?;
                 self.line = line;
-                if self.arith_value(cond)? == Some(0) {
-                    break;
+                match self.arith_value(cond)? {
+                    Ok(Some(0)) => break,
+                    Ok(_) => {}
+                    Err(HeaderFailed) => return Ok(1),
                 }
                 let result = self.run_list(body);
                 if let LoopControl::Stop = self.loop_flow(result, &mut status)? {
                     break;
                 }
                 self.line = line;
-                self.arith_value(step)?;
+                if self.arith_value(step)?.is_err() {
+                    return Ok(1);
+                }
             }
             Ok(status)
         })();
         self.loop_depth -= 1;
-        match result {
-            Err(Flow::Return(1)) if self.func_stack.is_empty() => Ok(1),
-            other => other,
-        }
+        result
     }
 
     fn run_case(&mut self, word: &Word, arms: &[CaseArm]) -> ExecResult {
@@ -468,3 +477,6 @@ impl Shell {
         self.run_exit_trap()
     }
 }
+
+/// A `for ((...))` header whose arithmetic failed (already reported).
+struct HeaderFailed;

@@ -48,7 +48,10 @@ impl Shell {
         let mut sub = self.subshell();
         sub.fds.set(0, Fd::null_input());
         let status = match sub.run_and_or(and_or) {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Ok(status)
+            | Err(Flow::Exit(status))
+            | Err(Flow::Return(status))
+            | Err(Flow::Abandon(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };
@@ -231,7 +234,9 @@ impl Shell {
                         let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
                         let result = stage.run_command(command);
                         let result = match result {
-                            Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+                            Err(Flow::Exit(status))
+                            | Err(Flow::Return(status))
+                            | Err(Flow::Abandon(status)) => Ok(status),
                             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(stage.status),
                             other => other,
                         };
@@ -277,7 +282,9 @@ impl Shell {
             match result {
                 Ok(status) => statuses.push(status),
                 Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
-                Err(Flow::Exit(status)) | Err(Flow::Return(status)) => statuses.push(status),
+                Err(Flow::Exit(status))
+                | Err(Flow::Return(status))
+                | Err(Flow::Abandon(status)) => statuses.push(status),
                 Err(_) => statuses.push(self.status),
             }
         }
@@ -359,11 +366,7 @@ impl Shell {
         self.line = command.line;
         self.tick_command()?;
         self.subst_status = None;
-        let (words, decl_assignments) = match self.expand_command_words(command) {
-            Ok(words) => words,
-            Err(Flow::Return(status)) if self.interactive => return Ok(status),
-            Err(flow) => return Err(flow),
-        };
+        let (words, decl_assignments) = self.expand_command_words(command)?;
         if words.is_empty() {
             return self.run_assignments_only(command);
         }
@@ -501,15 +504,7 @@ impl Shell {
         // status (the last substitution's, or 0) comes after.
         self.traced_assignments.clear();
         for assignment in &command.assignments {
-            if let Err(flow) = self.assign(assignment, false) {
-                return match flow {
-                    Flow::Return(status) if self.interactive => Ok(status),
-                    // Errors expanding a bare assignment (`x=$((1/0))`) fail
-                    // the command without ending the shell.
-                    Flow::Exit(1) => Ok(1),
-                    other => Err(other),
-                };
-            }
+            self.assign(assignment, false)?;
         }
         if self.opts.xtrace && !command.assignments.is_empty() {
             self.trace(&[])?;

@@ -370,7 +370,10 @@ impl Shell {
         sub.fds.set(1, Fd::writer(capture.clone()));
         let result = sub.run_list(list);
         let status = match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Ok(status)
+            | Err(Flow::Exit(status))
+            | Err(Flow::Return(status))
+            | Err(Flow::Abandon(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };
@@ -408,10 +411,8 @@ impl Shell {
         }
         if matches.is_empty() {
             if self.opts.failglob {
-                let message = format!("{}: no match: {}\n", self.arg0, field.text);
-                self.write_stderr(message.as_bytes());
-                self.status = 1;
-                return Err(Flow::Return(1));
+                self.report_at_line(&format!("no match: {}", field.text));
+                return Err(self.fail_line());
             }
             if !self.opts.nullglob {
                 out.push(field.text);

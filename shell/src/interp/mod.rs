@@ -67,6 +67,12 @@ pub enum Flow {
     Continue(usize),
     /// A limit or the deadline: everything unwinds.
     Stop(Stop),
+    /// An error that abandons the command line being run (an arithmetic
+    /// error, an assignment to a read-only variable): bash's jump back to
+    /// its reader. The reader of that line (the script, `eval`, `source`,
+    /// a trap) goes on with its next line with this status; a subshell
+    /// ends with it, as its process would.
+    Abandon(i32),
 }
 
 /// What an interactive command line did.

@@ -145,16 +145,10 @@ impl Shell {
     }
 
     fn fatal_expansion(&mut self, message: &str, status: i32) -> Flow {
-        // Non-interactive bash names the line (`bash: line 3: x: ...`).
-        let text = if self.interactive {
-            format!("{}: {message}\n", self.arg0)
-        } else {
-            format!("{}: line {}: {message}\n", self.arg0, self.line)
-        };
-        self.write_stderr(text.as_bytes());
+        self.report_at_line(message);
         self.status = status;
         if self.interactive {
-            Flow::Return(status)
+            Flow::Abandon(status)
         } else {
             Flow::Exit(status)
         }

@@ -56,7 +56,9 @@ impl Shell {
                 let _metered = sub.context().metered();
                 let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
                 let result = match sub.run_list(&list) {
-                    Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+                    Err(Flow::Exit(status))
+                    | Err(Flow::Return(status))
+                    | Err(Flow::Abandon(status)) => Ok(status),
                     Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(sub.status),
                     other => other,
                 };

@@ -332,7 +332,7 @@ impl Shell {
         let (status, exited) = match outcome {
             Ok(status) => (status, false),
             Err(Flow::Exit(status)) => (status, self.exit_requested),
-            Err(Flow::Return(status)) => (status, false),
+            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => (status, false),
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => (self.status, false),
             Err(Flow::Stop(stopped)) => return Err(stopped),
         };
@@ -363,7 +363,7 @@ impl Shell {
         let status = match outcome {
             Ok(status) => status,
             Err(Flow::Exit(status)) => status,
-            Err(Flow::Return(status)) => status,
+            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
             Err(Flow::Stop(stopped)) => return Err(stopped),
         };
@@ -406,7 +406,34 @@ impl Shell {
             if self.opts.noexec {
                 continue;
             }
-            self.status = self.run_list(&command)?;
+            self.status = match self.run_list(&command) {
+                Ok(status) | Err(Flow::Abandon(status)) => status,
+                Err(other) => return Err(other),
+            };
+        }
+    }
+
+    /// An error message as bash words it: a non-interactive shell names
+    /// the line (`bash: line 3: x: ...`).
+    pub(crate) fn report_at_line(&mut self, message: &str) {
+        let text = if self.interactive {
+            format!("{}: {message}\n", self.arg0)
+        } else {
+            format!("{}: line {}: {message}\n", self.arg0, self.line)
+        };
+        self.write_stderr(text.as_bytes());
+    }
+
+    /// An error bash reports as fatal to a command line (a read-only
+    /// assignment, a `failglob` miss): under `set -e` it ends the shell
+    /// (bash's `report_error`), else the line is abandoned with status 1.
+    /// Arithmetic errors abandon the line whatever `set -e` says.
+    pub(crate) fn fail_line(&mut self) -> Flow {
+        self.status = 1;
+        if self.opts.errexit && self.errexit_off == 0 {
+            Flow::Exit(1)
+        } else {
+            Flow::Abandon(1)
         }
     }
 

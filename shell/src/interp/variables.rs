@@ -214,16 +214,12 @@ impl Shell {
         }
     }
 
-    /// Reports an arithmetic error; the command fails.
+    /// Reports an arithmetic error; the command line is abandoned with
+    /// status 1 (its reader goes on with the next line).
     pub(crate) fn arith_failure(&mut self, error: &ArithError) -> Flow {
-        let message = format!("{}: {}\n", self.arg0, error);
-        self.write_stderr(message.as_bytes());
+        self.report_at_line(&error.to_string());
         self.status = 1;
-        if self.interactive {
-            Flow::Return(1)
-        } else {
-            Flow::Exit(1)
-        }
+        Flow::Abandon(1)
     }
 
     /// Applies `-i`, `-l`, `-u` to a value about to be stored.

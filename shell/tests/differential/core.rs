@@ -119,4 +119,20 @@ case $LINENO in 3) echo case-line ;; esac; s=1; echo "[$_]"; declare t=2; echo "
     // the bad-input paths of the builtins above: their statuses (the
     // messages differ only in bash's `line N:`)
     r#"for c in 'type -x ls' 'command -x ls' 'shopt -x' 'shopt -s -u nullglob' 'shopt -s no_such_option' 'umask -x' 'umask q+r' 'umask u+z' 'umask 1777' 'ulimit -z' 'ulimit -f -42' 'ulimit -t 4611686018427387905000' 'ulimit -f 4611686018427387905' 'ulimit -p 9' 'tty -x'; do $c 2>/dev/null; echo "$c: $?"; done"#,
+    // an arithmetic error, a read-only assignment or a failglob miss
+    // abandons its command line (its reader goes on with the next one);
+    // a subshell, eval and source end that line with status 1; a
+    // `for ((` header error only fails the loop; set -e ends the shell on
+    // the failglob miss but not on the arithmetic error
+    r#"exec 2>/dev/null; echo $((1/0)); echo same-line
+echo next $?; f() { x=$((1/0)); echo in-f; }; f; echo same
+echo after-f $?; readonly r=1; r=2; echo same
+( echo $((1/0)); echo in ); echo sub $?; eval 'echo $((1/0)); echo in'; echo eval $?
+printf 'echo $((1/0)); echo l1\necho l2\n' > s.sh; . ./s.sh; echo src $?
+g() { for ((i=0; i<1/0; i++)); do :; done; echo g $?; }; g
+shopt -s failglob; echo /nonex*; echo same
+echo glob $?; shopt -u failglob; x=$(echo $((2/0)); echo in) ; echo "[$x]"
+set -e; echo $((3/0))
+echo reached; shopt -s failglob; echo /nonex*
+echo unreachable"#,
 ];

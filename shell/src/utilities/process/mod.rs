@@ -39,7 +39,9 @@ fn run_child(shell: &mut Shell, utility: &str, command: &[String], child: Shell)
     }
     match child.dispatch_command(command) {
         Ok(status) => Ok(status),
-        Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+        Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => {
+            Ok(status)
+        }
         Err(other) => Err(other),
     }
 }
@@ -288,7 +290,7 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         let result = match child.dispatch_command(&words) {
             Ok(code) => code,
-            Err(Flow::Exit(code)) | Err(Flow::Return(code)) => code,
+            Err(Flow::Exit(code)) | Err(Flow::Return(code)) | Err(Flow::Abandon(code)) => code,
             Err(other) => return Err(other),
         };
         match result {
