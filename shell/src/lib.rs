@@ -10,6 +10,8 @@
 //! - [`network`]: the network as the host lets `curl` and `wget` use it.
 //! - [`io`]: descriptors, pipes and streams; `io_rw`: a descriptor open
 //!   for reading and writing.
+//! - `completion`: programmable completion's specs (what `complete`
+//!   records, `compgen` reads).
 //! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
 //!   `time`, `pad`: the pieces of the language and of formatting (`pad`:
 //!   every width or precision given at run time).
@@ -24,6 +26,7 @@ pub(crate) mod arith;
 pub(crate) mod ast;
 pub(crate) mod builtins;
 pub mod commands;
+pub(crate) mod completion;
 pub(crate) mod escape;
 pub mod interp;
 pub(crate) mod interrupt;

@@ -100,7 +100,8 @@ const NON_WRITERS: &[&str] = &[
     "cd",
     "pwd",
     "exit",
-    "compgen",
+    "complete",
+    "compopt",
     "return",
     "break",
     "continue",
@@ -210,7 +211,7 @@ const NON_WRITERS: &[&str] = &[
 /// themselves (`goccia` is tested below, with a script that writes).
 const RUNNERS: &[&str] = &[
     "eval", "source", ".", "command", "builtin", "exec", "bash", "sh", "env", "timeout", "xargs",
-    "goccia", "escalate", "gawk", "mawk", "nohup",
+    "goccia", "escalate", "gawk", "mawk", "nohup", "compgen",
 ];
 
 /// Commands that write what they download: they need a server the

@@ -1,5 +1,5 @@
 //! What a name means: `alias`, `unalias`, `type`, `command`, `builtin`,
-//! `which`, `help`, `compgen` (the command table comes from the
+//! `which`, `help` (the command table comes from the
 //! context, so these builtins never import the commands they list).
 
 use crate::builtins::common::builtin_error;
@@ -51,7 +51,8 @@ pub fn unalias(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-const KEYWORDS: &[&str] = &[
+/// bash's reserved words, in its order.
+pub(crate) const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
     "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
@@ -321,134 +322,4 @@ pub fn help(shell: &mut Shell, args: &[String]) -> ExecResult {
         names.join(" ")
     );
     write_out(shell, "help", &text)
-}
-
-/// `compgen [-bcdfv] [-A action] [-W words] [prefix]`: completion
-/// candidates, one per line.
-pub fn compgen(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let mut actions: Vec<String> = Vec::new();
-    let mut words: Option<String> = None;
-    let mut prefix = String::new();
-    let mut i = 1;
-    while i < args.len() {
-        match args[i].as_str() {
-            "-A" | "-W" if i + 1 >= args.len() => {
-                return builtin_error(
-                    shell,
-                    "compgen",
-                    &format!("{}: option requires an argument", args[i]),
-                    2,
-                );
-            }
-            "-A" => {
-                actions.push(args[i + 1].clone());
-                i += 1;
-            }
-            "-W" => {
-                words = Some(args[i + 1].clone());
-                i += 1;
-            }
-            flag if flag.starts_with('-') && flag.len() > 1 => {
-                for c in flag[1..].chars() {
-                    actions.push(
-                        match c {
-                            'b' => "builtin",
-                            'c' => "command",
-                            'd' => "directory",
-                            'f' => "file",
-                            'v' => "variable",
-                            'a' => "alias",
-                            'k' => "keyword",
-                            _ => {
-                                return builtin_error(
-                                    shell,
-                                    "compgen",
-                                    &format!("-{c}: invalid option"),
-                                    2,
-                                );
-                            }
-                        }
-                        .to_string(),
-                    );
-                }
-            }
-            word => prefix = word.to_string(),
-        }
-        i += 1;
-    }
-    let mut candidates: Vec<String> = Vec::new();
-    if let Some(words) = words {
-        candidates.extend(words.split_whitespace().map(str::to_string));
-    }
-    for action in &actions {
-        match action.as_str() {
-            "builtin" => candidates.extend(
-                shell
-                    .ctx
-                    .table
-                    .names
-                    .iter()
-                    .copied()
-                    .filter(|n| {
-                        shell.ctx.table.kind(n) == Some(crate::interp::CommandKind::Builtin)
-                    })
-                    .map(str::to_string),
-            ),
-            "command" => {
-                candidates.extend(shell.known_commands());
-                candidates.extend(KEYWORDS.iter().map(|k| k.to_string()));
-            }
-            "function" => candidates.extend(shell.functions.keys().cloned()),
-            "alias" => candidates.extend(shell.aliases.keys().cloned()),
-            "keyword" => candidates.extend(KEYWORDS.iter().map(|k| k.to_string())),
-            "variable" => candidates.extend(shell.vars.visible().into_keys()),
-            "file" | "directory" => {
-                let (folder, _) = prefix.rsplit_once('/').unwrap_or(("", ""));
-                let dir = if folder.is_empty() && !prefix.starts_with('/') {
-                    "."
-                } else if folder.is_empty() {
-                    "/"
-                } else {
-                    folder
-                };
-                let Ok(path) = shell.cwd().resolve(dir) else {
-                    continue;
-                };
-                let entries = shell
-                    .context()
-                    .vfs
-                    .lock()
-                    .read_dir(&path)
-                    .unwrap_or_default();
-                for entry in entries {
-                    if action == "directory" && entry.node_type != goccia_vfs::NodeType::Directory {
-                        continue;
-                    }
-                    let shown = if prefix.contains('/') {
-                        format!("{folder}/{}", entry.name)
-                    } else {
-                        entry.name.to_string()
-                    };
-                    candidates.push(shown);
-                }
-            }
-            other => {
-                return builtin_error(
-                    shell,
-                    "compgen",
-                    &format!("{other}: invalid action name"),
-                    2,
-                );
-            }
-        }
-    }
-    candidates.retain(|c| c.starts_with(&prefix));
-    candidates.sort();
-    candidates.dedup();
-    if candidates.is_empty() {
-        return Ok(1);
-    }
-    let text: String = candidates.iter().map(|c| format!("{c}\n")).collect();
-    write_out(shell, "compgen", &text)?;
-    Ok(0)
 }

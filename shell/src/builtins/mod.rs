@@ -7,6 +7,7 @@
 
 pub mod bash;
 pub mod common;
+pub mod complete;
 pub mod dirs;
 pub mod escalate;
 pub mod flow;

@@ -93,6 +93,26 @@ impl Shell {
         hits
     }
 
+    /// The names of the executable files in `PATH`'s folders of the VFS
+    /// (what command completion offers beside goccia's own programs).
+    pub(crate) fn path_programs(&mut self) -> Vec<String> {
+        let folders = self.path_folders();
+        let vfs = self.ctx.vfs.lock();
+        let mut names = Vec::new();
+        for (_, folder) in folders {
+            for entry in vfs.read_dir(&folder).unwrap_or_default() {
+                let executable = matches!(
+                    vfs.lookup(&folder.join(&entry.name)),
+                    Ok(Node::File(file)) if file.meta().mode & 0o111 != 0
+                );
+                if executable {
+                    names.push(entry.name.to_string());
+                }
+            }
+        }
+        names
+    }
+
     /// The program of goccia's a path such as `/usr/bin/env` or `/bin/ls`
     /// names (when the VFS holds no file there), by its bare name.
     pub(crate) fn system_program_at(&mut self, path: &str) -> Option<String> {

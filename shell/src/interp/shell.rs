@@ -66,6 +66,8 @@ pub struct Shell {
     pub(crate) last_bg: Option<u64>,
     /// Background jobs not yet collected by `wait`.
     pub(crate) jobs: super::jobs::Jobs,
+    /// The specs `complete` recorded.
+    pub(crate) completions: crate::completion::Completions,
     pub(crate) line: usize,
     /// Top-level commands read so far (a prompt's `\#`).
     pub(crate) commands_read: usize,
@@ -130,6 +132,7 @@ impl Shell {
             bashpid: pid,
             last_bg: None,
             jobs: Default::default(),
+            completions: Default::default(),
             line: 0,
             commands_read: 0,
             substitution_depth: 0,

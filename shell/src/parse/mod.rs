@@ -105,6 +105,18 @@ pub(crate) fn subscript_word(text: &str) -> PResult<Word> {
         .map(|w| w.unwrap_or_default())
 }
 
+/// Text read as one word of a command line (quotes, backslashes and
+/// expansions as there): `compgen -W`'s words. Characters that would end
+/// the word must come escaped or quoted.
+pub(crate) fn command_word(text: &str) -> PResult<Word> {
+    let mut parser = Parser::new(text);
+    let word = parser.read_word_until(&[], false)?.unwrap_or_default();
+    if parser.pos < parser.src.len() {
+        return Err(parser.error("unexpected text after a word"));
+    }
+    Ok(word)
+}
+
 /// Text expanded as a here-document body is (`${PS1@P}`, `PS4`): `$`
 /// expansions and backticks, `\` quoting only `$`, `` ` ``, `\` and a
 /// newline, no splitting or globbing.

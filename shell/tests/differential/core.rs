@@ -135,4 +135,10 @@ echo glob $?; shopt -u failglob; x=$(echo $((2/0)); echo in) ; echo "[$x]"
 set -e; echo $((3/0))
 echo reached; shopt -s failglob; echo /nonex*
 echo unreachable"#,
+    // programmable completion: compgen's actions, -W (split at IFS,
+    // expanded), -X (`&`, `!`), -P/-S, -F and -C, -o dirnames/plusdirs;
+    // complete's listing and errors; compopt outside a completion
+    r#"exec 2>/dev/null; mkdir -p cg/dir1 cg/dir2/sub && cd cg && touch a.c b.c .h x.txt; compgen -f | sort; compgen -f . | sort; compgen -d | sort; compgen -f dir2/; compgen -f dir2; compgen -o plusdirs -f a; compgen -W "ab ac bc" -X "&c" a; compgen -W "ab ac bc" -X '!a*'; compgen -P "<" -S ">" -W "x y"; compgen -A shopt -P '[' -S ']' nu; compgen -A setopt e; compgen -A signal SIGI; compgen -A helptopic fo; compgen -k el; compgen -G '*.c' | sort; compgen -o dirnames zz; echo $?
+complete -W "it's" -o nospace -F f -A function q; complete -p; complete -p nope; echo $?; complete -r q; complete; complete -F f; echo $?; compgen -A bogus; echo $?; compopt -o nospace; echo $?; compopt -o bogus; echo $?; complete -D -A file; complete -p -D
+f() { COMPREPLY=(x y); compopt -o nospace; echo "in f $? $1 $2 [${COMP_CWORD}]"; }; compgen -F f w; echo $?; g() { echo "g:$*"; }; compgen -C g w; x=1; compgen -v -S = x; export ex1=1; compgen -e ex; IFS=:; compgen -W 'a:b\:c:$(echo d:e)'"#,
 ];
