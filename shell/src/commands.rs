@@ -73,6 +73,8 @@ registry! {
     Builtin "compgen" => builtins::complete::compgen,
     Builtin "complete" => builtins::complete::complete,
     Builtin "compopt" => builtins::complete::compopt,
+    Builtin "history" => builtins::history::history,
+    Builtin "fc" => builtins::history::fc,
     Builtin "return" => builtins::flow::return_,
     Builtin "break" => builtins::flow::break_,
     Builtin "continue" => builtins::flow::continue_,

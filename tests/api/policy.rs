@@ -63,6 +63,7 @@ fn seeded(builder: SandboxBuilder) -> Sandbox {
 /// line that would, and the path its denial names.
 const WRITERS: &[(&str, &str, &str)] = &[
     ("touch", "touch /d/new", "/d/new"),
+    ("history", "history -s cmd; history -w /d/h", "/d/h"),
     ("mkdir", "mkdir -p /d/x/y", "/d/x/y"),
     ("rmdir", "mkdir -p /tmp/e; rmdir /d/sub", "/d/sub"),
     ("rm", "rm -r /d/sub", "/d/sub"),
@@ -211,7 +212,7 @@ const NON_WRITERS: &[&str] = &[
 /// themselves (`goccia` is tested below, with a script that writes).
 const RUNNERS: &[&str] = &[
     "eval", "source", ".", "command", "builtin", "exec", "bash", "sh", "env", "timeout", "xargs",
-    "goccia", "escalate", "gawk", "mawk", "nohup", "compgen",
+    "goccia", "escalate", "gawk", "mawk", "nohup", "compgen", "fc",
 ];
 
 /// Commands that write what they download: they need a server the

@@ -1,5 +1,7 @@
 //! `bash` and `sh`: a child shell (a new process in real bash): only
-//! exported variables, the same VFS and descriptors.
+//! exported variables, the same VFS and descriptors. With `-i` it is
+//! interactive (history, prompts, `--rcfile`), reading a `-c` string, a
+//! script file or its standard input (see `crate::interp::interactive`).
 
 use crate::interp::{ExecResult, Flow, Shell};
 
@@ -9,6 +11,9 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut command: Option<String> = None;
     let mut syntax_only = false;
     let mut from_stdin = false;
+    let mut interactive = false;
+    let mut rcfile: Option<String> = None;
+    let mut norc = false;
     let mut i = 1;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -27,7 +32,18 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
                     Err(error) => shell.io_status(&name, error),
                 };
             }
-            "--norc" | "--noprofile" | "--login" | "--posix" | "--noediting" | "-l" | "-i" => {}
+            "--norc" => norc = true,
+            "--rcfile" | "--init-file" => {
+                i += 1;
+                match args.get(i) {
+                    Some(file) => rcfile = Some(file.clone()),
+                    None => {
+                        let message = format!("{arg}: option requires an argument");
+                        return Ok(shell.fail_command(&name, &message, 2));
+                    }
+                }
+            }
+            "--noprofile" | "--login" | "--posix" | "--noediting" | "-l" => {}
             "--help" => {
                 let text =
                     format!("Usage:\t{name} [option] ...\n\t{name} [option] script-file ...\n");
@@ -97,7 +113,8 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
                         's' => from_stdin = true,
                         'n' => syntax_only = on,
                         // Invocation flags of bash itself, not `set` options.
-                        'i' | 'l' | 'r' => {}
+                        'i' => interactive = on,
+                        'l' | 'r' => {}
                         other => match crate::interp::options::by_letter(other) {
                             Some(option) => {
                                 child.set_option_by_name(option.name, on);
@@ -114,6 +131,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         i += 1;
     }
     let rest: Vec<String> = args[i.min(args.len())..].to_vec();
+    let command_given = command.clone();
     let from_file = command.is_none() && !from_stdin && !rest.is_empty();
     let (arg0, source, positional) = if let Some(command) = command {
         let mut rest = rest.into_iter();
@@ -152,7 +170,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     } else {
-        // The script is stdin.
+        // The script is stdin (read whole: the commands do not share it).
         let text = match crate::utilities::input::Source::stdin(shell).read_all() {
             Ok(text) => text,
             Err(error) => return shell.io_status(&name, error),
@@ -178,8 +196,41 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     if from_file {
         child.set_script_source(&arg0);
     }
+    if interactive {
+        child.start_interactive();
+        if !norc
+            && let Some(file) = rcfile
+            && let Some(status) = run_rcfile(&mut child, &file)?
+        {
+            return Ok(status);
+        }
+        if !from_file && command_given.is_none() {
+            return child.run_interactive_session(&source).map_err(Flow::Stop);
+        }
+    }
     match child.run_script(&source) {
         Ok(status) => Ok(status),
         Err(stopped) => Err(Flow::Stop(stopped)),
+    }
+}
+
+/// Runs an interactive shell's startup file (`--rcfile`): a syntax error
+/// is reported under the file's name and the shell starts anyway; `exit`
+/// there ends the shell (its status returned).
+fn run_rcfile(child: &mut Shell, file: &str) -> Result<Option<i32>, Flow> {
+    let Ok(path) = child.cwd().resolve(file) else {
+        return Ok(None);
+    };
+    let Ok(bytes) = child.context().vfs.lock().read_file(&path) else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let arg0 = std::mem::replace(&mut child.arg0, file.to_string());
+    let result = crate::builtins::flow::run_text(child, &text);
+    child.arg0 = arg0;
+    match result {
+        Err(Flow::Exit(status)) => Ok(Some(status)),
+        Err(Flow::Stop(stop)) => Err(Flow::Stop(stop)),
+        _ => Ok(None),
     }
 }

@@ -339,6 +339,11 @@ impl Options {
     pub fn is_set(&self, name: &str) -> bool {
         find(SET_OPTIONS, name).is_some_and(|option| self.get(option))
     }
+
+    /// The value of the `shopt` option `name` (false when unknown).
+    pub fn is_shopt_set(&self, name: &str) -> bool {
+        find(SHOPT_OPTIONS, name).is_some_and(|option| self.get(option))
+    }
 }
 
 #[cfg(test)]

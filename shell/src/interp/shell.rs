@@ -66,6 +66,8 @@ pub struct Shell {
     pub(crate) last_bg: Option<u64>,
     /// Background jobs not yet collected by `wait`.
     pub(crate) jobs: super::jobs::Jobs,
+    /// The command history (`history`, `fc`).
+    pub(crate) history: super::history::History,
     /// The specs `complete` recorded.
     pub(crate) completions: crate::completion::Completions,
     pub(crate) line: usize,
@@ -132,6 +134,7 @@ impl Shell {
             bashpid: pid,
             last_bg: None,
             jobs: Default::default(),
+            history: Default::default(),
             completions: Default::default(),
             line: 0,
             commands_read: 0,

@@ -273,6 +273,12 @@ impl Shell {
         if allexport {
             var.attrs.exported = true;
         }
+        // The history's bounds act as they are set.
+        match name.as_str() {
+            "HISTSIZE" => self.apply_history_size(),
+            "HISTFILESIZE" => self.cut_history_file(),
+            _ => {}
+        }
         Ok(())
     }
 

@@ -206,6 +206,12 @@ impl Parser {
     }
 
     /// Aliases to expand (when `expand_aliases` is set).
+    /// How many characters of the source have been read (a command's
+    /// text is the source between two offsets).
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
     pub fn set_aliases(&mut self, aliases: HashMap<String, String>, expand: bool) {
         self.aliases = aliases;
         self.expand_aliases = expand;

@@ -141,4 +141,10 @@ echo unreachable"#,
     r#"exec 2>/dev/null; mkdir -p cg/dir1 cg/dir2/sub && cd cg && touch a.c b.c .h x.txt; compgen -f | sort; compgen -f . | sort; compgen -d | sort; compgen -f dir2/; compgen -f dir2; compgen -o plusdirs -f a; compgen -W "ab ac bc" -X "&c" a; compgen -W "ab ac bc" -X '!a*'; compgen -P "<" -S ">" -W "x y"; compgen -A shopt -P '[' -S ']' nu; compgen -A setopt e; compgen -A signal SIGI; compgen -A helptopic fo; compgen -k el; compgen -G '*.c' | sort; compgen -o dirnames zz; echo $?
 complete -W "it's" -o nospace -F f -A function q; complete -p; complete -p nope; echo $?; complete -r q; complete; complete -F f; echo $?; compgen -A bogus; echo $?; compopt -o nospace; echo $?; compopt -o bogus; echo $?; complete -D -A file; complete -p -D
 f() { COMPREPLY=(x y); compopt -o nospace; echo "in f $? $1 $2 [${COMP_CWORD}]"; }; compgen -F f w; echo $?; g() { echo "g:$*"; }; compgen -C g w; x=1; compgen -v -S = x; export ex1=1; compgen -e ex; IFS=:; compgen -W 'a:b\:c:$(echo d:e)'"#,
+    // history and fc over a history file; an interactive child shell
+    // reading a pipe: history recorded (not while set +o history), saved
+    // at exit after history -a, PROMPT_COMMAND before each prompt seeing
+    // $?, an rcfile's exit ending the shell
+    r#"exec 2>/dev/null; printf 'echo %s\n' 1 2 3 > h; HISTFILE=h; history -r; history; history 2; fc -l; fc -ln -2; fc -lr 2 3; history -d 2; history; history -s new entry; fc -l -1; history -w h2; cat h2; history -c; history; echo $?; history x; echo $?; history -d 9; echo $?
+printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat hx; printf 'PROMPT_COMMAND="echo P \$?"\n(exit 3)\necho z\n' | HISTFILE=hy bash --norc -i; printf 'set +o history\necho no\nset -o history\necho yes\n' | HISTFILE=hz bash -i; cat hz; printf 'exit 4\n' > rc; bash --rcfile rc -i -c 'echo never'; echo rc=$?"#,
 ];

@@ -25,6 +25,7 @@ const COLUMNS: &[Column] = &[
     column(&["ppid"], "PPID", 5, true),
     column(&["pgid", "pgrp"], "PGID", 5, true),
     column(&["sid", "sess", "session"], "SID", 5, true),
+    column(&["tpgid"], "TPGID", 5, true),
     column(&["comm", "ucomm", "ucmd"], "COMMAND", 15, false),
     column(&["args", "command"], "COMMAND", 27, false),
     column(&["cmd"], "CMD", 27, false),
@@ -229,6 +230,12 @@ fn parse(args: &[String]) -> Result<Request, String> {
                     _ => return Err("error: unsupported SysV option".to_string()),
                 }
             }
+        } else if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit() || b == b',') {
+            // A bare process ID list (`ps -o pid $$`) selects as `-p`.
+            request
+                .pids
+                .get_or_insert_with(Vec::new)
+                .extend(numbers(arg)?);
         } else {
             // BSD syntax: letters without a dash (`aux`, `axo pid,comm`).
             let chars: Vec<char> = arg.chars().collect();
@@ -382,6 +389,8 @@ fn value(column: &Column, process: &Process, running: bool, user: &str, now: Sys
         "pid" => process.pid.to_string(),
         "ppid" => process.ppid.to_string(),
         "pgid" | "sid" => process.ppid.min(process.pid).to_string(),
+        // No process has a terminal, so none has its foreground group.
+        "tpgid" => "-1".to_string(),
         "comm" => command_name(process),
         "args" | "cmd" => process.argv.join(" "),
         "user" => user.to_string(),
