@@ -289,22 +289,21 @@ fn entry_index(shell: &Shell, spec: &str, last: usize, first: bool) -> Option<us
 }
 
 /// `fc -s [pat=rep] [command]`: the newest command (or the one named),
-/// with the first `pat` replaced, shown and run; it takes this `fc`'s
-/// place in the history.
+/// with the first `pat` replaced, shown on standard error and run.
 fn run_again(shell: &mut Shell, operands: &[String]) -> ExecResult {
     let (substitution, spec) = match operands.first() {
         Some(first) if first.contains('=') => (first.split_once('='), operands.get(1)),
         _ => (None, operands.first()),
     };
+    // The newest entry is this `fc` when the shell records commands; it
+    // is not searched, and the command run takes the newest entry's place
+    // (bash's rule, also when nothing is recorded).
     let recording = shell.opts.is_set("history") && shell.interactive;
-    if recording {
-        let last = shell.history.last_number();
-        shell.history.delete(last);
-    }
-    if shell.history.len() == 0 {
+    let searched = shell.history.len().saturating_sub(usize::from(recording));
+    if searched == 0 {
         return Ok(shell.fail("fc", "no command found", 1));
     }
-    let last = shell.history.len() - 1;
+    let last = searched - 1;
     let index = match spec {
         Some(spec) => entry_index(shell, spec, last, false),
         None => Some(last),
@@ -321,8 +320,8 @@ fn run_again(shell: &mut Shell, operands: &[String]) -> ExecResult {
         _ => command,
     };
     shell.write_stderr(format!("{command}\n").as_bytes());
-    if recording {
-        shell.history.push(command.clone());
-    }
+    let newest = shell.history.last_number();
+    shell.history.delete(newest);
+    shell.history.push(command.clone());
     run_text(shell, &command)
 }

@@ -147,4 +147,7 @@ f() { COMPREPLY=(x y); compopt -o nospace; echo "in f $? $1 $2 [${COMP_CWORD}]";
     // $?, an rcfile's exit ending the shell
     r#"exec 2>/dev/null; printf 'echo %s\n' 1 2 3 > h; HISTFILE=h; history -r; history; history 2; fc -l; fc -ln -2; fc -lr 2 3; history -d 2; history; history -s new entry; fc -l -1; history -w h2; cat h2; history -c; history; echo $?; history x; echo $?; history -d 9; echo $?
 printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat hx; printf 'PROMPT_COMMAND="echo P \$?"\n(exit 3)\necho z\n' | HISTFILE=hy bash --norc -i; printf 'set +o history\necho no\nset -o history\necho yes\n' | HISTFILE=hz bash -i; cat hz; printf 'exit 4\n' > rc; bash --rcfile rc -i -c 'echo never'; echo rc=$?"#,
+    // fc -s runs a past command again (pat=rep), in the newest entry's
+    // place, in a script and in an interactive shell
+    r#"exec 2>/dev/null; history -s "echo hi there"; fc -s hi=yo; fc -s nope; echo st=$?; fc -e - echo; history; printf "echo one\nfc -s one=two\nhistory\n" | HISTFILE=hw bash --norc -i"#,
 ];
