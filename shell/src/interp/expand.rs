@@ -353,7 +353,16 @@ impl Shell {
 
     pub(crate) fn tilde(&mut self, user: &str) -> String {
         match user {
-            "" => self.get_var("HOME").unwrap_or_else(|| "/".to_string()),
+            // Without `$HOME`, bash takes the user's home from the
+            // password database: `/home/<user>` here (`/root` for root).
+            "" => match self.get_var("HOME") {
+                Some(home) => home,
+                None => match self.user_name().as_str() {
+                    "" => "/".to_string(),
+                    "root" => "/root".to_string(),
+                    name => format!("/home/{name}"),
+                },
+            },
             "+" => self.cwd.to_string(),
             "-" => self.get_var("OLDPWD").unwrap_or_else(|| "~-".to_string()),
             "root" => "/root".to_string(),

@@ -626,7 +626,14 @@ impl Parser {
                 } else {
                     ReplaceMode::First
                 };
-                let pattern = word(self, &['/', '}'])?;
+                // A pattern may start with `/` (`${x////c}` replaces each
+                // `/`): the delimiter is looked for after its first
+                // character, as bash does.
+                let leading_slash = matches!(mode, ReplaceMode::All) && self.eat("/");
+                let mut pattern = word(self, &['/', '}'])?;
+                if leading_slash {
+                    pattern.parts.insert(0, WordPart::Literal("/".to_string()));
+                }
                 let replacement = if self.eat("/") {
                     word(self, &['}'])?
                 } else {
