@@ -639,7 +639,10 @@ fn replace(
             }
             let mut out = String::new();
             let mut pos = 0;
-            while pos <= chars.len() {
+            // Matching stops at the end of the value: a pattern that can
+            // match nothing matches there only in an empty value (bash's
+            // `${v//*/-}` is one `-`).
+            while pos < chars.len() || chars.is_empty() && pos == 0 {
                 match matcher.find(&chars, pos) {
                     Some((start, end)) => {
                         out.extend(&chars[pos..start]);
