@@ -171,6 +171,19 @@ impl Shell {
             ),
         };
         let missing = |colon: bool| !is_set || (colon && is_null);
+        // `set -u`: an unset value is an error for every operator that
+        // works on the value (not for `-`, `+`, `=`, `?`, which test it).
+        let works_on_value = matches!(
+            op,
+            ParamOp::RemovePrefix { .. }
+                | ParamOp::RemoveSuffix { .. }
+                | ParamOp::Replace { .. }
+                | ParamOp::Substring { .. }
+                | ParamOp::Case { .. }
+        );
+        if works_on_value && !is_set && self.opts.nounset && !matches!(base, Base::Many(..)) {
+            return Err(self.unbound(&display_name(name, index)));
+        }
         match op {
             ParamOp::Bad(text) => Err(self.expansion_error(&format!("{text}: bad substitution"))),
             ParamOp::None => {

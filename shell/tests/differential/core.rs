@@ -152,5 +152,5 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     r#"exec 2>/dev/null; history -s "echo hi there"; fc -s hi=yo; fc -s nope; echo st=$?; fc -e - echo; history; printf "echo one\nfc -s one=two\nhistory\n" | HISTFILE=hw bash --norc -i"#,
     // a replacement's pattern may start with `/` after `//` (not after
     // `/#` or `/%`); `~` in a pattern is the home folder
-    r#"x='/_/'; echo ${x////c} ${x///} ${x//'/'/c}; h=/foo/bar; echo ${h////\\/}; y=a/b; echo ${y/#/p} ${y/%/s} ${y//\//-}; p=~/git; echo ${p//~/z} ${p/~/z}; v='a*b'; echo ${v//*/-} "${v//b*/-}" ${v/*/-}; e=; echo "[${e//*/y}]""#,
+    r#"x='/_/'; echo ${x////c} ${x///} ${x//'/'/c}; h=/foo/bar; echo ${h////\\/}; y=a/b; echo ${y/#/p} ${y/%/s} ${y//\//-}; p=~/git; echo ${p//~/z} ${p/~/z}; v='a*b'; echo ${v//*/-} "${v//b*/-}" ${v/*/-}; e=; echo "[${e//*/y}]"; for op in '${u/x/y}' '${u#x}' '${u:0:1}' '${u^}' '${u-d}' '${a[@]/x/y}'; do bash -c "set -u; a=(); echo $op" 2>/dev/null; echo "$op $?"; done"#,
 ];
