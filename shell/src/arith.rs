@@ -107,6 +107,7 @@ fn parse(text: &str) -> Result<Expr, ArithError> {
         pos: 0,
         text,
         nesting: 0,
+        last_token: 0,
     };
     let expr = parser.comma()?;
     parser.skip_ws();
@@ -123,6 +124,9 @@ struct ArithParser<'a> {
     /// Parentheses, subscripts and unary operators entered: bounded, as in
     /// bash, so the parser's recursion (and the tree's) stays shallow.
     nesting: usize,
+    /// Where the most recently read token starts: bash names the text from
+    /// there as the error token when the expression ends too early.
+    last_token: usize,
 }
 
 /// bash's limit on expression recursion.
@@ -161,6 +165,18 @@ impl ArithParser<'_> {
             .collect()
     }
 
+    /// The error token: the rest of the text, or at its end the last token
+    /// read (`1 +` names `+`), as bash reports it.
+    fn error_token(&mut self) -> String {
+        self.skip_ws();
+        if self.pos < self.chars.len() {
+            return self.rest();
+        }
+        self.chars[self.last_token.min(self.chars.len())..]
+            .iter()
+            .collect()
+    }
+
     fn skip_ws(&mut self) {
         while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
             self.pos += 1;
@@ -176,6 +192,7 @@ impl ArithParser<'_> {
 
     fn eat_op(&mut self, op: &str) -> bool {
         if self.peek_op(op) {
+            self.last_token = self.pos;
             self.pos += op.chars().count();
             true
         } else {
@@ -202,6 +219,7 @@ impl ArithParser<'_> {
             self.skip_ws();
             for op in ASSIGN_OPS {
                 if self.peek_op(op) && !(*op == "=" && self.peek_op("==")) {
+                    self.last_token = self.pos;
                     self.pos += op.len();
                     let right = self.assign()?;
                     return Ok(Expr::Assign(op, Box::new(left), Box::new(right)));
@@ -222,7 +240,8 @@ impl ArithParser<'_> {
         if self.eat_op("?") {
             let yes = self.comma_free()?;
             if !self.eat_op(":") {
-                return Err(self.error("`:' expected for conditional expression", self.rest()));
+                let token = self.error_token();
+                return Err(self.error("`:' expected for conditional expression", token));
             }
             let no = self.comma_free()?;
             return Ok(Expr::Ternary(Box::new(cond), Box::new(yes), Box::new(no)));
@@ -256,6 +275,7 @@ impl ArithParser<'_> {
         'outer: loop {
             for op in LEVELS[level] {
                 if self.peek_op(op) && !self.is_longer_op(op) {
+                    self.last_token = self.pos;
                     self.pos += op.len();
                     rest.push((*op, self.binary(level + 1)?));
                     continue 'outer;
@@ -289,6 +309,7 @@ impl ArithParser<'_> {
     fn power(&mut self) -> Result<Expr, ArithError> {
         let base = self.unary()?;
         if self.peek_op("**") && self.chars.get(self.pos + 2) != Some(&'=') {
+            self.last_token = self.pos;
             self.pos += 2;
             let exponent = self.power()?;
             return Ok(Expr::Binary("**", Box::new(base), Box::new(exponent)));
@@ -348,7 +369,8 @@ impl ArithParser<'_> {
     fn primary(&mut self) -> Result<Expr, ArithError> {
         self.skip_ws();
         let Some(&c) = self.chars.get(self.pos) else {
-            return Err(self.error("syntax error: operand expected", String::new()));
+            let token = self.error_token();
+            return Err(self.error("syntax error: operand expected", token));
         };
         if c == '(' {
             self.pos += 1;
@@ -358,6 +380,7 @@ impl ArithParser<'_> {
             }
             return Ok(inner);
         }
+        self.last_token = self.pos;
         if c.is_ascii_digit() {
             return self.number();
         }
@@ -693,7 +716,16 @@ mod tests {
             error.to_string(),
             "1/0: division by 0 (error token is \"0\")"
         );
-        assert!(eval("1 +", &mut Vars::default()).is_err());
+        // at the end of the text the token is the last one read, as in bash
+        for (text, token) in [("1 +", "+"), ("b*", "*"), ("2 ** ", "** "), ("1 ? 2", "2")] {
+            let error = eval(text, &mut Vars::default()).unwrap_err();
+            assert_eq!(error.token, token, "{text}");
+        }
+        let error = eval("1 + * 2", &mut Vars::default()).unwrap_err();
+        assert_eq!(
+            error.token, "* 2",
+            "in the middle it is the rest of the text"
+        );
         assert!(eval("2 3", &mut Vars::default()).is_err());
         assert!(eval("08", &mut Vars::default()).is_err());
     }

@@ -42,7 +42,9 @@ impl Shell {
         }
         let index_text = p.index.as_ref().and_then(Word::as_plain);
         let all = matches!(index_text.as_deref(), Some("@") | Some("*"));
-        if p.indirect && all {
+        // `${!a[@]}` lists the keys; with an operator (`${!a[@]:-x}`) it
+        // is an indirection through the values, as below.
+        if p.indirect && all && p.op == ParamOp::None {
             let keys = self
                 .get_value(&p.name)
                 .map(|v| v.keys())
@@ -68,23 +70,21 @@ impl Shell {
             // `${!a[1]}`: the element names the variable.
             let target = match &p.index {
                 Some(index) => match self.base_value(&p.name, Some(index))? {
-                    Base::One(value) => value.unwrap_or_default(),
-                    Base::Many(values, _) => values.join(" "),
+                    Base::One(value) => value,
+                    Base::Many(values, _) => (!values.is_empty()).then(|| values.join(" ")),
                 },
-                None => self.get_var(&p.name).unwrap_or_default(),
+                None => self.get_var(&p.name),
             };
-            if target.is_empty() {
-                if self.opts.nounset || !crate::parse::is_name(&p.name) {
-                    return Err(
-                        self.expansion_error(&format!("{}: invalid indirect expansion", p.name))
-                    );
+            let Some(target) = target else {
+                // A declared variable without a value (`declare u`, an
+                // associative array without key 0) names nothing.
+                if self.vars.get_raw(&p.name).is_some() {
+                    return Ok(Expanded::One(None));
                 }
-                return Ok(Expanded::One(None));
-            }
-            match split_subscript(&target) {
-                Some((base, index)) => (base.to_string(), Some(Word::literal(index))),
-                None => (target, None),
-            }
+                let shown = display_name(&p.name, p.index.as_ref());
+                return Err(self.abandon_line(&format!("{shown}: invalid indirect expansion")));
+            };
+            self.indirect_target(&target)?
         } else {
             (p.name.clone(), p.index.clone())
         };
@@ -101,6 +101,36 @@ impl Shell {
             })));
         }
         self.apply_op(&name, index.as_ref(), base, &p.op, quoted)
+    }
+
+    /// The variable an indirection names: a name, a special parameter or
+    /// `name[subscript]`, whose subscript is read as a word (its quotes
+    /// and expansions apply, as bash does). Anything else abandons the
+    /// command line with "invalid variable name".
+    fn indirect_target(&mut self, target: &str) -> Result<(String, Option<Word>), Flow> {
+        let special = |t: &str| {
+            t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty()
+                || matches!(t, "@" | "*" | "#" | "?" | "-" | "$" | "!")
+        };
+        if crate::parse::is_name(target) || special(target) {
+            return Ok((target.to_string(), None));
+        }
+        if let Some((base, index)) = split_subscript(target)
+            && crate::parse::is_name(base)
+            && let Ok(word) = crate::parse::subscript_word(index)
+        {
+            return Ok((base.to_string(), Some(word)));
+        }
+        Err(self.abandon_line(&format!("{target}: invalid variable name")))
+    }
+
+    /// Reports an expansion error that abandons the command line (status
+    /// 1); the script goes on with the next line, as bash does for a bad
+    /// indirection.
+    pub(crate) fn abandon_line(&mut self, message: &str) -> Flow {
+        self.report_at_line(message);
+        self.status = 1;
+        Flow::Abandon(1)
     }
 
     fn base_value(&mut self, name: &str, index: Option<&Word>) -> Result<Base, Flow> {
@@ -433,8 +463,13 @@ impl Shell {
                 }
             })),
             'a' => {
+                // A declared variable has its attributes even without a
+                // value (`a=(); ${a@a}` is `a`).
                 let attrs = self.attribute_flags(name);
-                Ok(map_base_opt(base, |v| v.map(|_| attrs.clone())))
+                Ok(match base {
+                    Base::One(None) if !attrs.is_empty() => Expanded::One(Some(attrs)),
+                    base => map_base_opt(base, |v| v.map(|_| attrs.clone())),
+                })
             }
             'A' => {
                 let whole = index

@@ -217,9 +217,7 @@ impl Shell {
     /// Reports an arithmetic error; the command line is abandoned with
     /// status 1 (its reader goes on with the next line).
     pub(crate) fn arith_failure(&mut self, error: &ArithError) -> Flow {
-        self.report_at_line(&error.to_string());
-        self.status = 1;
-        Flow::Abandon(1)
+        self.abandon_line(&error.to_string())
     }
 
     /// Applies `-i`, `-l`, `-u` to a value about to be stored.

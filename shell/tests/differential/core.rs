@@ -153,4 +153,9 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // a replacement's pattern may start with `/` after `//` (not after
     // `/#` or `/%`); `~` in a pattern is the home folder
     r#"x='/_/'; echo ${x////c} ${x///} ${x//'/'/c}; h=/foo/bar; echo ${h////\\/}; y=a/b; echo ${y/#/p} ${y/%/s} ${y//\//-}; p=~/git; echo ${p//~/z} ${p/~/z}; v='a*b'; echo ${v//*/-} "${v//b*/-}" ${v/*/-}; e=; echo "[${e//*/y}]"; for op in '${u/x/y}' '${u#x}' '${u:0:1}' '${u^}' '${u-d}' '${a[@]/x/y}'; do bash -c "set -u; a=(); echo $op" 2>/dev/null; echo "$op $?"; done"#,
+    // an indirection through an unset name or to a bad name abandons the
+    // line; a declared variable without a value names nothing; the
+    // subscript of an indirect target is a word; `${!a[@]:-x}` is an
+    // indirection through the values
+    r#"exec 2>/dev/null; echo ${!undef-d}; echo no; x=; echo ${!x}; echo no; x='a b'; echo ${!x}; echo st=$?; declare u; echo "[${!u}]"; declare -A A=([k]=v); r='A["k"]'; echo ${!r}; a=(x y); b=1; r='a[$b]'; echo ${!r}; x=5; a=(x); echo "${!a[@]:-e}" "${!a[*]}"; unset a; echo "${!a[@]-d}"; echo no; e=(); echo "[${e@a}]" "[${e[@]@a}]"; echo $((1 +)); echo $((b*))"#,
 ];
