@@ -1,6 +1,6 @@
 //! `read` and `mapfile`/`readarray`.
 
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 use crate::interp::{ExecResult, Shell};
 
@@ -10,6 +10,8 @@ struct ReadOptions {
     delimiter: u8,
     count: Option<usize>,
     exact: bool,
+    /// `-t 0`: only ask whether input is ready.
+    poll: bool,
     fd: usize,
     prompt: Option<String>,
     names: Vec<String>,
@@ -22,6 +24,7 @@ fn parse_read(shell: &mut Shell, args: &[String]) -> Result<ReadOptions, i32> {
         delimiter: b'\n',
         count: None,
         exact: false,
+        poll: false,
         fd: 0,
         prompt: None,
         names: Vec::new(),
@@ -82,7 +85,14 @@ fn parse_read(shell: &mut Shell, args: &[String]) -> Result<ReadOptions, i32> {
                     }
                 }
                 'p' => options.prompt = value,
-                't' | 'i' => {}
+                // A timeout never fires: virtual input does not block.
+                't' => {
+                    options.poll = value
+                        .as_deref()
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .is_some_and(|t| t == 0.0)
+                }
+                'i' => {}
                 'u' => match value.as_deref().map(str::parse::<usize>) {
                     Some(Ok(fd)) => options.fd = fd,
                     _ => {
@@ -123,125 +133,114 @@ pub fn read(shell: &mut Shell, args: &[String]) -> ExecResult {
             1,
         ));
     };
-    let mut bytes = Vec::new();
-    let mut hit_end = false;
-    {
-        let mut reader = reader.lock();
-        match options.count {
-            Some(n) => {
-                // Up to n characters (stopping early at the delimiter unless -N).
-                let mut chars = 0;
-                while chars < n {
-                    let mut byte = [0u8; 1];
-                    match reader.read(&mut byte) {
-                        Ok(0) | Err(_) => {
-                            hit_end = true;
-                            break;
-                        }
-                        Ok(_) => {
-                            if !options.exact && byte[0] == options.delimiter {
-                                break;
-                            }
-                            if !options.raw && byte[0] == b'\\' && !options.exact {
-                                let mut next = [0u8; 1];
-                                if reader.read(&mut next).unwrap_or(0) == 1 {
-                                    if next[0] != b'\n' {
-                                        bytes.push(next[0]);
-                                        chars += 1;
-                                    }
-                                    continue;
-                                }
-                            }
-                            bytes.push(byte[0]);
-                            if byte[0] & 0xc0 != 0x80 {
-                                chars += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            None => loop {
-                let before = bytes.len();
-                let n = reader
-                    .read_until(options.delimiter, &mut bytes)
-                    .unwrap_or(0);
-                if n == 0 {
-                    hit_end = true;
-                    break;
-                }
-                if bytes.last() == Some(&options.delimiter) {
-                    bytes.pop();
-                } else {
-                    hit_end = true;
-                    break;
-                }
-                // A backslash-newline continues the line.
-                if !options.raw
-                    && options.delimiter == b'\n'
-                    && bytes.len() > before
-                    && ends_with_odd_backslashes(&bytes)
-                {
-                    bytes.pop();
-                    continue;
-                }
-                break;
-            },
-        }
+    // `-t 0` asks whether input is ready without reading any: a virtual
+    // input (file, pipe, here-string) always is, as bash's select sees
+    // data or end of file.
+    if options.poll {
+        return Ok(0);
     }
-    let line = String::from_utf8_lossy(&bytes).into_owned();
-    let status = i32::from(hit_end && (bytes.is_empty() || options.count.is_none()));
-    let status = if hit_end && options.count.is_some() && !bytes.is_empty() {
-        0
-    } else {
-        status
-    };
+    let (line, hit_end) = read_line(&mut *reader.lock(), &options);
+    let status = i32::from(hit_end && (line.is_empty() || options.count.is_none()));
     assign_fields(shell, &options, &line)?;
     Ok(status)
 }
 
-fn ends_with_odd_backslashes(bytes: &[u8]) -> bool {
-    bytes.iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1
-}
+/// A character read, and whether a backslash escaped it (then it is
+/// never an IFS separator).
+type Marked = (char, bool);
 
-/// Removes backslash escapes (`read` without `-r`).
-fn unescape(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(next) = chars.next() {
-                out.push(next);
+/// Reads up to the delimiter (or `-n`/`-N` characters). Without `-r` a
+/// backslash escapes the next character, the delimiter included, and a
+/// backslash-newline is removed whatever the delimiter. The flag says the
+/// input ended before the delimiter.
+fn read_line(reader: &mut dyn BufRead, options: &ReadOptions) -> (Vec<Marked>, bool) {
+    let mut bytes: Vec<(u8, bool)> = Vec::new();
+    let mut chars = 0;
+    let mut next_byte = || {
+        let mut byte = [0u8; 1];
+        match reader.read(&mut byte) {
+            Ok(1) => Some(byte[0]),
+            _ => None,
+        }
+    };
+    let mut hit_end = false;
+    while options.count.is_none_or(|n| chars < n) {
+        let Some(byte) = next_byte() else {
+            hit_end = true;
+            break;
+        };
+        let mut escaped = false;
+        let mut byte = byte;
+        if byte == b'\\' && !options.raw {
+            match next_byte() {
+                Some(b'\n') => continue,
+                Some(next) => {
+                    byte = next;
+                    escaped = true;
+                }
+                None => {
+                    hit_end = true;
+                    break;
+                }
             }
-        } else {
-            out.push(c);
+        } else if byte == options.delimiter && !options.exact {
+            break;
+        }
+        bytes.push((byte, escaped));
+        if byte & 0xc0 != 0x80 {
+            chars += 1;
         }
     }
-    out
+    (decode(&bytes), hit_end)
+}
+
+/// Bytes to characters, each marked as its first byte was (invalid UTF-8
+/// becomes U+FFFD).
+fn decode(bytes: &[(u8, bool)]) -> Vec<Marked> {
+    let raw: Vec<u8> = bytes.iter().map(|(b, _)| *b).collect();
+    let mut marked = Vec::new();
+    let mut offset = 0;
+    for chunk in raw.utf8_chunks() {
+        for (at, c) in chunk.valid().char_indices() {
+            marked.push((c, bytes[offset + at].1));
+        }
+        offset += chunk.valid().len();
+        for i in 0..chunk.invalid().len() {
+            marked.push((char::REPLACEMENT_CHARACTER, bytes[offset + i].1));
+        }
+        offset += chunk.invalid().len();
+    }
+    marked
+}
+
+fn text(chars: &[Marked]) -> String {
+    chars.iter().map(|(c, _)| c).collect()
 }
 
 fn assign_fields(
     shell: &mut Shell,
     options: &ReadOptions,
-    line: &str,
+    line: &[Marked],
 ) -> Result<(), crate::interp::Flow> {
     let ifs = shell.ifs();
+    // `-N` takes the characters as read, unsplit, into the first name.
+    let ifs = if options.exact { String::new() } else { ifs };
     if let Some(array) = &options.array {
-        let fields: Vec<String> = split_fields(line, &ifs, usize::MAX, options.raw);
+        let fields = if options.exact {
+            vec![text(line)]
+        } else {
+            Splitter::new(line, &ifs).all()
+        };
         if let Err(message) = shell.set_indexed(array, fields) {
             shell.fail("read", &message, 1);
         }
         return Ok(());
     }
     if options.names.is_empty() {
-        let value = if options.raw {
-            line.to_string()
-        } else {
-            unescape(line)
-        };
-        let _ = shell.set_var("REPLY", value);
+        let _ = shell.set_var("REPLY", text(line));
         return Ok(());
     }
-    let fields = split_fields(line, &ifs, options.names.len(), options.raw);
+    let fields = Splitter::new(line, &ifs).fields(options.names.len());
     for (i, name) in options.names.iter().enumerate() {
         let value = fields.get(i).cloned().unwrap_or_default();
         if let Err(message) = shell.set_var(name, value) {
@@ -251,56 +250,83 @@ fn assign_fields(
     Ok(())
 }
 
-/// Splits `line` on IFS into at most `max` fields; the last takes the
-/// rest (with trailing IFS whitespace removed).
-fn split_fields(line: &str, ifs: &str, max: usize, raw: bool) -> Vec<String> {
-    let is_ws = |c: char| (c == ' ' || c == '\t' || c == '\n') && ifs.contains(c);
-    let is_delim = |c: char| ifs.contains(c);
-    let chars: Vec<char> = line.chars().collect();
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while i < chars.len() && is_ws(chars[i]) {
-        i += 1;
+/// Field splitting as `read` does it: unescaped IFS characters separate;
+/// a separator is IFS whitespace around at most one other IFS character.
+struct Splitter<'a> {
+    chars: &'a [Marked],
+    ifs: &'a str,
+    at: usize,
+}
+
+impl<'a> Splitter<'a> {
+    fn new(chars: &'a [Marked], ifs: &'a str) -> Self {
+        let mut splitter = Splitter { chars, ifs, at: 0 };
+        splitter.skip_whitespace();
+        splitter
     }
-    while i < chars.len() {
-        if fields.len() + 1 == max {
-            // The rest, minus trailing IFS whitespace.
-            let mut end = chars.len();
-            while end > i && is_ws(chars[end - 1]) && !(end >= 2 && chars[end - 2] == '\\' && !raw)
-            {
-                end -= 1;
-            }
-            let rest: String = chars[i..end].iter().collect();
-            fields.push(if raw { rest } else { unescape(&rest) });
-            return fields;
-        }
-        let mut field = String::new();
-        while i < chars.len() && !is_delim(chars[i]) {
-            if chars[i] == '\\' && !raw && i + 1 < chars.len() {
-                field.push(chars[i + 1]);
-                i += 2;
-                continue;
-            }
-            field.push(chars[i]);
-            i += 1;
-        }
-        fields.push(field);
-        // Skip one delimiter: whitespace, then at most one non-whitespace
-        // IFS character, then whitespace.
-        while i < chars.len() && is_ws(chars[i]) {
-            i += 1;
-        }
-        if i < chars.len() && is_delim(chars[i]) && !is_ws(chars[i]) {
-            i += 1;
-            while i < chars.len() && is_ws(chars[i]) {
-                i += 1;
-            }
+
+    fn is_separator(&self, i: usize) -> bool {
+        let (c, escaped) = self.chars[i];
+        !escaped && self.ifs.contains(c)
+    }
+
+    fn is_whitespace(&self, i: usize) -> bool {
+        self.is_separator(i) && matches!(self.chars[i].0, ' ' | '\t' | '\n')
+    }
+
+    fn skip_whitespace(&mut self) {
+        while self.at < self.chars.len() && self.is_whitespace(self.at) {
+            self.at += 1;
         }
     }
-    if ifs.is_empty() && fields.is_empty() && !line.is_empty() {
-        fields.push(line.to_string());
+
+    /// The next field, and the separator after it.
+    fn field(&mut self) -> String {
+        let start = self.at;
+        while self.at < self.chars.len() && !self.is_separator(self.at) {
+            self.at += 1;
+        }
+        let field = text(&self.chars[start..self.at]);
+        self.skip_whitespace();
+        if self.at < self.chars.len() && self.is_separator(self.at) {
+            self.at += 1;
+            self.skip_whitespace();
+        }
+        field
     }
-    fields
+
+    /// Every field (`read -a`).
+    fn all(mut self) -> Vec<String> {
+        let mut fields = Vec::new();
+        while self.at < self.chars.len() {
+            fields.push(self.field());
+        }
+        fields
+    }
+
+    /// At most `count` fields, the last taking the rest of the line: the
+    /// rest is one field when it is a field and its separator (`a:` is
+    /// `a`), else the rest minus trailing IFS whitespace (`a:b:` stays).
+    fn fields(mut self, count: usize) -> Vec<String> {
+        let mut fields = Vec::new();
+        while fields.len() + 1 < count && self.at < self.chars.len() {
+            fields.push(self.field());
+        }
+        if self.at < self.chars.len() {
+            let rest_start = self.at;
+            let word = self.field();
+            if self.at == self.chars.len() {
+                fields.push(word);
+            } else {
+                let mut end = self.chars.len();
+                while end > rest_start && self.is_whitespace(end - 1) {
+                    end -= 1;
+                }
+                fields.push(text(&self.chars[rest_start..end]));
+            }
+        }
+        fields
+    }
 }
 
 pub fn mapfile(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -391,11 +417,44 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> ExecResult {
 mod tests {
     use super::*;
 
+    fn split(line: &str, ifs: &str, count: usize) -> Vec<String> {
+        let marked: Vec<Marked> = line.chars().map(|c| (c, false)).collect();
+        Splitter::new(&marked, ifs).fields(count)
+    }
+
     #[test]
     fn fields_split_like_read() {
-        assert_eq!(split_fields("  a  b  c  ", " \t\n", 2, true), ["a", "b  c"]);
-        assert_eq!(split_fields("a:b::c", ":", 4, true), ["a", "b", "", "c"]);
-        assert_eq!(split_fields("a\\ b c", " ", 2, false), ["a b", "c"]);
-        assert_eq!(split_fields("one", " ", 3, true), ["one"]);
+        assert_eq!(split("  a  b  c  ", " \t\n", 2), ["a", "b  c"]);
+        assert_eq!(split("a:b::c", ":", 4), ["a", "b", "", "c"]);
+        assert_eq!(split("one", " ", 3), ["one"]);
+        // the last name: one field and its separator, or the whole rest
+        assert_eq!(split("xx", "x ", 2), ["", ""]);
+        assert_eq!(split("xxx", "x ", 2), ["", "xx"]);
+        assert_eq!(split("a:", ":", 1), ["a"]);
+        assert_eq!(split("a:b:", ":", 1), ["a:b:"]);
+    }
+
+    #[test]
+    fn escapes_are_never_separators() {
+        let newline = options(b'\n');
+        let (line, end) = read_line(&mut &b"a\\ b\\\nc d\n"[..], &newline);
+        assert!(!end);
+        assert_eq!(Splitter::new(&line, " ").fields(2), ["a bc", "d"]);
+        let (line, _) = read_line(&mut &b"a\\,b,c"[..], &options(b','));
+        assert_eq!(text(&line), "a,b");
+    }
+
+    fn options(delimiter: u8) -> ReadOptions {
+        ReadOptions {
+            raw: false,
+            array: None,
+            delimiter,
+            count: None,
+            exact: false,
+            poll: false,
+            fd: 0,
+            prompt: None,
+            names: Vec::new(),
+        }
     }
 }

@@ -158,4 +158,8 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // subscript of an indirect target is a word; `${!a[@]:-x}` is an
     // indirection through the values
     r#"exec 2>/dev/null; echo ${!undef-d}; echo no; x=; echo ${!x}; echo no; x='a b'; echo ${!x}; echo st=$?; declare u; echo "[${!u}]"; declare -A A=([k]=v); r='A["k"]'; echo ${!r}; a=(x y); b=1; r='a[$b]'; echo ${!r}; x=5; a=(x); echo "${!a[@]:-e}" "${!a[*]}"; unset a; echo "${!a[@]-d}"; echo no; e=(); echo "[${e@a}]" "[${e[@]@a}]"; echo $((1 +)); echo $((b*))"#,
+    // read: escaped characters never separate, backslash-newline goes
+    // whatever the delimiter, the last name takes one field and its
+    // separator or the whole rest, -N does not split, -t 0 polls
+    r#"printf '%s\n' 'a b\' 'c d' | (read -d ,; echo "[$REPLY]"); printf '%s\n' 'a b\,c d' | (read -d ,; echo "[$REPLY]"); IFS='\ '; echo 'hello\ world  test' | (read a b; echo "[$a] [$b]"); IFS='x '; for s in x xx xxx 'xax   ' 'xaxx  '; do echo "$s" | (read a b; echo "[$a] [$b]"); done; IFS=:; for s in 'a:' 'a:b:' 'a\:b:'; do echo "$s" | (read a; echo "[$a]"); echo "$s" | (read -a a; echo "${#a[@]} [${a[*]}]"); done; unset IFS; echo 'a b c' | (read -N 4 A B; echo "[$A] [$B]"); read -t 0 < /dev/null; echo $?"#,
 ];
