@@ -35,6 +35,9 @@ impl Shell {
                     return Err(Flow::Stop(Stop::Limit(LimitKind::ShellValue)));
                 }
                 match &assignment.index {
+                    Some(index) if index.as_plain().is_some_and(|i| i.is_empty()) => {
+                        Err(format!("{name}[]: bad array subscript"))
+                    }
                     Some(index) => {
                         let key = self.word_key(name, index)?;
                         self.set_element(name, key, value, assignment.append)

@@ -145,6 +145,10 @@ impl Shell {
                 let values = self.get_value(name).map(|v| v.values()).unwrap_or_default();
                 Ok(Base::Many(values, index.as_plain().as_deref() == Some("*")))
             }
+            Some("") => {
+                let message = format!("${{{name}[]}}: bad substitution");
+                Err(self.abandon_line(&message))
+            }
             _ => {
                 let key = self.word_key(name, index)?;
                 Ok(Base::One(self.get_element(name, &key)))

@@ -353,6 +353,25 @@ impl Parser {
         Ok(list)
     }
 
+    /// The text of `$[...]` up to its matching `]`.
+    fn read_old_arith(&mut self) -> PResult<String> {
+        let mut depth = 0usize;
+        let mut text = String::new();
+        loop {
+            match self.peek() {
+                None => return Err(self.eof_error("`]'")),
+                Some(']') if depth == 0 => {
+                    self.pos += 1;
+                    return Ok(text);
+                }
+                Some('[') => depth += 1,
+                Some(']') => depth -= 1,
+                _ => {}
+            }
+            text.push(self.bump().expect("peeked"));
+        }
+    }
+
     /// At `$`: an expansion, or `None` when the `$` is literal.
     fn parse_dollar(&mut self, in_double_quotes: bool) -> PResult<Option<WordPart>> {
         let next = self.peek_at(1);
@@ -372,6 +391,12 @@ impl Parser {
                 self.pos += 2;
                 let list = self.parse_nested_list()?;
                 Ok(Some(WordPart::CommandSub(Arc::new(list))))
+            }
+            // `$[expr]`: bash's old spelling of `$((expr))`.
+            Some('[') => {
+                self.pos += 2;
+                let text = self.read_old_arith()?;
+                Ok(Some(WordPart::ArithSub(self.arith_word(&text)?)))
             }
             Some('{') => {
                 self.pos += 2;
@@ -472,9 +497,15 @@ impl Parser {
     fn parse_braced_param(&mut self) -> PResult<ParamExpansion> {
         let mut length = false;
         let mut indirect = false;
-        if self.peek() == Some('#') && !matches!(self.peek_at(1), Some('}')) {
-            // `${#name}`, but `${#-word}`-style uses of `$#` are too rare to
-            // support.
+        // `${#name}`, `${#1}`, `${#-}` are lengths; `$#` itself takes an
+        // operator when a special character follows `#` and is not the
+        // whole name (`${#-x}`, `${###}`, `${#%5}`).
+        let length_of = match self.peek_at(1) {
+            Some(c) if c == '_' || c.is_ascii_alphanumeric() => true,
+            Some(c) if "#-?@*$!".contains(c) => self.peek_at(2) == Some('}'),
+            _ => false,
+        };
+        if self.peek() == Some('#') && length_of {
             length = true;
             self.pos += 1;
         } else if self.peek() == Some('!') && !matches!(self.peek_at(1), Some('}')) {

@@ -162,4 +162,7 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // whatever the delimiter, the last name takes one field and its
     // separator or the whole rest, -N does not split, -t 0 polls
     r#"printf '%s\n' 'a b\' 'c d' | (read -d ,; echo "[$REPLY]"); printf '%s\n' 'a b\,c d' | (read -d ,; echo "[$REPLY]"); IFS='\ '; echo 'hello\ world  test' | (read a b; echo "[$a] [$b]"); IFS='x '; for s in x xx xxx 'xax   ' 'xaxx  '; do echo "$s" | (read a b; echo "[$a] [$b]"); done; IFS=:; for s in 'a:' 'a:b:' 'a\:b:'; do echo "$s" | (read a; echo "[$a]"); echo "$s" | (read -a a; echo "${#a[@]} [${a[*]}]"); done; unset IFS; echo 'a b c' | (read -N 4 A B; echo "[$A] [$B]"); read -t 0 < /dev/null; echo $?"#,
+    // `$[expr]` is `$((expr))`; `$#` takes operators (`${###}`, `${#%5}`)
+    // while `${##}` and `${#-}` are lengths; an empty subscript is an error
+    r#"set -- $(seq 25); echo $[1+2] "$[3 * 4]" ${##} ${#-x} ${#?} ${#:-x} ${#%5} ${###} ${##2} ${#@} ${#1}; a=(1 2 3); a[]=4; echo st=$? ${a[@]}; echo ${a[]} 2>/dev/null; echo st=$?"#,
 ];
