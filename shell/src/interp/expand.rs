@@ -624,7 +624,7 @@ fn is_at_expansion(part: &WordPart) -> bool {
 
 // ----- brace expansion -----
 
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 enum Atom {
     Char(char),
     Part(WordPart),
@@ -649,7 +649,40 @@ pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Option<Vec<Word>> {
     }
     let mut budget = max_bytes / std::mem::size_of::<Atom>();
     let expanded = expand_atoms(&atoms, 0, &mut budget)?;
-    Some(expanded.into_iter().map(atoms_to_word).collect())
+    if expanded.len() == 1 && expanded[0] == atoms {
+        return Some(vec![word.clone()]);
+    }
+    Some(
+        expanded
+            .into_iter()
+            .map(|atoms| with_tilde_prefix(atoms_to_word(atoms)))
+            .collect(),
+    )
+}
+
+/// Tilde expansion comes after brace expansion: a word it makes that
+/// starts with `~` and a login name up to `/` (`{a,~}/x`, `~{/src,root}`)
+/// gets its tilde prefix.
+fn with_tilde_prefix(mut word: Word) -> Word {
+    let Some(WordPart::Literal(text)) = word.parts.first() else {
+        return word;
+    };
+    let Some(rest) = text.strip_prefix('~') else {
+        return word;
+    };
+    let end = rest.find('/').unwrap_or(rest.len());
+    let ends_prefix = end < rest.len() || word.parts.len() == 1;
+    if !ends_prefix || !rest[..end].chars().all(crate::parse::is_login_char) {
+        return word;
+    }
+    let user = rest[..end].to_string();
+    let tail = rest[end..].to_string();
+    word.parts.remove(0);
+    if !tail.is_empty() {
+        word.parts.insert(0, WordPart::Literal(tail));
+    }
+    word.parts.insert(0, WordPart::Tilde(user));
+    word
 }
 
 fn atoms_to_word(atoms: Vec<Atom>) -> Word {

@@ -124,6 +124,9 @@ pub(crate) fn expandable_text_word(text: &str) -> PResult<Word> {
     Parser::new(text).heredoc_word(text)
 }
 
+/// A character of a login name after `~` (the tilde prefix).
+pub(crate) use word::is_login_char;
+
 pub(crate) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())

@@ -183,8 +183,10 @@ impl Parser {
                     parts.push(WordPart::CommandSub(Arc::new(list)));
                 }
                 '~' if tilde_ok && (self.pos == start || self.tilde_after_assignment(&parts)) => {
+                    let tilde_at = self.pos;
                     self.pos += 1;
                     let mut user = String::new();
+                    let mut is_prefix = true;
                     while let Some(c) = self.peek() {
                         if c == '/'
                             || c == ':'
@@ -193,14 +195,21 @@ impl Parser {
                         {
                             break;
                         }
-                        if !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+') {
-                            user.clear();
+                        if !is_login_char(c) {
+                            // `~{a,b}`, `~"x"`: not a tilde prefix here (brace
+                            // expansion may still make one).
+                            is_prefix = false;
                             break;
                         }
                         user.push(c);
                         self.pos += 1;
                     }
-                    parts.push(WordPart::Tilde(user));
+                    if is_prefix {
+                        parts.push(WordPart::Tilde(user));
+                    } else {
+                        self.pos = tilde_at + 1;
+                        parts.push_char('~');
+                    }
                 }
                 _ => {
                     self.bump();
@@ -868,6 +877,11 @@ impl Parser {
             parts: vec![WordPart::DoubleQuoted(parts.finish().parts)],
         })
     }
+}
+
+/// A character of a login name after `~`.
+pub(crate) fn is_login_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '+'
 }
 
 fn simple_param(name: String) -> WordPart {

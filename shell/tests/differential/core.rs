@@ -165,4 +165,7 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // `$[expr]` is `$((expr))`; `$#` takes operators (`${###}`, `${#%5}`)
     // while `${##}` and `${#-}` are lengths; an empty subscript is an error
     r#"set -- $(seq 25); echo $[1+2] "$[3 * 4]" ${##} ${#-x} ${#?} ${#:-x} ${#%5} ${###} ${##2} ${#@} ${#1}; a=(1 2 3); a[]=4; echo st=$? ${a[@]}; echo ${a[]} 2>/dev/null; echo st=$?"#,
+    // tilde expansion follows brace expansion; `~` before a character
+    // that cannot be in a login name is no tilde prefix
+    r#"HOME=/home/bob; echo {foo~,~}/bar ~{/src,root} ~foo{x} ~{x} \~{a,b} "~"{a,b} ~{,/a} {1..1}- {a..a..2}; a=({x~,~}/b); echo "${a[@]}"; x=foo:~; echo $x; set +B; echo ~{/src,root}"#,
 ];
