@@ -243,25 +243,52 @@ impl Parser {
         )
     }
 
+    /// An extended glob group `@(...)` up to its matching `)`: `(`, `|`
+    /// and `)` stay pattern characters; quotes, escapes and expansions
+    /// inside work as elsewhere in a word (`@('a*'|$x)`).
     fn read_extglob(&mut self, parts: &mut Parts) -> PResult<()> {
         let mut depth = 0;
         loop {
-            let c = self.bump().ok_or_else(|| self.eof_error("`)'"))?;
-            parts.push_char(c);
+            let c = self.peek().ok_or_else(|| self.eof_error("`)'"))?;
             match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
+                '(' | ')' => {
+                    self.pos += 1;
+                    parts.push_char(c);
+                    depth += if c == '(' { 1 } else { -1 };
                     if depth == 0 {
                         return Ok(());
                     }
                 }
                 '\\' => {
-                    if let Some(next) = self.bump() {
-                        parts.push_char(next);
+                    self.pos += 1;
+                    match self.bump() {
+                        Some(next) => parts.push(WordPart::Escaped(next.to_string())),
+                        None => parts.push_char('\\'),
                     }
                 }
-                _ => {}
+                '\'' => {
+                    self.pos += 1;
+                    let text = self.read_single_quoted()?;
+                    parts.push(WordPart::SingleQuoted(text));
+                }
+                '"' => {
+                    self.pos += 1;
+                    let inner = self.read_double_quoted()?;
+                    parts.push(WordPart::DoubleQuoted(inner));
+                }
+                '$' => match self.parse_dollar(false)? {
+                    Some(part) => parts.push(part),
+                    None => parts.push_char('$'),
+                },
+                '`' => {
+                    self.pos += 1;
+                    let list = self.read_backticks(false)?;
+                    parts.push(WordPart::CommandSub(Arc::new(list)));
+                }
+                _ => {
+                    self.pos += 1;
+                    parts.push_char(c);
+                }
             }
         }
     }

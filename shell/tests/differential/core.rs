@@ -168,4 +168,8 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // tilde expansion follows brace expansion; `~` before a character
     // that cannot be in a login name is no tilde prefix
     r#"HOME=/home/bob; echo {foo~,~}/bar ~{/src,root} ~foo{x} ~{x} \~{a,b} "~"{a,b} ~{,/a} {1..1}- {a..a..2}; a=({x~,~}/b); echo "${a[@]}"; x=foo:~; echo $x; set +B; echo ~{/src,root}"#,
+    // inside an extended glob group quotes, escapes and expansions work
+    // as elsewhere in a word
+    r#"shopt -s extglob
+cd /tmp; mkdir -p xg; cd xg; touch foo.cc foo.h foo. '__|' '_*' '_?' __aa; ext=cc; echo foo.?($ext|h) @('foo'|__\||bar) @('_*'|'_?') @(x|$(echo __aa)); echo @(__nope__*|'*'|'|'); case '*.cc' in @(*.h|"*.cc")) echo m;; esac; x='a|b'; [[ b == @($x) ]] && echo m4; [[ b == @("$x") ]] || echo m5"#,
 ];
