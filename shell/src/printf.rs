@@ -200,7 +200,15 @@ fn format_once(
                     "-2" => now_seconds(),
                     text => text.parse::<i64>().unwrap_or(0),
                 };
-                let text = crate::time::strftime_utc(time_format, seconds);
+                let mut text = crate::time::strftime_utc(time_format, seconds);
+                // bash formats into a 128-byte buffer: a longer time is
+                // empty, as strftime fails there.
+                if text.len() >= 128 {
+                    text.clear();
+                }
+                if let Some(p) = precision {
+                    text = text.chars().take(p).collect();
+                }
                 out.extend_from_slice(pad(&text, &flags, &width).as_bytes());
             }
             continue;

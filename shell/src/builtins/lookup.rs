@@ -7,11 +7,18 @@ use crate::builtins::common::flag_letters;
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Shell};
 
+const ALIAS_USAGE: &str = "alias [-p] [name[=value] ... ]";
+const UNALIAS_USAGE: &str = "unalias [-a] name [name ...]";
+
 pub fn alias(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let (letters, first) = match flag_letters(shell, "alias", args, "p", ALIAS_USAGE) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    let names = &args[first..];
     let mut status = 0;
     let mut text = String::new();
-    let names: Vec<&String> = args[1..].iter().filter(|a| a.as_str() != "-p").collect();
-    if names.is_empty() {
+    if names.is_empty() || letters.contains(&'p') {
         let mut all: Vec<(String, String)> = shell
             .aliases
             .iter()
@@ -40,11 +47,21 @@ pub fn alias(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn unalias(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let (letters, first) = match flag_letters(shell, "unalias", args, "a", UNALIAS_USAGE) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    if letters.contains(&'a') {
+        shell.aliases.clear();
+        return Ok(0);
+    }
+    if first == args.len() {
+        shell.write_stderr(format!("unalias: usage: {UNALIAS_USAGE}\n").as_bytes());
+        return Ok(2);
+    }
     let mut status = 0;
-    for arg in &args[1..] {
-        if arg == "-a" {
-            shell.aliases.clear();
-        } else if shell.aliases.remove(arg.as_str()).is_none() {
+    for arg in &args[first..] {
+        if shell.aliases.remove(arg.as_str()).is_none() {
             status = shell.fail("unalias", &format!("{arg}: not found"), 1);
         }
     }

@@ -287,6 +287,17 @@ impl Parser {
                 self.expand_alias_here()?;
                 continue;
             }
+            // The command word after prefix assignments and redirections
+            // is in command position too (`FOO=1 alias_`, `>f alias_`).
+            if command.words.is_empty()
+                && (!command.assignments.is_empty() || !command.redirects.is_empty())
+            {
+                let expanded = self.alias_stack.len();
+                self.expand_alias_here()?;
+                if self.alias_stack.len() > expanded {
+                    continue;
+                }
+            }
             let Some(word) = self.read_word()? else {
                 return Err(self.unexpected());
             };

@@ -172,4 +172,8 @@ printf 'echo a\nhistory -a\necho b\nfc -l\n' | HISTFILE=hx bash --norc -i; cat h
     // as elsewhere in a word
     r#"shopt -s extglob
 cd /tmp; mkdir -p xg; cd xg; touch foo.cc foo.h foo. '__|' '_*' '_?' __aa; ext=cc; echo foo.?($ext|h) @('foo'|__\||bar) @('_*'|'_?') @(x|$(echo __aa)); echo @(__nope__*|'*'|'|'); case '*.cc' in @(*.h|"*.cc")) echo m;; esac; x='a|b'; [[ b == @($x) ]] && echo m4; [[ b == @("$x") ]] || echo m5"#,
+    // an alias after prefix assignments and redirections; alias and
+    // unalias options; %(...)T with a precision and bash's 128-byte limit
+    r#"shopt -s expand_aliases
+alias e_=echo p_='printenv FOO'; cd /tmp; >al1 e_ 1; cat al1; FOO=2 p_; alias -- f=echo; echo st=$?; unalias 2>/dev/null; echo st=$?; unalias -a; alias; printf '[%10.5(%Y-%m-%d)T]\n' 1557978599; f='%('; for i in $(seq 32); do f+='%Y'; done; printf "$f)T" 1 | wc -c"#,
 ];
