@@ -3,6 +3,7 @@
 //! `trap`, `kill`, `times`, `caller` and `goccia`.
 
 use crate::builtins::common::builtin_error;
+use crate::builtins::common::flag_letters;
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Flow, Shell};
 use crate::parse::Parser;
@@ -108,7 +109,12 @@ pub fn shift(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn eval(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let source = args[1..].join(" ");
+    // No options, but `--` ends them and `-x` is a usage error.
+    let first = match flag_letters(shell, "eval", args, "", "eval [arg ...]") {
+        Ok((_, first)) => first,
+        Err(status) => return Ok(status),
+    };
+    let source = args[first..].join(" ");
     run_text(shell, &source)
 }
 
@@ -150,10 +156,24 @@ pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
 }
 
 pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let Some(file) = args.get(1) else {
-        return builtin_error(shell, args[0].as_str(), "filename argument required", 2);
+    let usage = format!("{} filename [arguments]", args[0]);
+    let first = match flag_letters(shell, &args[0], args, "", &usage) {
+        Ok((_, first)) => first,
+        Err(status) => return Ok(status),
     };
-    let path = match shell.cwd().resolve(file) {
+    let Some(file) = args.get(first) else {
+        shell.fail(&args[0], "filename argument required", 2);
+        shell.write_stderr(format!("{}: usage: {usage}\n", args[0]).as_bytes());
+        return Ok(2);
+    };
+    // A name without `/` is looked for on PATH first, then in the working
+    // folder (bash's `sourcepath`, on by default).
+    let found = if shell.opts.is_shopt_set("sourcepath") {
+        shell.file_in_path(file)
+    } else {
+        None
+    };
+    let path = match shell.cwd().resolve(found.as_deref().unwrap_or(file)) {
         Ok(path) => path,
         Err(_) => return builtin_error(shell, file, "No such file or directory", 1),
     };
@@ -162,10 +182,10 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(error) => return builtin_error(shell, file, error.errno.strerror(), 1),
     };
-    let saved = (args.len() > 2).then(|| {
+    let saved = (args.len() > first + 1).then(|| {
         std::mem::replace(
             &mut shell.positional,
-            std::sync::Arc::new(args[2..].to_vec()),
+            std::sync::Arc::new(args[first + 1..].to_vec()),
         )
     });
     shell.func_stack.push("source".to_string());

@@ -199,7 +199,7 @@ fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Me
         if let Some(hit) = shell.command_path(name) {
             paths.push(hit.shown);
         } else if !options.all
-            && let Some(path) = shell.non_executable_in_path(name)
+            && let Some(path) = shell.file_in_path(name)
         {
             paths.push(path);
         }

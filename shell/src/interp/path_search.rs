@@ -138,10 +138,11 @@ impl Shell {
         })
     }
 
-    /// A file called `name` on `PATH` that is not executable: what bash's
-    /// `type` and `command -v` report when nothing executable is found
-    /// (running it then fails with `Permission denied`).
-    pub(crate) fn non_executable_in_path(&mut self, name: &str) -> Option<String> {
+    /// The first regular file called `name` in a `PATH` folder, executable
+    /// or not: what `source name` reads, and what bash's `type` and
+    /// `command -v` report when nothing executable is found (running it
+    /// then fails with `Permission denied`).
+    pub(crate) fn file_in_path(&mut self, name: &str) -> Option<String> {
         if name.is_empty() || name.contains('/') {
             return None;
         }

@@ -176,4 +176,7 @@ cd /tmp; mkdir -p xg; cd xg; touch foo.cc foo.h foo. '__|' '_*' '_?' __aa; ext=c
     // unalias options; %(...)T with a precision and bash's 128-byte limit
     r#"shopt -s expand_aliases
 alias e_=echo p_='printenv FOO'; cd /tmp; >al1 e_ 1; cat al1; FOO=2 p_; alias -- f=echo; echo st=$?; unalias 2>/dev/null; echo st=$?; unalias -a; alias; printf '[%10.5(%Y-%m-%d)T]\n' 1557978599; f='%('; for i in $(seq 32); do f+='%Y'; done; printf "$f)T" 1 | wc -c"#,
+    // eval and source take `--`; source looks on PATH (regular files
+    // only) before the working folder unless sourcepath is off
+    r#"cd /tmp; eval -- echo hi; eval -z 2>/dev/null; echo st=$?; echo 'echo foo $1' > sfoo.sh; source -- ./sfoo.sh a; mkdir -p sd sd2/scmd; echo 'echo path' > sd/scmd; echo 'echo cwd' > scmd; PATH="$PWD/sd2:$PWD/sd:$PATH"; . scmd; shopt -u sourcepath; . scmd; source 2>/dev/null; echo st=$?"#,
 ];
