@@ -20,6 +20,12 @@ pub(crate) fn builtin_error(
     Ok(shell.fail(name, message, status))
 }
 
+/// `name: usage: ...` on stderr; a usage error's status, 2.
+pub(crate) fn usage_error(shell: &mut Shell, name: &str, usage: &str) -> i32 {
+    shell.write_stderr(format!("{name}: usage: {usage}\n").as_bytes());
+    2
+}
+
 /// The flag letters of a builtin that takes no option values, read as
 /// bash's builtins read them: leading `-abc` words, each letter one flag,
 /// until `--` (skipped), a bare `-` or the first operand. Gives the letters
@@ -46,8 +52,7 @@ pub(crate) fn flag_letters(
         for letter in word.chars() {
             if !allowed.contains(letter) {
                 shell.fail(name, &format!("-{letter}: invalid option"), 2);
-                shell.write_stderr(format!("{name}: usage: {usage}\n").as_bytes());
-                return Err(2);
+                return Err(usage_error(shell, name, usage));
             }
             letters.push(letter);
         }

@@ -4,6 +4,7 @@
 
 use crate::builtins::common::builtin_error;
 use crate::builtins::common::flag_letters;
+use crate::builtins::common::usage_error;
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Flow, Shell};
 use crate::parse::Parser;
@@ -163,8 +164,7 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let Some(file) = args.get(first) else {
         shell.fail(&args[0], "filename argument required", 2);
-        shell.write_stderr(format!("{}: usage: {usage}\n", args[0]).as_bytes());
-        return Ok(2);
+        return Ok(usage_error(shell, &args[0], &usage));
     };
     // A name without `/` is looked for on PATH first, then in the working
     // folder (bash's `sourcepath`, on by default).

@@ -4,6 +4,7 @@
 
 use crate::builtins::common::builtin_error;
 use crate::builtins::common::flag_letters;
+use crate::builtins::common::usage_error;
 use crate::builtins::common::write_out;
 use crate::interp::{ExecResult, Shell};
 
@@ -56,8 +57,7 @@ pub fn unalias(shell: &mut Shell, args: &[String]) -> ExecResult {
         return Ok(0);
     }
     if first == args.len() {
-        shell.write_stderr(format!("unalias: usage: {UNALIAS_USAGE}\n").as_bytes());
-        return Ok(2);
+        return Ok(usage_error(shell, "unalias", UNALIAS_USAGE));
     }
     let mut status = 0;
     for arg in &args[first..] {

@@ -17,18 +17,24 @@ struct ReadOptions {
     names: Vec<String>,
 }
 
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            raw: false,
+            array: None,
+            delimiter: b'\n',
+            count: None,
+            exact: false,
+            poll: false,
+            fd: 0,
+            prompt: None,
+            names: Vec::new(),
+        }
+    }
+}
+
 fn parse_read(shell: &mut Shell, args: &[String]) -> Result<ReadOptions, i32> {
-    let mut options = ReadOptions {
-        raw: false,
-        array: None,
-        delimiter: b'\n',
-        count: None,
-        exact: false,
-        poll: false,
-        fd: 0,
-        prompt: None,
-        names: Vec::new(),
-    };
+    let mut options = ReadOptions::default();
     let mut i = 1;
     while i < args.len() {
         let arg = &args[i];
@@ -446,15 +452,8 @@ mod tests {
 
     fn options(delimiter: u8) -> ReadOptions {
         ReadOptions {
-            raw: false,
-            array: None,
             delimiter,
-            count: None,
-            exact: false,
-            poll: false,
-            fd: 0,
-            prompt: None,
-            names: Vec::new(),
+            ..ReadOptions::default()
         }
     }
 }

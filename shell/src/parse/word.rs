@@ -160,28 +160,7 @@ impl Parser {
                         None => parts.push_char('\\'),
                     }
                 }
-                '\'' => {
-                    self.pos += 1;
-                    let text = self.read_single_quoted()?;
-                    parts.push(WordPart::SingleQuoted(text));
-                }
-                '"' => {
-                    self.pos += 1;
-                    let inner = self.read_double_quoted()?;
-                    parts.push(WordPart::DoubleQuoted(inner));
-                }
-                '$' => {
-                    let part = self.parse_dollar(false)?;
-                    match part {
-                        Some(part) => parts.push(part),
-                        None => parts.push_char('$'),
-                    }
-                }
-                '`' => {
-                    self.pos += 1;
-                    let list = self.read_backticks(false)?;
-                    parts.push(WordPart::CommandSub(Arc::new(list)));
-                }
+                '\'' | '"' | '$' | '`' => self.read_quote_or_expansion(c, &mut parts)?,
                 '~' if tilde_ok && (self.pos == start || self.tilde_after_assignment(&parts)) => {
                     let tilde_at = self.pos;
                     self.pos += 1;
@@ -266,31 +245,40 @@ impl Parser {
                         None => parts.push_char('\\'),
                     }
                 }
-                '\'' => {
-                    self.pos += 1;
-                    let text = self.read_single_quoted()?;
-                    parts.push(WordPart::SingleQuoted(text));
-                }
-                '"' => {
-                    self.pos += 1;
-                    let inner = self.read_double_quoted()?;
-                    parts.push(WordPart::DoubleQuoted(inner));
-                }
-                '$' => match self.parse_dollar(false)? {
-                    Some(part) => parts.push(part),
-                    None => parts.push_char('$'),
-                },
-                '`' => {
-                    self.pos += 1;
-                    let list = self.read_backticks(false)?;
-                    parts.push(WordPart::CommandSub(Arc::new(list)));
-                }
+                '\'' | '"' | '$' | '`' => self.read_quote_or_expansion(c, parts)?,
                 _ => {
                     self.pos += 1;
                     parts.push_char(c);
                 }
             }
         }
+    }
+
+    /// At `'`, `"`, `$` or `` ` `` outside double quotes: the quoted text
+    /// or expansion it starts, read the same wherever a word has one.
+    fn read_quote_or_expansion(&mut self, c: char, parts: &mut Parts) -> PResult<()> {
+        match c {
+            '\'' => {
+                self.pos += 1;
+                let text = self.read_single_quoted()?;
+                parts.push(WordPart::SingleQuoted(text));
+            }
+            '"' => {
+                self.pos += 1;
+                let inner = self.read_double_quoted()?;
+                parts.push(WordPart::DoubleQuoted(inner));
+            }
+            '$' => match self.parse_dollar(false)? {
+                Some(part) => parts.push(part),
+                None => parts.push_char('$'),
+            },
+            _ => {
+                self.pos += 1;
+                let list = self.read_backticks(false)?;
+                parts.push(WordPart::CommandSub(Arc::new(list)));
+            }
+        }
+        Ok(())
     }
 
     fn read_single_quoted(&mut self) -> PResult<String> {
