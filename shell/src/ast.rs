@@ -48,6 +48,9 @@ pub enum Command {
 pub struct FunctionDef {
     pub name: String,
     pub body: Command,
+    /// The line the definition starts on (`$LINENO` of the DEBUG trap
+    /// as the function is entered under `set -T`).
+    pub line: usize,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

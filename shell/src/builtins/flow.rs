@@ -190,16 +190,23 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     });
     shell.func_stack.push("source".to_string());
     shell.sources.push(file.clone());
-    let result = run_text(shell, &text);
+    let hidden = shell.hide_traced_traps(false);
+    let mut result = match run_text(shell, &text) {
+        Err(Flow::Return(status)) => Ok(status),
+        other => other,
+    };
+    shell.restore_traced_traps(hidden);
+    if result.is_ok()
+        && let Err(flow) = shell.run_return_trap()
+    {
+        result = Err(flow);
+    }
     shell.sources.pop();
     shell.func_stack.pop();
     if let Some(saved) = saved {
         shell.positional = saved;
     }
-    match result {
-        Err(Flow::Return(status)) => Ok(status),
-        other => other,
-    }
+    result
 }
 
 pub fn times(shell: &mut Shell, _: &[String]) -> ExecResult {

@@ -45,7 +45,7 @@ impl Shell {
                     Some(words) => self.expand_words(words)?,
                     None => self.positional.to_vec(),
                 };
-                self.run_for(var, items, body)
+                self.run_for(var, items, body, *line)
             }
             CompoundCommand::ArithFor {
                 init,
@@ -56,6 +56,7 @@ impl Shell {
             } => self.run_arith_for(init, cond, step, body, *line),
             CompoundCommand::Case { word, arms, line } => {
                 self.line = *line;
+                self.run_debug_trap()?;
                 self.run_case(word, arms)
             }
             CompoundCommand::Select { var, words, body } => {
@@ -67,6 +68,7 @@ impl Shell {
             }
             CompoundCommand::Arith(word, line) => {
                 self.line = *line;
+                self.run_debug_trap()?;
                 let text = self.expand_string(word)?;
                 match arith::eval(&text, self) {
                     Ok(value) => Ok(i32::from(value == 0)),
@@ -80,6 +82,7 @@ impl Shell {
             CompoundCommand::Cond(expr, line) => {
                 self.line = *line;
                 self.tick_command()?;
+                self.run_debug_trap()?;
                 if self.opts.xtrace {
                     let prefix = self.trace_prefix()?;
                     self.write_stderr(format!("{prefix}[[ ... ]]\n").as_bytes());
@@ -166,12 +169,14 @@ impl Shell {
         result
     }
 
-    fn run_for(&mut self, var: &str, items: Vec<String>, body: &List) -> ExecResult {
+    fn run_for(&mut self, var: &str, items: Vec<String>, body: &List, line: usize) -> ExecResult {
         let mut status = 0;
         self.loop_depth += 1;
         let result = (|| {
             for item in items {
                 self.tick_loop()?;
+                self.line = line;
+                self.run_debug_trap()?;
                 if let Err(message) = self.set_var(var, item) {
                     return Err(self.assignment_failed(&message));
                 }
@@ -216,12 +221,14 @@ impl Shell {
         self.loop_depth += 1;
         let result = (|| {
             self.line = line;
+            self.run_debug_trap()?;
             if self.arith_value(init)?.is_err() {
                 return Ok(1);
             }
             loop {
                 self.tick_loop()?;
                 self.line = line;
+                self.run_debug_trap()?;
                 match self.arith_value(cond)? {
                     Ok(Some(0)) => break,
                     Ok(_) => {}
@@ -232,6 +239,7 @@ impl Shell {
                     break;
                 }
                 self.line = line;
+                self.run_debug_trap()?;
                 if self.arith_value(step)?.is_err() {
                     return Ok(1);
                 }
@@ -277,6 +285,10 @@ impl Shell {
 
     fn run_select(&mut self, var: &str, items: Vec<String>, body: &List) -> ExecResult {
         let mut status = 0;
+        if items.is_empty() {
+            // No menu and no prompt, as bash.
+            return Ok(0);
+        }
         loop {
             self.tick_loop()?;
             let mut menu = String::new();

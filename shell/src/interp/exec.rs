@@ -156,42 +156,6 @@ impl Shell {
         Ok(status)
     }
 
-    /// The ERR trap, after a command that failed; in a function only
-    /// under `set -E`, as in bash.
-    fn run_err_trap(&mut self) -> Result<(), Flow> {
-        if self.in_err_trap || (self.in_function() && !self.opts.errtrace) {
-            return Ok(());
-        }
-        if let Some(action) = self.traps.get("ERR").cloned() {
-            let saved = self.status;
-            // Not set off again by its own commands; `set -e` still holds.
-            self.in_err_trap = true;
-            let result = self.run_trap_action(&action);
-            self.in_err_trap = false;
-            if let Err(Flow::Stop(stopped)) = result {
-                return Err(Flow::Stop(stopped));
-            }
-            self.status = saved;
-        }
-        Ok(())
-    }
-
-    /// Runs a trap's action with `$LINENO` still the line of the command
-    /// that set it off.
-    pub(crate) fn run_trap_action(&mut self, action: &str) -> ExecResult {
-        let (line, pinned) = (self.line, self.trap_line);
-        self.trap_line = Some(pinned.unwrap_or(line));
-        let result = self.run_source(action);
-        self.trap_line = pinned;
-        self.line = line;
-        result
-    }
-
-    /// Whether a shell function is running (`source` does not count).
-    fn in_function(&self) -> bool {
-        self.func_stack.iter().any(|name| name != "source")
-    }
-
     /// A multi-command pipeline: each stage in a subshell on its own
     /// thread, connected by bounded pipes.
     fn run_stages(&mut self, pipeline: &Pipeline) -> ExecResult {
@@ -199,10 +163,24 @@ impl Shell {
         let ctx = self.ctx.clone();
         let _running = ctx.reserve_stages(count)?;
         let lastpipe = self.opts.lastpipe;
+        // bash runs the DEBUG trap for a simple command in this shell
+        // before starting it; a compound stage is a subshell, which does
+        // not inherit the trap.
+        let in_this_shell = if lastpipe { count - 1 } else { count };
+        for command in &pipeline.commands[..in_this_shell] {
+            if let Command::Simple(simple) = command {
+                self.line = simple.line;
+                self.run_debug_trap()?;
+            }
+        }
         let mut stages = Vec::with_capacity(count);
         let mut next_input: Option<Fd> = None;
-        for (i, _) in pipeline.commands.iter().enumerate() {
+        for (i, command) in pipeline.commands.iter().enumerate() {
             let mut stage = self.subshell();
+            if matches!(command, Command::Simple(_)) {
+                // Its DEBUG trap ran above (`set -T` would carry it in).
+                stage.traps.remove("DEBUG");
+            }
             if let Some(input) = next_input.take() {
                 stage.fds.set(0, input);
             }
@@ -365,12 +343,13 @@ impl Shell {
     fn run_simple(&mut self, command: &SimpleCommand) -> ExecResult {
         self.line = command.line;
         self.tick_command()?;
+        // Before the words are expanded, as bash does.
+        self.run_debug_trap()?;
         self.subst_status = None;
         let (words, decl_assignments) = self.expand_command_words(command)?;
         if words.is_empty() {
             return self.run_assignments_only(command);
         }
-        self.run_debug_trap()?;
         let name = words[0].clone();
         if name == "exec" && (words.len() == 1 || words.len() == 2 && words[1] == "--") {
             // `exec` with only redirections: they stay.
@@ -464,25 +443,6 @@ impl Shell {
             }
         }
         result
-    }
-
-    /// The DEBUG trap runs before each simple command (not inside itself).
-    fn run_debug_trap(&mut self) -> Result<(), Flow> {
-        if self.in_debug_trap {
-            return Ok(());
-        }
-        let Some(action) = self.traps.get("DEBUG").cloned() else {
-            return Ok(());
-        };
-        let saved = self.status;
-        self.in_debug_trap = true;
-        let result = self.run_trap_action(&action);
-        self.in_debug_trap = false;
-        if let Err(Flow::Stop(stopped)) = result {
-            return Err(Flow::Stop(stopped));
-        }
-        self.status = saved;
-        Ok(())
     }
 
     fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {
@@ -635,15 +595,23 @@ impl Shell {
             std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
         self.vars.push_frame();
         self.func_stack.push(function.name.clone());
-        let result = self.run_command(&function.body);
+        let hidden = self.hide_traced_traps(true);
+        let mut result =
+            self.run_entry_trap(function)
+                .and_then(|()| match self.run_command(&function.body) {
+                    Err(Flow::Return(status)) => Ok(status),
+                    other => other,
+                });
+        if result.is_ok()
+            && let Err(flow) = self.run_return_trap()
+        {
+            result = Err(flow);
+        }
+        self.restore_traced_traps(hidden);
         self.func_stack.pop();
         self.vars.pop_frame();
         self.positional = saved_positional;
-        match result {
-            Ok(status) => Ok(status),
-            Err(Flow::Return(status)) => Ok(status),
-            Err(other) => Err(other),
-        }
+        result
     }
 
     /// `./script.sh`: a new shell over the same VFS, with only exported

@@ -40,6 +40,7 @@ pub mod shell;
 mod substitutions;
 pub(crate) mod test_expr;
 mod timing;
+mod traps;
 mod variables;
 
 pub use context::{

@@ -45,6 +45,9 @@ pub struct Options {
     pub inherit_errexit: bool,
     /// `set -E`: the ERR trap also runs in functions and subshells.
     pub errtrace: bool,
+    /// `set -T`: the DEBUG and RETURN traps also run in functions,
+    /// sourced files and subshells.
+    pub functrace: bool,
     /// `shopt -s globskipdots` (on by default, as in bash 5.2): `.*`
     /// never matches `.` and `..`.
     pub globskipdots: bool,
@@ -80,6 +83,7 @@ impl Default for Options {
             lastpipe: false,
             inherit_errexit: false,
             errtrace: false,
+            functrace: false,
             globskipdots: true,
             promptvars: true,
             braceexpand: true,
@@ -120,6 +124,7 @@ pub enum Flag {
     Promptvars,
     Braceexpand,
     Errtrace,
+    Functrace,
 }
 
 /// Where an option's value comes from.
@@ -159,7 +164,7 @@ pub const SET_OPTIONS: &[Named] = &[
     named("emacs", None, Setting::Recorded(0, false)),
     named("errexit", Some('e'), Setting::Flag(Flag::Errexit)),
     named("errtrace", Some('E'), Setting::Flag(Flag::Errtrace)),
-    named("functrace", Some('T'), Setting::Recorded(1, false)),
+    named("functrace", Some('T'), Setting::Flag(Flag::Functrace)),
     named("hashall", Some('h'), Setting::Recorded(2, true)),
     named("histexpand", Some('H'), Setting::Recorded(3, false)),
     named("history", None, Setting::Recorded(4, false)),
@@ -286,6 +291,7 @@ impl Options {
             Flag::Promptvars => &mut self.promptvars,
             Flag::Braceexpand => &mut self.braceexpand,
             Flag::Errtrace => &mut self.errtrace,
+            Flag::Functrace => &mut self.functrace,
         }
     }
 

@@ -50,6 +50,8 @@ pub struct Shell {
     pub(crate) in_debug_trap: bool,
     /// The ERR trap is running (it does not set itself off).
     pub(crate) in_err_trap: bool,
+    /// The RETURN trap is running (it does not set itself off).
+    pub(crate) in_return_trap: bool,
     /// `$_`: the last argument of the previous simple command.
     pub(crate) last_arg: String,
     /// The status of the last command substitution of the current command.
@@ -125,6 +127,7 @@ impl Shell {
             parent_traps: imbl::HashMap::new(),
             in_debug_trap: false,
             in_err_trap: false,
+            in_return_trap: false,
             last_arg: String::new(),
             subst_status: None,
             sources: Vec::new(),
@@ -601,6 +604,14 @@ impl Shell {
         child.subshell += 1;
         child.bashpid = self.ctx.new_pid();
         child.parent_traps = std::mem::take(&mut child.traps);
+        // `set -T`: the DEBUG and RETURN traps carry into subshells.
+        if self.opts.functrace {
+            for name in ["DEBUG", "RETURN"] {
+                if let Some(action) = self.traps.get(name) {
+                    child.traps.insert(name.to_string(), action.clone());
+                }
+            }
+        }
         // `set -E`: the ERR trap carries into subshells.
         if self.opts.errtrace
             && let Some(action) = self.traps.get("ERR")

@@ -267,6 +267,7 @@ impl Parser {
     }
 
     pub(super) fn function_body(&mut self, name: String) -> PResult<Command> {
+        let line = self.line;
         self.skip_blank_and_newlines();
         let body = self.parse_command()?;
         if !matches!(body, Command::Compound(..)) {
@@ -274,6 +275,10 @@ impl Parser {
                 "syntax error: `{name}': function body must be a compound command"
             )));
         }
-        Ok(Command::FunctionDef(Arc::new(FunctionDef { name, body })))
+        Ok(Command::FunctionDef(Arc::new(FunctionDef {
+            name,
+            body,
+            line,
+        })))
     }
 }

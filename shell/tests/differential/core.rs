@@ -179,4 +179,22 @@ alias e_=echo p_='printenv FOO'; cd /tmp; >al1 e_ 1; cat al1; FOO=2 p_; alias --
     // eval and source take `--`; source looks on PATH (regular files
     // only) before the working folder unless sourcepath is off
     r#"cd /tmp; eval -- echo hi; eval -z 2>/dev/null; echo st=$?; echo 'echo foo $1' > sfoo.sh; source -- ./sfoo.sh a; mkdir -p sd sd2/scmd; echo 'echo path' > sd/scmd; echo 'echo cwd' > scmd; PATH="$PWD/sd2:$PWD/sd:$PATH"; . scmd; shopt -u sourcepath; . scmd; source 2>/dev/null; echo st=$?"#,
+    // the DEBUG trap: before expansion, for assignments, (( )), [[ ]],
+    // case, each for iteration and each for ((...)) expression, for each
+    // simple stage of a pipeline in this shell; not inside functions or
+    // sourced files without set -T; exit and set -e in it end the shell;
+    // RETURN runs after a sourced file and in a function that sets it
+    r#"cd /tmp; echo 'echo src' > dsrc.sh; f() { echo f; }; g() { trap 'echo ret $FUNCNAME $?' RETURN; return 3; }; trap 'echo "  D $LINENO"' DEBUG
+x=1
+(( x ))
+[[ a ]]
+case a in a) echo a;; esac
+for i in 1 2; do :; done
+for ((i=0; i<1; i++)); do :; done
+echo a | cat | cat
+{ echo b; } | cat
+f; . ./dsrc.sh
+set -T; f; set +T
+trap - DEBUG; g; echo st=$?; trap 'echo ret2' RETURN; . ./dsrc.sh; f
+trap 'echo D; exit 4' DEBUG; echo never"#,
 ];
