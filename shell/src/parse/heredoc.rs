@@ -98,7 +98,18 @@ fn fill_compound(compound: &mut CompoundCommand, bodies: &mut HashMap<usize, Her
             }
             fill(body, bodies);
         }
-        CompoundCommand::ArithFor { body, .. } => fill(body, bodies),
+        CompoundCommand::ArithFor {
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } => {
+            for word in [init, cond, step] {
+                fill_word(word, bodies);
+            }
+            fill(body, bodies)
+        }
         CompoundCommand::While { cond, body, .. } => {
             fill(cond, bodies);
             fill(body, bodies);
@@ -110,7 +121,23 @@ fn fill_compound(compound: &mut CompoundCommand, bodies: &mut HashMap<usize, Her
             }
         }
         CompoundCommand::Coproc { body, .. } => fill_command(body, bodies),
-        CompoundCommand::Arith(..) | CompoundCommand::Cond(..) => {}
+        CompoundCommand::Arith(word, _) => fill_word(word, bodies),
+        CompoundCommand::Cond(expr, _) => fill_cond(expr, bodies),
+    }
+}
+
+fn fill_cond(expr: &mut CondExpr, bodies: &mut HashMap<usize, HereDoc>) {
+    match expr {
+        CondExpr::Unary(_, word) | CondExpr::Word(word) => fill_word(word, bodies),
+        CondExpr::Binary(left, _, right) | CondExpr::Regex(left, right) => {
+            fill_word(left, bodies);
+            fill_word(right, bodies);
+        }
+        CondExpr::Not(inner) => fill_cond(inner, bodies),
+        CondExpr::And(left, right) | CondExpr::Or(left, right) => {
+            fill_cond(left, bodies);
+            fill_cond(right, bodies);
+        }
     }
 }
 
@@ -127,7 +154,7 @@ fn fill_redirects(redirects: &mut [Redirect], bodies: &mut HashMap<usize, HereDo
     }
 }
 
-fn fill_word(word: &mut Word, bodies: &mut HashMap<usize, HereDoc>) {
+pub(crate) fn fill_word(word: &mut Word, bodies: &mut HashMap<usize, HereDoc>) {
     for part in &mut word.parts {
         fill_part(part, bodies);
     }
@@ -143,6 +170,7 @@ fn fill_part(part: &mut WordPart, bodies: &mut HashMap<usize, HereDoc>) {
                 fill_part(part, bodies);
             }
         }
+        WordPart::ArithSub(word) => fill_word(word, bodies),
         _ => {}
     }
 }

@@ -480,9 +480,12 @@ impl Parser {
 
     /// Parses `text` as a word on its own (array indices, arithmetic).
     pub(super) fn sub_word(&self, text: &str) -> PResult<Word> {
-        self.nested(text)
-            .read_word_until(&[], true)
-            .map(|w| w.unwrap_or_default())
+        let mut parser = self.nested(text);
+        let mut word = parser.read_word_until(&[], true)?.unwrap_or_default();
+        // Here-documents of command substitutions inside the text.
+        parser.read_pending_heredocs();
+        super::heredoc::fill_word(&mut word, &mut parser.heredoc_bodies);
+        Ok(word)
     }
 
     /// Arithmetic text as a word: expansions and quotes are processed,

@@ -783,9 +783,11 @@ impl Parser {
         let strip_tabs = *text == "<<-";
         self.pos += text.len();
         self.skip_blank();
+        let start = self.pos;
         let target = self.read_word()?.ok_or_else(|| self.unexpected())?;
         let heredoc = if *op == RedirectOp::HereDoc {
-            Some(self.read_heredoc(&target, strip_tabs)?)
+            let raw: String = self.src[start..self.pos].iter().collect();
+            Some(self.read_heredoc(&target, &raw, strip_tabs)?)
         } else {
             None
         };
@@ -799,12 +801,14 @@ impl Parser {
 
     /// Registers a here-document whose body follows the current line; the
     /// body is read when that line's newline is consumed.
-    fn read_heredoc(&mut self, delimiter: &Word, strip_tabs: bool) -> PResult<HereDoc> {
+    /// The delimiter is the word's source text after quote removal, with
+    /// no expansion: `<<${a}` ends at a line `${a}`.
+    fn read_heredoc(&mut self, delimiter: &Word, raw: &str, strip_tabs: bool) -> PResult<HereDoc> {
         let id = self.next_heredoc_id;
         self.next_heredoc_id += 1;
         self.pending_heredocs.push(super::PendingHereDoc {
             id,
-            delimiter: unquoted_text(delimiter),
+            delimiter: without_quotes(raw),
             strip_tabs,
             expand: !delimiter.has_quotes(),
         });
@@ -888,9 +892,13 @@ impl Parser {
             }
         }
         // Quoted as a whole: no splitting or globbing of a here-document.
-        Ok(Word {
+        let mut word = Word {
             parts: vec![WordPart::DoubleQuoted(parts.finish().parts)],
-        })
+        };
+        // Here-documents of command substitutions inside this one.
+        parser.read_pending_heredocs();
+        super::heredoc::fill_word(&mut word, &mut parser.heredoc_bodies);
+        Ok(word)
     }
 }
 
@@ -925,6 +933,33 @@ fn default_op(op: char, colon: bool, word: Word) -> ParamOp {
 }
 
 /// A word's text with quotes removed (here-document delimiters).
+/// `text` after quote removal: quotes go, a backslash keeps the
+/// character after it (in double quotes only before `$`, `` ` ``, `"`,
+/// `\`).
+fn without_quotes(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            '\'' => out.extend(chars.by_ref().take_while(|c| *c != '\'')),
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' if chars.peek().is_some_and(|n| "$`\"\\".contains(*n)) => {
+                            out.extend(chars.next())
+                        }
+                        c => out.push(c),
+                    }
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub(crate) fn unquoted_text(word: &Word) -> String {
     let mut out = String::new();
     for part in &word.parts {

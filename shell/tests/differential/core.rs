@@ -197,4 +197,28 @@ f; . ./dsrc.sh
 set -T; f; set +T
 trap - DEBUG; g; echo st=$?; trap 'echo ret2' RETURN; . ./dsrc.sh; f
 trap 'echo D; exit 4' DEBUG; echo never"#,
+    // a here-document delimiter is its source text after quote removal
+    // (`<<${a}`); here-documents inside command substitutions in [[ ]],
+    // $(( )) and other here-documents
+    r#"cat <<${a}
+here
+${a}
+cat <<"$(a)"x\y
+here2
+$(a)xy
+[[ $(cat <<EOF
+foo
+EOF
+) == foo ]]; echo $?
+cat <<- EOF
+	outside
+	$(cat <<- INSIDE
+		inside
+INSIDE
+)
+EOF
+echo $(( $(cat <<X
+3
+X
+) + 1 ))"#,
 ];
