@@ -77,6 +77,11 @@ pub struct Parser {
     /// Parsing the operand of a `${...}` inside double quotes: a backslash
     /// escapes only `$`, `` ` ``, `"`, `\` and `}` there.
     param_in_dquotes: bool,
+    /// Reading the operand of `${x-...}` (and `:-`, `=`, `?`, `+`) inside
+    /// double quotes: `'` is an ordinary character there, though the
+    /// text between two of them is still one piece (a `}` in it does not
+    /// end the expansion), as bash reads it.
+    literal_single_quotes: bool,
     /// Reading the value of an assignment (or of an array element):
     /// `~` expands after every `:` too.
     assignment_value: bool,
@@ -148,6 +153,7 @@ impl Parser {
             alias_next: None,
             depth: 0,
             param_in_dquotes: false,
+            literal_single_quotes: false,
             assignment_value: false,
             array_elements: false,
             nesting: 0,

@@ -160,6 +160,27 @@ impl Parser {
                         None => parts.push_char('\\'),
                     }
                 }
+                '\'' if mode == Mode::Param && self.literal_single_quotes => {
+                    self.pos += 1;
+                    parts.push_char('\'');
+                    let inner = self.read_parts(Mode::Param, &['\''], false)?.finish();
+                    for part in inner.parts {
+                        parts.push(part);
+                    }
+                    if self.eat("'") {
+                        parts.push_char('\'');
+                    }
+                }
+                // A `${...}` nested in an operand inside double quotes
+                // is inside them too (`"${u-${v-'x'}}"`).
+                '$' if mode == Mode::Param
+                    && self.param_in_dquotes
+                    && self.peek_at(1) == Some('{') =>
+                {
+                    if let Some(part) = self.parse_dollar(true)? {
+                        parts.push(part);
+                    }
+                }
                 '\'' | '"' | '$' | '`' => self.read_quote_or_expansion(c, &mut parts)?,
                 '~' if tilde_ok && (self.pos == start || self.tilde_after_assignment(&parts)) => {
                     let tilde_at = self.pos;
@@ -632,7 +653,18 @@ impl Parser {
             return Err(self.eof_error("`}'"));
         };
         let word = |parser: &mut Parser, stops: &[char]| -> PResult<Word> {
-            Ok(parser.read_parts(Mode::Param, stops, true)?.finish())
+            let outer = std::mem::replace(&mut parser.literal_single_quotes, false);
+            let parts = parser.read_parts(Mode::Param, stops, true);
+            parser.literal_single_quotes = outer;
+            Ok(parts?.finish())
+        };
+        // The operand of `-`, `=`, `?`, `+`.
+        let default_word = |parser: &mut Parser| -> PResult<Word> {
+            let literal = parser.param_in_dquotes;
+            let outer = std::mem::replace(&mut parser.literal_single_quotes, literal);
+            let parts = parser.read_parts(Mode::Param, &['}'], true);
+            parser.literal_single_quotes = outer;
+            Ok(parts?.finish())
         };
         Ok(match c {
             '}' => ParamOp::None,
@@ -641,7 +673,7 @@ impl Parser {
                 match self.peek() {
                     Some(op @ ('-' | '=' | '?' | '+')) => {
                         self.pos += 1;
-                        let w = word(self, &['}'])?;
+                        let w = default_word(self)?;
                         default_op(op, true, w)
                     }
                     _ => {
@@ -657,7 +689,7 @@ impl Parser {
             }
             '-' | '=' | '?' | '+' => {
                 self.pos += 1;
-                let w = word(self, &['}'])?;
+                let w = default_word(self)?;
                 default_op(c, false, w)
             }
             '#' | '%' => {

@@ -221,4 +221,19 @@ echo $(( $(cat <<X
 3
 X
 ) + 1 ))"#,
+    // inside double quotes the operand of ${x-...} (and :-, =, ?, +)
+    // keeps single quotes as characters, though `}` between them does not
+    // end it; the pattern operators still quote with them
+    r#"echo "${Unset:-'b'}" "${Unset:-'a b c'}"
+var='a b c'
+echo "${Unset:-'$var'}" ${Unset:-'$var'}
+echo "${undef-'c d'}" "${undef-'c  d'}"
+foo='a b c d'
+echo "${foo%'c d'}" "${foo%'c  d'}" "${foo//'c d'/'zzz'}"
+echo "${var-}}"
+echo "${var-\}}"
+echo "${var-'}'}"
+echo "${var-"}"}"
+echo "${u-'a'"b"}" "${u-${v-'x'}}" "${u=' q '}" "[$u]"
+echo "${u2-$(echo 'i j')}""#,
 ];
