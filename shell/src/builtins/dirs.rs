@@ -1,15 +1,22 @@
 //! The working directory: `cd`, `pwd`, `pushd`, `popd`, `dirs`.
 
-use crate::builtins::common::builtin_error;
 use crate::builtins::common::write_out;
+use crate::builtins::common::{builtin_error, flag_letters};
 use crate::interp::{ExecResult, Shell};
 use goccia_vfs::VfsPath;
 
 pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut rest = &args[1..];
+    let mut physical = false;
     while let Some(first) = rest.first()
-        && matches!(first.as_str(), "-P" | "-L" | "-e" | "-@")
+        && first.len() > 1
+        && first.starts_with('-')
+        && first[1..].chars().all(|c| "LPe@".contains(c))
     {
+        // The last of -L and -P counts.
+        if let Some(last) = first.chars().rev().find(|c| matches!(c, 'L' | 'P')) {
+            physical = last == 'P';
+        }
         rest = &rest[1..];
     }
     if rest.first().is_some_and(|a| a == "--") {
@@ -19,7 +26,7 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     if operands.len() > 1 {
         return builtin_error(shell, "cd", "too many arguments", 1);
     }
-    let (target, print) = match operands.first().map(|s| s.as_str()) {
+    let (target, mut print) = match operands.first().map(|s| s.as_str()) {
         None | Some("~") => match shell.get_var("HOME") {
             Some(home) => (home, false),
             None => return builtin_error(shell, "cd", "HOME not set", 1),
@@ -33,13 +40,27 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     if target.is_empty() {
         return Ok(0);
     }
-    let path = match shell.cwd().resolve(&target) {
-        Ok(path) => path,
-        Err(_) => return builtin_error(shell, "cd", &format!("{target}: File name too long"), 1),
+    // `-P` steps out of the folder links lead to, not the links.
+    let base = if physical {
+        let vfs = shell.context().vfs.lock();
+        vfs.canonical(shell.cwd())
+            .unwrap_or_else(|_| shell.cwd().clone())
+    } else {
+        shell.cwd().clone()
     };
+    let (path, from_cdpath) = match search_cdpath(shell, &base, &target) {
+        Some(found) => (found, true),
+        None => match base.resolve(&target) {
+            Ok(path) => (path, false),
+            Err(_) => {
+                return builtin_error(shell, "cd", &format!("{target}: File name too long"), 1);
+            }
+        },
+    };
+    print |= from_cdpath;
     let exists = {
         let vfs = shell.context().vfs.lock();
-        if !folders_before_dot_dot_exist(&vfs, shell.cwd(), &target) {
+        if !from_cdpath && !folders_before_dot_dot_exist(&vfs, &base, &target) {
             Err("No such file or directory")
         } else if vfs.is_dir(&path) {
             Ok(())
@@ -52,12 +73,35 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     if let Err(reason) = exists {
         return builtin_error(shell, "cd", &format!("{target}: {reason}"), 1);
     }
+    let path = if physical {
+        let vfs = shell.context().vfs.lock();
+        vfs.canonical(&path).unwrap_or(path)
+    } else {
+        path
+    };
     change_dir(shell, path);
     if print {
         let text = format!("{}\n", shell.cwd());
         return write_out(shell, "cd", &text);
     }
     Ok(0)
+}
+
+/// `$CDPATH`: a relative target that does not start with `.` or `..` is
+/// looked for under each of its folders (an empty entry is the working
+/// folder); the first folder that has it wins.
+fn search_cdpath(shell: &mut Shell, base: &VfsPath, target: &str) -> Option<VfsPath> {
+    let first = target.split('/').next().unwrap_or("");
+    if target.starts_with('/') || first == "." || first == ".." {
+        return None;
+    }
+    let cdpath = shell.get_var("CDPATH").filter(|value| !value.is_empty())?;
+    let vfs = shell.context().vfs.lock();
+    cdpath
+        .split(':')
+        .filter(|entry| !entry.is_empty())
+        .filter_map(|entry| base.resolve(&format!("{entry}/{target}")).ok())
+        .find(|path| vfs.is_dir(path))
 }
 
 /// Whether every folder a `..` of `target` steps out of exists (bash
@@ -91,8 +135,21 @@ pub(crate) fn change_dir(shell: &mut Shell, path: VfsPath) {
     shell.set_cwd(path);
 }
 
-pub fn pwd(shell: &mut Shell, _: &[String]) -> ExecResult {
-    let text = format!("{}\n", shell.cwd());
+pub fn pwd(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let letters = match flag_letters(shell, "pwd", args, "LP", "pwd [-LP]") {
+        Ok((letters, _)) => letters,
+        Err(status) => return Ok(status),
+    };
+    // The last of -L and -P counts.
+    let physical = letters.last() == Some(&'P');
+    let path = if physical {
+        let vfs = shell.context().vfs.lock();
+        vfs.canonical(shell.cwd())
+            .unwrap_or_else(|_| shell.cwd().clone())
+    } else {
+        shell.cwd().clone()
+    };
+    let text = format!("{path}\n");
     write_out(shell, "pwd", &text)
 }
 

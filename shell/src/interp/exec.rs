@@ -13,6 +13,7 @@ use super::{ExecResult, Flow, Shell};
 use crate::ast::*;
 use crate::io::{Fd, SharedReader, SharedWriter, pipe};
 use crate::vars::{Value, Var};
+use goccia_vfs::VfsPath;
 
 /// Native stack of a pipeline stage's thread.
 const STAGE_STACK: usize = 64 << 20;
@@ -739,6 +740,30 @@ impl Shell {
                 if let Some(var) = child.vars.get_mut(name) {
                     var.attrs.exported = true;
                 }
+            }
+        }
+        // bash starts with `$PWD` from the environment when it names the
+        // working folder, else with the folder's physical path.
+        let inherited = self
+            .vars
+            .get_raw("PWD")
+            .filter(|var| var.attrs.exported)
+            .and_then(|var| var.value.as_ref()?.scalar().map(str::to_string));
+        let physical = self.ctx.vfs.lock().canonical(&self.cwd).ok();
+        let same = |text: &str| {
+            let named = VfsPath::parse(text).ok();
+            let vfs = self.ctx.vfs.lock();
+            named.and_then(|path| vfs.canonical(&path).ok()) == physical
+        };
+        match inherited {
+            Some(text) if text.starts_with('/') && same(&text) => {}
+            _ => {
+                if let Some(physical) = physical {
+                    child.cwd = physical;
+                }
+                let var = child.vars.entry("PWD");
+                *var = Var::scalar(child.cwd.to_string());
+                var.attrs.exported = true;
             }
         }
         let shlvl = self

@@ -62,7 +62,6 @@ impl Shell {
                 let (secs, micros) = now_epoch();
                 format!("{secs}.{micros:06}")
             }
-            "PWD" if self.vars.get_raw("PWD").is_none() => self.cwd.to_string(),
             _ => {
                 if let Ok(n) = name.parse::<usize>() {
                     return self.positional.get(n.checked_sub(1)?).cloned();

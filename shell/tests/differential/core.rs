@@ -236,4 +236,12 @@ echo "${var-'}'}"
 echo "${var-"}"}"
 echo "${u-'a'"b"}" "${u-${v-'x'}}" "${u=' q '}" "[$u]"
 echo "${u2-$(echo 'i j')}""#,
+    // pwd -P and cd -P follow links; after `unset PWD` it stays empty
+    // and a new shell starts from the physical path; CDPATH is searched
+    // (and the folder found printed)
+    r#"cd /tmp; rm -rf cdt; mkdir -p cdt/target/sub cdt/spam/foo cdt/eggs/foo cdt/eggs/bar; ln -s /tmp/cdt/target /tmp/cdt/symlink
+cd /tmp/cdt/symlink; pwd; pwd -P; pwd -LP; pwd -z 2>/dev/null; echo st=$?
+bash -c pwd; unset PWD; echo "PWD=$PWD"; pwd; echo "PWD=$PWD"; bash -c 'pwd; echo $PWD'
+cd -P /tmp/cdt/symlink; echo $PWD; cd /tmp/cdt/symlink/sub; cd -P ..; echo $PWD; cd /tmp/cdt/symlink/sub; cd -L ..; echo $PWD
+CDPATH=/tmp/cdt/spam:/tmp/cdt/eggs; cd foo; echo st=$? $PWD; cd bar; echo st=$? $PWD; cd ./nope 2>/dev/null; echo st=$?"#,
 ];
