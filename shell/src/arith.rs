@@ -13,11 +13,24 @@ pub struct ArithError {
     pub token: String,
 }
 
+/// An element of an array: a number for an indexed array, the
+/// subscript's text for an associative one (`A[K]` is the key `K`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Index<'a> {
+    Number(i64),
+    Key(&'a str),
+}
+
 /// Variables as arithmetic sees them.
 pub trait ArithEnv {
     /// The text of `name` or `name[index]` (`None` when unset).
-    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String>;
-    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String>;
+    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String>;
+    fn set_var(&mut self, name: &str, index: Option<Index>, value: i64) -> Result<(), String>;
+    /// Whether `name` is an associative array, whose subscripts are keys
+    /// rather than expressions.
+    fn is_assoc(&self, _name: &str) -> bool {
+        false
+    }
     /// Where parsed expressions are kept for the next evaluation, if
     /// anywhere.
     fn parsed(&self) -> Option<&Parsed> {
@@ -58,7 +71,7 @@ impl Parsed {
 #[derive(Clone, Debug)]
 enum Expr {
     Num(i64),
-    Var(String, Option<Box<Expr>>),
+    Var(String, Option<Box<Subscript>>),
     Unary(&'static str, Box<Expr>),
     Binary(&'static str, Box<Expr>, Box<Expr>),
     /// A left-associative chain of one precedence level (`1+2-3`): kept
@@ -75,6 +88,15 @@ enum Expr {
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `a, b, c`: each evaluated, the last is the value (flat, as a chain).
     Comma(Vec<Expr>),
+}
+
+/// `name[...]`: the text between the brackets (an associative array's
+/// key) and that text as an expression (an indexed array's index; an
+/// error only if the array turns out to be indexed).
+#[derive(Clone, Debug)]
+struct Subscript {
+    text: String,
+    expr: Result<Expr, ArithError>,
 }
 
 /// Evaluates `text`; the empty expression is 0.
@@ -396,16 +418,52 @@ impl ArithParser<'_> {
             }
             let mut index = None;
             if self.chars.get(self.pos) == Some(&'[') {
-                self.pos += 1;
-                let inner = self.nested(Self::comma)?;
-                if !self.eat_op("]") {
-                    return Err(self.error("missing `]'", self.rest()));
-                }
-                index = Some(Box::new(inner));
+                index = Some(Box::new(self.subscript()?));
             }
             return Ok(Expr::Var(name, index));
         }
         Err(self.error("syntax error: operand expected", self.rest()))
+    }
+
+    /// At `[`: the subscript up to its `]`. Text that is no expression
+    /// is kept with its error (it may be an associative array's key);
+    /// without a matching `]` it is an error here.
+    fn subscript(&mut self) -> Result<Subscript, ArithError> {
+        self.pos += 1;
+        let start = self.pos;
+        let parsed = self
+            .nested(Self::comma)
+            .and_then(|expr| match self.eat_op("]") {
+                true => Ok(expr),
+                false => Err(self.error("missing `]'", self.rest())),
+            });
+        let end = match &parsed {
+            Ok(_) => self.pos - 1,
+            Err(error) => {
+                let mut depth = 0usize;
+                let close = (start..self.chars.len()).find(|&i| match self.chars[i] {
+                    '[' => {
+                        depth += 1;
+                        false
+                    }
+                    ']' if depth == 0 => true,
+                    ']' => {
+                        depth -= 1;
+                        false
+                    }
+                    _ => false,
+                });
+                let Some(close) = close else {
+                    return Err(error.clone());
+                };
+                self.pos = close + 1;
+                close
+            }
+        };
+        Ok(Subscript {
+            text: self.chars[start..end].iter().collect(),
+            expr: parsed,
+        })
     }
 
     fn number(&mut self) -> Result<Expr, ArithError> {
@@ -491,14 +549,30 @@ impl Evaluator<'_> {
         }
     }
 
-    fn index(&mut self, index: &Option<Box<Expr>>) -> Result<Option<i64>, ArithError> {
-        match index {
-            Some(expr) => Ok(Some(self.eval(expr)?)),
-            None => Ok(None),
+    fn index<'s>(
+        &mut self,
+        name: &str,
+        index: &'s Option<Box<Subscript>>,
+    ) -> Result<Option<Index<'s>>, ArithError> {
+        let Some(subscript) = index else {
+            return Ok(None);
+        };
+        if self.env.is_assoc(name) {
+            return Ok(Some(Index::Key(&subscript.text)));
+        }
+        match &subscript.expr {
+            Ok(expr) => Ok(Some(Index::Number(self.eval(expr)?))),
+            // Evaluated on its own, the text fails with bash's message,
+            // which names the subscript rather than the whole expression.
+            Err(_) => Ok(Some(Index::Number(eval_depth(
+                &subscript.text,
+                self.env,
+                self.depth + 1,
+            )?))),
         }
     }
 
-    fn read_var(&mut self, name: &str, index: Option<i64>) -> Result<i64, ArithError> {
+    fn read_var(&mut self, name: &str, index: Option<Index>) -> Result<i64, ArithError> {
         let text = self
             .env
             .get_var(name, index)
@@ -521,7 +595,7 @@ impl Evaluator<'_> {
         Ok(match expr {
             Expr::Num(n) => *n,
             Expr::Var(name, index) => {
-                let index = self.index(index)?;
+                let index = self.index(name, index)?;
                 self.read_var(name, index)?
             }
             Expr::Unary(op, operand) => {
@@ -577,7 +651,7 @@ impl Evaluator<'_> {
                 let Expr::Var(name, index) = &**target else {
                     return Err(self.error("syntax error: operand expected", ""));
                 };
-                let index = self.index(index)?;
+                let index = self.index(name, index)?;
                 let old = self.read_var(name, index)?;
                 let new = old.wrapping_add(*delta);
                 self.env
@@ -589,7 +663,7 @@ impl Evaluator<'_> {
                 let Expr::Var(name, index) = &**target else {
                     return Err(self.error("attempted assignment to non-variable", ""));
                 };
-                let index = self.index(index)?;
+                let index = self.index(name, index)?;
                 let right = self.eval(value)?;
                 let new = if *op == "=" {
                     right
@@ -651,20 +725,26 @@ mod tests {
     struct Vars(HashMap<String, String>);
 
     impl ArithEnv for Vars {
-        fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+        fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String> {
             let key = match index {
-                Some(i) => format!("{name}[{i}]"),
+                Some(Index::Number(i)) => format!("{name}[{i}]"),
+                Some(Index::Key(k)) => format!("{name}[{k}]"),
                 None => name.to_string(),
             };
             Ok(self.0.get(&key).cloned())
         }
-        fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+        fn set_var(&mut self, name: &str, index: Option<Index>, value: i64) -> Result<(), String> {
             let key = match index {
-                Some(i) => format!("{name}[{i}]"),
+                Some(Index::Number(i)) => format!("{name}[{i}]"),
+                Some(Index::Key(k)) => format!("{name}[{k}]"),
                 None => name.to_string(),
             };
             self.0.insert(key, value.to_string());
             Ok(())
+        }
+        /// Names starting with `A` are associative arrays here.
+        fn is_assoc(&self, name: &str) -> bool {
+            name.starts_with('A')
         }
     }
 
@@ -707,6 +787,22 @@ mod tests {
             !vars.0.contains_key("z"),
             "short-circuit skips side effects"
         );
+    }
+
+    #[test]
+    fn associative_subscripts_are_keys() {
+        let mut vars = Vars::default();
+        vars.0.insert("K".to_string(), "5".to_string());
+        assert_eq!(eval("A[K] = 7, A[x y] += 2, b[K] = 1", &mut vars), Ok(1));
+        assert_eq!(vars.0.get("A[K]").map(String::as_str), Some("7"));
+        assert_eq!(vars.0.get("A[x y]").map(String::as_str), Some("2"));
+        assert_eq!(vars.0.get("b[5]").map(String::as_str), Some("1"));
+        // a subscript that is no expression fails only for an indexed array,
+        // with bash's message naming the subscript
+        let error = eval("b[x y]", &mut vars).unwrap_err();
+        assert_eq!(error.expr, "x y");
+        assert_eq!(error.token, "y");
+        assert!(eval("A[x", &mut vars).is_err(), "no closing bracket");
     }
 
     #[test]

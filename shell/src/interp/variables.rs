@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use super::{Flow, Shell};
-use crate::arith::{self, ArithEnv, ArithError};
+use crate::arith::{self, ArithEnv, ArithError, Index};
 use crate::ast::Word;
 use crate::vars::{Value, Var};
 
@@ -424,31 +424,39 @@ fn now_epoch() -> (u64, u32) {
 }
 
 impl ArithEnv for Shell {
-    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String> {
         if self.opts.nounset && index.is_none() && !self.is_set(name) {
             return Err(format!("{name}: unbound variable"));
         }
         Ok(match index {
             None => Shell::get_var(self, name),
-            Some(i) => {
-                let key = if self.is_assoc(name) {
-                    Key::Name(i.to_string())
-                } else {
-                    Key::Index(i)
-                };
+            Some(index) => {
+                let key = element_key(index);
                 self.get_element(name, &key)
             }
         })
     }
 
-    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+    fn set_var(&mut self, name: &str, index: Option<Index>, value: i64) -> Result<(), String> {
         match index {
             None => Shell::set_var(self, name, value.to_string()),
-            Some(i) => self.set_element(name, Key::Index(i), value.to_string(), false),
+            Some(index) => self.set_element(name, element_key(index), value.to_string(), false),
         }
+    }
+
+    fn is_assoc(&self, name: &str) -> bool {
+        Shell::is_assoc(self, name)
     }
 
     fn parsed(&self) -> Option<&crate::arith::Parsed> {
         Some(&self.ctx.arith_parsed)
+    }
+}
+
+/// An arithmetic subscript as an array key.
+fn element_key(index: Index) -> Key {
+    match index {
+        Index::Number(number) => Key::Index(number),
+        Index::Key(text) => Key::Name(text.to_string()),
     }
 }

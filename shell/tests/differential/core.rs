@@ -244,4 +244,18 @@ cd /tmp/cdt/symlink; pwd; pwd -P; pwd -LP; pwd -z 2>/dev/null; echo st=$?
 bash -c pwd; unset PWD; echo "PWD=$PWD"; pwd; echo "PWD=$PWD"; bash -c 'pwd; echo $PWD'
 cd -P /tmp/cdt/symlink; echo $PWD; cd /tmp/cdt/symlink/sub; cd -P ..; echo $PWD; cd /tmp/cdt/symlink/sub; cd -L ..; echo $PWD
 CDPATH=/tmp/cdt/spam:/tmp/cdt/eggs; cd foo; echo st=$? $PWD; cd bar; echo st=$? $PWD; cd ./nope 2>/dev/null; echo st=$?"#,
+    // in arithmetic an associative array's subscript is its key text
+    // (A[K] is the key K); an indexed array's is an expression
+    r#"K=5; V=42
+typeset -A A
+(( A[K] = V ))
+echo A["5"]=${A["5"]} keys = ${!A[@]} values = ${A[@]}
+typeset -A B; B["$K"]=$V; B["K"]=oops
+(( V = B[K] )); echo V=$V
+declare -A C=(['foo']=bar ['spam']=42)
+(( x = C['spam'] )); echo $x
+key=foo; set -- 1 2; (( C[$key] += $2 )); echo ${C[foo]}
+echo $(( C[spam] * 2 )) $(( C[ spam ] )) $(( C[no key] ))
+(( C[k k]++ )); echo "${C[k k]}"
+a=(1 2 3); echo $(( a[1+1] )); echo $(( a[x y] ))"#,
 ];
