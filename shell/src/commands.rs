@@ -97,7 +97,7 @@ registry! {
     Builtin "builtin" => builtins::lookup::builtin,
     Builtin "escalate" => builtins::escalate::escalate,
     Utility "which" => builtins::lookup::which,
-    Builtin "hash" => builtins::flow::colon,
+    Builtin "hash" => builtins::hash::hash,
     Builtin "help" => builtins::lookup::help,
     Builtin "getopts" => builtins::values::getopts,
     Builtin "read" => builtins::read::read,

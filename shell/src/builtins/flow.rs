@@ -116,13 +116,20 @@ pub fn eval(shell: &mut Shell, args: &[String]) -> ExecResult {
         Err(status) => return Ok(status),
     };
     let source = args[first..].join(" ");
-    run_text(shell, &source)
+    let line = shell.line;
+    run_text_from(shell, &source, line)
 }
 
 /// Runs source text in this shell (`eval`, `source`): a syntax error is
 /// status 2 for that text, not the end of the shell.
 pub(crate) fn run_text(shell: &mut Shell, source: &str) -> ExecResult {
+    run_text_from(shell, source, 1)
+}
+
+/// [`run_text`] with the text's lines numbered from `first_line`.
+fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResult {
     let mut parser = Parser::new(source);
+    parser.set_first_line(first_line);
     parser.set_watch(shell.watch().clone());
     let mut status = 0;
     loop {

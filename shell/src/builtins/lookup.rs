@@ -96,6 +96,8 @@ enum Meaning {
     Function,
     Builtin,
     File(String),
+    /// A program the shell remembers finding (`hash`).
+    Hashed(String),
 }
 
 pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -127,14 +129,16 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
             match meaning {
                 // `-p`/`-P` print paths only; a name that runs something
                 // else prints nothing (and is still found).
-                Meaning::File(path) if path_mode => text.push_str(&format!("{path}\n")),
+                Meaning::File(path) | Meaning::Hashed(path) if path_mode => {
+                    text.push_str(&format!("{path}\n"))
+                }
                 _ if path_mode => {}
                 meaning if options.terse => text.push_str(match meaning {
                     Meaning::Alias(_) => "alias\n",
                     Meaning::Keyword => "keyword\n",
                     Meaning::Function => "function\n",
                     Meaning::Builtin => "builtin\n",
-                    Meaning::File(_) => "file\n",
+                    Meaning::File(_) | Meaning::Hashed(_) => "file\n",
                 }),
                 Meaning::Alias(value) => {
                     text.push_str(&format!("{name} is aliased to `{value}'\n"))
@@ -146,6 +150,7 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
                 }
                 Meaning::Builtin => text.push_str(&format!("{name} is a shell builtin\n")),
                 Meaning::File(path) => text.push_str(&format!("{name} is {path}\n")),
+                Meaning::Hashed(path) => text.push_str(&format!("{name} is hashed ({path})\n")),
             }
         }
     }
@@ -186,6 +191,12 @@ fn type_meanings(shell: &mut Shell, name: &str, options: &TypeOptions) -> Vec<Me
         if is_executable || shell.system_program_at(name).is_some() {
             meanings.push(Meaning::File(name.to_string()));
         }
+        return meanings;
+    }
+    if !options.all
+        && let Some(entry) = shell.hash_table().get(name)
+    {
+        meanings.push(Meaning::Hashed(entry.hit.shown.clone()));
         return meanings;
     }
     let mut paths: Vec<String> = shell
@@ -266,7 +277,9 @@ fn describe_commands(shell: &mut Shell, names: &[String], verbose: bool) -> Exec
             (Meaning::Alias(value), false) => {
                 text.push_str(&format!("alias {name}={}\n", crate::interp::quote(&value)))
             }
-            (Meaning::File(path), false) => text.push_str(&format!("{path}\n")),
+            (Meaning::File(path) | Meaning::Hashed(path), false) => {
+                text.push_str(&format!("{path}\n"))
+            }
             (_, false) => text.push_str(&format!("{name}\n")),
             (Meaning::Alias(value), true) => {
                 text.push_str(&format!("{name} is aliased to `{value}'\n"))
@@ -278,6 +291,7 @@ fn describe_commands(shell: &mut Shell, names: &[String], verbose: bool) -> Exec
             }
             (Meaning::Builtin, true) => text.push_str(&format!("{name} is a shell builtin\n")),
             (Meaning::File(path), true) => text.push_str(&format!("{name} is {path}\n")),
+            (Meaning::Hashed(path), true) => text.push_str(&format!("{name} is hashed ({path})\n")),
         }
     }
     write_out(shell, "command", &text)?;

@@ -11,6 +11,7 @@ pub mod complete;
 pub mod dirs;
 pub mod escalate;
 pub mod flow;
+pub mod hash;
 pub mod history;
 pub mod jobs;
 pub mod lookup;

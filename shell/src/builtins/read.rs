@@ -2,7 +2,10 @@
 
 use std::io::BufRead;
 
+use crate::builtins::common::usage_error;
 use crate::interp::{ExecResult, Shell};
+
+const READ_USAGE: &str = "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]";
 
 struct ReadOptions {
     raw: bool,
@@ -112,7 +115,10 @@ fn parse_read(shell: &mut Shell, args: &[String]) -> Result<ReadOptions, i32> {
                         ));
                     }
                 },
-                other => return Err(shell.fail("read", &format!("-{other}: invalid option"), 2)),
+                other => {
+                    shell.fail("read", &format!("-{other}: invalid option"), 2);
+                    return Err(usage_error(shell, "read", READ_USAGE));
+                }
             }
         }
         i += 1;

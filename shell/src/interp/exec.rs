@@ -540,7 +540,7 @@ impl Shell {
         if let Some((run, kind)) = (self.ctx.table.lookup)(name) {
             // A program earlier on PATH shadows a utility (not a builtin).
             if kind == super::CommandKind::Utility
-                && let Some(path) = self.find_in_path(name)
+                && let Some(path) = self.hashed_command_path(name).and_then(|hit| hit.file)
             {
                 let mut words = words.to_vec();
                 words[0] = path.to_string();
@@ -566,7 +566,7 @@ impl Shell {
             }
             return self.run_script_file(words);
         }
-        if let Some(path) = self.find_in_path(name) {
+        if let Some(path) = self.hashed_command_path(name).and_then(|hit| hit.file) {
             let mut words = words.to_vec();
             words[0] = path.to_string();
             return self.run_script_file(&words);
@@ -620,6 +620,9 @@ impl Shell {
     fn run_script_file(&mut self, words: &[String]) -> ExecResult {
         let path = match self.cwd.resolve(&words[0]) {
             Ok(path) => path,
+            Err(goccia_vfs::PathError::NameTooLong) => {
+                return Ok(self.fail(&words[0], "File name too long", 126));
+            }
             Err(_) => return Ok(self.fail(&words[0], "No such file or directory", 127)),
         };
         let vfs = self.ctx.vfs.clone();
@@ -788,7 +791,13 @@ impl Shell {
 
     /// Prints `bash: what: message` and returns `status`.
     pub(crate) fn fail(&mut self, what: &str, message: &str, status: i32) -> i32 {
-        let text = format!("{}: {what}: {message}\n", self.arg0);
+        // bash names the line when it runs a script file (not for `-c`
+        // text, standard input or an interactive session).
+        let text = if self.runs_script_file && !self.interactive {
+            format!("{}: line {}: {what}: {message}\n", self.arg0, self.line)
+        } else {
+            format!("{}: {what}: {message}\n", self.arg0)
+        };
         self.write_stderr(text.as_bytes());
         status
     }

@@ -49,6 +49,7 @@ pub use context::{
 pub use exec::{CommandOutcome, OutHandle};
 pub(crate) use options::Options;
 pub use param::quote;
+pub(crate) use path_search::PathHit;
 pub(crate) use print::function_text;
 pub use processes::{Process, Processes};
 pub(crate) use redirect::device_input;

@@ -10,6 +10,11 @@
 //! `PATH` shadows the utility, as a real one would. A utility still runs
 //! when `PATH` names no system folder (scripts that trim `PATH` keep
 //! working); `type` then reports it in `/usr/bin`.
+//!
+//! As bash does, the shell remembers where it found each command it ran
+//! (`hash`): a program put earlier on `PATH` later is not seen until
+//! `hash -r` or a change of `PATH`, and a remembered file that went away
+//! is `No such file or directory`, not searched for again.
 
 use goccia_vfs::{Node, VfsPath};
 
@@ -33,7 +38,74 @@ pub(crate) struct PathHit {
     pub file: Option<VfsPath>,
 }
 
+/// The commands this shell remembers (`hash`), by name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HashTable {
+    /// The `PATH` the entries were found on: another one empties the table.
+    path: String,
+    entries: imbl::OrdMap<String, Hashed>,
+}
+
+/// A remembered command and how often it ran from the table.
+#[derive(Clone, Debug)]
+pub(crate) struct Hashed {
+    pub hit: PathHit,
+    pub hits: u32,
+}
+
+impl HashTable {
+    pub(crate) fn clear(&mut self) {
+        self.entries = imbl::OrdMap::new();
+    }
+
+    pub(crate) fn remove(&mut self, name: &str) -> bool {
+        self.entries.remove(name).is_some()
+    }
+
+    pub(crate) fn insert(&mut self, name: &str, hit: PathHit) {
+        self.entries
+            .insert(name.to_string(), Hashed { hit, hits: 0 });
+    }
+
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&String, &Hashed)> {
+        self.entries.iter()
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&Hashed> {
+        self.entries.get(name)
+    }
+}
+
 impl Shell {
+    /// The hash table, emptied first if `PATH` changed since it was
+    /// filled.
+    pub(crate) fn hash_table(&mut self) -> &mut HashTable {
+        let path = self.get_var("PATH").unwrap_or_default();
+        if self.hashed.path != path {
+            self.hashed.clear();
+            self.hashed.path = path;
+        }
+        &mut self.hashed
+    }
+
+    /// Where running `name` leads: the remembered place (counting the
+    /// run), else the `PATH` search, remembered from now on.
+    pub(crate) fn hashed_command_path(&mut self, name: &str) -> Option<PathHit> {
+        if let Some(entry) = self.hash_table().entries.get_mut(name) {
+            entry.hits += 1;
+            return Some(entry.hit.clone());
+        }
+        let hit = self.command_path(name)?;
+        self.hash_table().entries.insert(
+            name.to_string(),
+            Hashed {
+                hit: hit.clone(),
+                hits: 1,
+            },
+        );
+        Some(hit)
+    }
+
     /// Whether `name` is a program of goccia's own (a utility, a builtin
     /// that also ships as a program, or a host command the sandbox lets
     /// through).

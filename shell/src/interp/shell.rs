@@ -43,6 +43,8 @@ pub struct Shell {
     /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
     pub(crate) errexit_off: usize,
     pub(crate) traps: imbl::HashMap<String, String>,
+    /// Where the commands run so far were found (`hash`).
+    pub(crate) hashed: super::path_search::HashTable,
     /// The parent's traps in a subshell: not run, but `trap -p` shows them
     /// as bash's does.
     pub(crate) parent_traps: imbl::HashMap<String, String>,
@@ -124,6 +126,7 @@ impl Shell {
             subshell: 0,
             errexit_off: 0,
             traps: imbl::HashMap::new(),
+            hashed: Default::default(),
             parent_traps: imbl::HashMap::new(),
             in_debug_trap: false,
             in_err_trap: false,

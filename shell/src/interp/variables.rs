@@ -255,6 +255,11 @@ impl Shell {
             return self.set_element(base, key, value.into(), false);
         }
         self.check_writable(&name)?;
+        if name == "PATH" {
+            // Any assignment to PATH, even of the same value, empties the
+            // command hash table, as in bash.
+            self.hashed.clear();
+        }
         let value = self.transform_for(&name, value.into())?;
         let allexport = self.opts.allexport;
         let var = self.vars.entry(&name);

@@ -164,6 +164,12 @@ impl Parser {
 
     /// Checks `watch` while parsing: a huge script stops at the deadline
     /// like any work of the run.
+    /// Numbers the text's lines from `line` (`eval` text goes on from
+    /// the line of the `eval`).
+    pub fn set_first_line(&mut self, line: usize) {
+        self.line = line;
+    }
+
     pub fn set_watch(&mut self, watch: Watch) {
         self.watch = Some(watch);
     }

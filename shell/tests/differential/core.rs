@@ -258,4 +258,13 @@ key=foo; set -- 1 2; (( C[$key] += $2 )); echo ${C[foo]}
 echo $(( C[spam] * 2 )) $(( C[ spam ] )) $(( C[no key] ))
 (( C[k k]++ )); echo "${C[k k]}"
 a=(1 2 3); echo $(( a[1+1] )); echo $(( a[x y] ))"#,
+    // the command hash table: a command is remembered where it was found
+    // until hash -r or an assignment to PATH; hash lists, adds (-p),
+    // forgets (-d) and prints (-t) entries; type says "hashed"
+    r#"hash 2>/dev/null; echo st=$?; hash -r; hash cat; hash; hash -t cat; type cat; command -v cat; command -V cat; type -t cat; type -P cat
+hash -d cat; hash -d cat 2>/dev/null; echo st=$?; hash -p /x/y foo; hash -t foo; type foo; hash -l; PATH=$PATH; hash; cat </dev/null; cat </dev/null; hash
+hash nonexist 2>/dev/null; echo $?; hash -t 2>/dev/null; echo $?; hash -p 2>/dev/null; echo $?; hash -z 2>/dev/null; echo $?
+cd /tmp; rm -rf one two; PATH="one:two:$PATH"; mkdir -p one two; echo 'echo two' > two/mycmd; chmod +x two/mycmd; mycmd
+echo 'echo one' > one/mycmd; chmod +x one/mycmd; mycmd; hash -r; mycmd; rm one/mycmd; mycmd 2>/dev/null; echo st=$?
+hash -t mycmd cat 2>/dev/null; hash echo; echo st=$?; type mycmd; eval 'echo $LINENO'; ./$(printf '%0300d' 0) 2>/dev/null; echo st=$?"#,
 ];
