@@ -210,6 +210,7 @@ registry! {
     Utility "shuf" => utilities::numbers::shuf,
     Utility "timeout" => utilities::process::timeout,
     Utility "nohup" => utilities::process::nohup,
+    Utility "time" => utilities::process::time,
     Utility "ps" => utilities::process::ps,
     Utility "xargs" => utilities::process::xargs,
     Utility "whoami" => utilities::system::whoami,

@@ -96,6 +96,25 @@ impl Fd {
     pub fn null_output() -> Fd {
         Fd::writer(io::sink())
     }
+
+    /// Output that never fits (`> /dev/full`): every write fails with
+    /// `No space left on device`.
+    pub fn full_output() -> Fd {
+        Fd::writer(FullDevice)
+    }
+}
+
+/// `/dev/full` as a writer.
+struct FullDevice;
+
+impl Write for FullDevice {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::ErrorKind::StorageFull.into())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Descriptors by number.

@@ -10,6 +10,15 @@ pub(crate) fn write_out(shell: &mut Shell, name: &str, text: &str) -> ExecResult
     }
 }
 
+/// Writes `text` to stdout, then gives `status`, unless the write failed
+/// (then its error's status, as bash's builtins do).
+pub(crate) fn write_out_then(shell: &mut Shell, name: &str, text: &str, status: i32) -> ExecResult {
+    match write_out(shell, name, text)? {
+        0 => Ok(status),
+        failed => Ok(failed),
+    }
+}
+
 /// `bash: name: message` with status.
 pub(crate) fn builtin_error(
     shell: &mut Shell,

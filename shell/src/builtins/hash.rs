@@ -65,7 +65,9 @@ pub fn hash(shell: &mut Shell, args: &[String]) -> ExecResult {
                         1 => format!("{}\n", entry.hit.shown),
                         _ => format!("{name}\t{}\n", entry.hit.shown),
                     };
-                    write_out(shell, "hash", &text)?;
+                    if write_out(shell, "hash", &text)? != 0 {
+                        return Ok(1);
+                    }
                 }
                 None => status = not_found(shell, name),
             }

@@ -1,7 +1,7 @@
 //! The job builtins over the shell's table of background jobs
 //! ([`crate::interp::jobs`]): `wait`, `jobs` and `kill`.
 
-use super::common::{builtin_error, write_out};
+use super::common::{builtin_error, write_out, write_out_then};
 use crate::interp::jobs::Lookup;
 use crate::interp::{ExecResult, Shell};
 use crate::pad::right_pad;
@@ -188,8 +188,7 @@ pub fn jobs(shell: &mut Shell, args: &[String]) -> ExecResult {
             shell.jobs.collect(index);
         }
     }
-    write_out(shell, "jobs", &text)?;
-    Ok(status)
+    write_out_then(shell, "jobs", &text, status)
 }
 
 /// `kill [-s sig | -n num | -sig] id ...` and `kill -l|-L [sig ...]`.
@@ -286,6 +285,5 @@ fn list_signals(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    write_out(shell, "kill", &text)?;
-    Ok(status)
+    write_out_then(shell, "kill", &text, status)
 }

@@ -6,6 +6,7 @@ use crate::builtins::common::builtin_error;
 use crate::builtins::common::flag_letters;
 use crate::builtins::common::usage_error;
 use crate::builtins::common::write_out;
+use crate::builtins::common::write_out_then;
 use crate::interp::{ExecResult, Shell};
 
 const ALIAS_USAGE: &str = "alias [-p] [name[=value] ... ]";
@@ -43,8 +44,7 @@ pub fn alias(shell: &mut Shell, args: &[String]) -> ExecResult {
             },
         }
     }
-    write_out(shell, "alias", &text)?;
-    Ok(status)
+    write_out_then(shell, "alias", &text, status)
 }
 
 pub fn unalias(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -154,8 +154,7 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    write_out(shell, "type", &text)?;
-    Ok(status)
+    write_out_then(shell, "type", &text, status)
 }
 
 /// What `name` means to `type`, in bash's order: the first only, unless
@@ -294,8 +293,7 @@ fn describe_commands(shell: &mut Shell, names: &[String], verbose: bool) -> Exec
             (Meaning::Hashed(path), true) => text.push_str(&format!("{name} is hashed ({path})\n")),
         }
     }
-    write_out(shell, "command", &text)?;
-    Ok(status)
+    write_out_then(shell, "command", &text, status)
 }
 
 pub fn builtin(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -324,8 +322,7 @@ pub fn which(shell: &mut Shell, args: &[String]) -> ExecResult {
             status = 1;
         }
     }
-    write_out(shell, "which", &text)?;
-    Ok(status)
+    write_out_then(shell, "which", &text, status)
 }
 
 pub fn help(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -4,6 +4,7 @@
 use crate::builtins::common::builtin_error;
 use crate::builtins::common::flag_letters;
 use crate::builtins::common::write_out;
+use crate::builtins::common::write_out_then;
 use crate::interp::options::{self, SET_OPTIONS, SHOPT_OPTIONS};
 use crate::interp::{ExecResult, Shell};
 
@@ -186,7 +187,7 @@ pub fn shopt(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     if !quiet {
-        write_out(shell, "shopt", &text)?;
+        return write_out_then(shell, "shopt", &text, status);
     }
     Ok(status)
 }

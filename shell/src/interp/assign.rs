@@ -69,6 +69,11 @@ impl Shell {
     /// command line is abandoned with status 1 (see [`Shell::fail_line`]).
     pub(crate) fn assignment_failed(&mut self, message: &str) -> Flow {
         self.report_at_line(message);
+        if self.opts.is_set("posix") && !self.interactive {
+            // POSIX mode: an assignment error ends a non-interactive shell.
+            self.status = 1;
+            return Flow::Exit(1);
+        }
         self.fail_line()
     }
 

@@ -377,8 +377,7 @@ impl Shell {
                     .get_raw(&resolved)
                     .is_some_and(|v| v.attrs.readonly)
                 {
-                    let text = format!("{}: {resolved}: readonly variable\n", self.arg0);
-                    self.write_stderr(text.as_bytes());
+                    self.report_at_line(&format!("{resolved}: readonly variable"));
                     continue;
                 }
                 restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
@@ -848,6 +847,11 @@ impl Shell {
             io::ErrorKind::OutOfMemory => error.to_string(),
             _ => format!("write error: {error}"),
         };
+        // A builtin's error comes from the shell (`bash: line 3: echo:
+        // ...`); a utility's from the program (`cat: ...`).
+        if self.ctx.table.kind(name) == Some(super::CommandKind::Builtin) {
+            return Ok(self.fail(name, &message, 1));
+        }
         Ok(self.fail_command(name, &message, 1))
     }
 

@@ -18,7 +18,7 @@ pub(crate) type SavedFds = Vec<(usize, Option<Fd>)>;
 pub(crate) fn device_input(path: &str, watch: &goccia_core::Watch) -> Option<Fd> {
     match path {
         "/dev/null" => Some(Fd::null_input()),
-        "/dev/zero" => Some(Fd::reader(crate::io::ZeroReader::new(watch.clone()))),
+        "/dev/zero" | "/dev/full" => Some(Fd::reader(crate::io::ZeroReader::new(watch.clone()))),
         "/dev/urandom" | "/dev/random" => {
             Some(Fd::reader(crate::io::RandomReader::new(watch.clone())))
         }
@@ -324,8 +324,11 @@ impl Shell {
                 .cloned()
                 .ok_or_else(|| self.redirect_error(target, "Bad file descriptor"));
         }
-        if target == "/dev/null" || target == "/dev/zero" || target == "/dev/full" {
+        if target == "/dev/null" || target == "/dev/zero" {
             return Ok(Fd::null_output());
+        }
+        if target == "/dev/full" {
+            return Ok(Fd::full_output());
         }
         let path = self.redirect_path(target)?;
         let vfs = self.ctx.vfs.clone();

@@ -267,4 +267,13 @@ hash nonexist 2>/dev/null; echo $?; hash -t 2>/dev/null; echo $?; hash -p 2>/dev
 cd /tmp; rm -rf one two; PATH="one:two:$PATH"; mkdir -p one two; echo 'echo two' > two/mycmd; chmod +x two/mycmd; mycmd
 echo 'echo one' > one/mycmd; chmod +x one/mycmd; mycmd; hash -r; mycmd; rm one/mycmd; mycmd 2>/dev/null; echo st=$?
 hash -t mycmd cat 2>/dev/null; hash echo; echo st=$?; type mycmd; eval 'echo $LINENO'; ./$(printf '%0300d' 0) 2>/dev/null; echo st=$?"#,
+    // writes to /dev/full fail (status 1) in builtins and utilities;
+    // GNU time as a program (-f, -o, -a, -p); in POSIX mode an
+    // assignment error ends the shell
+    r#"cd /tmp; echo hi > /dev/full; echo status=$?; printf '%s\n' hi > /dev/full; echo status=$?; type echo > /dev/full; echo status=$?; ulimit -a > /dev/full; echo status=$?; echo a | cat > /dev/full; echo status=$?; pwd > /dev/full; echo status=$?; head -c 3 /dev/full | od -c
+set -o errexit
+if command time -f '%x %C' true 2>/dev/null; then echo 'supports -f'; fi; if env time -f '%x' true 2>/dev/null; then echo env; fi
+command time -f '%x' -o out.txt sh -c 'exit 3' || echo st=$?; cat out.txt; command time -a -o out.txt -f 'again %x' true; cat out.txt
+command time 2>/dev/null || echo st=$?; command time nope 2>/dev/null || echo st=$?; command time -z true 2>/dev/null || echo st=$?
+set +o errexit; printf 'set -o posix\nreadonly x=1\nx=2\necho no\n' > px.sh; bash px.sh 2>/dev/null; echo st=$?"#,
 ];

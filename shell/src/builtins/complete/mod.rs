@@ -8,6 +8,7 @@
 mod generate;
 
 use crate::builtins::common::write_out;
+use crate::builtins::common::write_out_then;
 use crate::completion::{ACTION_LETTERS, Action, CompOption, CompSpec, Target};
 use crate::interp::{ExecResult, Shell};
 
@@ -207,8 +208,7 @@ fn list(shell: &mut Shell, targets: &[Target]) -> ExecResult {
             }
         }
     }
-    write_out(shell, "complete", &text)?;
-    Ok(status)
+    write_out_then(shell, "complete", &text, status)
 }
 
 fn no_spec(shell: &mut Shell, name: &str, target: &Target) -> i32 {

@@ -1,9 +1,11 @@
 //! Utilities about processes: those that run other commands (`timeout`,
-//! `nohup`, `xargs`) and `ps`, which lists the session's.
+//! `nohup`, `xargs`, `time`) and `ps`, which lists the session's.
 
 mod ps;
+mod time;
 
 pub use ps::ps;
+pub use time::time;
 
 use crate::interp::{ExecResult, Flow, Shell};
 use goccia_core::Stop;
