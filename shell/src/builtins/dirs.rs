@@ -153,10 +153,30 @@ pub fn pwd(shell: &mut Shell, args: &[String]) -> ExecResult {
     write_out(shell, "pwd", &text)
 }
 
-fn dirs_text(shell: &Shell) -> String {
-    let mut parts = vec![shell.cwd().to_string()];
-    parts.extend(shell.dir_stack.iter().rev().map(|p| p.to_string()));
-    format!("{}\n", parts.join(" "))
+fn dirs_text(shell: &mut Shell) -> String {
+    format!("{}\n", stack_entries(shell, false).join(" "))
+}
+
+/// The folder stack, the working folder first; `$HOME` at the start of
+/// an entry shown as `~` unless `long` (`dirs -l`).
+fn stack_entries(shell: &mut Shell, long: bool) -> Vec<String> {
+    let home = shell
+        .get_var("HOME")
+        .filter(|home| !home.is_empty() && !long);
+    let mut entries = vec![shell.cwd().to_string()];
+    entries.extend(shell.dir_stack.iter().rev().map(|p| p.to_string()));
+    let Some(home) = home else {
+        return entries;
+    };
+    let home = home.trim_end_matches('/').to_string();
+    entries
+        .into_iter()
+        .map(|entry| match entry.strip_prefix(&home) {
+            Some("") => "~".to_string(),
+            Some(rest) if rest.starts_with('/') && !home.is_empty() => format!("~{rest}"),
+            _ => entry,
+        })
+        .collect()
 }
 
 const PUSHD_USAGE: &str = "pushd: usage: pushd [-n] [+N | -N | dir]";
@@ -183,8 +203,9 @@ fn stack_operands<'a>(
         let numbered = arg.len() > 1
             && arg.starts_with(['+', '-'])
             && arg[1..].bytes().all(|b| b.is_ascii_digit());
-        if is_option && !numbered && !arg[1..].chars().all(|c| options.contains(c)) {
-            let what = if name == "dirs" {
+        // One letter per word: bash reads `-lv` as a bad number.
+        if is_option && !numbered && !(arg.len() == 2 && options.contains(&arg[1..])) {
+            let what = if name == "dirs" && arg.len() == 2 {
                 "invalid option"
             } else {
                 "invalid number"
@@ -269,16 +290,18 @@ pub fn dirs(shell: &mut Shell, args: &[String]) -> ExecResult {
         shell.dir_stack.clear();
         return Ok(0);
     }
-    if args.iter().any(|a| a == "-v") {
-        let mut parts = vec![shell.cwd().to_string()];
-        parts.extend(shell.dir_stack.iter().rev().map(|p| p.to_string()));
-        let text: String = parts
+    let has = |letter: char| args[1..].iter().any(|a| *a == format!("-{letter}"));
+    let entries = stack_entries(shell, has('l'));
+    let text: String = if has('v') {
+        entries
             .iter()
             .enumerate()
             .map(|(i, p)| format!("{i:2}  {p}\n"))
-            .collect();
-        return write_out(shell, "dirs", &text);
-    }
-    let text = dirs_text(shell);
+            .collect()
+    } else if has('p') {
+        entries.iter().map(|p| format!("{p}\n")).collect()
+    } else {
+        format!("{}\n", entries.join(" "))
+    };
     write_out(shell, "dirs", &text)
 }
