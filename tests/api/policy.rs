@@ -212,7 +212,7 @@ const NON_WRITERS: &[&str] = &[
 /// themselves (`goccia` is tested below, with a script that writes).
 const RUNNERS: &[&str] = &[
     "eval", "source", ".", "command", "builtin", "exec", "bash", "sh", "env", "timeout", "xargs",
-    "goccia", "escalate", "gawk", "mawk", "nohup", "compgen", "fc",
+    "goccia", "escalate", "gawk", "mawk", "nohup", "time", "compgen", "fc",
 ];
 
 /// Commands that write what they download: they need a server the
