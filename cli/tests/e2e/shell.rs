@@ -184,3 +184,20 @@ fn usage_errors_exit_2_and_run_nothing() {
         .stderr_has("seed path does not exist");
     project.goccia(&["shell", "--bogus"]).assert_code(2);
 }
+
+#[test]
+fn a_builtin_error_names_the_script_line_as_bash_does() {
+    // In a script file bash prefixes `NAME: line N:`; in `-c` text it
+    // writes only `bash:`.
+    let project = project();
+    project.write("app/err.sh", "echo start\ncd /nope\n");
+    project
+        .goccia(&["shell", "--seed", "app=/app", "/app/err.sh"])
+        .assert_code(1)
+        .stdout_is("start\n")
+        .stderr_has("/app/err.sh: line 2: cd: /nope: No such file or directory");
+    let run = project.goccia(&["shell", "-c", "echo start\ncd /nope"]);
+    run.assert_code(1)
+        .stderr_has("bash: cd: /nope: No such file or directory");
+    assert!(!run.stderr.contains("line 2"), "{}", run.stderr);
+}

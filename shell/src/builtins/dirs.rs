@@ -42,22 +42,24 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     // `-P` steps out of the folder links lead to, not the links.
     let base = if physical {
-        let vfs = shell.context().vfs.lock();
-        vfs.canonical(shell.cwd())
-            .unwrap_or_else(|_| shell.cwd().clone())
+        shell.physical(shell.cwd())
     } else {
         shell.cwd().clone()
     };
-    let (path, from_cdpath) = match search_cdpath(shell, &base, &target) {
-        Some(found) => (found, true),
+    let found = search_cdpath(shell, &base, &target);
+    let from_cdpath = found.is_some();
+    let path = match found {
+        Some((path, named)) => {
+            print |= named;
+            path
+        }
         None => match base.resolve(&target) {
-            Ok(path) => (path, false),
+            Ok(path) => path,
             Err(_) => {
                 return builtin_error(shell, "cd", &format!("{target}: File name too long"), 1);
             }
         },
     };
-    print |= from_cdpath;
     let exists = {
         let vfs = shell.context().vfs.lock();
         if !from_cdpath && !folders_before_dot_dot_exist(&vfs, &base, &target) {
@@ -74,8 +76,7 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
         return builtin_error(shell, "cd", &format!("{target}: {reason}"), 1);
     }
     let path = if physical {
-        let vfs = shell.context().vfs.lock();
-        vfs.canonical(&path).unwrap_or(path)
+        shell.physical(&path)
     } else {
         path
     };
@@ -88,20 +89,21 @@ pub fn cd(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// `$CDPATH`: a relative target that does not start with `.` or `..` is
-/// looked for under each of its folders (an empty entry is the working
-/// folder); the first folder that has it wins.
-fn search_cdpath(shell: &mut Shell, base: &VfsPath, target: &str) -> Option<VfsPath> {
+/// looked for under each of its folders in turn (an empty entry is the
+/// working folder); the first that has it wins. Also says whether the
+/// folder came from a named entry (then `cd` prints where it went).
+fn search_cdpath(shell: &mut Shell, base: &VfsPath, target: &str) -> Option<(VfsPath, bool)> {
     let first = target.split('/').next().unwrap_or("");
     if target.starts_with('/') || first == "." || first == ".." {
         return None;
     }
     let cdpath = shell.get_var("CDPATH").filter(|value| !value.is_empty())?;
     let vfs = shell.context().vfs.lock();
-    cdpath
-        .split(':')
-        .filter(|entry| !entry.is_empty())
-        .filter_map(|entry| base.resolve(&format!("{entry}/{target}")).ok())
-        .find(|path| vfs.is_dir(path))
+    cdpath.split(':').find_map(|entry| {
+        let folder = if entry.is_empty() { "." } else { entry };
+        let path = base.resolve(&format!("{folder}/{target}")).ok()?;
+        vfs.is_dir(&path).then_some((path, !entry.is_empty()))
+    })
 }
 
 /// Whether every folder a `..` of `target` steps out of exists (bash
@@ -143,9 +145,7 @@ pub fn pwd(shell: &mut Shell, args: &[String]) -> ExecResult {
     // The last of -L and -P counts.
     let physical = letters.last() == Some(&'P');
     let path = if physical {
-        let vfs = shell.context().vfs.lock();
-        vfs.canonical(shell.cwd())
-            .unwrap_or_else(|_| shell.cwd().clone())
+        shell.physical(shell.cwd())
     } else {
         shell.cwd().clone()
     };

@@ -750,23 +750,19 @@ impl Shell {
             .vars
             .get_raw("PWD")
             .filter(|var| var.attrs.exported)
-            .and_then(|var| var.value.as_ref()?.scalar().map(str::to_string));
-        let physical = self.ctx.vfs.lock().canonical(&self.cwd).ok();
-        let same = |text: &str| {
-            let named = VfsPath::parse(text).ok();
-            let vfs = self.ctx.vfs.lock();
-            named.and_then(|path| vfs.canonical(&path).ok()) == physical
-        };
-        match inherited {
-            Some(text) if text.starts_with('/') && same(&text) => {}
-            _ => {
-                if let Some(physical) = physical {
-                    child.cwd = physical;
-                }
-                let var = child.vars.entry("PWD");
-                *var = Var::scalar(child.cwd.to_string());
-                var.attrs.exported = true;
-            }
+            .and_then(|var| var.value.as_ref()?.scalar());
+        let names_cwd = inherited.is_some_and(|text| {
+            // The usual case, `$PWD` as `cd` left it, needs no lookup.
+            text == self.cwd.as_str()
+                || text.starts_with('/')
+                    && VfsPath::parse(text)
+                        .is_ok_and(|path| self.physical(&path) == self.physical(&self.cwd))
+        });
+        if !names_cwd {
+            child.cwd = self.physical(&self.cwd);
+            let var = child.vars.entry("PWD");
+            *var = Var::scalar(child.cwd.to_string());
+            var.attrs.exported = true;
         }
         let shlvl = self
             .get_var_const("SHLVL")

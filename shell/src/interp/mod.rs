@@ -23,6 +23,7 @@ pub mod context;
 pub(crate) mod declare;
 mod exec;
 mod expand;
+mod hash_table;
 pub(crate) mod history;
 mod history_file;
 mod interactive;
@@ -47,9 +48,9 @@ pub use context::{
     CommandFn, CommandKind, CommandTable, Context, Hooks, HostCommands, ScriptLauncher,
 };
 pub use exec::{CommandOutcome, OutHandle};
+pub(crate) use hash_table::PathHit;
 pub(crate) use options::Options;
 pub use param::quote;
-pub(crate) use path_search::PathHit;
 pub(crate) use print::function_text;
 pub use processes::{Process, Processes};
 pub(crate) use redirect::device_input;

@@ -18,6 +18,7 @@
 
 use goccia_vfs::{Node, VfsPath};
 
+use super::hash_table::{HashTable, PathHit};
 use super::{CommandKind, Shell};
 
 /// The folders goccia's utilities live in.
@@ -28,62 +29,22 @@ const ALSO_PROGRAMS: &[&str] = &[
     "echo", "printf", "test", "[", "true", "false", "kill", "pwd", "sleep", "env",
 ];
 
-/// A program found for a name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct PathHit {
-    /// The path as bash shows it: the `PATH` folder as written, `/`, the
-    /// name (`_tmp/pwd` stays relative).
-    pub shown: String,
-    /// The VFS file to run; `None` for one of goccia's utilities.
-    pub file: Option<VfsPath>,
-}
-
-/// The commands this shell remembers (`hash`), by name.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct HashTable {
-    /// The `PATH` the entries were found on: another one empties the table.
-    path: String,
-    entries: imbl::OrdMap<String, Hashed>,
-}
-
-/// A remembered command and how often it ran from the table.
-#[derive(Clone, Debug)]
-pub(crate) struct Hashed {
-    pub hit: PathHit,
-    pub hits: u32,
-}
-
-impl HashTable {
-    pub(crate) fn clear(&mut self) {
-        self.entries = imbl::OrdMap::new();
-    }
-
-    pub(crate) fn remove(&mut self, name: &str) -> bool {
-        self.entries.remove(name).is_some()
-    }
-
-    pub(crate) fn insert(&mut self, name: &str, hit: PathHit) {
-        self.entries
-            .insert(name.to_string(), Hashed { hit, hits: 0 });
-    }
-
-    pub(crate) fn entries(&self) -> impl Iterator<Item = (&String, &Hashed)> {
-        self.entries.iter()
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<&Hashed> {
-        self.entries.get(name)
-    }
-}
-
 impl Shell {
     /// The hash table, emptied first if `PATH` changed since it was
     /// filled.
+    ///
+    /// Assigning `PATH` empties it too (see `set_var`); comparing catches
+    /// the changes that are no assignment (`unset`, a temporary binding
+    /// ending, `command -p`). Compared in place: this runs per command.
     pub(crate) fn hash_table(&mut self) -> &mut HashTable {
-        let path = self.get_var("PATH").unwrap_or_default();
-        if self.hashed.path != path {
-            self.hashed.clear();
-            self.hashed.path = path;
+        let current = self
+            .vars
+            .get_raw("PATH")
+            .and_then(|var| var.value.as_ref()?.scalar())
+            .unwrap_or("");
+        if !self.hashed.is_for(current) {
+            let current = current.to_string();
+            self.hashed.start_over(current);
         }
         &mut self.hashed
     }
@@ -91,19 +52,23 @@ impl Shell {
     /// Where running `name` leads: the remembered place (counting the
     /// run), else the `PATH` search, remembered from now on.
     pub(crate) fn hashed_command_path(&mut self, name: &str) -> Option<PathHit> {
-        if let Some(entry) = self.hash_table().entries.get_mut(name) {
-            entry.hits += 1;
-            return Some(entry.hit.clone());
+        if let Some(hit) = self.hash_table().count_run(name) {
+            return Some(hit);
         }
         let hit = self.command_path(name)?;
-        self.hash_table().entries.insert(
-            name.to_string(),
-            Hashed {
-                hit: hit.clone(),
-                hits: 1,
-            },
-        );
+        self.hash_table().insert(name, hit.clone());
+        self.hash_table().count_run(name);
         Some(hit)
+    }
+
+    /// `path` with every link followed (`pwd -P`, `cd -P`), or `path`
+    /// itself when it does not resolve.
+    pub(crate) fn physical(&self, path: &VfsPath) -> VfsPath {
+        self.ctx
+            .vfs
+            .lock()
+            .canonical(path)
+            .unwrap_or_else(|_| path.clone())
     }
 
     /// Whether `name` is a program of goccia's own (a utility, a builtin

@@ -44,16 +44,13 @@ pub struct Shell {
     pub(crate) errexit_off: usize,
     pub(crate) traps: imbl::HashMap<String, String>,
     /// Where the commands run so far were found (`hash`).
-    pub(crate) hashed: super::path_search::HashTable,
+    pub(crate) hashed: super::hash_table::HashTable,
     /// The parent's traps in a subshell: not run, but `trap -p` shows them
     /// as bash's does.
     pub(crate) parent_traps: imbl::HashMap<String, String>,
-    /// Running the DEBUG trap (it does not trigger itself).
-    pub(crate) in_debug_trap: bool,
-    /// The ERR trap is running (it does not set itself off).
-    pub(crate) in_err_trap: bool,
-    /// The RETURN trap is running (it does not set itself off).
-    pub(crate) in_return_trap: bool,
+    /// Which of the DEBUG, ERR and RETURN traps are running, a bit each
+    /// (a trap's own commands do not set it off again).
+    pub(crate) running_traps: u8,
     /// `$_`: the last argument of the previous simple command.
     pub(crate) last_arg: String,
     /// The status of the last command substitution of the current command.
@@ -128,9 +125,7 @@ impl Shell {
             traps: imbl::HashMap::new(),
             hashed: Default::default(),
             parent_traps: imbl::HashMap::new(),
-            in_debug_trap: false,
-            in_err_trap: false,
-            in_return_trap: false,
+            running_traps: 0,
             last_arg: String::new(),
             subst_status: None,
             sources: Vec::new(),

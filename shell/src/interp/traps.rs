@@ -16,67 +16,74 @@ pub(crate) struct HiddenTraps {
     ret: Option<String>,
 }
 
+/// The traps that follow commands rather than signals.
+#[derive(Clone, Copy)]
+enum Pseudo {
+    Debug,
+    Err,
+    Return,
+}
+
+impl Pseudo {
+    fn name(self) -> &'static str {
+        match self {
+            Pseudo::Debug => "DEBUG",
+            Pseudo::Err => "ERR",
+            Pseudo::Return => "RETURN",
+        }
+    }
+
+    /// Its bit in [`Shell::running_traps`].
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 impl Shell {
     /// The DEBUG trap, before a simple command, an arithmetic or
     /// conditional command, `case`, each `for` iteration and each
-    /// `for ((...))` expression; `$LINENO` is that command's line. An
-    /// `exit` in it (or `set -e` on its failure) ends the shell.
+    /// `for ((...))` expression; `$LINENO` is that command's line.
     pub(crate) fn run_debug_trap(&mut self) -> Result<(), Flow> {
-        if self.in_debug_trap {
-            return Ok(());
-        }
-        let Some(action) = self.traps.get("DEBUG").cloned() else {
-            return Ok(());
-        };
-        let saved = self.status;
-        self.in_debug_trap = true;
-        let result = self.run_trap_action(&action);
-        self.in_debug_trap = false;
-        match result {
-            Err(flow @ (Flow::Stop(_) | Flow::Exit(_))) => return Err(flow),
-            _ => self.status = saved,
-        }
-        Ok(())
+        self.run_pseudo_trap(Pseudo::Debug)
     }
 
     /// The ERR trap, after a command that failed; in a function only
-    /// under `set -E`, as in bash.
+    /// under `set -E`, as in bash. `set -e` still holds inside it.
     pub(crate) fn run_err_trap(&mut self) -> Result<(), Flow> {
-        if self.in_err_trap || (self.in_function() && !self.opts.errtrace) {
+        if self.in_function() && !self.opts.errtrace {
             return Ok(());
         }
-        if let Some(action) = self.traps.get("ERR").cloned() {
-            let saved = self.status;
-            // Not set off again by its own commands; `set -e` still holds.
-            self.in_err_trap = true;
-            let result = self.run_trap_action(&action);
-            self.in_err_trap = false;
-            if let Err(Flow::Stop(stopped)) = result {
-                return Err(Flow::Stop(stopped));
-            }
-            self.status = saved;
-        }
-        Ok(())
+        self.run_pseudo_trap(Pseudo::Err)
     }
 
     /// The RETURN trap, as a function or sourced file ends: it sees the
     /// function's `$FUNCNAME`, and `$?` is the last command's status
     /// (not the one `return` gives), as in bash.
     pub(crate) fn run_return_trap(&mut self) -> Result<(), Flow> {
-        if self.in_return_trap {
+        self.run_pseudo_trap(Pseudo::Return)
+    }
+
+    /// Runs `trap`'s action if one is set and it is not already running
+    /// (its own commands do not set it off again), leaving `$?` as it
+    /// was. An `exit` in it, or `set -e` on its failure, ends the shell.
+    fn run_pseudo_trap(&mut self, trap: Pseudo) -> Result<(), Flow> {
+        // Most shells set no trap: one check instead of a lookup per command.
+        if self.traps.is_empty() || self.running_traps & trap.bit() != 0 {
             return Ok(());
         }
-        let Some(action) = self.traps.get("RETURN").cloned() else {
+        let Some(action) = self.traps.get(trap.name()).cloned() else {
             return Ok(());
         };
         let saved = self.status;
-        self.in_return_trap = true;
+        self.running_traps |= trap.bit();
         let result = self.run_trap_action(&action);
-        self.in_return_trap = false;
-        self.status = saved;
+        self.running_traps &= !trap.bit();
         match result {
             Err(flow @ (Flow::Stop(_) | Flow::Exit(_))) => Err(flow),
-            _ => Ok(()),
+            _ => {
+                self.status = saved;
+                Ok(())
+            }
         }
     }
 
@@ -107,7 +114,7 @@ impl Shell {
     /// RETURN) or a sourced file (DEBUG) does not inherit without
     /// `set -T`.
     pub(crate) fn hide_traced_traps(&mut self, function: bool) -> HiddenTraps {
-        if self.opts.functrace {
+        if self.opts.functrace || self.traps.is_empty() {
             return HiddenTraps {
                 debug: None,
                 ret: None,

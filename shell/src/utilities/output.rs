@@ -83,3 +83,33 @@ pub fn open_sink(shell: &mut Shell, operand: &str, append: bool) -> Result<Sink,
     created.map_err(OpenError::Fs)?;
     Ok(Sink::File(FileWriter::new(vfs, path)))
 }
+
+/// Opens `operand` as [`open_sink`] does; a refusal is reported as
+/// `command: operand: reason` and becomes `status`. An unopened
+/// `/dev/fd/N` is `No such file or directory`, as Linux says for it.
+pub fn open_sink_or_fail(
+    shell: &mut Shell,
+    command: &str,
+    operand: &str,
+    append: bool,
+    status: i32,
+) -> Result<Sink, i32> {
+    match open_sink(shell, operand, append) {
+        Ok(sink) => Ok(sink),
+        Err(OpenError::Fs(error)) => Err(shell.fail_fs(
+            command,
+            operand,
+            &error,
+            |reason| format!("{operand}: {reason}"),
+            status,
+        )),
+        Err(OpenError::BadDescriptor) => Err(shell.fail_command(
+            command,
+            &format!("{operand}: No such file or directory"),
+            status,
+        )),
+        Err(OpenError::Invalid(reason)) => {
+            Err(shell.fail_command(command, &format!("{operand}: {reason}"), status))
+        }
+    }
+}

@@ -210,13 +210,14 @@ $(a)xy
 foo
 EOF
 ) == foo ]]; echo $?
-cat <<- EOF
-	outside
-	$(cat <<- INSIDE
-		inside
-INSIDE
+cat <<- OUTER
+	first line
+	$(tr a-z A-Z <<- INNER
+		shouted
+INNER
 )
-EOF
+	last line
+OUTER
 echo $(( $(cat <<X
 3
 X
@@ -224,39 +225,41 @@ X
     // inside double quotes the operand of ${x-...} (and :-, =, ?, +)
     // keeps single quotes as characters, though `}` between them does not
     // end it; the pattern operators still quote with them
-    r#"echo "${Unset:-'b'}" "${Unset:-'a b c'}"
-var='a b c'
-echo "${Unset:-'$var'}" ${Unset:-'$var'}
-echo "${undef-'c d'}" "${undef-'c  d'}"
-foo='a b c d'
-echo "${foo%'c d'}" "${foo%'c  d'}" "${foo//'c d'/'zzz'}"
-echo "${var-}}"
-echo "${var-\}}"
-echo "${var-'}'}"
+    r#"echo "${none:-'x'}" "${none:-'one  two'}"
+word='p q r'
+echo "${none:-'$word'}" ${none:-'$word'}
+echo "${missing-'m n'}" "${missing-'m  n'}"
+line='w x y z'
+echo "${line%'y z'}" "${line%'y  z'}" "${line//'x y'/'X-Y'}"
+echo "${word-}}"
+echo "${word-\}}"
+echo "${word-'}'}"
 echo "${var-"}"}"
 echo "${u-'a'"b"}" "${u-${v-'x'}}" "${u=' q '}" "[$u]"
 echo "${u2-$(echo 'i j')}""#,
     // pwd -P and cd -P follow links; after `unset PWD` it stays empty
     // and a new shell starts from the physical path; CDPATH is searched
     // (and the folder found printed)
-    r#"cd /tmp; rm -rf cdt; mkdir -p cdt/target/sub cdt/spam/foo cdt/eggs/foo cdt/eggs/bar; ln -s /tmp/cdt/target /tmp/cdt/symlink
-cd /tmp/cdt/symlink; pwd; pwd -P; pwd -LP; pwd -z 2>/dev/null; echo st=$?
+    r#"cd /tmp; rm -rf cdt; mkdir -p cdt/real/inner cdt/first/shared cdt/second/shared cdt/second/only cdt/work/shared; ln -s /tmp/cdt/real /tmp/cdt/link
+cd /tmp/cdt/link; pwd; pwd -P; pwd -LP; pwd -z 2>/dev/null; echo st=$?
 bash -c pwd; unset PWD; echo "PWD=$PWD"; pwd; echo "PWD=$PWD"; bash -c 'pwd; echo $PWD'
-cd -P /tmp/cdt/symlink; echo $PWD; cd /tmp/cdt/symlink/sub; cd -P ..; echo $PWD; cd /tmp/cdt/symlink/sub; cd -L ..; echo $PWD
-CDPATH=/tmp/cdt/spam:/tmp/cdt/eggs; cd foo; echo st=$? $PWD; cd bar; echo st=$? $PWD; cd ./nope 2>/dev/null; echo st=$?"#,
+cd -P /tmp/cdt/link; echo $PWD; cd /tmp/cdt/link/inner; cd -P ..; echo $PWD; cd /tmp/cdt/link/inner; cd -L ..; echo $PWD
+CDPATH=/tmp/cdt/first:/tmp/cdt/second; cd shared; echo st=$? $PWD; cd only; echo st=$? $PWD; cd ./nope 2>/dev/null; echo st=$?
+cd /tmp/cdt/work; CDPATH=":/tmp/cdt/second"; cd shared; echo st=$? $PWD; cd ..
+CDPATH=".:/tmp/cdt/second"; cd shared; echo st=$? $PWD; cd ..; CDPATH="/tmp/cdt/second:"; cd shared; echo st=$? $PWD"#,
     // in arithmetic an associative array's subscript is its key text
     // (A[K] is the key K); an indexed array's is an expression
-    r#"K=5; V=42
-typeset -A A
-(( A[K] = V ))
-echo A["5"]=${A["5"]} keys = ${!A[@]} values = ${A[@]}
-typeset -A B; B["$K"]=$V; B["K"]=oops
-(( V = B[K] )); echo V=$V
-declare -A C=(['foo']=bar ['spam']=42)
-(( x = C['spam'] )); echo $x
-key=foo; set -- 1 2; (( C[$key] += $2 )); echo ${C[foo]}
-echo $(( C[spam] * 2 )) $(( C[ spam ] )) $(( C[no key] ))
-(( C[k k]++ )); echo "${C[k k]}"
+    r#"name=7; num=19
+typeset -A M
+(( M[name] = num ))
+echo M["7"]=${M["7"]} keys = ${!M[@]} values = ${M[@]}
+typeset -A N; N["$name"]=$num; N["name"]=wrong
+(( num = N[name] )); echo num=$num
+declare -A P=(['red']=1 ['blue']=30)
+(( y = P['blue'] )); echo $y
+key=red; set -- 4 5; (( P[$key] += $2 )); echo ${P[red]}
+echo $(( P[blue] * 3 )) $(( P[ blue ] )) $(( P[two words] ))
+(( P[sp ace]++ )); echo "${P[sp ace]}"
 a=(1 2 3); echo $(( a[1+1] )); echo $(( a[x y] ))"#,
     // the command hash table: a command is remembered where it was found
     // until hash -r or an assignment to PATH; hash lists, adds (-p),
@@ -276,4 +279,11 @@ if command time -f '%x %C' true 2>/dev/null; then echo 'supports -f'; fi; if env
 command time -f '%x' -o out.txt sh -c 'exit 3' || echo st=$?; cat out.txt; command time -a -o out.txt -f 'again %x' true; cat out.txt
 command time 2>/dev/null || echo st=$?; command time nope 2>/dev/null || echo st=$?; command time -z true 2>/dev/null || echo st=$?
 set +o errexit; printf 'set -o posix\nreadonly x=1\nx=2\necho no\n' > px.sh; bash px.sh 2>/dev/null; echo st=$?"#,
+    // an `exit` in the ERR trap ends the shell; `time -o` opens its
+    // report file before running the command (a bad path is status 125
+    // and nothing runs)
+    r#"bash -c 'trap "echo caught; exit 3" ERR; false; echo after'; echo st=$?
+bash -c 'trap "exit 4" ERR; f() { false; echo in-f; }; f; echo after'; echo st=$?
+command time -f '%x' -o /no/such/dir/report echo ran 2>/dev/null; echo st=$?
+cd /tmp; command time -f '%x' -o /dev/stdout sh -c 'exit 2'; echo st=$?"#,
 ];

@@ -10,7 +10,7 @@ use std::io::Write;
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::args::{buffered, finish};
 use crate::utilities::input::{ByteStream, Source, open_source};
-use crate::utilities::output::{OpenError, open_sink};
+use crate::utilities::output::open_sink_or_fail;
 
 /// Most columns a dump line may have.
 const MAX_COLUMNS: i64 = 256;
@@ -237,20 +237,13 @@ fn write_output(shell: &mut Shell, path: &str, data: &[u8], patch: bool) -> Exec
     {
         content.extend_from_slice(&existing[data.len()..]);
     }
-    match open_sink(shell, path, false) {
-        Ok(mut sink) => match sink.write_all(&content).and_then(|()| sink.flush()) {
-            Ok(()) => Ok(0),
-            Err(error) => Ok(shell.fail_command("xxd", &format!("{path}: {error}"), 3)),
-        },
-        Err(OpenError::Fs(error)) => {
-            Ok(shell.fail_fs("xxd", path, &error, |reason| format!("{path}: {reason}"), 3))
-        }
-        Err(OpenError::BadDescriptor) => {
-            Ok(shell.fail_command("xxd", &format!("{path}: Bad file descriptor"), 3))
-        }
-        Err(OpenError::Invalid(reason)) => {
-            Ok(shell.fail_command("xxd", &format!("{path}: {reason}"), 3))
-        }
+    let mut sink = match open_sink_or_fail(shell, "xxd", path, false, 3) {
+        Ok(sink) => sink,
+        Err(status) => return Ok(status),
+    };
+    match sink.write_all(&content).and_then(|()| sink.flush()) {
+        Ok(()) => Ok(0),
+        Err(error) => Ok(shell.fail_command("xxd", &format!("{path}: {error}"), 3)),
     }
 }
 

@@ -51,26 +51,12 @@ pub(crate) fn save(
     data: &[u8],
     status: i32,
 ) -> Result<(), i32> {
-    use crate::utilities::output::{OpenError, open_sink};
+    use crate::utilities::output::open_sink_or_fail;
     use std::io::Write;
-    let failed = |shell: &mut Shell, reason: &str| {
-        shell.fail_command(command, &format!("{file}: {reason}"), status)
-    };
-    match open_sink(shell, file, false) {
-        Ok(mut sink) => sink
-            .write_all(data)
-            .and_then(|()| sink.flush())
-            .map_err(|error| failed(shell, &error.to_string())),
-        Err(OpenError::Fs(error)) => Err(shell.fail_fs(
-            command,
-            file,
-            &error,
-            |reason| format!("{file}: {reason}"),
-            status,
-        )),
-        Err(OpenError::BadDescriptor) => Err(failed(shell, "Bad file descriptor")),
-        Err(OpenError::Invalid(reason)) => Err(failed(shell, reason)),
-    }
+    let mut sink = open_sink_or_fail(shell, command, file, false, status)?;
+    sink.write_all(data)
+        .and_then(|()| sink.flush())
+        .map_err(|error| shell.fail_command(command, &format!("{file}: {error}"), status))
 }
 
 /// `Name: value` as given to `-H`/`--header`.

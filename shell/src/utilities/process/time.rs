@@ -3,9 +3,11 @@
 //! clock only: the CPU, memory and I/O figures of a format are 0, since
 //! goccia's commands are no processes of their own with such accounts.
 
+use std::io::Write;
 use std::time::Instant;
 
 use crate::interp::{ExecResult, Shell};
+use crate::utilities::output::open_sink_or_fail;
 
 const DEFAULT_FORMAT: &str = "%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Ddavgdata %Mmaxresident)k\n%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps";
 const PORTABLE_FORMAT: &str = "real %e\nuser %U\nsys %S";
@@ -32,6 +34,15 @@ pub fn time(shell: &mut Shell, args: &[String]) -> ExecResult {
         let text = format!("missing program to run\n{TRY_HELP}");
         return Ok(shell.fail_command("time", &text, 125));
     }
+    // Opened first, as GNU `time` does: a report that cannot be written
+    // is an error before anything runs.
+    let mut report_file = match &options.output {
+        Some(file) => match open_sink_or_fail(shell, "time", file, options.append, 125) {
+            Ok(sink) => Some(sink),
+            Err(status) => return Ok(status),
+        },
+        None => None,
+    };
     let started = Instant::now();
     let status = if super::runnable(shell, &command[0]) {
         let child = shell.child_process();
@@ -47,10 +58,14 @@ pub fn time(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     report.push_str(&render(&options.format, elapsed, status, command));
     report.push('\n');
-    match &options.output {
-        Some(file) => {
-            if let Err(message) = write_report(shell, file, options.append, &report) {
-                return Ok(shell.fail_command("time", &format!("{file}: {message}"), 1));
+    match report_file.as_mut() {
+        Some(sink) => {
+            if let Err(error) = sink
+                .write_all(report.as_bytes())
+                .and_then(|()| sink.flush())
+            {
+                let file = options.output.as_deref().unwrap_or_default();
+                return Ok(shell.fail_command("time", &format!("{file}: {error}"), 1));
             }
         }
         None => shell.write_stderr(report.as_bytes()),
@@ -157,23 +172,6 @@ fn clock(elapsed: f64) -> String {
     } else {
         format!("{minutes}:{seconds:02}.{fraction:02}")
     }
-}
-
-/// `-o file` (`-a` appends): the report goes to a VFS file.
-fn write_report(shell: &mut Shell, file: &str, append: bool, report: &str) -> Result<(), String> {
-    let path = shell
-        .cwd()
-        .resolve(file)
-        .map_err(|_| "File name too long".to_string())?;
-    let mut vfs = shell.context().vfs.lock();
-    let mut data = if append {
-        vfs.read_file(&path).map(|d| d.to_vec()).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    data.extend_from_slice(report.as_bytes());
-    vfs.write_file(&path, data)
-        .map_err(|error| error.errno.strerror().to_string())
 }
 
 #[cfg(test)]

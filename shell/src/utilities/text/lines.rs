@@ -534,25 +534,10 @@ pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut targets = Vec::new();
     let mut status = 0;
     for operand in &parsed.operands {
-        use crate::utilities::output::{OpenError, open_sink};
-        match open_sink(shell, operand, parsed.has('a')) {
+        use crate::utilities::output::open_sink_or_fail;
+        match open_sink_or_fail(shell, "tee", operand, parsed.has('a'), 1) {
             Ok(sink) => targets.push(sink),
-            Err(OpenError::Fs(error)) => {
-                status = shell.fail_fs(
-                    "tee",
-                    operand,
-                    &error,
-                    |reason| format!("{operand}: {reason}"),
-                    1,
-                )
-            }
-            Err(OpenError::BadDescriptor) => {
-                status =
-                    shell.fail_command("tee", &format!("{operand}: No such file or directory"), 1)
-            }
-            Err(OpenError::Invalid(reason)) => {
-                status = shell.fail_command("tee", &format!("{operand}: {reason}"), 1)
-            }
+            Err(failed) => status = failed,
         }
     }
     let mut source = Source::stdin(shell);
