@@ -196,6 +196,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     if from_file {
         child.set_script_source(&arg0);
     }
+    child.runs_command_text = command_given.is_some();
     if interactive {
         child.start_interactive();
         if !norc

@@ -27,9 +27,20 @@ fn status_arg(shell: &mut Shell, name: &str, arg: Option<&String>) -> Result<i32
     }
 }
 
+/// bash's answer to `break 1 2`, `shift 1 2`, `exit 1 2`: the error
+/// abandons the command being run up to the shell's reader (not only
+/// `eval`'s), as [`Flow::Discard`] says.
+fn too_many_arguments(shell: &mut Shell, name: &str) -> ExecResult {
+    shell.fail(name, "too many arguments", 1);
+    Err(Flow::Discard(match shell.last_status() {
+        0 => 1,
+        status => status,
+    }))
+}
+
 pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
-        return builtin_error(shell, "exit", "too many arguments", 1);
+        return too_many_arguments(shell, "exit");
     }
     shell.exit_requested = true;
     match status_arg(shell, "exit", args.get(1)) {
@@ -39,54 +50,82 @@ pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn return_(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() > 2 {
+        return too_many_arguments(shell, "return");
+    }
     match status_arg(shell, "return", args.get(1)) {
         Ok(status) => Err(Flow::Return(status)),
         Err(status) => Err(Flow::Return(status)),
     }
 }
 
-fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<usize, i32> {
+/// How many loops `break N` / `continue N` leaves, and the status the
+/// loops end with. As bash does, a count below 1 is reported and ends
+/// every loop with status 1, and one that is no number ends the shell
+/// (status 128 with the last status's bits, bash's `throw_to_top_level`).
+fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<(usize, i32), Flow> {
+    if args.len() > 2 {
+        return Err(too_many_arguments(shell, name).unwrap_err());
+    }
     match args.get(1) {
-        None => Ok(1),
+        None => Ok((1, 0)),
         Some(text) => match text.parse::<i64>() {
-            Ok(n) if n >= 1 => Ok(n as usize),
-            Ok(_) => Err(shell.fail(name, &format!("{text}: loop count out of range"), 1)),
-            Err(_) => Err(shell.fail(name, &format!("{text}: numeric argument required"), 1)),
+            Ok(n) if n >= 1 => Ok((n as usize, 0)),
+            Ok(_) => {
+                shell.fail(name, &format!("{text}: loop count out of range"), 1);
+                Ok((shell.loop_depth, 1))
+            }
+            Err(_) => {
+                shell.fail(name, &format!("{text}: numeric argument required"), 1);
+                Err(Flow::Exit(128 | shell.last_status()))
+            }
         },
     }
 }
 
+/// `break` and `continue` outside a loop are reported and do nothing.
+fn outside_loop(shell: &mut Shell, name: &str) -> ExecResult {
+    builtin_error(
+        shell,
+        name,
+        "only meaningful in a `for', `while', or `until' loop",
+        0,
+    )
+}
+
 pub fn break_(shell: &mut Shell, args: &[String]) -> ExecResult {
     if shell.loop_depth == 0 {
-        return builtin_error(
-            shell,
-            "break",
-            "only meaningful in a `for', `while', or `until' loop",
-            0,
-        );
+        return outside_loop(shell, "break");
     }
-    match loop_count(shell, "break", args) {
-        Ok(n) => Err(Flow::Break(n.min(shell.loop_depth))),
-        Err(status) => Ok(status),
-    }
+    let (levels, status) = loop_count(shell, "break", args)?;
+    Err(Flow::Break {
+        levels: levels.min(shell.loop_depth),
+        status,
+    })
 }
 
 pub fn continue_(shell: &mut Shell, args: &[String]) -> ExecResult {
     if shell.loop_depth == 0 {
-        return builtin_error(
-            shell,
-            "continue",
-            "only meaningful in a `for', `while', or `until' loop",
-            0,
-        );
+        return outside_loop(shell, "continue");
     }
-    match loop_count(shell, "continue", args) {
-        Ok(n) => Err(Flow::Continue(n.min(shell.loop_depth))),
-        Err(status) => Ok(status),
+    let (levels, status) = loop_count(shell, "continue", args)?;
+    if status != 0 {
+        // Out of range: every loop ends, as for `break`.
+        return Err(Flow::Break {
+            levels: shell.loop_depth,
+            status,
+        });
     }
+    Err(Flow::Continue {
+        levels: levels.min(shell.loop_depth),
+        status,
+    })
 }
 
 pub fn shift(shell: &mut Shell, args: &[String]) -> ExecResult {
+    if args.len() > 2 {
+        return too_many_arguments(shell, "shift");
+    }
     let count = match args.get(1) {
         None => 1,
         Some(text) => match text.parse::<usize>() {

@@ -6,6 +6,7 @@ use super::{ExecResult, Flow, Shell};
 use crate::arith;
 use crate::ast::*;
 use crate::io::{BytesReader, CaptureWriter, Fd};
+use crate::parse::is_name;
 use crate::pattern::Pattern;
 
 /// What a loop body's flow means for the loop.
@@ -41,6 +42,9 @@ impl Shell {
                 line,
             } => {
                 self.line = *line;
+                if !is_name(var) {
+                    return Ok(self.not_an_identifier(var));
+                }
                 let items = match words {
                     Some(words) => self.expand_words(words)?,
                     None => self.positional.to_vec(),
@@ -60,6 +64,9 @@ impl Shell {
                 self.run_case(word, arms)
             }
             CompoundCommand::Select { var, words, body } => {
+                if !is_name(var) {
+                    return Ok(self.not_an_identifier(var));
+                }
                 let items = match words {
                     Some(words) => self.expand_words(words)?,
                     None => self.positional.to_vec(),
@@ -93,6 +100,12 @@ impl Shell {
         }
     }
 
+    /// A loop variable that is no name (`for i.j in ...`): status 1.
+    fn not_an_identifier(&mut self, var: &str) -> i32 {
+        self.report_at_line(&format!("`{var}': not a valid identifier"));
+        1
+    }
+
     /// A condition (`if`, `while`): `set -e` does not apply inside.
     fn run_condition(&mut self, list: &List) -> ExecResult {
         self.errexit_off += 1;
@@ -108,7 +121,8 @@ impl Shell {
             Ok(status)
             | Err(Flow::Exit(status))
             | Err(Flow::Return(status))
-            | Err(Flow::Abandon(status)) => status,
+            | Err(Flow::Abandon(status))
+            | Err(Flow::Discard(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };
@@ -127,15 +141,23 @@ impl Shell {
                 *status = s;
                 Ok(LoopControl::Next)
             }
-            Err(Flow::Break(n)) => {
-                if n > 1 {
-                    return Err(Flow::Break(n - 1));
+            Err(Flow::Break { levels, status: s }) => {
+                *status = s;
+                if levels > 1 {
+                    return Err(Flow::Break {
+                        levels: levels - 1,
+                        status: s,
+                    });
                 }
                 Ok(LoopControl::Stop)
             }
-            Err(Flow::Continue(n)) => {
-                if n > 1 {
-                    return Err(Flow::Continue(n - 1));
+            Err(Flow::Continue { levels, status: s }) => {
+                *status = s;
+                if levels > 1 {
+                    return Err(Flow::Continue {
+                        levels: levels - 1,
+                        status: s,
+                    });
                 }
                 Ok(LoopControl::Next)
             }
@@ -151,8 +173,12 @@ impl Shell {
                 self.tick_loop()?;
                 let test = match self.run_condition(cond) {
                     Ok(s) => s,
-                    Err(Flow::Break(n)) if n <= 1 => break,
-                    Err(Flow::Continue(n)) if n <= 1 => continue,
+                    Err(flow @ (Flow::Break { .. } | Flow::Continue { .. })) => {
+                        match self.loop_flow(Err(flow), &mut status)? {
+                            LoopControl::Stop => break,
+                            LoopControl::Next => continue,
+                        }
+                    }
                     Err(flow) => return Err(flow),
                 };
                 if (test == 0) == until {

@@ -52,7 +52,8 @@ impl Shell {
             Ok(status)
             | Err(Flow::Exit(status))
             | Err(Flow::Return(status))
-            | Err(Flow::Abandon(status)) => status,
+            | Err(Flow::Abandon(status))
+            | Err(Flow::Discard(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };
@@ -215,8 +216,11 @@ impl Shell {
                         let result = match result {
                             Err(Flow::Exit(status))
                             | Err(Flow::Return(status))
-                            | Err(Flow::Abandon(status)) => Ok(status),
-                            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(stage.status),
+                            | Err(Flow::Abandon(status))
+                            | Err(Flow::Discard(status)) => Ok(status),
+                            Err(Flow::Break { .. }) | Err(Flow::Continue { .. }) => {
+                                Ok(stage.status)
+                            }
                             other => other,
                         };
                         // Close this stage's ends before reporting.
@@ -263,7 +267,8 @@ impl Shell {
                 Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
                 Err(Flow::Exit(status))
                 | Err(Flow::Return(status))
-                | Err(Flow::Abandon(status)) => statuses.push(status),
+                | Err(Flow::Abandon(status))
+                | Err(Flow::Discard(status)) => statuses.push(status),
                 Err(_) => statuses.push(self.status),
             }
         }
@@ -786,9 +791,9 @@ impl Shell {
 
     /// Prints `bash: what: message` and returns `status`.
     pub(crate) fn fail(&mut self, what: &str, message: &str, status: i32) -> i32 {
-        // bash names the line when it runs a script file (not for `-c`
-        // text, standard input or an interactive session).
-        let text = if self.runs_script_file && !self.interactive {
+        // bash names the line whenever it is not interactive: for a
+        // script file, `-c` text and standard input alike.
+        let text = if !self.interactive {
             format!("{}: line {}: {what}: {message}\n", self.arg0, self.line)
         } else {
             format!("{}: {what}: {message}\n", self.arg0)

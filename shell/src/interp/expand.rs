@@ -382,7 +382,8 @@ impl Shell {
             Ok(status)
             | Err(Flow::Exit(status))
             | Err(Flow::Return(status))
-            | Err(Flow::Abandon(status)) => status,
+            | Err(Flow::Abandon(status))
+            | Err(Flow::Discard(status)) => status,
             Err(Flow::Stop(stopped)) => return Err(Flow::Stop(stopped)),
             Err(_) => sub.status,
         };

@@ -88,12 +88,15 @@ impl Shell {
             self.record_history(text.trim_matches('\n'));
             self.commands_read += 1;
             self.status = match self.run_list(&command) {
-                Ok(status) | Err(Flow::Abandon(status)) | Err(Flow::Return(status)) => status,
+                Ok(status)
+                | Err(Flow::Abandon(status))
+                | Err(Flow::Discard(status))
+                | Err(Flow::Return(status)) => status,
                 Err(Flow::Exit(status)) => {
                     self.save_history_at_exit();
                     return Ok(status);
                 }
-                Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
+                Err(Flow::Break { .. }) | Err(Flow::Continue { .. }) => self.status,
                 Err(Flow::Stop(stop)) => return Err(Flow::Stop(stop)),
             };
         }

@@ -67,10 +67,21 @@ pub enum Flow {
     Exit(i32),
     /// `return n` from a function or sourced file.
     Return(i32),
-    /// `break n`
-    Break(usize),
-    /// `continue n`
-    Continue(usize),
+    /// `break n`: `levels` loops end; the status is the loop's (0, or 1
+    /// when `n` was out of range and all loops end).
+    Break {
+        /// How many enclosing loops end.
+        levels: usize,
+        /// The status they end with.
+        status: i32,
+    },
+    /// `continue n`, with the status as for `Break`.
+    Continue {
+        /// Which enclosing loop goes on (1: the innermost).
+        levels: usize,
+        /// The status of the loops it leaves.
+        status: i32,
+    },
     /// A limit or the deadline: everything unwinds.
     Stop(Stop),
     /// An error that abandons the command line being run (an arithmetic
@@ -79,6 +90,12 @@ pub enum Flow {
     /// a trap) goes on with its next line with this status; a subshell
     /// ends with it, as its process would.
     Abandon(i32),
+    /// An error that abandons everything being run back to the shell's
+    /// own reader (bash's `DISCARD`: `shift 1 2`, `break 1 2`): unlike
+    /// [`Flow::Abandon`], `eval` and `source` do not stop it. The script
+    /// goes on with its next command with this status; a subshell ends
+    /// with it.
+    Discard(i32),
 }
 
 /// What an interactive command line did.

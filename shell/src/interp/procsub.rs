@@ -58,8 +58,9 @@ impl Shell {
                 let result = match sub.run_list(&list) {
                     Err(Flow::Exit(status))
                     | Err(Flow::Return(status))
-                    | Err(Flow::Abandon(status)) => Ok(status),
-                    Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(sub.status),
+                    | Err(Flow::Abandon(status))
+                    | Err(Flow::Discard(status)) => Ok(status),
+                    Err(Flow::Break { .. }) | Err(Flow::Continue { .. }) => Ok(sub.status),
                     other => other,
                 };
                 // Close this list's pipe end before reporting.

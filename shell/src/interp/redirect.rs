@@ -134,7 +134,10 @@ impl Shell {
             return Err(self.redirect_error(&fd.to_string(), "Bad file descriptor"));
         }
         let flow_status = |flow: Flow| match flow {
-            Flow::Exit(status) | Flow::Return(status) | Flow::Abandon(status) => status,
+            Flow::Exit(status)
+            | Flow::Return(status)
+            | Flow::Abandon(status)
+            | Flow::Discard(status) => status,
             _ => 1,
         };
         match redirect.op {

@@ -85,6 +85,9 @@ pub struct Shell {
     pub(crate) traced_assignments: Vec<String>,
     /// Running a script file (not a `-c` command string).
     pub(crate) runs_script_file: bool,
+    /// Running `bash -c` text: a [`Flow::Discard`] ends the shell, where
+    /// a script (or standard input) goes on with its next command.
+    pub(crate) runs_command_text: bool,
     /// `$LINENO` while an ERR or DEBUG trap runs: the line of the
     /// command that set it off.
     pub(crate) trap_line: Option<usize>,
@@ -144,6 +147,7 @@ impl Shell {
             umask: DEFAULT_UMASK,
             traced_assignments: Vec::new(),
             runs_script_file: false,
+            runs_command_text: false,
             trap_line: None,
             random: pid.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D,
             started: Instant::now(),
@@ -339,8 +343,10 @@ impl Shell {
         let (status, exited) = match outcome {
             Ok(status) => (status, false),
             Err(Flow::Exit(status)) => (status, self.exit_requested),
-            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => (status, false),
-            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => (self.status, false),
+            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) | Err(Flow::Discard(status)) => {
+                (status, false)
+            }
+            Err(Flow::Break { .. }) | Err(Flow::Continue { .. }) => (self.status, false),
             Err(Flow::Stop(stopped)) => return Err(stopped),
         };
         self.exit_requested = false;
@@ -370,8 +376,10 @@ impl Shell {
         let status = match outcome {
             Ok(status) => status,
             Err(Flow::Exit(status)) => status,
-            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => status,
-            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
+            Err(Flow::Return(status)) | Err(Flow::Abandon(status)) | Err(Flow::Discard(status)) => {
+                status
+            }
+            Err(Flow::Break { .. }) | Err(Flow::Continue { .. }) => self.status,
             Err(Flow::Stop(stopped)) => return Err(stopped),
         };
         self.status = status;
@@ -415,6 +423,7 @@ impl Shell {
             }
             self.status = match self.run_list(&command) {
                 Ok(status) | Err(Flow::Abandon(status)) => status,
+                Err(Flow::Discard(status)) if !self.runs_command_text => status,
                 Err(other) => return Err(other),
             };
         }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{PResult, Parser, is_name, split_arith_for};
+use super::{PResult, Parser, split_arith_for};
 use crate::ast::*;
 
 impl Parser {
@@ -95,12 +95,15 @@ impl Parser {
         Ok(CompoundCommand::Select { var, words, body })
     }
 
+    /// The loop variable and the words after `in`. The variable is any
+    /// word, kept as its source text: as in bash, one that is no name
+    /// (`for i.j in ...`) fails when the loop runs, not when it parses.
     pub(super) fn parse_for_head(&mut self) -> PResult<(String, Option<Vec<Word>>)> {
-        let var = self
-            .peek_plain_word()
-            .filter(|w| is_name(w))
-            .ok_or_else(|| self.unexpected())?;
-        self.pos += var.chars().count();
+        let start = self.pos;
+        if self.read_word()?.is_none() {
+            return Err(self.unexpected());
+        }
+        let var: String = self.src[start..self.pos].iter().collect();
         self.skip_blank();
         let mut words = None;
         let save = self.pos;

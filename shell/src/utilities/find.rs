@@ -434,9 +434,10 @@ impl Run<'_> {
         let mut child = self.shell.child_process();
         match child.dispatch_command(words) {
             Ok(status) => Ok(status),
-            Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => {
-                Ok(status)
-            }
+            Err(Flow::Exit(status))
+            | Err(Flow::Return(status))
+            | Err(Flow::Abandon(status))
+            | Err(Flow::Discard(status)) => Ok(status),
             Err(other) => Err(other),
         }
     }

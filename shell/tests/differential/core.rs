@@ -286,4 +286,16 @@ set +o errexit; printf 'set -o posix\nreadonly x=1\nx=2\necho no\n' > px.sh; bas
 bash -c 'trap "exit 4" ERR; f() { false; echo in-f; }; f; echo after'; echo st=$?
 command time -f '%x' -o /no/such/dir/report echo ran 2>/dev/null; echo st=$?
 cd /tmp; command time -f '%x' -o /dev/stdout sh -c 'exit 2'; echo st=$?"#,
+    // break/continue/shift/return/exit with too many arguments abandon
+    // what runs back to the script's reader (through eval and functions;
+    // a subshell ends; bash -c text ends); a count that is no number
+    // ends the shell with 128; a count below 1 ends every loop with
+    // status 1; a loop ends with its break's status; a loop variable that
+    // is no name fails at run time
+    r#"printf 'eval "shift 1 2; echo no"; echo no\necho next=$?\ng() { (exit 5); return 1 2; }\ng; echo no\necho after=$?\n' > /tmp/disc.sh; bash /tmp/disc.sh 2>/dev/null; echo st=$?
+( shift 7 8; echo no ); echo sub=$?; bash -c 'for i in 1 2; do continue 1 extra; done; echo no' 2>/dev/null; echo c=$?
+bash -c 'for i in 1; do (exit 2); break many; done; echo no' 2>/dev/null; echo num=$?
+for o in 1 2; do for i in a b; do echo $o$i; continue 0; done; done 2>/dev/null; echo range=$?
+for i in x y; do false; [ $i = y ] && break; done; echo brk=$?; for i in x y; do [ $i = y ] && continue; false; done; echo cont=$?
+for k.v in a; do echo no; done 2>/dev/null; echo id=$?; for "q" in a; do :; done 2>/dev/null; echo quoted=$?"#,
 ];

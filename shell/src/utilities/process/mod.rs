@@ -41,9 +41,10 @@ fn run_child(shell: &mut Shell, utility: &str, command: &[String], child: Shell)
     }
     match child.dispatch_command(command) {
         Ok(status) => Ok(status),
-        Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abandon(status)) => {
-            Ok(status)
-        }
+        Err(Flow::Exit(status))
+        | Err(Flow::Return(status))
+        | Err(Flow::Abandon(status))
+        | Err(Flow::Discard(status)) => Ok(status),
         Err(other) => Err(other),
     }
 }
@@ -292,7 +293,10 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         let result = match child.dispatch_command(&words) {
             Ok(code) => code,
-            Err(Flow::Exit(code)) | Err(Flow::Return(code)) | Err(Flow::Abandon(code)) => code,
+            Err(Flow::Exit(code))
+            | Err(Flow::Return(code))
+            | Err(Flow::Abandon(code))
+            | Err(Flow::Discard(code)) => code,
             Err(other) => return Err(other),
         };
         match result {
