@@ -53,6 +53,14 @@ pub fn return_(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
         return too_many_arguments(shell, "return");
     }
+    if shell.func_stack.is_empty() {
+        return builtin_error(
+            shell,
+            "return",
+            "can only `return' from a function or sourced script",
+            2,
+        );
+    }
     match status_arg(shell, "return", args.get(1)) {
         Ok(status) => Err(Flow::Return(status)),
         Err(status) => Err(Flow::Return(status)),
@@ -219,14 +227,19 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     } else {
         None
     };
-    let path = match shell.cwd().resolve(found.as_deref().unwrap_or(file)) {
-        Ok(path) => path,
-        Err(_) => return builtin_error(shell, file, "No such file or directory", 1),
-    };
-    let data = shell.context().vfs.lock().read_file(&path);
-    let text = match data {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(error) => return builtin_error(shell, file, error.errno.strerror(), 1),
+    // Opened as commands open their input: `/dev/null`, `/dev/stdin` and
+    // a process substitution's `/dev/fd/N` are readable too.
+    let operand = found.as_deref().unwrap_or(file);
+    let text = match crate::utilities::input::open_quiet(shell, operand) {
+        Ok(mut source) => match source.read_all() {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(error) => return shell.io_status(file, error),
+        },
+        Err("Is a directory") => {
+            let message = format!("{file}: is a directory");
+            return builtin_error(shell, &args[0], &message, 1);
+        }
+        Err(reason) => return builtin_error(shell, file, reason, 1),
     };
     let saved = (args.len() > first + 1).then(|| {
         std::mem::replace(

@@ -405,7 +405,9 @@ fn print_functions(shell: &mut Shell, args: &[Arg], names_only: bool) -> ExecRes
         .iter()
         .filter_map(|a| match a {
             Arg::Name(n) => Some(n.to_string()),
-            _ => None,
+            // A function's name may hold `=` (`declare -F a=b`).
+            Arg::Text(n, value) => Some(format!("{n}={value}")),
+            Arg::Assign(_) => None,
         })
         .collect();
     let listed = !names.is_empty();
@@ -420,13 +422,15 @@ fn print_functions(shell: &mut Shell, args: &[Arg], names_only: bool) -> ExecRes
             status = 1;
             continue;
         }
-        if names_only {
+        if names_only && listed {
+            // `declare -F name` answers with the bare name.
+            text.push_str(&format!("{name}\n"));
+        } else if names_only {
             text.push_str(&format!("declare -f {name}\n"));
         } else {
             text.push_str(&crate::interp::function_text(shell, &name));
         }
     }
-    let _ = listed;
     match shell.out().write_all(text.as_bytes()) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status("declare", error),

@@ -21,7 +21,9 @@ const STAGE_STACK: usize = 64 << 20;
 /// What a nested script run returns to its caller.
 pub type CommandOutcome = ExecResult;
 
-/// Posix special builtins: assignments before them persist.
+/// POSIX's special builtins: in POSIX mode assignments before them
+/// persist (exported), they are found before functions, and no function
+/// may take their names.
 const SPECIAL_BUILTINS: &[&str] = &[
     ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
     "shift", "times", "trap", "unset", "source",
@@ -313,6 +315,24 @@ impl Shell {
                 result
             }
             Command::FunctionDef(function) => {
+                if SPECIAL_BUILTINS.contains(&function.name.as_str()) && self.opts.is_set("posix") {
+                    // POSIX: no function may take a special builtin's name;
+                    // the error ends a shell that is not interactive.
+                    self.line = function.line;
+                    let message = format!("`{}': is a special builtin", function.name);
+                    self.report_at_line(&message);
+                    return if self.interactive {
+                        Ok(2)
+                    } else {
+                        Err(Flow::Exit(2))
+                    };
+                }
+                if function.name.contains(['$', '\'', '"', '\\', '`']) {
+                    self.line = function.line;
+                    let message = format!("`{}': not a valid identifier", function.name);
+                    self.report_at_line(&message);
+                    return Ok(1);
+                }
                 self.functions
                     .insert(function.name.clone(), function.clone());
                 Ok(0)
@@ -367,13 +387,18 @@ impl Shell {
                 Err(status) => Ok(status),
             };
         }
-        let special =
-            SPECIAL_BUILTINS.contains(&name.as_str()) && !self.functions.contains_key(&name);
+        // In POSIX mode the assignments before a special builtin stay, as
+        // exported variables; otherwise they bind for the command only.
+        let special = self.opts.is_set("posix") && SPECIAL_BUILTINS.contains(&name.as_str());
         self.traced_assignments.clear();
         let mut restore_vars = Vec::new();
         for assignment in &command.assignments {
             if special {
                 self.assign(assignment, false)?;
+                let resolved = self.resolve_name(&assignment.name);
+                if let Some(var) = self.vars.get_mut(&resolved) {
+                    var.attrs.exported = true;
+                }
             } else {
                 let resolved = self.resolve_name(&assignment.name);
                 // A read-only name is refused and the command still runs.
@@ -424,6 +449,15 @@ impl Shell {
             super::declare::run_with_assignments(self, &words, &decl_assignments)
         };
         self.restore_redirects(saved);
+        if matches!(name.as_str(), "export" | "readonly") {
+            // `x=1 export x` keeps `x`: exporting (or freezing) a binding
+            // made for the command makes it the shell's, as in bash.
+            let named: Vec<&str> = words[1..]
+                .iter()
+                .map(|word| word.split_once('=').map_or(word.as_str(), |(name, _)| name))
+                .collect();
+            restore_vars.retain(|(var, _)| !named.contains(&var.as_str()));
+        }
         self.restore_vars(restore_vars);
         // `$_`: the last word; when that is an assignment given to
         // `declare` and the like, `name=value` (just `name` for an array).
@@ -527,7 +561,8 @@ impl Shell {
     /// Runs a command by name: function, builtin or utility, script path.
     pub(crate) fn dispatch(&mut self, words: &[String]) -> ExecResult {
         let name = words[0].as_str();
-        if let Some(function) = self.functions.get(name).cloned() {
+        let posix_special = SPECIAL_BUILTINS.contains(&name) && self.opts.is_set("posix");
+        if !posix_special && let Some(function) = self.functions.get(name).cloned() {
             return self.call_function(&function, words);
         }
         self.dispatch_command(words)

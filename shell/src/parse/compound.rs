@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{PResult, Parser, split_arith_for};
+use super::{PResult, Parser, is_name, split_arith_for};
 use crate::ast::*;
 
 impl Parser {
@@ -227,7 +227,13 @@ impl Parser {
     pub(super) fn parse_function_keyword(&mut self) -> PResult<Command> {
         self.pos += 8;
         self.skip_blank();
-        let name = self.peek_plain_word().ok_or_else(|| self.unexpected())?;
+        let name = match self.peek_plain_word() {
+            Some(name) => name,
+            None => match self.scan_word_end(self.pos) {
+                Some(end) => self.src[self.pos..end].iter().collect(),
+                None => return Err(self.unexpected()),
+            },
+        };
         let name = name.trim_end_matches("()").to_string();
         self.pos += name.chars().count();
         self.skip_blank();
@@ -243,10 +249,21 @@ impl Parser {
         self.function_body(name)
     }
 
+    /// `name () compound-command`. The name is any word but an
+    /// assignment (`a=b()` is a syntax error, `func-name=x()` a function),
+    /// kept as its source text; one with expansions or quotes is refused
+    /// when the definition runs, as bash does.
     pub(super) fn try_parse_function_def(&mut self) -> PResult<Option<Command>> {
-        let Some(name) = self.peek_plain_word() else {
-            return Ok(None);
+        let name = match self.peek_plain_word() {
+            Some(name) => name,
+            None => match self.scan_word_end(self.pos) {
+                Some(end) => self.src[self.pos..end].iter().collect(),
+                None => return Ok(None),
+            },
         };
+        if name.is_empty() {
+            return Ok(None);
+        }
         let after = self.pos + name.chars().count();
         let mut i = after;
         while matches!(self.src.get(i), Some(' ') | Some('\t')) {
@@ -262,11 +279,68 @@ impl Parser {
         if self.src.get(j) != Some(&')') {
             return Ok(None);
         }
-        if name.contains('=') || name.contains('$') {
+        if name
+            .split_once('=')
+            .is_some_and(|(target, _)| is_name(target.split('[').next().unwrap_or("")))
+        {
             return Ok(None);
         }
         self.pos = j + 1;
         self.function_body(name).map(Some)
+    }
+
+    /// Where the word at `start` ends, stepping over quotes, escapes and
+    /// `$( )`, `${ }` and backquotes; `None` when it does not end on this
+    /// text or is empty. Only a look ahead: nothing is parsed.
+    fn scan_word_end(&self, start: usize) -> Option<usize> {
+        let mut i = start;
+        while let Some(&c) = self.src.get(i) {
+            match c {
+                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' => break,
+                '\\' => i += 2,
+                '\'' => i = self.closing(i + 1, '\'')? + 1,
+                '"' => i = self.closing(i + 1, '"')? + 1,
+                '`' => i = self.closing(i + 1, '`')? + 1,
+                '$' if matches!(self.src.get(i + 1), Some('(') | Some('{')) => {
+                    let (open, close) = if self.src[i + 1] == '(' {
+                        ('(', ')')
+                    } else {
+                        ('{', '}')
+                    };
+                    let mut depth = 0usize;
+                    let mut j = i + 1;
+                    loop {
+                        match self.src.get(j)? {
+                            ch if *ch == open => depth += 1,
+                            ch if *ch == close => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    i = j + 1;
+                }
+                _ => i += 1,
+            }
+        }
+        (i > start).then_some(i.min(self.src.len()))
+    }
+
+    /// The position of the next `quote` from `from` (a backslash escapes
+    /// in double quotes and backquotes).
+    fn closing(&self, from: usize, quote: char) -> Option<usize> {
+        let mut i = from;
+        loop {
+            match *self.src.get(i)? {
+                '\\' if quote != '\'' => i += 2,
+                c if c == quote => return Some(i),
+                _ => i += 1,
+            }
+        }
     }
 
     pub(super) fn function_body(&mut self, name: String) -> PResult<Command> {

@@ -298,4 +298,17 @@ bash -c 'for i in 1; do (exit 2); break many; done; echo no' 2>/dev/null; echo n
 for o in 1 2; do for i in a b; do echo $o$i; continue 0; done; done 2>/dev/null; echo range=$?
 for i in x y; do false; [ $i = y ] && break; done; echo brk=$?; for i in x y; do [ $i = y ] && continue; false; done; echo cont=$?
 for k.v in a; do echo no; done 2>/dev/null; echo id=$?; for "q" in a; do :; done 2>/dev/null; echo quoted=$?"#,
+    // a function's name is any word but an assignment (one with $ or
+    // quotes fails when defined); declare -F NAME prints the name;
+    // source reads /dev/null; return outside a function is status 2;
+    // assignments before special builtins bind for the command unless
+    // export/readonly take them, and persist exported in POSIX mode,
+    // where special builtins come before functions and cannot be
+    // redefined
+    r#"my-cmd=v2 () { echo "called $FUNCNAME"; }; my-cmd=v2; declare -F my-cmd=v2; declare -F nosuch; echo st=$?
+$dyn-name() { :; } 2>/dev/null; echo dollar=$?; function "quoted" { :; } 2>/dev/null; echo quoted=$?
+source /dev/null; echo src=$?; return 2>/dev/null; echo ret=$?
+one=1 export one; two=2 readonly two; three=3; three=x unset three; four=4 eval 'echo in=$four'; echo "[$one $two $three ${four-none}]"
+bash -c 'set -o posix; five=5 :; echo "[$five]"; sh -c "echo env=\$five"; eval() { :; }; echo not-reached' 2>/dev/null; echo posix=$?
+bash -c 'true() { echo mine; }; eval() { echo mine-eval; }; set -o posix; eval "echo builtin-eval"; true' "#,
 ];
