@@ -38,6 +38,7 @@ mod prompt;
 mod redirect;
 pub(crate) mod resources;
 pub mod shell;
+mod simple;
 mod substitutions;
 pub(crate) mod test_expr;
 mod timing;

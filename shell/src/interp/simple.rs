@@ -1,0 +1,363 @@
+//! Simple commands: expanding their words, the assignments before them,
+//! `set -x` traces, and finding what a name runs (function, builtin,
+//! utility, script).
+
+use super::{ExecResult, Flow, Shell};
+use crate::ast::*;
+use crate::vars::Var;
+
+/// Declaration-builtin assignments (`declare x=1`) with their argument positions.
+type PositionedAssignments = Vec<(usize, Assignment)>;
+
+/// POSIX's special builtins: in POSIX mode assignments before them
+/// persist (exported), they are found before functions, and no function
+/// may take their names.
+const SPECIAL_BUILTINS: &[&str] = &[
+    ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
+    "shift", "times", "trap", "unset", "source",
+];
+
+impl Shell {
+    /// Runs one command; the process substitutions its words started end
+    /// with it (see `procsub`).
+    pub(crate) fn run_command(&mut self, command: &Command) -> ExecResult {
+        let mark = self.substitutions_mark();
+        let result = self.run_command_alone(command);
+        self.finish_substitutions(mark)?;
+        result
+    }
+
+    fn run_command_alone(&mut self, command: &Command) -> ExecResult {
+        match command {
+            Command::Simple(simple) => {
+                let result = self.run_simple(simple);
+                // After a function call, `$LINENO` is the call's line.
+                self.line = simple.line;
+                result
+            }
+            Command::Compound(compound, redirects) => {
+                let saved = match self.apply_redirects(redirects) {
+                    Ok(saved) => saved,
+                    Err(status) => return Ok(status),
+                };
+                let result = self.run_compound(compound);
+                self.restore_redirects(saved);
+                result
+            }
+            Command::FunctionDef(function) => {
+                if SPECIAL_BUILTINS.contains(&function.name.as_str()) && self.opts.is_set("posix") {
+                    // POSIX: no function may take a special builtin's name;
+                    // the error ends a shell that is not interactive.
+                    self.line = function.line;
+                    let message = format!("`{}': is a special builtin", function.name);
+                    self.report_at_line(&message);
+                    return if self.interactive {
+                        Ok(2)
+                    } else {
+                        Err(Flow::Exit(2))
+                    };
+                }
+                if function.name.contains(['$', '\'', '"', '\\', '`']) {
+                    self.line = function.line;
+                    let message = format!("`{}': not a valid identifier", function.name);
+                    self.report_at_line(&message);
+                    return Ok(1);
+                }
+                self.functions
+                    .insert(function.name.clone(), function.clone());
+                Ok(0)
+            }
+        }
+    }
+
+    /// Expands a simple command's words; declaration assignments are
+    /// returned separately with their argument positions.
+    fn expand_command_words(
+        &mut self,
+        command: &SimpleCommand,
+    ) -> Result<(Vec<String>, PositionedAssignments), Flow> {
+        if command.arg_assignments.is_empty() {
+            return Ok((self.expand_words(&command.words)?, Vec::new()));
+        }
+        let mut words = Vec::new();
+        let mut assignments = Vec::new();
+        for (index, word) in command.words.iter().enumerate() {
+            if let Some((_, assignment)) = command
+                .arg_assignments
+                .iter()
+                .find(|(slot, _)| *slot == index)
+            {
+                assignments.push((words.len(), assignment.clone()));
+                words.push(String::new());
+            } else {
+                words.extend(self.expand_words(std::slice::from_ref(word))?);
+            }
+        }
+        Ok((words, assignments))
+    }
+
+    fn run_simple(&mut self, command: &SimpleCommand) -> ExecResult {
+        self.line = command.line;
+        self.tick_command()?;
+        // Before the words are expanded, as bash does.
+        self.run_debug_trap()?;
+        self.subst_status = None;
+        let (words, decl_assignments) = self.expand_command_words(command)?;
+        if words.is_empty() {
+            return self.run_assignments_only(command);
+        }
+        let name = words[0].clone();
+        if name == "exec" && (words.len() == 1 || words.len() == 2 && words[1] == "--") {
+            // `exec` with only redirections: they stay.
+            for assignment in &command.assignments {
+                self.assign(assignment, false)?;
+            }
+            return match self.apply_redirects(&command.redirects) {
+                Ok(_) => Ok(0),
+                Err(status) => Ok(status),
+            };
+        }
+        // In POSIX mode the assignments before a special builtin stay, as
+        // exported variables; otherwise they bind for the command only.
+        let special = self.opts.is_set("posix") && SPECIAL_BUILTINS.contains(&name.as_str());
+        self.traced_assignments.clear();
+        let mut restore_vars = Vec::new();
+        for assignment in &command.assignments {
+            if special {
+                self.assign(assignment, false)?;
+                let resolved = self.resolve_name(&assignment.name);
+                if let Some(var) = self.vars.get_mut(&resolved) {
+                    var.attrs.exported = true;
+                }
+            } else {
+                let resolved = self.resolve_name(&assignment.name);
+                // A read-only name is refused and the command still runs.
+                if self
+                    .vars
+                    .get_raw(&resolved)
+                    .is_some_and(|v| v.attrs.readonly)
+                {
+                    self.report_at_line(&format!("{resolved}: readonly variable"));
+                    continue;
+                }
+                restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
+                // A binding for one command is a string: `B=(b b) cmd` gives
+                // `cmd` the text `(b b)`, as bash does.
+                let text_binding;
+                let assignment = match &assignment.value {
+                    AssignValue::Array(elements) if assignment.index.is_none() => {
+                        let text = super::print::array_literal_text(elements);
+                        text_binding = Assignment {
+                            value: AssignValue::Scalar(Word {
+                                parts: vec![WordPart::SingleQuoted(text)],
+                            }),
+                            ..assignment.clone()
+                        };
+                        &text_binding
+                    }
+                    _ => assignment,
+                };
+                self.assign(assignment, false)?;
+                if let Some(var) = self.vars.get_mut(&resolved) {
+                    var.attrs.exported = true;
+                }
+            }
+        }
+        if self.opts.xtrace {
+            self.trace(&words)?;
+        }
+        let saved = match self.apply_redirects(&command.redirects) {
+            Ok(saved) => saved,
+            Err(status) => {
+                self.restore_vars(restore_vars);
+                return Ok(status);
+            }
+        };
+        let result = if decl_assignments.is_empty() {
+            self.dispatch(&words)
+        } else {
+            super::declare::run_with_assignments(self, &words, &decl_assignments)
+        };
+        self.restore_redirects(saved);
+        if matches!(name.as_str(), "export" | "readonly") {
+            // `x=1 export x` keeps `x`: exporting (or freezing) a binding
+            // made for the command makes it the shell's, as in bash.
+            let named: Vec<&str> = words[1..]
+                .iter()
+                .map(|word| word.split_once('=').map_or(word.as_str(), |(name, _)| name))
+                .collect();
+            restore_vars.retain(|(var, _)| !named.contains(&var.as_str()));
+        }
+        self.restore_vars(restore_vars);
+        // `$_`: the last word; when that is an assignment given to
+        // `declare` and the like, `name=value` (just `name` for an array).
+        let last_index = words.len().saturating_sub(1);
+        match decl_assignments
+            .iter()
+            .find(|(index, _)| *index == last_index)
+        {
+            Some((_, assignment)) => {
+                self.last_arg = match &assignment.value {
+                    AssignValue::Scalar(_) if assignment.index.is_none() => {
+                        let value = self.get_var(&assignment.name).unwrap_or_default();
+                        format!("{}={value}", assignment.name)
+                    }
+                    _ => assignment.name.clone(),
+                };
+            }
+            None => {
+                if let Some(last) = words.last() {
+                    self.last_arg.clone_from(last);
+                }
+            }
+        }
+        result
+    }
+
+    fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {
+        for (name, old) in saved.into_iter().rev() {
+            match old {
+                Some(var) => *self.vars.entry(&name) = var,
+                None => {
+                    self.vars.unset(&name);
+                }
+            }
+        }
+    }
+
+    /// A command of assignments (or of expansions that left no word):
+    /// its status is the last command substitution's, else 0.
+    fn run_assignments_only(&mut self, command: &SimpleCommand) -> ExecResult {
+        // `$?` in the values is the previous command's status until a
+        // command substitution in them sets it; the assignments' own
+        // status (the last substitution's, or 0) comes after.
+        self.traced_assignments.clear();
+        for assignment in &command.assignments {
+            self.assign(assignment, false)?;
+        }
+        if self.opts.xtrace && !command.assignments.is_empty() {
+            self.trace(&[])?;
+        }
+        if !command.assignments.is_empty() {
+            self.last_arg.clear();
+        }
+        self.status = self.subst_status.unwrap_or(0);
+        let status = self.status;
+        match self.apply_redirects(&command.redirects) {
+            Ok(saved) => {
+                self.restore_redirects(saved);
+                Ok(status)
+            }
+            Err(status) => Ok(status),
+        }
+    }
+
+    /// Keeps an assignment for the `set -x` line of its command.
+    pub(crate) fn record_traced_assignment(&mut self, assignment: &Assignment, value: &str) {
+        let index = assignment
+            .index
+            .as_ref()
+            .map(|index| format!("[{}]", super::print::word_text(index)))
+            .unwrap_or_default();
+        let operator = if assignment.append { "+=" } else { "=" };
+        // An empty value shows as nothing (`x=`), not as `''`.
+        let shown = if value.is_empty() {
+            String::new()
+        } else {
+            trace_quote(value)
+        };
+        self.traced_assignments
+            .push(format!("{}{index}{operator}{shown}", assignment.name));
+    }
+
+    /// `set -x`'s lines: one per assignment as it was made (taken from
+    /// [`Shell::traced_assignments`], never expanded a second time), then
+    /// the words.
+    fn trace(&mut self, words: &[String]) -> Result<(), Flow> {
+        let assignments = std::mem::take(&mut self.traced_assignments);
+        let ps4 = self.trace_prefix()?;
+        let mut text = String::new();
+        for assignment in assignments {
+            text.push_str(&format!("{ps4}{assignment}\n"));
+        }
+        if !words.is_empty() {
+            let words: Vec<String> = words.iter().map(|w| trace_quote(w)).collect();
+            text.push_str(&format!("{ps4}{}\n", words.join(" ")));
+        }
+        self.write_stderr(text.as_bytes());
+        Ok(())
+    }
+
+    /// Runs a command by name: function, builtin or utility, script path.
+    pub(crate) fn dispatch(&mut self, words: &[String]) -> ExecResult {
+        let name = words[0].as_str();
+        let posix_special = SPECIAL_BUILTINS.contains(&name) && self.opts.is_set("posix");
+        if !posix_special && let Some(function) = self.functions.get(name).cloned() {
+            return self.call_function(&function, words);
+        }
+        self.dispatch_command(words)
+    }
+
+    /// Runs a builtin, utility or script (skipping functions: `command`).
+    pub(crate) fn dispatch_command(&mut self, words: &[String]) -> ExecResult {
+        let name = words[0].as_str();
+        if let Some(host) = self.ctx.host.clone()
+            && host.has(name)
+        {
+            return host.run(self, words);
+        }
+        if let Some((run, kind)) = (self.ctx.table.lookup)(name) {
+            // A program earlier on PATH shadows a utility (not a builtin).
+            if kind == super::CommandKind::Utility
+                && let Some(path) = self.hashed_command_path(name).and_then(|hit| hit.file)
+            {
+                let mut words = words.to_vec();
+                words[0] = path.to_string();
+                return self.run_script_file(&words);
+            }
+            // A utility is a process of its own for `ps`; a builtin runs
+            // inside the shell.
+            let _listed = (kind == super::CommandKind::Utility).then(|| {
+                self.ctx.processes.enter(super::Process {
+                    pid: self.ctx.new_pid(),
+                    ppid: self.bashpid,
+                    argv: words.to_vec(),
+                    started: std::time::SystemTime::now(),
+                })
+            });
+            return run(self, words);
+        }
+        if name.contains('/') {
+            if let Some(program) = self.system_program_at(name) {
+                let mut words = words.to_vec();
+                words[0] = program;
+                return self.dispatch_command(&words);
+            }
+            return self.run_script_file(words);
+        }
+        if let Some(path) = self.hashed_command_path(name).and_then(|hit| hit.file) {
+            let mut words = words.to_vec();
+            words[0] = path.to_string();
+            return self.run_script_file(&words);
+        }
+        let message = format!(
+            "{}: line {}: {name}: command not found\n",
+            self.arg0, self.line
+        );
+        self.write_stderr(message.as_bytes());
+        Ok(127)
+    }
+}
+
+/// Quoting for `set -x` traces.
+fn trace_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./=:,+@%^".contains(c))
+    {
+        word.to_string()
+    } else {
+        super::param::quote(word)
+    }
+}
