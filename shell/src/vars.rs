@@ -113,6 +113,11 @@ impl Scopes {
         self.frames.iter().rev().find_map(|frame| frame.get(name))
     }
 
+    /// The global variable `name`, whatever shadows it.
+    pub fn get_global(&self, name: &str) -> Option<&Var> {
+        self.frames[0].get(name)
+    }
+
     /// The frame index holding `name`.
     fn frame_of(&self, name: &str) -> Option<usize> {
         (0..self.frames.len())

@@ -257,6 +257,17 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
     } else {
         shell.vars.get_raw(base).is_some()
     };
+    // A read-only global cannot be shadowed by a local (bash); a caller's
+    // read-only local can.
+    if local
+        && !exists_here
+        && shell
+            .vars
+            .get_global(base)
+            .is_some_and(|var| var.attrs.readonly)
+    {
+        return Err(format!("{base}: readonly variable"));
+    }
     let var = if local {
         shell.vars.declare_local(base)
     } else {

@@ -103,6 +103,7 @@ impl Shell {
         self.run_debug_trap()?;
         self.subst_status = None;
         let (words, decl_assignments) = self.expand_command_words(command)?;
+        let decl_assignments = self.expand_declaration_values(decl_assignments)?;
         if words.is_empty() {
             return self.run_assignments_only(command);
         }
@@ -164,7 +165,16 @@ impl Shell {
             }
         }
         if self.opts.xtrace {
-            self.trace(&words)?;
+            let mut shown = words.clone();
+            for (slot, assignment) in &decl_assignments {
+                if let (AssignValue::Scalar(word), None) = (&assignment.value, &assignment.index)
+                    && let [WordPart::SingleQuoted(value)] = word.parts.as_slice()
+                {
+                    let operator = if assignment.append { "+=" } else { "=" };
+                    shown[*slot] = format!("{}{operator}{value}", assignment.name);
+                }
+            }
+            self.trace(&shown)?;
         }
         let saved = match self.apply_redirects(&command.redirects) {
             Ok(saved) => saved,
@@ -212,6 +222,35 @@ impl Shell {
             }
         }
         result
+    }
+
+    /// The values of `declare a=... b=...` expanded now, with the other
+    /// words and before the assignments in front of the command, as bash
+    /// does: `local x=1 y=$x` gives `y` the outer `x`, and
+    /// `FOO=1 readonly v=$FOO` does not see `FOO`. A command with an
+    /// array value (`declare -a a=(...)`) keeps expanding each value as it
+    /// assigns it, which is also what bash shows for those.
+    fn expand_declaration_values(
+        &mut self,
+        assignments: PositionedAssignments,
+    ) -> Result<PositionedAssignments, Flow> {
+        if assignments
+            .iter()
+            .any(|(_, assignment)| matches!(assignment.value, AssignValue::Array(_)))
+        {
+            return Ok(assignments);
+        }
+        let mut expanded = Vec::with_capacity(assignments.len());
+        for (slot, mut assignment) in assignments {
+            if let AssignValue::Scalar(word) = &assignment.value {
+                let text = self.expand_string(word)?;
+                assignment.value = AssignValue::Scalar(Word {
+                    parts: vec![WordPart::SingleQuoted(text)],
+                });
+            }
+            expanded.push((slot, assignment));
+        }
+        Ok(expanded)
     }
 
     fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {

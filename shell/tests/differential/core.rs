@@ -311,4 +311,11 @@ source /dev/null; echo src=$?; return 2>/dev/null; echo ret=$?
 one=1 export one; two=2 readonly two; three=3; three=x unset three; four=4 eval 'echo in=$four'; echo "[$one $two $three ${four-none}]"
 bash -c 'set -o posix; five=5 :; echo "[$five]"; sh -c "echo env=\$five"; eval() { :; }; echo not-reached' 2>/dev/null; echo posix=$?
 bash -c 'true() { echo mine; }; eval() { echo mine-eval; }; set -o posix; eval "echo builtin-eval"; true' "#,
+    // a declaration builtin's values are expanded with its other words,
+    // before any of its assignments and before those in front of it; a
+    // read-only global cannot be shadowed by a local
+    r#"outer=5; f() { local outer=1 copy=$outer; echo "copy=$copy"; }; f
+n=0; declare first=$((n++)) second=$((n++)); echo "$first$second"
+PRE=set readonly frozen=$PRE; echo "frozen=[$frozen]"; export E1=one got=$(sh -c 'echo ${E1-none}'); echo "got=$got"
+readonly ro=1; g() { local ro=2; echo "local=$? ro=$ro"; local -r mine=1; h; }; h() { local mine=3; echo "h=$mine"; }; g 2>/dev/null"#,
 ];
