@@ -15,10 +15,10 @@ pub struct ArithError {
 
 /// An element of an array: a number for an indexed array, the
 /// subscript's text for an associative one (`A[K]` is the key `K`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Index<'a> {
     Number(i64),
-    Key(&'a str),
+    Key(std::borrow::Cow<'a, str>),
 }
 
 /// Variables as arithmetic sees them.
@@ -175,7 +175,7 @@ impl ArithParser<'_> {
 
     fn error(&self, message: &str, token: String) -> ArithError {
         ArithError {
-            expr: self.text.to_string(),
+            expr: self.text.trim_start().to_string(),
             message: message.to_string(),
             token,
         }
@@ -496,6 +496,11 @@ fn number_error(text: &str) -> &'static str {
 pub fn parse_number(text: &str) -> Option<i64> {
     let text = text.trim();
     if let Some((base, digits)) = text.split_once('#') {
+        // A base written with a leading 0 (`02#1`) reads as octal or hex
+        // in bash, and then `#` is an invalid number.
+        if base.starts_with('0') {
+            return None;
+        }
         let base: u32 = base.parse().ok()?;
         if !(2..=64).contains(&base) || digits.is_empty() {
             return None;
@@ -543,7 +548,7 @@ struct Evaluator<'a> {
 impl Evaluator<'_> {
     fn error(&self, message: &str, token: &str) -> ArithError {
         ArithError {
-            expr: self.text.to_string(),
+            expr: self.text.trim_start().to_string(),
             message: message.to_string(),
             token: token.to_string(),
         }
@@ -558,7 +563,14 @@ impl Evaluator<'_> {
             return Ok(None);
         };
         if self.env.is_assoc(name) {
-            return Ok(Some(Index::Key(&subscript.text)));
+            // Single quotes stay in arithmetic text; a key drops them
+            // (`A['k']` is the key `k`).
+            let key = if subscript.text.contains('\'') {
+                subscript.text.replace('\'', "").into()
+            } else {
+                subscript.text.as_str().into()
+            };
+            return Ok(Some(Index::Key(key)));
         }
         match &subscript.expr {
             Ok(expr) => Ok(Some(Index::Number(self.eval(expr)?))),
@@ -652,7 +664,7 @@ impl Evaluator<'_> {
                     return Err(self.error("syntax error: operand expected", ""));
                 };
                 let index = self.index(name, index)?;
-                let old = self.read_var(name, index)?;
+                let old = self.read_var(name, index.clone())?;
                 let new = old.wrapping_add(*delta);
                 self.env
                     .set_var(name, index, new)
@@ -668,7 +680,7 @@ impl Evaluator<'_> {
                 let new = if *op == "=" {
                     right
                 } else {
-                    let old = self.read_var(name, index)?;
+                    let old = self.read_var(name, index.clone())?;
                     self.binary(&op[..op.len() - 1], old, right)?
                 };
                 self.env

@@ -89,7 +89,14 @@ fn decode(raw: &str, flavor: Flavor) -> (Vec<u8>, bool) {
                 flush_bytes(&mut bytes, &mut out);
                 let ctl = chars[i];
                 i += 1;
-                out.push(char::from((ctl.to_ascii_uppercase() as u8) ^ 0x40));
+                // bash keeps the low five bits (`\c0` is 0x10, `\c-` a
+                // carriage return); `\c?` is DEL.
+                let code = if ctl == '?' {
+                    0x7f
+                } else {
+                    (ctl.to_ascii_uppercase() as u32) & 0x1f
+                };
+                out.push(char::from_u32(code).unwrap_or('\0'));
             }
             '0'..='7' => {
                 // echo: \0NNN (up to 3 digits after the 0); others: \NNN.

@@ -80,8 +80,7 @@ impl Shell {
                 match arith::eval(&text, self) {
                     Ok(value) => Ok(i32::from(value == 0)),
                     Err(error) => {
-                        let message = format!("{}: ((: {}\n", self.arg0, error);
-                        self.write_stderr(message.as_bytes());
+                        self.report_at_line(&format!("((: {error}"));
                         Ok(1)
                     }
                 }

@@ -462,6 +462,6 @@ impl ArithEnv for Shell {
 fn element_key(index: Index) -> Key {
     match index {
         Index::Number(number) => Key::Index(number),
-        Index::Key(text) => Key::Name(text.to_string()),
+        Index::Key(text) => Key::Name(text.into_owned()),
     }
 }

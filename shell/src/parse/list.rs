@@ -480,7 +480,12 @@ impl Parser {
 
     /// Parses `text` as a word on its own (array indices, arithmetic).
     pub(super) fn sub_word(&self, text: &str) -> PResult<Word> {
+        self.sub_word_with(text, false)
+    }
+
+    fn sub_word_with(&self, text: &str, arithmetic: bool) -> PResult<Word> {
         let mut parser = self.nested(text);
+        parser.arithmetic_text = arithmetic;
         let mut word = parser.read_word_until(&[], true)?.unwrap_or_default();
         // Here-documents of command substitutions inside the text.
         parser.read_pending_heredocs();
@@ -488,9 +493,10 @@ impl Parser {
         Ok(word)
     }
 
-    /// Arithmetic text as a word: expansions and quotes are processed,
-    /// everything else is literal.
+    /// Arithmetic text as a word: expansions and double quotes are
+    /// processed, everything else (single quotes too, which bash's
+    /// arithmetic then refuses) is literal.
     pub(super) fn arith_word(&self, text: &str) -> PResult<Word> {
-        self.sub_word(text)
+        self.sub_word_with(text, true)
     }
 }

@@ -85,6 +85,9 @@ pub struct Parser {
     /// Reading the value of an assignment (or of an array element):
     /// `~` expands after every `:` too.
     assignment_value: bool,
+    /// Reading the text of `$(( ))`, `(( ))` or `for (( ))`: a single
+    /// quote is an ordinary character there.
+    arithmetic_text: bool,
     /// Reading an array literal's elements (`x=~` there is no assignment).
     array_elements: bool,
     /// Constructs entered and not yet left (bounded by [`MAX_NESTING`]).
@@ -155,6 +158,7 @@ impl Parser {
             param_in_dquotes: false,
             literal_single_quotes: false,
             assignment_value: false,
+            arithmetic_text: false,
             array_elements: false,
             nesting: 0,
             watch: None,

@@ -279,6 +279,10 @@ impl Parser {
     /// or expansion it starts, read the same wherever a word has one.
     fn read_quote_or_expansion(&mut self, c: char, parts: &mut Parts) -> PResult<()> {
         match c {
+            '\'' if self.arithmetic_text => {
+                self.pos += 1;
+                parts.push_char('\'');
+            }
             '\'' => {
                 self.pos += 1;
                 let text = self.read_single_quoted()?;
@@ -658,11 +662,12 @@ impl Parser {
             parser.literal_single_quotes = outer;
             Ok(parts?.finish())
         };
-        // The operand of `-`, `=`, `?`, `+`.
+        // The operand of `-`, `=`, `?`, `+`: inside double quotes it is
+        // quoted text, so `~` is no tilde prefix there (a pattern's is).
         let default_word = |parser: &mut Parser| -> PResult<Word> {
             let literal = parser.param_in_dquotes;
             let outer = std::mem::replace(&mut parser.literal_single_quotes, literal);
-            let parts = parser.read_parts(Mode::Param, &['}'], true);
+            let parts = parser.read_parts(Mode::Param, &['}'], !literal);
             parser.literal_single_quotes = outer;
             Ok(parts?.finish())
         };

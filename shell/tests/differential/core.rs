@@ -318,4 +318,14 @@ bash -c 'true() { echo mine; }; eval() { echo mine-eval; }; set -o posix; eval "
 n=0; declare first=$((n++)) second=$((n++)); echo "$first$second"
 PRE=set readonly frozen=$PRE; echo "frozen=[$frozen]"; export E1=one got=$(sh -c 'echo ${E1-none}'); echo "got=$got"
 readonly ro=1; g() { local ro=2; echo "local=$? ro=$ro"; local -r mine=1; h; }; h() { local mine=3; echo "h=$mine"; }; g 2>/dev/null"#,
+    // $'\cX' keeps X's low five bits (\c? is DEL); in double quotes the
+    // operand of ${x:-...} gets no tilde expansion (a pattern's does);
+    // single quotes are ordinary characters in arithmetic (an error, but
+    // dropped from an associative key); a base written with a leading 0
+    // is an invalid number
+    r#"printf '%s' $'\c1\c8\c=\c?\cb' | od -An -tx1
+HOME=/home/me; echo "${none:-~}" ${none:-~} "${none:+~}" "${HOME:+~/sub}" ${HOME:+~/sub}; path=/home/me/x; echo "${path#~}"
+declare -A M=([key]=7); echo $(( M['key'] + 1 )); (( M['key'] += 2 )); echo ${M[key]}
+(( q = '4' )) 2>/dev/null; echo quoted=$?; ( echo $(( '5' + 1 )) ) 2>/dev/null; echo sub=$?; echo $(( "6" + 1 ))
+( echo $(( 02#11 )) ) 2>/dev/null; echo base=$?; echo $(( 2#11 )) $(( 16#ff ))"#,
 ];
