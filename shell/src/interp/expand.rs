@@ -611,10 +611,7 @@ fn glob_ignored(path: &str, patterns: &[String], extglob: bool) -> bool {
 fn is_at_expansion(part: &WordPart) -> bool {
     match part {
         WordPart::Param(param) => {
-            (param.name == "@"
-                && param.index.is_none()
-                && !param.length
-                && param.op == ParamOp::None)
+            (param.name == "@" && param.index.is_none() && !param.length && !param.indirect)
                 || (param.index.as_ref().and_then(Word::as_plain).as_deref() == Some("@")
                     && !param.length
                     && !param.indirect)

@@ -194,15 +194,21 @@ impl Shell {
         index: Option<&Word>,
         base: Base,
         op: &ParamOp,
-        _quoted: bool,
+        quoted: bool,
     ) -> Result<Expanded, Flow> {
         let (is_set, is_null) = match &base {
             Base::One(None) => (false, true),
             Base::One(Some(v)) => (true, v.is_empty()),
-            Base::Many(values, _) => (
-                !values.is_empty(),
-                values.is_empty() || (values.len() == 1 && values[0].is_empty()),
-            ),
+            // In double quotes null is judged on the joined text: `[*]`
+            // joins with IFS's first character (nothing when IFS is
+            // empty), `[@]` with a space.
+            Base::Many(values, star) => {
+                let joiner_empty =
+                    quoted && *star && self.get_var("IFS").is_some_and(|ifs| ifs.is_empty());
+                let null = values.is_empty()
+                    || (values.len() == 1 || joiner_empty) && values.iter().all(String::is_empty);
+                (!values.is_empty(), null)
+            }
         };
         let missing = |colon: bool| !is_set || (colon && is_null);
         // `set -u`: an unset value is an error for every operator that
@@ -235,7 +241,13 @@ impl Shell {
             }
             ParamOp::Alternate { colon, word } => {
                 if missing(*colon) {
-                    Ok(Expanded::One(None))
+                    // An empty `[@]` gives no word at all, as "${a[@]}" does.
+                    match base {
+                        Base::Many(values, false) if values.is_empty() => {
+                            Ok(to_expanded(Base::Many(values, false)))
+                        }
+                        _ => Ok(Expanded::One(None)),
+                    }
                 } else {
                     Ok(Expanded::Operand(word.clone()))
                 }

@@ -328,4 +328,15 @@ HOME=/home/me; echo "${none:-~}" ${none:-~} "${none:+~}" "${HOME:+~/sub}" ${HOME
 declare -A M=([key]=7); echo $(( M['key'] + 1 )); (( M['key'] += 2 )); echo ${M[key]}
 (( q = '4' )) 2>/dev/null; echo quoted=$?; ( echo $(( '5' + 1 )) ) 2>/dev/null; echo sub=$?; echo $(( "6" + 1 ))
 ( echo $(( 02#11 )) ) 2>/dev/null; echo base=$?; echo $(( 2#11 )) $(( 16#ff ))"#,
+    // "${a[@]+x}" of an empty array (and "${@+x}" without arguments)
+    // is no word at all; "$@" with an operator still makes one word per
+    // argument; in double quotes "${a[*]:-x}" is null when the elements
+    // join to nothing (IFS empty)
+    r#"show() { printf '<%s>' "$@"; echo " $#"; }
+empty=(); one=(''); two=('' ''); three=(a b)
+show "${empty[@]+plus}"; show "${empty[*]+plus}"; show "${one[@]+plus}"; show "${empty[@]:+plus}"; show "${one[@]:+plus}"; show "${two[@]:+plus}"
+IFS=; show "${two[*]:-dflt}" "${two[@]:-dflt}" "${two[*]:+alt}"; unset IFS; show "${two[*]:-dflt}"
+set --; show "${@+x}" "${*+y}"; set -- ''; show "${@:+x}"
+set -- '' ''; IFS=; show ${*:-unq} "${*:-q}"; unset IFS
+f() { echo $#; }; set --; f "${@+x}" "${@:+x}"; set -- a 'b c'; f "${@#a}" "${@:-z}"; f "${@/b/B}""#,
 ];
