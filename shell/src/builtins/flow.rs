@@ -30,17 +30,17 @@ fn status_arg(shell: &mut Shell, name: &str, arg: Option<&String>) -> Result<i32
 /// bash's answer to `break 1 2`, `shift 1 2`, `exit 1 2`: the error
 /// abandons the command being run up to the shell's reader (not only
 /// `eval`'s), as [`Flow::Discard`] says.
-fn too_many_arguments(shell: &mut Shell, name: &str) -> ExecResult {
+fn too_many_arguments(shell: &mut Shell, name: &str) -> Flow {
     shell.fail(name, "too many arguments", 1);
-    Err(Flow::Discard(match shell.last_status() {
+    Flow::Discard(match shell.last_status() {
         0 => 1,
         status => status,
-    }))
+    })
 }
 
 pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
-        return too_many_arguments(shell, "exit");
+        return Err(too_many_arguments(shell, "exit"));
     }
     shell.exit_requested = true;
     match status_arg(shell, "exit", args.get(1)) {
@@ -51,7 +51,7 @@ pub fn exit(shell: &mut Shell, args: &[String]) -> ExecResult {
 
 pub fn return_(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
-        return too_many_arguments(shell, "return");
+        return Err(too_many_arguments(shell, "return"));
     }
     if shell.func_stack.is_empty() {
         return builtin_error(
@@ -73,7 +73,7 @@ pub fn return_(shell: &mut Shell, args: &[String]) -> ExecResult {
 /// (status 128 with the last status's bits, bash's `throw_to_top_level`).
 fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<(usize, i32), Flow> {
     if args.len() > 2 {
-        return Err(too_many_arguments(shell, name).unwrap_err());
+        return Err(too_many_arguments(shell, name));
     }
     match args.get(1) {
         None => Ok((1, 0)),
@@ -132,7 +132,7 @@ pub fn continue_(shell: &mut Shell, args: &[String]) -> ExecResult {
 
 pub fn shift(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() > 2 {
-        return too_many_arguments(shell, "shift");
+        return Err(too_many_arguments(shell, "shift"));
     }
     let count = match args.get(1) {
         None => 1,

@@ -227,13 +227,7 @@ impl Parser {
     pub(super) fn parse_function_keyword(&mut self) -> PResult<Command> {
         self.pos += 8;
         self.skip_blank();
-        let name = match self.peek_plain_word() {
-            Some(name) => name,
-            None => match self.scan_word_end(self.pos) {
-                Some(end) => self.src[self.pos..end].iter().collect(),
-                None => return Err(self.unexpected()),
-            },
-        };
+        let name = self.peek_word_text().ok_or_else(|| self.unexpected())?;
         let name = name.trim_end_matches("()").to_string();
         self.pos += name.chars().count();
         self.skip_blank();
@@ -254,16 +248,9 @@ impl Parser {
     /// kept as its source text; one with expansions or quotes is refused
     /// when the definition runs, as bash does.
     pub(super) fn try_parse_function_def(&mut self) -> PResult<Option<Command>> {
-        let name = match self.peek_plain_word() {
-            Some(name) => name,
-            None => match self.scan_word_end(self.pos) {
-                Some(end) => self.src[self.pos..end].iter().collect(),
-                None => return Ok(None),
-            },
-        };
-        if name.is_empty() {
+        let Some(name) = self.peek_word_text().filter(|name| !name.is_empty()) else {
             return Ok(None);
-        }
+        };
         let after = self.pos + name.chars().count();
         let mut i = after;
         while matches!(self.src.get(i), Some(' ') | Some('\t')) {
@@ -287,6 +274,15 @@ impl Parser {
         }
         self.pos = j + 1;
         self.function_body(name).map(Some)
+    }
+
+    /// The source text of the word at the cursor (quotes and expansions
+    /// as written), without reading it: the plain fast path first.
+    fn peek_word_text(&self) -> Option<String> {
+        self.peek_plain_word().or_else(|| {
+            let end = self.scan_word_end(self.pos)?;
+            Some(self.src[self.pos..end].iter().collect())
+        })
     }
 
     /// Where the word at `start` ends, stepping over quotes, escapes and

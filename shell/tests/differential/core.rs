@@ -339,4 +339,8 @@ IFS=; show "${two[*]:-dflt}" "${two[@]:-dflt}" "${two[*]:+alt}"; unset IFS; show
 set --; show "${@+x}" "${*+y}"; set -- ''; show "${@:+x}"
 set -- '' ''; IFS=; show ${*:-unq} "${*:-q}"; unset IFS
 f() { echo $#; }; set --; f "${@+x}" "${@:+x}"; set -- a 'b c'; f "${@#a}" "${@:-z}"; f "${@/b/B}""#,
+    // source: a folder and a missing file fail with status 1 (a folder
+    // as `is a directory`); /dev/stdin is readable
+    r#"source / 2>/dev/null; echo dir=$?; source /no/such/file 2>/dev/null; echo missing=$?; source /dev/stdin <<< 'echo from-stdin'
+source / 2>&1 | grep -c 'is a directory'"#,
 ];
