@@ -12,7 +12,8 @@
 //!   for reading and writing.
 //! - `completion`: programmable completion's specs (what `complete`
 //!   records, `compgen` reads).
-//! - `arith`, `pattern`, `regex_compat`, `escape`, `vars`, `printf`,
+//! - `arith`, `assoc` (associative arrays in bash's order), `pattern`,
+//!   `regex_compat`, `escape`, `vars`, `printf`,
 //!   `time`, `pad`: the pieces of the language and of formatting (`pad`:
 //!   every width or precision given at run time).
 //!
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub(crate) mod arith;
+pub(crate) mod assoc;
 pub(crate) mod ast;
 pub(crate) mod builtins;
 pub mod commands;

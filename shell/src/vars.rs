@@ -7,13 +7,14 @@
 use std::collections::BTreeMap;
 
 use imbl::HashMap;
-use indexmap::IndexMap;
+
+use crate::assoc::AssocArray;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     Scalar(String),
     Indexed(BTreeMap<i64, String>),
-    Assoc(IndexMap<String, String>),
+    Assoc(AssocArray),
 }
 
 impl Value {

@@ -3,12 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use indexmap::IndexMap;
-
 use goccia_core::{LimitKind, Stop};
 
 use super::{Flow, Shell};
 use crate::arith;
+use crate::assoc::AssocArray;
 use crate::ast::*;
 use crate::vars::Value;
 
@@ -163,9 +162,13 @@ impl Shell {
     ) -> Result<Result<(), String>, Flow> {
         let old = match self.get_value(name) {
             Some(Value::Assoc(map)) => map,
-            _ => IndexMap::new(),
+            _ => AssocArray::new(),
         };
-        let mut map = if append { old.clone() } else { IndexMap::new() };
+        let mut map = if append {
+            old.clone()
+        } else {
+            AssocArray::new()
+        };
         let pairs = elements.first().is_some_and(|e| e.key.is_none());
         if pairs {
             let mut words = Vec::new();

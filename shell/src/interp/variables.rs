@@ -3,10 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use indexmap::IndexMap;
-
 use super::{Flow, Shell};
 use crate::arith::{self, ArithEnv, ArithError, Index};
+use crate::assoc::AssocArray;
 use crate::ast::Word;
 use crate::vars::{Value, Var};
 
@@ -357,7 +356,7 @@ impl Shell {
                 // A string key on a non-associative array is evaluated as
                 // arithmetic by the caller; here it can only be a new
                 // associative array.
-                let mut map = IndexMap::new();
+                let mut map = AssocArray::new();
                 map.insert(k, value);
                 *slot = Some(Value::Assoc(map));
             }
@@ -381,10 +380,10 @@ impl Shell {
                 map.remove(&index);
             }
             (Some(Value::Assoc(map)), Key::Name(k)) => {
-                map.shift_remove(k);
+                map.remove(k);
             }
             (Some(Value::Assoc(map)), Key::Index(i)) => {
-                map.shift_remove(&i.to_string());
+                map.remove(&i.to_string());
             }
             (slot @ Some(Value::Scalar(_)), Key::Index(0)) => *slot = None,
             _ => {}

@@ -343,4 +343,11 @@ f() { echo $#; }; set --; f "${@+x}" "${@:+x}"; set -- a 'b c'; f "${@#a}" "${@:
     // as `is a directory`); /dev/stdin is readable
     r#"source / 2>/dev/null; echo dir=$?; source /no/such/file 2>/dev/null; echo missing=$?; source /dev/stdin <<< 'echo from-stdin'
 source / 2>&1 | grep -c 'is a directory'"#,
+    // associative arrays list their keys in bash's own order (its hash
+    // table's walk), through a replaced key, an unset one, a copy and a
+    // table that has grown past its first size
+    r#"declare -A m=([apple]=1 [pear]=2 [fig]=3 [kiwi]=4 [plum]=5 [é]=6)
+echo "${!m[@]}"; echo "${m[@]}"; m[fig]=33; unset 'm[pear]'; m[lime]=7; declare -p m
+for k in "${!m[@]}"; do printf '%s=%s ' "$k" "${m[$k]}"; done; echo
+declare -A big; for i in $(seq 2100); do big[n$i]=$i; done; echo "${!big[@]}" | md5sum; echo ${#big[@]}"#,
 ];
