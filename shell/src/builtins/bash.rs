@@ -21,7 +21,8 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
             break;
         }
         match arg {
-            "--" => {
+            // A lone `-` ends the options as `--` does.
+            "--" | "-" => {
                 i += 1;
                 break;
             }

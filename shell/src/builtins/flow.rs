@@ -6,7 +6,7 @@ use crate::builtins::common::builtin_error;
 use crate::builtins::common::flag_letters;
 use crate::builtins::common::usage_error;
 use crate::builtins::common::write_out;
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::interp::{EchoedInput, ExecResult, Flow, Shell};
 use crate::parse::Parser;
 
 pub fn colon(_: &mut Shell, _: &[String]) -> ExecResult {
@@ -179,6 +179,7 @@ fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResu
     parser.set_first_line(first_line);
     parser.set_watch(shell.watch().clone());
     let mut status = 0;
+    let mut echoed = EchoedInput::default();
     loop {
         parser.set_aliases(
             shell
@@ -188,7 +189,9 @@ fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResu
                 .collect(),
             shell.opts.expand_aliases,
         );
-        match parser.next_command() {
+        let next = parser.next_command();
+        echoed.reach(shell, source, parser.offset());
+        match next {
             Ok(Some(list)) => {
                 // An error that abandons a line abandons this text's line:
                 // the next one runs (bash's `eval` and `source`).

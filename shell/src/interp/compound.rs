@@ -468,6 +468,11 @@ impl Shell {
                 WordPart::SingleQuoted(text) | WordPart::Escaped(text) => {
                     out.push_str(&regex::escape(text))
                 }
+                // A tilde's home matches as written.
+                WordPart::Tilde(user) => {
+                    let home = self.tilde(user);
+                    out.push_str(&regex::escape(&home));
+                }
                 WordPart::DoubleQuoted(_) => {
                     let text = self.expand_string(&Word {
                         parts: vec![part.clone()],

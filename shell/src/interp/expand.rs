@@ -366,7 +366,11 @@ impl Shell {
             "+" => self.cwd.to_string(),
             "-" => self.get_var("OLDPWD").unwrap_or_else(|| "~-".to_string()),
             "root" => "/root".to_string(),
-            name => format!("/home/{name}"),
+            // The virtual password database knows root and the shell's
+            // user; any other name stays as written, as bash leaves a
+            // user it cannot find.
+            name if name == self.user_name() => format!("/home/{name}"),
+            name => format!("~{name}"),
         }
     }
 

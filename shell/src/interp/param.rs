@@ -220,6 +220,7 @@ impl Shell {
                 | ParamOp::Replace { .. }
                 | ParamOp::Substring { .. }
                 | ParamOp::Case { .. }
+                | ParamOp::Transform(_)
         );
         if works_on_value && !is_set && self.opts.nounset && !matches!(base, Base::Many(..)) {
             return Err(self.unbound(&display_name(name, index)));

@@ -397,6 +397,7 @@ impl Shell {
         let _metered = self.ctx.metered();
         let mut parser = Parser::new(source);
         parser.set_watch(self.watch.clone());
+        let mut echoed = EchoedInput::default();
         loop {
             parser.set_aliases(
                 self.aliases
@@ -405,7 +406,9 @@ impl Shell {
                     .collect(),
                 self.opts.expand_aliases,
             );
-            let command = match parser.next_command() {
+            let next = parser.next_command();
+            echoed.reach(self, source, parser.offset());
+            let command = match next {
                 Ok(Some(command)) => command,
                 Ok(None) => return Ok(self.status),
                 Err(error) => {
@@ -629,5 +632,36 @@ impl Shell {
             child.errexit_off = self.errexit_off;
         }
         child
+    }
+}
+
+/// `set -v`: source text is echoed to standard error as it is read, a
+/// complete command (with the comments and blank lines before it) at a
+/// time. The mark moves with the reader whether or not the option is on,
+/// so turning it on later does not echo what was read before.
+#[derive(Default)]
+pub(crate) struct EchoedInput {
+    chars: usize,
+    bytes: usize,
+}
+
+impl EchoedInput {
+    /// Echoes `source` up to the reader's offset `to_char`, if verbose.
+    pub(crate) fn reach(&mut self, shell: &Shell, source: &str, to_char: usize) {
+        let start = self.bytes;
+        let rest = &source[start..];
+        let len: usize = rest
+            .chars()
+            .take(to_char.saturating_sub(self.chars))
+            .map(char::len_utf8)
+            .sum();
+        self.chars = to_char.max(self.chars);
+        self.bytes += len;
+        if shell.opts.verbose && len > 0 {
+            let text = &source[start..start + len];
+            // A last line without its newline is echoed as a line.
+            let newline = if text.ends_with('\n') { "" } else { "\n" };
+            shell.write_stderr(format!("{text}{newline}").as_bytes());
+        }
     }
 }

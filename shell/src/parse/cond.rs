@@ -146,6 +146,9 @@ impl Parser {
                 parts.push(WordPart::Literal(std::mem::take(literal)));
             }
         };
+        if let Some(user) = self.regex_tilde_prefix() {
+            parts.push(WordPart::Tilde(user));
+        }
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' if depth == 0 => break,
@@ -178,6 +181,24 @@ impl Parser {
             return Err(self.unexpected());
         }
         Ok(Word { parts })
+    }
+
+    /// `~` or `~user` opening the regex, up to `/` or the word's end: a
+    /// tilde prefix, as in any word.
+    fn regex_tilde_prefix(&mut self) -> Option<String> {
+        if self.peek() != Some('~') {
+            return None;
+        }
+        let mut end = self.pos + 1;
+        while self.src.get(end).copied().is_some_and(super::is_login_char) {
+            end += 1;
+        }
+        if !matches!(self.src.get(end), None | Some('/' | ' ' | '\t' | '\n')) {
+            return None;
+        }
+        let user = self.src[self.pos + 1..end].iter().collect();
+        self.pos = end;
+        Some(user)
     }
 
     /// One quoted piece or expansion, for the regex reader.

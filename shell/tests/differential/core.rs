@@ -350,4 +350,16 @@ source / 2>&1 | grep -c 'is a directory'"#,
 echo "${!m[@]}"; echo "${m[@]}"; m[fig]=33; unset 'm[pear]'; m[lime]=7; declare -p m
 for k in "${!m[@]}"; do printf '%s=%s ' "$k" "${m[$k]}"; done; echo
 declare -A big; for i in $(seq 2100); do big[n$i]=$i; done; echo "${!big[@]}" | md5sum; echo ${#big[@]}"#,
+    // set -v echoes each command's source as it is read (comments before
+    // it included, through eval and child shells); a lone `-` ends a
+    // shell's options; `~name` of a user the sandbox does not know stays
+    // as written, and a tilde opening an =~ regex matches its home
+    // literally; set -u makes ${x@Q} of an unset x an error
+    r#"printf 'echo one $1\n' > v.sh
+bash -v - v.sh arg 2>&1; bash -c 'set -v
+# a comment
+echo two; eval "echo three"
+set +v; echo quiet' 2>&1
+echo ~ghost ~root; HOME='x.y'; [[ x.y =~ ~ ]]; echo lit=$?; [[ xzy =~ ~ ]]; echo dot=$?
+( set -u; echo "${unset_here@Q}" ) 2>/dev/null; echo nounset=$?"#,
 ];
