@@ -31,6 +31,12 @@ pub trait ArithEnv {
     fn is_assoc(&self, _name: &str) -> bool {
         false
     }
+    /// A subscript's text with its expansions applied: a variable's
+    /// value evaluated as arithmetic may hold `a[$i]`, which bash expands
+    /// when it evaluates the subscript.
+    fn expand_subscript(&mut self, text: &str) -> String {
+        text.to_string()
+    }
     /// Where parsed expressions are kept for the next evaluation, if
     /// anywhere.
     fn parsed(&self) -> Option<&Parsed> {
@@ -562,7 +568,13 @@ impl Evaluator<'_> {
         let Some(subscript) = index else {
             return Ok(None);
         };
+        let expandable = subscript.text.contains(['$', '`']);
         if self.env.is_assoc(name) {
+            if expandable {
+                return Ok(Some(Index::Key(
+                    self.env.expand_subscript(&subscript.text).into(),
+                )));
+            }
             // Single quotes stay in arithmetic text; a key drops them
             // (`A['k']` is the key `k`).
             let key = if subscript.text.contains('\'') {
@@ -574,6 +586,14 @@ impl Evaluator<'_> {
         }
         match &subscript.expr {
             Ok(expr) => Ok(Some(Index::Number(self.eval(expr)?))),
+            Err(_) if expandable => {
+                let text = self.env.expand_subscript(&subscript.text);
+                Ok(Some(Index::Number(eval_depth(
+                    &text,
+                    self.env,
+                    self.depth + 1,
+                )?)))
+            }
             // Evaluated on its own, the text fails with bash's message,
             // which names the subscript rather than the whole expression.
             Err(_) => Ok(Some(Index::Number(eval_depth(

@@ -14,12 +14,24 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut interactive = false;
     let mut rcfile: Option<String> = None;
     let mut norc = false;
+    let mut noediting = false;
+    let mut short_seen = false;
     let mut i = 1;
     while i < args.len() {
         let arg = args[i].as_str();
         if command.is_some() || from_stdin {
             break;
         }
+        // Long options come first: after a short one, bash reads `--x`
+        // as the letters `-`, `x`, ... and refuses the first.
+        if short_seen && arg.len() > 2 && arg.starts_with("--") {
+            return Ok(shell.fail_command(
+                &name,
+                &format!("--: invalid option\nUsage:\t{name} [GNU long option] [option] ..."),
+                2,
+            ));
+        }
+        short_seen |= arg.len() > 1 && arg.starts_with(['-', '+']) && !arg.starts_with("--");
         match arg {
             // A lone `-` ends the options as `--` does.
             "--" | "-" => {
@@ -44,7 +56,8 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
                     }
                 }
             }
-            "--noprofile" | "--login" | "--posix" | "--noediting" | "-l" => {}
+            "--noediting" => noediting = true,
+            "--noprofile" | "--login" | "--posix" | "-l" => {}
             "--help" => {
                 let text =
                     format!("Usage:\t{name} [option] ...\n\t{name} [option] script-file ...\n");
@@ -200,6 +213,9 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
     child.runs_command_text = command_given.is_some();
     if interactive {
         child.start_interactive();
+        if noediting {
+            child.opts.set_named("emacs", false);
+        }
         if !norc
             && let Some(file) = rcfile
             && let Some(status) = run_rcfile(&mut child, &file)?

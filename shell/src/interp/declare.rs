@@ -283,12 +283,18 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
     if flags.assoc {
         match &var.value {
             Some(Value::Assoc(_)) => {}
-            Some(Value::Indexed(map)) if !map.is_empty() => {
+            // Even an empty indexed array stays one.
+            Some(Value::Indexed(_)) => {
                 return Err(format!(
                     "{base}: cannot convert indexed to associative array"
                 ));
             }
-            _ => var.value = Some(Value::Assoc(Default::default())),
+            // A scalar becomes element "0", as it becomes element 0 below.
+            Some(Value::Scalar(text)) => {
+                let element = (String::from("0"), text.clone());
+                var.value = Some(Value::Assoc(std::iter::once(element).collect()));
+            }
+            None => var.value = Some(Value::Assoc(Default::default())),
         }
     } else if flags.indexed {
         match &var.value {

@@ -16,6 +16,8 @@ impl Shell {
     pub(crate) fn start_interactive(&mut self) {
         self.interactive = true;
         self.opts.set_named("history", true);
+        // Line editing starts in emacs mode (`--noediting` turns it off).
+        self.opts.set_named("emacs", true);
         if self.get_value("HISTFILE").is_none() {
             let home = self.tilde("");
             let _ = self.set_var("HISTFILE", format!("{home}/.bash_history"));

@@ -240,12 +240,8 @@ impl Shell {
                 Ok(())
             }
             RedirectOp::Write | RedirectOp::Clobber | RedirectOp::Append => {
-                if self.opts.noclobber
-                    && redirect.op == RedirectOp::Write
-                    && let Ok(path) = self.cwd.resolve(&target)
-                    && self.ctx.vfs.lock().is_file(&path)
-                {
-                    return Err(self.redirect_error(&target, "cannot overwrite existing file"));
+                if redirect.op == RedirectOp::Write {
+                    self.refuse_clobber(&target)?;
                 }
                 let writer = self.open_output(&target, redirect.op == RedirectOp::Append)?;
                 self.save(saved, fd);
@@ -253,6 +249,9 @@ impl Shell {
                 Ok(())
             }
             RedirectOp::WriteBoth | RedirectOp::AppendBoth => {
+                if redirect.op == RedirectOp::WriteBoth {
+                    self.refuse_clobber(&target)?;
+                }
                 let writer = self.open_output(&target, redirect.op == RedirectOp::AppendBoth)?;
                 self.save(saved, 1);
                 self.save(saved, 2);
@@ -262,6 +261,18 @@ impl Shell {
             }
             RedirectOp::HereDoc | RedirectOp::HereString => unreachable!("handled above"),
         }
+    }
+
+    /// `set -C`: `>` and `&>` do not truncate an existing regular file
+    /// (`>|` does).
+    fn refuse_clobber(&mut self, target: &str) -> Result<(), i32> {
+        if self.opts.noclobber
+            && let Ok(path) = self.cwd.resolve(target)
+            && self.ctx.vfs.lock().is_file(&path)
+        {
+            return Err(self.redirect_error(target, "cannot overwrite existing file"));
+        }
+        Ok(())
     }
 
     /// `/dev/fd/N`, `/dev/stdin`: an open descriptor.

@@ -180,19 +180,23 @@ impl Shell {
         }
     }
 
-    /// Resolves a subscript for `name`: a string key for associative
-    /// arrays, an arithmetic index otherwise.
-    pub(crate) fn subscript_key(&mut self, name: &str, index: &str) -> Result<Key, ArithError> {
-        // A subscript given as text has its quotes and expansions applied
-        // now (`'assoc["K"]'`, `'a[$i]'`), as bash does.
-        let index = if index.contains(['"', '\'', '$', '`', '\\']) {
+    /// A subscript given as text has its quotes and expansions applied
+    /// when it is used (`'assoc["K"]'`, `'a[$i]'`), as bash does.
+    fn expanded_subscript(&mut self, index: &str) -> String {
+        if index.contains(['"', '\'', '$', '`', '\\']) {
             let expanded = crate::parse::subscript_word(index)
                 .ok()
                 .and_then(|word| self.expand_string(&word).ok());
             expanded.unwrap_or_else(|| index.to_string())
         } else {
             index.to_string()
-        };
+        }
+    }
+
+    /// Resolves a subscript for `name`: a string key for associative
+    /// arrays, an arithmetic index otherwise.
+    pub(crate) fn subscript_key(&mut self, name: &str, index: &str) -> Result<Key, ArithError> {
+        let index = self.expanded_subscript(index);
         if self.is_assoc(name) {
             Ok(Key::Name(index))
         } else {
@@ -450,6 +454,10 @@ impl ArithEnv for Shell {
 
     fn is_assoc(&self, name: &str) -> bool {
         Shell::is_assoc(self, name)
+    }
+
+    fn expand_subscript(&mut self, text: &str) -> String {
+        self.expanded_subscript(text)
     }
 
     fn parsed(&self) -> Option<&crate::arith::Parsed> {

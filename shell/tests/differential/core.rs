@@ -362,4 +362,14 @@ echo two; eval "echo three"
 set +v; echo quiet' 2>&1
 echo ~ghost ~root; HOME='x.y'; [[ x.y =~ ~ ]]; echo lit=$?; [[ xzy =~ ~ ]]; echo dot=$?
 ( set -u; echo "${unset_here@Q}" ) 2>/dev/null; echo nounset=$?"#,
+    // a variable's value evaluated as arithmetic expands the subscripts it
+    // names (bash's known injection); set -C refuses &> as it refuses >;
+    // GNU sed reads \t and \n inside brackets; declare -A keeps a scalar
+    // as element "0" and refuses any indexed array; an interactive child
+    // starts in emacs mode, and long options must come before short ones
+    r#"nums=(10 20 30); pick='nums[$(echo 1)]'; echo $(( pick + 1 )); sel=(a b c); sel[pick]=X; echo "${sel[@]}"
+set -C; echo one > kept; echo two &> kept; echo clobber=$?; cat kept; set +C
+printf 'p\t q  r\n' | sed 's/[ \t]\+/_/g'; printf 'l1\nl2\n' | sed 'N;s/[\n]/+/'
+word=w; declare -A word+=([k]=v); declare -p word; e=(); declare -A e 2>/dev/null; echo conv=$?; declare -p e
+bash --norc -i -c 'test -o emacs; echo emacs=$?' 2>/dev/null; bash -x --norc -c 'echo no' 2>/dev/null; echo long=$?"#,
 ];

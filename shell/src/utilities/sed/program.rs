@@ -123,9 +123,10 @@ impl Compiler<'_> {
         } else {
             Syntax::Basic
         };
+        let pattern = bracket_escapes(pattern);
         let translated = match syntax {
-            Syntax::Extended => crate::regex_compat::ere_to_rust(pattern),
-            _ => crate::regex_compat::bre_to_rust(pattern),
+            Syntax::Extended => crate::regex_compat::ere_to_rust(&pattern),
+            _ => crate::regex_compat::bre_to_rust(&pattern),
         };
         let multiline = flags.contains('M') || flags.contains('m');
         let rust = format!("(?s{}){translated}", if multiline { "m" } else { "" });
@@ -509,5 +510,84 @@ impl Compiler<'_> {
         }
         let _ = &self.shell;
         Ok(())
+    }
+}
+
+/// GNU sed turns `\t` and `\n` into a tab and a newline before it
+/// compiles a regex, so inside a bracket expression (where POSIX keeps a
+/// backslash literal) `[ \t]` is a blank and a tab.
+fn bracket_escapes(pattern: &str) -> std::borrow::Cow<'_, str> {
+    if !pattern.contains('[') || !pattern.contains('\\') {
+        return pattern.into();
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len());
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                out.extend(chars.get(i..i + 2).unwrap_or(&chars[i..]));
+                i += 2;
+            }
+            '[' => {
+                out.push('[');
+                i += 1;
+                // `^` and a `]` right after the opening are members.
+                for lead in ['^', ']'] {
+                    if chars.get(i) == Some(&lead) {
+                        out.push(lead);
+                        i += 1;
+                    }
+                }
+                while let Some(&c) = chars.get(i) {
+                    match (c, chars.get(i + 1)) {
+                        (']', _) => break,
+                        ('[', Some(kind @ (':' | '=' | '.'))) => {
+                            let close = (i + 2..chars.len().saturating_sub(1))
+                                .find(|&j| chars[j] == *kind && chars[j + 1] == ']')
+                                .map_or(chars.len(), |j| j + 2);
+                            out.extend(&chars[i..close]);
+                            i = close;
+                        }
+                        ('\\', Some('t')) => {
+                            out.push('\t');
+                            i += 2;
+                        }
+                        ('\\', Some('n')) => {
+                            out.push('\n');
+                            i += 2;
+                        }
+                        _ => {
+                            out.push(c);
+                            i += 1;
+                        }
+                    }
+                }
+                if i < chars.len() {
+                    out.push(']');
+                    i += 1;
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bracket_escapes;
+
+    #[test]
+    fn tab_and_newline_escapes_in_brackets_become_characters() {
+        assert_eq!(bracket_escapes(r"[ \t]\+"), " [ \t]\\+".trim_start());
+        assert_eq!(bracket_escapes(r"[^\n]*"), "[^\n]*");
+        // Elsewhere the regex translation handles them; classes stay.
+        assert_eq!(bracket_escapes(r"\t[[:space:]\t]"), "\\t[[:space:]\t]");
+        assert_eq!(bracket_escapes(r"[]\t]"), "[]\t]");
+        assert_eq!(bracket_escapes(r"[\]"), r"[\]");
     }
 }
