@@ -126,11 +126,13 @@ impl Shell {
         }
         if status != 0 && !pipeline.negated && self.errexit_off == 0 {
             // A compound command's failure came from a command inside it,
-            // which set the trap off already; `( )`, `(( ))`, `[[ ]]` and
-            // a pipeline of several commands are atoms of their own (bash's
-            // rule).
+            // which set off the trap and `set -e` already (or was exempt
+            // from them, as `false && x` is); `( )`, `(( ))`, `[[ ]]`, a
+            // pipeline of several commands and a compound whose
+            // redirections failed are atoms of their own (bash's rule).
             let atom = match pipeline.commands.last() {
                 _ if pipeline.commands.len() > 1 => true,
+                _ if std::mem::take(&mut self.compound_redirect_failed) => true,
                 Some(Command::Compound(compound, _)) => matches!(
                     **compound,
                     CompoundCommand::Subshell(_)
@@ -142,7 +144,7 @@ impl Shell {
             if atom {
                 self.run_err_trap()?;
             }
-            if self.opts.errexit {
+            if self.opts.errexit && atom {
                 return Err(Flow::Exit(status));
             }
         }

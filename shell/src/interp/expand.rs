@@ -618,7 +618,9 @@ fn is_at_expansion(part: &WordPart) -> bool {
             (param.name == "@" && param.index.is_none() && !param.length && !param.indirect)
                 || (param.index.as_ref().and_then(Word::as_plain).as_deref() == Some("@")
                     && !param.length
-                    && !param.indirect)
+                    && (!param.indirect || param.op == ParamOp::None))
+                // `${!prefix@}`: the names, one word each.
+                || param.op == (ParamOp::Names { at: true })
         }
         _ => false,
     }

@@ -42,6 +42,9 @@ pub struct Shell {
     pub(crate) subshell: usize,
     /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
     pub(crate) errexit_off: usize,
+    /// A compound command's redirections just failed: its status is an
+    /// atom's for `set -e` and the ERR trap.
+    pub(crate) compound_redirect_failed: bool,
     pub(crate) traps: imbl::HashMap<String, String>,
     /// Where the commands run so far were found (`hash`).
     pub(crate) hashed: super::hash_table::HashTable,
@@ -125,6 +128,7 @@ impl Shell {
             loop_depth: 0,
             subshell: 0,
             errexit_off: 0,
+            compound_redirect_failed: false,
             traps: imbl::HashMap::new(),
             hashed: Default::default(),
             parent_traps: imbl::HashMap::new(),
@@ -133,7 +137,7 @@ impl Shell {
             subst_status: None,
             sources: Vec::new(),
             dir_stack: Vec::new(),
-            pipestatus: vec![0],
+            pipestatus: Vec::new(),
             pid,
             bashpid: pid,
             last_bg: None,

@@ -38,10 +38,16 @@ impl Shell {
             Command::Compound(compound, redirects) => {
                 let saved = match self.apply_redirects(redirects) {
                     Ok(saved) => saved,
-                    Err(status) => return Ok(status),
+                    Err(status) => {
+                        self.compound_redirect_failed = true;
+                        return Ok(status);
+                    }
                 };
                 let result = self.run_compound(compound);
                 self.restore_redirects(saved);
+                // Only this command's own redirections count (not one
+                // inside its body).
+                self.compound_redirect_failed = false;
                 result
             }
             Command::FunctionDef(function) => {

@@ -109,6 +109,8 @@ impl Shell {
     /// scripts, as in bash).
     pub(crate) fn dynamic_array(&self, name: &str) -> Option<Value> {
         let items: Vec<String> = match name {
+            // Unset until a first command has run.
+            "PIPESTATUS" if self.pipestatus.is_empty() => return None,
             "PIPESTATUS" => self.pipestatus.iter().map(i32::to_string).collect(),
             "FUNCNAME" => {
                 if self.func_stack.is_empty() {

@@ -372,4 +372,12 @@ set -C; echo one > kept; echo two &> kept; echo clobber=$?; cat kept; set +C
 printf 'p\t q  r\n' | sed 's/[ \t]\+/_/g'; printf 'l1\nl2\n' | sed 'N;s/[\n]/+/'
 word=w; declare -A word+=([k]=v); declare -p word; e=(); declare -A e 2>/dev/null; echo conv=$?; declare -p e
 bash --norc -i -c 'test -o emacs; echo emacs=$?' 2>/dev/null; bash -x --norc -c 'echo no' 2>/dev/null; echo long=$?"#,
+    // set -e leaves a compound command alone when its failure came from a
+    // command exempt from it (`false && x` inside braces) but ends the
+    // shell when the compound's own redirection fails; PIPESTATUS is
+    // unset until a first command has run; "${!prefix@}" is one word per
+    // name
+    r#"bash -c 'echo "${PIPESTATUS[@]-unset}"; true | false; echo ${PIPESTATUS[@]}'
+bash -c 'set -e; { false && true; }; echo still=$?; if true; then false || false && true; fi; echo two; { echo x; } > /no/such 2>/dev/null; echo notreached'; echo rc=$?
+abc1=1 abc2=2; f() { printf "<%s>" "$@"; echo " $#"; }; f "${!abc@}" "${!abc*}""#,
 ];
