@@ -6,12 +6,29 @@
 use thiserror::Error;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("{expr}: {message} (error token is \"{token}\")")]
-pub struct ArithError {
-    pub expr: String,
-    pub message: String,
-    pub token: String,
+pub enum ArithError {
+    /// The expression does not parse or cannot be evaluated (`1 +`,
+    /// `1/0`): bash reports it and abandons the command.
+    #[error("{expr}: {message} (error token is \"{token}\")")]
+    Invalid {
+        expr: String,
+        message: String,
+        token: String,
+    },
+    /// `set -u` and the expression reads a variable that is not set: as
+    /// fatal as `$name` would be.
+    #[error("{0}: unbound variable")]
+    Unbound(String),
 }
+
+/// How deep a variable's value may name another expression to evaluate
+/// (`loop='i<=100&&(s+=i,i++,loop)'`): bash's limit, well inside the
+/// native stack of a pipeline stage.
+const MAX_RECURSION: usize = 1024;
+
+/// `set -u` refuses to read an unset variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unbound;
 
 /// An element of an array: a number for an indexed array, the
 /// subscript's text for an associative one (`A[K]` is the key `K`).
@@ -24,7 +41,7 @@ pub enum Index<'a> {
 /// Variables as arithmetic sees them.
 pub trait ArithEnv {
     /// The text of `name` or `name[index]` (`None` when unset).
-    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String>;
+    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, Unbound>;
     fn set_var(&mut self, name: &str, index: Option<Index>, value: i64) -> Result<(), String>;
     /// Whether `name` is an associative array, whose subscripts are keys
     /// rather than expressions.
@@ -180,7 +197,7 @@ impl ArithParser<'_> {
     }
 
     fn error(&self, message: &str, token: String) -> ArithError {
-        ArithError {
+        ArithError::Invalid {
             expr: self.text.trim_start().to_string(),
             message: message.to_string(),
             token,
@@ -553,7 +570,7 @@ struct Evaluator<'a> {
 
 impl Evaluator<'_> {
     fn error(&self, message: &str, token: &str) -> ArithError {
-        ArithError {
+        ArithError::Invalid {
             expr: self.text.trim_start().to_string(),
             message: message.to_string(),
             token: token.to_string(),
@@ -608,7 +625,7 @@ impl Evaluator<'_> {
         let text = self
             .env
             .get_var(name, index)
-            .map_err(|m| self.error(&m, name))?;
+            .map_err(|Unbound| ArithError::Unbound(name.to_string()))?;
         let Some(text) = text else { return Ok(0) };
         let trimmed = text.trim();
         if trimmed.is_empty() {
@@ -617,7 +634,7 @@ impl Evaluator<'_> {
         if let Some(value) = parse_number(trimmed) {
             return Ok(value);
         }
-        if self.depth > 64 {
+        if self.depth > MAX_RECURSION {
             return Err(self.error("expression recursion level exceeded", trimmed));
         }
         eval_depth(trimmed, self.env, self.depth + 1)
@@ -757,7 +774,7 @@ mod tests {
     struct Vars(HashMap<String, String>);
 
     impl ArithEnv for Vars {
-        fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String> {
+        fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, Unbound> {
             let key = match index {
                 Some(Index::Number(i)) => format!("{name}[{i}]"),
                 Some(Index::Key(k)) => format!("{name}[{k}]"),
@@ -832,9 +849,18 @@ mod tests {
         // a subscript that is no expression fails only for an indexed array,
         // with bash's message naming the subscript
         let error = eval("b[x y]", &mut vars).unwrap_err();
-        assert_eq!(error.expr, "x y");
-        assert_eq!(error.token, "y");
+        assert_eq!(
+            error.to_string(),
+            "x y: syntax error in expression (error token is \"y\")"
+        );
         assert!(eval("A[x", &mut vars).is_err(), "no closing bracket");
+    }
+
+    fn token_of(error: &ArithError) -> &str {
+        match error {
+            ArithError::Invalid { token, .. } => token,
+            ArithError::Unbound(_) => panic!("{error} is no syntax error"),
+        }
     }
 
     #[test]
@@ -847,11 +873,12 @@ mod tests {
         // at the end of the text the token is the last one read, as in bash
         for (text, token) in [("1 +", "+"), ("b*", "*"), ("2 ** ", "** "), ("1 ? 2", "2")] {
             let error = eval(text, &mut Vars::default()).unwrap_err();
-            assert_eq!(error.token, token, "{text}");
+            assert_eq!(token_of(&error), token, "{text}");
         }
         let error = eval("1 + * 2", &mut Vars::default()).unwrap_err();
         assert_eq!(
-            error.token, "* 2",
+            token_of(&error),
+            "* 2",
             "in the middle it is the rest of the text"
         );
         assert!(eval("2 3", &mut Vars::default()).is_err());

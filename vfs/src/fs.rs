@@ -187,8 +187,10 @@ impl Vfs {
         };
         let now = vfs.clock.tick();
         Arc::make_mut(&mut vfs.root).meta.mtime_ns = now;
-        vfs.mkdir(&VfsPath::parse("/tmp").expect("valid"))
-            .expect("a fresh tree has room for /tmp");
+        let tmp = VfsPath::parse("/tmp").expect("valid");
+        vfs.mkdir(&tmp).expect("a fresh tree has room for /tmp");
+        // World-writable with the sticky bit, as on a Unix host.
+        vfs.set_mode(&tmp, 0o1777).expect("/tmp was just made");
         vfs.quota = quota;
         vfs
     }

@@ -25,7 +25,11 @@ pub fn unset(shell: &mut Shell, args: &[String]) -> ExecResult {
                         continue;
                     }
                     match shell.subscript_key(base, index) {
-                        Ok(key) => shell.unset_element(base, &key),
+                        Ok(key) => {
+                            if let Err(message) = shell.unset_element(base, &key) {
+                                status = shell.fail("unset", &message, 1);
+                            }
+                        }
                         Err(_) => status = 1,
                     }
                     continue;
@@ -177,6 +181,7 @@ pub fn let_(shell: &mut Shell, args: &[String]) -> ExecResult {
     for expr in &args[1..] {
         match arith::eval(expr, shell) {
             Ok(value) => last = value,
+            Err(arith::ArithError::Unbound(name)) => return Err(shell.unbound(&name)),
             Err(error) => return builtin_error(shell, "let", &error.to_string(), 1),
         }
     }

@@ -96,6 +96,20 @@ impl Shell {
         let mut expanded = Vec::with_capacity(elements.len());
         for element in elements {
             expanded.push(match &element.key {
+                // Brace expansion comes first in bash and sees the whole
+                // word: `[k]=-{a,b}-` becomes two words that are no longer
+                // `[key]=value` elements.
+                Some(key)
+                    if self.opts.braceexpand
+                        && brace_expands(&element.value, self.ctx.limits.max_value_bytes) =>
+                {
+                    let mut parts = vec![WordPart::Literal("[".to_string())];
+                    parts.extend(key.parts.iter().cloned());
+                    let equals = if element.append { "]+=" } else { "]=" };
+                    parts.push(WordPart::Literal(equals.to_string()));
+                    parts.extend(element.value.parts.iter().cloned());
+                    Expanded::Plain(self.expand_words(&[Word { parts }])?)
+                }
                 Some(key) => {
                     Expanded::Keyed(key, self.expand_string(&element.value)?, element.append)
                 }
@@ -257,4 +271,9 @@ fn literal_tilde(word: &Word) -> Word {
         }
     }
     word
+}
+
+/// Whether brace expansion would turn `word` into more than one word.
+fn brace_expands(word: &Word, max_bytes: usize) -> bool {
+    super::expand::brace_expand(word, max_bytes).is_none_or(|words| words.len() > 1)
 }

@@ -3,7 +3,7 @@
 
 use super::test_expr;
 use super::{ExecResult, Flow, Shell};
-use crate::arith;
+use crate::arith::{self, ArithError};
 use crate::ast::*;
 use crate::io::{BytesReader, CaptureWriter, Fd};
 use crate::parse::is_name;
@@ -79,6 +79,7 @@ impl Shell {
                 let text = self.expand_string(word)?;
                 match arith::eval(&text, self) {
                     Ok(value) => Ok(i32::from(value == 0)),
+                    Err(ArithError::Unbound(name)) => Err(self.unbound(&name)),
                     Err(error) => {
                         self.report_at_line(&format!("((: {error}"));
                         Ok(1)
@@ -227,6 +228,7 @@ impl Shell {
         // bash's message shows the expression without its leading blanks.
         match arith::eval(text.trim_start(), self) {
             Ok(value) => Ok(Ok(Some(value))),
+            Err(ArithError::Unbound(name)) => Err(self.unbound(&name)),
             Err(error) => {
                 self.report_at_line(&format!("((: {error}"));
                 Ok(Err(HeaderFailed))
@@ -430,6 +432,10 @@ impl Shell {
                             arith::eval(&right_text, self),
                         ) {
                             (Ok(a), Ok(b)) => (a, b),
+                            (Err(ArithError::Unbound(name)), _)
+                            | (_, Err(ArithError::Unbound(name))) => {
+                                return Err(self.unbound(&name));
+                            }
                             (Err(error), _) | (_, Err(error)) => {
                                 let message = format!("{}: {}\n", self.arg0, error);
                                 self.write_stderr(message.as_bytes());

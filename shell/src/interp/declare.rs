@@ -1,9 +1,10 @@
 //! `declare`/`typeset`, `local`, `export`, `readonly`: attributes and
 //! scoping of variables.
 
+use std::borrow::Cow;
 use std::io::Write;
 
-use crate::ast::Assignment;
+use crate::ast::{AssignValue, Assignment, Word};
 use crate::interp::{ExecResult, Shell};
 use crate::vars::{Attrs, Value};
 
@@ -22,7 +23,7 @@ struct Flags {
 enum Arg<'a> {
     Name(&'a str),
     Text(&'a str, &'a str),
-    Assign(&'a Assignment),
+    Assign(Cow<'a, Assignment>),
 }
 
 /// Which builtin, for its defaults.
@@ -84,7 +85,7 @@ pub fn run_with_assignments(
     let mut options_done = false;
     for (index, word) in words.iter().enumerate().skip(1) {
         if let Some((_, assignment)) = assignments.iter().find(|(slot, _)| *slot == index) {
-            args.push(Arg::Assign(assignment));
+            args.push(Arg::Assign(Cow::Borrowed(assignment)));
             continue;
         }
         if !options_done && word == "--" {
@@ -121,7 +122,10 @@ pub fn run_with_assignments(
             continue;
         }
         match word.split_once('=') {
-            Some((n, value)) => args.push(Arg::Text(n, value)),
+            Some((n, value)) => match text_assignment(n, value, &flags) {
+                Some(assignment) => args.push(Arg::Assign(Cow::Owned(assignment))),
+                None => args.push(Arg::Text(n, value)),
+            },
             None => args.push(Arg::Name(word)),
         }
     }
@@ -138,6 +142,28 @@ pub fn run_with_assignments(
     };
     let mut status = i32::from(misplaced_local);
     for arg in args {
+        // `export a[7]=8` and `readonly a[7]=8` name no variable: bash
+        // refuses them and sets nothing.
+        if matches!(kind, Which::Export | Which::Readonly) {
+            let (arg_name, subscripted) = match &arg {
+                Arg::Name(n) | Arg::Text(n, _) => (n.to_string(), n.contains('[')),
+                Arg::Assign(a) => (
+                    format!(
+                        "{}[{}]",
+                        a.name,
+                        a.index
+                            .as_ref()
+                            .map(crate::parse::word_text)
+                            .unwrap_or_default()
+                    ),
+                    a.index.is_some(),
+                ),
+            };
+            if subscripted {
+                status = shell.fail(name, &format!("`{arg_name}': not a valid identifier"), 1);
+                continue;
+            }
+        }
         let (var_name, result) = match arg {
             Arg::Name(var_name) => (
                 var_name.to_string(),
@@ -175,7 +201,7 @@ pub fn run_with_assignments(
                     .is_some_and(|v| v.attrs.readonly);
                 let mut result = declare_name(shell, &var_name, &flags, local);
                 if result.is_ok() {
-                    let mut assignment = assignment.clone();
+                    let mut assignment = assignment.into_owned();
                     if flags.set.readonly && !was_readonly {
                         // Assign first, then lock.
                         if let Some(var) = shell.vars.get_mut(&var_name) {
@@ -222,6 +248,50 @@ pub fn run_with_assignments(
         }
     }
     Ok(status)
+}
+
+/// A `name=value` argument that came out of an expansion but is still an
+/// assignment bash parses: `name+=value` appends (`typeset s${dyn}+=x`),
+/// and with `-a` or `-A` a parenthesised value is an array literal
+/// (`typeset -a "$code"` with `code='x=(1 2 3)'`), parsed and expanded
+/// as if written.
+fn text_assignment(name: &str, value: &str, flags: &Flags) -> Option<Assignment> {
+    if (flags.indexed || flags.assoc) && value.starts_with('(') && value.ends_with(')') {
+        return parsed_assignment(&format!("{name}={value}"));
+    }
+    let target = name.strip_suffix('+')?;
+    let (base, index) = match crate::interp::split_subscript(target) {
+        Some((base, index)) => (base, Some(Word::literal(index))),
+        None => (target, None),
+    };
+    crate::parse::is_name(base).then(|| Assignment {
+        name: base.to_string(),
+        index,
+        append: true,
+        value: AssignValue::Scalar(Word::quoted(value)),
+    })
+}
+
+/// The one assignment `source` consists of, if it is exactly that.
+fn parsed_assignment(source: &str) -> Option<Assignment> {
+    let list = crate::parse::Parser::parse_all(source).ok()?;
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    if !item.and_or.rest.is_empty() || item.and_or.first.commands.len() != 1 {
+        return None;
+    }
+    match &item.and_or.first.commands[0] {
+        crate::ast::Command::Simple(simple)
+            if simple.words.is_empty() && simple.redirects.is_empty() =>
+        {
+            match simple.assignments.as_slice() {
+                [assignment] => Some(assignment.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 fn set_raw(shell: &mut Shell, name: &str, value: &str) -> Result<(), String> {
@@ -372,6 +442,9 @@ fn print_variables(shell: &mut Shell, kind: Which, flags: &Flags, args: &[Arg]) 
                     (!flags.set.exported || var.attrs.exported)
                         && (!flags.set.readonly || var.attrs.readonly)
                         && (!flags.set.integer || var.attrs.integer)
+                        && (!flags.set.nameref || var.attrs.nameref)
+                        && (!flags.set.lower || var.attrs.lower)
+                        && (!flags.set.upper || var.attrs.upper)
                         && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))))
                         && (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))))
                 }

@@ -89,7 +89,10 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             "/dev/null" | "/dev/zero" | "/dev/tty" | "/dev/urandom" | "/dev/random"
         ),
         "-h" | "-L" => matches!(lookup_link(shell, arg), Some(Node::Link(_))),
-        "-p" | "-S" | "-b" | "-k" | "-u" | "-g" => false,
+        "-k" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o1000 != 0),
+        "-u" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o4000 != 0),
+        "-g" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o2000 != 0),
+        "-p" | "-S" | "-b" => false,
         "-t" => false,
         "-v" => {
             if let Some((name, index)) = super::variables::split_subscript(arg) {

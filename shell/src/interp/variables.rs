@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Flow, Shell};
-use crate::arith::{self, ArithEnv, ArithError, Index};
+use crate::arith::{self, ArithEnv, ArithError, Index, Unbound};
 use crate::assoc::AssocArray;
 use crate::ast::Word;
 use crate::vars::{Value, Var};
@@ -221,7 +221,10 @@ impl Shell {
     /// Reports an arithmetic error; the command line is abandoned with
     /// status 1 (its reader goes on with the next line).
     pub(crate) fn arith_failure(&mut self, error: &ArithError) -> Flow {
-        self.abandon_line(&error.to_string())
+        match error {
+            ArithError::Unbound(name) => self.unbound(name),
+            ArithError::Invalid { .. } => self.abandon_line(&error.to_string()),
+        }
     }
 
     /// Applies `-i`, `-l`, `-u` to a value about to be stored.
@@ -371,10 +374,12 @@ impl Shell {
     }
 
     /// `unset 'name[key]'`.
-    pub(crate) fn unset_element(&mut self, name: &str, key: &Key) {
+    /// Unsets one element; a negative index counts from the end, and one
+    /// that reaches before the start is an error (`a=(1); unset 'a[-2]'`).
+    pub(crate) fn unset_element(&mut self, name: &str, key: &Key) -> Result<(), String> {
         let name = self.resolve_name(name);
         let Some(var) = self.vars.get_mut(&name) else {
-            return;
+            return Ok(());
         };
         match (&mut var.value, key) {
             (Some(Value::Indexed(map)), Key::Index(i)) => {
@@ -383,6 +388,9 @@ impl Shell {
                 } else {
                     *i
                 };
+                if index < 0 {
+                    return Err(format!("[{i}]: bad array subscript"));
+                }
                 map.remove(&index);
             }
             (Some(Value::Assoc(map)), Key::Name(k)) => {
@@ -392,8 +400,12 @@ impl Shell {
                 map.remove(&i.to_string());
             }
             (slot @ Some(Value::Scalar(_)), Key::Index(0)) => *slot = None,
+            (Some(Value::Scalar(_)), Key::Index(i)) if *i < 0 => {
+                return Err(format!("{name}: not an array variable"));
+            }
             _ => {}
         }
+        Ok(())
     }
 
     /// Replaces a whole array.
@@ -434,12 +446,19 @@ fn now_epoch() -> (u64, u32) {
 }
 
 impl ArithEnv for Shell {
-    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, String> {
-        if self.opts.nounset && index.is_none() && !self.is_set(name) {
-            return Err(format!("{name}: unbound variable"));
+    fn get_var(&mut self, name: &str, index: Option<Index>) -> Result<Option<String>, Unbound> {
+        // With a subscript bash asks only whether the array has any
+        // element: `a=(1); $(( a[5] ))` is 0, `$(( undef[0] ))` fails.
+        if self.opts.nounset && !self.is_set(name) {
+            return Err(Unbound);
         }
         Ok(match index {
             None => Shell::get_var(self, name),
+            // bash reports an empty key and reads it as 0.
+            Some(Index::Key(key)) if key.is_empty() => {
+                self.report_at_line(&format!("{name}[]: bad array subscript"));
+                None
+            }
             Some(index) => {
                 let key = element_key(index);
                 self.get_element(name, &key)
@@ -449,6 +468,12 @@ impl ArithEnv for Shell {
 
     fn set_var(&mut self, name: &str, index: Option<Index>, value: i64) -> Result<(), String> {
         match index {
+            // bash reports an empty key, stores nothing and goes on with the
+            // expression (`(( A["$unset"] = 1 ))` succeeds).
+            Some(Index::Key(key)) if key.is_empty() => {
+                self.report_at_line(&format!("`{name}[]': not a valid identifier"));
+                Ok(())
+            }
             None => Shell::set_var(self, name, value.to_string()),
             Some(index) => self.set_element(name, element_key(index), value.to_string(), false),
         }

@@ -87,11 +87,19 @@ impl Parser {
                 && self.peek() != Some(')')
             {
                 let save = (self.pos, self.line);
-                if let Some(binary) = self.peek_binary_op() {
-                    // `-n = x`: the "unary operator" is really an operand.
-                    let _ = binary;
+                let binary_has_operand = self.peek_binary_op().is_some_and(|binary| {
+                    self.pos += binary.len();
+                    self.skip_blank();
+                    let ends = self.starts_with("]]")
+                        || self.starts_with("&&")
+                        || self.starts_with("||")
+                        || self.peek() == Some(')');
                     (self.pos, self.line) = save;
-                } else {
+                    !ends
+                });
+                // `-n = x`: the "unary operator" is really an operand; in
+                // `-f ==` the operator is the operand.
+                if !binary_has_operand {
                     let operand = self.cond_word()?;
                     return Ok(CondExpr::Unary(op, operand));
                 }

@@ -682,7 +682,18 @@ impl Parser {
                         default_op(op, true, w)
                     }
                     _ => {
-                        let offset = word(self, &[':', '}'])?;
+                        // A `:` that closes a `?` belongs to the offset's
+                        // conditional expression: `${s: 1 ? 2 : 0 : 1}`.
+                        let mut offset = word(self, &[':', '}'])?;
+                        let mut open_conditionals = count_literal(&offset, '?');
+                        while open_conditionals > 0 && self.peek() == Some(':') {
+                            self.pos += 1;
+                            open_conditionals -= 1;
+                            offset.parts.push(WordPart::Literal(":".to_string()));
+                            let more = word(self, &[':', '}'])?;
+                            open_conditionals += count_literal(&more, '?');
+                            offset.parts.extend(more.parts);
+                        }
                         let length = if self.eat(":") {
                             Some(word(self, &['}'])?)
                         } else {
@@ -1044,4 +1055,15 @@ impl Parser {
         }
         Ok(parts.finish())
     }
+}
+
+/// How often `c` occurs in the unquoted text of `word`.
+fn count_literal(word: &Word, c: char) -> usize {
+    word.parts
+        .iter()
+        .map(|part| match part {
+            WordPart::Literal(text) => text.matches(c).count(),
+            _ => 0,
+        })
+        .sum()
 }

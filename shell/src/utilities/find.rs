@@ -187,7 +187,7 @@ impl Parser<'_> {
                     Some(c @ ('-' | '/')) => (&text[1..], Some(c)),
                     _ => (text.as_str(), None),
                 };
-                let mode = crate::utilities::files::info::parse_mode(mode_text, 0)
+                let mode = crate::utilities::files::info::parse_mode(mode_text, 0, false)
                     .ok_or_else(|| format!("invalid mode `{text}'"))?;
                 Expr::Perm(mode, kind)
             }
@@ -503,20 +503,7 @@ fn printf(format: &str, visit: &Visit<'_>) -> String {
                 NodeType::File => 'f',
             }),
             Some('m') => out.push_str(&format!("{:o}", visit.node.meta().mode)),
-            Some('M') => {
-                let mode = visit.node.meta().mode;
-                out.push(match visit.node.node_type() {
-                    NodeType::Directory => 'd',
-                    NodeType::Symlink => 'l',
-                    NodeType::File => '-',
-                });
-                for shift in [6, 3, 0] {
-                    let bits = (mode >> shift) & 7;
-                    out.push(if bits & 4 != 0 { 'r' } else { '-' });
-                    out.push(if bits & 2 != 0 { 'w' } else { '-' });
-                    out.push(if bits & 1 != 0 { 'x' } else { '-' });
-                }
-            }
+            Some('M') => out.push_str(&crate::utilities::files::list::mode_string(visit.node)),
             Some('t') => out.push_str(&crate::time::strftime_utc(
                 "%a %b %e %H:%M:%S %Y",
                 visit.node.meta().mtime_ns.div_euclid(1_000_000_000),

@@ -380,4 +380,26 @@ bash --norc -i -c 'test -o emacs; echo emacs=$?' 2>/dev/null; bash -x --norc -c 
     r#"bash -c 'echo "${PIPESTATUS[@]-unset}"; true | false; echo ${PIPESTATUS[@]}'
 bash -c 'set -e; { false && true; }; echo still=$?; if true; then false || false && true; fi; echo two; { echo x; } > /no/such 2>/dev/null; echo notreached'; echo rc=$?
 abc1=1 abc2=2; f() { printf "<%s>" "$@"; echo " $#"; }; f "${!abc@}" "${!abc*}""#,
+    // set -u makes an unset variable fatal in arithmetic too (a
+    // subscripted read fails only when the array has no element at all);
+    // a declaration's expanded `name+=value` appends and, with -a, its
+    // parenthesised value is an array literal; export and readonly refuse
+    // subscripts; `${s: c ? 2 : 0 : 1}` keeps the conditional's colon;
+    // brace expansion turns `[k]=-{a,b}-` into plain elements; unset of
+    // an index before the start fails; -f before an operator is an operand
+    r#"bash -c 'set -u; a=(1); echo $(( a[5] )); echo $(( undef[0] )); echo no' 2>&1; echo rc=$?
+bash -c 'set -u; (( y++ )); echo no' 2>/dev/null; echo rc=$?; bash -c 'set -u; let y+=1' 2>/dev/null; echo rc=$?
+dyn=x; typeset s${dyn}+=foo s${dyn}+=bar; echo $sx; code='x=(1 2 3)'; typeset -a "$code"; declare -p x
+y=(1 2); declare y+=3 y[5]+=x; declare -p y; declare -i n=4; declare n+=3; echo $n
+readonly b[7]=8 2>/dev/null; echo ro=$?; export a[7]=8 2>/dev/null; echo ex=$?; declare -p a b 2>&1 | wc -l
+s=abcd; echo ${s: 0 < 1 ? 2 : 0 : 1} ${s:1:2} ${s: -2}
+a=([k2]=-{a,b}-); declare -p a; a=(x [2]=y{1..2}); declare -p a; declare -A A; A=([k]={a,b}); declare -p A
+a=(1); unset 'a[-2]' 2>/dev/null; echo neg=$?; unset 'a[-1]'; declare -p a; s=1; unset 's[-1]' 2>/dev/null; echo scalar=$?
+[[ -f == ]]; echo $?; [[ -n == ]]; echo $?; loop='i<=100&&(s+=i,i++,loop)' s=0 i=0; echo $((a=loop,s))
+declare -A E; (( E["$nokey"] = 42 )) 2>/dev/null; echo ${#E[@]}; declare -n ref=s; declare -pn | grep -c ref"#,
+    // chmod's setuid, setgid and sticky bits (symbolic and octal) and X;
+    // ls and find -printf %M show them; /tmp is sticky and world-writable
+    r#"ls -ld /tmp | cut -c1-10; test -k /tmp; echo sticky=$?; touch a b; mkdir d
+chmod u+s a; chmod 2755 b; chmod a-x,a+X d a; test -u a; echo u=$?; test -g a; echo g=$?; test -g b; echo g=$?
+ls -l a b | cut -c1-10; stat -c '%a %A %n' a b d; find . -name b -printf '%M\n'; chmod +t d; stat -c %A d"#,
 ];

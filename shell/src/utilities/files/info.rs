@@ -336,9 +336,10 @@ pub fn df(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(0)
 }
 
-/// Parses a numeric or symbolic (`u+x,go-w`) mode against `current`.
-pub(crate) fn parse_mode(text: &str, current: u32) -> Option<u32> {
-    if !text.is_empty() && text.chars().all(|c| c.is_digit(8)) {
+/// Parses a numeric or symbolic (`u+x,go-w`, `u+s`, `+t`, `a+X`) mode
+/// against `current`, the mode of a directory when `directory` (for `X`).
+pub(crate) fn parse_mode(text: &str, current: u32, directory: bool) -> Option<u32> {
+    if !text.is_empty() && text.len() <= 4 && text.chars().all(|c| c.is_digit(8)) {
         return u32::from_str_radix(text, 8).ok();
     }
     let mut mode = current;
@@ -348,17 +349,15 @@ pub(crate) fn parse_mode(text: &str, current: u32) -> Option<u32> {
         let mut who = 0u32;
         while i < chars.len() && "ugoa".contains(chars[i]) {
             who |= match chars[i] {
-                'u' => 0o700,
-                'g' => 0o070,
-                'o' => 0o007,
-                _ => 0o777,
+                'u' => 0o4700,
+                'g' => 0o2070,
+                'o' => 0o1007,
+                _ => 0o7777,
             };
             i += 1;
         }
-        if who == 0 {
-            who = 0o777 & !0o022;
-            who |= 0o700;
-        }
+        // No `ugoa`: as `a`, less what the default umask (022) masks.
+        let who = if who == 0 { 0o7755 } else { who };
         if i >= chars.len() {
             return None;
         }
@@ -369,11 +368,15 @@ pub(crate) fn parse_mode(text: &str, current: u32) -> Option<u32> {
             }
             i += 1;
             let mut bits = 0u32;
-            while i < chars.len() && "rwxX".contains(chars[i]) {
+            while i < chars.len() && "rwxXst".contains(chars[i]) {
                 bits |= match chars[i] {
                     'r' => 0o444,
                     'w' => 0o222,
-                    _ => 0o111,
+                    'x' => 0o111,
+                    'X' if directory || mode & 0o111 != 0 => 0o111,
+                    'X' => 0,
+                    's' => 0o6000,
+                    _ => 0o1000,
                 };
                 i += 1;
             }
@@ -428,8 +431,10 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         // if any path is refused.
         let changed = vfs.all_or_nothing(|vfs| {
             for target in &paths {
-                let current = vfs.stat(target).map(|s| s.mode).unwrap_or(0o644);
-                let Some(mode) = parse_mode(&mode_text, current) else {
+                let stat = vfs.stat(target);
+                let current = stat.as_ref().map(|s| s.mode).unwrap_or(0o644);
+                let directory = stat.is_ok_and(|s| s.node_type == NodeType::Directory);
+                let Some(mode) = parse_mode(&mode_text, current, directory) else {
                     return Ok(false);
                 };
                 vfs.set_mode(target, mode)?;

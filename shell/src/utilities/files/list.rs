@@ -26,11 +26,18 @@ pub(crate) fn mode_string(node: &Node) -> String {
         NodeType::Symlink => 'l',
         NodeType::File => '-',
     });
-    for shift in [6, 3, 0] {
+    // setuid, setgid and sticky show in the execute column: lower case
+    // over an execute bit, upper case without one.
+    for (shift, special, letter) in [(6, 0o4000, 's'), (3, 0o2000, 's'), (0, 0o1000, 't')] {
         let bits = (mode >> shift) & 7;
         out.push(if bits & 4 != 0 { 'r' } else { '-' });
         out.push(if bits & 2 != 0 { 'w' } else { '-' });
-        out.push(if bits & 1 != 0 { 'x' } else { '-' });
+        out.push(match (bits & 1 != 0, mode & special != 0) {
+            (true, true) => letter,
+            (false, true) => letter.to_ascii_uppercase(),
+            (true, false) => 'x',
+            (false, false) => '-',
+        });
     }
     out
 }

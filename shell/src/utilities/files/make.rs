@@ -84,7 +84,7 @@ pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             result
         };
         if let Some(mode) = parsed.value('m')
-            && let Some(bits) = parse_mode(mode, 0o755)
+            && let Some(bits) = parse_mode(mode, 0o755, true)
         {
             let _ = shell.context().vfs.lock().set_mode(&path, bits);
         }
