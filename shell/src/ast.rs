@@ -89,6 +89,22 @@ pub struct ArrayElement {
     pub append: bool,
 }
 
+impl ArrayElement {
+    /// The element as the one word it was written as (`[k]=v` keeps its
+    /// subscript as text), for places where bash reads it as a word.
+    pub fn as_word(&self) -> Word {
+        let Some(key) = &self.key else {
+            return self.value.clone();
+        };
+        let mut parts = vec![WordPart::Literal("[".to_string())];
+        parts.extend(key.parts.iter().cloned());
+        let equals = if self.append { "]+=" } else { "]=" };
+        parts.push(WordPart::Literal(equals.to_string()));
+        parts.extend(self.value.parts.iter().cloned());
+        Word { parts }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompoundCommand {
     Brace(List),

@@ -38,12 +38,74 @@ pub fn has_backreference(pattern: &str) -> bool {
     false
 }
 
+/// Whether glibc's `regcomp` refuses `pattern` as an ERE where the
+/// translation would accept it: a repetition with nothing to repeat (`*`,
+/// `+`, `?` or `{` first, after `(`, `|`, `^` or `$`) or a brace that is
+/// no interval (`a{`, `x{a}`, `a{2,1}`). `[[ =~ ]]` fails with status 2
+/// on those; GNU grep and sed read them more leniently.
+pub fn regcomp_rejects_ere(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut can_repeat = false;
+    while i < chars.len() {
+        match chars[i] {
+            '[' => {
+                i = bracket(&chars, i).1;
+                can_repeat = true;
+                continue;
+            }
+            '\\' => {
+                i += 2;
+                can_repeat = true;
+                continue;
+            }
+            '(' | '|' | '^' | '$' => can_repeat = false,
+            '*' | '+' | '?' if !can_repeat => return true,
+            '{' => {
+                if !can_repeat {
+                    return true;
+                }
+                let Some(length) = interval_length(&chars[i + 1..]) else {
+                    return true;
+                };
+                i += 1 + length;
+                continue;
+            }
+            _ => can_repeat = true,
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The length of `n}`, `n,}`, `,m}` or `n,m}` (n <= m) at the start of
+/// `chars`, the text after a `{`.
+fn interval_length(chars: &[char]) -> Option<usize> {
+    let close = chars.iter().position(|&c| c == '}')?;
+    let body: String = chars[..close].iter().collect();
+    let number = |text: &str| text.is_empty() || text.chars().all(|c| c.is_ascii_digit());
+    let valid = match body.split_once(',') {
+        None => !body.is_empty() && number(&body),
+        Some((low, high)) => {
+            number(low)
+                && number(high)
+                && match (low.parse::<u32>(), high.parse::<u32>()) {
+                    (Ok(low), Ok(high)) => low <= high,
+                    _ => true,
+                }
+        }
+    };
+    valid.then_some(close + 1)
+}
+
 fn translate(pattern: &str, basic: bool) -> String {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len() + 8);
     let mut i = 0;
     // Where an operand may start (a `*` there is literal in BRE).
     let mut at_start = true;
+    // Groups open (ERE).
+    let mut depth = 0usize;
     while i < chars.len() {
         let c = chars[i];
         match c {
@@ -82,17 +144,32 @@ fn translate(pattern: &str, basic: bool) -> String {
                 continue;
             }
             '(' | ')' | '|' | '+' | '?' if basic => push_literal(&mut out, c),
+            '(' => {
+                depth += 1;
+                out.push('(');
+            }
+            // An unmatched `)` is an ordinary character in an ERE.
+            ')' if depth == 0 => push_literal(&mut out, c),
+            ')' => {
+                depth -= 1;
+                out.push(')');
+            }
             '{' | '}' if basic => push_literal(&mut out, c),
             '{' => {
-                // An interval only when well-formed: `{n}`, `{n,}`, `{n,m}`.
+                // An interval only when well-formed: `{n}`, `{n,}`, `{n,m}`,
+                // and GNU's `{,m}` (from 0).
                 let rest: String = chars[i + 1..].iter().collect();
-                let is_interval = rest.find('}').map(|end| &rest[..end]).is_some_and(|body| {
+                let body = rest.find('}').map(|end| &rest[..end]);
+                let is_interval = body.is_some_and(|body| {
                     !body.is_empty()
                         && body.chars().all(|c| c.is_ascii_digit() || c == ',')
-                        && !body.starts_with(',')
+                        && body.matches(',').count() <= 1
                 });
                 if is_interval && !at_start {
                     out.push('{');
+                    if body.is_some_and(|body| body.starts_with(',')) {
+                        out.push('0');
+                    }
                 } else {
                     out.push_str("\\{");
                 }

@@ -169,9 +169,11 @@ impl Scopes {
                 {
                     return false;
                 }
-                if frame > 0 {
-                    // Unsetting a local leaves it declared but unset in
-                    // that frame, hiding outer ones.
+                if frame > 0 && frame == self.frames.len() - 1 {
+                    // Unsetting a local of the running function leaves it
+                    // declared but unset in that frame, hiding outer ones;
+                    // unsetting a caller's local removes it, uncovering
+                    // what it hid (bash's "dynamic unset").
                     self.frames[frame].insert(
                         name.to_string(),
                         Var {

@@ -8,6 +8,7 @@ use crate::builtins::common::usage_error;
 use crate::builtins::common::write_out;
 use crate::interp::{EchoedInput, ExecResult, Flow, Shell};
 use crate::parse::Parser;
+use crate::vars::Value;
 
 pub fn colon(_: &mut Shell, _: &[String]) -> ExecResult {
     Ok(0)
@@ -250,7 +251,11 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
             std::sync::Arc::new(args[first + 1..].to_vec()),
         )
     });
-    shell.func_stack.push("source".to_string());
+    let line = shell.line;
+    shell.func_stack.push(crate::interp::Call {
+        name: "source".to_string(),
+        line,
+    });
     shell.sources.push(file.clone());
     let hidden = shell.hide_traced_traps(false);
     let mut result = match run_text(shell, &text) {
@@ -275,16 +280,40 @@ pub fn times(shell: &mut Shell, _: &[String]) -> ExecResult {
     write_out(shell, "times", "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
 }
 
-pub fn caller(shell: &mut Shell, _: &[String]) -> ExecResult {
-    if shell.func_stack.is_empty() {
-        return Ok(1);
-    }
-    let caller = if shell.func_stack.len() > 1 {
-        shell.func_stack[shell.func_stack.len() - 2].clone()
-    } else {
-        "main".to_string()
+/// `caller [N]`: where the running function (or frame `N` up) was called
+/// from, read off `$BASH_LINENO`, `$FUNCNAME` and `$BASH_SOURCE` as bash
+/// does: `LINE FILE` without `N` (`NULL` for no file), `LINE FUNCTION
+/// FILE` with it, status 1 past the outermost frame.
+pub fn caller(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let element = |shell: &Shell, name: &str, index: usize| -> Option<String> {
+        match shell.dynamic_array(name)? {
+            Value::Indexed(map) => map.get(&(index as i64)).cloned(),
+            _ => None,
+        }
     };
-    let text = format!("{} {caller} main\n", shell.line);
+    let text = match args.get(1) {
+        None => {
+            let Some(line) = element(shell, "BASH_LINENO", 0) else {
+                return Ok(1);
+            };
+            let file = element(shell, "BASH_SOURCE", 1).unwrap_or_else(|| "NULL".to_string());
+            format!("{line} {file}\n")
+        }
+        Some(frame) => {
+            let Ok(frame) = frame.parse::<usize>() else {
+                return builtin_error(shell, "caller", &format!("{frame}: invalid number"), 2);
+            };
+            let found = (
+                element(shell, "BASH_LINENO", frame),
+                element(shell, "FUNCNAME", frame + 1),
+                element(shell, "BASH_SOURCE", frame + 1),
+            );
+            let (Some(line), Some(function), Some(file)) = found else {
+                return Ok(1);
+            };
+            format!("{line} {function} {file}\n")
+        }
+    };
     write_out(shell, "caller", &text)
 }
 

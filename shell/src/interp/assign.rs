@@ -99,16 +99,11 @@ impl Shell {
                 // Brace expansion comes first in bash and sees the whole
                 // word: `[k]=-{a,b}-` becomes two words that are no longer
                 // `[key]=value` elements.
-                Some(key)
+                Some(_)
                     if self.opts.braceexpand
                         && brace_expands(&element.value, self.ctx.limits.max_value_bytes) =>
                 {
-                    let mut parts = vec![WordPart::Literal("[".to_string())];
-                    parts.extend(key.parts.iter().cloned());
-                    let equals = if element.append { "]+=" } else { "]=" };
-                    parts.push(WordPart::Literal(equals.to_string()));
-                    parts.extend(element.value.parts.iter().cloned());
-                    Expanded::Plain(self.expand_words(&[Word { parts }])?)
+                    Expanded::Plain(self.expand_words(&[element.as_word()])?)
                 }
                 Some(key) => {
                     Expanded::Keyed(key, self.expand_string(&element.value)?, element.append)

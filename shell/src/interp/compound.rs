@@ -497,6 +497,9 @@ impl Shell {
     }
 
     fn regex_match(&mut self, text: &str, pattern: &str) -> i32 {
+        if crate::regex_compat::regcomp_rejects_ere(pattern) {
+            return 2;
+        }
         let translated = crate::regex_compat::ere_to_rust(pattern);
         let built = regex::RegexBuilder::new(&translated)
             .case_insensitive(self.opts.nocasematch)

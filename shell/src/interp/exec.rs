@@ -39,6 +39,7 @@ impl Shell {
         let started = Instant::now();
         let mut sub = self.subshell();
         sub.fds.set(0, Fd::null_input());
+        sub.async_pipeline = true;
         let status = match sub.run_and_or(and_or) {
             Ok(status)
             | Err(Flow::Exit(status))
@@ -91,9 +92,10 @@ impl Shell {
     }
 
     pub(crate) fn run_pipeline(&mut self, pipeline: &Pipeline) -> ExecResult {
+        let asynchronous = std::mem::take(&mut self.async_pipeline);
         let started = pipeline.timed.then(Instant::now);
         if pipeline.negated {
-            self.errexit_off += 1;
+            self.negations.push(self.opts.errexit);
         }
         let result = if pipeline.commands.len() == 1 {
             let result = self.run_command(&pipeline.commands[0]);
@@ -110,7 +112,7 @@ impl Shell {
             result
         };
         if pipeline.negated {
-            self.errexit_off -= 1;
+            self.negations.pop();
         }
         let mut status = result?;
         if pipeline.negated {
@@ -124,7 +126,14 @@ impl Shell {
                 self.write_stderr(text.as_bytes());
             }
         }
-        if status != 0 && !pipeline.negated && self.errexit_off == 0 {
+        // A negation holds off the ERR trap only when `set -e` was on as
+        // it began (bash: `! { false; }` sets the trap off without -e).
+        if status != 0
+            && !pipeline.negated
+            && self.errexit_off == 0
+            && !self.negations.contains(&true)
+            && !asynchronous
+        {
             // A compound command's failure came from a command inside it,
             // which set off the trap and `set -e` already (or was exempt
             // from them, as `false && x` is); `( )`, `(( ))`, `[[ ]]`, a
@@ -144,7 +153,7 @@ impl Shell {
             if atom {
                 self.run_err_trap()?;
             }
-            if self.opts.errexit && atom {
+            if self.errexit_applies() && atom {
                 return Err(Flow::Exit(status));
             }
         }
@@ -295,7 +304,10 @@ impl Shell {
         let saved_positional =
             std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
         self.vars.push_frame();
-        self.func_stack.push(function.name.clone());
+        self.func_stack.push(super::shell::Call {
+            name: function.name.clone(),
+            line: self.line,
+        });
         let hidden = self.hide_traced_traps(true);
         let mut result =
             self.run_entry_trap(function)

@@ -55,8 +55,8 @@ pub use param::quote;
 pub(crate) use print::function_text;
 pub use processes::{Process, Processes};
 pub(crate) use redirect::device_input;
-pub(crate) use shell::EchoedInput;
 pub use shell::Shell;
+pub(crate) use shell::{Call, EchoedInput};
 pub(crate) use shell::{DEFAULT_PATH, HOST_NAME};
 pub(crate) use variables::split_subscript;
 

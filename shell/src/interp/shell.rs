@@ -24,6 +24,14 @@ pub(crate) const HOST_NAME: &str = "goccia";
 /// `PATH` when nothing gives one.
 pub(crate) const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
+/// A function (or `source`) running: its name, and the line it was called
+/// from (`$FUNCNAME`, `$BASH_LINENO`).
+#[derive(Clone, Debug)]
+pub(crate) struct Call {
+    pub(crate) name: String,
+    pub(crate) line: usize,
+}
+
 /// The state of one shell.
 #[derive(Clone)]
 pub struct Shell {
@@ -37,7 +45,7 @@ pub struct Shell {
     pub(crate) cwd: VfsPath,
     pub(crate) status: i32,
     pub(crate) fds: FdTable,
-    pub(crate) func_stack: Vec<String>,
+    pub(crate) func_stack: Vec<Call>,
     pub(crate) loop_depth: usize,
     pub(crate) subshell: usize,
     /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
@@ -45,6 +53,14 @@ pub struct Shell {
     /// A compound command's redirections just failed: its status is an
     /// atom's for `set -e` and the ERR trap.
     pub(crate) compound_redirect_failed: bool,
+    /// For each `!` pipeline running, whether `set -e` was on as it began:
+    /// a negation holds off `set -e` that was already on, not one a
+    /// command inside it turns on (`! f` where `f` runs `set -e`).
+    pub(crate) negations: Vec<bool>,
+    /// Set for the pipeline a background job (`cmd &`) runs: its own
+    /// failure sets off neither the ERR trap nor `set -e` (the commands
+    /// inside it still do), as in bash.
+    pub(crate) async_pipeline: bool,
     pub(crate) traps: imbl::HashMap<String, String>,
     /// Where the commands run so far were found (`hash`).
     pub(crate) hashed: super::hash_table::HashTable,
@@ -129,6 +145,8 @@ impl Shell {
             subshell: 0,
             errexit_off: 0,
             compound_redirect_failed: false,
+            negations: Vec::new(),
+            async_pipeline: false,
             traps: imbl::HashMap::new(),
             hashed: Default::default(),
             parent_traps: imbl::HashMap::new(),
@@ -453,11 +471,17 @@ impl Shell {
     /// Arithmetic errors abandon the line whatever `set -e` says.
     pub(crate) fn fail_line(&mut self) -> Flow {
         self.status = 1;
-        if self.opts.errexit && self.errexit_off == 0 {
+        if self.errexit_applies() {
             Flow::Exit(1)
         } else {
             Flow::Abandon(1)
         }
+    }
+
+    /// Whether a failure here ends the shell under `set -e`: it is on,
+    /// and no condition or negation holds it off.
+    pub(crate) fn errexit_applies(&self) -> bool {
+        self.opts.errexit && self.errexit_off == 0 && !self.negations.contains(&true)
     }
 
     pub(crate) fn report_syntax_error(&mut self, error: &ParseError) {

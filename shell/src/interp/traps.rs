@@ -144,6 +144,6 @@ impl Shell {
 
     /// Whether a shell function is running (`source` does not count).
     pub(crate) fn in_function(&self) -> bool {
-        self.func_stack.iter().any(|name| name != "source")
+        self.func_stack.iter().any(|call| call.name != "source")
     }
 }

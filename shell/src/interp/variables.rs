@@ -91,6 +91,9 @@ impl Shell {
         if let Some(value) = self.special(name) {
             return Some(value);
         }
+        if let Some(value) = self.dynamic_array(name) {
+            return value.scalar().map(str::to_string);
+        }
         let name = self.resolve_name(name);
         if let Some((base, index)) = split_subscript(&name) {
             let key = self.subscript_key(base, index).ok()?;
@@ -117,7 +120,21 @@ impl Shell {
                     return None;
                 }
                 let main = (!self.sources.is_empty()).then(|| "main".to_string());
-                self.func_stack.iter().rev().cloned().chain(main).collect()
+                let names = self.func_stack.iter().rev().map(|call| call.name.clone());
+                names.chain(main).collect()
+            }
+            // The line each function was called from; 0 for the script.
+            "BASH_LINENO" => {
+                let script = (!self.sources.is_empty()).then(|| "0".to_string());
+                if self.func_stack.is_empty() && script.is_none() {
+                    return None;
+                }
+                let lines = self
+                    .func_stack
+                    .iter()
+                    .rev()
+                    .map(|call| call.line.to_string());
+                lines.chain(script).collect()
             }
             "BASH_SOURCE" => {
                 let script = self.sources.last()?;

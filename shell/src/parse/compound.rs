@@ -292,7 +292,7 @@ impl Parser {
         let mut i = start;
         while let Some(&c) = self.src.get(i) {
             match c {
-                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' => break,
+                ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')' => break,
                 '\\' => i += 2,
                 '\'' => i = self.closing(i + 1, '\'')? + 1,
                 '"' => i = self.closing(i + 1, '"')? + 1,

@@ -252,6 +252,7 @@ impl Parser {
         };
         let mut decl_assignments = Vec::new();
         let mut declaration = false;
+        let mut let_command = false;
         loop {
             self.skip_blank();
             if let Some(redirect) = self.try_parse_redirect()? {
@@ -298,6 +299,10 @@ impl Parser {
                     continue;
                 }
             }
+            if let_command && let Some(word) = self.try_let_array_word()? {
+                command.words.push(word);
+                continue;
+            }
             let Some(word) = self.read_word()? else {
                 return Err(self.unexpected());
             };
@@ -305,6 +310,7 @@ impl Parser {
                 && let Some(name) = word.as_plain()
             {
                 declaration = DECLARATION_COMMANDS.contains(&name.as_str());
+                let_command = name == "let";
             }
             command.words.push(word);
         }
@@ -343,6 +349,30 @@ impl Parser {
         self.alias_next = (text.ends_with(' ') || text.ends_with('\t')).then_some(end);
         self.skip_blank();
         self.expand_alias_here()
+    }
+
+    /// `let x=( 1 + 2 )`: bash reads an argument of `let` written as an
+    /// array assignment as one word, its elements joined by single spaces
+    /// (`x=(1 + 2)`), which `let` then evaluates.
+    fn try_let_array_word(&mut self) -> PResult<Option<Word>> {
+        let save = (self.pos, self.line);
+        let Some(assignment) = self.try_parse_assignment()? else {
+            return Ok(None);
+        };
+        let (AssignValue::Array(elements), None) = (&assignment.value, &assignment.index) else {
+            (self.pos, self.line) = save;
+            return Ok(None);
+        };
+        let operator = if assignment.append { "+=(" } else { "=(" };
+        let mut parts = vec![WordPart::Literal(format!("{}{operator}", assignment.name))];
+        for (i, element) in elements.iter().enumerate() {
+            if i > 0 {
+                parts.push(WordPart::Literal(" ".to_string()));
+            }
+            parts.extend(element.as_word().parts);
+        }
+        parts.push(WordPart::Literal(")".to_string()));
+        Ok(Some(Word { parts }))
     }
 
     pub(super) fn try_parse_assignment(&mut self) -> PResult<Option<Assignment>> {

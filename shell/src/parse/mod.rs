@@ -407,7 +407,7 @@ impl Parser {
     fn skip_blank(&mut self) {
         loop {
             match self.peek() {
-                Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
+                Some(' ') | Some('\t') => self.pos += 1,
                 Some('\\') if self.peek_at(1) == Some('\n') => {
                     self.pos += 2;
                     self.line += 1;
@@ -450,7 +450,7 @@ impl Parser {
         let mut i = self.pos;
         let mut out = String::new();
         while let Some(&c) = self.src.get(i) {
-            if " \t\r\n;&|()<>".contains(c) {
+            if " \t\n;&|()<>".contains(c) {
                 break;
             }
             if "'\"\\$`".contains(c) {

@@ -68,10 +68,12 @@ enum Mode {
     Param,
 }
 
+/// Characters that end a word. A carriage return is not one: as in bash,
+/// `echo\rTEST` is one word (a script saved with CRLF line ends fails).
 fn is_meta(c: char) -> bool {
     matches!(
         c,
-        ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')'
+        ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')'
     )
 }
 

@@ -402,4 +402,17 @@ declare -A E; (( E["$nokey"] = 42 )) 2>/dev/null; echo ${#E[@]}; declare -n ref=
     r#"ls -ld /tmp | cut -c1-10; test -k /tmp; echo sticky=$?; touch a b; mkdir d
 chmod u+s a; chmod 2755 b; chmod a-x,a+X d a; test -u a; echo u=$?; test -g a; echo g=$?; test -g b; echo g=$?
 ls -l a b | cut -c1-10; stat -c '%a %A %n' a b d; find . -name b -printf '%M\n'; chmod +t d; stat -c %A d"#,
+    // unset of a caller's local uncovers what it hid (a function's own
+    // stays declared and unset); a background job's own failure sets off
+    // no ERR trap; a negation holds off only a set -e already on; a
+    // carriage return is part of a word; an escaped - in brackets is
+    // literal; let reads x=( 1 + 2 ) as one word; BASH_LINENO and
+    // caller; regcomp's refusals under =~ and GNU's {,m} and lone )
+    r#"u() { unset "$1"; }; f() { local v=in; u v; echo "${v-unset}"; local w=1; unset w; echo "${w-unset}"; }; v=out w=g; f
+bash -c 'set -E; trap "echo err \$LINENO" ERR; false & wait; { false; echo async; } & wait'
+bash -c 'g() { set -e; false; echo no; }; ! g; echo after'; echo rc=$?; bash -c 'set -e; g() { false; echo inner; }; ! g; echo after'
+printf 'echo\rX\n' > cr.sh; bash cr.sh 2>/dev/null; echo cr=$?; touch f.- c.C; echo *.[C\-D] *.[C-D]; case ^ in [\^a]) echo caret;; esac
+let x=( 1 ) y=( x + 2 ); echo $x $y; h() { echo $((BASH_LINENO)) "${BASH_LINENO[@]}"; caller; caller 0; caller 1; echo $?; }; h
+for r in '*' '{' 'a{' 'a{1}' 'x{a}' '$*' 'a{,2}' ')' 'a{2,1}'; do [[ 'a{' =~ $r ]]; printf '%s ' $?; done; echo
+echo 'a)b x{,2}' | grep -E -o 'a\)|x{,2}'"#,
 ];
