@@ -208,7 +208,7 @@ fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResu
                     return Err(Flow::Stop(stop));
                 }
                 shell.report_syntax_error(&error);
-                return Ok(2);
+                return Ok(if error.discard { 1 } else { 2 });
             }
         }
     }

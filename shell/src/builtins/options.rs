@@ -10,22 +10,7 @@ use crate::interp::{ExecResult, Shell};
 
 pub fn set(shell: &mut Shell, args: &[String]) -> ExecResult {
     if args.len() == 1 {
-        let mut text = String::new();
-        for (name, var) in shell.vars.visible() {
-            if let Some(value) = &var.value {
-                match value {
-                    crate::vars::Value::Scalar(v) => {
-                        text.push_str(&format!("{name}={}\n", quote_set(v)))
-                    }
-                    _ => {
-                        if let Some(decl) = shell.declaration_text(&name, false) {
-                            let body = decl.splitn(3, ' ').nth(2).unwrap_or("").to_string();
-                            text.push_str(&format!("{body}\n"));
-                        }
-                    }
-                }
-            }
-        }
+        let text = shell.set_listing();
         return write_out(shell, "set", &text);
     }
     let mut i = 1;
@@ -99,18 +84,6 @@ pub fn set(shell: &mut Shell, args: &[String]) -> ExecResult {
         i += 1;
     }
     Ok(0)
-}
-
-fn quote_set(value: &str) -> String {
-    if value
-        .chars()
-        .all(|c| c.is_alphanumeric() || "_-./:,+@%".contains(c))
-        && !value.is_empty()
-    {
-        value.to_string()
-    } else {
-        crate::interp::quote(value)
-    }
 }
 
 pub fn shopt(shell: &mut Shell, args: &[String]) -> ExecResult {

@@ -132,6 +132,14 @@ pub fn run_with_assignments(
     if flags.functions || flags.function_names {
         return print_functions(shell, &args, flags.function_names);
     }
+    // A bare `declare` (or `typeset`) lists as `set` does.
+    if kind == Which::Declare && args.is_empty() && !flags.print && flags_are_default(&flags) {
+        let text = shell.set_listing();
+        return match shell.out().write_all(text.as_bytes()) {
+            Ok(()) => Ok(0),
+            Err(error) => shell.io_status(name, error),
+        };
+    }
     if flags.print || (args.is_empty() && kind != Which::Local) {
         return print_variables(shell, kind, &flags, &args);
     }
@@ -292,6 +300,15 @@ fn parsed_assignment(source: &str) -> Option<Assignment> {
         }
         _ => None,
     }
+}
+
+/// No attribute named (`declare` alone, not `declare -x`).
+fn flags_are_default(flags: &Flags) -> bool {
+    !flags.indexed
+        && !flags.assoc
+        && !flags.global
+        && flags.set == Attrs::default()
+        && flags.clear == Attrs::default()
 }
 
 fn set_raw(shell: &mut Shell, name: &str, value: &str) -> Result<(), String> {

@@ -98,8 +98,23 @@ impl Shell {
             self.negations.push(self.opts.errexit);
         }
         let result = if pipeline.commands.len() == 1 {
-            let result = self.run_command(&pipeline.commands[0]);
-            if let Ok(status) = &result {
+            let command = &pipeline.commands[0];
+            let result = self.run_command(command);
+            // A compound command other than `( )`, `(( ))` and `[[ ]]`
+            // leaves `PIPESTATUS` to the commands inside it (a `case`
+            // that runs none, or a function definition, keeps it), as
+            // bash does.
+            let sets_pipestatus = match command {
+                Command::Simple(_) => true,
+                Command::Compound(compound, _) => matches!(
+                    **compound,
+                    CompoundCommand::Subshell(_)
+                        | CompoundCommand::Arith(..)
+                        | CompoundCommand::Cond(..)
+                ),
+                Command::FunctionDef(_) => false,
+            };
+            if sets_pipestatus && let Ok(status) = &result {
                 self.pipestatus = vec![*status];
             }
             result

@@ -5,7 +5,7 @@
 use goccia_core::{LimitKind, Stop};
 use goccia_vfs::{NodeType, VfsPath};
 
-use super::{Flow, Shell};
+use super::{ExecResult, Flow, Shell};
 use crate::arith;
 use crate::ast::*;
 use crate::io::{CaptureWriter, Fd};
@@ -381,7 +381,10 @@ impl Shell {
         let mut sub = self.subshell();
         sub.substitution_depth += 1;
         sub.fds.set(1, Fd::writer(capture.clone()));
-        let result = sub.run_list(list);
+        let result = match file_read_only(list) {
+            Some(redirect) => sub.read_redirected_input(redirect, &capture),
+            None => sub.run_list(list),
+        };
         let status = match result {
             Ok(status)
             | Err(Flow::Exit(status))
@@ -410,6 +413,34 @@ impl Shell {
             bytes.pop();
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `$(< file)`: the file's content, read without running a command
+    /// (status 1 when the redirection fails, reported as it would be).
+    fn read_redirected_input(
+        &mut self,
+        redirect: &Redirect,
+        capture: &CaptureWriter,
+    ) -> ExecResult {
+        let saved = match self.apply_redirects(std::slice::from_ref(redirect)) {
+            Ok(saved) => saved,
+            Err(status) => return Ok(status),
+        };
+        let limit = self.ctx.limits.max_substitution_bytes;
+        let read = self.fds.input(0).map(|reader| {
+            let mut reader = reader.lock();
+            crate::io::read_to_end_capped(&mut **reader, limit)
+        });
+        self.restore_redirects(saved);
+        match read {
+            Some(Ok(bytes)) => {
+                let mut capture = capture.clone();
+                let _ = std::io::Write::write_all(&mut capture, &bytes);
+                Ok(0)
+            }
+            Some(Err(error)) => self.io_status("bash", error),
+            None => Ok(1),
+        }
     }
 
     /// Pathname expansion of one field.
@@ -901,6 +932,36 @@ fn single_char(text: &str) -> Option<char> {
     let mut chars = text.chars();
     let c = chars.next()?;
     chars.next().is_none().then_some(c)
+}
+
+/// The redirection of a command substitution that is only `< file`
+/// (`$(< file)`, `` `< file` ``), which bash reads as the file's content.
+fn file_read_only(list: &List) -> Option<&Redirect> {
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    if item.background || !item.and_or.rest.is_empty() {
+        return None;
+    }
+    let pipeline = &item.and_or.first;
+    if pipeline.negated || pipeline.timed {
+        return None;
+    }
+    let [Command::Simple(simple)] = pipeline.commands.as_slice() else {
+        return None;
+    };
+    if !simple.words.is_empty() || !simple.assignments.is_empty() {
+        return None;
+    }
+    match simple.redirects.as_slice() {
+        [redirect]
+            if redirect.op == RedirectOp::Read
+                && matches!(redirect.fd, RedirectFd::Default | RedirectFd::Number(0)) =>
+        {
+            Some(redirect)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -100,7 +100,7 @@ impl Shell {
                 }
             })));
         }
-        self.apply_op(&name, index.as_ref(), base, &p.op, quoted)
+        self.apply_op(&name, index.as_ref(), base, &p.op, quoted, p.indirect)
     }
 
     /// The variable an indirection names: a name, a special parameter or
@@ -195,6 +195,7 @@ impl Shell {
         base: Base,
         op: &ParamOp,
         quoted: bool,
+        indirect: bool,
     ) -> Result<Expanded, Flow> {
         let (is_set, is_null) = match &base {
             Base::One(None) => (false, true),
@@ -202,6 +203,9 @@ impl Shell {
             // In double quotes null is judged on the joined text: `[*]`
             // joins with IFS's first character (nothing when IFS is
             // empty), `[@]` with a space.
+            // Through an indirection (`ref='a[@]'; ${!ref:-x}`) bash
+            // judges only whether there are elements.
+            Base::Many(values, _) if indirect => (!values.is_empty(), values.is_empty()),
             Base::Many(values, star) => {
                 let joiner_empty =
                     quoted && *star && self.get_var("IFS").is_some_and(|ifs| ifs.is_empty());
@@ -324,6 +328,12 @@ impl Shell {
                 }))
             }
             ParamOp::Substring { offset, length } => {
+                // `${s:}` has no offset at all (`${s: }` has a blank one,
+                // `${s::2}` an empty one before its length).
+                if offset.parts.is_empty() && length.is_none() {
+                    let shown = format!("${{{}:}}", display_name(name, index));
+                    return Err(self.expansion_error(&format!("{shown}: bad substitution")));
+                }
                 let offset_text = self.expand_string(offset)?;
                 let offset = match arith::eval(&offset_text, self) {
                     Ok(n) => n,
@@ -564,6 +574,33 @@ impl Shell {
     }
 
     /// `declare -p`-style text of a variable.
+    /// What `set` and a bare `declare` list: every variable with a value
+    /// as `name=value` (quoted to be read back), then every function.
+    pub(crate) fn set_listing(&self) -> String {
+        let mut text = String::new();
+        for (name, var) in self.vars.visible() {
+            match &var.value {
+                Some(Value::Scalar(value)) => {
+                    text.push_str(&format!("{name}={}\n", quote_set(value)));
+                }
+                Some(_) => {
+                    if let Some(declaration) = self.declaration_text(&name, false) {
+                        let body = declaration.splitn(3, ' ').nth(2).unwrap_or("");
+                        text.push_str(body);
+                        text.push('\n');
+                    }
+                }
+                None => {}
+            }
+        }
+        let mut functions: Vec<&String> = self.functions.keys().collect();
+        functions.sort();
+        for name in functions {
+            text.push_str(&super::function_text(self, name));
+        }
+        text
+    }
+
     pub(crate) fn declaration_text(&self, name: &str, element_only: bool) -> Option<String> {
         let var = self.vars.get_raw(name)?;
         let flags = self.attribute_flags(name);
@@ -778,12 +815,23 @@ pub fn quote(value: &str) -> String {
     format!("'{}'", value.replace('\'', "'\\''"))
 }
 
-/// `declare -p` quoting: double quotes, escaping `"`, `\`, `$`, `` ` ``.
-fn quote_declare(value: &str) -> String {
+/// `set`'s quoting: bare when nothing in the value needs quotes.
+fn quote_set(value: &str) -> String {
     if value
         .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
+        .all(|c| c.is_alphanumeric() || "_-./:,+@%".contains(c))
+        && !value.is_empty()
     {
+        value.to_string()
+    } else {
+        quote(value)
+    }
+}
+
+/// `declare -p` quoting: double quotes, escaping `"`, `\`, `$`, `` ` ``;
+/// `$'...'` for a value with control characters (a newline, a tab).
+fn quote_declare(value: &str) -> String {
+    if value.chars().any(|c| c.is_control()) {
         return quote(value);
     }
     let mut out = String::from("\"");

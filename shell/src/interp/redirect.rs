@@ -188,13 +188,18 @@ impl Shell {
                     };
                     self.save(saved, fd);
                     self.fds.set(fd, value);
+                    // `cmd 6>&7-` moves 7 to 6; bash 5.2 does not reopen 7
+                    // after the command (its known bug, kept: scripts
+                    // written against it see 7 closed).
                     if close_source {
-                        self.save(saved, source);
                         self.fds.close(source);
                     }
                     return Ok(());
                 }
-                if redirect.op == RedirectOp::DupWrite && redirect.fd == RedirectFd::Default {
+                // `>&file` and `1>&file` are `&>file` in bash.
+                if redirect.op == RedirectOp::DupWrite
+                    && matches!(redirect.fd, RedirectFd::Default | RedirectFd::Number(1))
+                {
                     let writer = self.open_output(&target, false)?;
                     self.save(saved, 1);
                     self.save(saved, 2);

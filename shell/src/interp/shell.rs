@@ -438,6 +438,11 @@ impl Shell {
                         return Err(Flow::Stop(stop));
                     }
                     self.report_syntax_error(&error);
+                    if error.discard {
+                        parser.skip_line();
+                        self.status = 1;
+                        continue;
+                    }
                     self.status = 2;
                     return Err(Flow::Exit(2));
                 }

@@ -22,7 +22,8 @@ fn lookup_link(shell: &Shell, path: &str) -> Option<Node> {
     shell.ctx.vfs.lock().lookup_link(&resolved).ok()
 }
 
-fn is_device(path: &str) -> bool {
+/// The character devices the shell provides without a VFS node.
+pub(crate) fn is_device(path: &str) -> bool {
     matches!(
         path,
         "/dev/null"

@@ -441,7 +441,10 @@ impl Parser {
 
     pub(super) fn parse_array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
         let outer = std::mem::replace(&mut self.array_elements, true);
-        let elements = self.parse_array_elements();
+        let elements = self.parse_array_elements().map_err(|mut error| {
+            error.discard = !error.incomplete && error.stop.is_none();
+            error
+        });
         self.array_elements = outer;
         elements
     }

@@ -37,6 +37,10 @@ pub struct ParseError {
     /// Parsing stopped for the run's deadline or a limit, not for the
     /// script's syntax.
     pub stop: Option<Stop>,
+    /// An error bash recovers from by dropping the rest of the line and
+    /// reading on, with status 1 (one inside an array literal: `a=( b=() )`),
+    /// rather than ending the script.
+    pub discard: bool,
 }
 
 /// How deeply constructs may nest (`${...}` in `${...}`, `$(...)`,
@@ -219,6 +223,7 @@ impl Parser {
                 message: stop.to_string(),
                 incomplete: false,
                 stop: Some(stop),
+                discard: false,
             }),
             _ => Ok(()),
         }
@@ -247,6 +252,22 @@ impl Parser {
     }
 
     /// The next complete command (one logical line), or `None` at the end.
+    /// After a [`ParseError::discard`] error: drops what is left of the
+    /// line the reader is on and any construct half read, so the next
+    /// command starts on the next line.
+    pub fn skip_line(&mut self) {
+        self.array_elements = false;
+        self.pending_heredocs.clear();
+        self.heredoc_bodies.clear();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            if c == '\n' {
+                self.line += 1;
+                break;
+            }
+        }
+    }
+
     pub fn next_command(&mut self) -> PResult<Option<List>> {
         let mut list = match self.next_command_raw()? {
             Some(list) => list,
@@ -352,6 +373,7 @@ impl Parser {
             message: message.into(),
             incomplete: false,
             stop: None,
+            discard: false,
         }
     }
 
@@ -361,6 +383,7 @@ impl Parser {
             message: format!("syntax error: unexpected end of file (expecting {what})"),
             incomplete: true,
             stop: None,
+            discard: false,
         }
     }
 
@@ -371,6 +394,7 @@ impl Parser {
                 message: "syntax error: unexpected end of file".to_string(),
                 incomplete: true,
                 stop: None,
+                discard: false,
             };
         }
         let token = self.peek_token_text();

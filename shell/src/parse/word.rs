@@ -424,7 +424,25 @@ impl Parser {
     }
 
     /// At `$`: an expansion, or `None` when the `$` is literal.
+    /// Line continuations right after the `prefix` characters at the
+    /// reader join what follows them (`$\<newline>?` is `$?`, `${\<newline>x}`
+    /// is `${x}`): the prefix moves forward over them, which keeps every
+    /// offset into the source where it was.
+    fn join_continuations(&mut self, prefix: usize) {
+        while self.peek_at(prefix) == Some('\\') && self.peek_at(prefix + 1) == Some('\n') {
+            for i in (0..prefix).rev() {
+                self.src[self.pos + 2 + i] = self.src[self.pos + i];
+            }
+            self.pos += 2;
+            self.line += 1;
+        }
+    }
+
     fn parse_dollar(&mut self, in_double_quotes: bool) -> PResult<Option<WordPart>> {
+        self.join_continuations(1);
+        if self.peek_at(1) == Some('{') {
+            self.join_continuations(2);
+        }
         let next = self.peek_at(1);
         match next {
             Some('(') if self.peek_at(2) == Some('(') => {

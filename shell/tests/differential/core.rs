@@ -415,4 +415,18 @@ printf 'echo\rX\n' > cr.sh; bash cr.sh 2>/dev/null; echo cr=$?; touch f.- c.C; e
 let x=( 1 ) y=( x + 2 ); echo $x $y; h() { echo $((BASH_LINENO)) "${BASH_LINENO[@]}"; caller; caller 0; caller 1; echo $?; }; h
 for r in '*' '{' 'a{' 'a{1}' 'x{a}' '$*' 'a{,2}' ')' 'a{2,1}'; do [[ 'a{' =~ $r ]]; printf '%s ' $?; done; echo
 echo 'a)b x{,2}' | grep -E -o 'a\)|x{,2}'"#,
+    // a case that runs no command and a function definition keep
+    // PIPESTATUS; ls lists the shell's devices; $\<newline>? is $?;
+    // $(< file) reads the file; >&file and 1>&file are &>file; cmd 6>&7-
+    // leaves 7 closed (bash's bug); ${!ref:-x} through ref='a[@]' asks
+    // for elements only; ${s:} is a bad substitution, ${s::} is not; a
+    // bare declare lists as set does with $'..' for control characters;
+    // a syntax error inside an array literal drops the line (status 1)
+    r#"false; case x in y) ;; esac; f() { :; }; echo "${PIPESTATUS[@]}"; ls /dev/null | eval 'cat | cat' | wc -l
+echo $\
+?; seq 2 3 > n.txt; v=$(< n.txt); echo "[$v]" "[`< n.txt`]"; w=$(< missing 2>/dev/null); echo rc=$?
+ls nope 1>&both.txt; cat both.txt | wc -l; exec 7> seven.txt; : 6>&7-; echo lost >&7 2>/dev/null; echo moved=$?
+a=(""); ref='a[@]'; echo "[${!ref:-x}] [${a[@]:-x}]"; s=123; echo "[${s::2}] [${s: }]"; bash -c 's=1; echo ${s:}; echo no' 2>/dev/null; echo bad=$?
+zz=$'one\ttwo'; declare | grep '^zz='; declare -p zz; g() { :; }; declare | grep -c '^g ()'
+printf 'x=(a (b))\necho next $?\n' > pe.sh; bash pe.sh 2>/dev/null; echo pe=$?"#,
 ];

@@ -93,6 +93,18 @@ pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             Some((p, node))
         });
+        // The shell's devices have no node: listed as empty files.
+        let node = node.or_else(|| {
+            let path = VfsPath::parse(operand).ok()?;
+            crate::interp::test_expr::is_device(operand).then(|| {
+                let meta = goccia_vfs::node::Meta {
+                    mode: 0o666,
+                    mtime_ns: 0,
+                };
+                let file = goccia_vfs::node::FileNode::new(Default::default(), meta);
+                (path, Node::File(std::sync::Arc::new(file)))
+            })
+        });
         match node {
             None => {
                 shell.fail_command(
