@@ -65,9 +65,14 @@ pub fn regcomp_rejects_ere(pattern: &str) -> bool {
                 if !can_repeat {
                     return true;
                 }
-                let Some(length) = interval_length(&chars[i + 1..]) else {
+                let Some((length, low, high)) = interval(&chars[i + 1..]) else {
                     return true;
                 };
+                if let (Some(low), Some(high)) = (low, high)
+                    && low > high
+                {
+                    return true;
+                }
                 i += 1 + length;
                 continue;
             }
@@ -78,24 +83,32 @@ pub fn regcomp_rejects_ere(pattern: &str) -> bool {
     false
 }
 
-/// The length of `n}`, `n,}`, `,m}` or `n,m}` (n <= m) at the start of
-/// `chars`, the text after a `{`.
-fn interval_length(chars: &[char]) -> Option<usize> {
+/// An interval's body at the start of `chars`, the text after a `{`:
+/// `n}`, `n,}`, `,m}`, `n,m}` (GNU's `,m` is from 0). Gives its length
+/// with the `}` and its bounds (`None` where left out); `None` when the
+/// text is no interval. Whether `n <= m` is left to the caller.
+fn interval(chars: &[char]) -> Option<(usize, Option<u32>, Option<u32>)> {
     let close = chars.iter().position(|&c| c == '}')?;
     let body: String = chars[..close].iter().collect();
-    let number = |text: &str| text.is_empty() || text.chars().all(|c| c.is_ascii_digit());
-    let valid = match body.split_once(',') {
-        None => !body.is_empty() && number(&body),
-        Some((low, high)) => {
-            number(low)
-                && number(high)
-                && match (low.parse::<u32>(), high.parse::<u32>()) {
-                    (Ok(low), Ok(high)) => low <= high,
-                    _ => true,
-                }
+    let bound = |text: &str| -> Option<Option<u32>> {
+        if text.is_empty() {
+            Some(None)
+        } else if text.chars().all(|c| c.is_ascii_digit()) {
+            // Past u32, still an interval (the regex engine refuses it).
+            Some(Some(text.parse().unwrap_or(u32::MAX)))
+        } else {
+            None
         }
     };
-    valid.then_some(close + 1)
+    let (low, high) = match body.split_once(',') {
+        None if body.is_empty() => return None,
+        None => {
+            let n = bound(&body)?;
+            (n, n)
+        }
+        Some((low, high)) => (bound(low)?, bound(high)?),
+    };
+    Some((close + 1, low, high))
 }
 
 fn translate(pattern: &str, basic: bool) -> String {
@@ -156,18 +169,10 @@ fn translate(pattern: &str, basic: bool) -> String {
             }
             '{' | '}' if basic => push_literal(&mut out, c),
             '{' => {
-                // An interval only when well-formed: `{n}`, `{n,}`, `{n,m}`,
-                // and GNU's `{,m}` (from 0).
-                let rest: String = chars[i + 1..].iter().collect();
-                let body = rest.find('}').map(|end| &rest[..end]);
-                let is_interval = body.is_some_and(|body| {
-                    !body.is_empty()
-                        && body.chars().all(|c| c.is_ascii_digit() || c == ',')
-                        && body.matches(',').count() <= 1
-                });
-                if is_interval && !at_start {
+                // An interval only when well-formed (see `interval`).
+                if !at_start && interval(&chars[i + 1..]).is_some() {
                     out.push('{');
-                    if body.is_some_and(|body| body.starts_with(',')) {
+                    if chars.get(i + 1) == Some(&',') {
                         out.push('0');
                     }
                 } else {
@@ -280,6 +285,26 @@ mod tests {
         assert!(ere_matches("\\<word\\>", "a word here"));
         assert!(ere_matches("[\\]", "\\"));
         assert!(ere_matches("(ab|cd)+", "abcd"));
+        // GNU's `{,m}` counts from 0; a `)` that closes nothing is literal
+        assert!(ere_matches("^xa{,2}$", "x"));
+        assert!(!ere_matches("^xa{,2}$", "xaaa"));
+        assert!(ere_matches("a)", "a)"));
+        assert!(ere_matches("a{1,2,3}", "a{1,2,3}"), "no interval: literal");
+    }
+
+    #[test]
+    fn regcomp_refusals() {
+        // what glibc's regcomp refuses, which `[[ =~ ]]` reports as status 2
+        for refused in [
+            "*", "{", "a{", "a{1", "{1}", "x{a}", "a{2,1}", "a{}", "^*", "$*", "a|*", "(*)", "+",
+        ] {
+            assert!(regcomp_rejects_ere(refused), "{refused}");
+        }
+        for accepted in [
+            "a**", "a{1}", "a{,2}", "a{,}", "()", "a|", ")", "[*]", "\\*", "a{1}{2}",
+        ] {
+            assert!(!regcomp_rejects_ere(accepted), "{accepted}");
+        }
     }
 
     #[test]

@@ -251,10 +251,9 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
             std::sync::Arc::new(args[first + 1..].to_vec()),
         )
     });
-    let line = shell.line;
     shell.func_stack.push(crate::interp::Call {
         name: "source".to_string(),
-        line,
+        line: shell.line,
     });
     shell.sources.push(file.clone());
     let hidden = shell.hide_traced_traps(false);
@@ -283,25 +282,32 @@ pub fn times(shell: &mut Shell, _: &[String]) -> ExecResult {
 /// `caller [N]`: where the running function (or frame `N` up) was called
 /// from, read off `$BASH_LINENO`, `$FUNCNAME` and `$BASH_SOURCE` as bash
 /// does: `LINE FILE` without `N` (`NULL` for no file), `LINE FUNCTION
-/// FILE` with it, status 1 past the outermost frame.
+/// FILE` with it, status 1 past the outermost frame (and outside any,
+/// before the operand is looked at).
 pub fn caller(shell: &mut Shell, args: &[String]) -> ExecResult {
+    const USAGE: &str = "caller [expr]";
     let element = |shell: &Shell, name: &str, index: usize| -> Option<String> {
         match shell.dynamic_array(name)? {
             Value::Indexed(map) => map.get(&(index as i64)).cloned(),
             _ => None,
         }
     };
-    let text = match args.get(1) {
+    let first = match flag_letters(shell, "caller", args, "", USAGE) {
+        Ok((_, first)) => first,
+        Err(status) => return Ok(status),
+    };
+    let Some(line) = element(shell, "BASH_LINENO", 0) else {
+        return Ok(1);
+    };
+    let text = match args.get(first) {
         None => {
-            let Some(line) = element(shell, "BASH_LINENO", 0) else {
-                return Ok(1);
-            };
             let file = element(shell, "BASH_SOURCE", 1).unwrap_or_else(|| "NULL".to_string());
             format!("{line} {file}\n")
         }
         Some(frame) => {
             let Ok(frame) = frame.parse::<usize>() else {
-                return builtin_error(shell, "caller", &format!("{frame}: invalid number"), 2);
+                shell.fail("caller", &format!("{frame}: invalid number"), 2);
+                return Ok(usage_error(shell, "caller", USAGE));
             };
             let found = (
                 element(shell, "BASH_LINENO", frame),

@@ -100,21 +100,12 @@ impl Shell {
         let result = if pipeline.commands.len() == 1 {
             let command = &pipeline.commands[0];
             let result = self.run_command(command);
-            // A compound command other than `( )`, `(( ))` and `[[ ]]`
-            // leaves `PIPESTATUS` to the commands inside it (a `case`
-            // that runs none, or a function definition, keeps it), as
-            // bash does.
-            let sets_pipestatus = match command {
-                Command::Simple(_) => true,
-                Command::Compound(compound, _) => matches!(
-                    **compound,
-                    CompoundCommand::Subshell(_)
-                        | CompoundCommand::Arith(..)
-                        | CompoundCommand::Cond(..)
-                ),
-                Command::FunctionDef(_) => false,
-            };
-            if sets_pipestatus && let Ok(status) = &result {
+            // Other compound commands leave `PIPESTATUS` to the commands
+            // inside them (a `case` that runs none, or a function
+            // definition, keeps it), as bash does.
+            if has_own_status(command)
+                && let Ok(status) = &result
+            {
                 self.pipestatus = vec![*status];
             }
             result
@@ -143,12 +134,7 @@ impl Shell {
         }
         // A negation holds off the ERR trap only when `set -e` was on as
         // it began (bash: `! { false; }` sets the trap off without -e).
-        if status != 0
-            && !pipeline.negated
-            && self.errexit_off == 0
-            && !self.negations.contains(&true)
-            && !asynchronous
-        {
+        if status != 0 && !pipeline.negated && !self.errexit_held_off() && !asynchronous {
             // A compound command's failure came from a command inside it,
             // which set off the trap and `set -e` already (or was exempt
             // from them, as `false && x` is); `( )`, `(( ))`, `[[ ]]`, a
@@ -157,12 +143,7 @@ impl Shell {
             let atom = match pipeline.commands.last() {
                 _ if pipeline.commands.len() > 1 => true,
                 _ if std::mem::take(&mut self.compound_redirect_failed) => true,
-                Some(Command::Compound(compound, _)) => matches!(
-                    **compound,
-                    CompoundCommand::Subshell(_)
-                        | CompoundCommand::Arith(..)
-                        | CompoundCommand::Cond(..)
-                ),
+                Some(command @ Command::Compound(..)) => has_own_status(command),
                 _ => true,
             };
             if atom {
@@ -657,5 +638,19 @@ impl Write for OutHandle {
             Some(writer) => writer.lock().flush(),
             None => Ok(()),
         }
+    }
+}
+
+/// Whether `command`'s status is its own rather than that of the last
+/// command inside it: a simple command, `( )`, `(( ))` and `[[ ]]` (they
+/// set `PIPESTATUS`, and their failure sets off `set -e` and the ERR trap).
+fn has_own_status(command: &Command) -> bool {
+    match command {
+        Command::Simple(_) => true,
+        Command::Compound(compound, _) => matches!(
+            **compound,
+            CompoundCommand::Subshell(_) | CompoundCommand::Arith(..) | CompoundCommand::Cond(..)
+        ),
+        Command::FunctionDef(_) => false,
     }
 }

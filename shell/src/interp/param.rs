@@ -573,7 +573,6 @@ impl Shell {
         flags
     }
 
-    /// `declare -p`-style text of a variable.
     /// What `set` and a bare `declare` list: every variable with a value
     /// as `name=value` (quoted to be read back), then every function.
     pub(crate) fn set_listing(&self) -> String {
@@ -601,6 +600,7 @@ impl Shell {
         text
     }
 
+    /// `declare -p`-style text of a variable.
     pub(crate) fn declaration_text(&self, name: &str, element_only: bool) -> Option<String> {
         let var = self.vars.get_raw(name)?;
         let flags = self.attribute_flags(name);

@@ -48,7 +48,8 @@ pub struct Shell {
     pub(crate) func_stack: Vec<Call>,
     pub(crate) loop_depth: usize,
     pub(crate) subshell: usize,
-    /// Inside a condition (`if`, `while`, `&&`, `!`): `set -e` is off.
+    /// Inside a condition (`if`, `while`, `&&`): `set -e` is off (`!` is
+    /// kept in `negations`).
     pub(crate) errexit_off: usize,
     /// A compound command's redirections just failed: its status is an
     /// atom's for `set -e` and the ERR trap.
@@ -484,9 +485,16 @@ impl Shell {
     }
 
     /// Whether a failure here ends the shell under `set -e`: it is on,
-    /// and no condition or negation holds it off.
+    /// and nothing holds it off.
     pub(crate) fn errexit_applies(&self) -> bool {
-        self.opts.errexit && self.errexit_off == 0 && !self.negations.contains(&true)
+        self.opts.errexit && !self.errexit_held_off()
+    }
+
+    /// A condition (`if`, `while`, `&&`) is running, or a `!` that began
+    /// while `set -e` was on: failures set off neither `set -e` nor the
+    /// ERR trap.
+    pub(crate) fn errexit_held_off(&self) -> bool {
+        self.errexit_off > 0 || self.negations.contains(&true)
     }
 
     pub(crate) fn report_syntax_error(&mut self, error: &ParseError) {

@@ -22,6 +22,11 @@ fn lookup_link(shell: &Shell, path: &str) -> Option<Node> {
     shell.ctx.vfs.lock().lookup_link(&resolved).ok()
 }
 
+/// Whether `path` exists with any of the mode bits of `mask` set.
+fn has_mode_bit(shell: &Shell, path: &str, mask: u32) -> bool {
+    lookup(shell, path).is_some_and(|node| node.meta().mode & mask != 0)
+}
+
 /// The character devices the shell provides without a VFS node.
 pub(crate) fn is_device(path: &str) -> bool {
     matches!(
@@ -82,7 +87,7 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                 )
                 || lookup(shell, arg).is_some()
         }
-        "-x" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o111 != 0),
+        "-x" => has_mode_bit(shell, arg, 0o111),
         "-O" | "-G" => lookup(shell, arg).is_some(),
         "-N" => lookup(shell, arg).is_some(),
         "-c" => matches!(
@@ -90,9 +95,9 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
             "/dev/null" | "/dev/zero" | "/dev/tty" | "/dev/urandom" | "/dev/random"
         ),
         "-h" | "-L" => matches!(lookup_link(shell, arg), Some(Node::Link(_))),
-        "-k" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o1000 != 0),
-        "-u" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o4000 != 0),
-        "-g" => lookup(shell, arg).is_some_and(|n| n.meta().mode & 0o2000 != 0),
+        "-k" => has_mode_bit(shell, arg, 0o1000),
+        "-u" => has_mode_bit(shell, arg, 0o4000),
+        "-g" => has_mode_bit(shell, arg, 0o2000),
         "-p" | "-S" | "-b" => false,
         "-t" => false,
         "-v" => {

@@ -390,8 +390,7 @@ impl Shell {
         Ok(())
     }
 
-    /// `unset 'name[key]'`.
-    /// Unsets one element; a negative index counts from the end, and one
+    /// `unset 'name[key]'`: unsets one element; a negative index counts from the end, and one
     /// that reaches before the start is an error (`a=(1); unset 'a[-2]'`).
     pub(crate) fn unset_element(&mut self, name: &str, key: &Key) -> Result<(), String> {
         let name = self.resolve_name(name);

@@ -251,7 +251,6 @@ impl Parser {
         Ok(list)
     }
 
-    /// The next complete command (one logical line), or `None` at the end.
     /// After a [`ParseError::discard`] error: drops what is left of the
     /// line the reader is on and any construct half read, so the next
     /// command starts on the next line.
@@ -268,6 +267,7 @@ impl Parser {
         }
     }
 
+    /// The next complete command (one logical line), or `None` at the end.
     pub fn next_command(&mut self) -> PResult<Option<List>> {
         let mut list = match self.next_command_raw()? {
             Some(list) => list,

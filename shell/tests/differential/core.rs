@@ -429,4 +429,7 @@ ls nope 1>&both.txt; cat both.txt | wc -l; exec 7> seven.txt; : 6>&7-; echo lost
 a=(""); ref='a[@]'; echo "[${!ref:-x}] [${a[@]:-x}]"; s=123; echo "[${s::2}] [${s: }]"; bash -c 's=1; echo ${s:}; echo no' 2>/dev/null; echo bad=$?
 zz=$'one\ttwo'; declare | grep '^zz='; declare -p zz; g() { :; }; declare | grep -c '^g ()'
 printf 'x=(a (b))\necho next $?\n' > pe.sh; bash pe.sh 2>/dev/null; echo pe=$?"#,
+    // caller's bad operands: a non-number and an option are status 2,
+    // outside any function it is status 1 whatever the operand
+    r#"f() { caller x 2>/dev/null; echo x=$?; caller -1 2>/dev/null; echo opt=$?; caller 3; echo far=$?; }; f; caller x; echo top=$?"#,
 ];
