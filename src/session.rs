@@ -19,10 +19,6 @@ use crate::call::{Call, Stdin};
 use crate::error::RunError;
 use crate::{Run, Sandbox, ShellRun};
 
-/// Stack for the thread a shell runs on: its parser and interpreter
-/// recurse, and nested constructs must not overflow it.
-const SHELL_STACK: usize = 256 << 20;
-
 /// A shell over a sandbox's VFS, for callers that stream its output, feed
 /// it stdin, run it line by line (an interactive terminal) or cancel it.
 /// [`Sandbox::run_shell`] is the simpler face. It runs on a thread of its
@@ -149,7 +145,7 @@ impl Sandbox {
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("goccia-shell".into())
-            .stack_size(SHELL_STACK)
+            .stack_size(goccia_shell::THREAD_STACK)
             .spawn(move || {
                 while let Some(job) = next_job(&queue) {
                     job(&mut state);

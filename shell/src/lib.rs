@@ -46,6 +46,7 @@ pub(crate) mod utilities;
 pub(crate) mod vars;
 
 pub use goccia_core::{Limits, Stop};
+pub use interp::shell::THREAD_STACK;
 pub use interp::{
     Context, ExecResult, Flow, Hooks, HostCommands, LineStatus, ScriptLauncher, Shell,
 };

@@ -24,6 +24,14 @@ pub(crate) const HOST_NAME: &str = "goccia";
 /// `PATH` when nothing gives one.
 pub(crate) const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
+/// The stack a thread that runs a [`Shell`] should have. The parser and
+/// the interpreter recurse (nested constructs, function calls up to
+/// `Limits::max_function_depth`, arithmetic up to bash's 1,024 levels), and
+/// under the default limits an unoptimised build needs far more than a
+/// thread's usual 2 MiB. Only touched pages are committed, so the size is
+/// address space, not memory.
+pub const THREAD_STACK: usize = 256 << 20;
+
 /// A function (or `source`) running: its name, and the line it was called
 /// from (`$FUNCNAME`, `$BASH_LINENO`).
 #[derive(Clone, Debug)]

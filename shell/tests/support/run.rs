@@ -36,7 +36,20 @@ pub fn run_on(vfs: SharedVfs, script: &str, timeout: Duration) -> Ran {
 }
 
 /// Runs `script` on `vfs` with the given deadline and shell limits.
+/// The shell runs on a thread with the stack the library asks for
+/// ([`goccia_shell::THREAD_STACK`]), as the facade runs it: a test thread's
+/// 2 MiB is too little for deep recursion in a debug build.
 pub fn run_limited(vfs: SharedVfs, script: &str, timeout: Duration, limits: Limits) -> Ran {
+    let script = script.to_owned();
+    std::thread::Builder::new()
+        .stack_size(goccia_shell::THREAD_STACK)
+        .spawn(move || run_here(vfs, &script, timeout, limits))
+        .expect("a thread for the shell")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn run_here(vfs: SharedVfs, script: &str, timeout: Duration, limits: Limits) -> Ran {
     let context = Context::new(vfs, Watch::new(timeout), limits);
     let stdout = CaptureWriter::new(16 << 20);
     let stderr = CaptureWriter::new(16 << 20);
