@@ -18,6 +18,15 @@ const STAGE_STACK: usize = 64 << 20;
 /// What a nested script run returns to its caller.
 pub type CommandOutcome = ExecResult;
 
+/// Where a function call's variables live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FunctionFrame {
+    /// A frame of its own.
+    New,
+    /// The temporary frame on top, holding the call's bindings.
+    Adopt,
+}
+
 impl Shell {
     pub(crate) fn run_list(&mut self, list: &List) -> ExecResult {
         let mut status = 0;
@@ -289,6 +298,17 @@ impl Shell {
         function: &Arc<FunctionDef>,
         words: &[String],
     ) -> ExecResult {
+        self.call_function_in(function, words, FunctionFrame::New)
+    }
+
+    /// Calls `function` in a new frame, or in the temporary frame of the
+    /// bindings written before the call (`v=x f`), which becomes its own.
+    pub(crate) fn call_function_in(
+        &mut self,
+        function: &Arc<FunctionDef>,
+        words: &[String],
+        frame: FunctionFrame,
+    ) -> ExecResult {
         if self.func_stack.len() >= self.ctx.limits.max_function_depth {
             let message = format!(
                 "{}: {}: maximum function nesting level exceeded ({})\n",
@@ -299,7 +319,10 @@ impl Shell {
         }
         let saved_positional =
             std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
-        self.vars.push_frame();
+        match frame {
+            FunctionFrame::New => self.vars.push_frame(),
+            FunctionFrame::Adopt => self.vars.adopt_as_function_frame(),
+        }
         self.func_stack.push(super::shell::Call {
             name: function.name.clone(),
             line: self.line,

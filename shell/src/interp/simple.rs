@@ -2,9 +2,11 @@
 //! `set -x` traces, and finding what a name runs (function, builtin,
 //! utility, script).
 
+use super::exec::FunctionFrame;
 use super::{ExecResult, Flow, Shell};
 use crate::ast::*;
-use crate::vars::Var;
+use crate::vars::FrameKind;
+use std::sync::Arc;
 
 /// Declaration-builtin assignments (`declare x=1`) with their argument positions.
 type PositionedAssignments = Vec<(usize, Assignment)>;
@@ -16,6 +18,11 @@ const SPECIAL_BUILTINS: &[&str] = &[
     ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
     "shift", "times", "trap", "unset", "source",
 ];
+
+/// The builtins whose temporary bindings are a scope for the commands
+/// they run (bash's `VC_BLTNENV`): a `local` inside `v=x eval '...'`
+/// claims the binding, `unset` in it removes the binding alone.
+const SCOPE_BUILTINS: &[&str] = &["eval", "source", ".", "unset", "mapfile", "readarray"];
 
 impl Shell {
     /// Runs one command; the process substitutions its words started end
@@ -124,50 +131,23 @@ impl Shell {
                 Err(status) => Ok(status),
             };
         }
-        // In POSIX mode the assignments before a special builtin stay, as
-        // exported variables; otherwise they bind for the command only.
+        // The assignments before the command bind in a frame of their own
+        // (see `vars::FrameKind`); in POSIX mode those before a special
+        // builtin stay afterwards, exported, unless it unset them.
         let special = self.opts.is_set("posix") && SPECIAL_BUILTINS.contains(&name.as_str());
         self.traced_assignments.clear();
-        let mut restore_vars = Vec::new();
-        for assignment in &command.assignments {
-            if special {
-                self.assign(assignment, false)?;
-                let resolved = self.resolve_name(&assignment.name);
-                if let Some(var) = self.vars.get_mut(&resolved) {
-                    var.attrs.exported = true;
-                }
+        let depth = self.vars.depth();
+        let binds = !command.assignments.is_empty();
+        if binds {
+            let kind = if special || SCOPE_BUILTINS.contains(&name.as_str()) {
+                FrameKind::Builtin
             } else {
-                let resolved = self.resolve_name(&assignment.name);
-                // A read-only name is refused and the command still runs.
-                if self
-                    .vars
-                    .get_raw(&resolved)
-                    .is_some_and(|v| v.attrs.readonly)
-                {
-                    self.report_at_line(&format!("{resolved}: readonly variable"));
-                    continue;
-                }
-                restore_vars.push((resolved.clone(), self.vars.get_raw(&resolved).cloned()));
-                // A binding for one command is a string: `B=(b b) cmd` gives
-                // `cmd` the text `(b b)`, as bash does.
-                let text_binding;
-                let assignment = match &assignment.value {
-                    AssignValue::Array(elements) if assignment.index.is_none() => {
-                        let text = super::print::array_literal_text(elements);
-                        text_binding = Assignment {
-                            value: AssignValue::Scalar(Word {
-                                parts: vec![WordPart::SingleQuoted(text)],
-                            }),
-                            ..assignment.clone()
-                        };
-                        &text_binding
-                    }
-                    _ => assignment,
-                };
-                self.assign(assignment, false)?;
-                if let Some(var) = self.vars.get_mut(&resolved) {
-                    var.attrs.exported = true;
-                }
+                FrameKind::Command
+            };
+            self.vars.push_temporary(kind);
+            if let Err(flow) = self.bind_for_command(&command.assignments) {
+                self.vars.truncate(depth);
+                return Err(flow);
             }
         }
         if self.opts.xtrace {
@@ -180,31 +160,29 @@ impl Shell {
                     shown[*slot] = format!("{}{operator}{value}", assignment.name);
                 }
             }
-            self.trace(&shown)?;
+            if let Err(flow) = self.trace(&shown) {
+                self.vars.truncate(depth);
+                return Err(flow);
+            }
         }
         let saved = match self.apply_redirects(&command.redirects) {
             Ok(saved) => saved,
             Err(status) => {
-                self.restore_vars(restore_vars);
+                self.vars.truncate(depth);
                 return Ok(status);
             }
         };
-        let result = if decl_assignments.is_empty() {
-            self.dispatch(&words)
-        } else {
+        let result = if !decl_assignments.is_empty() {
             super::declare::run_with_assignments(self, &words, &decl_assignments)
+        } else if binds && let Some(function) = self.function_named(&name) {
+            self.call_function_in(&function, &words, FunctionFrame::Adopt)
+        } else {
+            self.dispatch(&words)
         };
         self.restore_redirects(saved);
-        if matches!(name.as_str(), "export" | "readonly") {
-            // `x=1 export x` keeps `x`: exporting (or freezing) a binding
-            // made for the command makes it the shell's, as in bash.
-            let named: Vec<&str> = words[1..]
-                .iter()
-                .map(|word| word.split_once('=').map_or(word.as_str(), |(name, _)| name))
-                .collect();
-            restore_vars.retain(|(var, _)| !named.contains(&var.as_str()));
+        if binds {
+            self.end_bindings(depth, &name, &words, special);
         }
-        self.restore_vars(restore_vars);
         // `$_`: the last word; when that is an assignment given to
         // `declare` and the like, `name=value` (just `name` for an array).
         let last_index = words.len().saturating_sub(1);
@@ -259,14 +237,72 @@ impl Shell {
         Ok(expanded)
     }
 
-    fn restore_vars(&mut self, saved: Vec<(String, Option<Var>)>) {
-        for (name, old) in saved.into_iter().rev() {
-            match old {
-                Some(var) => *self.vars.entry(&name) = var,
-                None => {
-                    self.vars.unset(&name);
+    /// Binds the assignments before a command in the temporary frame on
+    /// top, each seeing the ones before it.
+    fn bind_for_command(&mut self, assignments: &[Assignment]) -> Result<(), Flow> {
+        for assignment in assignments {
+            let resolved = self.resolve_name(&assignment.name);
+            // A read-only name is refused and the command still runs.
+            if self
+                .vars
+                .get_raw(&resolved)
+                .is_some_and(|v| v.attrs.readonly)
+            {
+                self.report_at_line(&format!("{resolved}: readonly variable"));
+                continue;
+            }
+            self.vars.bind_temporary(&resolved);
+            // A binding for one command is a string: `B=(b b) cmd` gives
+            // `cmd` the text `(b b)`, as bash does.
+            let text_binding;
+            let assignment = match &assignment.value {
+                AssignValue::Array(elements) if assignment.index.is_none() => {
+                    let text = super::print::array_literal_text(elements);
+                    text_binding = Assignment {
+                        value: AssignValue::Scalar(Word {
+                            parts: vec![WordPart::SingleQuoted(text)],
+                        }),
+                        ..assignment.clone()
+                    };
+                    &text_binding
+                }
+                _ => assignment,
+            };
+            self.assign(assignment, false)?;
+            if let Some(var) = self.vars.get_mut(&resolved) {
+                var.attrs.exported = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops the temporary frame (and any above it) after the command.
+    /// What `export` or `readonly` named (`x=1 export x`), and in POSIX
+    /// mode every binding before a special builtin, becomes the shell's:
+    /// it moves to where an assignment would put it.
+    fn end_bindings(&mut self, depth: usize, name: &str, words: &[String], special: bool) {
+        let mut kept = Vec::new();
+        if self.vars.depth() == depth + 1 {
+            let named: Vec<String> = if special {
+                self.vars.names_on_top()
+            } else if matches!(name, "export" | "readonly") {
+                words[1..]
+                    .iter()
+                    .map(|word| word.split_once('=').map_or(word.as_str(), |(name, _)| name))
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for variable in named {
+                if let Some(var) = self.vars.take_temporary(&variable) {
+                    kept.push((variable, var));
                 }
             }
+        }
+        self.vars.truncate(depth);
+        for (variable, var) in kept {
+            *self.vars.entry(&variable) = var;
         }
     }
 
@@ -335,12 +371,20 @@ impl Shell {
 
     /// Runs a command by name: function, builtin or utility, script path.
     pub(crate) fn dispatch(&mut self, words: &[String]) -> ExecResult {
-        let name = words[0].as_str();
-        let posix_special = SPECIAL_BUILTINS.contains(&name) && self.opts.is_set("posix");
-        if !posix_special && let Some(function) = self.functions.get(name).cloned() {
+        if let Some(function) = self.function_named(&words[0]) {
             return self.call_function(&function, words);
         }
         self.dispatch_command(words)
+    }
+
+    /// The function `name` runs, if it names one (in POSIX mode a special
+    /// builtin is found first).
+    fn function_named(&self, name: &str) -> Option<Arc<FunctionDef>> {
+        let posix_special = SPECIAL_BUILTINS.contains(&name) && self.opts.is_set("posix");
+        if posix_special {
+            return None;
+        }
+        self.functions.get(name).cloned()
     }
 
     /// Runs a builtin, utility or script (skipping functions: `command`).

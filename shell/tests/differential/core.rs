@@ -432,4 +432,21 @@ printf 'x=(a (b))\necho next $?\n' > pe.sh; bash pe.sh 2>/dev/null; echo pe=$?"#
     // caller's bad operands: a non-number and an option are status 2,
     // outside any function it is status 1 whatever the operand
     r#"f() { caller x 2>/dev/null; echo x=$?; caller -1 2>/dev/null; echo opt=$?; caller 3; echo far=$?; }; f; caller x; echo top=$?"#,
+    // Bindings before a command are a frame of their own: a function's
+    // become its frame (unset reveals the global, local claims them), an
+    // eval's are a scope, and other commands' are gone after them.
+    r#"unlocal() { unset -v "$1"; }
+f() { echo "in:$v"; v=changed; unset v; echo "after unset:${v-unset}"; }
+v=global; v=temp f; echo "out:$v"
+g() { local v; echo "local inherits:$v"; unlocal v; echo "unlocal:${v-unset}"; }
+v=temp g
+h() { local v=l1; v=t2 eval 'local v=l2; unlocal v; echo "eval:$v"'; echo "h:$v"; }
+h
+k() { x=4 local x; x=5; echo "k:$x"; }; k; echo "x:${x-unset}"
+x=1 read x <<< hi; echo "read:[$x]"
+a=1 b=$a sh -c 'echo "env:$a $b"'
+x=1; x=$x.2 sh -c 'echo "self:$x"'; echo "x:$x"
+x=42; x=tmp unset x; echo "unset:$x"
+set -o posix; y=9 export y; echo "posix:$y"; z=1 unset z; echo "z:[${z-unset}]"
+"#,
 ];
