@@ -101,11 +101,13 @@ fn too_large(size: &str) -> bool {
 /// caller words it (the builtin writes it to stderr, `seq -f` drops it).
 pub(crate) type Errors<'a> = dyn FnMut(&str) + 'a;
 
-/// Formats `values` with `format` (reused while values remain); the
-/// status is 1 when a problem was reported to `errors`.
+/// Formats `values` with `format` (reused while values remain; `%(...)T`
+/// shows times on `zone`'s clock); the status is 1 when a problem was
+/// reported to `errors`.
 pub(crate) fn format_all(
     format: &str,
     values: &[String],
+    zone: &crate::time::Zone,
     out: &mut Vec<u8>,
     errors: &mut Errors<'_>,
 ) -> i32 {
@@ -113,7 +115,7 @@ pub(crate) fn format_all(
     let mut next = 0;
     loop {
         let before = next;
-        let stop = format_once(format, values, &mut next, out, &mut status, errors);
+        let stop = format_once(format, values, zone, &mut next, out, &mut status, errors);
         if stop || next >= values.len() || next == before {
             break;
         }
@@ -125,6 +127,7 @@ pub(crate) fn format_all(
 fn format_once(
     format: &str,
     values: &[String],
+    zone: &crate::time::Zone,
     next: &mut usize,
     out: &mut Vec<u8>,
     status: &mut i32,
@@ -200,7 +203,7 @@ fn format_once(
                     "-2" => now_seconds(),
                     text => text.parse::<i64>().unwrap_or(0),
                 };
-                let mut text = crate::time::strftime_utc(time_format, seconds);
+                let mut text = crate::time::strftime_at(time_format, seconds, zone);
                 // bash formats into a 128-byte buffer: a longer time is
                 // empty, as strftime fails there.
                 if text.len() >= 128 {

@@ -69,7 +69,8 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let values = &args[index + 1..];
     let mut out = Vec::new();
-    let status = format_all(format, values, &mut out, &mut |message| {
+    let zone = shell.time_zone();
+    let status = format_all(format, values, &zone, &mut out, &mut |message| {
         shell.fail("printf", message, 1);
     });
     match target {

@@ -66,6 +66,7 @@ impl Shell {
 
     fn decode_prompt_escapes(&mut self, text: &str) -> String {
         let chars: Vec<char> = text.chars().collect();
+        let zone = self.time_zone();
         let mut out = String::with_capacity(text.len());
         let mut i = 0;
         while i < chars.len() {
@@ -119,11 +120,11 @@ impl Shell {
                 '#' => self.commands_read.to_string(),
                 // No history is kept: the next entry would be the first.
                 '!' => "1".to_string(),
-                't' => strftime("%H:%M:%S", now()),
-                'T' => strftime("%I:%M:%S", now()),
-                '@' => strftime("%I:%M %p", now()),
-                'A' => strftime("%H:%M", now()),
-                'd' => strftime("%a %b %d", now()),
+                't' => strftime("%H:%M:%S", now(), &zone),
+                'T' => strftime("%I:%M:%S", now(), &zone),
+                '@' => strftime("%I:%M %p", now(), &zone),
+                'A' => strftime("%H:%M", now(), &zone),
+                'd' => strftime("%a %b %d", now(), &zone),
                 'D' if chars.get(i) == Some(&'{') => {
                     let Some(close) = chars[i..].iter().position(|&c| c == '}') else {
                         // No closing brace: bash shows the rest as it is.
@@ -133,7 +134,7 @@ impl Shell {
                     let format: String = chars[i + 1..i + close].iter().collect();
                     i += close + 1;
                     let format = if format.is_empty() { "%X" } else { &format };
-                    quote_for_second_step(&strftime(format, now()))
+                    quote_for_second_step(&strftime(format, now(), &zone))
                 }
                 other => {
                     out.push('\\');

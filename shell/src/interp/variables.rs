@@ -445,6 +445,18 @@ impl Shell {
             })
             .collect()
     }
+
+    /// The time zone the exported `TZ` names, as a command started now
+    /// would see it (a `TZ` not exported is not the environment's).
+    pub(crate) fn time_zone(&self) -> crate::time::Zone {
+        let tz = self
+            .vars
+            .get_raw("TZ")
+            .filter(|var| var.attrs.exported)
+            .and_then(|var| var.value.as_ref())
+            .and_then(|value| value.scalar());
+        crate::time::Zone::from_tz(tz)
+    }
 }
 
 /// `a[1]` → `("a", "1")`.

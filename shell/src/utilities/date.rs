@@ -1,5 +1,5 @@
-//! `date`: the sandbox's clock is the host's, its time zone always UTC
-//! (formatting and parsing are [`crate::time`]).
+//! `date`: the sandbox's clock is the host's; its zone is the one `TZ`
+//! names, UTC without (formatting, zones and parsing are [`crate::time`]).
 
 use crate::interp::{ExecResult, Shell};
 use crate::time::at;
@@ -35,8 +35,14 @@ pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
             ));
         }
     };
+    // `-u` is UTC whatever `TZ` says.
+    let zone = if parsed.has('u') {
+        crate::time::Zone::default()
+    } else {
+        shell.time_zone()
+    };
     let time = match (parsed.value('d'), parsed.value('r')) {
-        (Some(text), _) => match parse_datetime(text) {
+        (Some(text), _) => match parse_datetime(text, &zone) {
             Some(time) => time,
             None => return Ok(shell.fail_command("date", &format!("invalid date '{text}'"), 1)),
         },
@@ -88,7 +94,7 @@ pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
     } else {
         "%a %b %e %H:%M:%S %Z %Y".to_string()
     };
-    let text = format!("{}\n", strftime(&format, time));
+    let text = format!("{}\n", strftime(&format, time, &zone));
     match shell.write_stdout(text.as_bytes()) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("date", error),

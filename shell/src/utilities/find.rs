@@ -308,6 +308,8 @@ struct Run<'a> {
     status: i32,
     quit: bool,
     batches: Vec<(Vec<String>, Vec<String>)>,
+    /// The clock `-printf`'s times are shown on (`TZ`).
+    zone: crate::time::Zone,
 }
 
 impl Run<'_> {
@@ -381,7 +383,7 @@ impl Run<'_> {
                 true
             }
             Expr::Printf(format) => {
-                let text = printf(format, visit);
+                let text = printf(format, visit, &self.zone);
                 self.out.extend_from_slice(text.as_bytes());
                 true
             }
@@ -458,7 +460,7 @@ impl Run<'_> {
     }
 }
 
-fn printf(format: &str, visit: &Visit<'_>) -> String {
+fn printf(format: &str, visit: &Visit<'_>, zone: &crate::time::Zone) -> String {
     let (format, _) = crate::escape::printf_format(format);
     let mut out = String::new();
     let mut chars = format.chars();
@@ -504,9 +506,15 @@ fn printf(format: &str, visit: &Visit<'_>) -> String {
             }),
             Some('m') => out.push_str(&format!("{:o}", visit.node.meta().mode)),
             Some('M') => out.push_str(&crate::utilities::files::list::mode_string(visit.node)),
-            Some('t') => out.push_str(&crate::time::strftime_utc(
-                "%a %b %e %H:%M:%S %Y",
-                visit.node.meta().mtime_ns.div_euclid(1_000_000_000),
+            // GNU find shows ten digits of the second: the nanoseconds
+            // and a zero.
+            Some('t') => out.push_str(&crate::time::strftime(
+                "%a %b %e %H:%M:%S.%N0 %Y",
+                crate::time::at(
+                    visit.node.meta().mtime_ns.div_euclid(1_000_000_000),
+                    visit.node.meta().mtime_ns.rem_euclid(1_000_000_000) as u32,
+                ),
+                zone,
             )),
             Some('T') => {
                 if chars.next() == Some('s') {
@@ -597,12 +605,14 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         Expr::And(Box::new(expr), Box::new(Expr::Print(false)))
     };
     let options = parser.options;
+    let zone = shell.time_zone();
     let mut run = Run {
         shell,
         out: Vec::new(),
         status: 0,
         quit: false,
         batches: Vec::new(),
+        zone,
     };
     for start in &starts {
         let resolved = run.shell.cwd().resolve(start);

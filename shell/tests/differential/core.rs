@@ -449,4 +449,22 @@ x=1; x=$x.2 sh -c 'echo "self:$x"'; echo "x:$x"
 x=42; x=tmp unset x; echo "unset:$x"
 set -o posix; y=9 export y; echo "posix:$y"; z=1 unset z; echo "z:[${z-unset}]"
 "#,
+    // TZ names the clock: the IANA database, POSIX rules, unknown names
+    // as UTC under their letters; a TZ not exported is not the
+    // environment's; ls shows the year for a file older than six months
+    r#"export TZ=Asia/Tokyo
+printf '%(%Y-%m-%d %H:%M %Z %z)T\n' 1557978599
+date -d @1557978599; date -u -d @1557978599
+TZ=America/New_York date -d @1557978599 '+%F %T %Z %:z'
+TZ=Portugal date -d '2019-05-16 12:00' +%s
+TZ=UTC+3 date -d @0 '+%F %T %Z %z'; TZ='<+03>-3' date -d @0 +%H%Z
+TZ=Foo/Bar date -d @0 '+%T [%Z]'
+unset TZ; printf '%(%H %Z)T\n' 0
+TZ=Asia/Kolkata; printf '%(%H %Z)T\n' 0
+touch -d '2020-01-01 00:00' f; TZ=Asia/Tokyo stat -c '%y' f
+TZ=Asia/Tokyo ls -l f | awk '{print $6,$7,$8}'
+TZ=Asia/Tokyo find f -printf '%t\n'
+TZ=Asia/Tokyo touch -t 202001010900 g; stat -c %Y g
+TZ=Asia/Tokyo awk 'BEGIN{print strftime("%H:%M %Z", 0); print strftime("%H", 0, 1)}'
+"#,
 ];

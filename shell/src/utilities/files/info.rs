@@ -49,6 +49,7 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let mut out = String::new();
     let mut status = 0;
+    let zone = shell.time_zone();
     for operand in &parsed.operands {
         // The link itself, unless -L follows it.
         let node = resolve(shell, operand).ok().and_then(|p| {
@@ -72,7 +73,7 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
             .map(|f| format!("{f}\n"))
             .or_else(|| parsed.value('P').map(|f| crate::escape::printf_format(f).0));
         match format {
-            Some(format) => out.push_str(&stat_format(&format, operand, &node)),
+            Some(format) => out.push_str(&stat_format(&format, operand, &node, &zone)),
             None => {
                 let kind = if node.node_type() == NodeType::Directory {
                     "directory"
@@ -83,9 +84,10 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
                 } else {
                     "regular file"
                 };
-                let time = crate::time::strftime_utc(
-                    "%Y-%m-%d %H:%M:%S.000000000 +0000",
+                let time = crate::time::strftime_at(
+                    "%Y-%m-%d %H:%M:%S.000000000 %z",
                     node.meta().mtime_ns.div_euclid(1_000_000_000),
+                    &zone,
                 );
                 let shown = match &node {
                     Node::Link(link) => format!("{operand} -> {}", link.target()),
@@ -107,7 +109,7 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-fn stat_format(format: &str, name: &str, node: &Node) -> String {
+fn stat_format(format: &str, name: &str, node: &Node, zone: &crate::time::Zone) -> String {
     let mut out = String::new();
     let mut chars = format.chars();
     let meta = node.meta();
@@ -144,7 +146,7 @@ fn stat_format(format: &str, name: &str, node: &Node) -> String {
             Some('B') => out.push_str("512"),
             Some('Y') | Some('X') | Some('Z') | Some('W') => out.push_str(&secs.to_string()),
             Some('y') | Some('x') | Some('z') | Some('w') => out.push_str(
-                &crate::time::strftime_utc("%Y-%m-%d %H:%M:%S.000000000 +0000", secs),
+                &crate::time::strftime_at("%Y-%m-%d %H:%M:%S.000000000 %z", secs, zone),
             ),
             Some('%') => out.push('%'),
             Some(other) => {

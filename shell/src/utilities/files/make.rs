@@ -177,8 +177,12 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
         return usage(shell, "touch", "missing file operand", 1);
     }
     let time = match (parsed.value('d'), parsed.value('t'), parsed.value('r')) {
-        (Some(date), _, _) => crate::time::parse_date(date).map(|s| s * 1_000_000_000),
-        (_, Some(stamp), _) => crate::time::parse_touch_stamp(stamp).map(|s| s * 1_000_000_000),
+        (Some(date), _, _) => {
+            crate::time::parse_date(date, &shell.time_zone()).map(|s| s * 1_000_000_000)
+        }
+        (_, Some(stamp), _) => {
+            crate::time::parse_touch_stamp(stamp, &shell.time_zone()).map(|s| s * 1_000_000_000)
+        }
         (_, _, Some(reference)) => resolve(shell, reference)
             .ok()
             .and_then(|p| shell.context().vfs.lock().stat(&p).ok())

@@ -100,7 +100,13 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
         match &format {
             Some(format) => {
                 let mut out = Vec::new();
-                crate::printf::format_all(format, &[format!("{value}")], &mut out, &mut |_| {});
+                crate::printf::format_all(
+                    format,
+                    &[format!("{value}")],
+                    &crate::time::Zone::default(),
+                    &mut out,
+                    &mut |_| {},
+                );
                 String::from_utf8_lossy(&out).into_owned()
             }
             None => crate::pad::fixed(value, precision),

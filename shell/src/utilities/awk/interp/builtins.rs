@@ -232,7 +232,14 @@ impl Awk<'_> {
                         .map(|d| d.as_secs() as i64)
                         .unwrap_or(0)
                 };
-                Value::Str(crate::time::strftime_utc(&format, time))
+                // gawk's third argument asks for UTC.
+                let utc = args.len() > 2 && arg(self, 2)?.truthy();
+                let zone = if utc {
+                    crate::time::Zone::default()
+                } else {
+                    self.shell.time_zone()
+                };
+                Value::Str(crate::time::strftime_at(&format, time, &zone))
             }
             other => return Err(Jump::Error(format!("function `{other}' not defined"))),
         })

@@ -1,6 +1,13 @@
-//! Dates and times: `strftime` formatting in UTC and the date forms
+//! Dates and times: `strftime` formatting in a zone, and the date forms
 //! `date -d` and `touch -d`/`-t` read (shared by `date`, `touch`, `ls`,
-//! `stat`, `find -printf` and `printf %(...)T`).
+//! `stat`, `find -printf`, awk's `strftime` and `printf %(...)T`).
+//!
+//! - [`zone`]: the zone `TZ` names, and wall clocks in it.
+
+mod zone;
+
+use zone::Local;
+pub(crate) use zone::Zone;
 
 use chrono::{
     DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, TimeZone, Timelike, Utc, Weekday,
@@ -36,12 +43,19 @@ pub(crate) fn at(seconds: i64, nanos: u32) -> DateTime<Utc> {
         .unwrap_or_default()
 }
 
-/// GNU `date`'s formatting (`%Y`, `%-d`, `%_H`, `%N`, ...) in UTC.
-pub fn strftime_utc(format: &str, seconds: i64) -> String {
-    strftime(format, at(seconds, 0))
+/// GNU `date`'s formatting (`%Y`, `%-d`, `%_H`, `%N`, ...) of a moment
+/// given in seconds, on `zone`'s clock.
+pub(crate) fn strftime_at(format: &str, seconds: i64, zone: &Zone) -> String {
+    strftime(format, at(seconds, 0), zone)
 }
 
-pub(crate) fn strftime(format: &str, time: DateTime<Utc>) -> String {
+/// GNU `date`'s formatting of `time` on `zone`'s clock.
+pub(crate) fn strftime(format: &str, time: DateTime<Utc>, zone: &Zone) -> String {
+    format_local(format, &zone.local(time))
+}
+
+fn format_local(format: &str, local: &Local) -> String {
+    let time = local.wall;
     let mut out = String::new();
     let chars: Vec<char> = format.chars().collect();
     let mut i = 0;
@@ -101,23 +115,23 @@ pub(crate) fn strftime(format: &str, time: DateTime<Utc>) -> String {
             ),
             'V' => num(time.iso_week().week() as i64, 2, '0'),
             'G' => time.iso_week().year().to_string(),
-            's' => time.timestamp().to_string(),
-            'Z' => "UTC".to_string(),
-            'z' => "+0000".to_string(),
-            'D' => strftime("%m/%d/%y", time),
-            'F' => strftime("%Y-%m-%d", time),
-            'T' => strftime("%H:%M:%S", time),
-            'R' => strftime("%H:%M", time),
-            'r' => strftime("%I:%M:%S %p", time),
-            'c' => strftime("%a %b %e %H:%M:%S %Y", time),
-            'x' => strftime("%m/%d/%y", time),
-            'X' => strftime("%H:%M:%S", time),
+            's' => local.timestamp.to_string(),
+            'Z' => local.abbreviation.clone(),
+            'z' => offset_text(local.east_seconds, ""),
+            'D' => format_local("%m/%d/%y", local),
+            'F' => format_local("%Y-%m-%d", local),
+            'T' => format_local("%H:%M:%S", local),
+            'R' => format_local("%H:%M", local),
+            'r' => format_local("%I:%M:%S %p", local),
+            'c' => format_local("%a %b %e %H:%M:%S %Y", local),
+            'x' => format_local("%m/%d/%y", local),
+            'X' => format_local("%H:%M:%S", local),
             'n' => "\n".to_string(),
             't' => "\t".to_string(),
             '%' => "%".to_string(),
             ':' if chars.get(i) == Some(&'z') => {
                 i += 1;
-                "+00:00".to_string()
+                offset_text(local.east_seconds, ":")
             }
             other => format!("%{other}"),
         };
@@ -130,6 +144,13 @@ pub(crate) fn strftime(format: &str, time: DateTime<Utc>) -> String {
     out
 }
 
+/// `+0900`, `-0330` (`%z`), or with `:` between (`%:z`).
+fn offset_text(east_seconds: i32, separator: &str) -> String {
+    let sign = if east_seconds < 0 { '-' } else { '+' };
+    let minutes = east_seconds.unsigned_abs() / 60;
+    format!("{sign}{:02}{separator}{:02}", minutes / 60, minutes % 60)
+}
+
 pub(crate) fn now() -> DateTime<Utc> {
     Utc::now()
 }
@@ -137,11 +158,12 @@ pub(crate) fn now() -> DateTime<Utc> {
 /// Parses GNU-style date strings: `@1700000000`, `2024-01-15`,
 /// `2024-01-15 10:30[:45]`, RFC 2822, `now`, `today`, `yesterday`,
 /// `tomorrow`, and relative items (`3 days ago`, `+2 hours`, `next week`).
-pub fn parse_date(text: &str) -> Option<i64> {
-    parse_datetime(text).map(|t| t.timestamp())
+/// A date without a zone of its own is on `zone`'s clock.
+pub(crate) fn parse_date(text: &str, zone: &Zone) -> Option<i64> {
+    parse_datetime(text, zone).map(|t| t.timestamp())
 }
 
-pub(crate) fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
+pub(crate) fn parse_datetime(text: &str, zone: &Zone) -> Option<DateTime<Utc>> {
     let text = text.trim();
     if let Some(epoch) = text.strip_prefix('@') {
         let value: f64 = epoch.parse().ok()?;
@@ -154,7 +176,8 @@ pub(crate) fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
         return Some(time.with_timezone(&Utc));
     }
     let lower = text.to_lowercase();
-    let mut base = now();
+    // The arithmetic is on the wall clock (`tomorrow` is the same hour).
+    let mut base = zone.local(now()).wall;
     let mut rest = lower.as_str();
     let mut absolute = false;
     // An absolute date (and time) first, then relative items.
@@ -167,7 +190,7 @@ pub(crate) fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
         if rest.is_char_boundary(len)
             && let Ok(naive) = NaiveDateTime::parse_from_str(&rest[..len], pattern)
         {
-            base = Utc.from_utc_datetime(&naive);
+            base = naive;
             rest = rest[len..].trim_start();
             absolute = true;
             break;
@@ -176,7 +199,7 @@ pub(crate) fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
     if !absolute && rest.len() >= 10 && rest.is_char_boundary(10) {
         for pattern in ["%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y"] {
             if let Ok(date) = NaiveDate::parse_from_str(&rest[..10], pattern) {
-                base = Utc.from_utc_datetime(&date.and_hms_opt(0, 0, 0)?);
+                base = date.and_hms_opt(0, 0, 0)?;
                 rest = rest[10..].trim_start();
                 if let Some(time) = parse_clock(rest) {
                     base += time.0;
@@ -261,11 +284,11 @@ pub(crate) fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
         }
         i += 1;
     }
-    Some(base)
+    Some(zone.to_utc(base))
 }
 
-fn midnight(time: DateTime<Utc>) -> DateTime<Utc> {
-    Utc.from_utc_datetime(&time.date_naive().and_hms_opt(0, 0, 0).unwrap_or_default())
+fn midnight(time: NaiveDateTime) -> NaiveDateTime {
+    time.date().and_hms_opt(0, 0, 0).unwrap_or_default()
 }
 
 fn parse_clock(text: &str) -> Option<(Duration, &str)> {
@@ -308,7 +331,7 @@ fn unit_seconds(unit: &str) -> Option<i64> {
     })
 }
 
-fn add_unit(base: DateTime<Utc>, amount: i64, unit: &str) -> Option<DateTime<Utc>> {
+fn add_unit(base: NaiveDateTime, amount: i64, unit: &str) -> Option<NaiveDateTime> {
     let unit = unit.trim_end_matches(',');
     match unit.trim_end_matches('s') {
         "month" => {
@@ -334,8 +357,8 @@ fn days_in_month(year: i32, month: u32) -> u32 {
     next.and_then(|n| n.pred_opt()).map_or(28, |d| d.day())
 }
 
-/// `touch -t [[CC]YY]MMDDhhmm[.ss]`.
-pub fn parse_touch_stamp(text: &str) -> Option<i64> {
+/// `touch -t [[CC]YY]MMDDhhmm[.ss]`, on `zone`'s clock.
+pub(crate) fn parse_touch_stamp(text: &str, zone: &Zone) -> Option<i64> {
     let (main, seconds) = match text.split_once('.') {
         Some((main, seconds)) => (main, seconds.parse::<u32>().ok()?),
         None => (text, 0),
@@ -343,7 +366,7 @@ pub fn parse_touch_stamp(text: &str) -> Option<i64> {
     let year_digits = main.len().checked_sub(8)?;
     let (year, rest) = main.split_at(year_digits);
     let year: i32 = match year.len() {
-        0 => now().year(),
+        0 => zone.local(now()).wall.year(),
         2 => 2000 + year.parse::<i32>().ok()?,
         4 => year.parse().ok()?,
         _ => return None,
@@ -351,7 +374,7 @@ pub fn parse_touch_stamp(text: &str) -> Option<i64> {
     let field = |i: usize| rest.get(i..i + 2)?.parse::<u32>().ok();
     let date = NaiveDate::from_ymd_opt(year, field(0)?, field(2)?)?;
     Some(
-        Utc.from_utc_datetime(&date.and_hms_opt(field(4)?, field(6)?, seconds)?)
+        zone.to_utc(date.and_hms_opt(field(4)?, field(6)?, seconds)?)
             .timestamp(),
     )
 }
@@ -359,6 +382,18 @@ pub fn parse_touch_stamp(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn strftime_utc(format: &str, seconds: i64) -> String {
+        strftime_at(format, seconds, &Zone::default())
+    }
+
+    fn parse_date(text: &str) -> Option<i64> {
+        super::parse_date(text, &Zone::default())
+    }
+
+    fn parse_touch_stamp(text: &str) -> Option<i64> {
+        super::parse_touch_stamp(text, &Zone::default())
+    }
 
     #[test]
     fn formats_like_gnu_date() {
@@ -368,6 +403,20 @@ mod tests {
             "Tue Feb 10 041 10  2"
         );
         assert_eq!(strftime_utc("%s %Z %%", 5), "5 UTC %");
+    }
+
+    #[test]
+    fn zones_move_the_clock_and_name_the_offset() {
+        let tokyo = Zone::from_tz(Some("Asia/Tokyo"));
+        assert_eq!(
+            strftime_at("%F %T %Z %z %:z %s", 0, &tokyo),
+            "1970-01-01 09:00:00 JST +0900 +09:00 0"
+        );
+        let newfoundland = Zone::from_tz(Some("America/St_Johns"));
+        assert_eq!(strftime_at("%z", 0, &newfoundland), "-0330");
+        // A date without a zone is on the zone's clock.
+        assert_eq!(super::parse_date("1970-01-01 09:00:00", &tokyo), Some(0));
+        assert_eq!(super::parse_touch_stamp("197001010900", &tokyo), Some(0));
     }
 
     #[test]
