@@ -238,10 +238,18 @@ pub fn kill(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut status = 0;
     let mut to_self = false;
     for target in targets {
-        let own = target.parse::<u64>().ok() == Some(shell.pid);
+        let pid = target.parse::<u64>().ok();
+        let own = pid == Some(shell.bashpid);
+        let waiting = pid.filter(|pid| shell.waiting_shells.contains(pid));
         match shell.jobs.lookup(target) {
             Lookup::Active(_) => {}
             _ if own => to_self = true,
+            // A shell this one runs inside takes it when this one ends.
+            _ if let Some(pid) = waiting => {
+                if number != 0 {
+                    shell.context().processes.post_signal(pid, number);
+                }
+            }
             Lookup::NoSuchJob => status = shell.fail("kill", &format!("{target}: no such job"), 1),
             Lookup::Invalid => {
                 let message = format!("{target}: arguments must be process or job IDs");

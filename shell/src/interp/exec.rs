@@ -430,6 +430,8 @@ impl Shell {
         let stdout = self.fds.get(1).cloned().unwrap_or_else(Fd::null_output);
         let stderr = self.fds.get(2).cloned().unwrap_or_else(Fd::null_output);
         let mut child = Shell::new(self.ctx.clone(), stdin, stdout, stderr);
+        child.waiting_shells = self.waiting_shells.clone();
+        child.waiting_shells.push(self.bashpid);
         // A new process: its environment is what this shell exports.
         child.clear_environment();
         child.fds = self.fds.clone();

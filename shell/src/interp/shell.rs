@@ -92,6 +92,10 @@ pub struct Shell {
     pub(crate) pid: u64,
     /// `$BASHPID`: this (sub)shell's id.
     pub(crate) bashpid: u64,
+    /// The `$BASHPID`s of the shells this one runs inside, outermost
+    /// first (a subshell's parent, the shell that ran `sh -c`): the ones
+    /// a `kill` here can signal.
+    pub(crate) waiting_shells: Vec<u64>,
     pub(crate) last_bg: Option<u64>,
     /// Background jobs not yet collected by `wait`.
     pub(crate) jobs: super::jobs::Jobs,
@@ -167,6 +171,7 @@ impl Shell {
             pipestatus: Vec::new(),
             pid,
             bashpid: pid,
+            waiting_shells: Vec::new(),
             last_bg: None,
             jobs: Default::default(),
             history: Default::default(),
@@ -661,6 +666,7 @@ impl Shell {
     pub fn subshell(&self) -> Shell {
         let mut child = self.clone();
         child.subshell += 1;
+        child.waiting_shells.push(self.bashpid);
         child.bashpid = self.ctx.new_pid();
         child.parent_traps = std::mem::take(&mut child.traps);
         // `set -T`: the DEBUG and RETURN traps carry into subshells.

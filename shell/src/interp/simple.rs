@@ -31,6 +31,11 @@ impl Shell {
         let mark = self.substitutions_mark();
         let result = self.run_command_alone(command);
         self.finish_substitutions(mark)?;
+        // A signal another shell sent this one while it waited (`sh -c
+        // "kill -USR1 $$"`) is taken once the command has ended.
+        for number in self.ctx.processes.take_signals(self.bashpid) {
+            crate::builtins::trap::deliver_to_self(self, number)?;
+        }
         result
     }
 

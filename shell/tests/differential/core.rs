@@ -467,4 +467,13 @@ TZ=Asia/Tokyo find f -printf '%t\n'
 TZ=Asia/Tokyo touch -t 202001010900 g; stat -c %Y g
 TZ=Asia/Tokyo awk 'BEGIN{print strftime("%H:%M %Z", 0); print strftime("%H", 0, 1)}'
 "#,
+    // A shell signalled by one it waits on (a subshell, sh -c, a child's
+    // child) takes the signal when that command ends; kill -0 only asks
+    r#"trap 'echo "usr1 status=$?"; (exit 42)' USR1
+sh -c "kill -USR1 $$"; echo "after=$?"
+( kill -USR1 $$; echo in-sub ); echo "after2=$?"
+( ( kill -USR2 $BASHPID 2>/dev/null; kill -0 $$; echo zero=$? ) ) 2>/dev/null; echo "nested=$?"
+bash -c "sh -c 'kill -USR1 $$'; echo grandchild-sent"
+bash -c '( kill -TERM $$; echo still ); echo not reached'; echo "child=$?"
+"#,
 ];
