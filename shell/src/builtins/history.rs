@@ -30,10 +30,6 @@ pub fn history(shell: &mut Shell, args: &[String]) -> ExecResult {
         let Some(flags) = arg.strip_prefix('-').filter(|f| !f.is_empty()) else {
             break;
         };
-        // `-1` is a count, not an option.
-        if flags.starts_with(|c: char| c.is_ascii_digit()) {
-            break;
-        }
         index += 1;
         for (offset, letter) in flags.char_indices() {
             match letter {

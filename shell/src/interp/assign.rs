@@ -19,6 +19,13 @@ impl Shell {
             self.vars.declare_local(&assignment.name);
         }
         let name = assignment.name.as_str();
+        // Through a reference to an element (`declare -n r='a[0]'`), an
+        // element or a list cannot be assigned: bash refuses the name.
+        if (assignment.index.is_some() || matches!(assignment.value, AssignValue::Array(_)))
+            && let Some(target) = self.nameref_to_element(name)
+        {
+            return Err(self.assignment_failed(&format!("`{target}': not a valid identifier")));
+        }
         let result = match &assignment.value {
             AssignValue::Scalar(word) => {
                 let value = self.expand_string(word)?;
@@ -86,6 +93,20 @@ impl Shell {
         elements: &[ArrayElement],
         append: bool,
     ) -> Result<Result<(), String>, Flow> {
+        // A list given to a reference that names nothing yet makes it an
+        // array of its own, as bash does, with a warning.
+        if let Some(var) = self.vars.get_mut(name)
+            && var.attrs.nameref
+            && var
+                .value
+                .as_ref()
+                .and_then(|v| v.scalar())
+                .is_none_or(str::is_empty)
+        {
+            var.attrs.nameref = false;
+            var.value = None;
+            self.report_at_line(&format!("warning: {name}: removing nameref attribute"));
+        }
         if self.is_assoc(name) {
             return self.assign_assoc(name, elements, append);
         }

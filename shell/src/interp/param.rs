@@ -85,6 +85,11 @@ impl Shell {
                 return Err(self.abandon_line(&format!("{shown}: invalid indirect expansion")));
             };
             self.indirect_target(&target)?
+        } else if p.index.is_none()
+            && let Some(target) = self.nameref_to_element(&p.name)
+        {
+            // A reference to `a[@]` or `a[1]` reads as that parameter.
+            self.indirect_target(&target)?
         } else {
             (p.name.clone(), p.index.clone())
         };
@@ -122,6 +127,15 @@ impl Shell {
             return Ok((base.to_string(), Some(word)));
         }
         Err(self.abandon_line(&format!("{target}: invalid variable name")))
+    }
+
+    /// What a nameref `name` refers to, when that is an element or a whole
+    /// array (`declare -n r='a[@]'`) rather than a variable.
+    pub(crate) fn nameref_to_element(&self, name: &str) -> Option<String> {
+        let var = self.vars.get_raw(name).filter(|var| var.attrs.nameref)?;
+        var.value.as_ref()?.scalar()?;
+        let target = self.resolve_name(name);
+        split_subscript(&target).is_some().then_some(target)
     }
 
     /// Reports an expansion error that abandons the command line (status

@@ -99,12 +99,16 @@ impl Parser {
     /// word, kept as its source text: as in bash, one that is no name
     /// (`for i.j in ...`) fails when the loop runs, not when it parses.
     pub(super) fn parse_for_head(&mut self) -> PResult<(String, Option<Vec<Word>>)> {
+        // Each word right after an alias ending in a blank is looked up as
+        // an alias too (`alias FOR='for ' I='i ' IN='in '`).
+        self.expand_alias_after_blank()?;
         let start = self.pos;
         if self.read_word()?.is_none() {
             return Err(self.unexpected());
         }
         let var: String = self.src[start..self.pos].iter().collect();
         self.skip_blank();
+        self.expand_alias_after_blank()?;
         let mut words = None;
         let save = self.pos;
         self.skip_blank_and_newlines();
@@ -113,6 +117,7 @@ impl Parser {
             let mut list = Vec::new();
             loop {
                 self.skip_blank();
+                self.expand_alias_after_blank()?;
                 match self.peek() {
                     None | Some('\n') | Some(';') => break,
                     _ => {}

@@ -324,6 +324,22 @@ impl Parser {
         Ok(Command::Simple(command))
     }
 
+    /// Expands an alias here when the alias just before ended in a blank
+    /// and this is the word right after it.
+    pub(super) fn expand_alias_after_blank(&mut self) -> PResult<()> {
+        let right_after = self.alias_next.is_some_and(|at| {
+            at <= self.pos
+                && self.src[at..self.pos]
+                    .iter()
+                    .all(|c| matches!(c, ' ' | '\t'))
+        });
+        if right_after {
+            self.alias_next = None;
+            self.expand_alias_here()?;
+        }
+        Ok(())
+    }
+
     /// Replaces an alias at the current position with its text.
     pub(super) fn expand_alias_here(&mut self) -> PResult<()> {
         if !self.expand_aliases || self.aliases.is_empty() {

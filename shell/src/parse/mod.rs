@@ -16,6 +16,7 @@ mod word;
 use heredoc::PendingHereDoc;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -69,7 +70,7 @@ pub struct Parser {
     /// Bodies read, by placeholder id, to fill in once the command is parsed.
     heredoc_bodies: HashMap<usize, HereDoc>,
     next_heredoc_id: usize,
-    aliases: HashMap<String, String>,
+    aliases: Arc<HashMap<String, String>>,
     expand_aliases: bool,
     /// Aliases being expanded, with the position their text ends at.
     alias_stack: Vec<(String, usize)>,
@@ -154,7 +155,7 @@ impl Parser {
             pending_heredocs: Vec::new(),
             heredoc_bodies: HashMap::new(),
             next_heredoc_id: 0,
-            aliases: HashMap::new(),
+            aliases: Arc::default(),
             expand_aliases: false,
             alias_stack: Vec::new(),
             alias_next: None,
@@ -183,13 +184,15 @@ impl Parser {
     }
 
     /// A parser for text nested inside this one's (a subscript, an
-    /// arithmetic expression): it continues this one's nesting count,
-    /// line and deadline.
+    /// arithmetic expression, backquotes, a here-document): it continues
+    /// this one's nesting count, line, deadline and aliases.
     pub(super) fn nested(&self, source: &str) -> Parser {
         let mut parser = Parser::new(source);
         parser.line = self.line;
         parser.nesting = self.nesting;
         parser.watch = self.watch.clone();
+        parser.aliases = Arc::clone(&self.aliases);
+        parser.expand_aliases = self.expand_aliases;
         parser
     }
 
@@ -229,15 +232,16 @@ impl Parser {
         }
     }
 
-    /// Aliases to expand (when `expand_aliases` is set).
     /// How many characters of the source have been read (a command's
     /// text is the source between two offsets).
     pub fn offset(&self) -> usize {
         self.pos
     }
 
+    /// Aliases to expand (when `expand_aliases` is set), here and in the
+    /// command substitutions and here-documents inside.
     pub fn set_aliases(&mut self, aliases: HashMap<String, String>, expand: bool) {
-        self.aliases = aliases;
+        self.aliases = Arc::new(aliases);
         self.expand_aliases = expand;
     }
 

@@ -476,4 +476,36 @@ sh -c "kill -USR1 $$"; echo "after=$?"
 bash -c "sh -c 'kill -USR1 $$'; echo grandchild-sent"
 bash -c '( kill -TERM $$; echo still ); echo not reached'; echo "child=$?"
 "#,
+    // Aliases reach backquotes and here-documents' substitutions, and a
+    // for loop's words right after an alias ending in a blank
+    r#"shopt -s expand_aliases
+alias e='echo A'
+alias FOR1='for ' FOR2='FOR1 ' eye1='i ' eye2='eye1 ' IN='in ' onetwo='$one "2" '
+cat <<EOF
+$(e 5)
+EOF
+echo `e 4` "`e 6`"
+FOR1 eye1 in 3; do echo c$i; done
+one=1
+FOR2 eye2 IN onetwo 3; do echo $i; done
+"#,
+    // Namerefs to elements: reads go through ("$r" of 'a[@]' is the
+    // array's words), element and list writes are refused; a list given
+    // to an unset nameref makes it an array; history -5 is an option
+    r#"typeset -n ref='a[@]'
+a=('A B' C)
+printf '<%s>' ref "$ref"; echo
+ref=(X Y Z) 2>/dev/null
+echo status=$?
+printf '<%s>' 'ref[@]' "${ref[@]}" 'a[@]' "${a[@]}"; echo
+array=(X Y Z)
+typeset -n r2='array[0]'
+r2[0]=foo 2>/dev/null
+echo status=$? ${array[@]} $r2
+r2=new; echo ${array[@]}
+typeset -n r3
+r3=(x y) 2>/dev/null
+echo r3=$r3; declare -p r3
+history -5 2>/dev/null; echo history=$?
+"#,
 ];
