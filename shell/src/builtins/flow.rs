@@ -190,6 +190,7 @@ fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResu
                 .collect(),
             shell.opts.expand_aliases,
         );
+        parser.set_extglob(shell.opts.extglob);
         let next = parser.next_command();
         echoed.reach(shell, source, parser.offset());
         match next {

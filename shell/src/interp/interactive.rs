@@ -70,6 +70,7 @@ impl Shell {
                     .collect(),
                 self.opts.expand_aliases,
             );
+            parser.set_extglob(self.opts.extglob);
             let start = parser.offset();
             let command = match parser.next_command() {
                 Ok(Some(command)) => command,

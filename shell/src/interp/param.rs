@@ -24,7 +24,7 @@ impl Shell {
         quoted: bool,
     ) -> Result<Expanded, Flow> {
         if let ParamOp::Bad(text) = &p.op {
-            return Err(self.expansion_error(&format!("{text}: bad substitution")));
+            return Err(self.abandon_line(&format!("{text}: bad substitution")));
         }
         if let ParamOp::Names { at } = p.op {
             let names: Vec<String> = self
@@ -186,8 +186,10 @@ impl Shell {
         }
     }
 
-    /// An expansion error: message, status 1, and (non-interactive) the
-    /// shell exits.
+    /// An expansion error that ends a non-interactive shell (status 1):
+    /// an unknown `${x@op}`, a failed `${x:=v}`. Malformed expansions bash
+    /// finds as it reads the word (`${x:}`, `${(m)x}`) and bad substring
+    /// lengths only abandon the line ([`Shell::abandon_line`]).
     pub(crate) fn expansion_error(&mut self, message: &str) -> Flow {
         self.fatal_expansion(message, 1)
     }
@@ -244,7 +246,7 @@ impl Shell {
             return Err(self.unbound(&display_name(name, index)));
         }
         match op {
-            ParamOp::Bad(text) => Err(self.expansion_error(&format!("{text}: bad substitution"))),
+            ParamOp::Bad(text) => Err(self.abandon_line(&format!("{text}: bad substitution"))),
             ParamOp::None => {
                 if !is_set && self.opts.nounset && !matches!(base, Base::Many(..)) {
                     return Err(self.unbound(&display_name(name, index)));
@@ -279,9 +281,7 @@ impl Shell {
                 if name.chars().all(|c| c.is_ascii_digit())
                     || matches!(name, "@" | "*" | "#" | "?" | "-" | "$" | "!")
                 {
-                    return Err(
-                        self.expansion_error(&format!("${name}: cannot assign in this way"))
-                    );
+                    return Err(self.abandon_line(&format!("${name}: cannot assign in this way")));
                 }
                 let result = match index {
                     Some(index) => {
@@ -346,7 +346,7 @@ impl Shell {
                 // `${s::2}` an empty one before its length).
                 if offset.parts.is_empty() && length.is_none() {
                     let shown = format!("${{{}:}}", display_name(name, index));
-                    return Err(self.expansion_error(&format!("{shown}: bad substitution")));
+                    return Err(self.abandon_line(&format!("{shown}: bad substitution")));
                 }
                 let offset_text = self.expand_string(offset)?;
                 let offset = match arith::eval(&offset_text, self) {
@@ -392,7 +392,7 @@ impl Shell {
         match base {
             Base::Many(values, star) => {
                 if let Some(len) = length.filter(|len| *len < 0) {
-                    return Err(self.expansion_error(&format!("{len}: substring expression < 0")));
+                    return Err(self.abandon_line(&format!("{len}: substring expression < 0")));
                 }
                 let take = |items: Vec<String>| -> Vec<String> {
                     match length {
@@ -454,7 +454,7 @@ impl Shell {
                         let end = count + len;
                         if end < start {
                             return Err(
-                                self.expansion_error(&format!("{len}: substring expression < 0"))
+                                self.abandon_line(&format!("{len}: substring expression < 0"))
                             );
                         }
                         end

@@ -442,6 +442,7 @@ impl Shell {
                     .collect(),
                 self.opts.expand_aliases,
             );
+            parser.set_extglob(self.opts.extglob);
             let next = parser.next_command();
             echoed.reach(self, source, parser.offset());
             let command = match next {

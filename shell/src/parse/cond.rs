@@ -56,8 +56,13 @@ impl Parser {
 
     fn cond_not(&mut self) -> PResult<CondExpr> {
         self.cond_blank();
-        if self.peek() == Some('!') && matches!(self.peek_at(1), Some(' ') | Some('\t') | Some('('))
-        {
+        let operand = match self.peek_at(1) {
+            Some(' ' | '\t') => true,
+            // With extglob, `!(x)` is a pattern word, as in bash.
+            Some('(') => !self.extglob,
+            _ => false,
+        };
+        if self.peek() == Some('!') && operand {
             self.pos += 1;
             return Ok(CondExpr::Not(Box::new(self.cond_not()?)));
         }

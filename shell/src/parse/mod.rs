@@ -72,6 +72,9 @@ pub struct Parser {
     next_heredoc_id: usize,
     aliases: Arc<HashMap<String, String>>,
     expand_aliases: bool,
+    /// `shopt -s extglob` when the text is read: `[[ !(x) ]]` is then a
+    /// pattern, not `!` before a group.
+    extglob: bool,
     /// Aliases being expanded, with the position their text ends at.
     alias_stack: Vec<(String, usize)>,
     /// An alias whose text ended in a blank: the word after that text (at
@@ -157,6 +160,7 @@ impl Parser {
             next_heredoc_id: 0,
             aliases: Arc::default(),
             expand_aliases: false,
+            extglob: false,
             alias_stack: Vec::new(),
             alias_next: None,
             depth: 0,
@@ -193,6 +197,7 @@ impl Parser {
         parser.watch = self.watch.clone();
         parser.aliases = Arc::clone(&self.aliases);
         parser.expand_aliases = self.expand_aliases;
+        parser.extglob = self.extglob;
         parser
     }
 
@@ -243,6 +248,11 @@ impl Parser {
     pub fn set_aliases(&mut self, aliases: HashMap<String, String>, expand: bool) {
         self.aliases = Arc::new(aliases);
         self.expand_aliases = expand;
+    }
+
+    /// Whether `extglob` is on for the commands read from here.
+    pub fn set_extglob(&mut self, extglob: bool) {
+        self.extglob = extglob;
     }
 
     /// Parses a whole script.

@@ -508,4 +508,16 @@ r3=(x y) 2>/dev/null
 echo r3=$r3; declare -p r3
 history -5 2>/dev/null; echo history=$?
 "#,
+    // A bad substitution bash finds reading the word, a negative substring
+    // length and ${1:=x} abandon the line only; ${x@Z} ends the shell. With
+    // extglob on, [[ !(x) ]] is a pattern word
+    r#"printf '%s\n' 'eval "echo z \${(m)foo} z"; echo eval=$?' 'echo ${x:}; echo same-line' 'echo next=$?' 'f(){ echo ${x:}; echo in; }' 'f; echo not' 'echo after-f=$?' 'x=abc; echo ${x:0:-5}' 'echo sub=$?' 'echo ${1:=x}' 'echo assign=$?' 'echo ${x@Z}' 'echo not-reached' > bad.sh
+bash bad.sh 2>/dev/null; echo status=$?
+str=x
+[[ !($str) ]] || echo FALSE
+shopt -s extglob
+[[ !($str) ]] && echo TRUE
+[[ ab == !(x) ]] && echo match
+[[ ! (a == b) ]] && echo negated
+"#,
 ];
