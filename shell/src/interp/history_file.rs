@@ -7,6 +7,34 @@ use goccia_vfs::FsError;
 use super::Shell;
 
 impl Shell {
+    /// Records the text the reader read for one command, as bash's
+    /// `cmdhist` does: comment lines before it are entries of their own,
+    /// and a command over several lines is one entry, its lines joined by
+    /// `; ` (or a blank where `;` cannot go: after `{`, `do`, `|`, ...).
+    pub(crate) fn record_command_text(&mut self, text: &str) {
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next_if(|line| {
+            let trimmed = line.trim_start();
+            trimmed.is_empty() || trimmed.starts_with('#')
+        }) {
+            self.record_history(line);
+        }
+        let mut entry = String::new();
+        for line in lines {
+            if !entry.is_empty() {
+                let last = entry.trim_end();
+                let last_word = last.split_whitespace().next_back().unwrap_or("");
+                let open = ["{", "do", "then", "else"].contains(&last_word)
+                    || ["(", "|", "&&", "||", ";"]
+                        .iter()
+                        .any(|end| last.ends_with(end));
+                entry.push_str(if open { " " } else { "; " });
+            }
+            entry.push_str(line);
+        }
+        self.record_history(&entry);
+    }
+
     /// Records a command line read by an interactive shell (`set -o
     /// history`); blank lines are not recorded.
     pub(crate) fn record_history(&mut self, line: &str) {

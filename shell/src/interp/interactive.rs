@@ -61,7 +61,10 @@ impl Shell {
         loop {
             self.run_prompt_command()?;
             let prompt = self.get_var("PS1").unwrap_or_default();
-            let shown = self.expand_prompt(&prompt)?;
+            self.at_prompt = true;
+            let shown = self.expand_prompt(&prompt);
+            self.at_prompt = false;
+            let shown = shown?;
             self.write_stderr(shown.as_bytes());
             parser.set_aliases(
                 self.aliases
@@ -88,7 +91,7 @@ impl Shell {
             let text: String = chars[start..parser.offset().min(chars.len())]
                 .iter()
                 .collect();
-            self.record_history(text.trim_matches('\n'));
+            self.record_command_text(&text);
             self.commands_read += 1;
             self.status = match self.run_list(&command) {
                 Ok(status)

@@ -118,8 +118,13 @@ impl Shell {
                 'j' => self.jobs.active().len().to_string(),
                 'l' => "tty".to_string(),
                 '#' => self.commands_read.to_string(),
-                // No history is kept: the next entry would be the first.
-                '!' => "1".to_string(),
+                // The number of the command being run; at the prompt, of
+                // the one about to be read.
+                '!' => {
+                    let next = self.history.first_number() + self.history.len();
+                    let running = usize::from(!self.at_prompt && self.history.len() > 0);
+                    (next - running).to_string()
+                }
                 't' => strftime("%H:%M:%S", now(), &zone),
                 'T' => strftime("%I:%M:%S", now(), &zone),
                 '@' => strftime("%I:%M %p", now(), &zone),

@@ -92,6 +92,9 @@ pub struct Shell {
     pub(crate) pid: u64,
     /// `$BASHPID`: this (sub)shell's id.
     pub(crate) bashpid: u64,
+    /// Whether `PS1` is being shown before a line is read (`\!` is then
+    /// the number the line will get).
+    pub(crate) at_prompt: bool,
     /// The `$BASHPID`s of the shells this one runs inside, outermost
     /// first (a subshell's parent, the shell that ran `sh -c`): the ones
     /// a `kill` here can signal.
@@ -172,6 +175,7 @@ impl Shell {
             pid,
             bashpid: pid,
             waiting_shells: Vec::new(),
+            at_prompt: false,
             last_bg: None,
             jobs: Default::default(),
             history: Default::default(),
@@ -375,7 +379,7 @@ impl Shell {
     /// Runs one interactive command line. Unlike [`Shell::run_script`],
     /// errors do not end the session and `exit` is reported, not hidden.
     pub fn run_line(&mut self, source: &str) -> Result<LineStatus, Stop> {
-        let outcome = self.run_source(source);
+        let outcome = self.run_input(source);
         let (status, exited) = match outcome {
             Ok(status) => (status, false),
             Err(Flow::Exit(status)) => (status, self.exit_requested),
@@ -408,7 +412,7 @@ impl Shell {
     /// line as bash does: a syntax error stops the script (status 2) after
     /// the lines before it ran. Returns the exit status.
     pub fn run_script(&mut self, source: &str) -> Result<i32, Stop> {
-        let outcome = self.run_source(source);
+        let outcome = self.run_input(source);
         let status = match outcome {
             Ok(status) => status,
             Err(Flow::Exit(status)) => status,
@@ -429,12 +433,27 @@ impl Shell {
 
     /// Runs source text in this shell; `Flow::Exit` propagates.
     pub(crate) fn run_source(&mut self, source: &str) -> ExecResult {
+        self.read_and_run(source, false)
+    }
+
+    /// Runs what the shell's own reader reads (a script, a line): with
+    /// `set -o history` each command is recorded before it runs, as bash
+    /// records what its reader reads (never what `eval` or a trap runs).
+    fn run_input(&mut self, source: &str) -> ExecResult {
+        self.read_and_run(source, true)
+    }
+
+    fn read_and_run(&mut self, source: &str, remember: bool) -> ExecResult {
         // What this thread allocates from here on is this sandbox's.
         let _metered = self.ctx.metered();
         let mut parser = Parser::new(source);
         parser.set_watch(self.watch.clone());
         let mut echoed = EchoedInput::default();
+        // Byte offsets of the source's characters, built the first time a
+        // command is recorded.
+        let mut byte_at: Option<Vec<usize>> = None;
         loop {
+            let start = parser.offset();
             parser.set_aliases(
                 self.aliases
                     .iter()
@@ -463,6 +482,18 @@ impl Shell {
                 }
             };
             self.commands_read += 1;
+            if remember && !self.interactive && self.opts.is_set("history") {
+                let offsets = byte_at.get_or_insert_with(|| {
+                    source
+                        .char_indices()
+                        .map(|(at, _)| at)
+                        .chain([source.len()])
+                        .collect()
+                });
+                let end = parser.offset().min(offsets.len() - 1);
+                let text = &source[offsets[start.min(end)]..offsets[end]];
+                self.record_command_text(text);
+            }
             if self.opts.noexec {
                 continue;
             }

@@ -520,4 +520,10 @@ shopt -s extglob
 [[ ab == !(x) ]] && echo match
 [[ ! (a == b) ]] && echo negated
 "#,
+    // With set -o history a script's commands are recorded as its reader
+    // reads them (comments apart, a multi-line command as one entry,
+    // never eval's), and \! in a prompt is the running command's number
+    r#"printf '%s\n' 'set -o history' 'PS1="foo \! bar"' 'history -c' 'echo "${PS1@P}"' '# a comment' 'echo "_${PS1@P}"' 'f() {' '  echo in' '}' 'eval "echo e"' 'for i in 1; do' '  echo $i | cat' 'done' 'history' > h.sh
+bash h.sh
+"#,
 ];
