@@ -381,10 +381,18 @@ impl Parser {
         }
         let mut parser = self.nested(&text);
         let mut list = List::default();
-        while let Some(command) = parser.next_command()? {
-            list.items.extend(command.items);
+        loop {
+            match parser.next_command() {
+                Ok(Some(command)) => list.items.extend(command.items),
+                Ok(None) => return Ok(list),
+                // bash parses backquotes only when the substitution runs:
+                // their syntax error is the substitution's (reported, status
+                // 2, empty output), not the script's. `builtin eval` of the
+                // text reproduces that when it runs.
+                Err(error) if error.stop.is_none() => return Ok(deferred_syntax_error(&text)),
+                Err(error) => return Err(error),
+            }
         }
-        Ok(list)
     }
 
     /// A list up to the matching `)` (for `$(...)`, `<(...)`).
@@ -1086,4 +1094,10 @@ fn count_literal(word: &Word, c: char) -> usize {
             _ => 0,
         })
         .sum()
+}
+
+/// A list that, when run, reads `text` again and fails on its syntax
+/// error as a command substitution's child does.
+fn deferred_syntax_error(text: &str) -> List {
+    Parser::parse_all(&format!("builtin eval {}", crate::interp::quote(text))).unwrap_or_default()
 }

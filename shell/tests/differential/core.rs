@@ -526,4 +526,10 @@ shopt -s extglob
     r#"printf '%s\n' 'set -o history' 'PS1="foo \! bar"' 'history -c' 'echo "${PS1@P}"' '# a comment' 'echo "_${PS1@P}"' 'f() {' '  echo in' '}' 'eval "echo e"' 'for i in 1; do' '  echo $i | cat' 'done' 'history' > h.sh
 bash h.sh
 "#,
+    // A syntax error inside backquotes is the substitution's when it runs
+    // (empty output, status 2), not the script's
+    r#"echo `echo "` 2>/dev/null; echo st=$?
+x=`echo "` 2>/dev/null; echo "st=$? [$x]"
+echo "`echo "a b"`"
+"#,
 ];
