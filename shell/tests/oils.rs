@@ -58,12 +58,33 @@ const OUTSIDE_THE_SANDBOX: &[(&str, &str)] = &[
         "builtin-kill::5::kill -terM -SigterM isn't case sensitive",
         STILL_RUNNING,
     ),
+    (
+        "builtin-bind::2::bind -p -P to print function names and key bindings",
+        NO_READLINE,
+    ),
+    ("builtin-bind::3::bind -s -S accepted", NO_READLINE),
+    ("builtin-bind::4::bind -v -V accepted", NO_READLINE),
+    ("builtin-bind::5::bind -q", NO_READLINE),
+    ("builtin-bind::6::bind -X", NO_READLINE),
+    ("builtin-bind::7::bind -m with bind -x/-X", NO_READLINE),
+    ("builtin-bind::8::bind -r", NO_READLINE),
+    ("builtin-bind::9::bind -r of bind -x commands", NO_READLINE),
+    (
+        "builtin-getopts::25::More regression for #1523",
+        "runs /tmp/getopts-1523.sh, which the case before it wrote; each case runs in a \
+         fresh VFS, so the file is not there (that case, which writes and runs it, passes)",
+    ),
 ];
 
 /// Why the `kill` cases that signal a running `sleep` are outside.
 const STILL_RUNNING: &str = "signals a background job while it still runs; goccia runs a \
      background job to its end when it starts (deterministic output and effects), so the \
      signal finds it finished and its status is its own";
+
+/// Why the `bind` cases are outside.
+const NO_READLINE: &str = "asks readline for its key maps, functions and variables; the shell \
+     has no readline (the CLI's terminal edits lines with rustyline, which a script cannot \
+     rebind), so there is no `bind`";
 
 /// Where the helpers live on `PATH` (they answer by name; the folder is
 /// what `$PATH` shows).
