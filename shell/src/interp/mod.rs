@@ -9,8 +9,9 @@
 //!
 //! - [`shell`]: the state and running source text; [`context`]: what the
 //!   shells of a sandbox share; `options`: the one option table.
-//! - `exec`, `compound`, `expand`, `param`, `assign`, `redirect`,
-//!   `variables`, `test_expr`, `print`: executing each construct;
+//! - `exec`, `compound`, `expand` (with `brace`: brace expansion),
+//!   `param`, `assign`, `redirect`, `variables`, `test_expr`, `print`:
+//!   executing each construct;
 //!   `procsub`: process substitution on threads of its own
 //!   (`substitutions`: the table of those still running).
 //! - `jobs`: background jobs and their statuses (`wait`, `jobs`, `kill`).
@@ -18,6 +19,7 @@
 //!   `readonly`), part of assignment.
 
 mod assign;
+mod brace;
 mod compound;
 pub mod context;
 pub(crate) mod declare;

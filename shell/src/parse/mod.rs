@@ -6,11 +6,18 @@
 //! [`Parser::next_command`] returns one complete command (a logical line)
 //! at a time, so that aliases defined by one line apply to the next, as in
 //! bash.
+//!
+//! - `list`: lists, pipelines, simple commands and aliases; `compound`:
+//!   the compound commands; `cond`: `[[ ]]`.
+//! - `word`: words and quoting; `param`: `${...}`; `redirect`:
+//!   redirections; `heredoc`: here-document bodies, filled in late.
 
 mod compound;
 mod cond;
 mod heredoc;
 mod list;
+mod param;
+mod redirect;
 mod word;
 
 use heredoc::PendingHereDoc;

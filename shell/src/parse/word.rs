@@ -1,24 +1,24 @@
-//! Words: quoting, escapes, parameter/command/arithmetic expansions,
-//! redirections and here-documents.
+//! Words: quoting, escapes, and where expansions start (`$`, backquotes,
+//! extended globs); `${...}` itself is `param`, redirections `redirect`.
 
 use std::sync::Arc;
 
-use super::{PResult, Parser, is_name};
+use super::{PResult, Parser};
 use crate::ast::*;
 
 /// Accumulates the parts of a word.
 #[derive(Default)]
-struct Parts {
+pub(super) struct Parts {
     parts: Vec<WordPart>,
     literal: String,
 }
 
 impl Parts {
-    fn push_char(&mut self, c: char) {
+    pub(super) fn push_char(&mut self, c: char) {
         self.literal.push(c);
     }
 
-    fn push(&mut self, part: WordPart) {
+    pub(super) fn push(&mut self, part: WordPart) {
         self.flush();
         self.parts.push(part);
     }
@@ -51,7 +51,7 @@ impl Parts {
         crate::parse::is_name(name)
     }
 
-    fn finish(mut self) -> Word {
+    pub(super) fn finish(mut self) -> Word {
         self.flush();
         Word { parts: self.parts }
     }
@@ -59,7 +59,7 @@ impl Parts {
 
 /// Where a word is being read: what ends it and what is special.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(super) enum Mode {
     /// A command word: ends at blanks and metacharacters.
     Command,
     /// A whole string (array index, arithmetic): ends only at the end.
@@ -104,7 +104,12 @@ impl Parser {
         Ok(parts?.finish())
     }
 
-    fn read_parts(&mut self, mode: Mode, stops: &[char], tilde_ok: bool) -> PResult<Parts> {
+    pub(super) fn read_parts(
+        &mut self,
+        mode: Mode,
+        stops: &[char],
+        tilde_ok: bool,
+    ) -> PResult<Parts> {
         self.enter()?;
         let parts = self.read_parts_inside(mode, stops, tilde_ok);
         self.leave();
@@ -361,7 +366,7 @@ impl Parser {
     }
 
     /// Reads `` `...` `` (after the opening backtick) and parses it.
-    fn read_backticks(&mut self, in_double_quotes: bool) -> PResult<List> {
+    pub(super) fn read_backticks(&mut self, in_double_quotes: bool) -> PResult<List> {
         let mut text = String::new();
         loop {
             match self.bump() {
@@ -446,7 +451,7 @@ impl Parser {
         }
     }
 
-    fn parse_dollar(&mut self, in_double_quotes: bool) -> PResult<Option<WordPart>> {
+    pub(super) fn parse_dollar(&mut self, in_double_quotes: bool) -> PResult<Option<WordPart>> {
         self.join_continuations(1);
         if self.peek_at(1) == Some('{') {
             self.join_continuations(2);
@@ -543,439 +548,6 @@ impl Parser {
         }
         Ok(crate::escape::ansi_c(&raw))
     }
-
-    /// `${...}` that does not parse: its text up to the matching `}`.
-    fn bad_param(&mut self) -> PResult<ParamExpansion> {
-        let mut text = String::from("${");
-        let mut depth = 1;
-        loop {
-            let c = self.bump().ok_or_else(|| self.eof_error("`}'"))?;
-            text.push(c);
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(ParamExpansion {
-            name: String::new(),
-            index: None,
-            indirect: false,
-            length: false,
-            op: ParamOp::Bad(text),
-        })
-    }
-
-    fn parse_braced_param(&mut self) -> PResult<ParamExpansion> {
-        let mut length = false;
-        let mut indirect = false;
-        // `${#name}`, `${#1}`, `${#-}` are lengths; `$#` itself takes an
-        // operator when a special character follows `#` and is not the
-        // whole name (`${#-x}`, `${###}`, `${#%5}`).
-        let length_of = match self.peek_at(1) {
-            Some(c) if c == '_' || c.is_ascii_alphanumeric() => true,
-            Some(c) if "#-?@*$!".contains(c) => self.peek_at(2) == Some('}'),
-            _ => false,
-        };
-        if self.peek() == Some('#') && length_of {
-            length = true;
-            self.pos += 1;
-        } else if self.peek() == Some('!') && !matches!(self.peek_at(1), Some('}')) {
-            indirect = true;
-            self.pos += 1;
-        }
-        let name = self.read_param_name()?;
-        let mut index = None;
-        if self.peek() == Some('[') {
-            self.pos += 1;
-            let mut depth = 1;
-            let mut text = String::new();
-            loop {
-                let c = self.bump().ok_or_else(|| self.eof_error("`]'"))?;
-                match c {
-                    '[' => depth += 1,
-                    ']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                text.push(c);
-            }
-            index = Some(if text == "@" || text == "*" {
-                Word::literal(&text)
-            } else {
-                self.sub_word(&text)?
-            });
-        }
-        if indirect
-            && index.is_none()
-            && matches!(self.peek(), Some('*') | Some('@'))
-            && self.peek_at(1) == Some('}')
-        {
-            let at = self.peek() == Some('@');
-            self.pos += 2;
-            return Ok(ParamExpansion {
-                name,
-                index: None,
-                indirect: false,
-                length: false,
-                op: ParamOp::Names { at },
-            });
-        }
-        let op = if length {
-            ParamOp::None
-        } else {
-            self.parse_param_op()?
-        };
-        if !self.eat("}") {
-            return Err(if self.at_end() {
-                self.eof_error("`}'")
-            } else {
-                self.error(format!("${{{name}...}}: bad substitution"))
-            });
-        }
-        Ok(ParamExpansion {
-            name,
-            index,
-            indirect,
-            length,
-            op,
-        })
-    }
-
-    fn read_param_name(&mut self) -> PResult<String> {
-        let mut name = String::new();
-        match self.peek() {
-            Some(c) if c.is_ascii_digit() => {
-                while let Some(c) = self.peek().filter(|c| c.is_ascii_digit()) {
-                    name.push(c);
-                    self.pos += 1;
-                }
-            }
-            Some(c) if "@*#?-$!".contains(c) => {
-                name.push(c);
-                self.pos += 1;
-            }
-            _ => {
-                while let Some(c) = self
-                    .peek()
-                    .filter(|c| *c == '_' || c.is_ascii_alphanumeric())
-                {
-                    name.push(c);
-                    self.pos += 1;
-                }
-            }
-        }
-        if name.is_empty() {
-            return Err(self.error("bad substitution"));
-        }
-        Ok(name)
-    }
-
-    fn parse_param_op(&mut self) -> PResult<ParamOp> {
-        let Some(c) = self.peek() else {
-            return Err(self.eof_error("`}'"));
-        };
-        let word = |parser: &mut Parser, stops: &[char]| -> PResult<Word> {
-            let outer = std::mem::replace(&mut parser.literal_single_quotes, false);
-            let parts = parser.read_parts(Mode::Param, stops, true);
-            parser.literal_single_quotes = outer;
-            Ok(parts?.finish())
-        };
-        // The operand of `-`, `=`, `?`, `+`: inside double quotes it is
-        // quoted text, so `~` is no tilde prefix there (a pattern's is).
-        let default_word = |parser: &mut Parser| -> PResult<Word> {
-            let literal = parser.param_in_dquotes;
-            let outer = std::mem::replace(&mut parser.literal_single_quotes, literal);
-            let parts = parser.read_parts(Mode::Param, &['}'], !literal);
-            parser.literal_single_quotes = outer;
-            Ok(parts?.finish())
-        };
-        Ok(match c {
-            '}' => ParamOp::None,
-            ':' => {
-                self.pos += 1;
-                match self.peek() {
-                    Some(op @ ('-' | '=' | '?' | '+')) => {
-                        self.pos += 1;
-                        let w = default_word(self)?;
-                        default_op(op, true, w)
-                    }
-                    _ => {
-                        // A `:` that closes a `?` belongs to the offset's
-                        // conditional expression: `${s: 1 ? 2 : 0 : 1}`.
-                        let mut offset = word(self, &[':', '}'])?;
-                        let mut open_conditionals = count_literal(&offset, '?');
-                        while open_conditionals > 0 && self.peek() == Some(':') {
-                            self.pos += 1;
-                            open_conditionals -= 1;
-                            offset.parts.push(WordPart::Literal(":".to_string()));
-                            let more = word(self, &[':', '}'])?;
-                            open_conditionals += count_literal(&more, '?');
-                            offset.parts.extend(more.parts);
-                        }
-                        let length = if self.eat(":") {
-                            Some(word(self, &['}'])?)
-                        } else {
-                            None
-                        };
-                        ParamOp::Substring { offset, length }
-                    }
-                }
-            }
-            '-' | '=' | '?' | '+' => {
-                self.pos += 1;
-                let w = default_word(self)?;
-                default_op(c, false, w)
-            }
-            '#' | '%' => {
-                self.pos += 1;
-                let longest = self.eat(&c.to_string());
-                let pattern = word(self, &['}'])?;
-                if c == '#' {
-                    ParamOp::RemovePrefix { longest, pattern }
-                } else {
-                    ParamOp::RemoveSuffix { longest, pattern }
-                }
-            }
-            '/' => {
-                self.pos += 1;
-                let mode = if self.eat("/") {
-                    ReplaceMode::All
-                } else if self.eat("#") {
-                    ReplaceMode::Prefix
-                } else if self.eat("%") {
-                    ReplaceMode::Suffix
-                } else {
-                    ReplaceMode::First
-                };
-                // A pattern may start with `/` (`${x////c}` replaces each
-                // `/`): the delimiter is looked for after its first
-                // character, as bash does.
-                let leading_slash = matches!(mode, ReplaceMode::All) && self.eat("/");
-                let mut pattern = word(self, &['/', '}'])?;
-                if leading_slash {
-                    pattern.parts.insert(0, WordPart::Literal("/".to_string()));
-                }
-                let replacement = if self.eat("/") {
-                    word(self, &['}'])?
-                } else {
-                    Word::default()
-                };
-                ParamOp::Replace {
-                    mode,
-                    pattern,
-                    replacement,
-                }
-            }
-            '^' | ',' => {
-                self.pos += 1;
-                let all = self.eat(&c.to_string());
-                let pattern = word(self, &['}'])?;
-                ParamOp::Case {
-                    upper: c == '^',
-                    all,
-                    pattern,
-                }
-            }
-            '@' => {
-                self.pos += 1;
-                let op = self.bump().ok_or_else(|| self.eof_error("`}'"))?;
-                ParamOp::Transform(op)
-            }
-            _ => return Err(self.error("bad substitution")),
-        })
-    }
-
-    // ----- redirections -----
-
-    pub(super) fn try_parse_redirect(&mut self) -> PResult<Option<Redirect>> {
-        let save = (self.pos, self.line);
-        let mut fd = RedirectFd::Default;
-        let mut i = self.pos;
-        while self.src.get(i).is_some_and(|c| c.is_ascii_digit()) {
-            i += 1;
-        }
-        if i > self.pos && matches!(self.src.get(i), Some('<') | Some('>')) {
-            let digits: String = self.src[self.pos..i].iter().collect();
-            fd = RedirectFd::Number(digits.parse().unwrap_or(i32::MAX));
-            self.pos = i;
-        } else if self.peek() == Some('{') {
-            let mut j = self.pos + 1;
-            let mut name = String::new();
-            while let Some(&c) = self
-                .src
-                .get(j)
-                .filter(|c| **c == '_' || c.is_ascii_alphanumeric())
-            {
-                name.push(c);
-                j += 1;
-            }
-            if is_name(&name)
-                && self.src.get(j) == Some(&'}')
-                && matches!(self.src.get(j + 1), Some('<') | Some('>'))
-            {
-                fd = RedirectFd::Variable(name);
-                self.pos = j + 1;
-            }
-        }
-        const OPS: &[(&str, RedirectOp)] = &[
-            ("&>>", RedirectOp::AppendBoth),
-            ("&>", RedirectOp::WriteBoth),
-            ("<<<", RedirectOp::HereString),
-            ("<<-", RedirectOp::HereDoc),
-            ("<<", RedirectOp::HereDoc),
-            ("<>", RedirectOp::ReadWrite),
-            ("<&", RedirectOp::DupRead),
-            (">&", RedirectOp::DupWrite),
-            (">>", RedirectOp::Append),
-            (">|", RedirectOp::Clobber),
-            ("<", RedirectOp::Read),
-            (">", RedirectOp::Write),
-        ];
-        let Some((text, op)) = OPS.iter().find(|(text, _)| self.starts_with(text)) else {
-            (self.pos, self.line) = save;
-            return Ok(None);
-        };
-        // `<(` and `>(` start a process substitution, even after digits
-        // (`2>(x)` is the word `2/dev/fd/63`, as in bash).
-        if matches!(op, RedirectOp::Read | RedirectOp::Write) && self.peek_at(1) == Some('(') {
-            (self.pos, self.line) = save;
-            return Ok(None);
-        }
-        if matches!(op, RedirectOp::WriteBoth | RedirectOp::AppendBoth) && fd != RedirectFd::Default
-        {
-            (self.pos, self.line) = save;
-            return Ok(None);
-        }
-        let strip_tabs = *text == "<<-";
-        self.pos += text.len();
-        self.skip_blank();
-        let start = self.pos;
-        let target = self.read_word()?.ok_or_else(|| self.unexpected())?;
-        let heredoc = if *op == RedirectOp::HereDoc {
-            let raw: String = self.src[start..self.pos].iter().collect();
-            Some(self.read_heredoc(&target, &raw, strip_tabs)?)
-        } else {
-            None
-        };
-        Ok(Some(Redirect {
-            fd,
-            op: *op,
-            target,
-            heredoc,
-        }))
-    }
-
-    /// Registers a here-document whose body follows the current line; the
-    /// body is read when that line's newline is consumed.
-    /// The delimiter is the word's source text after quote removal, with
-    /// no expansion: `<<${a}` ends at a line `${a}`.
-    fn read_heredoc(&mut self, delimiter: &Word, raw: &str, strip_tabs: bool) -> PResult<HereDoc> {
-        let id = self.next_heredoc_id;
-        self.next_heredoc_id += 1;
-        self.pending_heredocs.push(super::PendingHereDoc {
-            id,
-            delimiter: without_quotes(raw),
-            strip_tabs,
-            expand: !delimiter.has_quotes(),
-        });
-        Ok(super::heredoc::placeholder(id))
-    }
-
-    /// Reads the bodies of pending here-documents, starting at the current
-    /// position (the start of a line).
-    pub(super) fn read_pending_heredocs(&mut self) {
-        for pending in std::mem::take(&mut self.pending_heredocs) {
-            let mut body = String::new();
-            while self.pos < self.src.len() {
-                let mut end = self.pos;
-                while self.src.get(end).is_some_and(|c| *c != '\n') {
-                    end += 1;
-                }
-                let line: String = self.src[self.pos..end].iter().collect();
-                self.pos = (end + 1).min(self.src.len());
-                self.line += 1;
-                let content = if pending.strip_tabs {
-                    line.trim_start_matches('\t')
-                } else {
-                    line.as_str()
-                };
-                if content == pending.delimiter {
-                    break;
-                }
-                body.push_str(content);
-                body.push('\n');
-            }
-            let word = if pending.expand {
-                self.heredoc_word(&body)
-                    .unwrap_or_else(|_| Word::quoted(&body))
-            } else {
-                Word::quoted(&body)
-            };
-            self.heredoc_bodies.insert(
-                pending.id,
-                HereDoc {
-                    body: word,
-                    expand: pending.expand,
-                },
-            );
-        }
-    }
-
-    /// A here-document body: `$` expansions and backticks, with `\` quoting
-    /// only `$`, `` ` ``, `\` and newline.
-    pub(super) fn heredoc_word(&self, text: &str) -> PResult<Word> {
-        let mut parser = self.nested(text);
-        let mut parts = Parts::default();
-        while let Some(c) = parser.peek() {
-            match c {
-                '\\' => {
-                    parser.pos += 1;
-                    match parser.bump() {
-                        Some('\n') => {}
-                        Some(c @ ('$' | '`' | '\\')) => {
-                            parts.push(WordPart::SingleQuoted(c.to_string()))
-                        }
-                        Some(c) => {
-                            parts.push_char('\\');
-                            parts.push_char(c);
-                        }
-                        None => parts.push_char('\\'),
-                    }
-                }
-                '$' => match parser.parse_dollar(true)? {
-                    Some(part) => parts.push(part),
-                    None => parts.push_char('$'),
-                },
-                '`' => {
-                    parser.pos += 1;
-                    let list = parser.read_backticks(true)?;
-                    parts.push(WordPart::CommandSub(Arc::new(list)));
-                }
-                _ => {
-                    parser.bump();
-                    parts.push_char(c);
-                }
-            }
-        }
-        // Quoted as a whole: no splitting or globbing of a here-document.
-        let mut word = Word {
-            parts: vec![WordPart::DoubleQuoted(parts.finish().parts)],
-        };
-        // Here-documents of command substitutions inside this one.
-        parser.read_pending_heredocs();
-        super::heredoc::fill_word(&mut word, &mut parser.heredoc_bodies);
-        Ok(word)
-    }
 }
 
 /// A character of a login name after `~`.
@@ -993,26 +565,11 @@ fn simple_param(name: String) -> WordPart {
     }))
 }
 
-fn default_op(op: char, colon: bool, word: Word) -> ParamOp {
-    match op {
-        '-' => ParamOp::Default {
-            colon,
-            word: Arc::new(word),
-        },
-        '=' => ParamOp::Assign { colon, word },
-        '?' => ParamOp::Error { colon, word },
-        _ => ParamOp::Alternate {
-            colon,
-            word: Arc::new(word),
-        },
-    }
-}
-
 /// A word's text with quotes removed (here-document delimiters).
 /// `text` after quote removal: quotes go, a backslash keeps the
 /// character after it (in double quotes only before `$`, `` ` ``, `"`,
 /// `\`).
-fn without_quotes(text: &str) -> String {
+pub(super) fn without_quotes(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -1086,7 +643,7 @@ impl Parser {
 }
 
 /// How often `c` occurs in the unquoted text of `word`.
-fn count_literal(word: &Word, c: char) -> usize {
+pub(super) fn count_literal(word: &Word, c: char) -> usize {
     word.parts
         .iter()
         .map(|part| match part {
