@@ -280,6 +280,12 @@ impl Parser {
                 }
                 continue;
             }
+            if command.words.is_empty()
+                && let Some(word) = self.subscripted_command_word()?
+            {
+                command.words.push(word);
+                continue;
+            }
             if !command.words.is_empty()
                 && let Some(at) = self.alias_next
                 && self.pos >= at
@@ -322,6 +328,69 @@ impl Parser {
         }
         command.arg_assignments = decl_assignments;
         Ok(Command::Simple(command))
+    }
+
+    /// Where an assignment could be, `name[` starts a subscript that runs
+    /// to its matching `]` whatever it holds, as in bash: when that is not
+    /// followed by `=` or `+=`, the text up to it is one word even with
+    /// blanks inside (`a[5 + 3]` is a command of that name), and a `[`
+    /// never closed is a syntax error. `None`: no such subscript here, or
+    /// one without blanks (an ordinary word).
+    fn subscripted_command_word(&mut self) -> PResult<Option<Word>> {
+        let name_end = (self.pos..self.src.len())
+            .find(|&i| !(self.src[i] == '_' || self.src[i].is_ascii_alphanumeric()))
+            .unwrap_or(self.src.len());
+        if name_end == self.pos
+            || self.src[self.pos].is_ascii_digit()
+            || self.src.get(name_end) != Some(&'[')
+        {
+            return Ok(None);
+        }
+        let mut depth = 0usize;
+        let mut close = None;
+        for i in name_end..self.src.len() {
+            match self.src[i] {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            self.pos = self.src.len();
+            return Err(self.eof_error("matching `]'"));
+        };
+        let assigns = match self.src.get(close + 1) {
+            Some('=') => true,
+            Some('+') => self.src.get(close + 2) == Some(&'='),
+            _ => false,
+        };
+        let blank = self.src[name_end..close]
+            .iter()
+            .any(|c| matches!(c, ' ' | '\t' | '\n'));
+        if assigns || !blank {
+            return Ok(None);
+        }
+        let text: String = self.src[self.pos..=close].iter().collect();
+        self.line += text.matches('\n').count();
+        self.pos = close + 1;
+        let mut parts = vec![WordPart::SingleQuoted(text)];
+        if !self.peek().is_none_or(|c| {
+            matches!(
+                c,
+                ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>'
+            )
+        }) {
+            if let Some(rest) = self.read_word()? {
+                parts.extend(rest.parts);
+            }
+        }
+        Ok(Some(Word { parts }))
     }
 
     /// Expands an alias here when the alias just before ended in a blank

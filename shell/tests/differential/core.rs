@@ -532,4 +532,8 @@ bash h.sh
 x=`echo "` 2>/dev/null; echo "st=$? [$x]"
 echo "`echo "a b"`"
 "#,
+    // Where an assignment could be, name[ runs to its matching ]: one
+    // word with blanks inside when no = follows, a syntax error unclosed
+    r#"for s in 'a[' 'a[5 +' 'a[5 + 3] ; echo ok' 'a[5 + 3]+; echo ok' 'a[5 + 3]=x; echo ${a[8]}' 'a[5 + 3]+=x; echo ${a[8]}' 'echo a[5 +' 'x=1 a[5 +'; do bash -c "$s" 2>/dev/null; echo "st=$?"; done
+"#,
 ];
