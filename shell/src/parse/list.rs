@@ -380,15 +380,14 @@ impl Parser {
         self.line += text.matches('\n').count();
         self.pos = close + 1;
         let mut parts = vec![WordPart::SingleQuoted(text)];
-        if !self.peek().is_none_or(|c| {
-            matches!(
+        let word_goes_on = self.peek().is_some_and(|c| {
+            !matches!(
                 c,
                 ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>'
             )
-        }) {
-            if let Some(rest) = self.read_word()? {
-                parts.extend(rest.parts);
-            }
+        });
+        if word_goes_on && let Some(rest) = self.read_word()? {
+            parts.extend(rest.parts);
         }
         Ok(Some(Word { parts }))
     }
