@@ -1,9 +1,14 @@
 //! Backslash escapes: `$'...'` (ANSI-C quoting), `echo -e` and `printf`.
 
 /// Decodes `$'...'` content (shell strings are text: bytes that are not
-/// UTF-8 become U+FFFD).
+/// UTF-8 become U+FFFD). A NUL ends the string, as it ends bash's C
+/// strings: `$'a\0b'` is `a`.
 pub fn ansi_c(raw: &str) -> String {
-    lossy(decode(raw, Flavor::AnsiC)).0
+    let (mut bytes, stopped) = decode(raw, Flavor::AnsiC);
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        bytes.truncate(nul);
+    }
+    lossy((bytes, stopped)).0
 }
 
 /// Decodes `echo -e` / `printf %b` text to bytes (`\xff` is the byte
@@ -195,5 +200,7 @@ mod tests {
             (vec![0xff, 0xfe, 0xc3, 0xa9], false)
         );
         assert_eq!(ansi_c(r"\xff"), "\u{fffd}");
+        assert_eq!(ansi_c(r"a\0b"), "a");
+        assert_eq!(ansi_c(r"x\U0z"), "x");
     }
 }

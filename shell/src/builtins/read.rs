@@ -198,6 +198,10 @@ fn read_line(reader: &mut dyn BufRead, options: &ReadOptions) -> (Vec<Marked>, b
         } else if byte == options.delimiter && !options.exact {
             break;
         }
+        // bash's values are C strings: a NUL read is dropped.
+        if byte == 0 {
+            continue;
+        }
         bytes.push((byte, escaped));
         if byte & 0xc0 != 0x80 {
             chars += 1;
@@ -402,6 +406,10 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> ExecResult {
             index += 1;
             if strip && bytes.last() == Some(&delimiter) {
                 bytes.pop();
+            }
+            // An element is a C string in bash: it ends at a NUL.
+            if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+                bytes.truncate(nul);
             }
             lines.push(String::from_utf8_lossy(&bytes).into_owned());
         }

@@ -536,4 +536,14 @@ echo "`echo "a b"`"
     // word with blanks inside when no = follows, a syntax error unclosed
     r#"for s in 'a[' 'a[5 +' 'a[5 + 3] ; echo ok' 'a[5 + 3]+; echo ok' 'a[5 + 3]=x; echo ${a[8]}' 'a[5 + 3]+=x; echo ${a[8]}' 'echo a[5 +' 'x=1 a[5 +'; do bash -c "$s" 2>/dev/null; echo "st=$?"; done
 "#,
+    // Values are C strings as in bash: $'...' and ${x@E} end at a NUL,
+    // read drops NULs, a mapfile element ends at one
+    r#"echo $'a\0b' | od -An -tx1
+s=$'x\U0z'; echo ${#s}; test -n $'\0'; echo st=$?
+printf '.\000.\n' | { read v; echo ${#v}; }
+printf '1\0002\000' | { mapfile -d '' arr; echo ${#arr[@]} "${arr[0]}${arr[1]}"; }
+printf '.\000.\n.\000.\n' | { mapfile L; echo "${#L[@]} ${L[0]}${L[1]}"; }
+printf 'a\000b\000' | while read -r -d '' w; do echo "w=$w"; done
+x='a\0b'; y=${x@E}; echo ${#y}
+"#,
 ];
