@@ -165,6 +165,10 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         let data = shell.context().vfs.lock().read_file(&path);
         match data {
+            Ok(bytes) if crate::interp::looks_binary(&bytes) => {
+                let message = format!("{script}: cannot execute binary file");
+                return Ok(shell.fail_command(&script, &message, 126));
+            }
             Ok(bytes) => (
                 script,
                 String::from_utf8_lossy(&bytes).into_owned(),

@@ -371,6 +371,10 @@ impl Shell {
         if mode & 0o111 == 0 {
             return Ok(self.fail(&words[0], "Permission denied", 126));
         }
+        if looks_binary(&source) {
+            let message = "cannot execute binary file: Exec format error";
+            return Ok(self.fail(&words[0], message, 126));
+        }
         let text = String::from_utf8_lossy(&source).into_owned();
         let first_line = text.lines().next().unwrap_or("");
         if let Some(interpreter) = first_line.strip_prefix("#!") {
@@ -678,4 +682,14 @@ fn has_own_status(command: &Command) -> bool {
         ),
         Command::FunctionDef(_) => false,
     }
+}
+
+/// bash's test before it runs a file as a script: a NUL in its first 80
+/// bytes before any newline makes it a binary file, which no shell runs.
+pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .take(80)
+        .take_while(|&&b| b != b'\n')
+        .any(|&b| b == 0)
 }

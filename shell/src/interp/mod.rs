@@ -50,6 +50,7 @@ mod variables;
 pub use context::{
     CommandFn, CommandKind, CommandTable, Context, Hooks, HostCommands, ScriptLauncher,
 };
+pub(crate) use exec::looks_binary;
 pub use exec::{CommandOutcome, OutHandle};
 pub(crate) use hash_table::PathHit;
 pub(crate) use options::Options;

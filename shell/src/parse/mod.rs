@@ -157,9 +157,11 @@ pub(crate) fn is_name(text: &str) -> bool {
 }
 
 impl Parser {
+    /// A parser over `source`. NUL characters are dropped, as bash's reader
+    /// drops them.
     pub fn new(source: &str) -> Self {
         Parser {
-            src: source.chars().collect(),
+            src: source.chars().filter(|&c| c != '\0').collect(),
             pos: 0,
             line: 1,
             pending_heredocs: Vec::new(),

@@ -546,4 +546,10 @@ printf '.\000.\n.\000.\n' | { mapfile L; echo "${#L[@]} ${L[0]}${L[1]}"; }
 printf 'a\000b\000' | while read -r -d '' w; do echo "w=$w"; done
 x='a\0b'; y=${x@E}; echo ${#y}
 "#,
+    // A file with a NUL before its first newline is binary: bash and ./
+    // refuse to run it (126); a later NUL is no matter
+    r#"printf 'echo one \0 echo two\n' > nb.sh; chmod +x nb.sh
+bash nb.sh 2>/dev/null; echo st=$?; ./nb.sh 2>/dev/null; echo st=$?
+printf 'echo fine\n\0\n' > late.sh; bash late.sh 2>/dev/null; echo st=$?
+"#,
 ];
