@@ -78,6 +78,12 @@ impl Fd {
         }
     }
 
+    /// A folder opened for reading (`< dir`): the open succeeds, as on
+    /// Linux, and every read fails with "Is a directory".
+    pub fn directory() -> Fd {
+        Fd::reader(DirectoryReader)
+    }
+
     /// End of input at once (`< /dev/null`).
     pub fn null_input() -> Fd {
         Fd::Null
@@ -212,6 +218,23 @@ impl FdTable {
             _ => None,
         }
     }
+}
+
+/// What reading a folder gives: `EISDIR`, every time.
+struct DirectoryReader;
+
+impl Read for DirectoryReader {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::ErrorKind::IsADirectory.into())
+    }
+}
+
+impl BufRead for DirectoryReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Err(io::ErrorKind::IsADirectory.into())
+    }
+
+    fn consume(&mut self, _: usize) {}
 }
 
 /// In-memory content as a reader (files, here-documents, here-strings).

@@ -579,6 +579,9 @@ impl Shell {
         let message = match error.kind() {
             io::ErrorKind::StorageFull => "write error: No space left on device".to_string(),
             io::ErrorKind::OutOfMemory => error.to_string(),
+            // Only standard input opened on a folder (`cmd < dir`) reads
+            // this; a file named on the command line is reported by name.
+            io::ErrorKind::IsADirectory => "-: Is a directory".to_string(),
             _ => format!("write error: {error}"),
         };
         // A builtin's error comes from the shell (`bash: line 3: echo:

@@ -316,6 +316,7 @@ impl Shell {
         let mut vfs = vfs.lock();
         match vfs.read_file(&path) {
             Ok(data) => Ok(Fd::file(data)),
+            Err(error) if error.errno == Errno::IsDir && !create => Ok(Fd::directory()),
             Err(error) if error.errno == Errno::NoEnt && create => {
                 // `<>` creates a missing file, but not its folder.
                 match vfs.write_file(&path, Vec::new()) {

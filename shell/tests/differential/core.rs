@@ -552,4 +552,14 @@ x='a\0b'; y=${x@E}; echo ${#y}
 bash nb.sh 2>/dev/null; echo st=$?; ./nb.sh 2>/dev/null; echo st=$?
 printf 'echo fine\n\0\n' > late.sh; bash late.sh 2>/dev/null; echo st=$?
 "#,
+    // A folder opened for reading: the redirection succeeds, reads fail
+    // (mapfile and a while-read loop end with 0, read and cat with 1)
+    r#"mkdir -p dir
+mapfile x < dir; echo st=$? ${#x[@]}
+read x < dir 2>/dev/null; echo st=$?
+cat < dir 2>/dev/null; echo st=$?
+exec 3< dir; echo st=$?; exec 3<&-
+while read l; do echo $l; done < dir 2>/dev/null; echo st=$?
+sort < dir 2>/dev/null; echo st=$?
+"#,
 ];
