@@ -286,12 +286,7 @@ impl Parser {
                 command.words.push(word);
                 continue;
             }
-            if !command.words.is_empty()
-                && let Some(at) = self.alias_next
-                && self.pos >= at
-            {
-                self.alias_next = None;
-                self.expand_alias_here()?;
+            if !command.words.is_empty() && self.expand_alias_after_blank()? {
                 continue;
             }
             // The command word after prefix assignments and redirections
@@ -393,19 +388,21 @@ impl Parser {
     }
 
     /// Expands an alias here when the alias just before ended in a blank
-    /// and this is the word right after it.
-    pub(super) fn expand_alias_after_blank(&mut self) -> PResult<()> {
+    /// and this is the word right after it (blanks and line continuations
+    /// between); returns whether it looked
+    /// (the word there is then read afresh).
+    pub(super) fn expand_alias_after_blank(&mut self) -> PResult<bool> {
         let right_after = self.alias_next.is_some_and(|at| {
             at <= self.pos
                 && self.src[at..self.pos]
                     .iter()
-                    .all(|c| matches!(c, ' ' | '\t'))
+                    .all(|c| matches!(c, ' ' | '\t' | '\\' | '\n'))
         });
         if right_after {
             self.alias_next = None;
             self.expand_alias_here()?;
         }
-        Ok(())
+        Ok(right_after)
     }
 
     /// Replaces an alias at the current position with its text.

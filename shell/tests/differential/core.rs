@@ -562,4 +562,9 @@ exec 3< dir; echo st=$?; exec 3<&-
 while read l; do echo $l; done < dir 2>/dev/null; echo st=$?
 sort < dir 2>/dev/null; echo st=$?
 "#,
+    // ls -l: the hour within six months, the year for older files and
+    // for files dated in the future
+    r#"touch recent; touch -d '2020-01-01 10:00' old; touch -d '2099-06-01 10:00' future
+ls -l recent old future | awk '{print $9, ($8 ~ /:/ ? "hour" : $8)}'
+"#,
 ];

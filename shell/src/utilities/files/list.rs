@@ -51,14 +51,29 @@ pub(crate) fn node_size(node: &Node) -> u64 {
     }
 }
 
-/// `ls -l`'s time: the hour for a file changed in the last six months
-/// (GNU's half of a Gregorian year), else the year, as GNU ls shows it.
-fn format_time(mtime_ns: i64, zone: &Zone) -> String {
-    const SIX_MONTHS_NS: i64 = 31_556_952 / 2 * 1_000_000_000;
-    let now_ns = crate::time::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
-    let recent = now_ns - SIX_MONTHS_NS < mtime_ns && mtime_ns <= now_ns;
-    let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
-    crate::time::strftime_at(format, mtime_ns.div_euclid(1_000_000_000), zone)
+/// The zone and the moment one `ls` shows its times against (read once,
+/// not per file).
+struct Clock {
+    zone: Zone,
+    now_ns: i64,
+}
+
+impl Clock {
+    fn of(shell: &Shell) -> Clock {
+        Clock {
+            zone: shell.time_zone(),
+            now_ns: crate::time::now().timestamp_nanos_opt().unwrap_or(i64::MAX),
+        }
+    }
+
+    /// `ls -l`'s time: the hour for a file changed in the last six months
+    /// (GNU's half of a Gregorian year), else the year, as GNU ls shows it.
+    fn format(&self, mtime_ns: i64) -> String {
+        const SIX_MONTHS_NS: i64 = 31_556_952 / 2 * 1_000_000_000;
+        let recent = self.now_ns - SIX_MONTHS_NS < mtime_ns && mtime_ns <= self.now_ns;
+        let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
+        crate::time::strftime_at(format, mtime_ns.div_euclid(1_000_000_000), &self.zone)
+    }
 }
 
 pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
@@ -134,13 +149,13 @@ pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    let zone = shell.time_zone();
+    let clock = Clock::of(shell);
     let mut out = buffered(shell);
     sort_entries(&mut files, &parsed);
     sort_entries(&mut dirs, &parsed);
     let result = (|| -> std::io::Result<()> {
         if !files.is_empty() {
-            write_entries(&mut out, &files, &parsed, false, &zone)?;
+            write_entries(&mut out, &files, &parsed, false, &clock)?;
         }
         let show_headers = operands.len() > 1 || parsed.has('R');
         let mut first = files.is_empty();
@@ -156,7 +171,7 @@ pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             let mut children = list_dir(shell, &dir, &parsed);
             sort_entries(&mut children, &parsed);
-            write_entries(&mut out, &children, &parsed, true, &zone)?;
+            write_entries(&mut out, &children, &parsed, true, &clock)?;
             if parsed.has('R') {
                 let mut subdirs: Vec<Entry> = children
                     .into_iter()
@@ -248,7 +263,7 @@ fn write_entries(
     entries: &[Entry],
     parsed: &crate::utilities::args::Parsed,
     in_dir: bool,
-    zone: &Zone,
+    clock: &Clock,
 ) -> std::io::Result<()> {
     let suffix = |entry: &Entry| -> &'static str {
         match entry.node.node_type() {
@@ -286,7 +301,7 @@ fn write_entries(
                 out,
                 "{} {links} user user {size:>5} {} {}{}{target}",
                 mode_string(&entry.node),
-                format_time(entry.node.meta().mtime_ns, zone),
+                clock.format(entry.node.meta().mtime_ns),
                 entry.name,
                 suffix(entry)
             )?;
