@@ -1,14 +1,14 @@
 //! Backslash escapes: `$'...'` (ANSI-C quoting), `echo -e` and `printf`.
 
-/// Decodes `$'...'` content (shell strings are text: bytes that are not
-/// UTF-8 become U+FFFD). A NUL ends the string, as it ends bash's C
-/// strings: `$'a\0b'` is `a`.
+/// Decodes `$'...'` content (bytes that are not UTF-8, `$'\xff'`, are
+/// held as [`crate::raw`] says). A NUL ends the string, as it ends bash's
+/// C strings: `$'a\0b'` is `a`.
 pub fn ansi_c(raw: &str) -> String {
-    let (mut bytes, stopped) = decode(raw, Flavor::AnsiC);
+    let (mut bytes, _) = decode(raw, Flavor::AnsiC);
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
         bytes.truncate(nul);
     }
-    lossy((bytes, stopped)).0
+    crate::raw::decode_vec(bytes)
 }
 
 /// Decodes `echo -e` / `printf %b` text to bytes (`\xff` is the byte
@@ -167,19 +167,18 @@ fn decode(raw: &str, flavor: Flavor) -> (Vec<u8>, bool) {
     (out.0, false)
 }
 
-/// Decoded output: characters as UTF-8, escaped bytes as they are.
+/// Decoded output: characters as UTF-8, escaped bytes (and raw bytes held
+/// in the text) as they are.
 #[derive(Default)]
 struct Bytes(Vec<u8>);
 
 impl Bytes {
     fn push(&mut self, c: char) {
-        let mut buffer = [0u8; 4];
-        self.0
-            .extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+        crate::raw::push_char(&mut self.0, c);
     }
 
     fn push_str(&mut self, text: &str) {
-        self.0.extend_from_slice(text.as_bytes());
+        crate::raw::push_encoded(&mut self.0, text);
     }
 }
 
@@ -199,7 +198,11 @@ mod tests {
             printf_bytes(r"\xff\376é"),
             (vec![0xff, 0xfe, 0xc3, 0xa9], false)
         );
-        assert_eq!(ansi_c(r"\xff"), "\u{fffd}");
+        assert_eq!(
+            crate::raw::encode(&ansi_c(r"\xff\xce\xbc")),
+            &b"\xff\xce\xbc"[..]
+        );
+        assert_eq!(ansi_c(r"\xce\xbc"), "μ");
         assert_eq!(ansi_c(r"a\0b"), "a");
         assert_eq!(ansi_c(r"x\U0z"), "x");
     }

@@ -12,6 +12,7 @@
 //!   for reading and writing.
 //! - `completion`: programmable completion's specs (what `complete`
 //!   records, `compgen` reads).
+//! - [`raw`]: bytes that are not UTF-8, held in the shell's strings.
 //! - `arith`, `assoc` (associative arrays in bash's order), `pattern`,
 //!   `regex_compat`, `escape`, `vars`, `printf`,
 //!   `time`, `pad`: the pieces of the language and of formatting (`pad`:
@@ -39,6 +40,7 @@ pub(crate) mod pad;
 pub(crate) mod parse;
 pub(crate) mod pattern;
 pub(crate) mod printf;
+pub mod raw;
 pub(crate) mod regex_compat;
 pub(crate) mod signals;
 pub(crate) mod time;

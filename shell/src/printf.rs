@@ -239,7 +239,8 @@ fn format_once(
             'q' => pad(&shell_quote(arg), &flags, &width),
             'c' => {
                 // The first byte, not the first character (bash's rule).
-                let first = arg.as_bytes().first().map(|b| vec![*b]).unwrap_or_default();
+                let bytes = crate::raw::encode(arg);
+                let first = bytes.first().map(|b| vec![*b]).unwrap_or_default();
                 out.extend_from_slice(&pad_bytes(first, &flags, &width));
                 continue;
             }
@@ -271,7 +272,7 @@ fn format_once(
                 return true;
             }
         };
-        out.extend_from_slice(formatted.as_bytes());
+        crate::raw::push_encoded(out, &formatted);
     }
     flush(&mut literal, out)
 }
@@ -609,7 +610,7 @@ pub(crate) fn shell_quote(text: &str) -> String {
     if text.is_empty() {
         return "''".to_string();
     }
-    if text.chars().any(|c| c.is_control()) {
+    if text.chars().any(needs_ansi_c) {
         return ansi_c_quote(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -624,7 +625,14 @@ pub(crate) fn shell_quote(text: &str) -> String {
     out
 }
 
-/// `$'...'` quoting: C escapes for control characters, octal for the rest.
+/// A character `%q` and `${x@Q}` can only write in `$'...'`: a control
+/// character, or a byte that is not UTF-8 ([`crate::raw`]).
+pub(crate) fn needs_ansi_c(c: char) -> bool {
+    c.is_control() || crate::raw::raw_byte(c).is_some()
+}
+
+/// `$'...'` quoting: C escapes for control characters, octal for the rest
+/// (and for bytes that are not UTF-8).
 fn ansi_c_quote(text: &str) -> String {
     let mut out = String::from("$'");
     for c in text.chars() {
@@ -639,6 +647,10 @@ fn ansi_c_quote(text: &str) -> String {
             '\x0b' => out.push_str("\\v"),
             '\\' => out.push_str("\\\\"),
             '\'' => out.push_str("\\'"),
+            c if crate::raw::raw_byte(c).is_some() => {
+                let byte = crate::raw::raw_byte(c).unwrap_or_default();
+                out.push_str(&format!("\\{byte:03o}"));
+            }
             c if c.is_control() => {
                 let mut buffer = [0u8; 4];
                 for byte in c.encode_utf8(&mut buffer).bytes() {

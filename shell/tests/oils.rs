@@ -33,7 +33,7 @@ use parking_lot::Mutex;
 
 /// Bash-verified cases that must pass (raise it as the shell improves;
 /// never lower it to make a change pass).
-const FLOOR: usize = 2562;
+const FLOOR: usize = 2569;
 
 /// Cases whose bash behaviour depends on what a sandbox does not have
 /// (issue 22 item 4), with the reason: listed, not run, not counted.
@@ -141,7 +141,12 @@ impl HostCommands for Helpers {
         let args = &words[1..];
         match words[0].as_str() {
             "argv.py" => {
-                let items: Vec<String> = args.iter().map(|a| py2_repr(a.as_bytes())).collect();
+                // The shim prints its arguments' bytes: a byte that is not
+                // UTF-8 is the byte again, as the shell writes it out.
+                let items: Vec<String> = args
+                    .iter()
+                    .map(|a| py2_repr(&goccia_shell::raw::encode(a)))
+                    .collect();
                 let _ = shell.write_stdout(format!("[{}]\n", items.join(", ")).as_bytes());
                 Ok(0)
             }

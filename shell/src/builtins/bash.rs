@@ -171,7 +171,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             Ok(bytes) => (
                 script,
-                String::from_utf8_lossy(&bytes).into_owned(),
+                crate::raw::decode(&bytes).into_owned(),
                 rest[1..].to_vec(),
             ),
             Err(error) => {
@@ -193,11 +193,7 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
             Ok(text) => text,
             Err(error) => return shell.io_status(&name, error),
         };
-        (
-            name.clone(),
-            String::from_utf8_lossy(&text).into_owned(),
-            rest,
-        )
+        (name.clone(), crate::raw::decode_vec(text), rest)
     };
     if syntax_only {
         return match Shell::check_syntax(&source) {
@@ -246,7 +242,7 @@ fn run_rcfile(child: &mut Shell, file: &str) -> Result<Option<i32>, Flow> {
     let Ok(bytes) = child.context().vfs.lock().read_file(&path) else {
         return Ok(None);
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let text = crate::raw::decode(&bytes).into_owned();
     let arg0 = std::mem::replace(&mut child.arg0, file.to_string());
     let result = crate::builtins::flow::run_text(child, &text);
     child.arg0 = arg0;

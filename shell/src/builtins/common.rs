@@ -4,7 +4,7 @@ use crate::interp::{ExecResult, Shell};
 use std::io::Write;
 
 pub(crate) fn write_out(shell: &mut Shell, name: &str, text: &str) -> ExecResult {
-    match shell.out().write_all(text.as_bytes()) {
+    match shell.out().write_all(&crate::raw::encode(text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status(name, error),
     }

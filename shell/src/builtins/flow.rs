@@ -237,7 +237,7 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     let operand = found.as_deref().unwrap_or(file);
     let text = match crate::utilities::input::open_quiet(shell, operand) {
         Ok(mut source) => match source.read_all() {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Ok(bytes) => crate::raw::decode_vec(bytes),
             Err(error) => return shell.io_status(file, error),
         },
         Err("Is a directory") => {

@@ -32,7 +32,7 @@ pub fn echo(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         decoded
     } else {
-        text.into_bytes()
+        crate::raw::encode_string(text)
     };
     if newline {
         bytes.push(b'\n');
@@ -75,7 +75,7 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> ExecResult {
     });
     match target {
         Some(name) => {
-            let text = String::from_utf8_lossy(&out).into_owned();
+            let text = crate::raw::decode_vec(out);
             if let Err(message) = shell.set_var(&name, text) {
                 return Ok(shell.fail("printf", &message, 1));
             }

@@ -210,21 +210,18 @@ fn read_line(reader: &mut dyn BufRead, options: &ReadOptions) -> (Vec<Marked>, b
     (decode(&bytes), hit_end)
 }
 
-/// Bytes to characters, each marked as its first byte was (invalid UTF-8
-/// becomes U+FFFD).
+/// Bytes to characters as [`crate::raw::decode`] makes them, each marked
+/// as its first byte was.
 fn decode(bytes: &[(u8, bool)]) -> Vec<Marked> {
     let raw: Vec<u8> = bytes.iter().map(|(b, _)| *b).collect();
     let mut marked = Vec::new();
-    let mut offset = 0;
-    for chunk in raw.utf8_chunks() {
-        for (at, c) in chunk.valid().char_indices() {
-            marked.push((c, bytes[offset + at].1));
-        }
-        offset += chunk.valid().len();
-        for i in 0..chunk.invalid().len() {
-            marked.push((char::REPLACEMENT_CHARACTER, bytes[offset + i].1));
-        }
-        offset += chunk.invalid().len();
+    let mut at = 0;
+    for c in crate::raw::decode(&raw).chars() {
+        marked.push((c, bytes[at].1));
+        at += match crate::raw::raw_byte(c) {
+            Some(_) => 1,
+            None => c.len_utf8(),
+        };
     }
     marked
 }
@@ -411,7 +408,7 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> ExecResult {
             if let Some(nul) = bytes.iter().position(|&b| b == 0) {
                 bytes.truncate(nul);
             }
-            lines.push(String::from_utf8_lossy(&bytes).into_owned());
+            lines.push(crate::raw::decode_vec(bytes));
         }
     }
     let mut values = if origin > 0 {

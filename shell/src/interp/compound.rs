@@ -288,9 +288,9 @@ impl Shell {
             if !matched {
                 for pattern in &arm.patterns {
                     let pattern = self.expand_pattern(pattern)?;
-                    if Pattern::new(&pattern, self.opts.extglob)
+                    if Pattern::new(&self.locale_chars(&pattern), self.opts.extglob)
                         .nocase(self.opts.nocasematch)
-                        .matches(&subject)
+                        .matches(&self.locale_chars(&subject))
                     {
                         matched = true;
                         break;
@@ -361,7 +361,7 @@ impl Shell {
                 if bytes.last() == Some(&b'\n') {
                     bytes.pop();
                 }
-                Some(String::from_utf8_lossy(&bytes).into_owned())
+                Some(crate::raw::decode_vec(bytes))
             }
         }
     }
@@ -420,9 +420,9 @@ impl Shell {
                 match op.as_str() {
                     "==" | "=" | "!=" => {
                         let pattern = self.expand_pattern(right)?;
-                        let matched = Pattern::new(&pattern, true)
+                        let matched = Pattern::new(&self.locale_chars(&pattern), true)
                             .nocase(self.opts.nocasematch)
-                            .matches(&left_text);
+                            .matches(&self.locale_chars(&left_text));
                         i32::from(matched == (op == "!="))
                     }
                     "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {

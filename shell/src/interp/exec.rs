@@ -375,7 +375,7 @@ impl Shell {
             let message = "cannot execute binary file: Exec format error";
             return Ok(self.fail(&words[0], message, 126));
         }
-        let text = String::from_utf8_lossy(&source).into_owned();
+        let text = crate::raw::decode(&source).into_owned();
         let first_line = text.lines().next().unwrap_or("");
         if let Some(interpreter) = first_line.strip_prefix("#!") {
             let interpreter = interpreter.trim();

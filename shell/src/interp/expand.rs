@@ -412,7 +412,7 @@ impl Shell {
         while bytes.last() == Some(&b'\n') {
             bytes.pop();
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(crate::raw::decode_vec(bytes))
     }
 
     /// `$(< file)`: the file's content, read without running a command
@@ -547,8 +547,8 @@ impl Shell {
                 let Ok(entries) = vfs.read_dir(dir) else {
                     continue;
                 };
-                let matcher =
-                    Pattern::new(component, self.opts.extglob).nocase(self.opts.nocaseglob);
+                let matcher = Pattern::new(&self.locale_chars(component), self.opts.extglob)
+                    .nocase(self.opts.nocaseglob);
                 let explicit_dot = component.starts_with('.') || component.starts_with("\\.");
                 if explicit_dot && !self.opts.globskipdots {
                     for name in [".", ".."] {
@@ -565,7 +565,7 @@ impl Shell {
                     if !last && entry.node_type != NodeType::Directory {
                         continue;
                     }
-                    if matcher.matches(&entry.name) {
+                    if matcher.matches(&self.locale_chars(&entry.name)) {
                         next.push((dir.join(&entry.name), join(shown, &entry.name)));
                     }
                 }

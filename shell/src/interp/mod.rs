@@ -14,6 +14,8 @@
 //!   executing each construct;
 //!   `procsub`: process substitution on threads of its own
 //!   (`substitutions`: the table of those still running).
+//! - `locale`: the locale's character type (bytes in `C`, characters in
+//!   UTF-8), which patterns, lengths and substrings follow.
 //! - `jobs`: background jobs and their statuses (`wait`, `jobs`, `kill`).
 //! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
@@ -30,6 +32,7 @@ pub(crate) mod history;
 mod history_file;
 mod interactive;
 pub(crate) mod jobs;
+mod locale;
 pub(crate) mod options;
 mod param;
 mod path_search;

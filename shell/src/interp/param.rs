@@ -101,7 +101,8 @@ impl Shell {
                     if value.is_none() && self.opts.nounset && !matches!(name.as_str(), "@" | "*") {
                         return Err(self.unbound(&name));
                     }
-                    value.unwrap_or_default().chars().count().to_string()
+                    let value = value.unwrap_or_default();
+                    self.locale_chars(&value).chars().count().to_string()
                 }
             })));
         }
@@ -312,20 +313,22 @@ impl Shell {
             ParamOp::RemovePrefix { longest, pattern }
             | ParamOp::RemoveSuffix { longest, pattern } => {
                 let pattern_text = self.expand_pattern(pattern)?;
-                let matcher = Pattern::new(&pattern_text, self.opts.extglob);
+                let matcher = Pattern::new(&self.locale_chars(&pattern_text), self.opts.extglob);
                 let prefix = matches!(op, ParamOp::RemovePrefix { .. });
                 Ok(map_base(base, |value| {
-                    if prefix {
-                        match matcher.match_prefix(&value, *longest) {
-                            Some(n) => value.chars().skip(n).collect(),
-                            None => value,
+                    self.in_locale(value, |value| {
+                        if prefix {
+                            match matcher.match_prefix(&value, *longest) {
+                                Some(n) => value.chars().skip(n).collect(),
+                                None => value,
+                            }
+                        } else {
+                            match matcher.match_suffix(&value, *longest) {
+                                Some(n) => value.chars().take(n).collect(),
+                                None => value,
+                            }
                         }
-                    } else {
-                        match matcher.match_suffix(&value, *longest) {
-                            Some(n) => value.chars().take(n).collect(),
-                            None => value,
-                        }
-                    }
+                    })
                 }))
             }
             ParamOp::Replace {
@@ -335,10 +338,12 @@ impl Shell {
             } => {
                 let pattern_text = self.expand_pattern(pattern)?;
                 let replacement = self.expand_pattern(replacement)?;
-                let matcher = Pattern::new(&pattern_text, self.opts.extglob);
+                let matcher = Pattern::new(&self.locale_chars(&pattern_text), self.opts.extglob);
                 let empty_pattern = pattern_text.is_empty();
                 Ok(map_base(base, |value| {
-                    replace(&value, &matcher, empty_pattern, *mode, &replacement)
+                    self.in_locale(value, |value| {
+                        replace(&value, &matcher, empty_pattern, *mode, &replacement)
+                    })
                 }))
             }
             ParamOp::Substring { offset, length } => {
@@ -443,7 +448,11 @@ impl Shell {
                 let Some(value) = value else {
                     return Ok(Expanded::One(None));
                 };
-                let chars: Vec<char> = value.chars().collect();
+                let bytewise = self.bytewise_locale();
+                let chars: Vec<char> = match bytewise {
+                    true => crate::raw::bytewise(&value).chars().collect(),
+                    false => value.chars().collect(),
+                };
                 let count = chars.len() as i64;
                 let start = if offset < 0 { count + offset } else { offset };
                 if start < 0 || start > count {
@@ -462,11 +471,13 @@ impl Shell {
                     Some(len) => (start + len).min(count),
                     None => count,
                 };
-                Ok(Expanded::One(Some(
-                    chars[start as usize..end.max(start) as usize]
-                        .iter()
-                        .collect(),
-                )))
+                let slice: String = chars[start as usize..end.max(start) as usize]
+                    .iter()
+                    .collect();
+                Ok(Expanded::One(Some(match bytewise {
+                    true => crate::raw::regroup(&slice).into_owned(),
+                    false => slice,
+                })))
             }
         }
     }
@@ -809,7 +820,7 @@ fn change_case(value: &str, upper: bool, all: bool, matcher: Option<&Pattern>) -
 
 /// `${x@Q}`: quoted for reuse as shell input.
 pub fn quote(value: &str) -> String {
-    if value.chars().any(|c| c.is_control()) {
+    if value.chars().any(crate::printf::needs_ansi_c) {
         let mut out = String::from("$'");
         for c in value.chars() {
             match c {
@@ -820,7 +831,10 @@ pub fn quote(value: &str) -> String {
                 '\'' => out.push_str("\\'"),
                 '\\' => out.push_str("\\\\"),
                 c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
-                c => out.push(c),
+                c => match crate::raw::raw_byte(c) {
+                    Some(byte) => out.push_str(&format!("\\{byte:03o}")),
+                    None => out.push(c),
+                },
             }
         }
         out.push('\'');
@@ -845,7 +859,7 @@ fn quote_set(value: &str) -> String {
 /// `declare -p` quoting: double quotes, escaping `"`, `\`, `$`, `` ` ``;
 /// `$'...'` for a value with control characters (a newline, a tab).
 fn quote_declare(value: &str) -> String {
-    if value.chars().any(|c| c.is_control()) {
+    if value.chars().any(crate::printf::needs_ansi_c) {
         return quote(value);
     }
     let mut out = String::from("\"");

@@ -149,16 +149,16 @@ impl Shell {
                     .unwrap_or_default();
                 let text = self.expand_string(&body).map_err(flow_status)?;
                 self.save(saved, fd);
-                self.fds
-                    .set(fd, Fd::reader(BytesReader::new(text.into_bytes())));
+                let bytes = crate::raw::encode_string(text);
+                self.fds.set(fd, Fd::reader(BytesReader::new(bytes)));
                 return Ok(());
             }
             RedirectOp::HereString => {
                 let mut text = self.expand_string(&redirect.target).map_err(flow_status)?;
                 text.push('\n');
                 self.save(saved, fd);
-                self.fds
-                    .set(fd, Fd::reader(BytesReader::new(text.into_bytes())));
+                let bytes = crate::raw::encode_string(text);
+                self.fds.set(fd, Fd::reader(BytesReader::new(bytes)));
                 return Ok(());
             }
             _ => {}

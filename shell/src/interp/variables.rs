@@ -286,6 +286,7 @@ impl Shell {
             self.hashed.clear();
         }
         let value = self.transform_for(&name, value.into())?;
+        self.check_locale_assignment(&name, &value);
         let allexport = self.opts.allexport;
         let var = self.vars.entry(&name);
         match &mut var.value {

@@ -468,13 +468,15 @@ TZ=Asia/Tokyo touch -t 202001010900 g; stat -c %Y g
 TZ=Asia/Tokyo awk 'BEGIN{print strftime("%H:%M %Z", 0); print strftime("%H", 0, 1)}'
 "#,
     // A shell signalled by one it waits on (a subshell, sh -c, a child's
-    // child) takes the signal when that command ends; kill -0 only asks
+    // child) takes the signal when that command ends; kill -0 only asks.
+    // (The subshell bash orphans writes when it likes: its echo goes to
+    // stderr, dropped, so the order of the lines is bash's own.)
     r#"trap 'echo "usr1 status=$?"; (exit 42)' USR1
 sh -c "kill -USR1 $$"; echo "after=$?"
 ( kill -USR1 $$; echo in-sub ); echo "after2=$?"
 ( ( kill -USR2 $BASHPID 2>/dev/null; kill -0 $$; echo zero=$? ) ) 2>/dev/null; echo "nested=$?"
 bash -c "sh -c 'kill -USR1 $$'; echo grandchild-sent"
-bash -c '( kill -TERM $$; echo still ); echo not reached'; echo "child=$?"
+bash -c '( kill -TERM $$; echo still >&2 ); echo not reached' 2>/dev/null; echo "child=$?"
 "#,
     // Aliases reach backquotes and here-documents' substitutions, and a
     // for loop's words right after an alias ending in a blank
@@ -566,5 +568,19 @@ sort < dir 2>/dev/null; echo st=$?
     // for files dated in the future
     r#"touch recent; touch -d '2020-01-01 10:00' old; touch -d '2099-06-01 10:00' future
 ls -l recent old future | awk '{print $9, ($8 ~ /:/ ? "hour" : $8)}'
+"#,
+    // Bytes that are not UTF-8 survive values, substitutions, read,
+    // here-strings and quoting; the C locale reads strings as bytes
+    r#"x=$'\xff'; y="$(printf 'a\377b')"; printf '%s|%s' "$x" "$y" | od -An -tx1
+echo ${#x} ${#y}; printf '%q %q\n' "$x" $'\xce\xbc\xce'; echo "${y@Q}"; declare -p x
+cat <<< "$x$y" | od -An -tx1
+printf 'a\376\n' | { read r; printf %s "$r" | od -An -tx1; }
+printf -v z '\xfe%s' "$x"; printf %s "$z" | od -An -tx1
+printf '%c' $'\xe9t' | od -An -tx1
+s='_μ_ and _μ_'; echo ${#s} "${s//_?_/X}"
+touch _x_ _μ_; echo _?_
+LC_ALL=C; echo ${#s} "${s//_?_/X}" "${s:1:2}"; echo _?_
+case μ in ??) echo two bytes;; esac; [[ μ == ? ]] || echo not one
+LC_ALL=C.UTF-8; [[ μ == ? ]] && echo one; echo ${#s}
 "#,
 ];
