@@ -39,4 +39,7 @@ pub const CASES: &[&str] = &[
     r#"case a in a) echo x;; esac > /no/f 2>&1; echo "st $?"; echo a > /no/x || echo failed; { echo in; } > /no/f 2>&1; echo "st $?""#,
     // TIMEFORMAT: literal text and %%, and empty for no report.
     r#"TIMEFORMAT='<%%>'; { time true; } 2>&1; TIMEFORMAT=; { time true; } 2>&1; echo end"#,
+    // sed keeps bytes that are not UTF-8, and its \xHH is a byte: a
+    // regex with one past ASCII matches byte by byte.
+    r#"printf 'caf\xc3\xa9 \xff x\n' > lat; sed 's/x/y/' lat | od -An -tx1; sed 's/\xc3\xa9/e/; s/\xff/FF/' lat; sed -n '/\xff/p' lat | od -An -tx1; sed 's/é/E/' lat | od -An -tx1; echo 'aμb' | sed 's/\xce/[&]/' | od -An -tx1; echo 'aμb' | sed 's/\xce\xbc/M/'"#,
 ];

@@ -40,11 +40,9 @@ pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
                 match open_quiet(shell, &file)
                     .and_then(|mut s| s.read_all().map_err(|_| "read error"))
                 {
-                    Ok(data) => scripts.push(
-                        String::from_utf8_lossy(&data)
-                            .trim_end_matches('\n')
-                            .to_string(),
-                    ),
+                    Ok(data) => {
+                        scripts.push(crate::raw::decode(&data).trim_end_matches('\n').to_string())
+                    }
                     Err(reason) => {
                         return Ok(shell.fail_command(
                             "sed",

@@ -2,13 +2,54 @@
 //! [`Compiler`] reads the script text, GNU extensions included).
 
 use crate::interp::Shell;
-use crate::utilities::matcher::{Matcher, Syntax};
+use crate::utilities::matcher::{Found, Matcher, Syntax};
+use std::borrow::Cow;
+
+/// A compiled sed regex. GNU sed's `\xHH` (`\oNNN`, `\dNNN`) is a byte,
+/// and a byte past ASCII may be half a character: a regex with one
+/// matches the pattern space byte by byte ([`crate::raw::bytewise`]), so
+/// `s/\xce//` takes the first byte out of `μ` as GNU sed does.
+#[derive(Clone, Debug)]
+pub(super) struct Regex {
+    matcher: Matcher,
+    bytewise: bool,
+}
+
+impl Regex {
+    /// The text this regex reads: the pattern space itself, or spelled
+    /// byte by byte (see [`Regex::settle`] for the way back).
+    pub(super) fn view<'a>(&self, space: &'a str) -> Cow<'a, str> {
+        if self.bytewise {
+            crate::raw::bytewise(space)
+        } else {
+            Cow::Borrowed(space)
+        }
+    }
+
+    /// Text made from [`Regex::view`]'s, back in the usual form.
+    pub(super) fn settle(&self, text: String) -> String {
+        if self.bytewise {
+            crate::raw::regroup(&text).into_owned()
+        } else {
+            text
+        }
+    }
+
+    pub(super) fn is_match(&self, space: &str) -> bool {
+        self.matcher.is_match(&self.view(space))
+    }
+
+    /// Every match in `view` (a [`Regex::view`] of the pattern space).
+    pub(super) fn matches<'a>(&'a self, view: &'a str) -> impl Iterator<Item = Found> + 'a {
+        self.matcher.matches(view)
+    }
+}
 
 #[derive(Clone, Debug)]
 pub(super) enum Address {
     Line(usize),
     Last,
-    Regex(Option<Box<Matcher>>),
+    Regex(Option<Box<Regex>>),
     Step(usize, usize),
     /// `0,/re/`
     Zero,
@@ -41,7 +82,7 @@ pub(super) enum Cmd {
     Block(usize),
     EndBlock,
     Substitute {
-        regex: Option<Box<Matcher>>,
+        regex: Option<Box<Regex>>,
         replacement: Vec<Replace>,
         global: bool,
         nth: usize,
@@ -114,16 +155,17 @@ impl Compiler<'_> {
         }
     }
 
-    pub(super) fn regex(&self, pattern: &str, flags: &str) -> CResult<Option<Box<Matcher>>> {
+    pub(super) fn regex(&self, pattern: &str, flags: &str) -> CResult<Option<Box<Regex>>> {
         if pattern.is_empty() {
             return Ok(None);
         }
+        let (pattern, bytewise) = byte_escapes(pattern);
         let syntax = if self.extended {
             Syntax::Extended
         } else {
             Syntax::Basic
         };
-        let pattern = bracket_escapes(pattern);
+        let pattern = bracket_escapes(&pattern);
         let translated = match syntax {
             Syntax::Extended => crate::regex_compat::ere_to_rust(&pattern),
             _ => crate::regex_compat::bre_to_rust(&pattern),
@@ -132,7 +174,7 @@ impl Compiler<'_> {
         let rust = format!("(?s{}){translated}", if multiline { "m" } else { "" });
         let ignore_case = flags.contains('I') || flags.contains('i');
         Matcher::from_rust(&rust, ignore_case)
-            .map(|m| Some(Box::new(m)))
+            .map(|matcher| Some(Box::new(Regex { matcher, bytewise })))
             .map_err(|e| format!("-e expression #1, char {}: {e}", self.pos))
     }
 
@@ -513,6 +555,60 @@ impl Compiler<'_> {
     }
 }
 
+/// GNU sed's byte escapes (`\xHH`, `\oNNN`, `\dNNN`) past ASCII as the
+/// bytes they name, and whether there was one; with one, the rest of the
+/// pattern is spelled byte by byte too, as the pattern space will be. A
+/// byte that is a regex's own character stays escaped, as GNU sed keeps
+/// `\x5e` a literal `^`, so only bytes past ASCII are touched.
+fn byte_escapes(pattern: &str) -> (Cow<'_, str>, bool) {
+    if !pattern.contains('\\') {
+        return (Cow::Borrowed(pattern), false);
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len());
+    let mut found = false;
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '\\' || i + 1 >= chars.len() {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let (radix, most) = match chars[i + 1] {
+            'x' => (16, 2),
+            'o' => (8, 3),
+            'd' => (10, 3),
+            other => {
+                out.push('\\');
+                out.push(other);
+                i += 2;
+                continue;
+            }
+        };
+        let digits: String = chars[i + 2..]
+            .iter()
+            .take(most)
+            .take_while(|c| c.is_digit(radix))
+            .collect();
+        match u32::from_str_radix(&digits, radix) {
+            Ok(value @ 0x80..=0xff) => {
+                out.push(crate::raw::byte_char(value as u8));
+                found = true;
+                i += 2 + digits.len();
+            }
+            _ => {
+                out.push('\\');
+                out.push(chars[i + 1]);
+                i += 2;
+            }
+        }
+    }
+    if found {
+        out = crate::raw::bytewise(&out).into_owned();
+    }
+    (Cow::Owned(out), found)
+}
+
 /// GNU sed turns `\t` and `\n` into a tab and a newline before it
 /// compiles a regex, so inside a bracket expression (where POSIX keeps a
 /// backslash literal) `[ \t]` is a blank and a tab.
@@ -579,7 +675,18 @@ fn bracket_escapes(pattern: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::bracket_escapes;
+    use super::{bracket_escapes, byte_escapes};
+
+    #[test]
+    fn byte_escapes_past_ascii_are_bytes_and_make_the_regex_bytewise() {
+        let (pattern, bytewise) = byte_escapes(r"\xceμ\o377");
+        assert!(bytewise);
+        assert_eq!(&*crate::raw::encode(&pattern), b"\xce\xce\xbc\xff");
+        assert_eq!(pattern.chars().count(), 4);
+        // ASCII escapes are left to the regex translation.
+        assert_eq!(byte_escapes(r"\x41\.").0, r"\x41\.");
+        assert!(!byte_escapes(r"\x41").1);
+    }
 
     #[test]
     fn tab_and_newline_escapes_in_brackets_become_characters() {

@@ -4,11 +4,11 @@
 use crate::interp::{Flow, Shell};
 use crate::utilities::input::Source;
 use crate::utilities::input::open_quiet;
-use crate::utilities::matcher::Matcher;
 use crate::utilities::sed::program::Address;
 use crate::utilities::sed::program::Cmd;
 use crate::utilities::sed::program::Instruction;
 use crate::utilities::sed::program::RangeEnd;
+use crate::utilities::sed::program::Regex;
 use crate::utilities::sed::program::Replace;
 use std::collections::HashMap;
 
@@ -17,7 +17,7 @@ pub(super) struct Machine<'a> {
     pub(super) program: &'a [Instruction],
     pub(super) labels: HashMap<String, usize>,
     pub(super) quiet: bool,
-    pub(super) last_regex: Option<Matcher>,
+    pub(super) last_regex: Option<Regex>,
     pub(super) range_active: Vec<bool>,
     pub(super) range_end_line: Vec<usize>,
     pub(super) hold: String,
@@ -138,7 +138,18 @@ impl Machine<'_> {
 
 fn substitute(
     space: &str,
-    matcher: &Matcher,
+    matcher: &Regex,
+    replacement: &[Replace],
+    global: bool,
+    nth: usize,
+) -> Option<String> {
+    let view = matcher.view(space);
+    substitute_in(&view, matcher, replacement, global, nth).map(|text| matcher.settle(text))
+}
+
+fn substitute_in(
+    space: &str,
+    matcher: &Regex,
     replacement: &[Replace],
     global: bool,
     nth: usize,
@@ -300,7 +311,7 @@ impl Lines {
                 }
                 return Ok(Some(Line {
                     file: self.current,
-                    text: String::from_utf8_lossy(&self.record).into_owned(),
+                    text: crate::raw::decode(&self.record).into_owned(),
                     newline,
                 }));
             }
@@ -409,7 +420,7 @@ fn cycles(
     let separator = machine.separator;
     let sep = separator as char;
     let emit = |machine: &mut Machine<'_>, text: &str, newline: bool| {
-        machine.output.extend_from_slice(text.as_bytes());
+        crate::raw::push_encoded(&mut machine.output, text);
         if newline {
             machine.output.push(separator);
         }
@@ -483,7 +494,7 @@ fn cycles(
                             }
                             if let Some(file) = write {
                                 let entry = machine.writes.entry(file.clone()).or_default();
-                                entry.extend_from_slice(space.as_bytes());
+                                crate::raw::push_encoded(entry, &space);
                                 entry.push(separator);
                             }
                         }
@@ -606,7 +617,7 @@ fn cycles(
                         if let Ok(mut source) = open_quiet(shell, file)
                             && let Ok(data) = source.read_all()
                         {
-                            let mut text = String::from_utf8_lossy(&data).into_owned();
+                            let mut text = crate::raw::decode_vec(data);
                             if !text.is_empty() && !text.ends_with('\n') {
                                 text.push('\n');
                             }
@@ -617,7 +628,7 @@ fn cycles(
                         if let Ok(mut source) = open_quiet(shell, file)
                             && let Ok(data) = source.read_all()
                         {
-                            let text = String::from_utf8_lossy(&data).into_owned();
+                            let text = crate::raw::decode_vec(data);
                             let consumed = machine
                                 .writes
                                 .get(&format!("\0R{file}"))
@@ -634,13 +645,13 @@ fn cycles(
                     }
                     Cmd::WriteFile(file) => {
                         let entry = machine.writes.entry(file.clone()).or_default();
-                        entry.extend_from_slice(space.as_bytes());
+                        crate::raw::push_encoded(entry, &space);
                         entry.push(separator);
                     }
                     Cmd::WriteFirst(file) => {
                         let first = space.split(sep).next().unwrap_or("").to_string();
                         let entry = machine.writes.entry(file.clone()).or_default();
-                        entry.extend_from_slice(first.as_bytes());
+                        crate::raw::push_encoded(entry, &first);
                         entry.push(separator);
                     }
                     Cmd::Zap => space.clear(),
@@ -681,6 +692,6 @@ fn cycles(
 
 fn flush_appends(machine: &mut Machine<'_>) {
     for text in std::mem::take(&mut machine.append_queue) {
-        machine.output.extend_from_slice(text.as_bytes());
+        crate::raw::push_encoded(&mut machine.output, &text);
     }
 }
