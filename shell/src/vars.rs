@@ -65,6 +65,10 @@ pub struct Attrs {
     pub lower: bool,
     pub upper: bool,
     pub nameref: bool,
+    /// An array declared (`declare -a x`, `local -A y`) and not yet
+    /// assigned: bash's `declare -p` shows it without `=()`. Any
+    /// assignment clears it.
+    pub unassigned: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

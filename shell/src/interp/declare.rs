@@ -173,6 +173,19 @@ pub fn run_with_assignments(
             }
         }
         let (var_name, result) = match arg {
+            // `readonly -a x` and `export -a x` with no value make no
+            // array: bash gives such a name only the attribute.
+            Arg::Name(var_name) if matches!(kind, Which::Export | Which::Readonly) => {
+                let bare = Flags {
+                    indexed: false,
+                    assoc: false,
+                    ..flags
+                };
+                (
+                    var_name.to_string(),
+                    declare_name(shell, var_name, &bare, local),
+                )
+            }
             Arg::Name(var_name) => (
                 var_name.to_string(),
                 declare_name(shell, var_name, &flags, local),
@@ -381,7 +394,10 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
                 let element = (String::from("0"), text.clone());
                 var.value = Some(Value::Assoc(std::iter::once(element).collect()));
             }
-            None => var.value = Some(Value::Assoc(Default::default())),
+            None => {
+                var.value = Some(Value::Assoc(Default::default()));
+                var.attrs.unassigned = true;
+            }
         }
     } else if flags.indexed {
         match &var.value {
@@ -397,7 +413,10 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
                     0, text,
                 )])));
             }
-            None => var.value = Some(Value::Indexed(Default::default())),
+            None => {
+                var.value = Some(Value::Indexed(Default::default()));
+                var.attrs.unassigned = true;
+            }
         }
     }
     if flags.set.nameref

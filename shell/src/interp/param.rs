@@ -607,6 +607,8 @@ impl Shell {
                 Some(Value::Scalar(value)) => {
                     text.push_str(&format!("{name}={}\n", quote_set(value)));
                 }
+                // An array declared and never assigned has no value yet.
+                Some(_) if var.attrs.unassigned => {}
                 Some(_) => {
                     if let Some(declaration) = self.declaration_text(&name, false) {
                         let body = declaration.splitn(3, ' ').nth(2).unwrap_or("");
@@ -636,6 +638,13 @@ impl Shell {
         };
         let value = var.value.as_ref()?;
         Some(match value {
+            // Declared, never assigned: no `=()`.
+            Value::Indexed(map) if var.attrs.unassigned && map.is_empty() => {
+                format!("declare {flags} {name}")
+            }
+            Value::Assoc(map) if var.attrs.unassigned && map.is_empty() => {
+                format!("declare {flags} {name}")
+            }
             Value::Scalar(text) if element_only => format!("{name}={}", quote(text)),
             Value::Scalar(text) => format!("declare {flags} {name}={}", quote_declare(text)),
             Value::Indexed(map) => {

@@ -289,6 +289,7 @@ impl Shell {
         self.check_locale_assignment(&name, &value);
         let allexport = self.opts.allexport;
         let var = self.vars.entry(&name);
+        var.attrs.unassigned = false;
         match &mut var.value {
             Some(Value::Indexed(map)) => {
                 map.insert(0, value);
@@ -348,6 +349,7 @@ impl Shell {
         };
         let value = self.transform_for(&name, value)?;
         let var = self.vars.entry(&name);
+        var.attrs.unassigned = false;
         match (&mut var.value, key) {
             (Some(Value::Assoc(map)), key) => {
                 let key = match key {
@@ -429,7 +431,9 @@ impl Shell {
     pub fn set_array(&mut self, name: &str, value: Value) -> Result<(), String> {
         let name = self.resolve_name(name);
         self.check_writable(&name)?;
-        self.vars.entry(&name).value = Some(value);
+        let var = self.vars.entry(&name);
+        var.value = Some(value);
+        var.attrs.unassigned = false;
         Ok(())
     }
 

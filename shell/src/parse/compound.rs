@@ -271,10 +271,11 @@ impl Parser {
         if self.src.get(j) != Some(&')') {
             return Ok(None);
         }
-        if name
-            .split_once('=')
-            .is_some_and(|(target, _)| is_name(target.split('[').next().unwrap_or("")))
-        {
+        // `a=()` and `a+=()` are assignments of an empty list.
+        if name.split_once('=').is_some_and(|(target, _)| {
+            let target = target.strip_suffix('+').unwrap_or(target);
+            is_name(target.split('[').next().unwrap_or(""))
+        }) {
             return Ok(None);
         }
         self.pos = j + 1;

@@ -583,4 +583,14 @@ LC_ALL=C; echo ${#s} "${s//_?_/X}" "${s:1:2}"; echo _?_
 case μ in ??) echo two bytes;; esac; [[ μ == ? ]] || echo not one
 LC_ALL=C.UTF-8; [[ μ == ? ]] && echo one; echo ${#s}
 "#,
+    // An array declared and never assigned prints without =(), and is
+    // not in set's listing; readonly -a and export -a make no array;
+    // a+=() is an (empty) assignment, not a function
+    r#"declare -a x; declare -A y; declare -p x y; set | grep -c '^[xy]='
+readonly -a r; export -a e; declare -p r e
+f() { local -a la; declare -p la; }; f
+declare -a q; q[0]=1; unset 'q[0]'; declare -p q
+declare -a p; p+=(); declare -p p; declare -a m; mapfile m < /dev/null; declare -p m
+declare -a w=(); declare -p w; declare -a v; declare -r v; declare -p v
+"#,
 ];
