@@ -191,7 +191,15 @@ pub fn run_with_assignments(
                 declare_name(shell, var_name, &flags, local),
             ),
             Arg::Text(var_name, value) => {
-                let result = declare_name(shell, var_name, &flags, local).and_then(|()| {
+                // bash names the whole word when it is no assignment:
+                // `declare ]=x` reports `]=x'.
+                let checked = match declare_name(shell, var_name, &flags, local) {
+                    Err(_) if !is_name_with_subscript(var_name) => {
+                        Err(format!("`{var_name}={value}': not a valid identifier"))
+                    }
+                    other => other,
+                };
+                let result = checked.and_then(|()| {
                     let (base, index) = match crate::interp::split_subscript(var_name) {
                         Some((base, index)) => (base, Some(index)),
                         None => (var_name, None),
@@ -339,14 +347,19 @@ fn set_raw(shell: &mut Shell, name: &str, value: &str) -> Result<(), String> {
     shell.set_var(name, value.to_string())
 }
 
-/// Creates or updates `name` with the flags' attributes.
 /// Whether `text` can be what a nameref names: a variable name, with a
 /// subscript or not (empty: a reference not yet set).
 fn is_reference_target(text: &str) -> bool {
-    let base = crate::interp::split_subscript(text).map_or(text, |(base, _)| base);
-    text.is_empty() || crate::parse::is_name(base)
+    text.is_empty() || is_name_with_subscript(text)
 }
 
+/// Whether `text` is a variable name, with a subscript or not.
+fn is_name_with_subscript(text: &str) -> bool {
+    let base = crate::interp::split_subscript(text).map_or(text, |(base, _)| base);
+    crate::parse::is_name(base)
+}
+
+/// Creates or updates `name` with the flags' attributes.
 fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Result<(), String> {
     let base = crate::interp::split_subscript(name).map_or(name, |(b, _)| b);
     if !crate::parse::is_name(base) {

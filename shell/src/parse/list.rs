@@ -269,8 +269,12 @@ impl Parser {
                 }
                 _ => {}
             }
+            // In command position a subscript may hold blanks (`a[1 + 2]=x`);
+            // an argument of `declare` is a word like any other, so there
+            // `a[ 1 ]=x` is three words, as bash reads it.
+            let blanks = command.words.is_empty();
             if (command.words.is_empty() || declaration)
-                && let Some(assignment) = self.try_parse_assignment()?
+                && let Some(assignment) = self.try_parse_assignment_with(blanks)?
             {
                 if command.words.is_empty() {
                     command.assignments.push(assignment);
@@ -457,6 +461,12 @@ impl Parser {
     }
 
     pub(super) fn try_parse_assignment(&mut self) -> PResult<Option<Assignment>> {
+        self.try_parse_assignment_with(true)
+    }
+
+    /// [`Self::try_parse_assignment`]; `blanks`: whether a subscript may
+    /// hold blanks.
+    fn try_parse_assignment_with(&mut self, blanks: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
         let mut i = self.pos;
         let mut name = String::new();
@@ -478,6 +488,7 @@ impl Parser {
             loop {
                 match self.src.get(j) {
                     None | Some('\n') => return Ok(None),
+                    Some(' ' | '\t') if !blanks => return Ok(None),
                     Some('[') => depth += 1,
                     Some(']') => {
                         depth -= 1;

@@ -593,4 +593,10 @@ declare -a q; q[0]=1; unset 'q[0]'; declare -p q
 declare -a p; p+=(); declare -p p; declare -a m; mapfile m < /dev/null; declare -p m
 declare -a w=(); declare -p w; declare -a v; declare -r v; declare -p v
 "#,
+    // An argument of declare is a word like any other: a subscript with
+    // blanks splits it (in command position it is one assignment), and
+    // a word that is no identifier is named whole, value and all
+    r#"declare a[ 1 ]=x 2>&1; echo st=$?; a[1 + 2]=y; declare -p a
+declare b[b[0]=1]=X; declare -p b; declare ]=x 2>&1; export 9a=1 2>&1; readonly a-b=c 2>&1; echo st=$?
+"#,
 ];
