@@ -62,6 +62,95 @@ pub fn has_magic(text: &str, extglob: bool) -> bool {
     false
 }
 
+/// How many characters every match of the pattern `text` is long, as
+/// bash counts it for `${x/pattern/...}` (its `MATCHLEN`); `None` when a
+/// match may have any length (a `*` or an extended group). Bash tries only
+/// matches of that length, and its count ends a bracket expression at the
+/// first `]` after `[`, `[!` or `[^` unless that `]` comes first: so
+/// `[^]]` counts two characters and `${s//[^]]/z}` replaces nothing,
+/// while `${s#[^]]}` (which does not count) removes one. Reproduced.
+pub fn substitution_length(text: &str) -> Option<usize> {
+    let chars: Vec<char> = text.chars().collect();
+    let group_follows = |i: usize| chars.get(i) == Some(&'(');
+    let mut length = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match c {
+            '\\' => {
+                length += 1;
+                i += 1;
+            }
+            '*' => return None,
+            '?' | '+' | '!' | '@' if group_follows(i) => return None,
+            '[' => {
+                // The characters a bracket that never closes holds count
+                // one each, the `[` included.
+                let mut scanned = 1;
+                let mut first = true;
+                let (mut in_class, mut in_collating, mut in_equivalence) = (false, false, false);
+                loop {
+                    let Some(&c) = chars.get(i) else {
+                        return Some(length + scanned);
+                    };
+                    i += 1;
+                    if c == ']' && !first {
+                        length += 1;
+                        break;
+                    }
+                    first = false;
+                    scanned += 1;
+                    let next = chars.get(i).copied();
+                    match (c, next) {
+                        ('\\', _) => {
+                            // The escaped character, and bash gives up
+                            // when the text ends right after it.
+                            i += 1;
+                            if i >= chars.len() {
+                                return Some(length + scanned);
+                            }
+                        }
+                        // `[:`, `:]`, `[.`, `.]`, `[=` and `=]` count
+                        // as one; a `]` right after `[.` or `[=` one more.
+                        ('[', Some(':')) => {
+                            i += 1;
+                            in_class = true;
+                        }
+                        (':', Some(']')) if in_class => {
+                            i += 1;
+                            in_class = false;
+                        }
+                        ('[', Some('.' | '=')) => {
+                            i += 1;
+                            if chars.get(i) == Some(&']') {
+                                i += 1;
+                                scanned += 1;
+                            }
+                            if next == Some('.') {
+                                in_collating = true;
+                            } else {
+                                in_equivalence = true;
+                            }
+                        }
+                        ('.', Some(']')) if in_collating => {
+                            i += 1;
+                            in_collating = false;
+                        }
+                        ('=', Some(']')) if in_equivalence => {
+                            i += 1;
+                            in_equivalence = false;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => length += 1,
+        }
+    }
+    Some(length)
+}
+
 /// Removes backslash escapes.
 pub fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -139,16 +228,40 @@ impl Pattern {
     }
 
     /// The first (leftmost, then longest) match at or after `from`, as char
-    /// offsets.
-    pub fn find(&self, chars: &[char], from: usize) -> Option<(usize, usize)> {
+    /// offsets; with a `length` (see [`substitution_length`]) only matches
+    /// of that many characters count.
+    pub fn find(
+        &self,
+        chars: &[char],
+        from: usize,
+        length: Option<usize>,
+    ) -> Option<(usize, usize)> {
         for start in from..=chars.len() {
-            for end in (start..=chars.len()).rev() {
-                if self.match_here(&self.tokens, chars, start, end) {
-                    return Some((start, end));
+            match length {
+                Some(length) => {
+                    let end = start + length;
+                    if end > chars.len() {
+                        return None;
+                    }
+                    if self.match_here(&self.tokens, chars, start, end) {
+                        return Some((start, end));
+                    }
+                }
+                None => {
+                    for end in (start..=chars.len()).rev() {
+                        if self.match_here(&self.tokens, chars, start, end) {
+                            return Some((start, end));
+                        }
+                    }
                 }
             }
         }
         None
+    }
+
+    /// Whether exactly `chars[start..end]` matches.
+    pub fn matches_range(&self, chars: &[char], start: usize, end: usize) -> bool {
+        self.match_here(&self.tokens, chars, start, end)
     }
 
     fn eq(&self, a: char, b: char) -> bool {
@@ -511,6 +624,28 @@ mod tests {
     }
 
     #[test]
+    fn substitution_lengths_are_counted_as_bash_counts_them() {
+        let length = substitution_length;
+        assert_eq!(length("abc"), Some(3));
+        assert_eq!(length("a?c"), Some(3));
+        assert_eq!(length("a*"), None);
+        assert_eq!(length("@(a|b)"), None);
+        assert_eq!(length("@a"), Some(2));
+        assert_eq!(length("\\*x"), Some(2));
+        assert_eq!(length("[abc]x"), Some(2));
+        assert_eq!(length("[]]"), Some(1));
+        assert_eq!(length("[[:digit:]]"), Some(1));
+        assert_eq!(length("[[.].]]"), Some(1));
+        assert_eq!(length("[\\]]"), Some(1));
+        // bash's scan ends at the first `]` after a negation.
+        assert_eq!(length("[^]]"), Some(2));
+        assert_eq!(length("[!]a]"), Some(3));
+        // A bracket that never closes counts what it holds.
+        assert_eq!(length("x[ab"), Some(4));
+        assert_eq!(length("["), Some(1));
+    }
+
+    #[test]
     fn extended_globs() {
         assert!(m("@(foo|bar)", "bar"));
         assert!(!m("@(foo|bar)", "baz"));
@@ -532,7 +667,14 @@ mod tests {
         assert_eq!(p.match_suffix("a.tar.gz", false), Some(5));
         assert_eq!(p.match_suffix("a.tar.gz", true), Some(1));
         let chars: Vec<char> = "hello".chars().collect();
-        assert_eq!(Pattern::new("l*", false).find(&chars, 0), Some((2, 5)));
+        assert_eq!(
+            Pattern::new("l*", false).find(&chars, 0, None),
+            Some((2, 5))
+        );
+        assert_eq!(
+            Pattern::new("l?", false).find(&chars, 0, Some(2)),
+            Some((2, 4))
+        );
     }
 
     #[test]

@@ -338,12 +338,16 @@ impl Shell {
             } => {
                 let pattern_text = self.expand_pattern(pattern)?;
                 let replacement = self.expand_pattern(replacement)?;
-                let matcher = Pattern::new(&self.locale_chars(&pattern_text), self.opts.extglob);
-                let empty_pattern = pattern_text.is_empty();
+                let pattern_text = self.locale_chars(&pattern_text);
+                let matcher = Pattern::new(&pattern_text, self.opts.extglob);
+                let search = Search {
+                    matcher: &matcher,
+                    length: crate::pattern::substitution_length(&pattern_text),
+                    empty: pattern_text.is_empty(),
+                    mode: *mode,
+                };
                 Ok(map_base(base, |value| {
-                    self.in_locale(value, |value| {
-                        replace(&value, &matcher, empty_pattern, *mode, &replacement)
-                    })
+                    self.in_locale(value, |value| replace(&value, &search, &replacement))
                 }))
             }
             ParamOp::Substring { offset, length } => {
@@ -709,16 +713,28 @@ fn map_base_opt(base: Base, f: impl Fn(Option<String>) -> Option<String>) -> Exp
     }
 }
 
+/// What `${value/pattern/...}` looks for.
+#[derive(Clone, Copy)]
+struct Search<'a> {
+    matcher: &'a Pattern,
+    /// The one length a match may have, as bash counts it
+    /// ([`crate::pattern::substitution_length`]).
+    length: Option<usize>,
+    /// The pattern is empty.
+    empty: bool,
+    mode: ReplaceMode,
+}
+
 /// `${value/pattern/replacement}`; in the replacement (escaped like a
 /// pattern) an unquoted `&` is the matched text (bash 5.2's
 /// `patsub_replacement`).
-fn replace(
-    value: &str,
-    matcher: &Pattern,
-    empty_pattern: bool,
-    mode: ReplaceMode,
-    replacement: &str,
-) -> String {
+fn replace(value: &str, search: &Search, replacement: &str) -> String {
+    let Search {
+        matcher,
+        length,
+        empty: empty_pattern,
+        mode,
+    } = *search;
     let substitute = |matched: &str| -> String {
         let mut out = String::new();
         let mut chars = replacement.chars();
@@ -741,7 +757,11 @@ fn replace(
             if empty_pattern {
                 return format!("{}{value}", substitute(""));
             }
-            match matcher.match_prefix(value, true) {
+            let prefix = match length {
+                Some(n) => (n <= chars.len() && matcher.matches_range(&chars, 0, n)).then_some(n),
+                None => matcher.match_prefix(value, true),
+            };
+            match prefix {
                 Some(n) => {
                     let matched: String = chars[..n].iter().collect();
                     format!(
@@ -757,7 +777,14 @@ fn replace(
             if empty_pattern {
                 return format!("{value}{}", substitute(""));
             }
-            match matcher.match_suffix(value, true) {
+            let suffix = match length {
+                Some(n) => chars
+                    .len()
+                    .checked_sub(n)
+                    .filter(|&start| matcher.matches_range(&chars, start, chars.len())),
+                None => matcher.match_suffix(value, true),
+            };
+            match suffix {
                 Some(n) => {
                     let matched: String = chars[n..].iter().collect();
                     format!(
@@ -779,7 +806,7 @@ fn replace(
             // match nothing matches there only in an empty value (bash's
             // `${v//*/-}` is one `-`).
             while pos < chars.len() || chars.is_empty() && pos == 0 {
-                match matcher.find(&chars, pos) {
+                match matcher.find(&chars, pos, length) {
                     Some((start, end)) => {
                         out.extend(&chars[pos..start]);
                         let matched: String = chars[start..end].iter().collect();

@@ -599,4 +599,14 @@ declare -a w=(); declare -p w; declare -a v; declare -r v; declare -p v
     r#"declare a[ 1 ]=x 2>&1; echo st=$?; a[1 + 2]=y; declare -p a
 declare b[b[0]=1]=X; declare -p b; declare ]=x 2>&1; export 9a=1 2>&1; readonly a-b=c 2>&1; echo st=$?
 "#,
+    // ${x/pattern/...} tries only matches as long as bash counts the
+    // pattern: a negated bracket holding a first `]` counts two, so
+    // `[^]]` replaces nothing there while `#` and `%` still match it
+    r#"s='ab^cd^'; t='a]b]'; p='[^]]'
+echo "${s//$p/z}" "${s/$p/z}" "${s/#$p/z}" "${s/%$p/z}" "${s#$p}" "${s%$p}"
+echo "${t//[!]]/z}" "${t//[]]/z}" "${t//[a]]/z}" "${t//[[:alpha:]]/z}" "${t/#[a]]/z}" "${t/%[b]]/z}"
+echo "${s//?c/X}" "${s//c?/X}" "${s/%d?/X}" "${s//\^/-}" "${s//[^a-c]/.}"
+shopt -s extglob; echo "${s//@(b|d)/Y}" "${s//+(c)d/Y}"
+u='αβγ'; echo "${u//β?/X}" "${u/#??/X}"
+"#,
 ];
