@@ -308,6 +308,10 @@ pub struct ParamExpansion {
     /// `${#name}`
     pub length: bool,
     pub op: ParamOp,
+    /// Written in braces (`${a}`), not bare (`$a`): brace expansion can
+    /// make name characters follow a bare one, which then join its name
+    /// as they would in the text bash expands (`{$a,b}_c` reads `$a_c`).
+    pub braced: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

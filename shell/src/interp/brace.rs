@@ -70,6 +70,15 @@ fn atoms_to_word(atoms: Vec<Atom>) -> Word {
     let mut literal = String::new();
     for atom in atoms {
         match atom {
+            // Bash expands braces in the word's text, so name characters
+            // an alternative puts after a bare `$name` lengthen that name
+            // (`{$a,b}_c` makes `$a_c`, `$a{x,y}` makes `$ax` and `$ay`).
+            Atom::Char(c) if literal.is_empty() && (c.is_ascii_alphanumeric() || c == '_') => {
+                match parts.last_mut() {
+                    Some(WordPart::Param(param)) if takes_name_chars(param) => param.name.push(c),
+                    _ => literal.push(c),
+                }
+            }
             Atom::Char(c) => literal.push(c),
             Atom::Part(part) => {
                 if !literal.is_empty() {
@@ -83,6 +92,11 @@ fn atoms_to_word(atoms: Vec<Atom>) -> Word {
         parts.push(WordPart::Literal(literal));
     }
     Word { parts }
+}
+
+/// Whether `param` is a bare `$name` (not `${name}`, not `$1` or `$@`).
+fn takes_name_chars(param: &ParamExpansion) -> bool {
+    !param.braced && crate::parse::is_name(&param.name)
 }
 
 /// Every alternative built is charged to `budget` (in atoms); `None` once

@@ -33,6 +33,7 @@ impl Parser {
             indirect: false,
             length: false,
             op: ParamOp::Bad(text),
+            braced: true,
         })
     }
 
@@ -93,6 +94,7 @@ impl Parser {
                 indirect: false,
                 length: false,
                 op: ParamOp::Names { at },
+                braced: true,
             });
         }
         let op = if length {
@@ -113,6 +115,7 @@ impl Parser {
             indirect,
             length,
             op,
+            braced: true,
         })
     }
 

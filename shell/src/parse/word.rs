@@ -562,6 +562,7 @@ fn simple_param(name: String) -> WordPart {
         indirect: false,
         length: false,
         op: ParamOp::None,
+        braced: false,
     }))
 }
 

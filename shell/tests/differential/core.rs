@@ -609,4 +609,9 @@ echo "${s//?c/X}" "${s//c?/X}" "${s/%d?/X}" "${s//\^/-}" "${s//[^a-c]/.}"
 shopt -s extglob; echo "${s//@(b|d)/Y}" "${s//+(c)d/Y}"
 u='αβγ'; echo "${u//β?/X}" "${u/#??/X}"
 "#,
+    // Brace expansion works on the word's text: name characters put
+    // after a bare $name join its name ($a_c); ${a}, $1 and $@ keep theirs
+    r#"a=1; ax=2; a_c=C; echo $a{x,y}; echo {$a,b}_{c,d}; echo {_$a,b}_{c,d}
+echo ${a}{x,y} {"$a",b}_c; set -- p; echo {$1,b}2 {$@,q}x {$a,b}-{c,d}
+"#,
 ];
