@@ -291,5 +291,5 @@ fn literal_tilde(word: &Word) -> Word {
 
 /// Whether brace expansion would turn `word` into more than one word.
 fn brace_expands(word: &Word, max_bytes: usize) -> bool {
-    super::brace::brace_expand(word, max_bytes).is_none_or(|words| words.len() > 1)
+    super::brace::brace_expand(word, max_bytes).map_or(true, |words| words.len() > 1)
 }

@@ -7,18 +7,32 @@ use crate::ast::*;
 #[derive(Clone, PartialEq)]
 enum Atom {
     Char(char),
+    /// A `\\` or `` ` `` a character sequence made (`{Z..a}`): bash puts
+    /// it into the word's text, where it is syntax again (an escape, the
+    /// start of a command substitution).
+    Made(char),
     Part(WordPart),
 }
 
-/// Brace expansion of a word (on its unquoted literal text); `None` when
-/// the words it makes would take more than `max_bytes`.
-pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Option<Vec<Word>> {
+/// Why brace expansion made no words.
+#[derive(Debug, PartialEq)]
+pub(crate) enum BraceError {
+    /// The words would take more than the byte budget.
+    TooLarge,
+    /// A sequence made a `` ` `` that nothing closes: bash's "bad
+    /// substitution" (the message), which abandons the command.
+    Unclosed(String),
+}
+
+/// Brace expansion of a word (on its unquoted literal text), within
+/// `max_bytes`.
+pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Result<Vec<Word>, BraceError> {
     let has_brace = word
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Literal(t) if t.contains('{')));
     if !has_brace {
-        return Some(vec![word.clone()]);
+        return Ok(vec![word.clone()]);
     }
     let mut atoms = Vec::new();
     for part in &word.parts {
@@ -28,16 +42,14 @@ pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Option<Vec<Word>> {
         }
     }
     let mut budget = max_bytes / std::mem::size_of::<Atom>();
-    let expanded = expand_atoms(&atoms, 0, &mut budget)?;
+    let expanded = expand_atoms(&atoms, 0, &mut budget).ok_or(BraceError::TooLarge)?;
     if expanded.len() == 1 && expanded[0] == atoms {
-        return Some(vec![word.clone()]);
+        return Ok(vec![word.clone()]);
     }
-    Some(
-        expanded
-            .into_iter()
-            .map(|atoms| with_tilde_prefix(atoms_to_word(atoms)))
-            .collect(),
-    )
+    expanded
+        .into_iter()
+        .map(|atoms| atoms_to_word(atoms).map(with_tilde_prefix))
+        .collect()
 }
 
 /// Tilde expansion comes after brace expansion: a word it makes that
@@ -65,11 +77,60 @@ fn with_tilde_prefix(mut word: Word) -> Word {
     word
 }
 
-fn atoms_to_word(atoms: Vec<Atom>) -> Word {
+fn atoms_to_word(atoms: Vec<Atom>) -> Result<Word, BraceError> {
     let mut parts = Vec::new();
     let mut literal = String::new();
-    for atom in atoms {
+    let mut atoms = atoms.into_iter().peekable();
+    while let Some(atom) = atoms.next() {
         match atom {
+            // A made backslash escapes what follows it; at the end of the
+            // word it leaves a quoted nothing (the word stays, empty or
+            // not). Before an expansion bash would keep that expansion's
+            // text literal; here the backslash just goes.
+            Atom::Made('\\') => {
+                flush(&mut literal, &mut parts);
+                match atoms.peek().cloned() {
+                    Some(Atom::Char(c) | Atom::Made(c)) => {
+                        atoms.next();
+                        parts.push(WordPart::Escaped(c.to_string()));
+                    }
+                    Some(Atom::Part(_)) => {}
+                    None => parts.push(WordPart::SingleQuoted(String::new())),
+                }
+            }
+            // A made backquote ending the word stays one; otherwise it
+            // opens a command substitution that only another made one
+            // can close.
+            Atom::Made(_) if atoms.peek().is_none() => literal.push('`'),
+            Atom::Made(_) => {
+                let rest: Vec<Atom> = atoms.by_ref().collect();
+                let close = rest.iter().position(|a| matches!(a, Atom::Made('`')));
+                let command: Option<String> = close.and_then(|close| {
+                    rest[..close]
+                        .iter()
+                        .map(|a| match a {
+                            Atom::Char(c) | Atom::Made(c) => Some(*c),
+                            Atom::Part(_) => None,
+                        })
+                        .collect()
+                });
+                let Some((command, close)) = command.zip(close) else {
+                    let text = crate::parse::word_text(&atoms_to_plain_word(rest));
+                    return Err(BraceError::Unclosed(format!(
+                        "bad substitution: no closing \"`\" in `{text}"
+                    )));
+                };
+                flush(&mut literal, &mut parts);
+                parts.push(WordPart::CommandSub(std::sync::Arc::new(
+                    crate::parse::backquoted(&command),
+                )));
+                atoms = rest
+                    .into_iter()
+                    .skip(close + 1)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .peekable();
+            }
             // Bash expands braces in the word's text, so name characters
             // an alternative puts after a bare `$name` lengthen that name
             // (`{$a,b}_c` makes `$a_c`, `$a{x,y}` makes `$ax` and `$ay`).
@@ -81,16 +142,36 @@ fn atoms_to_word(atoms: Vec<Atom>) -> Word {
             }
             Atom::Char(c) => literal.push(c),
             Atom::Part(part) => {
-                if !literal.is_empty() {
-                    parts.push(WordPart::Literal(std::mem::take(&mut literal)));
-                }
+                flush(&mut literal, &mut parts);
                 parts.push(part);
             }
         }
     }
+    flush(&mut literal, &mut parts);
+    Ok(Word { parts })
+}
+
+/// Ends the literal text gathered so far as a part of its own.
+fn flush(literal: &mut String, parts: &mut Vec<WordPart>) {
     if !literal.is_empty() {
-        parts.push(WordPart::Literal(literal));
+        parts.push(WordPart::Literal(std::mem::take(literal)));
     }
+}
+
+/// The atoms as a word, made characters as plain ones (for messages).
+fn atoms_to_plain_word(atoms: Vec<Atom>) -> Word {
+    let mut parts = Vec::new();
+    let mut literal = String::new();
+    for atom in atoms {
+        match atom {
+            Atom::Char(c) | Atom::Made(c) => literal.push(c),
+            Atom::Part(part) => {
+                flush(&mut literal, &mut parts);
+                parts.push(part);
+            }
+        }
+    }
+    flush(&mut literal, &mut parts);
     Word { parts }
 }
 
@@ -120,7 +201,14 @@ fn expand_atoms(atoms: &[Atom], depth: usize, budget: &mut usize) -> Option<Vec<
                 match sequence(&atoms[start + 1..close]) {
                     Some(items) => items
                         .into_iter()
-                        .map(|s| s.chars().map(Atom::Char).collect())
+                        .map(|s| {
+                            s.chars()
+                                .map(|c| match c {
+                                    '\\' | '`' => Atom::Made(c),
+                                    c => Atom::Char(c),
+                                })
+                                .collect()
+                        })
                         .collect(),
                     None => {
                         start += 1;
@@ -224,7 +312,7 @@ fn sequence(atoms: &[Atom]) -> Option<Vec<String>> {
         .iter()
         .map(|a| match a {
             Atom::Char(c) => Some(*c),
-            Atom::Part(_) => None,
+            Atom::Made(_) | Atom::Part(_) => None,
         })
         .collect::<Option<String>>()?;
     let parts: Vec<&str> = text.split("..").collect();
@@ -320,9 +408,21 @@ mod tests {
     }
 
     #[test]
+    fn made_backslashes_and_backquotes_are_syntax_again() {
+        let words = brace_expand(&Word::literal("{Z..a}"), 1 << 20).unwrap();
+        let texts: Vec<String> = words.iter().map(crate::parse::word_text).collect();
+        assert_eq!(texts, ["Z", "[", "", "]", "^", "_", "`", "a"]);
+        assert_eq!(words[2].parts, [WordPart::SingleQuoted(String::new())]);
+        assert!(matches!(
+            brace_expand(&Word::literal("-{a..Z}-"), 1 << 20),
+            Err(BraceError::Unclosed(message)) if message.ends_with("in `-")
+        ));
+    }
+
+    #[test]
     fn brace_expansion_stops_at_its_byte_budget() {
         let word = Word::literal("{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{0..9}");
-        assert!(brace_expand(&word, 64 << 20).is_none());
+        assert_eq!(brace_expand(&word, 64 << 20), Err(BraceError::TooLarge));
         assert_eq!(
             brace_expand(&Word::literal("{1..3}"), 1 << 10)
                 .unwrap()

@@ -5,6 +5,7 @@
 use goccia_core::{LimitKind, Stop};
 use goccia_vfs::{NodeType, VfsPath};
 
+use super::brace::BraceError;
 use super::{ExecResult, Flow, Shell};
 use crate::arith;
 use crate::ast::*;
@@ -178,12 +179,16 @@ impl Shell {
     /// makes are built in memory before anything runs, so a product of
     /// sequences (`{1..9}{1..9}...`) must end at a bound, not at the host's
     /// memory.
-    fn braces(&self, word: &Word) -> Result<Vec<Word>, Flow> {
+    fn braces(&mut self, word: &Word) -> Result<Vec<Word>, Flow> {
         if !self.opts.braceexpand {
             return Ok(vec![word.clone()]);
         }
-        super::brace::brace_expand(word, self.ctx.limits.max_value_bytes)
-            .ok_or(Flow::Stop(Stop::Limit(LimitKind::ShellValue)))
+        super::brace::brace_expand(word, self.ctx.limits.max_value_bytes).map_err(|error| {
+            match error {
+                BraceError::TooLarge => Flow::Stop(Stop::Limit(LimitKind::ShellValue)),
+                BraceError::Unclosed(message) => self.abandon_line(&message),
+            }
+        })
     }
 
     /// One word as one string (no splitting or globbing).

@@ -147,6 +147,12 @@ pub(crate) fn expandable_text_word(text: &str) -> PResult<Word> {
     Parser::new(text).heredoc_word(text)
 }
 
+/// The commands of backquotes holding `text` (a syntax error in them
+/// is the substitution's, when it runs).
+pub(crate) fn backquoted(text: &str) -> List {
+    word::backquoted_list(Parser::new(text), text).unwrap_or_default()
+}
+
 /// A character of a login name after `~` (the tilde prefix).
 pub(crate) use word::is_login_char;
 

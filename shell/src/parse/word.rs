@@ -384,20 +384,7 @@ impl Parser {
                 Some(c) => text.push(c),
             }
         }
-        let mut parser = self.nested(&text);
-        let mut list = List::default();
-        loop {
-            match parser.next_command() {
-                Ok(Some(command)) => list.items.extend(command.items),
-                Ok(None) => return Ok(list),
-                // bash parses backquotes only when the substitution runs:
-                // their syntax error is the substitution's (reported, status
-                // 2, empty output), not the script's. `builtin eval` of the
-                // text reproduces that when it runs.
-                Err(error) if error.stop.is_none() => return Ok(deferred_syntax_error(&text)),
-                Err(error) => return Err(error),
-            }
-        }
+        backquoted_list(self.nested(&text), &text)
     }
 
     /// A list up to the matching `)` (for `$(...)`, `<(...)`).
@@ -656,6 +643,23 @@ pub(super) fn count_literal(word: &Word, c: char) -> usize {
 
 /// A list that, when run, reads `text` again and fails on its syntax
 /// error as a command substitution's child does.
+/// The commands of backquotes' `text`, read by `parser`.
+pub(super) fn backquoted_list(mut parser: Parser, text: &str) -> PResult<List> {
+    let mut list = List::default();
+    loop {
+        match parser.next_command() {
+            Ok(Some(command)) => list.items.extend(command.items),
+            Ok(None) => return Ok(list),
+            // bash parses backquotes only when the substitution runs:
+            // their syntax error is the substitution's (reported, status
+            // 2, empty output), not the script's. `builtin eval` of the
+            // text reproduces that when it runs.
+            Err(error) if error.stop.is_none() => return Ok(deferred_syntax_error(text)),
+            Err(error) => return Err(error),
+        }
+    }
+}
+
 fn deferred_syntax_error(text: &str) -> List {
     Parser::parse_all(&format!("builtin eval {}", crate::interp::quote(text))).unwrap_or_default()
 }

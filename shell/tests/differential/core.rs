@@ -614,4 +614,11 @@ u='αβγ'; echo "${u//β?/X}" "${u/#??/X}"
     r#"a=1; ax=2; a_c=C; echo $a{x,y}; echo {$a,b}_{c,d}; echo {_$a,b}_{c,d}
 echo ${a}{x,y} {"$a",b}_c; set -- p; echo {$1,b}2 {$@,q}x {$a,b}-{c,d}
 "#,
+    // A letter sequence across Z..a makes \ and ` that are syntax again
+    // in the word's text: the backslash escapes or leaves an empty word,
+    // the backquote opens a substitution nothing closes (the command is
+    // abandoned, status 1) unless it ends the word
+    r#"printf '<%s>' {Z..a}; echo; printf '<%s>' x{Z..a}; echo; printf '<%s>' {a..Z..2}; echo
+echo -{z..A}-; echo st=$?; printf '<%s>' {Z..a}y 2>/dev/null; echo st=$?
+"#,
 ];
