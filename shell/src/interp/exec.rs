@@ -124,6 +124,32 @@ impl Shell {
             if let Some(Command::Simple(last)) = pipeline.commands.last() {
                 self.line = last.line;
             }
+            // bash waits for a `( )` ending a pipeline as for any subshell
+            // of its own, and its failure sets off the ERR trap and `set
+            // -e` there, before the pipeline's own: `true | (false)` runs
+            // the trap twice, even under a `!`. The failure waited for is
+            // the pipeline's (`pipefail` counted), or with `lastpipe` the
+            // subshell's own.
+            let waited = match result {
+                Ok(_) if self.opts.lastpipe => self.pipestatus.last().copied(),
+                Ok(status) => Some(status),
+                Err(_) => None,
+            };
+            if let Some(status) = waited
+                && status != 0
+                && !asynchronous
+                && ends_in_subshell(pipeline)
+                && !self.errexit_held_off()
+            {
+                self.status = status;
+                self.run_err_trap()?;
+                if self.errexit_applies() {
+                    if pipeline.negated {
+                        self.negations.pop();
+                    }
+                    return Err(Flow::Exit(status));
+                }
+            }
             result
         };
         if pipeline.negated {
@@ -676,6 +702,15 @@ impl Write for OutHandle {
 /// Whether `command`'s status is its own rather than that of the last
 /// command inside it: a simple command, `( )`, `(( ))` and `[[ ]]` (they
 /// set `PIPESTATUS`, and their failure sets off `set -e` and the ERR trap).
+/// Whether `pipeline` has several commands and its last one is a `( )`.
+fn ends_in_subshell(pipeline: &Pipeline) -> bool {
+    pipeline.commands.len() > 1
+        && matches!(
+            pipeline.commands.last(),
+            Some(Command::Compound(compound, _)) if matches!(**compound, CompoundCommand::Subshell(_))
+        )
+}
+
 fn has_own_status(command: &Command) -> bool {
     match command {
         Command::Simple(_) => true,

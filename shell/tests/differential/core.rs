@@ -621,4 +621,13 @@ echo ${a}{x,y} {"$a",b}_c; set -- p; echo {$1,b}2 {$@,q}x {$a,b}-{c,d}
     r#"printf '<%s>' {Z..a}; echo; printf '<%s>' x{Z..a}; echo; printf '<%s>' {a..Z..2}; echo
 echo -{z..A}-; echo st=$?; printf '<%s>' {Z..a}y 2>/dev/null; echo st=$?
 "#,
+    // A ( ) ending a pipeline is waited for as a subshell: its failure
+    // sets off the ERR trap (and set -e) before the pipeline's own
+    r#"trap "echo E" ERR; true | (false); echo ---; (false) | true; echo ---; ! true | (false); echo ---
+if true | (false); then :; fi; true | (false) || :; echo ---; set -o pipefail; (false) | (true); echo ---
+f() { true | (false); }; f; echo ---; x=$(true | (false)); echo "[$x]"; true | { false; }; echo ---
+set +o pipefail; shopt -s lastpipe; true | (false); echo ---; true | { false; }; echo ---
+shopt -u lastpipe; true | (false) & wait; echo ---
+set -e; ! true | (false); echo survived; true | (false); echo no
+"#,
 ];
