@@ -308,6 +308,26 @@ impl<'a> Splitter<'a> {
         field
     }
 
+    /// The rest of the line from `start` minus trailing IFS whitespace.
+    /// As in bash, which trims the text with its escape markers still in,
+    /// escaped whitespace is trimmed too, but never the first byte: when
+    /// the rest is all whitespace and starts escaped, bash's escape marker
+    /// (`\x01`) is what remains.
+    fn rest_trimmed(&self, start: usize) -> String {
+        let trimmable = |i: usize| {
+            let c = self.chars[i].0;
+            self.ifs.contains(c) && matches!(c, ' ' | '\t' | '\n')
+        };
+        let mut end = self.chars.len();
+        while end > start + 1 && trimmable(end - 1) {
+            end -= 1;
+        }
+        if end == start + 1 && self.chars[start].1 && trimmable(start) {
+            return '\u{1}'.to_string();
+        }
+        text(&self.chars[start..end])
+    }
+
     /// Every field (`read -a`).
     fn all(mut self) -> Vec<String> {
         let mut fields = Vec::new();
@@ -331,11 +351,7 @@ impl<'a> Splitter<'a> {
             if self.at == self.chars.len() {
                 fields.push(word);
             } else {
-                let mut end = self.chars.len();
-                while end > rest_start && self.is_whitespace(end - 1) {
-                    end -= 1;
-                }
-                fields.push(text(&self.chars[rest_start..end]));
+                fields.push(self.rest_trimmed(rest_start));
             }
         }
         fields

@@ -630,4 +630,11 @@ set +o pipefail; shopt -s lastpipe; true | (false); echo ---; true | { false; };
 shopt -u lastpipe; true | (false) & wait; echo ---
 set -e; ! true | (false); echo survived; true | (false); echo no
 "#,
+    // read's last name takes the rest minus trailing IFS whitespace,
+    // escaped or not, but never its first character: an escaped blank
+    // left alone there is bash's escape marker \x01
+    r#"IFS=' '; read a b <<< 'x y z\ '; printf '[%q]' "$b"; read a b <<< 'x \  \ '; printf '[%q]' "$b"
+read a b <<< 'x \ y \ '; printf '[%q]' "$b"; IFS=' :'; read a b <<< 'x y: \ '; printf '[%q]' "$b"
+IFS='x '; echo 'x\  \ ' | (read a b; printf '[%q][%q]\n' "$a" "$b"); read -r a b <<< 'x y\ '; printf '[%q]\n' "$b"
+"#,
 ];
