@@ -33,7 +33,7 @@ use parking_lot::Mutex;
 
 /// Bash-verified cases that must pass (raise it as the shell improves;
 /// never lower it to make a change pass).
-const FLOOR: usize = 2578;
+const FLOOR: usize = 2579;
 
 /// Cases whose bash behaviour depends on what a sandbox does not have
 /// (issue 22 item 4), with the reason: listed, not run, not counted.

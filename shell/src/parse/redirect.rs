@@ -104,7 +104,38 @@ impl Parser {
 
     /// Reads the bodies of pending here-documents, starting at the current
     /// position (the start of a line).
+    ///
+    /// A here-document opened inside an alias's text takes its body from
+    /// the input after the line the alias was used on, as bash reads it:
+    /// the lines are cut out of the input there, and the alias's own
+    /// remaining lines are read as commands.
     pub(super) fn read_pending_heredocs(&mut self) {
+        if self.pending_heredocs.is_empty() {
+            return;
+        }
+        let in_alias = self
+            .alias_stack
+            .iter()
+            .map(|(_, end)| *end)
+            .filter(|end| *end >= self.pos)
+            .max();
+        let Some(alias_end) = in_alias else {
+            self.read_heredoc_bodies();
+            return;
+        };
+        let mut after_line = alias_end;
+        while self.src.get(after_line).is_some_and(|c| *c != '\n') {
+            after_line += 1;
+        }
+        let after_line = (after_line + 1).min(self.src.len());
+        let resume = self.pos;
+        self.pos = after_line;
+        self.read_heredoc_bodies();
+        self.src.drain(after_line..self.pos);
+        self.pos = resume;
+    }
+
+    fn read_heredoc_bodies(&mut self) {
         for pending in std::mem::take(&mut self.pending_heredocs) {
             let mut body = String::new();
             while self.pos < self.src.len() {

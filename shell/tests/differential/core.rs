@@ -637,4 +637,21 @@ set -e; ! true | (false); echo survived; true | (false); echo no
 read a b <<< 'x \ y \ '; printf '[%q]' "$b"; IFS=' :'; read a b <<< 'x y: \ '; printf '[%q]' "$b"
 IFS='x '; echo 'x\  \ ' | (read a b; printf '[%q][%q]\n' "$a" "$b"); read -r a b <<< 'x y\ '; printf '[%q]\n' "$b"
 "#,
+    // A here-document opened in an alias's text reads its body from the
+    // lines after the one the alias was used on; the alias's own lines
+    // after the <<EOF are commands
+    r#"shopt -s expand_aliases; alias c='cat <<EOF
+echo in-alias
+EOF
+'
+c
+body line
+EOF
+echo "after $?"
+alias d='cat <<X; echo mid'
+d; echo same-line
+from after
+X
+echo end
+"#,
 ];
