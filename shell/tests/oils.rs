@@ -74,7 +74,27 @@ const OUTSIDE_THE_SANDBOX: &[(&str, &str)] = &[
         "runs /tmp/getopts-1523.sh, which the case before it wrote; each case runs in a \
          fresh VFS, so the file is not there (that case, which writes and runs it, passes)",
     ),
+    ("builtin-bracket::36::test -p named pipe", NO_FIFOS),
+    ("redirect::30::<> for read/write named pipes", NO_FIFOS),
+    (
+        "builtin-bracket::42::-ef",
+        "makes a hard link with `ln` and asks `-ef` whether both names are one file; the \
+         VFS has no inodes (a file is the content at one path, shared by structure and \
+         copied on write), so a hard link is a copy and `-ef` finds two files",
+    ),
+    (
+        "var-sub::2::Braced block inside ${}",
+        "lists /bin/ls; goccia's utilities are no files (`command -v ls` names /usr/bin/ls \
+         and running that path runs ls), and the VFS holds only what was seeded, so there \
+         is no file at /bin/ls to list",
+    ),
 ];
+
+/// Why the named-pipe cases are outside.
+const NO_FIFOS: &str = "makes a named pipe with `mkfifo`; the VFS holds files, folders and \
+     symbolic links only (what diffs, patches and write-back carry), and a named pipe's \
+     point, a meeting place for processes running at once, does not arise where a \
+     background job runs to its end before the next command, so there is no `mkfifo`";
 
 /// Why the `kill` cases that signal a running `sleep` are outside.
 const STILL_RUNNING: &str = "signals a background job while it still runs; goccia runs a \
