@@ -48,6 +48,13 @@ fn open_descriptor<'a>(shell: &'a Shell, path: &str) -> Option<&'a crate::io::Fd
     shell.fds.get(fd)
 }
 
+/// A path such as `/usr/bin/git` where a utility is taken to live (and
+/// the VFS holds nothing): `-e`, `-f`, `-r`, `-s` and `-x` see a program
+/// file there, so `[ -x "$(command -v git)" ]` agrees with `command -v`.
+fn is_utility_path(shell: &mut Shell, path: &str) -> bool {
+    shell.system_program_at(path).is_some()
+}
+
 /// A unary test; `None` for an unknown operator.
 pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
     Some(match op {
@@ -58,13 +65,14 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                 || arg == "/dev"
                 || open_descriptor(shell, arg).is_some()
                 || lookup(shell, arg).is_some()
+                || is_utility_path(shell, arg)
         }
-        "-f" => matches!(lookup(shell, arg), Some(Node::File(_))),
+        "-f" => matches!(lookup(shell, arg), Some(Node::File(_))) || is_utility_path(shell, arg),
         "-d" => arg == "/dev" || matches!(lookup(shell, arg), Some(Node::Dir(_))),
         "-s" => match lookup(shell, arg) {
             Some(Node::File(file)) => !file.is_empty(),
             Some(Node::Dir(_) | Node::Link(_)) => true,
-            None => false,
+            None => is_utility_path(shell, arg),
         },
         "-r" => {
             is_device(arg)
@@ -78,6 +86,7 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                     )
                 )
                 || lookup(shell, arg).is_some()
+                || is_utility_path(shell, arg)
         }
         "-w" => {
             is_device(arg)
@@ -87,7 +96,7 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                 )
                 || lookup(shell, arg).is_some()
         }
-        "-x" => has_mode_bit(shell, arg, 0o111),
+        "-x" => has_mode_bit(shell, arg, 0o111) || is_utility_path(shell, arg),
         "-O" | "-G" => lookup(shell, arg).is_some(),
         "-N" => lookup(shell, arg).is_some(),
         "-c" => matches!(

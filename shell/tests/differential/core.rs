@@ -654,4 +654,10 @@ from after
 X
 echo end
 "#,
+    // test sees a utility where command -v says it lives: an executable
+    // file in /usr/bin and /bin, so the usual "is it installed" check holds
+    r#"for c in ls grep sed awk; do [ -x "$(command -v $c)" ] && echo "$c ok"; done
+[ -x /usr/bin/surely-not-here ] || echo none; [ -f /bin/cat ] && [ -s /usr/bin/cat ] && [[ -r /bin/ls ]] && echo files
+[ -d /usr/bin/ls ] || echo "not a folder"; [ -x ./ls ] || echo "not here"
+"#,
 ];
