@@ -1,6 +1,15 @@
 //! Parameter expansion: `${name}`, `${name[i]}`, `${#name}`, `${!name}`,
 //! defaults and alternatives, pattern removal and replacement, substrings,
 //! case changes and `@` transformations.
+//!
+//! This module reads the operator and finds the value; `replace` does
+//! `${x/pattern/...}` and `transform` the `@` operators with the quoting
+//! they share with `set` and `declare -p`.
+
+mod replace;
+mod transform;
+
+pub use transform::quote;
 
 use super::expand::Expanded;
 use super::variables::split_subscript;
@@ -8,7 +17,7 @@ use super::{Flow, Shell};
 use crate::arith;
 use crate::ast::*;
 use crate::pattern::Pattern;
-use crate::vars::Value;
+use replace::{Search, replace};
 
 /// Values before the operator is applied.
 enum Base {
@@ -485,192 +494,6 @@ impl Shell {
             }
         }
     }
-
-    fn transform(
-        &mut self,
-        name: &str,
-        index: Option<&Word>,
-        base: Base,
-        op: char,
-    ) -> Result<Expanded, Flow> {
-        match op {
-            'Q' => Ok(map_base_opt(base, |v| v.map(|v| quote(&v)))),
-            'E' => Ok(map_base(base, |v| crate::escape::ansi_c(&v))),
-            'P' => {
-                let mut failed = None;
-                let expanded = map_base(base, |v| {
-                    self.expand_prompt(&v).unwrap_or_else(|flow| {
-                        failed = Some(flow);
-                        String::new()
-                    })
-                });
-                match failed {
-                    Some(flow) => Err(flow),
-                    None => Ok(expanded),
-                }
-            }
-            'U' => Ok(map_base(base, |v| v.to_uppercase())),
-            'L' => Ok(map_base(base, |v| v.to_lowercase())),
-            'u' => Ok(map_base(base, |v| {
-                let mut chars = v.chars();
-                match chars.next() {
-                    Some(first) => first.to_uppercase().chain(chars).collect(),
-                    None => v,
-                }
-            })),
-            'a' => {
-                // A declared variable has its attributes even without a
-                // value (`a=(); ${a@a}` is `a`).
-                let attrs = self.attribute_flags(name);
-                Ok(match base {
-                    Base::One(None) if !attrs.is_empty() => Expanded::One(Some(attrs)),
-                    base => map_base_opt(base, |v| v.map(|_| attrs.clone())),
-                })
-            }
-            'A' => {
-                let whole = index
-                    .and_then(Word::as_plain)
-                    .is_some_and(|i| i == "@" || i == "*");
-                if whole
-                    || index.is_some() && self.get_value(name).is_some_and(|v| v.scalar().is_none())
-                {
-                    return Ok(Expanded::One(
-                        self.declaration_text(name, index.is_some() && !whole),
-                    ));
-                }
-                // `name='value'`, with `declare -<attrs>` when it has any.
-                let attrs = self.attribute_flags(name);
-                let prefix = if attrs.is_empty() {
-                    String::new()
-                } else {
-                    format!("declare -{attrs} ")
-                };
-                Ok(map_base_opt(base, |v| {
-                    v.map(|v| format!("{prefix}{name}={}", quote(&v)))
-                }))
-            }
-            'K' | 'k' => {
-                let value = self.get_value(name);
-                Ok(match value {
-                    Some(Value::Assoc(map)) => Expanded::One(Some(
-                        map.iter()
-                            .map(|(k, v)| format!("{} {}", quote(k), quote(v)))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )),
-                    Some(Value::Indexed(map)) => Expanded::One(Some(
-                        map.iter()
-                            .map(|(k, v)| format!("{k} {}", quote(v)))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )),
-                    _ => map_base_opt(base, |v| v.map(|v| quote(&v))),
-                })
-            }
-            _ => Err(self.expansion_error(&format!("${{{name}@{op}}}: bad substitution"))),
-        }
-    }
-
-    pub(crate) fn attribute_flags(&self, name: &str) -> String {
-        let Some(var) = self.vars.get_raw(name) else {
-            return String::new();
-        };
-        let mut flags = String::new();
-        match &var.value {
-            Some(Value::Indexed(_)) => flags.push('a'),
-            Some(Value::Assoc(_)) => flags.push('A'),
-            _ => {}
-        }
-        if var.attrs.integer {
-            flags.push('i');
-        }
-        if var.attrs.lower {
-            flags.push('l');
-        }
-        if var.attrs.nameref {
-            flags.push('n');
-        }
-        if var.attrs.readonly {
-            flags.push('r');
-        }
-        if var.attrs.upper {
-            flags.push('u');
-        }
-        if var.attrs.exported {
-            flags.push('x');
-        }
-        flags
-    }
-
-    /// What `set` and a bare `declare` list: every variable with a value
-    /// as `name=value` (quoted to be read back), then every function.
-    pub(crate) fn set_listing(&self) -> String {
-        let mut text = String::new();
-        for (name, var) in self.vars.visible() {
-            match &var.value {
-                Some(Value::Scalar(value)) => {
-                    text.push_str(&format!("{name}={}\n", quote_set(value)));
-                }
-                // An array declared and never assigned has no value yet.
-                Some(_) if var.attrs.unassigned => {}
-                Some(_) => {
-                    if let Some(declaration) = self.declaration_text(&name, false) {
-                        let body = declaration.splitn(3, ' ').nth(2).unwrap_or("");
-                        text.push_str(body);
-                        text.push('\n');
-                    }
-                }
-                None => {}
-            }
-        }
-        let mut functions: Vec<&String> = self.functions.keys().collect();
-        functions.sort();
-        for name in functions {
-            text.push_str(&super::function_text(self, name));
-        }
-        text
-    }
-
-    /// `declare -p`-style text of a variable.
-    pub(crate) fn declaration_text(&self, name: &str, element_only: bool) -> Option<String> {
-        let var = self.vars.get_raw(name)?;
-        let flags = self.attribute_flags(name);
-        let flags = if flags.is_empty() {
-            "--".to_string()
-        } else {
-            format!("-{flags}")
-        };
-        let value = var.value.as_ref()?;
-        Some(match value {
-            // Declared, never assigned: no `=()`.
-            Value::Indexed(map) if var.attrs.unassigned && map.is_empty() => {
-                format!("declare {flags} {name}")
-            }
-            Value::Assoc(map) if var.attrs.unassigned && map.is_empty() => {
-                format!("declare {flags} {name}")
-            }
-            Value::Scalar(text) if element_only => format!("{name}={}", quote(text)),
-            Value::Scalar(text) => format!("declare {flags} {name}={}", quote_declare(text)),
-            Value::Indexed(map) => {
-                let items: Vec<String> = map
-                    .iter()
-                    .map(|(k, v)| format!("[{k}]={}", quote_declare(v)))
-                    .collect();
-                format!("declare {flags} {name}=({})", items.join(" "))
-            }
-            Value::Assoc(map) => {
-                let items: Vec<String> = map
-                    .iter()
-                    .map(|(k, v)| format!("[{}]={}", quote_key(k), quote_declare(v)))
-                    .collect();
-                if items.is_empty() {
-                    format!("declare {flags} {name}=()")
-                } else {
-                    format!("declare {flags} {name}=({} )", items.join(" "))
-                }
-            }
-        })
-    }
 }
 
 fn display_name(name: &str, index: Option<&Word>) -> String {
@@ -713,130 +536,6 @@ fn map_base_opt(base: Base, f: impl Fn(Option<String>) -> Option<String>) -> Exp
     }
 }
 
-/// What `${value/pattern/...}` looks for.
-#[derive(Clone, Copy)]
-struct Search<'a> {
-    matcher: &'a Pattern,
-    /// The one length a match may have, as bash counts it
-    /// ([`crate::pattern::substitution_length`]).
-    length: Option<usize>,
-    /// The pattern is empty.
-    empty: bool,
-    mode: ReplaceMode,
-}
-
-/// `${value/pattern/replacement}`; in the replacement (escaped like a
-/// pattern) an unquoted `&` is the matched text (bash 5.2's
-/// `patsub_replacement`).
-fn replace(value: &str, search: &Search, replacement: &str) -> String {
-    let Search {
-        matcher,
-        length,
-        empty: empty_pattern,
-        mode,
-    } = *search;
-    let substitute = |matched: &str| -> String {
-        let mut out = String::new();
-        let mut chars = replacement.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
-                    }
-                }
-                '&' => out.push_str(matched),
-                c => out.push(c),
-            }
-        }
-        out
-    };
-    let chars: Vec<char> = value.chars().collect();
-    match mode {
-        ReplaceMode::Prefix => {
-            if empty_pattern {
-                return format!("{}{value}", substitute(""));
-            }
-            let prefix = match length {
-                Some(n) => (n <= chars.len() && matcher.matches_range(&chars, 0, n)).then_some(n),
-                None => matcher.match_prefix(value, true),
-            };
-            match prefix {
-                Some(n) => {
-                    let matched: String = chars[..n].iter().collect();
-                    format!(
-                        "{}{}",
-                        substitute(&matched),
-                        chars[n..].iter().collect::<String>()
-                    )
-                }
-                None => value.to_string(),
-            }
-        }
-        ReplaceMode::Suffix => {
-            if empty_pattern {
-                return format!("{value}{}", substitute(""));
-            }
-            let suffix = match length {
-                Some(n) => chars
-                    .len()
-                    .checked_sub(n)
-                    .filter(|&start| matcher.matches_range(&chars, start, chars.len())),
-                None => matcher.match_suffix(value, true),
-            };
-            match suffix {
-                Some(n) => {
-                    let matched: String = chars[n..].iter().collect();
-                    format!(
-                        "{}{}",
-                        chars[..n].iter().collect::<String>(),
-                        substitute(&matched)
-                    )
-                }
-                None => value.to_string(),
-            }
-        }
-        ReplaceMode::First | ReplaceMode::All => {
-            if empty_pattern {
-                return value.to_string();
-            }
-            let mut out = String::new();
-            let mut pos = 0;
-            // Matching stops at the end of the value: a pattern that can
-            // match nothing matches there only in an empty value (bash's
-            // `${v//*/-}` is one `-`).
-            while pos < chars.len() || chars.is_empty() && pos == 0 {
-                match matcher.find(&chars, pos, length) {
-                    Some((start, end)) => {
-                        out.extend(&chars[pos..start]);
-                        let matched: String = chars[start..end].iter().collect();
-                        out.push_str(&substitute(&matched));
-                        if end == start {
-                            if start < chars.len() {
-                                out.push(chars[start]);
-                            }
-                            pos = start + 1;
-                        } else {
-                            pos = end;
-                        }
-                        if mode == ReplaceMode::First {
-                            if pos <= chars.len() {
-                                out.extend(&chars[pos.min(chars.len())..]);
-                            }
-                            return out;
-                        }
-                    }
-                    None => {
-                        out.extend(&chars[pos.min(chars.len())..]);
-                        return out;
-                    }
-                }
-            }
-            out
-        }
-    }
-}
-
 fn change_case(value: &str, upper: bool, all: bool, matcher: Option<&Pattern>) -> String {
     let mut out = String::new();
     for (i, c) in value.chars().enumerate() {
@@ -852,70 +551,4 @@ fn change_case(value: &str, upper: bool, all: bool, matcher: Option<&Pattern>) -
         }
     }
     out
-}
-
-/// `${x@Q}`: quoted for reuse as shell input.
-pub fn quote(value: &str) -> String {
-    if value.chars().any(crate::printf::needs_ansi_c) {
-        let mut out = String::from("$'");
-        for c in value.chars() {
-            match c {
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                '\x1b' => out.push_str("\\E"),
-                '\'' => out.push_str("\\'"),
-                '\\' => out.push_str("\\\\"),
-                c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
-                c => match crate::raw::raw_byte(c) {
-                    Some(byte) => out.push_str(&format!("\\{byte:03o}")),
-                    None => out.push(c),
-                },
-            }
-        }
-        out.push('\'');
-        return out;
-    }
-    format!("'{}'", value.replace('\'', "'\\''"))
-}
-
-/// `set`'s quoting: bare when nothing in the value needs quotes.
-fn quote_set(value: &str) -> String {
-    if value
-        .chars()
-        .all(|c| c.is_alphanumeric() || "_-./:,+@%".contains(c))
-        && !value.is_empty()
-    {
-        value.to_string()
-    } else {
-        quote(value)
-    }
-}
-
-/// `declare -p` quoting: double quotes, escaping `"`, `\`, `$`, `` ` ``;
-/// `$'...'` for a value with control characters (a newline, a tab).
-fn quote_declare(value: &str) -> String {
-    if value.chars().any(crate::printf::needs_ansi_c) {
-        return quote(value);
-    }
-    let mut out = String::from("\"");
-    for c in value.chars() {
-        if matches!(c, '"' | '\\' | '$' | '`') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
-}
-
-fn quote_key(key: &str) -> String {
-    if key
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
-    {
-        key.to_string()
-    } else {
-        quote_declare(key)
-    }
 }
