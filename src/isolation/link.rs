@@ -6,8 +6,7 @@
 //! honest worker says, or dies is killed and the call is an isolation
 //! crash; nothing it sent is kept.
 
-use std::io::{BufReader, Read};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -20,10 +19,11 @@ use goccia_vm::Engine;
 use goccia_vm::fetch::{FetchContext, FetchError, FetchRequest};
 use parking_lot::Mutex;
 
+use super::pipes::{reader, tail, writer};
 use super::steps::{Assembler, send_steps};
 use super::wire::{
     Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WirePolicy,
-    WireRequest, WireResponse, Work, read_frame, write_frame,
+    WireRequest, WireResponse, Work,
 };
 use super::{Confinement, WorkerProgram};
 
@@ -751,70 +751,4 @@ fn enforced_layers(report: &Report) -> Vec<Layer> {
         .into_iter()
         .filter(|layer| report.enforced(*layer))
         .collect()
-}
-
-/// The thread that writes frames to the worker, in order.
-fn writer(mut stdin: ChildStdin) -> mpsc::Sender<Down> {
-    let (sender, queue) = mpsc::channel::<Down>();
-    std::thread::Builder::new()
-        .name("goccia-isolation-writer".into())
-        .spawn(move || {
-            while let Ok(message) = queue.recv() {
-                if write_frame(&mut stdin, &message).is_err() {
-                    break;
-                }
-            }
-        })
-        .expect("a thread for the worker's stdin");
-    sender
-}
-
-/// The thread that reads the worker's frames (a few ahead at most, so a
-/// flooding worker waits on its pipe instead of filling this process).
-fn reader(stdout: ChildStdout) -> mpsc::Receiver<Result<Up, FrameError>> {
-    let (sender, receiver) = mpsc::sync_channel(8);
-    std::thread::Builder::new()
-        .name("goccia-isolation-reader".into())
-        .spawn(move || {
-            let mut input = BufReader::with_capacity(64 << 10, stdout);
-            loop {
-                match read_frame::<_, Up>(&mut input) {
-                    Ok(Some(message)) => {
-                        if sender.send(Ok(message)).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => return,
-                    Err(error) => {
-                        let _ = sender.send(Err(error));
-                        return;
-                    }
-                }
-            }
-        })
-        .expect("a thread for the worker's stdout");
-    receiver
-}
-
-/// Keeps the last 4 KiB the worker wrote on stderr (a panic message), for
-/// the crash report.
-fn tail(mut stderr: std::process::ChildStderr) -> Arc<Mutex<Vec<u8>>> {
-    let kept = Arc::new(Mutex::new(Vec::new()));
-    let writer = kept.clone();
-    std::thread::Builder::new()
-        .name("goccia-isolation-stderr".into())
-        .spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = stderr.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                let mut kept = writer.lock();
-                kept.extend_from_slice(&buffer[..n]);
-                let excess = kept.len().saturating_sub(4096);
-                kept.drain(..excess);
-            }
-        })
-        .expect("a thread for the worker's stderr");
-    kept
 }

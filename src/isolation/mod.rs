@@ -27,6 +27,7 @@ mod fds;
 mod hooks;
 pub(crate) mod link;
 mod out;
+mod pipes;
 mod relay;
 pub(crate) mod remote;
 mod steps;
