@@ -633,7 +633,7 @@ pub(crate) fn needs_ansi_c(c: char) -> bool {
 
 /// `$'...'` quoting: C escapes for control characters, octal for the rest
 /// (and for bytes that are not UTF-8).
-fn ansi_c_quote(text: &str) -> String {
+pub(crate) fn ansi_c_quote(text: &str) -> String {
     let mut out = String::from("$'");
     for c in text.chars() {
         match c {

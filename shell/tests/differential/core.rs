@@ -660,4 +660,11 @@ echo end
 [ -x /usr/bin/surely-not-here ] || echo none; [ -f /bin/cat ] && [ -s /usr/bin/cat ] && [[ -r /bin/ls ]] && echo files
 [ -d /usr/bin/ls ] || echo "not a folder"; [ -x ./ls ] || echo "not here"
 "#,
+    // ${x@Q}, declare -p and printf %q write a control character the
+    // same way: C escapes where C has one (\a \b \f \v), octal bytes of
+    // its UTF-8 otherwise (U+0085 is \302\205)
+    r#"x=$'\a\b\f\v\x01\x7f\e'; y=$'\u0085z'; z=$'a\nb\xff'; w="it's"
+echo ${x@Q} ${y@Q} ${z@Q} ${w@Q}; printf '%q ' "$x" "$y" "$z" "$w"; echo; declare -p x y z w
+a=("$x" "$y"); declare -p a; echo "${a[@]@Q}"; declare -A m=(["$y"]=1); declare -p m
+"#,
 ];

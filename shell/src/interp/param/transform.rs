@@ -196,27 +196,12 @@ impl Shell {
     }
 }
 
-/// `${x@Q}`: quoted for reuse as shell input.
+/// `${x@Q}`: quoted for reuse as shell input; a value with a control
+/// character or a byte that is not UTF-8 in `$'...'`, as `printf %q`
+/// writes it (bash uses one quoter for both).
 pub fn quote(value: &str) -> String {
     if value.chars().any(crate::printf::needs_ansi_c) {
-        let mut out = String::from("$'");
-        for c in value.chars() {
-            match c {
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                '\x1b' => out.push_str("\\E"),
-                '\'' => out.push_str("\\'"),
-                '\\' => out.push_str("\\\\"),
-                c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
-                c => match crate::raw::raw_byte(c) {
-                    Some(byte) => out.push_str(&format!("\\{byte:03o}")),
-                    None => out.push(c),
-                },
-            }
-        }
-        out.push('\'');
-        return out;
+        return crate::printf::ansi_c_quote(value);
     }
     format!("'{}'", value.replace('\'', "'\\''"))
 }
