@@ -469,6 +469,24 @@ impl Vfs {
         }
     }
 
+    /// Where a new entry at `path` goes (`mkdir`, `symlink`): the path
+    /// with links on the way resolved, and its parent folder. Checks the
+    /// depth limit and the write policy; `EEXIST` when anything, a link
+    /// included, is there already (or `path` is the root).
+    fn free_slot(&self, path: &VfsPath) -> FsResult<(VfsPath, VfsPath)> {
+        if path.is_root() {
+            return Err(FsError::new(Errno::Exist, path));
+        }
+        let path = self.resolve(path, false)?;
+        Self::check_depth(&path, 0)?;
+        self.allow(&path)?;
+        let (parent, dir) = self.parent_dir(&path)?;
+        if dir.get(path.file_name().expect("not root")).is_some() {
+            return Err(FsError::new(Errno::Exist, &path));
+        }
+        Ok((path, parent))
+    }
+
     /// Refuses growth past the quota; shrinking is always allowed (a child
     /// whose quota is its parent's remainder can still delete).
     fn check_quota(&self, removed: Usage, added: Usage, path: &VfsPath) -> FsResult<()> {

@@ -159,17 +159,8 @@ impl Vfs {
         if target.is_empty() {
             return Err(FsError::new(Errno::NoEnt, path));
         }
-        if path.is_root() {
-            return Err(FsError::new(Errno::Exist, path));
-        }
-        let path = &self.resolve(path, false)?;
-        Self::check_depth(path, 0)?;
-        self.allow(path)?;
-        let (parent, dir) = self.parent_dir(path)?;
+        let (path, parent) = &self.free_slot(path)?;
         let name = path.file_name().expect("not root");
-        if dir.get(name).is_some() {
-            return Err(FsError::new(Errno::Exist, path));
-        }
         let added = Usage {
             bytes: target.len() as u64,
             nodes: 1,
@@ -178,7 +169,6 @@ impl Vfs {
             return Err(FsError::quota(QuotaKind::Bytes, path));
         }
         self.check_quota(Usage::default(), added, path)?;
-        drop(dir);
         let mtime_ns = self.clock.tick();
         let link = LinkNode::new(
             target,
@@ -187,7 +177,7 @@ impl Vfs {
                 mtime_ns,
             },
         );
-        self.place(&parent, name, Node::Link(Arc::new(link)));
+        self.place(parent, name, Node::Link(Arc::new(link)));
         Ok(())
     }
 

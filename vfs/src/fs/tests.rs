@@ -446,3 +446,28 @@ mod fence {
         assert!(fs.is_file(&p("/work/one")));
     }
 }
+
+/// `mkdir` and `symlink` share one check for where a new entry goes: the
+/// root and any name already taken (a dangling link included) are
+/// `EEXIST`, and a link on the way is followed.
+#[test]
+fn new_entries_need_a_free_name() {
+    let mut fs = vfs();
+    let code = |r: FsResult<()>| r.unwrap_err().errno;
+    fs.write_file(&p("/f"), "").unwrap();
+    fs.symlink(&p("/dangling"), "/nowhere").unwrap();
+    fs.symlink(&p("/to-tmp"), "/tmp").unwrap();
+    for taken in ["/", "/f", "/dangling", "/tmp"] {
+        assert_eq!(code(fs.mkdir(&p(taken))), Errno::Exist, "mkdir {taken}");
+        assert_eq!(
+            code(fs.symlink(&p(taken), "x")),
+            Errno::Exist,
+            "ln -s {taken}"
+        );
+    }
+    assert_eq!(code(fs.mkdir(&p("/missing/d"))), Errno::NoEnt);
+    fs.mkdir(&p("/to-tmp/d")).unwrap();
+    fs.symlink(&p("/to-tmp/l"), "d").unwrap();
+    assert!(fs.is_dir(&p("/tmp/d")));
+    assert_eq!(fs.read_link(&p("/tmp/l")).unwrap(), "d");
+}

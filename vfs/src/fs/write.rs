@@ -115,24 +115,15 @@ impl Vfs {
 
     /// Creates one directory; its parent must exist.
     pub fn mkdir(&mut self, path: &VfsPath) -> FsResult<()> {
-        if path.is_root() {
-            return Err(FsError::new(Errno::Exist, path));
-        }
-        let path = &self.resolve(path, false)?;
-        Self::check_depth(path, 0)?;
-        self.allow(path)?;
-        let (parent, dir) = self.parent_dir(path)?;
+        let (path, parent) = &self.free_slot(path)?;
         let name = path.file_name().expect("not root");
-        if dir.get(name).is_some() {
-            return Err(FsError::new(Errno::Exist, path));
-        }
         self.check_quota(Usage::default(), Usage { bytes: 0, nodes: 1 }, path)?;
         let mtime_ns = self.clock.tick();
         let node = Node::Dir(Arc::new(DirNode::new(Meta {
             mode: DIR_MODE,
             mtime_ns,
         })));
-        self.place(&parent, name, node);
+        self.place(parent, name, node);
         Ok(())
     }
 
