@@ -94,6 +94,7 @@ impl Shell {
         }
     }
 
+    /// The attribute letters of `name` (`declare -p`, `${x@a}`).
     pub(crate) fn attribute_flags(&self, name: &str) -> String {
         let Some(var) = self.vars.get_raw(name) else {
             return String::new();
@@ -104,23 +105,19 @@ impl Shell {
             Some(Value::Assoc(_)) => flags.push('A'),
             _ => {}
         }
-        if var.attrs.integer {
-            flags.push('i');
-        }
-        if var.attrs.lower {
-            flags.push('l');
-        }
-        if var.attrs.nameref {
-            flags.push('n');
-        }
-        if var.attrs.readonly {
-            flags.push('r');
-        }
-        if var.attrs.upper {
-            flags.push('u');
-        }
-        if var.attrs.exported {
-            flags.push('x');
+        let attrs = &var.attrs;
+        // In bash's order: `declare -p` and `${x@a}` print them so.
+        for (set, flag) in [
+            (attrs.integer, 'i'),
+            (attrs.lower, 'l'),
+            (attrs.nameref, 'n'),
+            (attrs.readonly, 'r'),
+            (attrs.upper, 'u'),
+            (attrs.exported, 'x'),
+        ] {
+            if set {
+                flags.push(flag);
+            }
         }
         flags
     }
