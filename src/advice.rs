@@ -32,5 +32,6 @@ fn limit_method(kind: LimitKind) -> &'static str {
         LimitKind::FunctionDepth => "max_function_depth",
         LimitKind::ShellStages => "max_concurrent_stages",
         LimitKind::ShellValue => "max_value_bytes",
+        LimitKind::Snapshots => "max_snapshots",
     }
 }

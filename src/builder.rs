@@ -550,6 +550,9 @@ fn apply_seed(
             target,
             copy_rw: rw,
         } => {
+            if *rw {
+                goccia_vfs::seed::refuse_links_on_write_path(host)?;
+            }
             let seeded = seed_host_filtered(vfs, host, &SeedTarget::parse(target)?, filter)?;
             // Host paths left out, as sandbox paths under the seed.
             let left_out = filter

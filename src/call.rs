@@ -64,6 +64,13 @@ impl CallOptions {
         self
     }
 
+    /// This call's deadline, but never past `ceiling`: for a surface whose
+    /// callers are not the host (a server's sessions, an MCP client), so a
+    /// call cannot outlast the limit the host set (docs/security.md).
+    pub fn timeout_within(self, requested: Duration, ceiling: Duration) -> Self {
+        self.timeout(requested.min(ceiling))
+    }
+
     /// Ends the call when `token` is cancelled (from any thread): exit
     /// 130, failure kind [`FailureKind::Cancelled`](crate::FailureKind).
     pub fn cancel(mut self, token: &CancelToken) -> Self {

@@ -199,6 +199,42 @@ pub struct UnknownSnapshot {
     pub taken: usize,
 }
 
+/// A snapshot refused by a limit (docs/security.md, "Snapshots"): the
+/// sandbox holds as many as it may, or what its snapshots keep that the
+/// tree no longer holds would pass the fs quota. Nothing was taken.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SnapshotLimitError {
+    /// [`Limits::max_snapshots`](crate::Limits::max_snapshots) reached.
+    #[error("snapshot limit of {limit} reached: this sandbox holds {limit} snapshots")]
+    Count {
+        /// The limit.
+        limit: u64,
+    },
+    /// What snapshots keep plus the live tree would pass
+    /// [`Limits::fs_quota_bytes`](crate::Limits::fs_quota_bytes).
+    #[error(
+        "file system quota of {quota} bytes reached by snapshots: they keep {retained} bytes the files no longer hold, beside the {live} bytes the files hold"
+    )]
+    Quota {
+        /// Bytes only snapshots keep.
+        retained: u64,
+        /// Bytes the tree holds.
+        live: u64,
+        /// The quota.
+        quota: u64,
+    },
+}
+
+impl SnapshotLimitError {
+    /// The limit that refused it, for a surface to advise on.
+    pub fn limit(&self) -> crate::LimitKind {
+        match self {
+            SnapshotLimitError::Count { .. } => crate::LimitKind::Snapshots,
+            SnapshotLimitError::Quota { .. } => crate::LimitKind::FsBytes,
+        }
+    }
+}
+
 /// Any error of the embedding API, for callers that only propagate.
 ///
 /// ```
@@ -237,4 +273,7 @@ pub enum Error {
     /// From [`Sandbox::restore`](crate::Sandbox::restore).
     #[error(transparent)]
     Snapshot(#[from] UnknownSnapshot),
+    /// From [`Sandbox::snapshot`](crate::Sandbox::snapshot).
+    #[error(transparent)]
+    SnapshotLimit(#[from] SnapshotLimitError),
 }

@@ -5,6 +5,15 @@ use serde::Serialize;
 
 use crate::Sandbox;
 
+/// Removes the host folders this process materialized sandboxes into for
+/// host commands (each also goes when its sandbox is dropped). For a
+/// program about to exit — `std::process::exit` runs no destructor — or
+/// handling a termination signal; host commands of a sandbox still in use
+/// fail afterwards.
+pub fn remove_scratch_trees() {
+    goccia_host::remove_all_scratch();
+}
+
 /// `{programs, backend, enforcement, layers, missing, unavailable}`: the
 /// host commands and what confines them.
 #[derive(Clone, Debug, Serialize)]

@@ -22,9 +22,9 @@ pub use child::ChildSeed;
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
     AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
-    UnknownSnapshot, WriteBackError,
+    SnapshotLimitError, UnknownSnapshot, WriteBackError,
 };
-pub use host_commands::HostCommandsSummary;
+pub use host_commands::{HostCommandsSummary, remove_scratch_trees};
 pub use image::{Image, LoadImageError};
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};

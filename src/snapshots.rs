@@ -1,12 +1,14 @@
 //! Snapshots of a sandbox's tree (contract §10): `snapshot` names the tree
 //! as it is, `restore` puts it back, `reset` returns to the baseline, and
 //! `rebaseline` makes the current tree the baseline (what the host placed
-//! before a run then stays out of the diff). Each is O(1): the tree is
-//! shared, not copied.
+//! before a run then stays out of the diff). The tree is shared, never
+//! copied; what snapshots keep alive is bounded (a count and the fs
+//! quota).
 
 use goccia_vfs::Snapshot;
+use goccia_vfs::retained::retained_bytes;
 
-use crate::error::UnknownSnapshot;
+use crate::error::{SnapshotLimitError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
 
 /// Names one snapshot of one sandbox (from [`Sandbox::snapshot`]).
@@ -28,23 +30,44 @@ impl SnapshotId {
 }
 
 impl Sandbox {
-    /// Remembers the tree as it is now, O(1); the id restores it.
+    /// Remembers the tree as it is now; the id restores it. Taking one
+    /// shares the tree (nothing is copied), but a sandbox may hold at most
+    /// [`Limits::max_snapshots`](crate::Limits::max_snapshots), and what
+    /// its snapshots keep that the tree and the baseline no longer hold
+    /// counts against the fs quota: past either, nothing is taken. The
+    /// check walks only what changed since the snapshots were taken.
     ///
     /// ```
     /// # use goccia::Sandbox;
     /// let sandbox = Sandbox::builder().file("/a", "1").build()?;
-    /// let before = sandbox.snapshot();
+    /// let before = sandbox.snapshot()?;
     /// sandbox.run_shell("echo 2 > /a; touch /b")?;
     /// sandbox.restore(before)?;
     /// assert_eq!(&sandbox.read("/a")?[..], b"1");
     /// assert!(sandbox.read("/b").is_err());
     /// # Ok::<(), goccia::Error>(())
     /// ```
-    pub fn snapshot(&self) -> SnapshotId {
+    pub fn snapshot(&self) -> Result<SnapshotId, SnapshotLimitError> {
+        let limits = &self.engine().limits;
         let tree = self.vfs.lock().snapshot();
+        let baseline = self.baseline.lock().clone();
         let mut snapshots = self.snapshots.lock();
+        if snapshots.len() as u64 >= limits.max_snapshots {
+            return Err(SnapshotLimitError::Count {
+                limit: limits.max_snapshots,
+            });
+        }
+        let retained = retained_bytes(&snapshots, &tree, &baseline);
+        let live = tree.usage().bytes;
+        if retained.saturating_add(live) > limits.fs_quota_bytes {
+            return Err(SnapshotLimitError::Quota {
+                retained,
+                live,
+                quota: limits.fs_quota_bytes,
+            });
+        }
         snapshots.push(tree);
-        SnapshotId(snapshots.len() - 1)
+        Ok(SnapshotId(snapshots.len() - 1))
     }
 
     /// Puts the tree back exactly as it was at `id`, O(1). The baseline
@@ -94,9 +117,9 @@ mod tests {
     #[test]
     fn restore_reset_and_rebaseline_move_only_what_they_say() {
         let sandbox = Sandbox::builder().file("/a", "1").build().unwrap();
-        let seeded = sandbox.snapshot();
+        let seeded = sandbox.snapshot().unwrap();
         sandbox.write("/a", "2").unwrap();
-        let edited = sandbox.snapshot();
+        let edited = sandbox.snapshot().unwrap();
         assert_eq!(edited.index(), 1);
         sandbox.write("/b", "3").unwrap();
         sandbox.restore(edited).unwrap();
@@ -122,10 +145,44 @@ mod tests {
     }
 
     #[test]
+    fn snapshots_are_bounded_by_count_and_by_what_they_keep() {
+        let sandbox = Sandbox::builder()
+            .limits(
+                crate::Limits::default()
+                    .fs_quota_bytes(40_000)
+                    .max_snapshots(3),
+            )
+            .build()
+            .unwrap();
+        sandbox.write("/big", vec![1u8; 30_000]).unwrap();
+        sandbox.snapshot().unwrap();
+        // Replaced: the snapshot keeps the old 30,000 bytes beside the new.
+        sandbox.write("/big", vec![2u8; 30_000]).unwrap();
+        let error = sandbox.snapshot().unwrap_err();
+        assert_eq!(
+            error,
+            SnapshotLimitError::Quota {
+                retained: 30_000,
+                live: 30_000,
+                quota: 40_000
+            }
+        );
+        assert_eq!(error.limit(), crate::LimitKind::FsBytes);
+        sandbox.write("/big", vec![3u8; 5_000]).unwrap();
+        sandbox.snapshot().unwrap();
+        sandbox.snapshot().unwrap();
+        let error = sandbox.snapshot().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "snapshot limit of 3 reached: this sandbox holds 3 snapshots"
+        );
+    }
+
+    #[test]
     fn a_childs_snapshots_are_its_own() {
         let parent = Sandbox::builder().file("/a", "1").build().unwrap();
         let child = parent.child(&[crate::ChildSeed::path("/a")]).unwrap();
-        let id = parent.snapshot();
+        let id = parent.snapshot().unwrap();
         assert!(child.restore(id).is_err());
         child.write("/a", "2").unwrap();
         parent.restore(id).unwrap();

@@ -32,6 +32,7 @@ fn limit_flag(kind: LimitKind) -> Option<&'static str> {
         LimitKind::FsNodes => "--fs-node-limit",
         LimitKind::Output => "--max-output",
         LimitKind::Depth => "--max-depth",
+        LimitKind::Snapshots => "--max-snapshots",
         LimitKind::ShellCommands
         | LimitKind::LoopIterations
         | LimitKind::FunctionDepth

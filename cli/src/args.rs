@@ -297,6 +297,11 @@ pub struct SandboxArgs {
     /// Nesting depth of runScript and the shell's goccia builtin.
     #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]
     pub max_depth: u32,
+    /// Snapshots a sandbox may hold (MCP's and a server session's
+    /// `snapshot`); what they keep that the live tree no longer holds also
+    /// counts against --fs-quota-bytes.
+    #[arg(long = "max-snapshots", value_name = "N", default_value_t = Limits::DEFAULT_MAX_SNAPSHOTS, help_heading = "Limits")]
+    pub max_snapshots: u64,
 
     /// Let fetch reach this host (any port, or only the one given); repeatable.
     /// Without it every fetch is refused.
@@ -326,6 +331,7 @@ impl SandboxArgs {
             .max_output(self.max_output)
             .output_overflow(self.output_overflow)
             .max_depth(self.max_depth)
+            .max_snapshots(self.max_snapshots)
     }
 
     pub fn network(&self) -> NetPolicy {

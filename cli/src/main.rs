@@ -14,7 +14,32 @@ fn main() {
     if let Some(code) = goccia::isolation::run_worker_if_requested() {
         std::process::exit(code);
     }
-    std::process::exit(dispatch());
+    let code = dispatch();
+    // `exit` runs no destructor: the host folders of host commands go here.
+    goccia::remove_scratch_trees();
+    std::process::exit(code);
+}
+
+/// For `run` and `shell`: a termination signal (and, unless a handler of
+/// its own takes Ctrl-C, an interrupt) removes the host folders of host
+/// commands before the process ends, with the exit code a shell reports
+/// for a death by that signal (128 + its number). `serve` and `mcp`
+/// finish their calls on SIGTERM and return through `main`.
+fn end_cleanly_on_signals(interrupt_too: bool) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = vec![SIGTERM, SIGHUP];
+    if interrupt_too {
+        signals.push(SIGINT);
+    }
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(signals) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            goccia::remove_scratch_trees();
+            std::process::exit(128 + signal);
+        }
+    });
 }
 
 mod advice;
@@ -42,10 +67,12 @@ fn dispatch() -> i32 {
     let (_, sub) = matches.subcommand().expect("a subcommand is required");
     match cli.command {
         Command::Run(args) => {
+            end_cleanly_on_signals(true);
             let seeds = seed_order(sub, &args.sandbox);
             run::run(args, seeds)
         }
         Command::Shell(args) => {
+            end_cleanly_on_signals(!shell::is_interactive(&args));
             let seeds = seed_order(sub, &args.sandbox);
             shell::shell(args, seeds)
         }

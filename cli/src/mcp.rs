@@ -79,7 +79,7 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
     let factory = {
         let sandbox = sandbox.clone();
         move |approver: Option<Arc<dyn Approver>>| {
-            let mut builder = sandbox_builder(&sandbox, seeds.clone(), audit.clone());
+            let mut builder = sandbox_builder(&sandbox, seeds.clone(), audit.scoped());
             if let Some(approver) = approver {
                 builder =
                     builder.approver(move |request: &EscalationRequest| approver.decide(request));

@@ -128,8 +128,13 @@ pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -
 /// `--isolate`: this very binary is the worker (with a test build's
 /// overrides, see `WorkerProgram::test_overrides`).
 fn isolation(args: &SandboxArgs) -> Result<goccia::isolation::Isolation, String> {
+    isolation_named(&args.isolate)
+}
+
+/// The isolation `--isolate <name>` names (`none` or `process`).
+pub fn isolation_named(name: &str) -> Result<goccia::isolation::Isolation, String> {
     use goccia::isolation::{Isolation, WorkerProgram};
-    if args.isolate != "process" {
+    if name != "process" {
         return Ok(Isolation::None);
     }
     let program = WorkerProgram::current_exe()

@@ -74,6 +74,11 @@ pub struct ServeArgs {
     /// Append one JSON line per decision (refusals included) to this file.
     #[arg(long = "audit-log", value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
+    /// Where every session's guest code runs: none (in this process) or
+    /// process (a confined worker per session, as `run --isolate process`;
+    /// the server refuses to start when that confinement cannot be had).
+    #[arg(long, value_name = "MODE", env = "GOCCIA_ISOLATE", default_value = "none", value_parser = ["none", "process"])]
+    pub isolate: String,
 }
 
 #[derive(Debug, Args)]
@@ -117,6 +122,41 @@ fn admin_token(file: Option<&Path>) -> Result<String, String> {
     }
 }
 
+/// Makes way for a Unix socket at `path`: nothing there, or a socket
+/// nobody listens on any more (removed). Anything else is refused: a
+/// regular file, a folder or a link is not the server's to delete, and a
+/// socket another process answers on is in use.
+fn clear_stale_socket(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error.to_string()),
+    };
+    if !meta.file_type().is_socket() {
+        return Err("a file that is not a socket is there (not replaced)".to_string());
+    }
+    if std::os::unix::net::UnixStream::connect(path).is_ok() {
+        return Err("another server is listening on it".to_string());
+    }
+    std::fs::remove_file(path).map_err(|error| error.to_string())
+}
+
+/// Under `--isolate process`, starts one worker before serving, so a
+/// machine where the confinement cannot be had refuses to start rather
+/// than fail every session's first call.
+fn worker_starts(isolation: &goccia::isolation::Isolation) -> Result<(), String> {
+    if *isolation == goccia::isolation::Isolation::None {
+        return Ok(());
+    }
+    let sandbox = goccia::Sandbox::builder()
+        .isolation(isolation.clone())
+        .build()
+        .map_err(|error| error.to_string())?;
+    sandbox.run_shell(":").map_err(|error| error.to_string())?;
+    Ok(())
+}
+
 pub fn serve(args: ServeArgs) -> i32 {
     let token = match admin_token(args.admin_token_file.as_deref()) {
         Ok(token) => token,
@@ -141,7 +181,15 @@ pub fn serve(args: ServeArgs) -> i32 {
     if let Err(error) = limits.check() {
         return usage(error.to_string());
     }
+    let isolation = match super::report::isolation_named(&args.isolate) {
+        Ok(isolation) => isolation,
+        Err(message) => return usage(message),
+    };
+    if let Err(why) = worker_starts(&isolation) {
+        return usage(format!("--isolate process: {why}"));
+    }
     let mut config = ServerConfig::new(token)
+        .isolation(isolation)
         .limits(limits)
         .policy(PolicyMode::parse(&args.policy).expect("a listed name"))
         .audit(audit)
@@ -196,7 +244,9 @@ pub fn serve(args: ServeArgs) -> i32 {
             None => eprintln!("goccia: store {store}"),
         }
         let served = if let Some(path) = args.listen.strip_prefix("unix:") {
-            let _ = std::fs::remove_file(path);
+            if let Err(message) = clear_stale_socket(Path::new(path)) {
+                return usage(format!("--listen {}: {message}", args.listen));
+            }
             match tokio::net::UnixListener::bind(path) {
                 Ok(listener) => {
                     eprintln!("goccia: listening on unix:{path}");
@@ -251,8 +301,16 @@ async fn shutdown() {
 pub fn log(args: LogArgs) -> i32 {
     let path = goccia_server::provenance::log_file(&args.dir);
     match goccia_server::provenance::read_lines(&path) {
-        Ok(records) => {
-            for record in records {
+        Ok(log) => {
+            for damaged in &log.damaged {
+                eprintln!(
+                    "goccia log: {}: line {} is not a change record and was skipped: {}",
+                    goccia::shown(&path.to_string_lossy()),
+                    damaged.line,
+                    damaged.reason
+                );
+            }
+            for record in log.records {
                 let files: Vec<String> = record
                     .files
                     .iter()

@@ -44,6 +44,11 @@ pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>) -> i32 {
     conclude(prepared, &args.sandbox, run)
 }
 
+/// Whether the shell will be interactive (its own Ctrl-C handler).
+pub fn is_interactive(args: &ShellArgs) -> bool {
+    matches!(mode(args), Mode::Interactive)
+}
+
 fn mode(args: &ShellArgs) -> Mode {
     if let Some(source) = &args.command {
         let mut rest = args.args.iter().cloned();

@@ -26,6 +26,8 @@ mod host_commands;
 mod hostile;
 #[path = "e2e/hostile2.rs"]
 mod hostile2;
+#[path = "e2e/hostile3.rs"]
+mod hostile3;
 #[path = "e2e/hostile_sqlite.rs"]
 mod hostile_sqlite;
 #[path = "e2e/interactive.rs"]

@@ -60,7 +60,7 @@ fn one_session_across_calls_with_host_reads_and_writes_in_between() {
 #[test]
 fn snapshots_restores_and_resets_reach_the_worker() {
     let sandbox = isolated().file("/f", "1").build().unwrap();
-    let before = sandbox.snapshot();
+    let before = sandbox.snapshot().unwrap();
     sandbox.run_shell("echo 2 > /f; touch /g").unwrap();
     sandbox.restore(before).unwrap();
     assert_eq!(

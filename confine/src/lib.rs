@@ -12,6 +12,8 @@
 //!   descriptors it already holds, and nothing that opens, connects,
 //!   executes or creates a process.
 //! - [`check`]: the functional checks run after each layer.
+//! - [`descriptors`]: starting a child with only the descriptors it is
+//!   meant to have (none of goccia's own, whoever opened them).
 //!
 //! Lower layers say what happened; the surface words the advice. Off
 //! Linux every layer is unavailable, so confinement fails closed.
@@ -20,6 +22,7 @@
 
 pub mod apply;
 pub mod check;
+pub mod descriptors;
 pub mod report;
 pub mod syscalls;
 

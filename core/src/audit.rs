@@ -41,6 +41,17 @@ pub struct Audit {
 struct Trail {
     events: Vec<AuditEvent>,
     sink: Option<Box<dyn Write + Send>>,
+    /// The trail this one also reports to (a server's, whose sink is the
+    /// `--audit-log` file); its own events stay its own.
+    parent: Option<Audit>,
+    /// Events recorded so far, including those no longer kept.
+    recorded: usize,
+    /// The number of the first kept event (a rolling trail drops old
+    /// ones).
+    first_kept: usize,
+    /// Keep the latest [`KEPT_EVENTS`] rather than the first: a session's
+    /// trail lives across many calls and each call reads its own.
+    rolling: bool,
 }
 
 impl std::fmt::Debug for Audit {
@@ -99,8 +110,52 @@ impl Audit {
             inner: Some(Arc::new(Mutex::new(Trail {
                 events: Vec::new(),
                 sink,
+                parent: None,
+                recorded: 0,
+                first_kept: 0,
+                rolling: false,
             }))),
         }
+    }
+
+    /// A trail of its own for one session of a server (off when this one
+    /// is off): it keeps only the events recorded through it, so one
+    /// session's replies never carry another's (docs/security.md), and
+    /// reports each to this trail too (whose sink is the server's log). It
+    /// keeps the latest 10,000 events; [`Audit::mark`] and
+    /// [`Audit::events_since`] give one call's.
+    pub fn scoped(&self) -> Audit {
+        if self.inner.is_none() {
+            return Audit::default();
+        }
+        Audit {
+            inner: Some(Arc::new(Mutex::new(Trail {
+                events: Vec::new(),
+                sink: None,
+                parent: Some(self.clone()),
+                recorded: 0,
+                first_kept: 0,
+                rolling: true,
+            }))),
+        }
+    }
+
+    /// How many events were recorded so far: a mark for
+    /// [`Audit::events_since`].
+    pub fn mark(&self) -> usize {
+        self.inner.as_ref().map_or(0, |inner| inner.lock().recorded)
+    }
+
+    /// The events recorded after `mark` that are still kept.
+    pub fn events_since(&self, mark: usize) -> Vec<AuditEvent> {
+        let Some(inner) = &self.inner else {
+            return Vec::new();
+        };
+        let trail = inner.lock();
+        let skip = mark
+            .saturating_sub(trail.first_kept)
+            .min(trail.events.len());
+        trail.events[skip..].to_vec()
     }
 
     /// True when events are recorded at all.
@@ -116,9 +171,9 @@ impl Audit {
         subject: impl Into<String>,
         reason: Option<String>,
     ) {
-        let Some(inner) = &self.inner else {
+        if self.inner.is_none() {
             return;
-        };
+        }
         let event = AuditEvent {
             schema_version: SCHEMA_VERSION,
             kind,
@@ -127,17 +182,40 @@ impl Audit {
             reason,
             time: now_rfc3339(),
         };
-        let mut trail = inner.lock();
-        if let Some(sink) = trail.sink.as_mut()
-            && let Ok(mut line) = serde_json::to_string(&event)
-        {
-            line.push('\n');
-            // The log is the host's; a failing sink must not stop the guest.
-            let _ = sink.write_all(line.as_bytes());
-            let _ = sink.flush();
-        }
-        if trail.events.len() < KEPT_EVENTS {
-            trail.events.push(event);
+        self.keep(event);
+    }
+
+    /// Writes `event` to the sink, keeps it, and hands it to the parent
+    /// trail (outside this trail's lock: the parent takes its own).
+    fn keep(&self, event: AuditEvent) {
+        let Some(inner) = &self.inner else {
+            return;
+        };
+        let forward = {
+            let mut trail = inner.lock();
+            if let Some(sink) = trail.sink.as_mut()
+                && let Ok(mut line) = serde_json::to_string(&event)
+            {
+                line.push('\n');
+                // The log is the host's; a failing sink must not stop the
+                // guest.
+                let _ = sink.write_all(line.as_bytes());
+                let _ = sink.flush();
+            }
+            trail.recorded += 1;
+            if trail.rolling && trail.events.len() >= KEPT_EVENTS {
+                // Drop the older half at once: amortised O(1) per event.
+                trail.events.drain(..KEPT_EVENTS / 2);
+                trail.first_kept += KEPT_EVENTS / 2;
+            }
+            let forward = trail.parent.clone().map(|parent| (parent, event.clone()));
+            if trail.events.len() < KEPT_EVENTS {
+                trail.events.push(event);
+            }
+            forward
+        };
+        if let Some((parent, event)) = forward {
+            parent.keep(event);
         }
     }
 
@@ -216,6 +294,41 @@ mod tests {
         assert_eq!(lines[1]["reason"], serde_json::Value::Null);
         assert!(lines[0]["time"].as_str().unwrap().ends_with('Z'));
         Audit::default().record("fetch", "deny", "x", None);
+    }
+
+    #[test]
+    fn a_scoped_trail_keeps_its_own_events_and_reports_them_up() {
+        let sink = Shared::default();
+        let server = Audit::new(Some(Box::new(sink.clone())));
+        let (one, two) = (server.scoped(), server.scoped());
+        one.record("fs", "deny", "/one", None);
+        let mark = one.mark();
+        two.record("fs", "deny", "/two", None);
+        one.record("fetch", "deny", "https://one/", None);
+        assert_eq!(one.events().len(), 2);
+        assert_eq!(two.events().len(), 1);
+        assert_eq!(two.events()[0].subject, "/two");
+        let since: Vec<String> = one
+            .events_since(mark)
+            .into_iter()
+            .map(|e| e.subject)
+            .collect();
+        assert_eq!(since, ["https://one/"]);
+        let text = String::from_utf8(sink.0.lock().clone()).unwrap();
+        assert_eq!(
+            text.lines().count(),
+            3,
+            "every event reaches the server's log"
+        );
+        assert!(!Audit::default().scoped().is_on());
+        // A long-lived session keeps its latest events.
+        for n in 0..KEPT_EVENTS + 10 {
+            two.record("fs", "deny", n.to_string(), None);
+        }
+        let mark = two.mark();
+        two.record("fs", "deny", "last", None);
+        assert_eq!(two.events_since(mark).len(), 1);
+        assert_eq!(two.events_since(mark)[0].subject, "last");
     }
 
     #[test]

@@ -71,6 +71,14 @@ pub struct Limits {
     /// Bytes one shell variable, array element or brace expansion may
     /// hold: a doubling loop (`x=$x$x`) stops here (default 64 MiB).
     pub max_value_bytes: usize,
+    /// Snapshots a sandbox may hold at once (default 64); what they hold
+    /// that the live tree does not counts against `fs_quota_bytes` too.
+    #[serde(default = "default_max_snapshots")]
+    pub max_snapshots: u64,
+}
+
+fn default_max_snapshots() -> u64 {
+    Limits::DEFAULT_MAX_SNAPSHOTS
 }
 
 /// What happens to output past the budget.
@@ -126,6 +134,8 @@ impl Limits {
     pub const DEFAULT_MAX_CONCURRENT_STAGES: usize = 256;
     /// 64 MiB.
     pub const DEFAULT_MAX_VALUE_BYTES: usize = 64 << 20;
+    /// 64 snapshots.
+    pub const DEFAULT_MAX_SNAPSHOTS: u64 = 64;
 
     /// The smallest heap a JS runtime starts in with its globals.
     pub const MIN_MAX_MEMORY: u64 = 1 << 20;
@@ -205,6 +215,12 @@ impl Limits {
         self
     }
 
+    /// Sets [`Limits::max_snapshots`].
+    pub fn max_snapshots(mut self, count: u64) -> Self {
+        self.max_snapshots = count;
+        self
+    }
+
     /// Sets [`Limits::output_overflow`].
     pub fn output_overflow(mut self, overflow: Overflow) -> Self {
         self.output_overflow = overflow;
@@ -228,6 +244,7 @@ impl Limits {
             LimitKind::FunctionDepth => size(self.max_function_depth),
             LimitKind::ShellStages => size(self.max_concurrent_stages),
             LimitKind::ShellValue => size(self.max_value_bytes),
+            LimitKind::Snapshots => self.max_snapshots,
         }
     }
 
@@ -277,6 +294,7 @@ impl Default for Limits {
             max_buffered_input: Self::DEFAULT_MAX_BUFFERED_INPUT,
             max_concurrent_stages: Self::DEFAULT_MAX_CONCURRENT_STAGES,
             max_value_bytes: Self::DEFAULT_MAX_VALUE_BYTES,
+            max_snapshots: Self::DEFAULT_MAX_SNAPSHOTS,
             output_overflow: Overflow::Fail,
         }
     }

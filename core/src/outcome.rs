@@ -93,11 +93,13 @@ pub enum LimitKind {
     /// Host memory taken by the shell's work outside the QuickJS heap
     /// (`Limits::max_memory` again, as an allowance).
     HostMemory,
+    /// Snapshots a sandbox holds (`Limits::max_snapshots`).
+    Snapshots,
 }
 
 impl LimitKind {
     /// Every kind, for tables and tests.
-    pub const ALL: [LimitKind; 13] = [
+    pub const ALL: [LimitKind; 14] = [
         LimitKind::Deadline,
         LimitKind::Memory,
         LimitKind::Stack,
@@ -111,6 +113,7 @@ impl LimitKind {
         LimitKind::ShellStages,
         LimitKind::ShellValue,
         LimitKind::HostMemory,
+        LimitKind::Snapshots,
     ];
 
     /// The failure kind of a run this limit ended.
@@ -138,6 +141,7 @@ impl LimitKind {
             LimitKind::ShellStages => "pipeline stage",
             LimitKind::ShellValue => "value size",
             LimitKind::HostMemory => "host memory",
+            LimitKind::Snapshots => "snapshot",
         }
     }
 }

@@ -80,6 +80,7 @@ impl Stop {
             LimitKind::HostMemory => format!(
                 "the shell's work took more than {value} bytes of host memory beyond what the file system may still hold"
             ),
+            LimitKind::Snapshots => format!("snapshot limit of {value} exceeded"),
         }
     }
 

@@ -67,6 +67,16 @@ fn main(args: &[OsString]) -> i32 {
     }
     let mut argv: Vec<*const libc::c_char> = cstrings.iter().map(|c| c.as_ptr()).collect();
     argv.push(std::ptr::null());
+    // bubblewrap started this launcher with the standard streams only;
+    // checked again here, before the program, so that holds whatever
+    // bubblewrap's version passes along.
+    if let Err(error) = goccia_confine::descriptors::close_on_exec_from(
+        3,
+        goccia_confine::descriptors::descriptor_ceiling(),
+    ) {
+        eprintln!("goccia launcher: cannot close inherited descriptors: {error}");
+        return 126;
+    }
     // SAFETY: a valid, null-terminated argument vector; the environment
     // is the jail's.
     unsafe { libc::execvp(cstrings[0].as_ptr(), argv.as_ptr()) };

@@ -141,6 +141,9 @@ pub struct Jail<'a> {
     pub program: &'a Path,
     /// The launcher that adds Landlock, if the probe found one working.
     pub launcher: Option<&'a Path>,
+    /// The size of the private `/tmp` (a tmpfs, which is memory): the
+    /// room the fs quota has left, at least one page.
+    pub tmp_bytes: u64,
 }
 
 impl Jail<'_> {
@@ -195,7 +198,10 @@ impl Jail<'_> {
                 Err(_) => {}
             }
         }
-        argv.extend(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"].map(OsString::from));
+        argv.extend(["--proc", "/proc", "--dev", "/dev"].map(OsString::from));
+        // A tmpfs of size 0 would be unbounded: at least one page.
+        let tmp_bytes = self.tmp_bytes.max(4096).to_string();
+        argv.extend(["--size", tmp_bytes.as_str(), "--tmpfs", "/tmp"].map(OsString::from));
         let host = |path: &VfsPath| -> PathBuf {
             let mut host = self.scratch.to_path_buf();
             host.extend(path.components());

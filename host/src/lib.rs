@@ -29,3 +29,4 @@ pub use inside::run_inside_if_requested;
 pub use probe::Backend;
 pub use programs::{Program, ProgramError};
 pub use runner::{HostRunner, HostSettings};
+pub use scratch::remove_all_scratch;

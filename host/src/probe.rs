@@ -114,6 +114,7 @@ fn probe(bwrap: &Path, launcher: Option<&Path>) -> Result<Backend, String> {
             crate::spawn::Bounds {
                 memory: 1 << 30,
                 processes: 16,
+                file_size: None,
             },
         );
         for dir in ["/bin", "/lib", "/lib64"] {

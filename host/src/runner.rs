@@ -23,7 +23,7 @@ use parking_lot::Mutex;
 use crate::jail::{Jail, View};
 use crate::probe::{Backend, backend};
 use crate::programs::Program;
-use crate::scratch::{Edit, Scratch};
+use crate::scratch::{Edit, QuotaGuard, Scratch};
 use crate::spawn::{Bounds, Ended, run};
 
 /// Everything host commands are set up with.
@@ -237,6 +237,7 @@ impl HostRunner {
             env: invocation.env,
             program: &program.path,
             launcher: backend.launcher.as_deref(),
+            tmp_bytes: invocation.room,
         };
         let argv = jail.argv(&invocation.words[1..]);
         invocation.audit.record(
@@ -254,13 +255,21 @@ impl HostRunner {
         let bounds = Bounds {
             memory: self.settings.memory,
             processes: self.settings.processes,
+            file_size: Some(invocation.room),
         };
+        let mut quota = {
+            let slot = slot.lock();
+            let scratch = slot.as_ref().expect("made above");
+            QuotaGuard::new(scratch, &view.writable, tree, invocation.room)
+        };
+        let mut guard = || quota.over().then_some(Stop::Limit(LimitKind::FsBytes));
         let ended = run(
             &argv,
             identity,
             invocation.streams,
             invocation.watch,
             bounds,
+            Some(&mut guard),
         );
         let exit = |reason: String| {
             invocation
@@ -277,6 +286,11 @@ impl HostRunner {
                     "killed ({stop:?}) after {}",
                     crate::spawn::since(started)
                 ));
+                // What it wrote before it was stopped is not the sandbox's:
+                // the next command starts from the tree, not from that.
+                if let Some(scratch) = slot.lock().as_mut() {
+                    let _ = scratch.reset();
+                }
                 return Invoked::Stopped(stop);
             }
             Err(error) => {

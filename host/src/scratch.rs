@@ -97,6 +97,19 @@ pub struct ReadBack {
     pub bytes: u64,
 }
 
+/// Every scratch folder this process holds, so they can go when it exits
+/// (a destructor does not run on `exit` or a fatal signal).
+static LIVE: parking_lot::Mutex<Vec<PathBuf>> = parking_lot::Mutex::new(Vec::new());
+
+/// Removes every scratch folder this process still holds: for a process
+/// about to exit (`exit` runs no destructor) or handling a termination
+/// signal. Host commands of a sandbox still in use fail afterwards.
+pub fn remove_all_scratch() {
+    for path in std::mem::take(&mut *LIVE.lock()) {
+        let _ = fs::remove_dir_all(path);
+    }
+}
+
 /// A sandbox's materialized tree.
 pub struct Scratch {
     dir: tempfile::TempDir,
@@ -125,6 +138,7 @@ impl Scratch {
         if let Some(watcher) = &mut watcher {
             watcher.add(dir.path(), &VfsPath::root());
         }
+        LIVE.lock().push(dir.path().to_path_buf());
         Ok(Scratch {
             dir,
             identity,
@@ -501,6 +515,100 @@ fn set_meta(host: &Path, meta: Meta) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+impl Drop for Scratch {
+    /// The folder itself goes with the `TempDir`; here it leaves the list.
+    fn drop(&mut self) {
+        let path = self.dir.path();
+        LIVE.lock().retain(|live| live != path);
+    }
+}
+
+/// Bounds what a command writes while it runs (docs/security.md): the
+/// bytes of file content under the writable paths of a scratch tree,
+/// measured by a walk between the guard's checks, against what the tree
+/// held there when the command started plus what the fs quota has left.
+/// Each walk is spaced by ten times its own cost (at least 50 ms), so a
+/// large tree costs at most a tenth of a core; `RLIMIT_FSIZE` bounds any
+/// one file between walks.
+pub struct QuotaGuard {
+    paths: Vec<PathBuf>,
+    limit: u64,
+    next: std::time::Instant,
+}
+
+impl QuotaGuard {
+    /// A guard over `writable` (sandbox paths) of `scratch`, for a command
+    /// that starts from `tree` with `room` bytes of quota left.
+    pub fn new(scratch: &Scratch, writable: &[VfsPath], tree: &Snapshot, room: u64) -> Self {
+        let outermost: Vec<&VfsPath> = writable
+            .iter()
+            .filter(|path| {
+                !writable
+                    .iter()
+                    .any(|other| other != *path && path.starts_with(other))
+            })
+            .collect();
+        let before: u64 = outermost
+            .iter()
+            .map(|path| match tree.lookup(path) {
+                Ok(Node::Dir(dir)) => dir.usage().bytes,
+                Ok(Node::File(file)) => file.len(),
+                _ => 0,
+            })
+            .sum();
+        QuotaGuard {
+            paths: outermost.iter().map(|path| scratch.host(path)).collect(),
+            limit: before.saturating_add(room),
+            next: std::time::Instant::now(),
+        }
+    }
+
+    /// Whether the writable paths now hold more than the quota allows
+    /// (`false` between walks).
+    pub fn over(&mut self) -> bool {
+        let started = std::time::Instant::now();
+        if started < self.next {
+            return false;
+        }
+        let mut total = 0u64;
+        let mut over = false;
+        for path in &self.paths {
+            if !bytes_below(path, &mut total, self.limit) {
+                over = true;
+                break;
+            }
+        }
+        let cost = started.elapsed();
+        self.next =
+            std::time::Instant::now() + (cost * 10).max(std::time::Duration::from_millis(50));
+        over
+    }
+}
+
+/// Adds the sizes of the regular files at and below `path` to `total`
+/// (never following links); `false` as soon as `total` passes `limit`.
+fn bytes_below(path: &Path, total: &mut u64, limit: u64) -> bool {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return true;
+    };
+    if meta.is_file() {
+        *total = total.saturating_add(meta.len());
+        return *total <= limit;
+    }
+    if !meta.is_dir() {
+        return true;
+    }
+    let Ok(entries) = fs::read_dir(path) else {
+        return true;
+    };
+    for entry in entries.flatten() {
+        if !bytes_below(&entry.path(), total, limit) {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -25,6 +25,10 @@ pub struct Bounds {
     pub memory: u64,
     /// Processes at once.
     pub processes: u64,
+    /// `RLIMIT_FSIZE`: the largest file any process may write, in bytes
+    /// (the room the sandbox's fs quota has left; `None`: unbounded, for
+    /// the probe).
+    pub file_size: Option<u64>,
 }
 
 /// How a command ended.
@@ -88,6 +92,7 @@ impl Identity {
     /// bubblewrap starts: only async-signal-safe calls after the fork.
     pub fn prepare(self, command: &mut Command, bounds: Bounds) {
         let memory = bounds.memory as libc::rlim_t;
+        let file_size = bounds.file_size.map(|bytes| bytes as libc::rlim_t);
         // A sandbox's own id runs nothing else; goccia's own user may.
         let already = if self.drop_to.is_some() {
             0
@@ -96,7 +101,8 @@ impl Identity {
         };
         let nproc = (already + bounds.processes) as libc::rlim_t;
         let drop_to = self.drop_to;
-        // SAFETY: setrlimit, setgroups, setgid and setuid on values
+        let ceiling = goccia_confine::descriptors::descriptor_ceiling();
+        // SAFETY: setrlimit, setgroups, setgid, setuid and fcntl on values
         // prepared before the fork.
         unsafe {
             command.pre_exec(move || {
@@ -110,6 +116,12 @@ impl Identity {
                 limit(libc::RLIMIT_AS, memory);
                 limit(libc::RLIMIT_CORE, 0);
                 limit(libc::RLIMIT_NPROC, nproc);
+                if let Some(bytes) = file_size {
+                    limit(libc::RLIMIT_FSIZE, bytes);
+                }
+                // Only the standard streams cross into the jail: nothing
+                // goccia's own parent left open (docs/security.md).
+                goccia_confine::descriptors::close_on_exec_from(3, ceiling)?;
                 if let Some((uid, gid)) = drop_to
                     && (libc::setgroups(0, std::ptr::null()) != 0
                         || libc::setgid(gid) != 0
@@ -123,14 +135,23 @@ impl Identity {
     }
 }
 
+/// A check made while the command runs (every [`GUARD_EVERY`] at most):
+/// `Some(stop)` kills it with that stop. The runner's guard measures what
+/// the command wrote against the fs quota.
+pub type Guard<'a> = &'a mut (dyn FnMut() -> Option<Stop> + Send);
+
+/// How often a [`Guard`] is asked, at most.
+pub const GUARD_EVERY: Duration = Duration::from_millis(50);
+
 /// Runs `argv` (bubblewrap's command line) with the shell's descriptors,
-/// under `bounds` and `watch`.
+/// under `bounds`, `watch` and `guard`.
 pub fn run(
     argv: &[OsString],
     identity: Identity,
     streams: crate::runner::Streams,
     watch: &Watch,
     bounds: Bounds,
+    guard: Option<Guard<'_>>,
 ) -> io::Result<Ended> {
     let (stdin, stdout, stderr, fds) = match streams {
         crate::runner::Streams::Shell {
@@ -187,7 +208,7 @@ pub fn run(
             drain(pipe, writer, stop, Some(read_only))
         }));
     }
-    let status = wait(&mut child, watch, &stop);
+    let status = wait(&mut child, watch, &stop, guard);
     for pump in pumps {
         let _ = pump.join();
     }
@@ -212,10 +233,20 @@ fn wait(
     child: &mut Child,
     watch: &Watch,
     stop: &Mutex<Option<Stop>>,
+    mut guard: Option<Guard<'_>>,
 ) -> io::Result<std::process::ExitStatus> {
     // SAFETY: pidfd_open on our own child's pid.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id(), 0) } as libc::c_int;
+    let mut guarded = Instant::now();
     loop {
+        if let Some(guard) = guard.as_mut()
+            && guarded.elapsed() >= GUARD_EVERY
+        {
+            guarded = Instant::now();
+            if let Some(stopped) = guard() {
+                stop.lock().get_or_insert(stopped);
+            }
+        }
         if let Some(status) = child.try_wait()? {
             if pidfd >= 0 {
                 // SAFETY: the descriptor opened above.

@@ -123,13 +123,16 @@ impl GocciaMcp {
         timeout_ms: Option<u64>,
         call: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
     ) -> Result<CallToolResult, ErrorData> {
-        let mut options = CallOptions::new();
-        match timeout_ms {
-            Some(0) => return Ok(refused("timeoutMs must be at least 1")),
-            Some(ms) => options = options.timeout(Duration::from_millis(ms)),
-            None => {}
+        if timeout_ms == Some(0) {
+            return Ok(refused("timeoutMs must be at least 1"));
         }
         self.blocking(move |sandbox| {
+            // The client's timeoutMs never outlasts the server's limit.
+            let options = match timeout_ms {
+                Some(ms) => CallOptions::new()
+                    .timeout_within(Duration::from_millis(ms), sandbox.limits().timeout),
+                None => CallOptions::new(),
+            };
             let budget = OutputBudget::for_limits(sandbox.limits());
             let (output, stdout, stderr) = Output::captured(budget.clone());
             let options = options.stream(&output);
@@ -366,9 +369,9 @@ impl GocciaMcp {
         &self,
         Parameters(_): Parameters<NoArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(|sandbox| {
-            let id = sandbox.snapshot();
-            text(format!("snapshot id: {}", id.index()))
+        self.blocking(|sandbox| match sandbox.snapshot() {
+            Ok(id) => text(format!("snapshot id: {}", id.index())),
+            Err(error) => refused(error.to_string()),
         })
         .await
     }

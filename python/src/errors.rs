@@ -54,6 +54,13 @@ create_exception!(
     "`restore` was given an id this sandbox never returned."
 );
 
+create_exception!(
+    goccia,
+    SnapshotLimitError,
+    GocciaError,
+    "`snapshot` refused by a limit (`.limit` names it: `snapshots` or `fs-bytes`); nothing was taken."
+);
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("GocciaError", py.get_type::<GocciaError>())?;
@@ -64,6 +71,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WriteBackError", py.get_type::<WriteBackError>())?;
     m.add("ChildSeedError", py.get_type::<ChildSeedError>())?;
     m.add("UnknownSnapshot", py.get_type::<UnknownSnapshot>())?;
+    m.add("SnapshotLimitError", py.get_type::<SnapshotLimitError>())?;
     Ok(())
 }
 
@@ -155,4 +163,14 @@ pub fn child_seed(error: goccia::ChildSeedError) -> PyErr {
 
 pub fn unknown_snapshot(error: goccia::UnknownSnapshot) -> PyErr {
     UnknownSnapshot::new_err(error.to_string())
+}
+
+pub fn snapshot_limit(error: goccia::SnapshotLimitError) -> PyErr {
+    Python::attach(|py| {
+        let limit = serde_json::to_value(error.limit())
+            .ok()
+            .and_then(|value| value.as_str().map(|name| text(py, name)))
+            .unwrap_or_else(|| py.None());
+        with_fields::<SnapshotLimitError>(py, error.to_string(), &[("limit", limit)])
+    })
 }

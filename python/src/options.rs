@@ -40,7 +40,7 @@ pub struct Limits {
 #[pymethods]
 impl Limits {
     #[new]
-    #[pyo3(signature = (*, timeout=None, max_memory=None, stack_size=None, fs_quota_bytes=None, fs_node_limit=None, max_output=None, output_overflow=None, max_depth=None))]
+    #[pyo3(signature = (*, timeout=None, max_memory=None, stack_size=None, fs_quota_bytes=None, fs_node_limit=None, max_output=None, output_overflow=None, max_depth=None, max_snapshots=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         timeout: Option<f64>,
@@ -51,6 +51,7 @@ impl Limits {
         max_output: Option<Bound<'_, PyAny>>,
         output_overflow: Option<&str>,
         max_depth: Option<u32>,
+        max_snapshots: Option<u64>,
     ) -> PyResult<Self> {
         let mut limits = goccia::Limits::default();
         if let Some(timeout) = timeout {
@@ -81,6 +82,9 @@ impl Limits {
         }
         if let Some(depth) = max_depth {
             limits = limits.max_depth(depth);
+        }
+        if let Some(count) = max_snapshots {
+            limits = limits.max_snapshots(count);
         }
         Ok(Limits { inner: limits })
     }
@@ -119,6 +123,15 @@ impl Limits {
     #[getter]
     fn max_depth(&self) -> u32 {
         self.inner.max_depth
+    }
+    #[getter]
+    fn max_snapshots(&self) -> u64 {
+        self.inner.max_snapshots
+    }
+
+    #[getter]
+    fn max_snapshots(&self) -> u64 {
+        self.inner.max_snapshots
     }
 
     fn __repr__(&self) -> String {

@@ -506,9 +506,14 @@ impl Sandbox {
         Ok(patched.iter().map(|file| file.path.to_string()).collect())
     }
 
-    /// Remembers the tree, O(1); the id restores it.
-    fn snapshot(&self) -> usize {
-        self.inner.snapshot().index()
+    /// Remembers the tree (shared, not copied); the id restores it.
+    /// Bounded: `SnapshotLimitError` past `Limits.max_snapshots` or when
+    /// what snapshots keep would pass the fs quota.
+    fn snapshot(&self) -> PyResult<usize> {
+        self.inner
+            .snapshot()
+            .map(|id| id.index())
+            .map_err(errors::snapshot_limit)
     }
 
     /// Puts the tree back exactly as it was at `snapshot_id`.

@@ -100,23 +100,59 @@ pub fn append_line(path: &Path, record: &ChangeRecord) -> std::io::Result<()> {
     file.sync_data()
 }
 
-/// Reads a log file (missing: empty). A line that does not parse is an
-/// error naming its number.
-pub fn read_lines(path: &Path) -> std::io::Result<Vec<ChangeRecord>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+/// A change log as read: the records that parse, and the lines that do
+/// not (a damaged log is read past, never refused whole).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ChangeLog {
+    /// The records, oldest first.
+    pub records: Vec<ChangeRecord>,
+    /// Lines skipped because they are not records.
+    pub damaged: Vec<DamagedLine>,
+}
+
+/// A line of a change log that is not a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DamagedLine {
+    /// Its number, from 1 (for a database store: the record's position).
+    pub line: usize,
+    /// Why it was not read.
+    pub reason: String,
+}
+
+impl ChangeLog {
+    /// Reads records from lines of JSON: a line that does not parse is
+    /// skipped and listed as damaged.
+    pub fn from_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> ChangeLog {
+        let mut log = ChangeLog::default();
+        for (number, line) in lines.into_iter().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str(line) {
+                Ok(record) => log.records.push(record),
+                Err(error) => log.damaged.push(DamagedLine {
+                    line: number + 1,
+                    reason: error.to_string(),
+                }),
+            }
+        }
+        log
+    }
+}
+
+/// Reads a log file (missing: empty). Lines that are not records are
+/// skipped and named in [`ChangeLog::damaged`]; bytes that are not UTF-8
+/// damage only their line.
+pub fn read_lines(path: &Path) -> std::io::Result<ChangeLog> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(ChangeLog::default());
+        }
         Err(error) => return Err(error),
     };
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(number, line)| {
-            serde_json::from_str(line).map_err(|error| {
-                std::io::Error::other(format!("{}: line {}: {error}", path.display(), number + 1))
-            })
-        })
-        .collect()
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(ChangeLog::from_lines(text.lines()))
 }
 
 /// A fresh change id.

@@ -17,8 +17,8 @@ use crate::workspace::Workspace;
 /// Defaults: no workspace, the store in memory (no `--state`, no
 /// `--store`), the library's default [`Limits`] and policy `full` as the
 /// ceiling of every session, the system clock, no audit trail, request
-/// bodies up to 16 MiB, and a server id of the host's name and the
-/// process id.
+/// bodies up to 16 MiB, sessions in this process (no isolation), and a
+/// server id of the host's name and the process id.
 #[derive(Clone)]
 pub struct ServerConfig {
     pub(crate) admin_token: String,
@@ -30,6 +30,7 @@ pub struct ServerConfig {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) audit: Audit,
     pub(crate) max_body_bytes: usize,
+    pub(crate) isolation: goccia::isolation::Isolation,
 }
 
 /// The largest request body by default.
@@ -48,6 +49,7 @@ impl ServerConfig {
             clock: Arc::new(SystemClock),
             audit: Audit::default(),
             max_body_bytes: DEFAULT_MAX_BODY,
+            isolation: goccia::isolation::Isolation::None,
         }
     }
 
@@ -100,6 +102,14 @@ impl ServerConfig {
     /// Where refusals and sandbox decisions are recorded.
     pub fn audit(mut self, audit: Audit) -> Self {
         self.audit = audit;
+        self
+    }
+
+    /// Where every session's guest code runs (default in this process;
+    /// [`Isolation::Process`](goccia::isolation::Isolation::Process): a
+    /// confined worker per session).
+    pub fn isolation(mut self, isolation: goccia::isolation::Isolation) -> Self {
+        self.isolation = isolation;
         self
     }
 

@@ -175,6 +175,7 @@ impl SessionSpec {
         server_limits: &Limits,
         server_policy: PolicyMode,
         audit: &goccia::Audit,
+        isolation: &goccia::isolation::Isolation,
     ) -> Result<Sandbox, SpecError> {
         if self.policy > server_policy {
             return Err(SpecError::Policy {
@@ -188,6 +189,7 @@ impl SessionSpec {
             .limits(limits)
             .policy(self.policy)
             .audit(audit.clone())
+            .isolation(isolation.clone())
             .gitignore(seeding.gitignore);
         if let Some(name) = &seeding.symlinks {
             let policy = goccia::SymlinkPolicy::parse(name)

@@ -3,15 +3,15 @@
 //! that a submit must expect, and a lock held across processes while a
 //! submit checks the root and writes.
 //!
-//! Computing the root walks the folder's metadata and rehashes only the
-//! files whose (size, mtime, inode) changed since the last walk, so a
-//! 10,000-file workspace is not read whole on every submit. `.git/` and
-//! `.goccia/` are not part of the root (git's own bookkeeping, and the
-//! change log and the lock file, change without the work changing).
+//! Computing the root reads every byte of every file, every time: no size,
+//! mtime or inode shortcut, since an edit can keep all three (a same-size
+//! rewrite with its mtime put back) and the root is what a fence trusts
+//! (docs/security.md). The walk and the hashing are shared among up to
+//! four threads. `.git/` and `.goccia/` are not part of the root (git's own
+//! bookkeeping, and the change log and the lock file, change without the
+//! work changing); a submit never writes there.
 
-use std::collections::HashMap;
 use std::fs::File;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use parking_lot::Mutex;
@@ -27,29 +27,18 @@ fn is_write_back_temporary(name: &std::ffi::OsStr) -> bool {
         .is_some_and(|name| name.starts_with(".goccia-write-back-") && name.ends_with(".tmp"))
 }
 
-/// What a file looked like when it was last hashed, and its leaf.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Seen {
-    size: u64,
-    mtime_ns: i128,
-    inode: u64,
-    leaf: [u8; 32],
-}
-
 /// The files of the last walk, in path order, with their leaves.
 #[derive(Default)]
 struct Listing {
     files: Vec<(PathBuf, [u8; 32])>,
 }
 
-/// One workspace: a name, a host folder, the leaves seen so far and the
-/// last listing.
+/// One workspace: a name, a host folder and the last listing.
 pub struct Workspace {
     /// Its name in requests.
     pub name: String,
     /// The host folder.
     pub dir: PathBuf,
-    seen: Mutex<HashMap<PathBuf, Seen>>,
     listing: Mutex<Listing>,
 }
 
@@ -63,46 +52,31 @@ pub struct WorkspaceError {
     pub source: std::io::Error,
 }
 
-/// A regular file found by the walk: its path below the root and its
-/// metadata (read relative to its folder, not by a full path).
+/// A regular file found by the walk: its path below the root and the
+/// leaf of its content (read relative to its folder, not by a full path).
 struct Found {
     relative: PathBuf,
-    size: u64,
-    mtime_ns: i128,
-    inode: u64,
-    /// A write-back temporary: left out of the root.
-    temporary: bool,
-}
-
-impl Found {
-    fn of(relative: PathBuf, metadata: &std::fs::Metadata) -> Found {
-        Found {
-            relative,
-            size: metadata.len(),
-            mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
-                + i128::from(metadata.mtime_nsec()),
-            inode: metadata.ino(),
-            temporary: false,
-        }
-    }
+    /// `None` for a write-back temporary: left out of the root.
+    leaf: Option<[u8; 32]>,
 }
 
 impl Workspace {
-    /// The workspace `name` at `dir`.
+    /// The workspace `name` at `dir`, resolved once (the host named it;
+    /// a link in that name is the host's choice), so that what sessions
+    /// name below it may hold no link at all.
     pub fn new(name: impl Into<String>, dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
         Workspace {
             name: name.into(),
-            dir: dir.into(),
-            seen: Mutex::new(HashMap::new()),
+            dir: std::fs::canonicalize(&dir).unwrap_or(dir),
             listing: Mutex::new(Listing::default()),
         }
     }
 
     /// The root now: `blake3:` and the hex of a binary merkle tree whose
     /// leaves are blake3(path, NUL, content hash) of every regular file in
-    /// path order (the empty tree's root is the hash of nothing). Walks
-    /// the folder's metadata (the top-level entries shared among threads)
-    /// and hashes only files whose (size, mtime, inode) changed.
+    /// path order (the empty tree's root is the hash of nothing). Reads
+    /// every file.
     pub fn root(&self) -> Result<String, WorkspaceError> {
         self.root_of_walk(false)
     }
@@ -115,31 +89,21 @@ impl Workspace {
     }
 
     fn root_of_walk(&self, sweep: bool) -> Result<String, WorkspaceError> {
-        let (temporaries, files): (Vec<Found>, Vec<Found>) = walk_parallel(&self.dir)?
-            .into_iter()
-            .partition(|found| found.temporary);
-        if sweep {
-            for temporary in temporaries {
-                let path = self.dir.join(&temporary.relative);
-                std::fs::remove_file(&path)
-                    .or_else(|error| match error.kind() {
-                        std::io::ErrorKind::NotFound => Ok(()),
-                        _ => Err(error),
-                    })
-                    .map_err(failed(path))?;
+        let mut listed = Vec::new();
+        for found in walk_parallel(&self.dir)? {
+            match found.leaf {
+                Some(leaf) => listed.push((found.relative, leaf)),
+                None if sweep => {
+                    let path = self.dir.join(&found.relative);
+                    std::fs::remove_file(&path)
+                        .or_else(|error| match error.kind() {
+                            std::io::ErrorKind::NotFound => Ok(()),
+                            _ => Err(error),
+                        })
+                        .map_err(failed(path))?;
+                }
+                None => {}
             }
-        }
-        let mut seen = self.seen.lock();
-        let mut listed = Vec::with_capacity(files.len());
-        for found in files {
-            let leaf = self.leaf(&mut seen, &found)?;
-            listed.push((found.relative, leaf));
-        }
-        // Forget files that are gone (only when some are).
-        if seen.len() > listed.len() {
-            let present: std::collections::HashSet<&PathBuf> =
-                listed.iter().map(|(path, _)| path).collect();
-            seen.retain(|path, _| present.contains(path));
         }
         let root = root_of(&listed);
         self.listing.lock().files = listed;
@@ -151,58 +115,21 @@ impl Workspace {
     /// again. For the moment right after a write-back, under the lock, so
     /// the rest of the folder is as the last [`Workspace::root`] saw it.
     pub fn root_after_writing(&self, written: &[PathBuf]) -> Result<String, WorkspaceError> {
-        let mut seen = self.seen.lock();
         let mut listing = self.listing.lock();
         for host in written {
             let Ok(relative) = host.strip_prefix(&self.dir) else {
                 continue;
             };
-            let metadata = std::fs::symlink_metadata(host).map_err(|source| WorkspaceError {
-                path: host.clone(),
-                source,
-            })?;
-            let found = Found::of(relative.to_path_buf(), &metadata);
-            let leaf = self.leaf(&mut seen, &found)?;
+            let leaf = leaf_of(relative, host)?;
             match listing
                 .files
-                .binary_search_by(|(path, _)| path.cmp(&found.relative))
+                .binary_search_by(|(path, _)| path.as_path().cmp(relative))
             {
                 Ok(at) => listing.files[at].1 = leaf,
-                Err(at) => listing.files.insert(at, (found.relative, leaf)),
+                Err(at) => listing.files.insert(at, (relative.to_path_buf(), leaf)),
             }
         }
         Ok(root_of(&listing.files))
-    }
-
-    /// A file's leaf: remembered if its metadata did not change, else
-    /// hashed now (and remembered).
-    fn leaf(
-        &self,
-        seen: &mut HashMap<PathBuf, Seen>,
-        found: &Found,
-    ) -> Result<[u8; 32], WorkspaceError> {
-        if let Some(before) = seen.get(&found.relative)
-            && (before.size, before.mtime_ns, before.inode)
-                == (found.size, found.mtime_ns, found.inode)
-        {
-            return Ok(before.leaf);
-        }
-        let hash = hash_file(&self.dir.join(&found.relative))?;
-        let mut leaf = blake3::Hasher::new();
-        leaf.update(found.relative.to_string_lossy().as_bytes());
-        leaf.update(&[0]);
-        leaf.update(&hash);
-        let leaf = *leaf.finalize().as_bytes();
-        seen.insert(
-            found.relative.clone(),
-            Seen {
-                size: found.size,
-                mtime_ns: found.mtime_ns,
-                inode: found.inode,
-                leaf,
-            },
-        );
-        Ok(leaf)
     }
 
     /// Takes the workspace's lock (`.goccia/lock`, an exclusive `flock`,
@@ -316,7 +243,8 @@ fn walk_parallel(root: &Path) -> Result<Vec<Found>, WorkspaceError> {
     Ok(files)
 }
 
-/// One entry of a folder: a file is listed, a folder walked.
+/// One entry of a folder: a file is listed with its leaf, a folder
+/// walked.
 fn visit(
     entry: &std::fs::DirEntry,
     relative: &Path,
@@ -329,12 +257,27 @@ fn visit(
             visit(&child, &below, out)?;
         }
     } else if kind.is_file() {
-        let metadata = entry.metadata().map_err(failed(entry.path()))?;
-        let mut found = Found::of(below, &metadata);
-        found.temporary = is_write_back_temporary(&entry.file_name());
-        out.push(found);
+        let leaf = if is_write_back_temporary(&entry.file_name()) {
+            None
+        } else {
+            Some(leaf_of(&below, &entry.path())?)
+        };
+        out.push(Found {
+            relative: below,
+            leaf,
+        });
     }
     Ok(())
+}
+
+/// A file's leaf: blake3(path, NUL, blake3(content)).
+fn leaf_of(relative: &Path, host: &Path) -> Result<[u8; 32], WorkspaceError> {
+    let hash = hash_file(host)?;
+    let mut leaf = blake3::Hasher::new();
+    leaf.update(relative.to_string_lossy().as_bytes());
+    leaf.update(&[0]);
+    leaf.update(&hash);
+    Ok(*leaf.finalize().as_bytes())
 }
 
 fn hash_file(path: &Path) -> Result<[u8; 32], WorkspaceError> {

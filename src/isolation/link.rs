@@ -130,25 +130,39 @@ impl Link {
         }
         // Host commands: the worker's end of a socket pair at descriptor 3.
         let host_socket = match host {
-            Some(_) => {
-                let (ours, theirs) = super::fds::socketpair().map_err(|error| {
-                    LinkError::Unavailable(format!("cannot make the host-command socket: {error}"))
-                })?;
-                let raw = std::os::fd::AsRawFd::as_raw_fd(&theirs);
-                // SAFETY: dup2 only, after the fork; `theirs` stays open in
-                // the parent until the spawn returns.
-                unsafe {
-                    std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+            Some(_) => Some(super::fds::socketpair().map_err(|error| {
+                LinkError::Unavailable(format!("cannot make the host-command socket: {error}"))
+            })?),
+            None => None,
+        };
+        let socket = host_socket
+            .as_ref()
+            .map(|(_, theirs)| std::os::fd::AsRawFd::as_raw_fd(theirs));
+        let ceiling = goccia_confine::descriptors::descriptor_ceiling();
+        // SAFETY: dup2 and fcntl only, after the fork; `theirs` stays open
+        // in the parent until the spawn returns.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                use goccia_confine::descriptors::{close_on_exec_from, keep_across_exec};
+                let first_closed = match socket {
+                    Some(raw) if raw == super::fds::WORKER_SOCKET => {
+                        keep_across_exec(raw)?;
+                        super::fds::WORKER_SOCKET + 1
+                    }
+                    Some(raw) => {
                         if libc::dup2(raw, super::fds::WORKER_SOCKET) < 0 {
                             return Err(std::io::Error::last_os_error());
                         }
-                        Ok(())
-                    });
-                }
-                Some((ours, theirs))
-            }
-            None => None,
-        };
+                        super::fds::WORKER_SOCKET + 1
+                    }
+                    None => super::fds::WORKER_SOCKET,
+                };
+                // The worker starts with its three pipes (and the socket)
+                // only: nothing goccia's own parent left open crosses
+                // (docs/security.md).
+                close_on_exec_from(first_closed, ceiling)
+            });
+        }
         let spawned = command.spawn();
         // Their end now lives in the worker only.
         let host_socket = host_socket.map(|(ours, _theirs)| ours);

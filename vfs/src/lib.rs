@@ -22,6 +22,8 @@
 //!   the escalation ladder and the contract's denial and outcome texts.
 //! - [`image`]: trees as manifests of steps and contents by hash, to
 //!   store a tree and rebuild it elsewhere.
+//! - [`retained`]: what snapshots keep alive that the live tree and the
+//!   baseline no longer hold (counted against the quota).
 //! - [`replica`]: keeping a replica of a tree (another process's) in step
 //!   with it, modes and times included.
 //! - [`write_back`]: writing changes back to host paths the host named.
@@ -44,6 +46,7 @@ pub mod patch;
 pub mod path;
 pub mod policy;
 pub mod replica;
+pub mod retained;
 pub mod seed;
 pub mod seed_config;
 pub mod seed_filter;

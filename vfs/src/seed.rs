@@ -75,6 +75,15 @@ pub enum SeedError {
     /// The host path is, or contains, a symbolic link.
     #[error("seed path is a symlink (not supported): {}", .0.display())]
     Symlink(PathBuf),
+    /// A write-back (`--copy-rw`) path that passes through a symbolic
+    /// link: write-back would follow it out of the folder named.
+    #[error("copy-rw path passes through a symbolic link: {} (write-back would follow it; name the folder it points to instead)", .link.display())]
+    LinkOnWritePath {
+        /// The path as given.
+        path: PathBuf,
+        /// The component that is a link.
+        link: PathBuf,
+    },
     /// An exclude pattern that is not valid gitignore syntax.
     #[error("invalid exclude pattern `{pattern}`: {reason}")]
     BadExclude {
@@ -529,6 +538,34 @@ fn read_host_node(
     } else {
         Err(SeedError::Special(path.to_path_buf()))
     }
+}
+
+/// Refuses a write-back path any of whose components is a symbolic link
+/// — every component of an absolute path, every one below the working
+/// directory of a relative one. Seeding follows links above a seed (the
+/// contract allows symlinked ancestors), but write-back must not: a link
+/// inside a workspace (`ws/link -> /elsewhere`) would turn a submit into a
+/// write outside it (docs/security.md).
+pub fn refuse_links_on_write_path(path: &Path) -> Result<(), SeedError> {
+    let mut walked = PathBuf::new();
+    for component in path.components() {
+        walked.push(component);
+        if !matches!(component, std::path::Component::Normal(_)) {
+            continue;
+        }
+        match std::fs::symlink_metadata(&walked) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(SeedError::LinkOnWritePath {
+                    path: path.to_path_buf(),
+                    link: walked,
+                });
+            }
+            Ok(_) => {}
+            // Missing: seeding reports it in its own words.
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -57,6 +57,10 @@ pub enum SkipReason {
     /// The host has a directory where the run left a file, or a file where
     /// one of its parent folders should be: writing would delete host data.
     HostTypeConflict(PathBuf),
+    /// A path with a `.git` or `.goccia` component: never written back,
+    /// under any policy (a repository's hooks and configuration, goccia's
+    /// own change log and lock; docs/security.md).
+    Protected,
 }
 
 impl std::fmt::Display for SkipReason {
@@ -69,6 +73,9 @@ impl std::fmt::Display for SkipReason {
                 f.write_str("directories are only created as parents of written files")
             }
             SkipReason::Symlink => f.write_str("symbolic links are never written to the host"),
+            SkipReason::Protected => {
+                f.write_str("paths inside .git and .goccia are never written back")
+            }
             SkipReason::HostTypeConflict(path) => write!(
                 f,
                 "{} is in the way on the host (writing would delete it)",
@@ -165,6 +172,15 @@ pub enum WriteBackError {
         path: PathBuf,
         /// The mapping's host root.
         root: PathBuf,
+    },
+    /// Files the host changed since the sandbox was seeded (or since its
+    /// last write-back): writing would overwrite work the sandbox never
+    /// saw. Checked for every file before any is written.
+    #[error("write-back refused: changed on the host since the sandbox saw it: {}; nothing was written", .paths.iter().map(|p| shown_path(p)).collect::<Vec<_>>().join(", "))]
+    Stale {
+        /// The host paths whose content is neither what the sandbox's
+        /// baseline held nor what the write would leave.
+        paths: Vec<PathBuf>,
     },
     /// The host refused a write.
     #[error("write-back failed at {}: {source}; {}", shown_path(.path), landed_text(.report, *.planned))]
@@ -268,6 +284,7 @@ pub fn plan<'a>(
         items: Vec::new(),
         skipped: Vec::new(),
     };
+    let mut stale = Vec::new();
     for change in changes {
         let skip = |reason| Skipped {
             sandbox_path: change.path.clone(),
@@ -283,6 +300,10 @@ pub fn plan<'a>(
             .any(|left_out| change.path.starts_with(left_out))
         {
             plan.skipped.push(skip(SkipReason::LeftOut));
+            continue;
+        }
+        if is_protected(&change.path) {
+            plan.skipped.push(skip(SkipReason::Protected));
             continue;
         }
         let file = match (change.kind, change.new.as_ref()) {
@@ -301,14 +322,69 @@ pub fn plan<'a>(
             }
         };
         let planned = resolve(mapping, &change.path, file)?;
+        // The host side too: a mapping of a `.git` folder (or of
+        // `.git/config`) would write inside one under another name.
+        let protected_on_host = planned.host_path.components().any(|component| {
+            component
+                .as_os_str()
+                .to_str()
+                .is_some_and(|name| crate::policy::PROTECTED_NAMES.contains(&name))
+        });
+        if protected_on_host {
+            plan.skipped.push(skip(SkipReason::Protected));
+            continue;
+        }
         match host_conflict(&planned)? {
             Some(conflict) => plan
                 .skipped
                 .push(skip(SkipReason::HostTypeConflict(conflict))),
-            None => plan.items.push(planned),
+            None => {
+                if !host_holds_what_was_seen(&planned, change.old.as_ref()) {
+                    stale.push(planned.host_path.clone());
+                }
+                plan.items.push(planned)
+            }
         }
     }
+    if !stale.is_empty() {
+        return Err(WriteBackError::Stale { paths: stale });
+    }
     Ok(plan)
+}
+
+/// Whether the host still holds at `item`'s target what the sandbox's
+/// baseline saw there (the same bytes, or nothing when the baseline had
+/// nothing) — or already holds what the write would leave (a write-back
+/// repeated after a partial one). Anything else is work the sandbox never
+/// saw, which the write would lose.
+fn host_holds_what_was_seen(item: &Planned<'_>, seen: Option<&Node>) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = fs::File::options()
+        .read(true)
+        .custom_flags(libc_nofollow())
+        .open(&item.host_path);
+    let host_hash = match opened {
+        Ok(file) => {
+            let mut hasher = blake3::Hasher::new();
+            match hasher.update_reader(file) {
+                Ok(_) => Some(hasher.finalize()),
+                Err(_) => return false,
+            }
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(_) => return false,
+    };
+    let seen_hash = match seen {
+        Some(Node::File(file)) => Some(file.hash()),
+        _ => None,
+    };
+    host_hash == seen_hash || host_hash == Some(item.file.hash())
+}
+
+/// `O_NOFOLLOW`: the chain was checked for links already; a link planted
+/// at the target since is not followed while reading it either.
+fn libc_nofollow() -> i32 {
+    OFlags::NOFOLLOW.bits() as i32
 }
 
 /// Writes `changes` back through `mappings`: [`plan`], then
@@ -318,6 +394,13 @@ pub fn write_back(
     changes: &[Change],
 ) -> Result<WriteBackReport, WriteBackError> {
     plan(mappings, changes)?.execute()
+}
+
+/// Whether `path` has a component write-back never writes (`.git`,
+/// `.goccia`).
+fn is_protected(path: &VfsPath) -> bool {
+    path.components()
+        .any(|name| crate::policy::PROTECTED_NAMES.contains(&name))
 }
 
 /// The longest mapping covering `path`. `/tmp` is the guest's scratch
@@ -646,6 +729,8 @@ mod tests {
         let mut fx = fixture();
         let inner = fx.host.path().join("inner-host");
         fs::create_dir(&inner).unwrap();
+        // As if seeded from there too: it holds what the baseline saw.
+        fs::write(inner.join("b.txt"), "b").unwrap();
         fx.mappings.push(CopyRwMapping {
             left_out: Vec::new(),
             host_root: inner.clone(),
@@ -779,6 +864,79 @@ mod tests {
             "{error}"
         );
         assert_eq!(fx.read("proj/a.txt"), "A");
+    }
+
+    #[test]
+    fn git_and_goccia_paths_are_never_written() {
+        let mut fx = fixture();
+        fx.vfs.mkdir_all(&p("/work/.git")).unwrap();
+        fx.vfs
+            .write_file(&p("/work/.git/config"), "[core]\n\tfsmonitor = evil\n")
+            .unwrap();
+        fx.vfs.mkdir_all(&p("/work/sub/.goccia")).unwrap();
+        fx.vfs
+            .write_file(&p("/work/sub/.goccia/changes.jsonl"), "forged\n")
+            .unwrap();
+        fx.vfs.write_file(&p("/work/a.txt"), "A").unwrap();
+        let report = fx.write_back().unwrap();
+        assert_eq!(report.written.len(), 1);
+        assert!(!fx.host("proj/.git").exists());
+        assert!(!fx.host("proj/sub/.goccia").exists());
+        let protected: Vec<&str> = report
+            .skipped
+            .iter()
+            .filter(|s| s.reason == SkipReason::Protected)
+            .map(|s| s.sandbox_path.as_str())
+            .collect();
+        assert_eq!(
+            protected,
+            [
+                "/work/.git",
+                "/work/.git/config",
+                "/work/sub/.goccia",
+                "/work/sub/.goccia/changes.jsonl"
+            ]
+        );
+        // A mapping of a .git folder itself writes nothing inside it.
+        let git = fx.host("proj/.git");
+        fs::create_dir(&git).unwrap();
+        let mut vfs = Vfs::new(Quota::UNLIMITED);
+        let seeded = seed_host(&mut vfs, &git, &SeedTarget::parse("/g").unwrap()).unwrap();
+        let base = vfs.snapshot();
+        vfs.write_file(&p("/g/config"), "x").unwrap();
+        let mapping = CopyRwMapping {
+            left_out: Vec::new(),
+            host_root: git.clone(),
+            sandbox_root: seeded.path,
+            node_type: seeded.node_type,
+        };
+        let report = write_back(&[mapping], &diff(&base, &vfs.snapshot())).unwrap();
+        assert!(report.written.is_empty());
+        assert!(!git.join("config").exists());
+    }
+
+    #[test]
+    fn a_file_the_host_changed_since_the_baseline_refuses_everything() {
+        let mut fx = fixture();
+        fx.vfs.write_file(&p("/work/a.txt"), "sandbox's").unwrap();
+        fx.vfs.write_file(&p("/work/new.txt"), "new").unwrap();
+        fx.vfs.write_file(&p("/other.txt"), "O").unwrap();
+        // Same size, new bytes: only the content tells.
+        fs::write(fx.host("proj/a.txt"), "z").unwrap();
+        fs::write(fx.host("proj/new.txt"), "the host's own").unwrap();
+        let error = fx.write_back().unwrap_err();
+        let WriteBackError::Stale { paths } = &error else {
+            panic!("{error}")
+        };
+        assert_eq!(paths, &[fx.host("proj/a.txt"), fx.host("proj/new.txt")]);
+        assert!(error.to_string().contains("nothing was written"), "{error}");
+        assert_eq!(fx.read("other.txt"), "o", "checked before any write");
+        assert_eq!(fx.read("proj/a.txt"), "z");
+        // What the write would leave is no conflict (a repeated write-back).
+        fs::write(fx.host("proj/a.txt"), "sandbox's").unwrap();
+        fs::write(fx.host("proj/new.txt"), "new").unwrap();
+        let report = fx.write_back().unwrap();
+        assert_eq!(report.written.len(), 3);
     }
 
     #[test]

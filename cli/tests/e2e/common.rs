@@ -126,8 +126,13 @@ impl Run {
     }
 }
 
+/// The binary under test: this build's, or `GOCCIA_E2E_BINARY` (to show
+/// a regression test fails on an older build: run it against that build's
+/// binary).
 pub fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_goccia"))
+    std::env::var_os("GOCCIA_E2E_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_goccia")))
 }
 
 pub fn goccia_in(dir: &Path, args: &[&str]) -> Run {

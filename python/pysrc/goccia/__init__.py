@@ -28,6 +28,7 @@ from goccia._goccia import (
     Sandbox,
     SetupError,
     UnknownSnapshot,
+    SnapshotLimitError,
     WriteBackError,
     WriteBackReport,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "Sandbox",
     "SetupError",
     "UnknownSnapshot",
+    "SnapshotLimitError",
     "WriteBackError",
     "WriteBackReport",
 ]

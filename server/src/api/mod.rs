@@ -69,6 +69,8 @@ pub(crate) struct ApiError {
     message: String,
     /// `VIEW_STALE`'s `currentRoot`.
     current_root: Option<String>,
+    /// `VIEW_STALE`'s `files`: what the host changed under the session.
+    stale_files: Vec<String>,
 }
 
 impl ApiError {
@@ -78,6 +80,7 @@ impl ApiError {
             code,
             message: message.into(),
             current_root: None,
+            stale_files: Vec::new(),
         }
     }
 
@@ -114,6 +117,24 @@ impl ApiError {
         }
     }
 
+    /// `409 VIEW_STALE` for files a submit would overwrite that no longer
+    /// hold what the session's baseline saw (the root may match: work
+    /// landed and the session resubmitted with the new root).
+    pub fn stale_files(current_root: String, files: Vec<String>) -> Self {
+        ApiError {
+            current_root: Some(current_root),
+            stale_files: files.clone(),
+            ..ApiError::new(
+                StatusCode::CONFLICT,
+                "VIEW_STALE",
+                format!(
+                    "these files changed in the workspace since this session saw them: {}; nothing was written",
+                    files.join(", ")
+                ),
+            )
+        }
+    }
+
     fn refusal(refusal: &Refusal) -> Self {
         let status = match refusal {
             Refusal::Invalid | Refusal::Expired(_) | Refusal::Revoked => StatusCode::UNAUTHORIZED,
@@ -128,6 +149,9 @@ impl IntoResponse for ApiError {
         let mut body = json!({"error": self.code, "message": self.message});
         if let Some(root) = self.current_root {
             body["currentRoot"] = json!(root);
+        }
+        if !self.stale_files.is_empty() {
+            body["files"] = json!(self.stale_files);
         }
         (self.status, axum::Json(body)).into_response()
     }

@@ -146,7 +146,8 @@ pub(crate) async fn open(
                 &workspace,
                 &worker.config.limits,
                 worker.config.policy,
-                &worker.config.audit,
+                &worker.config.audit.scoped(),
+                &worker.config.isolation,
             )
             .map_err(|error| spec_refused(&error))?;
         let root = workspace.root().map_err(ApiError::internal)?;
@@ -279,7 +280,8 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
                 &workspace,
                 &worker.config.limits,
                 worker.config.policy,
-                &worker.config.audit,
+                &worker.config.audit.scoped(),
+                &worker.config.isolation,
             )
             .map_err(|error| spec_refused(&error))?;
         let mut table = SnapshotTable::default();
@@ -295,7 +297,10 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
                             reason: format!("snapshot {} of `{id}`: {error}", loaded.number),
                         })
                     })?;
-                table = SnapshotTable::resumed(loaded.number, sandbox.snapshot());
+                // A sandbox just loaded holds no snapshot yet: within
+                // every limit.
+                let resumed = sandbox.snapshot().map_err(ApiError::internal)?;
+                table = SnapshotTable::resumed(loaded.number, resumed);
                 Some(loaded.number)
             }
             None => None,
@@ -382,16 +387,23 @@ pub(crate) struct ShellRequest {
     timeout_ms: Option<u64>,
 }
 
-fn call_options(timeout_ms: Option<u64>) -> Result<CallOptions, ApiError> {
+/// A call's options: its `timeoutMs`, capped by the session's timeout
+/// (itself at most the server's), so no call outlasts what the server
+/// allows.
+fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOptions, ApiError> {
     match timeout_ms {
         None => Ok(CallOptions::new()),
         Some(0) => Err(ApiError::bad_request("timeoutMs must be at least 1")),
-        Some(ms) => Ok(CallOptions::new().timeout(Duration::from_millis(ms))),
+        Some(ms) => Ok(CallOptions::new()
+            .timeout_within(Duration::from_millis(ms), session.sandbox.limits().timeout)),
     }
 }
 
-fn envelope(session: &Session, run: &goccia::Run) -> Json<Value> {
-    let envelope = Envelope::new(&session.sandbox, run).with_output(&run.stdout, &run.stderr);
+/// The `--json` envelope of one call: its events are that call's own,
+/// recorded in the session's own trail after `mark`.
+fn envelope(session: &Session, run: &goccia::Run, mark: usize) -> Json<Value> {
+    let mut envelope = Envelope::new(&session.sandbox, run).with_output(&run.stdout, &run.stderr);
+    envelope.events = session.sandbox.engine().audit.events_since(mark);
     Json(serde_json::to_value(envelope).unwrap_or(Value::Null))
 }
 
@@ -404,8 +416,9 @@ pub(crate) async fn run(
 ) -> Result<Json<Value>, ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Run)).await?;
     let request: RunRequest = json_body(&shared, &id, body)?;
-    let options = call_options(request.timeout_ms)?;
+    let options = call_options(&session, request.timeout_ms)?;
     blocking(move || {
+        let mark = session.sandbox.engine().audit.mark();
         let run = match (&request.entry, &request.code) {
             (Some(entry), None) => session.sandbox.run_script_opts(entry, &options),
             (None, Some(code)) => session.sandbox.run_code_opts(code, &options),
@@ -416,7 +429,7 @@ pub(crate) async fn run(
             }
         }
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
-        Ok(envelope(&session, &run))
+        Ok(envelope(&session, &run, mark))
     })
     .await
 }
@@ -430,13 +443,14 @@ pub(crate) async fn shell(
 ) -> Result<Json<Value>, ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Shell)).await?;
     let request: ShellRequest = json_body(&shared, &id, body)?;
-    let options = call_options(request.timeout_ms)?;
+    let options = call_options(&session, request.timeout_ms)?;
     blocking(move || {
+        let mark = session.sandbox.engine().audit.mark();
         let run = session
             .sandbox
             .run_shell_opts(&request.command, &options)
             .map_err(ApiError::internal)?;
-        Ok(envelope(&session, &run))
+        Ok(envelope(&session, &run, mark))
     })
     .await
 }
@@ -478,8 +492,16 @@ pub(crate) async fn snapshot(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let session = authorized(&shared, &headers, &id, Some(Capability::Read)).await?;
-    let snapshot = session.sandbox.snapshot();
+    // Taking snapshots spends the session's quota: a capability that can
+    // change the sandbox, never `read` alone.
+    let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
+    let snapshot = session.sandbox.snapshot().map_err(|error| {
+        refused(
+            &shared,
+            &id,
+            ApiError::new(StatusCode::CONFLICT, "SNAPSHOT_LIMIT", error.to_string()),
+        )
+    })?;
     let number = session.snapshots.lock().push(snapshot);
     if shared.store.blobs().is_some() {
         let sandbox = session.sandbox.clone();

@@ -75,15 +75,21 @@ pub(crate) async fn submit(
         }
         let changes = session.sandbox.changes();
         let report = session.sandbox.write_back().map_err(|error| {
-            refused(
-                &worker,
-                &id,
-                ApiError::new(
+            let answer = match error {
+                goccia::WriteBackError::Stale { paths } => ApiError::stale_files(
+                    base_root.clone(),
+                    paths
+                        .iter()
+                        .map(|path| relative(&workspace, path))
+                        .collect(),
+                ),
+                error => ApiError::new(
                     StatusCode::CONFLICT,
                     "WRITE_BACK_REFUSED",
                     error.to_string(),
                 ),
-            )
+            };
+            refused(&worker, &id, answer)
         })?;
         session.sandbox.rebaseline();
         let written: Vec<std::path::PathBuf> =
@@ -240,13 +246,14 @@ pub(crate) async fn changes(
         ));
     }
     let workspace = workspace_named(&shared, &name)?;
-    let records = shared
+    let log = shared
         .store
         .changes(&workspace)
         .await
-        .map_err(ApiError::store)?
-        .into_iter()
-        .map(|record| serde_json::to_value(record).map_err(ApiError::internal))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Json(json!({"workspace": name, "changes": records})))
+        .map_err(ApiError::store)?;
+    Ok(Json(json!({
+        "workspace": name,
+        "changes": log.records,
+        "damaged": log.damaged,
+    })))
 }

@@ -10,7 +10,7 @@ use parking_lot::Mutex;
 
 use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
 use crate::grants::Grant;
-use crate::provenance::{self, ChangeRecord};
+use crate::provenance::{self, ChangeLog, ChangeRecord};
 use crate::workspace::{Workspace, WorkspaceLock};
 
 /// Grants and sessions in memory.
@@ -143,7 +143,7 @@ impl Store for MemoryStore {
         }))
     }
 
-    async fn changes(&self, workspace: &Workspace) -> Result<Vec<ChangeRecord>, StoreError> {
+    async fn changes(&self, workspace: &Workspace) -> Result<ChangeLog, StoreError> {
         provenance::read_lines(&provenance::log_file(&workspace.dir)).map_err(failed)
     }
 }

@@ -28,7 +28,7 @@ use async_trait::async_trait;
 use goccia::Contents;
 
 use crate::grants::Grant;
-use crate::provenance::ChangeRecord;
+use crate::provenance::{ChangeLog, ChangeRecord};
 use crate::workspace::Workspace;
 
 pub use memory::MemoryStore;
@@ -215,7 +215,7 @@ pub trait Store: Send + Sync {
     /// Takes `workspace`'s submit lock, waiting for another holder.
     async fn fence(&self, workspace: &Arc<Workspace>) -> Result<Box<dyn Fence>, StoreError>;
     /// A workspace's change log, oldest first.
-    async fn changes(&self, workspace: &Workspace) -> Result<Vec<ChangeRecord>, StoreError>;
+    async fn changes(&self, workspace: &Workspace) -> Result<ChangeLog, StoreError>;
 }
 
 /// Opens the store `config` names: a database is reached and its schema

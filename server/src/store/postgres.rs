@@ -18,7 +18,7 @@ use tokio_postgres::NoTls;
 
 use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, redact};
 use crate::grants::{Capability, Grant};
-use crate::provenance::ChangeRecord;
+use crate::provenance::{ChangeLog, ChangeRecord};
 use crate::workspace::Workspace;
 
 /// The schema this build writes.
@@ -572,7 +572,7 @@ impl Store for PostgresStore {
         Ok(Box::new(fence))
     }
 
-    async fn changes(&self, workspace: &Workspace) -> Result<Vec<ChangeRecord>, StoreError> {
+    async fn changes(&self, workspace: &Workspace) -> Result<ChangeLog, StoreError> {
         let client = self.client().await?;
         let rows = client
             .query(
@@ -581,14 +581,7 @@ impl Store for PostgresStore {
             )
             .await
             .map_err(|e| self.failed(e))?;
-        rows.iter()
-            .map(|row| {
-                serde_json::from_str(row.get(0)).map_err(|error| StoreError::Corrupt {
-                    store: self.shown.clone(),
-                    reason: error.to_string(),
-                })
-            })
-            .collect()
+        Ok(ChangeLog::from_lines(rows.iter().map(|row| row.get(0))))
     }
 }
 

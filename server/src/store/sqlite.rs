@@ -15,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
 use crate::grants::{Capability, Grant};
-use crate::provenance::ChangeRecord;
+use crate::provenance::{ChangeLog, ChangeRecord};
 use crate::workspace::{Workspace, WorkspaceLock};
 
 /// The schema this build writes.
@@ -76,6 +76,19 @@ impl SqliteStore {
             store: format!("sqlite:{}", path.display()),
             reason,
         };
+        // Created owner-only before SQLite opens it (its WAL and shared
+        // memory files take the database file's mode): grants' hashes,
+        // sessions and change logs are the host's (docs/security.md).
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::File::options()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(path)
+                .map_err(|e| store(e.to_string()))?;
+        }
         let mut connection = Connection::open(path).map_err(|e| store(e.to_string()))?;
         connection
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
@@ -108,13 +121,6 @@ impl SqliteStore {
 
     fn failed(&self, error: impl std::fmt::Display) -> StoreError {
         StoreError::Unavailable {
-            store: self.describe(),
-            reason: error.to_string(),
-        }
-    }
-
-    fn corrupt(&self, error: impl std::fmt::Display) -> StoreError {
-        StoreError::Corrupt {
             store: self.describe(),
             reason: error.to_string(),
         }
@@ -438,7 +444,7 @@ impl Store for SqliteStore {
         }))
     }
 
-    async fn changes(&self, workspace: &Workspace) -> Result<Vec<ChangeRecord>, StoreError> {
+    async fn changes(&self, workspace: &Workspace) -> Result<ChangeLog, StoreError> {
         let lines: Vec<String> = {
             let connection = self.connection.lock();
             let mut statement = connection
@@ -449,10 +455,7 @@ impl Store for SqliteStore {
                 .map_err(|e| self.failed(e))?;
             rows.collect::<Result<_, _>>().map_err(|e| self.failed(e))?
         };
-        lines
-            .iter()
-            .map(|line| serde_json::from_str(line).map_err(|e| self.corrupt(e)))
-            .collect()
+        Ok(ChangeLog::from_lines(lines.iter().map(String::as_str)))
     }
 }
 

@@ -1442,7 +1442,21 @@ static inline void *med3(void *a, void *b, void *c, cmp_f cmp, void *opaque)
 }
 
 /* pointer based version with local stack and insertion sort threshhold */
+/* GOCCIA PATCH: rqsort_polled asks `poll(opaque, n)` before partitioning
+   each range of n elements (and before a heapsort fallback) and returns at
+   once, the array permuted but whole, when it answers nonzero: a sort of a
+   huge array stops at the embedder's deadline. rqsort is the unpolled
+   form. */
+static inline void rqsort_polled(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque,
+                                 int (*poll)(void *opaque, size_t count));
+
 static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque)
+{
+    rqsort_polled(base, nmemb, size, cmp, opaque, NULL);
+}
+
+static inline void rqsort_polled(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque,
+                                 int (*poll)(void *opaque, size_t count))
 {
     struct { uint8_t *base; size_t count; int depth; } stack[50], *sp = stack;
     uint8_t *ptr, *pi, *pj, *plt, *pgt, *top, *m;
@@ -1466,6 +1480,8 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
         depth = sp->depth;
 
         while (nmemb > 6) {
+            if (poll && poll(opaque, nmemb)) /* GOCCIA PATCH */
+                return;
             if (++depth > 50) {
                 /* depth check to ensure worst case logarithmic time */
                 heapsortx(ptr, nmemb, size, cmp, opaque);

@@ -8686,6 +8686,10 @@ static inline __exception int goccia_poll(JSContext *ctx, int64_t cost)
     return js_poll_interrupts(ctx);
 }
 
+/* GOCCIA PATCH: typed-array loops (fill, reverse, join) work in chunks of
+   this many elements and poll between them. */
+#define GOCCIA_TA_CHUNK (1 << 20)
+
 /* GOCCIA PATCH: the runtime's out-of-memory count (see goccia_oom_count). */
 uint64_t JS_GocciaOutOfMemoryCount(JSRuntime *rt)
 {
@@ -44699,6 +44703,18 @@ struct array_sort_context {
     JSValueConst method;
 };
 
+/* GOCCIA PATCH: as js_TA_sort_poll, for Array.prototype.sort. */
+static int js_array_sort_poll(void *opaque, size_t count) {
+    struct array_sort_context *psc = opaque;
+    if (psc->exception)
+        return 1;
+    if (goccia_poll(psc->ctx, 1 + (int64_t)(count / 64))) {
+        psc->exception = 1;
+        return 1;
+    }
+    return 0;
+}
+
 static int js_array_cmp_generic(const void *a, const void *b, void *opaque) {
     struct array_sort_context *psc = opaque;
     JSContext *ctx = psc->ctx;
@@ -44798,7 +44814,8 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
         array[pos].pos = i;
         pos++;
     }
-    rqsort(array, pos, sizeof(*array), js_array_cmp_generic, &asc);
+    rqsort_polled(array, pos, sizeof(*array), js_array_cmp_generic, &asc, /* GOCCIA PATCH */
+                  js_array_sort_poll);
     if (asc.exception)
         goto exception;
 
@@ -60576,29 +60593,35 @@ static JSValue js_typed_array_fill(JSContext *ctx, JSValueConst this_val,
     // RAB may have been resized by evil .valueOf method
     final = min_int(final, p->u.array.count);
     shift = typed_array_size_log2(p->class_id);
+    /* GOCCIA PATCH: filled in chunks of GOCCIA_TA_CHUNK elements, polling
+       the interrupt handler between them. */
+    while (k < final) {
+        int end = final - k > GOCCIA_TA_CHUNK ? k + GOCCIA_TA_CHUNK : final;
+        if (goccia_poll(ctx, 1 + GOCCIA_TA_CHUNK / 256))
+            return JS_EXCEPTION;
     switch(shift) {
     case 0:
-        if (k < final) {
-            memset(p->u.array.u.uint8_ptr + k, v64, final - k);
-        }
+        memset(p->u.array.u.uint8_ptr + k, v64, end - k);
+        k = end;
         break;
     case 1:
-        for(; k < final; k++) {
+        for(; k < end; k++) {
             p->u.array.u.uint16_ptr[k] = v64;
         }
         break;
     case 2:
-        for(; k < final; k++) {
+        for(; k < end; k++) {
             p->u.array.u.uint32_ptr[k] = v64;
         }
         break;
     case 3:
-        for(; k < final; k++) {
+        for(; k < end; k++) {
             p->u.array.u.uint64_ptr[k] = v64;
         }
         break;
     default:
         abort();
+    }
     }
     return js_dup(this_val);
 }
@@ -61007,6 +61030,9 @@ static JSValue js_typed_array_join(JSContext *ctx, JSValueConst this_val,
 
     /* XXX: optimize with direct access */
     for(i = 0; i < len; i++) {
+        /* GOCCIA PATCH: polls like an element access of a generic object. */
+        if (goccia_poll(ctx, 1))
+            goto fail;
         if (i > 0) {
             if (c >= 0) {
                 if (string_buffer_putc8(b, c))
@@ -61063,13 +61089,23 @@ static JSValue js_typed_array_reverse(JSContext *ctx, JSValueConst this_val,
     p = JS_VALUE_GET_OBJ(this_val);
     if (typed_array_is_immutable(p))
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
-    if (len > 0) {
+    /* GOCCIA PATCH: the ends are swapped GOCCIA_TA_CHUNK pairs at a time,
+       polling the interrupt handler between chunks (`lo`, `hi` the next
+       pair). */
+    int lo = 0, hi = len - 1;
+    while (lo < hi) {
+        int pairs = (hi - lo + 1) / 2;
+        if (pairs > GOCCIA_TA_CHUNK)
+            pairs = GOCCIA_TA_CHUNK;
+        if (goccia_poll(ctx, 1 + pairs / 256))
+            return JS_EXCEPTION;
         switch (typed_array_size_log2(p->class_id)) {
         case 0:
             {
-                uint8_t *p1 = p->u.array.u.uint8_ptr;
-                uint8_t *p2 = p1 + len - 1;
-                while (p1 < p2) {
+                uint8_t *p1 = p->u.array.u.uint8_ptr + lo;
+                uint8_t *p2 = p->u.array.u.uint8_ptr + hi;
+                uint8_t *stop = p1 + pairs;
+                while (p1 < stop) {
                     uint8_t v = *p1;
                     *p1++ = *p2;
                     *p2-- = v;
@@ -61078,9 +61114,10 @@ static JSValue js_typed_array_reverse(JSContext *ctx, JSValueConst this_val,
             break;
         case 1:
             {
-                uint16_t *p1 = p->u.array.u.uint16_ptr;
-                uint16_t *p2 = p1 + len - 1;
-                while (p1 < p2) {
+                uint16_t *p1 = p->u.array.u.uint16_ptr + lo;
+                uint16_t *p2 = p->u.array.u.uint16_ptr + hi;
+                uint16_t *stop = p1 + pairs;
+                while (p1 < stop) {
                     uint16_t v = *p1;
                     *p1++ = *p2;
                     *p2-- = v;
@@ -61089,9 +61126,10 @@ static JSValue js_typed_array_reverse(JSContext *ctx, JSValueConst this_val,
             break;
         case 2:
             {
-                uint32_t *p1 = p->u.array.u.uint32_ptr;
-                uint32_t *p2 = p1 + len - 1;
-                while (p1 < p2) {
+                uint32_t *p1 = p->u.array.u.uint32_ptr + lo;
+                uint32_t *p2 = p->u.array.u.uint32_ptr + hi;
+                uint32_t *stop = p1 + pairs;
+                while (p1 < stop) {
                     uint32_t v = *p1;
                     *p1++ = *p2;
                     *p2-- = v;
@@ -61100,9 +61138,10 @@ static JSValue js_typed_array_reverse(JSContext *ctx, JSValueConst this_val,
             break;
         case 3:
             {
-                uint64_t *p1 = p->u.array.u.uint64_ptr;
-                uint64_t *p2 = p1 + len - 1;
-                while (p1 < p2) {
+                uint64_t *p1 = p->u.array.u.uint64_ptr + lo;
+                uint64_t *p2 = p->u.array.u.uint64_ptr + hi;
+                uint64_t *stop = p1 + pairs;
+                while (p1 < stop) {
                     uint64_t v = *p1;
                     *p1++ = *p2;
                     *p2-- = v;
@@ -61112,6 +61151,8 @@ static JSValue js_typed_array_reverse(JSContext *ctx, JSValueConst this_val,
         default:
             abort();
         }
+        lo += pairs;
+        hi -= pairs;
     }
     return js_dup(this_val);
 }
@@ -61381,6 +61422,20 @@ struct TA_sort_context {
     int elt_size;
 };
 
+/* GOCCIA PATCH: a sort polls the interrupt handler once per range it
+   partitions, charging a unit per 64 elements; an interrupt is the sort's
+   exception. */
+static int js_TA_sort_poll(void *opaque, size_t count) {
+    struct TA_sort_context *psc = opaque;
+    if (psc->exception)
+        return 1;
+    if (goccia_poll(psc->ctx, 1 + (int64_t)(count / 64))) {
+        psc->exception = 1;
+        return 1;
+    }
+    return 0;
+}
+
 static int js_TA_cmp_generic(const void *a, const void *b, void *opaque) {
     struct TA_sort_context *psc = opaque;
     JSContext *ctx = psc->ctx;
@@ -61521,8 +61576,8 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
             for(i = 0; i < len; i++)
                 array_idx[i] = i;
             tsc.elt_size = elt_size;
-            rqsort(array_idx, len, sizeof(array_idx[0]),
-                   js_TA_cmp_generic, &tsc);
+            rqsort_polled(array_idx, len, sizeof(array_idx[0]), /* GOCCIA PATCH */
+                          js_TA_cmp_generic, &tsc, js_TA_sort_poll);
             if (tsc.exception)
                 goto fail;
             // per spec: typed array can be detached mid-iteration
@@ -61574,7 +61629,8 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
         done:
             js_free(ctx, array_idx);
         } else {
-            rqsort(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc);
+            rqsort_polled(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc, /* GOCCIA PATCH */
+                          js_TA_sort_poll);
             if (tsc.exception)
                 return JS_EXCEPTION;
         }
