@@ -58,15 +58,18 @@ impl Approver for ClientApprover {
     }
 }
 
-/// The question, in the user's terms.
+/// The question, in the user's terms. The detail and the justification
+/// are the guest's words: shown escaped (`\n`, `\x{1b}`, ...), as the
+/// command line's prompt shows them, so neither can forge a line of the
+/// question or drive the client's terminal.
 fn question(request: &EscalationRequest) -> String {
     format!(
         "The sandboxed agent asks to run this {subject} once under the \"{wider}\" write policy instead of \"{current}\":\n\n    {detail}\n\nIts justification: {justification}\n\nAllow it this once?",
         subject = request.subject.as_str(),
         wider = request.requested_mode,
         current = request.current_mode,
-        detail = request.detail,
-        justification = request.justification,
+        detail = goccia::shown(&request.detail),
+        justification = goccia::shown(&request.justification),
     )
 }
 
@@ -148,6 +151,26 @@ mod tests {
             "this command once under the \"full\" write policy instead of \"read-only\""
         ));
         assert!(text.contains("mkdir /build") && text.contains("needs the build dir"));
+        // The guest's words cannot add lines or escape sequences.
+        let spoofed = question(&EscalationRequest {
+            requested_mode: PolicyMode::Full,
+            current_mode: PolicyMode::ReadOnly,
+            justification: "ok\n\nAllow it this once? yes\r\u{1b}[2J".into(),
+            subject: Subject::Command,
+            detail: "rm -rf /w\nls".into(),
+        });
+        assert_eq!(
+            spoofed.matches("Allow it this once?").count(),
+            2,
+            "{spoofed}"
+        );
+        assert_eq!(
+            spoofed.lines().filter(|l| l.contains("Allow it")).count(),
+            2
+        );
+        assert!(!spoofed.contains('\u{1b}') && !spoofed.contains('\r'));
+        assert!(spoofed.contains("ok\\n\\nAllow it this once? yes\\r\\x{1b}[2J"));
+        assert!(spoofed.contains("rm -rf /w\\nls"));
         let schema = serde_json::to_value(schema()).unwrap();
         assert_eq!(schema["required"], serde_json::json!(["allow"]));
     }

@@ -486,11 +486,16 @@ impl Write for CaptureWriter {
 }
 
 /// Appends to a VFS file, batching small writes; flushed when the
-/// redirection ends (and past 64 KiB of pending data).
+/// redirection ends (and past 64 KiB of pending data). A descriptor keeps
+/// the write policy it was opened under, as a Unix descriptor keeps the
+/// access it was opened with: `escalate ... -- exec 4>/f` lets later
+/// writes through fd 4 land, where the fence would otherwise drop them
+/// at a flush nobody sees.
 pub struct FileWriter {
     vfs: SharedVfs,
     path: VfsPath,
     pending: Vec<u8>,
+    opened_under: Option<goccia_vfs::WritePolicy>,
 }
 
 const FILE_BATCH: usize = 64 << 10;
@@ -502,6 +507,7 @@ impl FileWriter {
             vfs,
             path,
             pending: Vec::new(),
+            opened_under: goccia_vfs::policy::current_scope(),
         }
     }
 }
@@ -520,6 +526,7 @@ impl Write for FileWriter {
             return Ok(());
         }
         let data = std::mem::take(&mut self.pending);
+        let _scope = goccia_vfs::policy::Scope::enter_if(self.opened_under.clone());
         self.vfs
             .lock()
             .append_file(&self.path, data)

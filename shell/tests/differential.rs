@@ -8,6 +8,8 @@ mod run;
 
 #[path = "differential/core.rs"]
 mod core_cases;
+#[path = "differential/data_safety.rs"]
+mod data_safety;
 #[path = "differential/descriptors.rs"]
 mod descriptors;
 #[path = "differential/gnu.rs"]
@@ -155,4 +157,9 @@ fn symbolic_links_behave_as_under_real_bash() {
 #[test]
 fn agent_tools_behave_as_the_real_ones() {
     check(tools::CASES);
+}
+
+#[test]
+fn one_liners_that_change_data_behave_as_under_real_bash() {
+    check(data_safety::CASES);
 }

@@ -189,6 +189,7 @@ impl From<&PathError> for Errno {
             PathError::Nul => Errno::Inval,
             PathError::NameTooLong | PathError::PathTooLong => Errno::NameTooLong,
             PathError::TooDeep => Errno::TooDeep,
+            PathError::Empty => Errno::NoEnt,
         }
     }
 }

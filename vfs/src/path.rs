@@ -33,6 +33,10 @@ pub enum PathError {
     /// The path has more names than [`MAX_DEPTH`].
     #[error("path is deeper than {MAX_DEPTH} levels")]
     TooDeep,
+    /// The path is empty: it names nothing (`ENOENT`, as on Linux), never
+    /// the working directory, so `rm -rf "$unset"` removes nothing.
+    #[error("empty path")]
+    Empty,
 }
 
 /// A normalised absolute sandbox path. Always starts with `/`; never ends
@@ -59,6 +63,9 @@ impl VfsPath {
     pub fn resolve(&self, input: &str) -> Result<Self, PathError> {
         if input.contains('\0') {
             return Err(PathError::Nul);
+        }
+        if input.is_empty() {
+            return Err(PathError::Empty);
         }
         let mut parts: Vec<&str> = if input.starts_with('/') {
             Vec::new()

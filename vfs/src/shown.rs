@@ -20,7 +20,7 @@ pub fn shown(text: &str) -> Cow<'_, str> {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
+            c if needs_escape(c) => {
                 let _ = write!(out, "\\x{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -35,7 +35,15 @@ pub fn shown_path(path: &Path) -> String {
 }
 
 fn needs_escape(c: char) -> bool {
-    c == '\\' || c.is_control()
+    c == '\\' || c.is_control() || is_layout_control(c)
+}
+
+/// Characters that are not controls to Unicode but move or reorder what a
+/// reader sees: line and paragraph separators (a new line in many
+/// renderers) and the bidirectional overrides and isolates (text that
+/// reads in another order than it is).
+fn is_layout_control(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]
@@ -52,6 +60,10 @@ mod tests {
         );
         assert_eq!(shown("a\tb\r\u{1b}[2J\\"), "a\\tb\\r\\x{1b}[2J\\\\");
         assert_eq!(shown("\u{85}é"), "\\x{85}é");
+        assert_eq!(
+            shown("ok\u{2028}Allow it?\u{202e}txt.exe"),
+            "ok\\x{2028}Allow it?\\x{202e}txt.exe"
+        );
         assert_eq!(shown_path(Path::new("/h/a\nb")), "/h/a\\nb");
     }
 }

@@ -436,7 +436,7 @@ impl Shell {
             let mut reader = reader.lock();
             crate::io::read_to_end_capped(&mut **reader, limit)
         });
-        self.restore_redirects(saved);
+        let _ = self.restore_redirects(saved);
         match read {
             Some(Ok(bytes)) => {
                 let mut capture = capture.clone();

@@ -33,7 +33,7 @@ impl Shell {
         let mut saved: SavedFds = Vec::new();
         for redirect in redirects {
             if let Err(status) = self.apply_one(redirect, &mut saved) {
-                self.restore_redirects(saved);
+                let _ = self.restore_redirects(saved);
                 self.status = status;
                 return Err(status);
             }
@@ -41,16 +41,29 @@ impl Shell {
         Ok(saved)
     }
 
-    pub(crate) fn restore_redirects(&mut self, saved: SavedFds) {
+    /// Undoes `saved` redirections, flushing what was written through
+    /// them. A write that fails at the flush (a quota, a fence) is said on
+    /// stderr as bash says a failed write, and makes the result `false`:
+    /// the command's success must not stand for data that never landed.
+    pub(crate) fn restore_redirects(&mut self, saved: SavedFds) -> bool {
+        let mut landed = true;
         for (fd, old) in saved.into_iter().rev() {
             if let Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) = self.fds.get(fd) {
-                let _ = writer.lock().flush();
+                let flushed = writer.lock().flush();
+                if let Err(error) = flushed
+                    && !is_stop(&error)
+                {
+                    landed = false;
+                    let text = format!("{}: write error: {error}\n", self.arg0);
+                    self.write_stderr(text.as_bytes());
+                }
             }
             match old {
                 Some(value) => self.fds.set(fd, value),
                 None => self.fds.close(fd),
             }
         }
+        landed
     }
 
     fn save(&self, saved: &mut SavedFds, fd: usize) {
@@ -381,4 +394,10 @@ impl Shell {
             self.redirect_error(target, errno.strerror())
         })
     }
+}
+
+/// A stop (deadline, output budget) travelling as an I/O error: the run
+/// ends with it; it is no write error to report.
+fn is_stop(error: &std::io::Error) -> bool {
+    goccia_core::Stop::in_io(error).is_some()
 }

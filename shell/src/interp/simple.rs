@@ -56,7 +56,11 @@ impl Shell {
                     }
                 };
                 let result = self.run_compound(compound);
-                self.restore_redirects(saved);
+                let landed = self.restore_redirects(saved);
+                let result = match result {
+                    Ok(0) if !landed => Ok(1),
+                    other => other,
+                };
                 // Only this command's own redirections count (not one
                 // inside its body).
                 self.compound_redirect_failed = false;
@@ -184,7 +188,11 @@ impl Shell {
         } else {
             self.dispatch(&words)
         };
-        self.restore_redirects(saved);
+        let landed = self.restore_redirects(saved);
+        let result = match result {
+            Ok(0) if !landed => Ok(1),
+            other => other,
+        };
         if binds {
             self.end_bindings(depth, &name, &words, special);
         }
@@ -331,8 +339,8 @@ impl Shell {
         let status = self.status;
         match self.apply_redirects(&command.redirects) {
             Ok(saved) => {
-                self.restore_redirects(saved);
-                Ok(status)
+                let landed = self.restore_redirects(saved);
+                Ok(if landed { status } else { 1 })
             }
             Err(status) => Ok(status),
         }

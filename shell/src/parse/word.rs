@@ -390,7 +390,24 @@ impl Parser {
     /// A list up to the matching `)` (for `$(...)`, `<(...)`).
     pub(super) fn parse_nested_list(&mut self) -> PResult<List> {
         self.depth += 1;
+        // The list inside is commands again, whatever word it sits in: an
+        // arithmetic text's literal quotes, a double-quoted parameter's or
+        // an assignment's rules do not reach into it (`$(( $(echo '2') ))`).
+        let context = (
+            std::mem::take(&mut self.arithmetic_text),
+            std::mem::take(&mut self.literal_single_quotes),
+            std::mem::take(&mut self.param_in_dquotes),
+            std::mem::take(&mut self.assignment_value),
+            std::mem::take(&mut self.array_elements),
+        );
         let list = self.parse_list();
+        (
+            self.arithmetic_text,
+            self.literal_single_quotes,
+            self.param_in_dquotes,
+            self.assignment_value,
+            self.array_elements,
+        ) = context;
         self.depth -= 1;
         let list = list?;
         self.skip_blank_and_newlines();

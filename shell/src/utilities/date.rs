@@ -95,7 +95,7 @@ pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
         "%a %b %e %H:%M:%S %Z %Y".to_string()
     };
     let text = format!("{}\n", strftime(&format, time, &zone));
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("date", error),
     }

@@ -93,7 +93,7 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let mut out = String::new();
     let status = compare_paths(shell, &operands[0], &operands[1], &options, &mut out);
-    match shell.write_stdout(out.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&out)) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status("diff", error),
     }
@@ -223,8 +223,8 @@ fn compare_files(
     options: &Options,
     out: &mut String,
 ) -> i32 {
-    let left_text = String::from_utf8_lossy(left).into_owned();
-    let right_text = String::from_utf8_lossy(right).into_owned();
+    let left_text = crate::raw::decode(left).into_owned();
+    let right_text = crate::raw::decode(right).into_owned();
     let left_lines: Vec<&str> = left_text.split_inclusive('\n').collect();
     let right_lines: Vec<&str> = right_text.split_inclusive('\n').collect();
     let left_keys: Vec<String> = left_lines.iter().map(|l| normalize(l, options)).collect();

@@ -615,8 +615,14 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         zone,
     };
     for start in &starts {
-        let resolved = run.shell.cwd().resolve(start);
-        let node = resolved.as_ref().ok().and_then(|p| {
+        // An empty operand names nothing (GNU find), never the working
+        // directory: `find "$unset" -delete` must not walk `.`.
+        let resolved = if start.is_empty() {
+            None
+        } else {
+            run.shell.cwd().resolve(start).ok()
+        };
+        let node = resolved.as_ref().and_then(|p| {
             let vfs = run.shell.context().vfs.lock();
             let node = vfs.lookup_link(p).ok()?;
             match (&node, options.follow) {
@@ -627,7 +633,7 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
                 _ => Some(node),
             }
         });
-        let (Ok(path), Some(node)) = (resolved, node) else {
+        let (Some(path), Some(node)) = (resolved, node) else {
             run.status =
                 run.shell
                     .fail_command("find", &format!("'{start}': No such file or directory"), 1);
@@ -693,10 +699,28 @@ fn walk(
     if run.quit {
         return Ok(());
     }
-    if let Node::Dir(dir) = node
+    if let Node::Dir(_) = node
         && depth < options.max_depth
         && !prune
     {
+        // The folder is read when find descends into it, after its own
+        // actions ran, as GNU find reads it: an `-exec rm -rf {} \;` that
+        // removed it makes it an error, never a walk of what it held.
+        let current = {
+            let vfs = run.shell.context().vfs.lock();
+            match node {
+                Node::Dir(_) if !matches!(vfs.lookup_link(&path), Ok(Node::Link(_))) => {
+                    vfs.lookup_link(&path).ok()
+                }
+                _ => vfs.lookup(&path).ok(),
+            }
+        };
+        let Some(Node::Dir(dir)) = current else {
+            run.status =
+                run.shell
+                    .fail_command("find", &format!("'{shown}': No such file or directory"), 1);
+            return Ok(());
+        };
         for (name, child) in dir.iter() {
             let child_shown = if shown.ends_with('/') {
                 format!("{shown}{name}")

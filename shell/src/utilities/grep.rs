@@ -32,6 +32,8 @@ struct Options {
     null_data: bool,
     null_after_name: bool,
     text: bool,
+    /// `-I`, `--binary-files=without-match`: a binary file does not match.
+    skip_binary: bool,
     includes: Vec<String>,
     excludes: Vec<String>,
     exclude_dirs: Vec<String>,
@@ -103,6 +105,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 "byte-offset" => o.byte_offset = true,
                 "null-data" => o.null_data = true,
                 "text" => o.text = true,
+                "binary-files" => match value(name, attached, &mut i)?.as_str() {
+                    "binary" => o.skip_binary = false,
+                    "text" => o.text = true,
+                    "without-match" => o.skip_binary = true,
+                    other => return Err(format!("unknown binary-files type '{other}'")),
+                },
                 "color" | "colour" | "binary" | "line-buffered" => {}
                 "after-context" => {
                     o.after = value(name, attached, &mut i)?
@@ -207,7 +215,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 'z' => o.null_data = true,
                 'Z' => o.null_after_name = true,
                 'a' => o.text = true,
-                'I' | 'U' | 'S' | 'u' | 'T' => {}
+                'I' => o.skip_binary = true,
+                'U' | 'S' | 'u' | 'T' => {}
                 _ => return Err(format!("invalid option -- '{c}'")),
             }
         }
@@ -513,6 +522,10 @@ fn search(
     let mut binary = !options.text
         && !options.null_data
         && matches!(source, Source::Data(data) if data[..data.len().min(32 << 10)].contains(&0));
+    // Under `-I` a binary file is one without a match: what it printed
+    // before it showed itself binary (a stream) is taken back.
+    let mark = out.len();
+    let mut skipped = binary && options.skip_binary;
     let listing =
         options.files_with_matches || options.files_without_match || options.count || options.quiet;
     let context = options.after > 0 || options.before > 0;
@@ -540,7 +553,12 @@ fn search(
         std::collections::VecDeque::new();
     let mut stop: Option<std::io::Error> = None;
     let mut binary_match = false;
+    let skip_at_once = skipped;
+    let utf8_locale = !shell.bytewise_locale();
     source.for_each_record(separator, |record| {
+        if skip_at_once {
+            return Ok(false);
+        }
         let line = record.strip_suffix(&[separator]).unwrap_or(record);
         let (number, at) = (index, offset);
         index += 1;
@@ -551,8 +569,18 @@ fn search(
             stop = Some(stopped.into_io());
             return Ok(false);
         }
-        if !binary && !options.text && !options.null_data && line.contains(&0) {
+        // A NUL, or in a UTF-8 locale bytes that are not UTF-8, make the
+        // input binary, as GNU grep finds it (it prints no such line).
+        if !binary
+            && !options.text
+            && !options.null_data
+            && (line.contains(&0) || (utf8_locale && std::str::from_utf8(line).is_err()))
+        {
             binary = true;
+            if options.skip_binary {
+                skipped = true;
+                return Ok(false);
+            }
         }
         if options.max_count.is_some_and(|m| matches >= m) && pending_after == 0 {
             return Ok(false);
@@ -621,6 +649,11 @@ fn search(
     })?;
     if let Some(stopped) = stop {
         return Err(stopped);
+    }
+    if skipped {
+        out.truncate(mark);
+        matches = 0;
+        binary_match = false;
     }
     if binary_match {
         // GNU grep 3.5 and later: a note on stderr, nothing on stdout.

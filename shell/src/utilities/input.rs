@@ -204,7 +204,8 @@ impl Source {
 
     /// Calls `f` with the input as text, chunk by chunk as it streams in
     /// (a character cut by a chunk's end is held for the next one; bytes
-    /// that are not UTF-8 become U+FFFD).
+    /// that are not UTF-8 are held as [`crate::raw`] characters, so
+    /// [`crate::raw::encode`] gives them back unchanged).
     pub fn for_each_text_chunk(
         &mut self,
         mut f: impl FnMut(&str) -> io::Result<()>,
@@ -214,12 +215,12 @@ impl Source {
             pending.extend_from_slice(chunk);
             let cut = incomplete_utf8_tail(&pending);
             let rest = pending.split_off(pending.len() - cut);
-            f(&String::from_utf8_lossy(&pending))?;
+            f(&crate::raw::decode(&pending))?;
             pending = rest;
             Ok(true)
         })?;
         if !pending.is_empty() {
-            f(&String::from_utf8_lossy(&pending))?;
+            f(&crate::raw::decode(&pending))?;
         }
         Ok(())
     }

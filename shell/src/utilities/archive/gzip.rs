@@ -79,12 +79,21 @@ fn compress_command(
             }
             continue;
         }
+        // gunzip is gzip -d: its messages say `gzip`. A warning (exit 0).
+        let gzip = if name == "zcat" { name } else { "gzip" };
+        if !decompress && operand.ends_with(".gz") {
+            shell.write_stderr(
+                format!("{gzip}: {operand} already has .gz suffix -- unchanged\n").as_bytes(),
+            );
+            continue;
+        }
         let target = if decompress {
-            match operand
-                .strip_suffix(".gz")
-                .or_else(|| operand.strip_suffix(".tgz"))
-            {
-                Some(stem) => stem.to_string(),
+            let stem = match operand.strip_suffix(".tgz") {
+                Some(stem) => Some(format!("{stem}.tar")),
+                None => operand.strip_suffix(".gz").map(str::to_string),
+            };
+            match stem {
+                Some(stem) => stem,
                 None => {
                     status = shell.fail_command(
                         name,
@@ -97,6 +106,20 @@ fn compress_command(
         } else {
             format!("{operand}.gz")
         };
+        // An existing output is never replaced without -f: the file there
+        // may be the only copy of something (GNU gzip, not on a terminal).
+        let exists = shell
+            .cwd()
+            .resolve(&target)
+            .is_ok_and(|path| shell.context().vfs.lock().lookup_link(&path).is_ok());
+        if exists && !parsed.has('f') {
+            status = shell.fail_command(
+                gzip,
+                &format!("{target} already exists;\tnot overwritten"),
+                2,
+            );
+            continue;
+        }
         if write_output(shell, name, Some(&target), converted).is_err() {
             status = 1;
             continue;

@@ -39,12 +39,32 @@ pub(super) fn member_path(name: &str, strip: usize) -> Option<String> {
     Some(parts[strip..].join("/"))
 }
 
+/// What GNU tar strips from the front of a member name before
+/// extracting, and says it strips: everything up to and including the last
+/// `..` component, else the leading `/`s (`None`: nothing).
+pub(super) fn leading_prefix(name: &str) -> Option<String> {
+    let components: Vec<&str> = name.split('/').collect();
+    if let Some(last) = components.iter().rposition(|part| *part == "..") {
+        return Some(format!("{}/", components[..=last].join("/")));
+    }
+    let slashes = name.len() - name.trim_start_matches('/').len();
+    (slashes > 0).then(|| name[..slashes].to_string())
+}
+
+/// Whether a member name has a `..` component (GNU tar extracts none).
+pub(super) fn climbs(name: &str) -> bool {
+    name.split('/').any(|part| part == "..")
+}
+
 /// One archive member to extract.
 pub(super) struct Member {
     pub(super) relative: String,
     pub(super) is_dir: bool,
     /// A symbolic link's target.
     pub(super) link: Option<String>,
+    /// A hard link's target, below the extraction folder (the VFS has no
+    /// inodes: the member becomes a copy of what the target holds).
+    pub(super) hard_link: Option<String>,
     pub(super) data: Vec<u8>,
     pub(super) mode: u32,
 }
@@ -55,12 +75,19 @@ pub(super) enum Refused {
     Fs(String, goccia_vfs::FsError),
 }
 
+/// How one member went: written, or a failure of that member alone that
+/// GNU tar reports and goes on from (a hard link to nothing).
+pub(super) enum Extracted {
+    Written,
+    Failed(String),
+}
+
 /// Writes one member below `base`.
 pub(super) fn extract(
     vfs: &mut goccia_vfs::Vfs,
     base: &VfsPath,
     member: Member,
-) -> Result<(), Refused> {
+) -> Result<Extracted, Refused> {
     let relative = member.relative;
     let path = base
         .resolve(&relative)
@@ -68,8 +95,25 @@ pub(super) fn extract(
     let fail = |e: goccia_vfs::FsError| Refused::Fs(relative.clone(), e);
     if member.is_dir {
         vfs.mkdir_all(&path).map_err(fail)?;
-        return Ok(());
+        return Ok(Extracted::Written);
     }
+    let data = match &member.hard_link {
+        Some(target) => {
+            let found = base
+                .resolve(target)
+                .ok()
+                .and_then(|target| vfs.read_file(&target).ok());
+            match found {
+                Some(data) => data.to_vec(),
+                None => {
+                    return Ok(Extracted::Failed(format!(
+                        "{relative}: Cannot hard link to \u{2018}{target}\u{2019}: No such file or directory"
+                    )));
+                }
+            }
+        }
+        None => member.data,
+    };
     if let Some(parent) = path.parent() {
         vfs.mkdir_all(&parent).map_err(fail)?;
     }
@@ -79,11 +123,11 @@ pub(super) fn extract(
             vfs.remove_all(&path).map_err(fail)?;
         }
         vfs.symlink(&path, &target).map_err(fail)?;
-        return Ok(());
+        return Ok(Extracted::Written);
     }
-    vfs.write_file(&path, member.data).map_err(fail)?;
+    vfs.write_file(&path, data).map_err(fail)?;
     vfs.set_mode(&path, member.mode & 0o7777).map_err(fail)?;
-    Ok(())
+    Ok(Extracted::Written)
 }
 
 /// The archive or compressed file: `-`/none is stdin.

@@ -6,7 +6,8 @@ use std::io::Read;
 use goccia_vfs::{Node, VfsPath};
 
 use super::{
-    Member, Refused, extract, gunzip_bytes, gzip_bytes, member_path, read_input, write_output,
+    Extracted, Member, Refused, climbs, extract, gunzip_bytes, gzip_bytes, leading_prefix,
+    member_path, read_input, write_output,
 };
 use crate::interp::{ExecResult, Shell};
 
@@ -324,6 +325,10 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
             ));
         }
     };
+    // GNU tar's messages about member names, each prefix said once, and
+    // whether any member failed (exit 2 at the end, the rest extracted).
+    let mut said: Vec<String> = Vec::new();
+    let mut failed = false;
     for entry in entries {
         shell.check_watch()?;
         let mut entry = match entry {
@@ -347,7 +352,45 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
         if !wanted {
             continue;
         }
+        if mode == 'x' && !options.to_stdout {
+            if let Some(prefix) = leading_prefix(&name)
+                && !said.contains(&prefix)
+            {
+                shell.write_stderr(
+                    format!("tar: Removing leading `{prefix}' from member names\n").as_bytes(),
+                );
+                said.push(prefix);
+            }
+            if climbs(&name) {
+                shell.write_stderr(format!("tar: {name}: Member name contains '..'\n").as_bytes());
+                failed = true;
+                continue;
+            }
+        }
         let is_dir = entry.header().entry_type().is_dir();
+        let hard_link = if entry.header().entry_type() == tar::EntryType::Link {
+            let target = entry
+                .link_name()
+                .ok()
+                .flatten()
+                .map(|target| target.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if mode == 'x' && target.starts_with('/') && !said.iter().any(|s| s == "link /") {
+                shell.write_stderr(b"tar: Removing leading `/' from hard link targets\n");
+                said.push("link /".to_string());
+            }
+            if climbs(&target) {
+                shell.write_stderr(
+                    format!("tar: {name}: Cannot hard link to \u{2018}{target}\u{2019}: Member name contains '..'\n")
+                        .as_bytes(),
+                );
+                failed = true;
+                continue;
+            }
+            Some(member_path(&target, options.strip).unwrap_or_default())
+        } else {
+            None
+        };
         let link = if entry.header().entry_type().is_symlink() {
             entry
                 .link_name()
@@ -380,6 +423,7 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
                 relative,
                 is_dir,
                 link,
+                hard_link,
                 data,
                 mode,
             });
@@ -387,11 +431,19 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
     }
     if let Some(base) = &base {
         let vfs = shell.context().vfs.clone();
+        let mut member_failures = Vec::new();
         let extracted = vfs.lock().all_or_nothing(|vfs| {
-            members
-                .into_iter()
-                .try_for_each(|member| extract(vfs, base, member))
+            members.into_iter().try_for_each(|member| {
+                if let Extracted::Failed(message) = extract(vfs, base, member)? {
+                    member_failures.push(message);
+                }
+                Ok(())
+            })
         });
+        for message in &member_failures {
+            shell.write_stderr(format!("tar: {message}\n").as_bytes());
+            failed = true;
+        }
         match extracted {
             Ok(()) => {}
             Err(Refused::Path(message)) => return Ok(shell.fail_command("tar", &message, 2)),
@@ -406,8 +458,12 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
             }
         }
     }
-    match shell.write_stdout(&out) {
-        Ok(()) => Ok(0),
-        Err(error) => shell.io_status("tar", error),
+    if let Err(error) = shell.write_stdout(&out) {
+        return shell.io_status("tar", error);
     }
+    if failed {
+        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
+        return Ok(2);
+    }
+    Ok(0)
 }

@@ -378,6 +378,7 @@ fn extract_all(
             link: entry
                 .link
                 .then(|| String::from_utf8_lossy(&entry.data).into_owned()),
+            hard_link: None,
             data: entry.data.clone(),
             mode: if entry.mode == 0 { 0o644 } else { entry.mode },
         });
@@ -386,9 +387,10 @@ fn extract_all(
         if let Some(missing) = vfs.mkdir_all(&base).err() {
             return Err(Refused::Fs(".".to_string(), missing));
         }
+        // A zip has no hard links: every member is written or refused.
         members
             .into_iter()
-            .try_for_each(|member| extract(vfs, &base, member))
+            .try_for_each(|member| extract(vfs, &base, member).map(drop))
     });
     match extracted {
         Ok(()) => Ok(status),

@@ -69,11 +69,19 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
                 precision,
             )),
             'c' => {
-                let text = match &value {
-                    Value::Num(n) => char::from_u32(*n as u32)
+                // A number is a character code; so is input that looks
+                // like one (a field "65" is A, as in gawk), while a string
+                // constant gives its first character.
+                let code = match &value {
+                    Value::Num(n) => Some(*n),
+                    Value::StrNum(text) if super::value::looks_numeric(text) => Some(value.num()),
+                    _ => None,
+                };
+                let text = match code {
+                    Some(n) => char::from_u32(n as u32)
                         .map(String::from)
                         .unwrap_or_default(),
-                    other => other
+                    None => value
                         .string(convfmt)
                         .chars()
                         .next()

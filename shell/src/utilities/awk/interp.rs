@@ -442,7 +442,7 @@ impl<'a> Awk<'a> {
                 Some(action) => self.block(action)?,
                 None => {
                     let text = format!("{}{}", self.record, self.global_string("ORS"));
-                    self.emit(text.as_bytes())?;
+                    self.emit(&crate::raw::encode(&text))?;
                 }
             }
         }
@@ -478,7 +478,7 @@ impl<'a> Awk<'a> {
                     }
                     format!("{}{ors}", parts.join(&ofs))
                 };
-                self.write_to(dest, text.into_bytes())?;
+                self.write_to(dest, crate::raw::encode_string(text))?;
             }
             Stmt::Printf { args, dest } => {
                 if args.is_empty() {
@@ -490,7 +490,7 @@ impl<'a> Awk<'a> {
                     values.push(self.eval(arg)?);
                 }
                 let text = format_values(&format, &values, &self.convfmt());
-                self.write_to(dest, text.into_bytes())?;
+                self.write_to(dest, crate::raw::encode_string(text))?;
             }
             Stmt::If(cond, then, otherwise) => {
                 if self.eval(cond)?.truthy() {

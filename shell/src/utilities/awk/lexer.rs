@@ -253,7 +253,28 @@ impl Lexer {
                                     None => break,
                                 }
                             }
-                            out.push(char::from_u32(value).unwrap_or('\0'));
+                            // A byte, as gawk writes it (`"\377"` is 0xff).
+                            out.push(crate::raw::byte_char(value as u8));
+                        }
+                        'x' => {
+                            // gawk takes at most two hex digits.
+                            let mut value = 0u32;
+                            let mut digits = 0;
+                            while digits < 2 {
+                                match self.chars.get(self.pos).and_then(|c| c.to_digit(16)) {
+                                    Some(d) => {
+                                        value = value * 16 + d;
+                                        self.pos += 1;
+                                        digits += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if digits == 0 {
+                                out.push('x');
+                            } else {
+                                out.push(crate::raw::byte_char(value as u8));
+                            }
                         }
                         other => {
                             out.push('\\');

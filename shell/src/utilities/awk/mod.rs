@@ -81,7 +81,7 @@ pub fn awk(shell: &mut Shell, args: &[String]) -> ExecResult {
     for file in &program_files {
         match open_quiet(shell, file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
             Ok(data) => {
-                source.push_str(&String::from_utf8_lossy(&data));
+                source.push_str(&crate::raw::decode(&data));
                 source.push('\n');
             }
             Err(reason) => {

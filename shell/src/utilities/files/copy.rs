@@ -72,9 +72,12 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
     let mut status = 0;
     let mut report = String::new();
     for operand in &operands {
-        let Ok(source) = resolve(shell, operand) else {
-            status = 1;
-            continue;
+        let source = match resolve(shell, operand) {
+            Ok(source) => source,
+            Err(reason) => {
+                status = shell.fail_command(name, &format!("cannot stat '{operand}': {reason}"), 1);
+                continue;
+            }
         };
         let node = {
             let vfs = shell.context().vfs.lock();

@@ -103,7 +103,7 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("stat", error);
     }
     Ok(status)
@@ -244,7 +244,7 @@ pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
     if parsed.has('c') {
         out.push_str(&format!("{}\ttotal\n", show(total)));
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("du", error);
     }
     Ok(status)
@@ -332,7 +332,7 @@ pub fn df(shell: &mut Shell, args: &[String]) -> ExecResult {
             percent
         )
     };
-    if let Err(error) = shell.write_stdout(text.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&text)) {
         return shell.io_status("df", error);
     }
     Ok(0)
@@ -512,7 +512,7 @@ pub fn file(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         out.push_str(&format!("{operand}: {kind}\n"));
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("file", error);
     }
     Ok(0)

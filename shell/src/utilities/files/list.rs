@@ -449,7 +449,7 @@ pub fn tree(shell: &mut Shell, args: &[String]) -> ExecResult {
         if dirs == 1 { "y" } else { "ies" },
         if files == 1 { "" } else { "s" }
     ));
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("tree", error);
     }
     Ok(0)

@@ -132,9 +132,16 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let mut status = 0;
     for operand in &parsed.operands {
-        let Ok(mut path) = resolve(shell, operand) else {
-            status = 1;
-            continue;
+        let mut path = match resolve(shell, operand) {
+            Ok(path) => path,
+            Err(reason) => {
+                status = shell.fail_command(
+                    "rmdir",
+                    &format!("failed to remove '{operand}': {reason}"),
+                    1,
+                );
+                continue;
+            }
         };
         loop {
             let result = shell.context().vfs.lock().remove_dir(&path);
@@ -191,9 +198,13 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let mut status = 0;
     for operand in &parsed.operands {
-        let Ok(path) = resolve(shell, operand) else {
-            status = 1;
-            continue;
+        let path = match resolve(shell, operand) {
+            Ok(path) => path,
+            Err(reason) => {
+                status =
+                    shell.fail_command("touch", &format!("cannot touch '{operand}': {reason}"), 1);
+                continue;
+            }
         };
         let new_mode = shell.mode_for_new(false);
         let mut vfs = shell.context().vfs.lock();

@@ -92,7 +92,7 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("realpath", error);
     }
     Ok(status)
@@ -160,7 +160,7 @@ pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
             None => status = 1,
         }
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("readlink", error);
     }
     Ok(status)
@@ -223,7 +223,7 @@ pub fn basename(shell: &mut Shell, args: &[String]) -> ExecResult {
         out.push_str(&base);
         out.push(if parsed.has('z') { '\0' } else { '\n' });
     }
-    if let Err(error) = shell.write_stdout(out.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&out)) {
         return shell.io_status("basename", error);
     }
     Ok(0)
@@ -263,7 +263,7 @@ pub fn dirname(shell: &mut Shell, args: &[String]) -> ExecResult {
         .iter()
         .map(|o| format!("{}\n", dir_name(o)))
         .collect();
-    if let Err(error) = shell.write_stdout(text.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&text)) {
         return shell.io_status("dirname", error);
     }
     Ok(0)

@@ -31,9 +31,26 @@ pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut status = 0;
     let mut report = String::new();
     for operand in &parsed.operands {
-        let Ok(path) = resolve(shell, operand) else {
-            status = 1;
+        // `.` and `..` (and `dir/.`) are never removed recursively: GNU rm
+        // refuses them rather than empty the working directory.
+        let last = operand.trim_end_matches('/').rsplit('/').next();
+        if recursive && matches!(last, Some(".") | Some("..")) {
+            status = shell.fail_command(
+                "rm",
+                &format!("refusing to remove '.' or '..' directory: skipping '{operand}'"),
+                1,
+            );
             continue;
+        }
+        let path = match resolve(shell, operand) {
+            Ok(path) => path,
+            // An empty operand names nothing: silent under -f, as GNU.
+            Err(_) if force && operand.is_empty() => continue,
+            Err(reason) => {
+                status =
+                    shell.fail_command("rm", &format!("cannot remove '{operand}': {reason}"), 1);
+                continue;
+            }
         };
         if path.is_root() && recursive {
             status = shell.fail_command("rm", "it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe", 1);

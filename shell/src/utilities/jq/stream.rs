@@ -97,7 +97,18 @@ impl Read for SharedRead {
 fn whole_text(mut reader: Box<dyn BufRead>) -> Result<Val, String> {
     let mut text = Vec::new();
     reader.read_to_end(&mut text).map_err(|e| e.to_string())?;
-    Ok(Val::utf8_str(text))
+    Ok(Val::utf8_str(valid_utf8(text)))
+}
+
+/// jq's strings are Unicode: bytes of raw input that are not UTF-8 become
+/// U+FFFD, as jq makes them, so the JSON printed is valid.
+fn valid_utf8(bytes: Vec<u8>) -> Vec<u8> {
+    match String::from_utf8(bytes) {
+        Ok(text) => text.into_bytes(),
+        Err(error) => String::from_utf8_lossy(error.as_bytes())
+            .into_owned()
+            .into_bytes(),
+    }
 }
 
 fn raw_lines(mut reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, String>> {
@@ -109,7 +120,7 @@ fn raw_lines(mut reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Val, S
                 if line.last() == Some(&b'\n') {
                     line.pop();
                 }
-                Some(Ok(Val::utf8_str(line)))
+                Some(Ok(Val::utf8_str(valid_utf8(line))))
             }
             Err(error) => Some(Err(error.to_string())),
         }

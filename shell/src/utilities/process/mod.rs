@@ -147,7 +147,9 @@ fn xargs_items(text: &str) -> Vec<String> {
                         has = true;
                     }
                 }
-                c if c.is_whitespace() => {
+                // GNU xargs splits at blanks and newlines only: a `\r` (a
+                // file name from a CRLF list) is part of the item.
+                ' ' | '\t' | '\n' => {
                     if has || !current.is_empty() {
                         items.push(std::mem::take(&mut current));
                         has = false;
@@ -226,12 +228,15 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
             Ok(bytes) => bytes,
             Err(error) => return shell.io_status("xargs", error),
         };
-        input = String::from_utf8_lossy(&bytes).into_owned();
+        input = crate::raw::decode_vec(bytes);
     }
     let items: Vec<String> = if replace.is_some() {
         let lines: Vec<String> = match delimiter {
             Some(d) => input.split(d).map(str::to_string).collect(),
-            None => input.lines().map(|l| l.trim_start().to_string()).collect(),
+            None => input
+                .split('\n')
+                .map(|l| l.trim_start_matches([' ', '\t']).to_string())
+                .collect(),
         };
         lines.into_iter().filter(|l| !l.is_empty()).collect()
     } else {

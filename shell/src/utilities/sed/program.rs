@@ -400,7 +400,42 @@ impl Compiler<'_> {
                     Some('n') => literal.push('\n'),
                     Some('t') => literal.push('\t'),
                     Some('r') => literal.push('\r'),
+                    Some('a') => literal.push('\u{7}'),
+                    Some('f') => literal.push('\u{c}'),
+                    Some('v') => literal.push('\u{b}'),
                     Some('&') => literal.push('&'),
+                    Some('c') => match chars.clone().next() {
+                        Some(letter) if letter.is_ascii() => {
+                            chars.next();
+                            literal.push(char::from(letter.to_ascii_uppercase() as u8 ^ 0x40));
+                        }
+                        _ => literal.push('c'),
+                    },
+                    Some(kind @ ('x' | 'o' | 'd')) => {
+                        let (radix, most) = match kind {
+                            'x' => (16, 2),
+                            'o' => (8, 3),
+                            _ => (10, 3),
+                        };
+                        let digits: String = chars
+                            .clone()
+                            .take(most)
+                            .take_while(|c| c.is_digit(radix))
+                            .collect();
+                        match u32::from_str_radix(&digits, radix) {
+                            Ok(value @ 0..=0xff) => {
+                                for _ in 0..digits.len() {
+                                    chars.next();
+                                }
+                                literal.push(if value < 0x80 {
+                                    char::from(value as u8)
+                                } else {
+                                    crate::raw::byte_char(value as u8)
+                                });
+                            }
+                            _ => literal.push(kind),
+                        }
+                    }
                     Some(other) => literal.push(other),
                     None => literal.push('\\'),
                 },
@@ -555,11 +590,14 @@ impl Compiler<'_> {
     }
 }
 
-/// GNU sed's byte escapes (`\xHH`, `\oNNN`, `\dNNN`) past ASCII as the
-/// bytes they name, and whether there was one; with one, the rest of the
-/// pattern is spelled byte by byte too, as the pattern space will be. A
-/// byte that is a regex's own character stays escaped, as GNU sed keeps
-/// `\x5e` a literal `^`, so only bytes past ASCII are touched.
+/// GNU sed's escapes that name a character, turned into it before the
+/// regex is compiled: `\a` `\f` `\v` `\r` (`\t` and `\n` are left to the
+/// regex translation, which knows them), `\cX` (control-X), and the
+/// numeric `\xHH`, `\oNNN`, `\dNNN`. A numeric escape below 0x80 is the
+/// character itself, special to the regex as GNU sed 4.9 makes it
+/// (`\x2e` matches any character; `\x5c` is a literal backslash); past
+/// ASCII it is the byte, and then the rest of the pattern is spelled byte
+/// by byte too, as the pattern space will be (the `bool`).
 fn byte_escapes(pattern: &str) -> (Cow<'_, str>, bool) {
     if !pattern.contains('\\') {
         return (Cow::Borrowed(pattern), false);
@@ -572,6 +610,26 @@ fn byte_escapes(pattern: &str) -> (Cow<'_, str>, bool) {
         if chars[i] != '\\' || i + 1 >= chars.len() {
             out.push(chars[i]);
             i += 1;
+            continue;
+        }
+        let named = match chars[i + 1] {
+            'a' => Some('\u{7}'),
+            'f' => Some('\u{c}'),
+            'v' => Some('\u{b}'),
+            'r' => Some('\r'),
+            _ => None,
+        };
+        if let Some(c) = named {
+            out.push(c);
+            i += 2;
+            continue;
+        }
+        if chars[i + 1] == 'c'
+            && let Some(&letter) = chars.get(i + 2)
+            && letter.is_ascii()
+        {
+            out.push(char::from(letter.to_ascii_uppercase() as u8 ^ 0x40));
+            i += 3;
             continue;
         }
         let (radix, most) = match chars[i + 1] {
@@ -591,6 +649,14 @@ fn byte_escapes(pattern: &str) -> (Cow<'_, str>, bool) {
             .take_while(|c| c.is_digit(radix))
             .collect();
         match u32::from_str_radix(&digits, radix) {
+            Ok(0x5c) => {
+                out.push_str("\\\\");
+                i += 2 + digits.len();
+            }
+            Ok(value @ 1..=0x7f) => {
+                out.push(char::from(value as u8));
+                i += 2 + digits.len();
+            }
             Ok(value @ 0x80..=0xff) => {
                 out.push(crate::raw::byte_char(value as u8));
                 found = true;
@@ -683,9 +749,12 @@ mod tests {
         assert!(bytewise);
         assert_eq!(&*crate::raw::encode(&pattern), b"\xce\xce\xbc\xff");
         assert_eq!(pattern.chars().count(), 4);
-        // ASCII escapes are left to the regex translation.
-        assert_eq!(byte_escapes(r"\x41\.").0, r"\x41\.");
+        // Below 0x80 the character itself, special as GNU sed 4.9 keeps
+        // it; a backslash stays literal; named escapes are characters.
+        assert_eq!(byte_escapes(r"\x41\x2e\.").0, r"A.\.");
+        assert_eq!(byte_escapes(r"\x5c").0, r"\\");
         assert!(!byte_escapes(r"\x41").1);
+        assert_eq!(byte_escapes(r"\r\a\f\v\cI\t").0, "\r\u{7}\u{c}\u{b}\t\\t");
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
                 Some(body) => (body, true),
                 None => (line, false),
             };
-            let text = String::from_utf8_lossy(body);
+            let text = crate::raw::decode(body);
             let selected: String = match mode {
                 'f' => {
                     if !text.contains(delimiter) {
@@ -132,10 +132,10 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
                         .filter(|(i, _)| in_list(&ranges, i + 1) != complement)
                         .map(|(_, b)| *b)
                         .collect();
-                    String::from_utf8_lossy(&bytes).into_owned()
+                    crate::raw::decode_vec(bytes)
                 }
             };
-            out.write_all(selected.as_bytes())?;
+            out.write_all(&crate::raw::encode(&selected))?;
             if newline || !body.is_empty() {
                 out.write_all(&[terminator])?;
             }
@@ -239,7 +239,7 @@ pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
             text.push('\n');
         }
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("paste", error),
     }
@@ -360,7 +360,7 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         }
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("join", error),
     }
@@ -456,7 +456,7 @@ pub fn column(shell: &mut Shell, args: &[String]) -> ExecResult {
             text.push('\n');
         }
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("column", error),
     }

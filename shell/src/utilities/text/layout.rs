@@ -40,8 +40,8 @@ pub fn rev(shell: &mut Shell, args: &[String]) -> ExecResult {
             Some(body) => (body, true),
             None => (line, false),
         };
-        let reversed: String = String::from_utf8_lossy(body).chars().rev().collect();
-        out.write_all(reversed.as_bytes())?;
+        let reversed: String = crate::raw::decode(body).chars().rev().collect();
+        out.write_all(&crate::raw::encode(&reversed))?;
         if newline {
             out.write_all(b"\n")?;
         }
@@ -143,7 +143,7 @@ pub fn fold(shell: &mut Shell, args: &[String]) -> ExecResult {
             Some(body) => (body, true),
             None => (line, false),
         };
-        let chars: Vec<char> = String::from_utf8_lossy(body).chars().collect();
+        let chars: Vec<char> = crate::raw::decode(body).chars().collect();
         let mut start = 0;
         while chars.len() - start > width {
             let mut end = start + width;
@@ -151,11 +151,12 @@ pub fn fold(shell: &mut Shell, args: &[String]) -> ExecResult {
                 end = start + space + 1;
             }
             let piece: String = chars[start..end].iter().collect();
-            writeln!(out, "{piece}")?;
+            out.write_all(&crate::raw::encode(&piece))?;
+            out.write_all(b"\n")?;
             start = end;
         }
         let rest: String = chars[start..].iter().collect();
-        out.write_all(rest.as_bytes())?;
+        out.write_all(&crate::raw::encode(&rest))?;
         if newline {
             out.write_all(b"\n")?;
         }

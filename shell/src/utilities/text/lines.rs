@@ -500,7 +500,7 @@ pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         text.push('\n');
     }
-    if let Err(error) = shell.write_stdout(text.as_bytes()) {
+    if let Err(error) = shell.write_stdout(&crate::raw::encode(&text)) {
         return shell.io_status("wc", error);
     }
     Ok(status)

@@ -33,7 +33,7 @@ pub(crate) fn read_lines(
             }
         };
         for line in data.split(|b| *b == delimiter) {
-            lines.push(String::from_utf8_lossy(line).into_owned());
+            lines.push(crate::raw::decode(line).into_owned());
         }
         if data.last() == Some(&delimiter) || data.is_empty() {
             lines.pop();
@@ -470,7 +470,7 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
             .context()
             .vfs
             .lock()
-            .write_file(&path, text.into_bytes());
+            .write_file(&path, crate::raw::encode_string(text));
         return match written {
             Ok(()) => Ok(0),
             Err(error) => Ok(shell.fail_fs(
@@ -482,7 +482,7 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
             )),
         };
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("sort", error),
     }
@@ -567,7 +567,7 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
             .context()
             .vfs
             .lock()
-            .write_file(&path, text.into_bytes());
+            .write_file(&path, crate::raw::encode_string(text));
         return Ok(match written {
             Ok(()) => 0,
             Err(error) => shell.fail_fs(
@@ -579,7 +579,7 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
             ),
         });
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("uniq", error),
     }
@@ -635,7 +635,7 @@ pub fn comm(shell: &mut Shell, args: &[String]) -> ExecResult {
             text.push('\n');
         }
     }
-    match shell.write_stdout(text.as_bytes()) {
+    match shell.write_stdout(&crate::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("comm", error),
     }

@@ -69,7 +69,16 @@ fn expand_set(text: &str) -> Result<Vec<char>, String> {
                     "range-endpoints of '{lo}-{hi}' are in reverse collating sequence order"
                 ));
             }
-            out.extend(lo..=hi);
+            // A range from ASCII into the bytes past it (`\000-\377`)
+            // is the ASCII part, then the bytes: not every code point
+            // between.
+            match (crate::raw::raw_byte(lo), crate::raw::raw_byte(hi)) {
+                (None, Some(_)) => {
+                    out.extend(lo..='\u{7f}');
+                    out.extend(crate::raw::byte_char(0x80)..=hi);
+                }
+                _ => out.extend(lo..=hi),
+            }
             i += 3;
             continue;
         }
@@ -103,7 +112,12 @@ pub(crate) fn unescape_tr(text: &str) -> Vec<char> {
                         i += 1;
                         digits += 1;
                     }
-                    char::from_u32(value).unwrap_or('\0')
+                    // Past ASCII an octal escape names a byte, as GNU tr
+                    // (byte-oriented) reads it.
+                    match u8::try_from(value) {
+                        Ok(byte) => crate::raw::byte_char(byte),
+                        Err(_) => char::from_u32(value).unwrap_or('\0'),
+                    }
                 }
                 other => other,
             });
@@ -212,7 +226,7 @@ pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
             last = Some(c);
             output.push(c);
         }
-        out.write_all(output.as_bytes())
+        out.write_all(&crate::raw::encode(&output))
     });
     if let Err(error) = result {
         return shell.io_status("tr", error);

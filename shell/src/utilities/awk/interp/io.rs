@@ -343,7 +343,7 @@ fn read_record(
             if bytes.last() == Some(&delimiter) {
                 bytes.pop();
             }
-            return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
+            return Ok(Some(crate::raw::decode_vec(bytes)));
         }
         let data = crate::io::read_to_end_capped(&mut *reader.lock(), limit)?;
         *source = RecordSource::Data { data, pos: 0 };
@@ -367,7 +367,7 @@ fn read_record(
             .windows(2)
             .position(|w| w == b"\n\n")
             .unwrap_or(body.len());
-        let record = String::from_utf8_lossy(&body[..end])
+        let record = crate::raw::decode(&body[..end])
             .trim_end_matches('\n')
             .to_string();
         let mut next = start + end;
@@ -380,11 +380,11 @@ fn read_record(
     if rs.chars().count() == 1 {
         let delimiter = rs.as_bytes()[0];
         let end = rest.iter().position(|b| *b == delimiter);
-        let record = String::from_utf8_lossy(&rest[..end.unwrap_or(rest.len())]).into_owned();
+        let record = crate::raw::decode(&rest[..end.unwrap_or(rest.len())]).into_owned();
         *pos += end.map_or(rest.len(), |e| e + 1);
         return Ok(Some(record));
     }
-    let text = String::from_utf8_lossy(rest).into_owned();
+    let text = crate::raw::decode(rest).into_owned();
     let matcher = Matcher::from_rust(&rust_regex(rs), false).ok();
     let found = matcher
         .as_ref()
