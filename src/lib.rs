@@ -45,7 +45,7 @@ pub use goccia_vfs::policy::{
 pub use goccia_vfs::write_back::{SkipReason, Skipped, WriteBackReport, Written};
 pub use goccia_vfs::{
     Change, ChangeKind, Conflict, DiffFormat, MergeReport, Node, NodeType, PatchError, PatchedFile,
-    PathError, SymlinkPolicy, Usage, VfsPath,
+    PathError, SeedError, SymlinkPolicy, Usage, VfsPath,
 };
 pub use goccia_vfs::{shown, shown_path};
 pub use goccia_vm::{Engine, ExecMode, Failure};

@@ -79,6 +79,10 @@ pub struct ServeArgs {
     /// the server refuses to start when that confinement cannot be had).
     #[arg(long, value_name = "MODE", env = "GOCCIA_ISOLATE", default_value = "none", value_parser = ["none", "process"])]
     pub isolate: String,
+    /// How long a client may take to send a request's headers before its
+    /// connection is closed, in milliseconds.
+    #[arg(long = "header-read-timeout", value_name = "MS", default_value_t = goccia_server::connections::HEADER_READ_TIMEOUT.as_millis() as u64)]
+    pub header_read_timeout: u64,
 }
 
 #[derive(Debug, Args)]
@@ -188,8 +192,12 @@ pub fn serve(args: ServeArgs) -> i32 {
     if let Err(why) = worker_starts(&isolation) {
         return usage(format!("--isolate process: {why}"));
     }
+    if args.header_read_timeout == 0 {
+        return usage("--header-read-timeout must be at least 1 ms".to_string());
+    }
     let mut config = ServerConfig::new(token)
         .isolation(isolation)
+        .header_read_timeout(Duration::from_millis(args.header_read_timeout))
         .limits(limits)
         .policy(PolicyMode::parse(&args.policy).expect("a listed name"))
         .audit(audit)

@@ -28,6 +28,8 @@ mod hostile;
 mod hostile2;
 #[path = "e2e/hostile3.rs"]
 mod hostile3;
+#[path = "e2e/hostile3_serve.rs"]
+mod hostile3_serve;
 #[path = "e2e/hostile_sqlite.rs"]
 mod hostile_sqlite;
 #[path = "e2e/interactive.rs"]

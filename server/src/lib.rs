@@ -12,8 +12,10 @@
 //!   expired sessions.
 //! - [`grants`]: tokens and capabilities; [`access`]: resolving a
 //!   request's token against the store.
-//! - [`workspace`]: roots (incremental merkle over paths and contents) and
-//!   the cross-process lock.
+//! - [`workspace`]: roots (a merkle tree over every file's path and
+//!   bytes) and the cross-process lock.
+//! - [`connections`]: accepting connections, each bounded in how long its
+//!   headers may take and in how many may be open at once.
 //! - [`provenance`]: the change log's records.
 //! - [`store`]: where grants, sessions, snapshots and change logs live
 //!   (memory, an SQLite file, or PostgreSQL shared by several servers),
@@ -25,6 +27,7 @@
 pub mod access;
 mod api;
 pub mod clock;
+pub mod connections;
 pub mod grants;
 pub mod provenance;
 mod server;
@@ -133,9 +136,8 @@ impl Server {
                 evictor.evict_expired().await;
             }
         });
-        let served = axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let timeout = self.shared.config.header_read_timeout;
+        let served = connections::serve(listener, router, timeout, shutdown).await;
         eviction.abort();
         served
     }

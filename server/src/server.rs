@@ -17,8 +17,9 @@ use crate::workspace::Workspace;
 /// Defaults: no workspace, the store in memory (no `--state`, no
 /// `--store`), the library's default [`Limits`] and policy `full` as the
 /// ceiling of every session, the system clock, no audit trail, request
-/// bodies up to 16 MiB, sessions in this process (no isolation), and a
-/// server id of the host's name and the process id.
+/// bodies up to 16 MiB, request headers within 10 s, sessions in this
+/// process (no isolation), and a server id of the host's name and the
+/// process id.
 #[derive(Clone)]
 pub struct ServerConfig {
     pub(crate) admin_token: String,
@@ -31,6 +32,7 @@ pub struct ServerConfig {
     pub(crate) audit: Audit,
     pub(crate) max_body_bytes: usize,
     pub(crate) isolation: goccia::isolation::Isolation,
+    pub(crate) header_read_timeout: std::time::Duration,
 }
 
 /// The largest request body by default.
@@ -50,6 +52,7 @@ impl ServerConfig {
             audit: Audit::default(),
             max_body_bytes: DEFAULT_MAX_BODY,
             isolation: goccia::isolation::Isolation::None,
+            header_read_timeout: crate::connections::HEADER_READ_TIMEOUT,
         }
     }
 
@@ -110,6 +113,13 @@ impl ServerConfig {
     /// confined worker per session).
     pub fn isolation(mut self, isolation: goccia::isolation::Isolation) -> Self {
         self.isolation = isolation;
+        self
+    }
+
+    /// How long a client may take to send a request's headers before its
+    /// connection is closed (default 10 s).
+    pub fn header_read_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.header_read_timeout = timeout;
         self
     }
 

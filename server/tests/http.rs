@@ -19,7 +19,8 @@ const NEEDS: &[(&str, &str, &str, &str)] = &[
     ("PUT", "/files/w/new.txt", "x", "write"),
     ("DELETE", "/files/w/README", "", "write"),
     ("GET", "/diff", "", "diff"),
-    ("POST", "/snapshots", "", "read"),
+    // Snapshots spend the quota: `write`, never `read` alone.
+    ("POST", "/snapshots", "", "write"),
     ("POST", "/restore", r#"{"snapshotId":0}"#, "write"),
     (
         "POST",
@@ -189,7 +190,7 @@ fn a_restart_with_state_keeps_grants_and_the_last_snapshot_and_one_without_drops
     let with_state = || config(dir.path(), &clock).state(state_file(state.path()));
     let server = Running::start(with_state());
     let client = Client::new(&server.base);
-    let session = client.open(&["shell", "read"]);
+    let session = client.open(&["shell", "read", "write"]);
     shell(&client, &session, "echo changed > /w/README").ok();
     server.stop();
 
@@ -679,9 +680,9 @@ fn expired_and_closed_sessions_are_evicted() {
     let server = Running::start(config(dir.path(), &clock));
     let client = Client::new(&server.base);
     let short = client.open_with(
-        json!({"workspace": "w", "seeds": [], "capabilities": ["read"], "ttlSeconds": 60}),
+        json!({"workspace": "w", "seeds": [], "capabilities": ["read", "write"], "ttlSeconds": 60}),
     );
-    let long = client.open(&["read"]);
+    let long = client.open(&["read", "write"]);
     let closed = client.open(&["read"]);
     assert_eq!(client.delete(&closed.path(""), &closed.token).status, 204);
     assert_eq!(server.server.open_sessions(), 2);

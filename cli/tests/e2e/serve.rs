@@ -8,13 +8,13 @@ use std::process::{Child, Command, Stdio};
 
 use crate::common::*;
 
-struct Served {
-    child: Child,
-    address: String,
+pub(crate) struct Served {
+    pub(crate) child: Child,
+    pub(crate) address: String,
 }
 
 /// Starts `goccia serve` with `args` and waits for its listening line.
-fn serve(project: &Project, args: &[&str]) -> Served {
+pub(crate) fn serve(project: &Project, args: &[&str]) -> Served {
     let mut child = Command::new(binary())
         .arg("serve")
         .args(args)
@@ -37,7 +37,7 @@ fn serve(project: &Project, args: &[&str]) -> Served {
 }
 
 impl Served {
-    fn terminate(mut self) -> i32 {
+    pub(crate) fn terminate(mut self) -> i32 {
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         self.child.wait().unwrap().code().unwrap_or(-1)
     }
@@ -67,7 +67,7 @@ fn exchange(
     (status, body)
 }
 
-fn http(
+pub(crate) fn http(
     address: &str,
     method: &str,
     path: &str,
@@ -108,7 +108,7 @@ fn threads_of(pid: u32) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn open(address: &str, admin: &str) -> (String, String) {
+pub(crate) fn open(address: &str, admin: &str) -> (String, String) {
     let (status, body) = http(
         address,
         "POST",

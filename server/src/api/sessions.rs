@@ -56,13 +56,16 @@ pub(crate) struct EnvVar {
 }
 
 /// A session the server will not open as asked: a ceiling (limits,
-/// policy, quota) is 403, a missing seed 404, anything else 400.
+/// policy, quota) is 403, a missing seed 404, anything else (a seed
+/// through a link among them) 400.
 fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
     use crate::sessions::SpecError;
     let status = match error {
         SpecError::Limit { .. } | SpecError::Policy { .. } => StatusCode::FORBIDDEN,
         SpecError::Setup(setup) if setup.limit().is_some() => StatusCode::FORBIDDEN,
-        SpecError::Setup(goccia::SetupError::Seed(_)) => StatusCode::NOT_FOUND,
+        SpecError::Setup(goccia::SetupError::Seed(goccia::SeedError::Missing(_))) => {
+            StatusCode::NOT_FOUND
+        }
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, "BAD_SESSION", error.to_string())

@@ -1462,6 +1462,7 @@ static inline void rqsort_polled(void *base, size_t nmemb, size_t size, cmp_f cm
     uint8_t *ptr, *pi, *pj, *plt, *pgt, *top, *m;
     size_t m4, i, lt, gt, span, span2;
     int c, depth;
+    size_t steps = 0; /* GOCCIA PATCH: elements scanned since the last poll */
     exchange_f swap = exchange_func(base, size);
     exchange_f swap_block = exchange_func(base, size | 128);
 
@@ -1506,12 +1507,24 @@ static inline void rqsort_polled(void *base, size_t nmemb, size_t size, cmp_f cm
                     }
                     i++;
                     pi += size;
+                    /* GOCCIA PATCH: a huge range is partitioned with polls,
+                       not in one go (the elements stay a permutation). */
+                    if (poll && ++steps >= 65536) {
+                        steps = 0;
+                        if (poll(opaque, 65536))
+                            return;
+                    }
                 }
                 while (pi < (pj -= size) && (c = cmp(ptr, pj, opaque)) <= 0) {
                     if (c == 0) {
                         gt--;
                         pgt -= size;
                         swap(pgt, pj, size);
+                    }
+                    if (poll && ++steps >= 65536) { /* GOCCIA PATCH */
+                        steps = 0;
+                        if (poll(opaque, 65536))
+                            return;
                     }
                 }
                 if (pi >= pj)
