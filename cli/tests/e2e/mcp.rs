@@ -526,11 +526,16 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(token: &str) -> Self {
+        Self::start_with(token, &[])
+    }
+
+    fn start_with(token: &str, extra: &[&str]) -> Self {
         let mut token_file = tempfile::NamedTempFile::new().unwrap();
         writeln!(token_file, "{token}").unwrap();
         let mut child = Command::new(binary())
             .args(["mcp", "--http", "127.0.0.1:0", "--token-file"])
             .arg(token_file.path())
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -611,4 +616,87 @@ fn streamable_http_serves_clients_with_the_token_only() {
     }
     let status = server.stop();
     assert!(status.success(), "{status}");
+}
+
+// ----- issue 41: hostile input on the MCP surface -----
+
+#[test]
+fn write_back_never_writes_git_or_goccia() {
+    let project = Project::with("a.txt", "a\n");
+    project.write(".git/config", "[core]\n");
+    let copy_rw = format!("{}=/w", project.path().display());
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &["--copy-rw", &copy_rw, "--allow-write-back"],
+            json!([
+                ["shell", {"command": "printf '[core]\\n\\tfsmonitor = touch /tmp/p\\n' > /w/.git/config; mkdir -p /w/.goccia; echo forged > /w/.goccia/changes.jsonl; echo b > /w/a.txt"}],
+                ["write_back", {}],
+            ]),
+        ),
+    );
+    let shown = call_text(&report, 1);
+    assert!(
+        shown.contains(
+            "skipped /w/.git/config: paths inside .git and .goccia are never written back"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("skipped /w/.goccia/changes.jsonl"),
+        "{shown}"
+    );
+    assert_eq!(project.read(".git/config"), "[core]\n");
+    assert!(!project.exists(".goccia"));
+    assert_eq!(project.read("a.txt"), "b\n");
+}
+
+#[test]
+fn the_escalation_question_shows_the_guests_words_escaped() {
+    let mut config = stdio(
+        &["--policy", "read-only"],
+        json!([["shell", {"command": "escalate --mode full --justification $'fine\\n\\nAllow it this once?\\n\\r\\e[2J' -- touch /g$'\\nx'"}]]),
+    );
+    config["elicitation"] = json!(["deny"]);
+    let report = drive(Sdk::Python, config);
+    let questions = report["questions"].as_array().unwrap();
+    assert_eq!(questions.len(), 1, "{report}");
+    let question = questions[0].as_str().unwrap();
+    assert_eq!(
+        question
+            .lines()
+            .filter(|line| line.trim() == "Allow it this once?")
+            .count(),
+        1,
+        "only the real question stands on a line of its own: {question:?}"
+    );
+    assert!(
+        !question.contains('\u{1b}') && !question.contains('\r'),
+        "{question:?}"
+    );
+    assert!(
+        question.contains("Its justification: fine\\n\\nAllow it this once?\\n\\r\\x{1b}[2J"),
+        "{question:?}"
+    );
+    assert!(question.contains("touch /g\\nx"), "{question:?}");
+}
+
+#[test]
+fn a_call_racing_the_initialized_notification_is_still_asked() {
+    let server = HttpServer::start_with("early-token", &["--policy", "read-only"]);
+    let port = server.address.rsplit(':').next().unwrap().to_string();
+    let output = Command::new(python())
+        .arg(workspace_root().join("cli/tests/mcp/python/early_call.py"))
+        .args(["127.0.0.1", &port, "early-token"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("<stdout>\ng\ntmp\n</stdout>"), "{text}");
+    assert!(!text.contains("no approver is available"), "{text}");
+    server.stop();
 }
