@@ -700,3 +700,19 @@ fn a_call_racing_the_initialized_notification_is_still_asked() {
     assert!(!text.contains("no approver is available"), "{text}");
     server.stop();
 }
+
+#[test]
+fn a_calls_timeout_cannot_outlast_the_servers() {
+    let started = std::time::Instant::now();
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &["--timeout", "1000"],
+            json!([["shell", {"command": "sleep 20; echo late", "timeoutMs": 1000000000}]]),
+        ),
+    );
+    let text = call_text(&report, 0);
+    assert!(text.starts_with("exit code: 4"), "{text}");
+    assert!(!text.contains("late"), "{text}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
