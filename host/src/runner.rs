@@ -255,7 +255,10 @@ impl HostRunner {
         let bounds = Bounds {
             memory: self.settings.memory,
             processes: self.settings.processes,
-            file_size: Some(invocation.room),
+            // One byte past the room: a file that reaches it fails the
+            // read-back on the quota (exit 3, as any write past the quota
+            // does), and none can grow further (EFBIG).
+            file_size: Some(invocation.room.saturating_add(1)),
         };
         let mut quota = {
             let slot = slot.lock();

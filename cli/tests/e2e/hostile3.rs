@@ -111,7 +111,13 @@ fn descriptors_of_child(parent: u32, patience: Duration) -> Vec<i32> {
             if !String::from_utf8_lossy(&cmdline).contains("__goccia-worker") {
                 continue;
             }
-            // The worker confines itself first; read once it sleeps.
+            // Read once it is confined (seccomp is its last layer: after
+            // it, the worker opens nothing), not while it sets up.
+            let status = std::fs::read_to_string(format!("/proc/{child}/status"))
+                .unwrap_or_default();
+            if !status.lines().any(|line| line == "Seccomp:\t2") {
+                continue;
+            }
             let mut fds: Vec<i32> = std::fs::read_dir(format!("/proc/{child}/fd"))
                 .into_iter()
                 .flatten()

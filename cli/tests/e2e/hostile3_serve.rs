@@ -380,6 +380,42 @@ fn a_same_size_edit_with_its_time_put_back_moves_the_root() {
     assert!(!project.exists("ws/x.txt"));
 }
 
+#[test]
+fn a_session_restored_after_a_restart_cannot_resubmit_over_a_host_edit() {
+    let project = Project::with("ws/a.txt", "a\n");
+    let state = ["--state", "state.sqlite"];
+    let (served, admin) = server(&project, &state);
+    let (id, token, root) = session(
+        &served,
+        &admin,
+        json!({"capabilities": ["shell", "submit", "write"]}),
+    );
+    shell(&served, &id, &token, "echo v1 > /w/new.txt");
+    let (status, _) = http(
+        &served.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/snapshots"),
+        &token,
+        "",
+    );
+    assert_eq!(status, 201);
+    let (status, landed) = submit(&served, &id, &token, &root);
+    assert_eq!(status, 200, "{landed}");
+    std::fs::write(project.join("ws/new.txt"), "the host's edit\n").unwrap();
+    served.terminate();
+    // Back from the snapshot taken before the submit: its baseline lacks
+    // new.txt, its tree has v1.
+    let (served, admin) = server(&project, &state);
+    let (status, ran) = shell(&served, &id, &token, "cat /w/new.txt");
+    assert_eq!((status, &ran["stdout"]), (200, &json!("v1\n")), "{ran}");
+    let (_, current) = http(&served.address, "GET", "/v1/workspaces/w/root", &admin, "");
+    let (status, stale) = submit(&served, &id, &token, current["root"].as_str().unwrap());
+    assert_eq!((status, &stale["error"]), (409, &json!("VIEW_STALE")), "{stale}");
+    assert_eq!(stale["files"], json!(["new.txt"]));
+    assert_eq!(project.read("ws/new.txt"), "the host's edit\n");
+    served.terminate();
+}
+
 // ----- 11. sessions in the worker -----
 
 #[test]
