@@ -46,6 +46,7 @@ mod advice;
 mod approve;
 mod args;
 mod interactive;
+mod isolate;
 mod mcp;
 mod report;
 mod run;

@@ -128,19 +128,7 @@ pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -
 /// `--isolate`: this very binary is the worker (with a test build's
 /// overrides, see `WorkerProgram::test_overrides`).
 fn isolation(args: &SandboxArgs) -> Result<goccia::isolation::Isolation, String> {
-    isolation_named(&args.isolate)
-}
-
-/// The isolation `--isolate <name>` names (`none` or `process`).
-pub fn isolation_named(name: &str) -> Result<goccia::isolation::Isolation, String> {
-    use goccia::isolation::{Isolation, WorkerProgram};
-    if name != "process" {
-        return Ok(Isolation::None);
-    }
-    let program = WorkerProgram::current_exe()
-        .map_err(|error| format!("--isolate process: cannot find this program: {error}"))?;
-    let program = program.test_overrides()?;
-    Ok(Isolation::Process(program))
+    super::isolate::isolation_named(&args.isolate)
 }
 
 /// A build error in the CLI's words (limits named by their flags).

@@ -185,7 +185,7 @@ pub fn serve(args: ServeArgs) -> i32 {
     if let Err(error) = limits.check() {
         return usage(error.to_string());
     }
-    let isolation = match super::report::isolation_named(&args.isolate) {
+    let isolation = match super::isolate::isolation_named(&args.isolate) {
         Ok(isolation) => isolation,
         Err(message) => return usage(message),
     };
