@@ -12,4 +12,3 @@ pub fn isolation_named(name: &str) -> Result<goccia::isolation::Isolation, Strin
     let program = program.test_overrides()?;
     Ok(Isolation::Process(program))
 }
-

@@ -68,6 +68,9 @@ pub struct ServeArgs {
     /// The most file content a session's VFS may hold.
     #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g")]
     pub fs_quota_bytes: u64,
+    /// The most snapshots a session may hold.
+    #[arg(long = "max-snapshots", value_name = "N", default_value_t = Limits::DEFAULT_MAX_SNAPSHOTS)]
+    pub max_snapshots: u64,
     /// The largest request body.
     #[arg(long = "max-body", value_name = "BYTES", value_parser = size, default_value = "16m")]
     pub max_body: u64,
@@ -181,7 +184,8 @@ pub fn serve(args: ServeArgs) -> i32 {
         .timeout(Duration::from_millis(args.timeout))
         .max_memory(args.max_memory)
         .max_output(args.max_output)
-        .fs_quota_bytes(args.fs_quota_bytes);
+        .fs_quota_bytes(args.fs_quota_bytes)
+        .max_snapshots(args.max_snapshots);
     if let Err(error) = limits.check() {
         return usage(error.to_string());
     }

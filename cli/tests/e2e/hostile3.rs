@@ -113,8 +113,8 @@ fn descriptors_of_child(parent: u32, patience: Duration) -> Vec<i32> {
             }
             // Read once it is confined (seccomp is its last layer: after
             // it, the worker opens nothing), not while it sets up.
-            let status = std::fs::read_to_string(format!("/proc/{child}/status"))
-                .unwrap_or_default();
+            let status =
+                std::fs::read_to_string(format!("/proc/{child}/status")).unwrap_or_default();
             if !status.lines().any(|line| line == "Seccomp:\t2") {
                 continue;
             }

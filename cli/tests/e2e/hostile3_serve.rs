@@ -410,7 +410,11 @@ fn a_session_restored_after_a_restart_cannot_resubmit_over_a_host_edit() {
     assert_eq!((status, &ran["stdout"]), (200, &json!("v1\n")), "{ran}");
     let (_, current) = http(&served.address, "GET", "/v1/workspaces/w/root", &admin, "");
     let (status, stale) = submit(&served, &id, &token, current["root"].as_str().unwrap());
-    assert_eq!((status, &stale["error"]), (409, &json!("VIEW_STALE")), "{stale}");
+    assert_eq!(
+        (status, &stale["error"]),
+        (409, &json!("VIEW_STALE")),
+        "{stale}"
+    );
     assert_eq!(stale["files"], json!(["new.txt"]));
     assert_eq!(project.read("ws/new.txt"), "the host's edit\n");
     served.terminate();

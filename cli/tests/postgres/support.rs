@@ -135,6 +135,9 @@ impl Site {
             .arg("--admin-token-file")
             .arg(&self.token_file)
             .args(["--server-id", id])
+            // The store's tests take snapshots in loops, far past the
+            // default 64 a session may hold.
+            .args(["--max-snapshots", "1000000"])
             .env("GOCCIA_TEST_CLOCK_FILE", &self.clock_file)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
