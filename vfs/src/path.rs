@@ -54,8 +54,13 @@ impl VfsPath {
         VfsPath("/".to_string())
     }
 
-    /// Normalises `input`; a relative input is taken from `/`.
+    /// Normalises `input`; a relative input is taken from `/`, and an
+    /// empty one is `/` (a host naming a sandbox path). Resolving against
+    /// a working directory ([`VfsPath::resolve`]) refuses an empty path.
     pub fn parse(input: &str) -> Result<Self, PathError> {
+        if input.is_empty() {
+            return Ok(Self::root());
+        }
         Self::root().resolve(input)
     }
 
@@ -242,6 +247,7 @@ mod tests {
     #[test]
     fn resolves_relative_to_a_directory() {
         let cwd = VfsPath::parse("/work/src").unwrap();
+        assert_eq!(cwd.resolve(""), Err(PathError::Empty), "names nothing");
         assert_eq!(cwd.resolve("x.js").unwrap().as_str(), "/work/src/x.js");
         assert_eq!(cwd.resolve("../x.js").unwrap().as_str(), "/work/x.js");
         assert_eq!(cwd.resolve("/abs").unwrap().as_str(), "/abs");
