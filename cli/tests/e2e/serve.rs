@@ -108,6 +108,21 @@ fn threads_of(pid: u32) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The processes `pid` started.
+fn children_of(pid: u32) -> Vec<u32> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|child| child.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
 pub(crate) fn open(address: &str, admin: &str) -> (String, String) {
     let (status, body) = http(
         address,
@@ -199,9 +214,13 @@ fn sigterm_lets_the_call_in_flight_finish() {
         )
     });
     // The session's shell thread starts with its first call: once it
-    // exists, the call is in flight.
+    // exists (in the server, or in its worker under GOCCIA_ISOLATE), the
+    // call is in flight.
     let pid = server.child.id();
-    while !threads_of(pid).iter().any(|name| name == "goccia-shell") {
+    while !std::iter::once(pid)
+        .chain(children_of(pid))
+        .any(|pid| threads_of(pid).iter().any(|name| name == "goccia-shell"))
+    {
         std::thread::yield_now();
     }
     let code = server.terminate();
