@@ -129,11 +129,6 @@ impl Limits {
         self.inner.max_snapshots
     }
 
-    #[getter]
-    fn max_snapshots(&self) -> u64 {
-        self.inner.max_snapshots
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "Limits(timeout={}, max_memory={}, max_output={}, output_overflow={:?}, fs_quota_bytes={}, max_depth={})",
