@@ -95,17 +95,7 @@ fn a_host_command_gets_none_of_the_descriptors_goccia_inherited() {
 fn descriptors_of_child(parent: u32, patience: Duration) -> Vec<i32> {
     let started = Instant::now();
     while started.elapsed() < patience {
-        let children = std::fs::read_dir(format!("/proc/{parent}/task"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-            .flat_map(|list| {
-                list.split_whitespace()
-                    .filter_map(|pid| pid.parse::<u32>().ok())
-                    .collect::<Vec<_>>()
-            })
-            .collect::<Vec<_>>();
+        let children = crate::serve::children_of(parent);
         for child in children {
             let cmdline = std::fs::read(format!("/proc/{child}/cmdline")).unwrap_or_default();
             if !String::from_utf8_lossy(&cmdline).contains("__goccia-worker") {

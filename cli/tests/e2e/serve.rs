@@ -109,7 +109,7 @@ fn threads_of(pid: u32) -> Vec<String> {
 }
 
 /// The processes `pid` started.
-fn children_of(pid: u32) -> Vec<u32> {
+pub(crate) fn children_of(pid: u32) -> Vec<u32> {
     std::fs::read_dir(format!("/proc/{pid}/task"))
         .into_iter()
         .flatten()

@@ -48,6 +48,24 @@ impl Lexer {
         }
     }
 
+    /// At most `most` digits of `radix` from here, as a number (`None`
+    /// when there is none).
+    fn digits(&mut self, radix: u32, most: usize) -> Option<u32> {
+        let mut value = 0u32;
+        let mut count = 0;
+        while count < most {
+            match self.chars.get(self.pos).and_then(|c| c.to_digit(radix)) {
+                Some(digit) => {
+                    value = value * radix + digit;
+                    self.pos += 1;
+                    count += 1;
+                }
+                None => break,
+            }
+        }
+        (count > 0).then_some(value)
+    }
+
     fn regex_allowed(&self) -> bool {
         match &self.last {
             None => true,
@@ -223,59 +241,21 @@ impl Lexer {
                         'f' => out.push('\x0c'),
                         'v' => out.push('\x0b'),
                         '\n' => {}
-                        'u' => {
-                            let mut value = 0u32;
-                            let mut digits = 0;
-                            while digits < 8 {
-                                match self.chars.get(self.pos).and_then(|c| c.to_digit(16)) {
-                                    Some(d) => {
-                                        value = value * 16 + d;
-                                        self.pos += 1;
-                                        digits += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            if digits == 0 {
-                                out.push_str("\\u");
-                            } else {
-                                out.push(char::from_u32(value).unwrap_or('\u{fffd}'));
-                            }
-                        }
+                        'u' => match self.digits(16, 8) {
+                            Some(value) => out.push(char::from_u32(value).unwrap_or('\u{fffd}')),
+                            None => out.push_str("\\u"),
+                        },
                         '0'..='7' => {
-                            let mut value = e.to_digit(8).unwrap_or(0);
-                            for _ in 0..2 {
-                                match self.chars.get(self.pos).and_then(|c| c.to_digit(8)) {
-                                    Some(d) => {
-                                        value = value * 8 + d;
-                                        self.pos += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
+                            self.pos -= 1;
+                            let value = self.digits(8, 3).unwrap_or(0);
                             // A byte, as gawk writes it (`"\377"` is 0xff).
                             out.push(crate::raw::byte_char(value as u8));
                         }
-                        'x' => {
-                            // gawk takes at most two hex digits.
-                            let mut value = 0u32;
-                            let mut digits = 0;
-                            while digits < 2 {
-                                match self.chars.get(self.pos).and_then(|c| c.to_digit(16)) {
-                                    Some(d) => {
-                                        value = value * 16 + d;
-                                        self.pos += 1;
-                                        digits += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            if digits == 0 {
-                                out.push('x');
-                            } else {
-                                out.push(crate::raw::byte_char(value as u8));
-                            }
-                        }
+                        // gawk takes at most two hex digits.
+                        'x' => match self.digits(16, 2) {
+                            Some(value) => out.push(crate::raw::byte_char(value as u8)),
+                            None => out.push('x'),
+                        },
                         other => {
                             out.push('\\');
                             out.push(other);
