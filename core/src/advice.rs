@@ -27,16 +27,16 @@ pub enum Setting {
 
 impl Setting {
     /// Every setting, limits first in [`LimitKind::ALL`] order.
-    pub const ALL: [Setting; 16] = {
-        let mut all = [Setting::AllowHost; 16];
+    pub const ALL: [Setting; LimitKind::ALL.len() + 3] = {
+        let mut all = [Setting::AllowHost; LimitKind::ALL.len() + 3];
         let mut index = 0;
         while index < LimitKind::ALL.len() {
             all[index] = Setting::Limit(LimitKind::ALL[index]);
             index += 1;
         }
-        all[13] = Setting::FetchMaxBytes;
-        all[14] = Setting::AllowHost;
-        all[15] = Setting::DenyPrivateRanges;
+        all[index] = Setting::FetchMaxBytes;
+        all[index + 1] = Setting::AllowHost;
+        all[index + 2] = Setting::DenyPrivateRanges;
         all
     };
 }
