@@ -1,6 +1,6 @@
-//! [`SandboxBuilder`]: everything a sandbox starts with, stated before it
-//! exists. Seeds apply in the order they were added; the baseline is taken
-//! once they all have.
+//! [`SandboxBuilder`]: a [`SandboxSpec`] filled from Rust, one method per
+//! setting, plus what a spec cannot hold as data (an approver function,
+//! an audit trail, the words of advice). `build` is the spec's.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,29 +8,13 @@ use std::sync::Arc;
 use bytes::Bytes;
 use goccia_core::{Advice, Audit, Limits, NetPolicy};
 use goccia_vfs::policy::Approver;
-use goccia_vfs::seed::{SeedSource, seed_all, seed_bytes, seed_host_filtered};
-use goccia_vfs::seed_config::parse_seed_config;
-use goccia_vfs::write_back::CopyRwMapping;
-use goccia_vfs::{HostFilter, PolicyMode, SymlinkPolicy, WritePolicy};
-use goccia_vfs::{Quota, SeedTarget, Vfs, VfsPath};
-use goccia_vm::{Engine, ExecMode};
+use goccia_vfs::{PolicyMode, SymlinkPolicy};
+use goccia_vm::ExecMode;
 
+use crate::spec::{
+    Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, SandboxSpec, SeedSpec,
+};
 use crate::{Sandbox, SetupError};
-
-/// Where a seed comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Seed {
-    Host {
-        host: PathBuf,
-        target: String,
-        copy_rw: bool,
-    },
-    Config(PathBuf),
-    Inline {
-        path: String,
-        content: Bytes,
-    },
-}
 
 impl Sandbox {
     /// A builder; see [`SandboxBuilder`].
@@ -60,56 +44,10 @@ impl Sandbox {
 /// assert_eq!(sandbox.run_script("/main.js")?.stdout_text(), "hi\n");
 /// # Ok::<(), goccia::Error>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SandboxBuilder {
-    engine: Engine,
-    seeds: Vec<Seed>,
-    /// What host seeds leave out.
-    filter: HostFilter,
-    /// The write policy's mode, extra writable roots and approver.
-    policy: PolicySettings,
-    /// Where guest code runs.
-    isolation: crate::isolation::Isolation,
-    /// Host programs the shell may run, by name, with their paths if given.
-    host_commands: Vec<(String, Option<PathBuf>)>,
-    /// `RLIMIT_AS` of a host command's processes.
-    host_command_memory: u64,
-}
-
-/// What [`SandboxBuilder::policy`], [`SandboxBuilder::writable`] and
-/// [`SandboxBuilder::approver`] set; the roots are computed at build.
-#[derive(Clone, Default)]
-struct PolicySettings {
-    mode: PolicyMode,
-    writable: Vec<String>,
-    approver: Option<Arc<dyn Approver>>,
-}
-
-impl std::fmt::Debug for PolicySettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PolicySettings")
-            .field("mode", &self.mode)
-            .field("writable", &self.writable)
-            .field("approver", &self.approver.is_some())
-            .finish()
-    }
-}
-
-impl Default for SandboxBuilder {
-    fn default() -> Self {
-        SandboxBuilder {
-            engine: Engine {
-                advice: crate::advice::library(),
-                ..Engine::default()
-            },
-            seeds: Vec::new(),
-            filter: HostFilter::default(),
-            policy: PolicySettings::default(),
-            isolation: crate::isolation::Isolation::None,
-            host_commands: Vec::new(),
-            host_command_memory: DEFAULT_HOST_COMMAND_MEMORY,
-        }
-    }
+    spec: SandboxSpec,
+    extras: Extras,
 }
 
 /// The address space of a host command's processes unless set (1 GiB).
@@ -144,7 +82,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn advice(mut self, advice: Advice) -> Self {
-        self.engine.advice = advice;
+        self.extras.advice = Some(advice);
         self
     }
 
@@ -162,7 +100,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.engine.limits = limits;
+        self.spec.limits = LimitsSpec::from(&limits);
         self
     }
 
@@ -178,7 +116,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn mode(mut self, mode: ExecMode) -> Self {
-        self.engine.mode = mode;
+        self.spec.mode = mode;
         self
     }
 
@@ -200,7 +138,7 @@ impl SandboxBuilder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn network(mut self, network: NetPolicy) -> Self {
-        self.engine.network = network;
+        self.spec.network = crate::spec::NetworkSpec::from(&network);
         self
     }
 
@@ -219,7 +157,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn audit(mut self, audit: Audit) -> Self {
-        self.engine.audit = audit;
+        self.extras.audit = Some(audit);
         self
     }
 
@@ -257,9 +195,9 @@ impl SandboxBuilder {
     }
 
     fn host_seed(mut self, host: PathBuf, target: Option<&str>, copy_rw: bool) -> Self {
-        self.seeds.push(Seed::Host {
-            host,
-            target: target.unwrap_or("/").to_string(),
+        self.spec.seeds.push(SeedSpec::Host {
+            from: host,
+            to: target.map(str::to_string),
             copy_rw,
         });
         self
@@ -278,7 +216,9 @@ impl SandboxBuilder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn seed_config(mut self, path: impl Into<PathBuf>) -> Self {
-        self.seeds.push(Seed::Config(path.into()));
+        self.spec.seeds.push(SeedSpec::Config {
+            config: path.into(),
+        });
         self
     }
 
@@ -291,7 +231,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn file(mut self, path: &str, content: impl Into<Bytes>) -> Self {
-        self.seeds.push(Seed::Inline {
+        self.spec.seeds.push(SeedSpec::Inline {
             path: path.to_string(),
             content: content.into(),
         });
@@ -309,52 +249,29 @@ impl SandboxBuilder {
     /// let error = Sandbox::builder().limits(Limits::default().stack_size(1)).build();
     /// assert!(matches!(error, Err(SetupError::Limits(_))));
     /// ```
-    pub fn build(mut self) -> Result<Sandbox, SetupError> {
-        self.engine.limits.check()?;
-        let host = self.host_runner()?;
-        if let Some(runner) = &host {
-            self.engine.programs = goccia_vm::HostPrograms(Some(runner.clone()));
+    pub fn build(self) -> Result<Sandbox, SetupError> {
+        self.spec.build_with(self.extras)
+    }
+
+    /// The spec filled so far (what [`SandboxBuilder::build`] builds).
+    pub fn spec(&self) -> &SandboxSpec {
+        &self.spec
+    }
+
+    /// A builder that starts from `spec` (a file's, a request's) and adds
+    /// what only a program can give.
+    pub fn from_spec(spec: SandboxSpec) -> Self {
+        SandboxBuilder {
+            spec,
+            extras: Extras::default(),
         }
-        if let Some((name, _)) = self
-            .engine
-            .env
-            .iter()
-            .find(|(name, _)| !is_shell_name(name))
-        {
-            return Err(SetupError::Env { name: name.clone() });
-        }
-        let quota = Quota {
-            max_bytes: self.engine.limits.fs_quota_bytes,
-            max_nodes: self.engine.limits.fs_node_limit,
-        };
-        let filter = self.filter;
-        let mut vfs = Vfs::new(quota);
-        let mut copy_rw = Vec::new();
-        for seed in &self.seeds {
-            apply_seed(&mut vfs, seed, &mut copy_rw, &filter)?;
-        }
-        let mut writable = Vec::new();
-        for raw in &self.policy.writable {
-            let path = VfsPath::parse(raw)
-                .ok()
-                .filter(|_| raw.starts_with('/'))
-                .ok_or_else(|| SetupError::Writable { raw: raw.clone() })?;
-            writable.push(path);
-        }
-        let mut policy = WritePolicy::new(
-            self.policy.mode,
-            copy_rw.iter().map(|mapping| mapping.sandbox_root.clone()),
-            writable,
-        );
-        if let Some(approver) = self.policy.approver {
-            policy = policy.with_approver(approver);
-        }
-        vfs.set_policy(Some(policy));
-        let mut sandbox = Sandbox::new(vfs, copy_rw, self.engine);
-        sandbox.set_isolation(self.isolation, false);
-        sandbox.host = host;
-        sandbox.seed_skipped = filter.skipped();
-        Ok(sandbox)
+    }
+
+    /// What the build gets besides the spec (an approver function, an
+    /// audit trail, advice, the worker program).
+    pub fn extras(mut self, extras: Extras) -> Self {
+        self.extras = extras;
+        self
     }
 
     /// Lets the shell (and `$`) run the host program `name` (contract §14):
@@ -369,39 +286,18 @@ impl SandboxBuilder {
     /// assert!(error.to_string().contains("no executable `no-such-tool`"));
     /// ```
     pub fn host_command(mut self, name: &str, path: Option<&Path>) -> Self {
-        self.host_commands
-            .push((name.to_string(), path.map(Path::to_path_buf)));
+        self.spec.host_commands.push(HostCommandSpec {
+            name: name.to_string(),
+            path: path.map(Path::to_path_buf),
+        });
         self
     }
 
     /// The address-space limit of every process a host command starts
     /// (default [`DEFAULT_HOST_COMMAND_MEMORY`]).
     pub fn host_command_memory(mut self, bytes: u64) -> Self {
-        self.host_command_memory = bytes;
+        self.spec.host_command_memory = bytes;
         self
-    }
-
-    /// The host commands' runner, if any were asked for.
-    fn host_runner(&self) -> Result<Option<Arc<goccia_host::HostRunner>>, SetupError> {
-        if self.host_commands.is_empty() {
-            return Ok(None);
-        }
-        // The host's PATH says where to look (host-side configuration,
-        // never given to the guest).
-        let search = std::env::var("PATH").ok();
-        let mut programs = Vec::new();
-        for (name, path) in &self.host_commands {
-            let program = goccia_host::Program::resolve(name, path.as_deref(), search.as_deref())?;
-            programs.retain(|known: &goccia_host::Program| known.name != program.name);
-            programs.push(program);
-        }
-        let mut settings = goccia_host::HostSettings::new(programs);
-        settings.memory = self.host_command_memory;
-        #[cfg(feature = "test-hooks")]
-        if let Ok(bwrap) = std::env::var("GOCCIA_TEST_BWRAP") {
-            settings.bwrap = PathBuf::from(bwrap);
-        }
-        Ok(Some(goccia_host::HostRunner::new(settings)))
     }
 
     /// Where guest code runs (contract §13; default
@@ -412,7 +308,16 @@ impl SandboxBuilder {
     /// [`RunError::SandboxUnavailable`](crate::RunError::SandboxUnavailable)
     /// and nothing runs unconfined.
     pub fn isolation(mut self, isolation: crate::isolation::Isolation) -> Self {
-        self.isolation = isolation;
+        match isolation {
+            crate::isolation::Isolation::None => {
+                self.spec.isolation = IsolationMode::None;
+                self.extras.worker = None;
+            }
+            crate::isolation::Isolation::Process(worker) => {
+                self.spec.isolation = IsolationMode::Process;
+                self.extras.worker = Some(worker);
+            }
+        }
         self
     }
 
@@ -436,7 +341,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn policy(mut self, mode: PolicyMode) -> Self {
-        self.policy.mode = mode;
+        self.spec.policy = mode;
         self
     }
 
@@ -444,7 +349,7 @@ impl SandboxBuilder {
     /// [`PolicyMode::WorkspaceWrite`]. An invalid path is refused by
     /// [`SandboxBuilder::build`].
     pub fn writable(mut self, path: impl Into<String>) -> Self {
-        self.policy.writable.push(path.into());
+        self.spec.writable.push(path.into());
         self
     }
 
@@ -469,7 +374,8 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn approver(mut self, approver: impl Approver + 'static) -> Self {
-        self.policy.approver = Some(Arc::new(approver));
+        self.spec.approve = Approve::Callback;
+        self.extras.approver = Some(Arc::new(approver));
         self
     }
 
@@ -486,7 +392,7 @@ impl SandboxBuilder {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.engine.env.push((name.into(), value.into()));
+        self.spec.env.insert(name.into(), value.into());
         self
     }
 
@@ -506,7 +412,7 @@ impl SandboxBuilder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn exclude(mut self, pattern: impl Into<String>) -> Self {
-        self.filter = self.filter.exclude(pattern);
+        self.spec.exclude.push(pattern.into());
         self
     }
 
@@ -514,7 +420,7 @@ impl SandboxBuilder {
     /// `.git/info/exclude` as ripgrep does, and leaves out `.git/`
     /// (default: off, everything is seeded).
     pub fn gitignore(mut self, on: bool) -> Self {
-        self.filter = self.filter.gitignore(on);
+        self.spec.gitignore = on;
         self
     }
 
@@ -524,109 +430,7 @@ impl SandboxBuilder {
     /// [`Sandbox::seed_skipped`]; [`SymlinkPolicy::Keep`] is refused until
     /// the VFS has links).
     pub fn symlinks(mut self, policy: SymlinkPolicy) -> Self {
-        self.filter = self.filter.symlinks(policy);
+        self.spec.symlinks = policy;
         self
     }
-}
-
-/// A shell identifier: a letter or `_`, then letters, digits or `_`.
-fn is_shell_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn apply_seed(
-    vfs: &mut Vfs,
-    seed: &Seed,
-    copy_rw: &mut Vec<CopyRwMapping>,
-    filter: &HostFilter,
-) -> Result<(), SetupError> {
-    match seed {
-        Seed::Host {
-            host,
-            target,
-            copy_rw: rw,
-        } => {
-            if *rw {
-                goccia_vfs::seed::refuse_links_on_write_path(host)?;
-            }
-            let seeded = seed_host_filtered(vfs, host, &SeedTarget::parse(target)?, filter)?;
-            // Host paths left out, as sandbox paths under the seed.
-            let left_out = filter
-                .take_left_out()
-                .iter()
-                .filter_map(|path| path.strip_prefix(host).ok())
-                .filter_map(|relative| relative.to_str())
-                .filter_map(|relative| seeded.path.resolve(relative).ok())
-                .collect();
-            if *rw {
-                copy_rw.push(CopyRwMapping {
-                    host_root: std::path::absolute(host).unwrap_or_else(|_| host.clone()),
-                    sandbox_root: seeded.path,
-                    node_type: seeded.node_type,
-                    left_out,
-                });
-            }
-        }
-        Seed::Inline { path, content } => {
-            let path = VfsPath::parse(path).map_err(|source| SetupError::Path {
-                raw: path.clone(),
-                source,
-            })?;
-            seed_bytes(vfs, &path, content.clone())?;
-        }
-        Seed::Config(path) => apply_config(vfs, path, filter)?,
-    }
-    Ok(())
-}
-
-/// A seed config's text: a regular file of at most
-/// [`MAX_SEED_CONFIG_BYTES`], checked from its metadata and read with that
-/// cap (a device such as `/dev/zero` is never read).
-fn read_config(path: &Path) -> Result<Result<String, String>, SetupError> {
-    use std::io::Read;
-    let unreadable = |source| SetupError::ConfigUnreadable {
-        path: path.to_path_buf(),
-        source,
-    };
-    let metadata = std::fs::metadata(path).map_err(unreadable)?;
-    if !metadata.is_file() {
-        return Ok(Err("not a regular file".to_string()));
-    }
-    if metadata.len() > MAX_SEED_CONFIG_BYTES {
-        return Ok(Err(format!(
-            "larger than {MAX_SEED_CONFIG_BYTES} bytes ({} bytes)",
-            metadata.len()
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(unreadable)?
-        .take(MAX_SEED_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > MAX_SEED_CONFIG_BYTES {
-        return Ok(Err(format!("larger than {MAX_SEED_CONFIG_BYTES} bytes")));
-    }
-    Ok(String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_string()))
-}
-
-/// The largest seed config read (a config lists files; it does not hold
-/// a repository).
-const MAX_SEED_CONFIG_BYTES: u64 = 64 << 20;
-
-fn apply_config(vfs: &mut Vfs, path: &Path, filter: &HostFilter) -> Result<(), SetupError> {
-    let problem = |problem: String| SetupError::Config {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let text = read_config(path)?.map_err(problem)?;
-    let specs = parse_seed_config(&text).map_err(|p| problem(p.to_string()))?;
-    let folder = path.parent().unwrap_or(Path::new("."));
-    seed_all(vfs, &specs, SeedSource::Host { folder, filter })
-        .map_err(|error| problem(format!("entry {}: {}", error.index, error.source)))?;
-    Ok(())
 }

@@ -22,18 +22,11 @@ pub type ChildSeedError = goccia_vfs::SeedEntryError;
 /// ```
 /// # use goccia::{Sandbox, SetupError};
 /// let error = Sandbox::builder().file("/a\0", "").build(); // NUL in a name
-/// assert!(matches!(error, Err(SetupError::Path { .. })));
+/// assert!(matches!(error, Err(SetupError::Spec(_))));
+/// assert_eq!(error.unwrap_err().to_string(), "seeds[0]: `/a\0`: path contains a NUL byte");
 /// ```
 #[derive(Debug, Error)]
 pub enum SetupError {
-    /// An environment variable whose name is not a shell identifier.
-    #[error(
-        "invalid environment variable name `{name}`: a letter or _ first, then letters, digits or _"
-    )]
-    Env {
-        /// The name as given.
-        name: String,
-    },
     /// A limit no run could work with (a heap too small for the JS
     /// globals, a stack too small or too large).
     #[error("{0}")]
@@ -58,25 +51,15 @@ pub enum SetupError {
         /// What is wrong, naming the entry (`entry 2: ...`).
         problem: String,
     },
-    /// A writable root (`--writable`) that is not a valid absolute
-    /// sandbox path.
-    #[error("invalid writable root `{raw}`: not an absolute sandbox path (such as /work)")]
-    Writable {
-        /// The path as given.
-        raw: String,
-    },
-    /// An inline file's sandbox path is not a valid absolute path.
-    #[error("invalid sandbox path `{raw}`: {source}")]
-    Path {
-        /// The path as given.
-        raw: String,
-        /// What is wrong with it.
-        source: goccia_vfs::PathError,
-    },
     /// A host command that cannot be set up (not a name, not found where
     /// it could run, not executable).
     #[error("{0}")]
     HostCommand(#[from] goccia_host::ProgramError),
+    /// A setting of the spec no sandbox could be built with, named by its
+    /// JSON path ([`SpecError::spelled`](crate::SpecError::spelled) names
+    /// it as a surface spells it).
+    #[error("{0}")]
+    Spec(#[from] crate::SpecError),
 }
 
 impl SetupError {

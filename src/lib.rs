@@ -15,6 +15,7 @@ mod run;
 mod sandbox;
 mod session;
 mod snapshots;
+pub mod spec;
 
 pub use builder::SandboxBuilder;
 pub use call::{CallOptions, Stdin};
@@ -30,12 +31,17 @@ pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;
 pub use snapshots::SnapshotId;
+pub use spec::{
+    Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, NetworkSpec, SandboxSpec,
+    SeedSpec, SpecError, Spelling, Widening,
+};
 
 pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};
 pub use goccia_core::{
     Advice, AllowedHost, Audit, AuditEvent, CancelToken, Capture, FailureKind, LimitKind, Limits,
-    NetPolicy, Output, OutputBudget, Overflow, ParseSizeError, Setting, Stop, Stream, parse_size,
+    Named, NetPolicy, Output, OutputBudget, Overflow, ParseSizeError, Setting, Stop, Stream,
+    UnknownName, parse_size,
 };
 pub use goccia_vfs::image::{Contents, ImageError, Manifest, ManifestStep};
 pub use goccia_vfs::node::{DirNode, FileNode};

@@ -45,8 +45,8 @@ pub struct ScriptRequest {
 }
 
 fn policy_named(name: &str, what: &str) -> Result<PolicyMode, String> {
-    PolicyMode::parse(name)
-        .ok_or_else(|| format!("{what} must be read-only, workspace-write or full, not `{name}`"))
+    name.parse::<PolicyMode>()
+        .map_err(|error| format!("{what}: {error}"))
 }
 
 /// The shell builtin's usage line.

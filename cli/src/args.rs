@@ -141,25 +141,13 @@ fn env_pair(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// `--output-overflow`: the names `Overflow::parse` takes.
-fn overflow() -> impl clap::builder::TypedValueParser<Value = Overflow> {
+/// A flag whose values are the names of a [`goccia::Named`] type, listed
+/// for `--help` from the type's own table.
+fn named<T: goccia::Named + Send + Sync + Clone>() -> impl clap::builder::TypedValueParser<Value = T>
+{
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["fail", "truncate"])
-        .map(|name| Overflow::parse(&name).expect("a listed name"))
-}
-
-/// `--symlinks`: the names `SymlinkPolicy::parse` takes.
-fn symlink_policy() -> impl clap::builder::TypedValueParser<Value = goccia::SymlinkPolicy> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["refuse", "skip", "keep"])
-        .map(|name| goccia::SymlinkPolicy::parse(&name).expect("one of the listed names"))
-}
-
-/// `--policy`: the names `PolicyMode::parse` takes.
-fn policy_mode() -> impl clap::builder::TypedValueParser<Value = goccia::PolicyMode> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["read-only", "workspace-write", "full"])
-        .map(|name| goccia::PolicyMode::parse(&name).expect("one of the listed names"))
+    clap::builder::PossibleValuesParser::new(T::NAMES)
+        .map(|name| T::from_name(&name).expect("one of the listed names"))
 }
 
 /// The options `run` and `shell` share: seeding, limits, diff, write-back.
@@ -190,13 +178,13 @@ pub struct SandboxArgs {
     /// Symbolic links inside seeded folders: refuse (the seed fails), skip
     /// (left out and listed on stderr), keep (copied as VFS links, resolved
     /// inside the sandbox only).
-    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = symlink_policy(), help_heading = "Seeding")]
+    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = named::<goccia::SymlinkPolicy>(), help_heading = "Seeding")]
     pub symlinks: goccia::SymlinkPolicy,
     /// Write policy for guest code: read-only (nothing in the sandbox may
     /// change), workspace-write (only the writable roots: --copy-rw
     /// targets, --writable paths and /tmp; never a .git or .goccia inside
     /// them) or full.
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = policy_mode(), help_heading = "Policy")]
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = named::<goccia::PolicyMode>(), help_heading = "Policy")]
     pub policy: goccia::PolicyMode,
     /// A sandbox path workspace-write may change (repeatable).
     #[arg(long, value_name = "SANDBOX_PATH", help_heading = "Policy")]
@@ -292,7 +280,7 @@ pub struct SandboxArgs {
     /// Past --max-output: fail (the run ends, exit 3) or truncate (the run
     /// goes on; the first and last halves are kept, the middle becomes one
     /// line "[goccia: N bytes of output omitted]").
-    #[arg(long = "output-overflow", value_name = "MODE", default_value = "fail", value_parser = overflow(), help_heading = "Limits")]
+    #[arg(long = "output-overflow", value_name = "MODE", default_value = "fail", value_parser = named::<Overflow>(), help_heading = "Limits")]
     pub output_overflow: Overflow,
     /// Nesting depth of runScript and the shell's goccia builtin.
     #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]

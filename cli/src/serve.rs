@@ -203,7 +203,7 @@ pub fn serve(args: ServeArgs) -> i32 {
         .isolation(isolation)
         .header_read_timeout(Duration::from_millis(args.header_read_timeout))
         .limits(limits)
-        .policy(PolicyMode::parse(&args.policy).expect("a listed name"))
+        .policy(args.policy.parse::<PolicyMode>().expect("a listed name"))
         .audit(audit)
         .max_body_bytes(usize::try_from(args.max_body).unwrap_or(usize::MAX));
     for (name, dir) in &args.workspace {

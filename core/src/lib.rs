@@ -19,6 +19,8 @@
 //! - [`audit`]: the trail of security-relevant decisions (`--audit-log`).
 //! - [`host_memory`]: a counting global allocator and the ceiling the shell
 //!   holds its work to.
+//! - [`names`]: settings whose values are names, read alike on every
+//!   surface.
 
 #![warn(missing_docs)]
 
@@ -26,6 +28,7 @@ pub mod advice;
 pub mod audit;
 pub mod host_memory;
 pub mod limits;
+pub mod names;
 pub mod net;
 pub mod outcome;
 pub mod output;
@@ -35,6 +38,7 @@ pub mod watch;
 pub use advice::{Advice, Setting};
 pub use audit::{Audit, AuditEvent};
 pub use limits::{Limits, LimitsError, Overflow, ParseSizeError, parse_size};
+pub use names::{Named, UnknownName};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
 pub use output::{Capture, Output, OutputBudget, Stream};

@@ -81,8 +81,8 @@ fn default_max_snapshots() -> u64 {
     Limits::DEFAULT_MAX_SNAPSHOTS
 }
 
-/// What happens to output past the budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// What happens to output past the budget (`fail` or `truncate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Overflow {
     /// The rest is dropped and the run ends (exit 3): the default.
     #[default]
@@ -94,16 +94,7 @@ pub enum Overflow {
     Truncate,
 }
 
-impl Overflow {
-    /// `fail` or `truncate`, as every interface spells them.
-    pub fn parse(name: &str) -> Option<Overflow> {
-        match name {
-            "fail" => Some(Overflow::Fail),
-            "truncate" => Some(Overflow::Truncate),
-            _ => None,
-        }
-    }
-}
+crate::named!(Overflow { "fail" => Overflow::Fail, "truncate" => Overflow::Truncate });
 
 impl Limits {
     /// 30 s.

@@ -407,8 +407,8 @@ mod tests {
             "abc\n[goccia: 7 bytes of output omitted]\n789"
         );
         assert_eq!(err.contents(), b"deXY");
-        assert_eq!(Overflow::parse("truncate"), Some(Overflow::Truncate));
-        assert_eq!(Overflow::parse("drop"), None);
+        assert_eq!("truncate".parse::<Overflow>(), Ok(Overflow::Truncate));
+        assert!("drop".parse::<Overflow>().is_err());
     }
 
     #[test]

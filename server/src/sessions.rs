@@ -192,8 +192,9 @@ impl SessionSpec {
             .isolation(isolation.clone())
             .gitignore(seeding.gitignore);
         if let Some(name) = &seeding.symlinks {
-            let policy = goccia::SymlinkPolicy::parse(name)
-                .ok_or_else(|| SpecError::Symlinks(name.clone()))?;
+            let policy = name
+                .parse::<goccia::SymlinkPolicy>()
+                .map_err(|_| SpecError::Symlinks(name.clone()))?;
             builder = builder.symlinks(policy);
         }
         for pattern in &seeding.exclude {

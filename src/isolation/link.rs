@@ -435,7 +435,7 @@ impl Link {
                         return Err(self.crash("sent a malformed escalation request"));
                     };
                     if let (Decision::AllowedOnce, Some(requested)) =
-                        (decision, PolicyMode::parse(&request.requested))
+                        (decision, request.requested.parse::<PolicyMode>().ok())
                     {
                         widest = widest.map(|mode| wider(mode, requested));
                     }
@@ -545,7 +545,10 @@ impl Link {
         if run.words.first().is_none_or(|name| !runner.has(name)) {
             return Err("asked for a host command the sandbox does not have".into());
         }
-        let mode = PolicyMode::parse(&run.mode).ok_or("named no policy mode")?;
+        let mode = run
+            .mode
+            .parse::<PolicyMode>()
+            .map_err(|_| "named no policy mode")?;
         if mode.is_strictly_wider_than(granted) {
             return Err(
                 "asked to run a host command under a wider policy than it was granted".into(),
@@ -674,8 +677,8 @@ fn decision_name(decision: Decision) -> &'static str {
 /// The parent's approver's word on a worker's request (`None`: the request
 /// is malformed). Without an approver the answer is `unavailable`.
 fn decide(policy: Option<&WritePolicy>, request: &WireEscalation) -> Option<Decision> {
-    let requested = PolicyMode::parse(&request.requested)?;
-    let current = PolicyMode::parse(&request.current)?;
+    let requested = request.requested.parse::<PolicyMode>().ok()?;
+    let current = request.current.parse::<PolicyMode>().ok()?;
     let subject = match request.subject.as_str() {
         "operation" => Subject::Operation,
         "command" => Subject::Command,

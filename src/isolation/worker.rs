@@ -242,7 +242,10 @@ fn build(
         vfs.charge_what_others_hold();
     }
     if let Some(wire) = &init.policy {
-        let mode = PolicyMode::parse(&wire.mode).unwrap_or(PolicyMode::ReadOnly);
+        let mode = wire
+            .mode
+            .parse::<PolicyMode>()
+            .unwrap_or(PolicyMode::ReadOnly);
         let roots = wire
             .roots
             .iter()

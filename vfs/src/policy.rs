@@ -16,20 +16,7 @@ use std::sync::Arc;
 use crate::path::VfsPath;
 
 /// How much of the VFS a call may change.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PolicyMode {
     /// Nothing in the VFS may change.
     ReadOnly,
@@ -41,6 +28,12 @@ pub enum PolicyMode {
     Full,
 }
 
+goccia_core::named!(PolicyMode {
+    "read-only" => PolicyMode::ReadOnly,
+    "workspace-write" => PolicyMode::WorkspaceWrite,
+    "full" => PolicyMode::Full,
+});
+
 impl PolicyMode {
     /// Every mode, narrowest first.
     pub const ALL: [PolicyMode; 3] = [
@@ -48,17 +41,6 @@ impl PolicyMode {
         PolicyMode::WorkspaceWrite,
         PolicyMode::Full,
     ];
-
-    /// `read-only`, `workspace-write` or `full`, as every interface spells
-    /// them.
-    pub fn parse(name: &str) -> Option<PolicyMode> {
-        match name {
-            "read-only" => Some(PolicyMode::ReadOnly),
-            "workspace-write" => Some(PolicyMode::WorkspaceWrite),
-            "full" => Some(PolicyMode::Full),
-            _ => None,
-        }
-    }
 
     /// The mode's name.
     pub const fn as_str(self) -> &'static str {
@@ -74,12 +56,6 @@ impl PolicyMode {
     /// or `full`, `workspace-write` → `full`.
     pub fn is_strictly_wider_than(self, current: PolicyMode) -> bool {
         self > current
-    }
-}
-
-impl fmt::Display for PolicyMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -348,7 +324,7 @@ pub fn check_request(
     if justification.trim().is_empty() {
         return Err(invalid("the justification must not be blank"));
     }
-    let Some(requested) = PolicyMode::parse(mode) else {
+    let Ok(requested) = mode.parse::<PolicyMode>() else {
         return Err(invalid(&format!(
             "sandboxPermissions must be read-only, workspace-write or full, not \"{mode}\""
         )));
@@ -526,9 +502,9 @@ mod tests {
             }
         }
         for mode in PolicyMode::ALL {
-            assert_eq!(PolicyMode::parse(mode.as_str()), Some(mode));
+            assert_eq!(mode.as_str().parse::<PolicyMode>(), Ok(mode));
         }
-        assert_eq!(PolicyMode::parse("danger"), None);
+        assert!("danger".parse::<PolicyMode>().is_err());
         assert_eq!(PolicyMode::default(), PolicyMode::Full);
     }
 

@@ -26,17 +26,11 @@ pub enum SymlinkPolicy {
     Keep,
 }
 
-impl SymlinkPolicy {
-    /// `refuse`, `skip` or `keep`, as every interface spells them.
-    pub fn parse(name: &str) -> Option<SymlinkPolicy> {
-        match name {
-            "refuse" => Some(SymlinkPolicy::Refuse),
-            "skip" => Some(SymlinkPolicy::Skip),
-            "keep" => Some(SymlinkPolicy::Keep),
-            _ => None,
-        }
-    }
-}
+goccia_core::named!(SymlinkPolicy {
+    "refuse" => SymlinkPolicy::Refuse,
+    "skip" => SymlinkPolicy::Skip,
+    "keep" => SymlinkPolicy::Keep,
+});
 
 /// What host seeds leave out. The default leaves out nothing and refuses
 /// links, as seeding always did. A clone has the same settings and nothing

@@ -23,6 +23,11 @@ pub enum ExecMode {
     Bytecode,
 }
 
+goccia_core::named!(ExecMode {
+    "interpreted" => ExecMode::Interpreted,
+    "bytecode" => ExecMode::Bytecode,
+});
+
 /// What the cache may hold in all: past it, modules still run (compiled
 /// from source) but are not cached.
 const CACHE_LIMIT: usize = 64 << 20;

@@ -1,0 +1,154 @@
+//! Whether one spec stays within another: a server's sessions (and a
+//! parent's children) may only narrow what the host allowed (docs/spec.md,
+//! "Ceilings").
+
+use super::limits::LIMIT_NAMES;
+use super::{IsolationMode, SandboxSpec};
+
+/// A setting a spec asks more of than its ceiling allows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{setting} asks for {asked}, more than the {allowed} allowed here")]
+pub struct Widening {
+    /// The setting, by its JSON path.
+    pub setting: String,
+    /// What the spec asks for.
+    pub asked: String,
+    /// What the ceiling allows.
+    pub allowed: String,
+}
+
+impl SandboxSpec {
+    /// `Ok` when this spec asks for nothing `ceiling` does not allow:
+    /// every limit at most the ceiling's; a policy no wider; only hosts,
+    /// host commands and a body cap the ceiling allows; private ranges
+    /// refused when the ceiling refuses them; a worker when the ceiling
+    /// runs in one; no audit log of its own (the ceiling's host decides
+    /// where events go).
+    pub fn within(&self, ceiling: &SandboxSpec) -> Result<(), Widening> {
+        let wider = |setting: &str, asked: String, allowed: String| {
+            Err(Widening {
+                setting: setting.to_string(),
+                asked,
+                allowed,
+            })
+        };
+        let mine = self.limits.entries();
+        let theirs = ceiling.limits.entries();
+        for ((json, asked), (_, allowed)) in mine.iter().zip(&theirs) {
+            // Every limit but the overflow mode is a number: more is wider.
+            if let (Some(asked), Some(allowed)) = (asked.as_u64(), allowed.as_u64())
+                && asked > allowed
+            {
+                return wider(
+                    &format!("limits.{json}"),
+                    asked.to_string(),
+                    allowed.to_string(),
+                );
+            }
+        }
+        debug_assert_eq!(mine.len(), LIMIT_NAMES.len());
+        if self.policy > ceiling.policy {
+            return wider(
+                "policy",
+                self.policy.to_string(),
+                ceiling.policy.to_string(),
+            );
+        }
+        if let Some(host) = self
+            .network
+            .allow_host
+            .iter()
+            .find(|host| !ceiling.network.allow_host.contains(host))
+        {
+            return wider(
+                "network.allowHost",
+                host.clone(),
+                format!("[{}]", ceiling.network.allow_host.join(", ")),
+            );
+        }
+        if ceiling.network.deny_private_ranges && !self.network.deny_private_ranges {
+            return wider("network.denyPrivateRanges", "false".into(), "true".into());
+        }
+        if self.network.fetch_max_bytes > ceiling.network.fetch_max_bytes {
+            return wider(
+                "network.fetchMaxBytes",
+                self.network.fetch_max_bytes.to_string(),
+                ceiling.network.fetch_max_bytes.to_string(),
+            );
+        }
+        if let Some(command) = self
+            .host_commands
+            .iter()
+            .find(|command| !ceiling.host_commands.contains(command))
+        {
+            return wider(
+                "hostCommands",
+                command.name.clone(),
+                format!(
+                    "[{}]",
+                    ceiling
+                        .host_commands
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        if self.host_command_memory > ceiling.host_command_memory {
+            return wider(
+                "hostCommandMemory",
+                self.host_command_memory.to_string(),
+                ceiling.host_command_memory.to_string(),
+            );
+        }
+        if ceiling.isolation == IsolationMode::Process && self.isolation == IsolationMode::None {
+            return wider("isolation", "none".into(), "process".into());
+        }
+        if self.audit_log.is_some() && self.audit_log != ceiling.audit_log {
+            return wider("auditLog", "a log of its own".into(), "the host's".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::HostCommandSpec;
+
+    #[test]
+    fn only_narrowing_stays_within() {
+        let ceiling = SandboxSpec::default();
+        assert!(SandboxSpec::default().within(&ceiling).is_ok());
+        let mut narrower = SandboxSpec::default();
+        narrower.limits.timeout_ms = 10;
+        narrower.policy = goccia_vfs::PolicyMode::ReadOnly;
+        assert!(narrower.within(&ceiling).is_ok());
+        let mut wider = SandboxSpec::default();
+        wider.limits.max_memory += 1;
+        assert_eq!(
+            wider.within(&ceiling).unwrap_err().setting,
+            "limits.maxMemory"
+        );
+        let mut host = SandboxSpec::default();
+        host.network.allow_host.push("example.com".into());
+        assert_eq!(
+            host.within(&ceiling).unwrap_err().setting,
+            "network.allowHost"
+        );
+        let mut command = SandboxSpec::default();
+        command.host_commands.push(HostCommandSpec {
+            name: "git".into(),
+            path: None,
+        });
+        assert_eq!(
+            command.within(&ceiling).unwrap_err().setting,
+            "hostCommands"
+        );
+        let mut isolated = SandboxSpec::default();
+        isolated.isolation = IsolationMode::Process;
+        assert!(SandboxSpec::default().within(&isolated).is_err());
+        assert!(isolated.within(&isolated).is_ok());
+    }
+}

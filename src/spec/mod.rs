@@ -1,0 +1,370 @@
+//! [`SandboxSpec`]: everything a sandbox is built from, as one serializable
+//! value (docs/spec.md). Every surface — the command line's flags, the
+//! server's session body, the MCP server's options, Python's keyword
+//! arguments, Node's options, a `--spec` file — fills this one type;
+//! [`SandboxSpec::validate`] refuses a bad value with the same words on
+//! every surface (naming the setting in that surface's spelling, see
+//! [`Spelling`]), and [`SandboxSpec::build`] is the one place a sandbox is
+//! built from options. [`SandboxBuilder`](crate::SandboxBuilder) is a thin
+//! way to fill a spec from Rust.
+//!
+//! Defaults (each stated once, here and on its field):
+//!
+//! | field (JSON) | default |
+//! |---|---|
+//! | `seeds` | none: the VFS holds `/tmp` only |
+//! | `exclude`, `gitignore`, `symlinks` | nothing left out, `.gitignore` not read, links `refuse` |
+//! | `env` | no variables |
+//! | `limits` | [`Limits::default`](crate::Limits) (30 s, 512 MiB, 1 GiB of files, ...) |
+//! | `network` | nothing allowed, private ranges not refused, bodies up to 16 MiB |
+//! | `policy`, `writable`, `approve` | `full`, no extra roots, `never` |
+//! | `isolation` | `none` (in this process) |
+//! | `hostCommands`, `hostCommandMemory` | none, 1 GiB |
+//! | `mode` | `interpreted` |
+//! | `auditLog` | none |
+//!
+//! - [`limits`]: the limits as the spec spells them.
+//! - `seeds`: where files come from.
+//! - `build`: the spec made into a sandbox.
+//! - `ceiling`: whether one spec stays within another (a server's
+//!   sessions within the server's own).
+//! - `settings`: each setting's name in each surface's spelling.
+
+mod build;
+mod ceiling;
+pub mod limits;
+mod seeds;
+mod settings;
+mod sizes;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use goccia_core::Named;
+use goccia_vfs::{PolicyMode, SymlinkPolicy};
+use goccia_vm::ExecMode;
+use serde::{Deserialize, Serialize};
+
+pub use build::Extras;
+pub use ceiling::Widening;
+pub use limits::LimitsSpec;
+pub use seeds::SeedSpec;
+pub use settings::{Spelling, all_settings, setting_name};
+
+/// Everything a sandbox is built from. Deserializing fills every absent
+/// field with its default; unknown fields are refused.
+///
+/// ```
+/// use goccia::SandboxSpec;
+/// let spec: SandboxSpec = serde_json::from_str(r#"{
+///     "seeds": [{"path": "/main.js", "text": "console.log(6 * 7)"}],
+///     "limits": {"timeoutMs": 5000, "maxOutput": "1m"},
+///     "policy": "workspace-write",
+///     "writable": ["/out"]
+/// }"#)?;
+/// spec.validate()?;
+/// let sandbox = spec.build()?;
+/// assert_eq!(sandbox.run_script("/main.js")?.stdout_text(), "42\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SandboxSpec {
+    /// Where files come from, applied in order (default: none).
+    pub seeds: Vec<SeedSpec>,
+    /// Gitignore-style patterns host seeds leave out (default: none).
+    pub exclude: Vec<String>,
+    /// Honour `.gitignore`, `.ignore`, `.git/info/exclude`; leave `.git/`
+    /// out (default: false).
+    pub gitignore: bool,
+    /// Links inside seeded folders: `refuse`, `skip` or `keep` (default
+    /// `refuse`).
+    pub symlinks: SymlinkPolicy,
+    /// Exported variables every shell starts with (default: none). In
+    /// JSON an object, or a list of `{name, value}`.
+    #[serde(deserialize_with = "seeds::env")]
+    pub env: BTreeMap<String, String>,
+    /// The limits (default: [`Limits::default`](crate::Limits)).
+    pub limits: LimitsSpec,
+    /// What `fetch`, `curl` and `wget` may reach.
+    pub network: NetworkSpec,
+    /// The write policy: `read-only`, `workspace-write` or `full` (default
+    /// `full`).
+    pub policy: PolicyMode,
+    /// Writable roots for `workspace-write` besides the write-back targets
+    /// and `/tmp` (default: none).
+    pub writable: Vec<String>,
+    /// Who answers escalation requests (default `never`).
+    pub approve: Approve,
+    /// Where guest code runs: `none` or `process` (default `none`).
+    pub isolation: IsolationMode,
+    /// Host programs the shell may run, confined (default: none).
+    pub host_commands: Vec<HostCommandSpec>,
+    /// Address space of every process a host command starts (default
+    /// 1 GiB).
+    #[serde(deserialize_with = "sizes::size")]
+    pub host_command_memory: u64,
+    /// How guest modules execute: `interpreted` or `bytecode` (default
+    /// `interpreted`).
+    pub mode: ExecMode,
+    /// Append one JSON line per decision to this host file (default:
+    /// none).
+    pub audit_log: Option<PathBuf>,
+}
+
+impl Default for SandboxSpec {
+    /// The documented defaults (the table above).
+    fn default() -> Self {
+        SandboxSpec {
+            seeds: Vec::new(),
+            exclude: Vec::new(),
+            gitignore: false,
+            symlinks: SymlinkPolicy::default(),
+            env: BTreeMap::new(),
+            limits: LimitsSpec::default(),
+            network: NetworkSpec::default(),
+            policy: PolicyMode::default(),
+            writable: Vec::new(),
+            approve: Approve::default(),
+            isolation: IsolationMode::default(),
+            host_commands: Vec::new(),
+            host_command_memory: crate::builder::DEFAULT_HOST_COMMAND_MEMORY,
+            mode: ExecMode::default(),
+            audit_log: None,
+        }
+    }
+}
+
+/// What `fetch`, `curl` and `wget` may reach.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct NetworkSpec {
+    /// `host[:port]` entries (default: none, every request refused).
+    pub allow_host: Vec<String>,
+    /// Refuse loopback, private and link-local addresses after
+    /// resolution (default: false).
+    pub deny_private_ranges: bool,
+    /// The largest response body (default 16 MiB).
+    #[serde(deserialize_with = "sizes::size")]
+    pub fetch_max_bytes: u64,
+}
+
+impl Default for NetworkSpec {
+    fn default() -> Self {
+        NetworkSpec {
+            allow_host: Vec::new(),
+            deny_private_ranges: false,
+            fetch_max_bytes: goccia_core::net::DEFAULT_FETCH_MAX_BYTES,
+        }
+    }
+}
+
+impl From<&goccia_core::NetPolicy> for NetworkSpec {
+    fn from(policy: &goccia_core::NetPolicy) -> Self {
+        NetworkSpec {
+            allow_host: policy
+                .allowed()
+                .iter()
+                .map(|allowed| {
+                    let host = if allowed.host.contains(':') {
+                        format!("[{}]", allowed.host)
+                    } else {
+                        allowed.host.clone()
+                    };
+                    match allowed.port {
+                        Some(port) => format!("{host}:{port}"),
+                        None => host,
+                    }
+                })
+                .collect(),
+            deny_private_ranges: policy.deny_private_ranges(),
+            fetch_max_bytes: policy.max_body_bytes(),
+        }
+    }
+}
+
+/// A host program the shell may run: its name, and its path (else found
+/// in the system directories of the host's `PATH`). On a command line
+/// `name[=path]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostCommandSpec {
+    /// The name the shell runs it by.
+    pub name: String,
+    /// Where it is on the host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+}
+
+impl std::str::FromStr for HostCommandSpec {
+    type Err = std::convert::Infallible;
+    /// `name` or `name=path`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text.split_once('=') {
+            Some((name, path)) => HostCommandSpec {
+                name: name.to_string(),
+                path: Some(PathBuf::from(path)),
+            },
+            None => HostCommandSpec {
+                name: text.to_string(),
+                path: None,
+            },
+        })
+    }
+}
+
+/// Who answers escalation requests (docs/spec.md, "Policy").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Approve {
+    /// Nobody: every request is `unavailable` and denials carry no hint.
+    #[default]
+    Never,
+    /// Every request that passed its checks is granted once.
+    Always,
+    /// The controlling terminal asks (the command line only).
+    Prompt,
+    /// The MCP client, through elicitation (the MCP server only).
+    Client,
+    /// A callback the embedding program passes when it builds the sandbox
+    /// (Rust, Python, Node).
+    Callback,
+}
+
+goccia_core::named!(Approve {
+    "never" => Approve::Never,
+    "always" => Approve::Always,
+    "prompt" => Approve::Prompt,
+    "client" => Approve::Client,
+    "callback" => Approve::Callback,
+});
+
+/// Where guest code runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum IsolationMode {
+    /// In this process.
+    #[default]
+    None,
+    /// In a confined worker process per sandbox.
+    Process,
+}
+
+goccia_core::named!(IsolationMode {
+    "none" => IsolationMode::None,
+    "process" => IsolationMode::Process,
+});
+
+/// Why a spec cannot be built as it stands: the setting (named through a
+/// [`Spelling`] by the surface) and what is wrong with its value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {problem}", setting_name(.setting, Spelling::Json))]
+pub struct SpecError {
+    /// The setting, by its JSON path (`limits.timeoutMs`).
+    pub setting: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl SpecError {
+    /// An error about `setting` (its JSON path).
+    pub fn new(setting: impl Into<String>, problem: impl Into<String>) -> Self {
+        SpecError {
+            setting: setting.into(),
+            problem: problem.into(),
+        }
+    }
+
+    /// The message with the setting named as `spelling` names it.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        format!(
+            "{}: {}",
+            setting_name(&self.setting, spelling),
+            self.problem
+        )
+    }
+}
+
+impl SandboxSpec {
+    /// Reads a spec from JSON text (a `--spec` file, a request body).
+    pub fn from_json(text: &str) -> Result<SandboxSpec, SpecError> {
+        serde_json::from_str(text).map_err(|error| {
+            let message = error.to_string();
+            SpecError::new("spec", message)
+        })
+    }
+
+    /// The spec as pretty JSON (what `goccia spec` prints).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a spec is plain data")
+    }
+
+    /// Refuses a value no sandbox could be built with, naming the setting:
+    /// limits out of range, an environment name that is not a shell
+    /// identifier, a writable root or seed target that is not an absolute
+    /// sandbox path, an allow-list entry that is not `host[:port]`, a
+    /// host command with an empty name.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        self.limits.validate()?;
+        for name in self.env.keys() {
+            if !is_shell_name(name) {
+                return Err(SpecError::new(
+                    "env",
+                    format!(
+                        "`{name}` is not a variable name: a letter or _ first, then letters, digits or _"
+                    ),
+                ));
+            }
+        }
+        for root in &self.writable {
+            check_absolute("writable", root)?;
+        }
+        for (index, seed) in self.seeds.iter().enumerate() {
+            seed.validate(index)?;
+        }
+        for entry in &self.network.allow_host {
+            goccia_core::AllowedHost::parse(entry)
+                .map_err(|error| SpecError::new("network.allowHost", error.to_string()))?;
+        }
+        for command in &self.host_commands {
+            if command.name.is_empty() || command.name.contains('/') {
+                return Err(SpecError::new(
+                    "hostCommands",
+                    format!("`{}` is not a command name", command.name),
+                ));
+            }
+        }
+        if self.host_command_memory == 0 {
+            return Err(SpecError::new(
+                "hostCommandMemory",
+                "must be at least 1 byte",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// An absolute sandbox path, or the error naming `setting`.
+fn check_absolute(setting: &str, raw: &str) -> Result<(), SpecError> {
+    if !raw.starts_with('/') {
+        return Err(SpecError::new(
+            setting,
+            format!("`{raw}` is not an absolute sandbox path (such as /work)"),
+        ));
+    }
+    goccia_vfs::VfsPath::parse(raw)
+        .map(drop)
+        .map_err(|error| SpecError::new(setting, format!("`{raw}`: {error}")))
+}
+
+/// A shell identifier: a letter or `_`, then letters, digits or `_`.
+pub(crate) fn is_shell_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The names of a named setting's values, for help texts.
+pub fn names_of<T: Named>() -> &'static [&'static str] {
+    T::NAMES
+}

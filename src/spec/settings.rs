@@ -1,0 +1,185 @@
+//! Each setting's name as each surface spells it, so one error reads right
+//! everywhere: `limits.timeoutMs` in JSON, `--timeout` on a command line,
+//! `Limits(timeout=...)` in Python, `Limits::timeout` in Rust.
+
+use super::limits::{LIMIT_NAMES, limit_named};
+
+/// How a surface names its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// JSON paths (a spec file, the server's body, Node): `limits.timeoutMs`.
+    Json,
+    /// Command-line flags: `--timeout`.
+    Flag,
+    /// Python's keyword arguments: `policy=`, `Limits(timeout=)`.
+    Python,
+    /// The Rust builder: `SandboxBuilder::policy`, `Limits::timeout`.
+    Rust,
+}
+
+/// (JSON path, flag, Python, Rust) of every setting besides the limits.
+const SETTINGS: &[(&str, &str, &str, &str)] = &[
+    (
+        "seeds",
+        "--seed/--copy-rw/--seed-config",
+        "seeds=",
+        "SandboxBuilder::seed",
+    ),
+    (
+        "exclude",
+        "--exclude",
+        "exclude=",
+        "SandboxBuilder::exclude",
+    ),
+    (
+        "gitignore",
+        "--gitignore",
+        "gitignore=",
+        "SandboxBuilder::gitignore",
+    ),
+    (
+        "symlinks",
+        "--symlinks",
+        "symlinks=",
+        "SandboxBuilder::symlinks",
+    ),
+    ("env", "--env", "env=", "SandboxBuilder::env"),
+    (
+        "network.allowHost",
+        "--allow-host",
+        "allow_hosts=",
+        "NetPolicyBuilder::allow",
+    ),
+    (
+        "network.denyPrivateRanges",
+        "--deny-private-ranges",
+        "deny_private_ranges=",
+        "NetPolicyBuilder::refuse_private_ranges",
+    ),
+    (
+        "network.fetchMaxBytes",
+        "--fetch-max-bytes",
+        "fetch_max_bytes=",
+        "NetPolicyBuilder::max_body_bytes",
+    ),
+    ("policy", "--policy", "policy=", "SandboxBuilder::policy"),
+    (
+        "writable",
+        "--writable",
+        "writable=",
+        "SandboxBuilder::writable",
+    ),
+    (
+        "approve",
+        "--approve",
+        "approve=",
+        "SandboxBuilder::approver",
+    ),
+    (
+        "isolation",
+        "--isolate",
+        "isolation=",
+        "SandboxBuilder::isolation",
+    ),
+    (
+        "hostCommands",
+        "--host-command",
+        "host_commands=",
+        "SandboxBuilder::host_command",
+    ),
+    (
+        "hostCommandMemory",
+        "--host-command-memory",
+        "host_command_memory=",
+        "SandboxBuilder::host_command_memory",
+    ),
+    ("mode", "--mode", "mode=", "SandboxBuilder::mode"),
+    (
+        "auditLog",
+        "--audit-log",
+        "audit_log=",
+        "SandboxBuilder::audit",
+    ),
+];
+
+/// `setting` (a JSON path such as `limits.timeoutMs` or `seeds[2]`) as
+/// `spelling` names it; a path the tables do not know stays as it is.
+pub fn setting_name(setting: &str, spelling: Spelling) -> String {
+    if spelling == Spelling::Json {
+        return setting.to_string();
+    }
+    if let Some(json) = setting.strip_prefix("limits.")
+        && let Some(limit) = limit_named(json)
+    {
+        return match spelling {
+            Spelling::Json => unreachable!("returned above"),
+            Spelling::Flag => limit.flag.to_string(),
+            Spelling::Python => format!("Limits({}=)", limit.python),
+            Spelling::Rust => format!("Limits::{}", limit.rust),
+        };
+    }
+    // `seeds[2]` is the third seed of whatever spells the seeds.
+    let (base, index) = match setting.split_once('[') {
+        Some((base, rest)) => (base, Some(rest.trim_end_matches(']'))),
+        None => (setting, None),
+    };
+    let Some((_, flag, python, rust)) = SETTINGS.iter().find(|(json, ..)| *json == base) else {
+        return setting.to_string();
+    };
+    let name = match spelling {
+        Spelling::Json => unreachable!("returned above"),
+        Spelling::Flag => *flag,
+        Spelling::Python => *python,
+        Spelling::Rust => *rust,
+    };
+    match index {
+        Some(index) => format!("{name} (entry {index})"),
+        None => name.to_string(),
+    }
+}
+
+/// Every setting's JSON path: the limits, then the rest (for tests that
+/// walk them all).
+pub fn all_settings() -> Vec<String> {
+    LIMIT_NAMES
+        .iter()
+        .map(|limit| format!("limits.{}", limit.json))
+        .chain(SETTINGS.iter().map(|(json, ..)| json.to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_named_in_each_spelling() {
+        assert_eq!(
+            setting_name("limits.timeoutMs", Spelling::Flag),
+            "--timeout"
+        );
+        assert_eq!(
+            setting_name("limits.timeoutMs", Spelling::Python),
+            "Limits(timeout=)"
+        );
+        assert_eq!(
+            setting_name("limits.maxOutput", Spelling::Rust),
+            "Limits::max_output"
+        );
+        assert_eq!(setting_name("policy", Spelling::Json), "policy");
+        assert_eq!(
+            setting_name("network.allowHost", Spelling::Flag),
+            "--allow-host"
+        );
+        assert_eq!(
+            setting_name("seeds[2]", Spelling::Python),
+            "seeds= (entry 2)"
+        );
+        // Every setting has a name in every spelling.
+        for setting in all_settings() {
+            for spelling in [Spelling::Flag, Spelling::Python, Spelling::Rust] {
+                assert_ne!(setting_name(&setting, spelling), setting, "{setting}");
+            }
+        }
+    }
+}
