@@ -50,9 +50,6 @@ pub struct SandboxBuilder {
     extras: Extras,
 }
 
-/// The address space of a host command's processes unless set (1 GiB).
-pub const DEFAULT_HOST_COMMAND_MEMORY: u64 = 1 << 30;
-
 impl SandboxBuilder {
     /// A builder with the defaults: no files, default [`Limits`],
     /// interpreted mode, no network, no audit trail, advice that names
@@ -294,7 +291,7 @@ impl SandboxBuilder {
     }
 
     /// The address-space limit of every process a host command starts
-    /// (default [`DEFAULT_HOST_COMMAND_MEMORY`]).
+    /// (default [`DEFAULT_HOST_COMMAND_MEMORY`](crate::spec::DEFAULT_HOST_COMMAND_MEMORY)).
     pub fn host_command_memory(mut self, bytes: u64) -> Self {
         self.spec.host_command_memory = bytes;
         self

@@ -59,7 +59,7 @@ pub enum SetupError {
     /// JSON path ([`SpecError::spelled`](crate::SpecError::spelled) names
     /// it as a surface spells it).
     #[error("{0}")]
-    Spec(#[from] crate::SpecError),
+    Spec(#[from] crate::spec::SpecError),
 }
 
 impl SetupError {

@@ -1,7 +1,6 @@
 #![doc = include_str!("../docs/guide.md")]
 #![warn(missing_docs)]
 
-mod advice;
 mod builder;
 mod call;
 mod child;

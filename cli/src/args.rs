@@ -3,10 +3,11 @@
 //! which clap keeps in separate lists.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
-use goccia::{AllowedHost, DiffFormat, ExecMode, Limits, NetPolicy, Overflow, parse_size};
+use clap::{ArgMatches, Args, Parser, Subcommand};
+use goccia::DiffFormat;
+
+use crate::spec_args::{SpecArgs, named};
 
 const AFTER_HELP: &str = "\
 Exit codes: 0 success, 1 script error (also a refused write-back), 2 usage error (nothing ran),
@@ -42,6 +43,9 @@ pub enum Command {
     Serve(crate::serve::ServeArgs),
     /// Print a workspace's change log (.goccia/changes.jsonl).
     Log(crate::serve::LogArgs),
+    /// Print the effective sandbox spec (JSON) that these flags and
+    /// --spec describe; `--spec` reads it back.
+    Spec(SandboxArgs),
 }
 
 const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP client is asked \
@@ -56,7 +60,6 @@ unavailable), always (every checked request is granted once)";
     mut_arg("output_overflow", |arg| arg.default_value("truncate")),
     mut_arg("approve", |arg| arg
         .default_value("client")
-        .value_parser(["client", "never", "always"])
         .help(APPROVE_HELP)),
 )]
 pub struct McpArgs {
@@ -107,50 +110,8 @@ pub struct RunArgs {
     pub sandbox: SandboxArgs,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
-    Interpreted,
-    Bytecode,
-}
-
-impl From<ModeArg> for ExecMode {
-    fn from(value: ModeArg) -> Self {
-        match value {
-            ModeArg::Interpreted => ExecMode::Interpreted,
-            ModeArg::Bytecode => ExecMode::Bytecode,
-        }
-    }
-}
-
-/// `--diff-format`: the names `DiffFormat::parse` takes, listed for `--help`.
-fn diff_format() -> impl clap::builder::TypedValueParser<Value = DiffFormat> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["json", "unified"])
-        .map(|name| DiffFormat::parse(&name).expect("a listed name"))
-}
-
-fn size(text: &str) -> Result<u64, String> {
-    parse_size(text).map_err(|e| e.to_string())
-}
-
-/// `--env NAME=VALUE`.
-fn env_pair(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((name, value)) => Ok((name.to_string(), value.to_string())),
-        None => Err(format!("`{text}` is not NAME=VALUE")),
-    }
-}
-
-/// A flag whose values are the names of a [`goccia::Named`] type, listed
-/// for `--help` from the type's own table.
-fn named<T: goccia::Named + Send + Sync + Clone>() -> impl clap::builder::TypedValueParser<Value = T>
-{
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(T::NAMES)
-        .map(|name| T::from_name(&name).expect("one of the listed names"))
-}
-
-/// The options `run` and `shell` share: seeding, limits, diff, write-back.
+/// The options `run` and `shell` share: seeding, the diff, the report,
+/// and the spec's settings (`SpecArgs`).
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
     /// Copy a host file or folder into the sandbox (repeatable; default target /).
@@ -163,37 +124,6 @@ pub struct SandboxArgs {
         help_heading = "Seeding"
     )]
     pub copy_rw: Vec<String>,
-    /// Set an exported variable for every shell of the sandbox (repeatable);
-    /// the host's environment is never read.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = env_pair, help_heading = "Sandbox")]
-    pub env: Vec<(String, String)>,
-    /// Leave out of host seeds what this gitignore-style pattern matches,
-    /// relative to each seed's root (repeatable); never written back either.
-    #[arg(long, value_name = "GLOB", help_heading = "Seeding")]
-    pub exclude: Vec<String>,
-    /// Honour .gitignore, .ignore and .git/info/exclude in seeded folders
-    /// (as ripgrep does) and leave out .git/.
-    #[arg(long, help_heading = "Seeding")]
-    pub gitignore: bool,
-    /// Symbolic links inside seeded folders: refuse (the seed fails), skip
-    /// (left out and listed on stderr), keep (copied as VFS links, resolved
-    /// inside the sandbox only).
-    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = named::<goccia::SymlinkPolicy>(), help_heading = "Seeding")]
-    pub symlinks: goccia::SymlinkPolicy,
-    /// Write policy for guest code: read-only (nothing in the sandbox may
-    /// change), workspace-write (only the writable roots: --copy-rw
-    /// targets, --writable paths and /tmp; never a .git or .goccia inside
-    /// them) or full.
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = named::<goccia::PolicyMode>(), help_heading = "Policy")]
-    pub policy: goccia::PolicyMode,
-    /// A sandbox path workspace-write may change (repeatable).
-    #[arg(long, value_name = "SANDBOX_PATH", help_heading = "Policy")]
-    pub writable: Vec<String>,
-    /// Who approves escalation requests: never (no approver: requests are
-    /// unavailable), always (every checked request is granted once), prompt
-    /// (asked on the controlling terminal: y, n, or Ctrl-C).
-    #[arg(long, value_name = "WHO", default_value = "never", value_parser = ["never", "always", "prompt"], help_heading = "Policy")]
-    pub approve: String,
     /// Seed from a JSON file: {"files":[{"from","to"}|{"path","text"}|{"path","base64"}]}.
     #[arg(long = "seed-config", value_name = "FILE", help_heading = "Seeding")]
     pub seed_config: Vec<PathBuf>,
@@ -204,7 +134,7 @@ pub struct SandboxArgs {
     /// Format of the diff.
     #[arg(
         long = "diff-format",
-        value_parser = diff_format(),
+        value_parser = named::<DiffFormat>(),
         default_value = "json",
         value_name = "FORMAT",
         help_heading = "Diff"
@@ -221,115 +151,12 @@ pub struct SandboxArgs {
     /// Replace stdout with one JSON object describing the run.
     #[arg(long, help_heading = "Output")]
     pub json: bool,
-    /// Append one JSON line per security-relevant decision (fetch, refused
-    /// paths, limits, children, write-back) to this host file.
-    #[arg(long = "audit-log", value_name = "FILE", help_heading = "Output")]
-    pub audit_log: Option<PathBuf>,
 
-    /// How guest modules execute: compiled from source each time, or
-    /// compiled once to QuickJS bytecode by the host and loaded from it.
-    #[arg(
-        long,
-        value_enum,
-        default_value = "interpreted",
-        value_name = "MODE",
-        help_heading = "Engine"
-    )]
-    pub mode: ModeArg,
-
-    /// Let the shell run this host program, confined by bubblewrap over a
-    /// copy of the sandbox (repeatable); without =PATH it is found in the
-    /// system directories of PATH. What it changes comes back into the
-    /// sandbox.
-    #[arg(
-        long = "host-command",
-        value_name = "NAME[=PATH]",
-        help_heading = "Host commands"
-    )]
-    pub host_command: Vec<String>,
-    /// Address-space limit of every process a host command starts.
-    #[arg(long = "host-command-memory", value_name = "BYTES", value_parser = size, default_value = "1g", help_heading = "Host commands")]
-    pub host_command_memory: u64,
-
-    /// Where guest code runs: none (in this process) or process (in a
-    /// child process confined by namespaces, rlimits, no_new_privs,
-    /// Landlock and a seccomp allow-list; refused, exit 2, when that
-    /// confinement cannot be had).
-    #[arg(long, value_name = "MODE", env = "GOCCIA_ISOLATE", default_value = "none", value_parser = ["none", "process"], help_heading = "Engine")]
-    pub isolate: String,
-
-    /// Wall-clock deadline of the run, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64, help_heading = "Limits")]
-    pub timeout: u64,
-    /// QuickJS heap limit, buffers handed to JS included; also the host memory
-    /// the shell's work may take beyond what the file system may still hold.
-    #[arg(long = "max-memory", value_name = "BYTES", value_parser = size, default_value = "512m", help_heading = "Limits")]
-    pub max_memory: u64,
-    /// Maximum JS stack; deeper recursion is a catchable RangeError.
-    #[arg(long = "stack-size", value_name = "BYTES", value_parser = size, default_value = "1m", help_heading = "Limits")]
-    pub stack_size: u64,
-    /// Total bytes of file content the sandbox filesystem may hold.
-    #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g", help_heading = "Limits")]
-    pub fs_quota_bytes: u64,
-    /// Total files and directories the sandbox filesystem may hold.
-    #[arg(long = "fs-node-limit", value_name = "N", value_parser = size, default_value = "1000000", help_heading = "Limits")]
-    pub fs_node_limit: u64,
-    /// Bytes of stdout + stderr the guest may write; past it the run ends with exit 3.
-    #[arg(long = "max-output", value_name = "BYTES", value_parser = size, default_value = "64m", help_heading = "Limits")]
-    pub max_output: u64,
-    /// Past --max-output: fail (the run ends, exit 3) or truncate (the run
-    /// goes on; the first and last halves are kept, the middle becomes one
-    /// line "[goccia: N bytes of output omitted]").
-    #[arg(long = "output-overflow", value_name = "MODE", default_value = "fail", value_parser = named::<Overflow>(), help_heading = "Limits")]
-    pub output_overflow: Overflow,
-    /// Nesting depth of runScript and the shell's goccia builtin.
-    #[arg(long = "max-depth", value_name = "N", default_value_t = Limits::DEFAULT_MAX_DEPTH, help_heading = "Limits")]
-    pub max_depth: u32,
-    /// Snapshots a sandbox may hold (MCP's and a server session's
-    /// `snapshot`); what they keep that the live tree no longer holds also
-    /// counts against --fs-quota-bytes.
-    #[arg(long = "max-snapshots", value_name = "N", default_value_t = Limits::DEFAULT_MAX_SNAPSHOTS, help_heading = "Limits")]
-    pub max_snapshots: u64,
-
-    /// Let fetch reach this host (any port, or only the one given); repeatable.
-    /// Without it every fetch is refused.
-    #[arg(long = "allow-host", visible_alias = "allowed-host", value_name = "HOST[:PORT]", value_parser = allowed_host, help_heading = "Network")]
-    pub allow_host: Vec<AllowedHost>,
-    /// Refuse loopback, private, link-local and other non-public addresses
-    /// after resolving an allowed host.
-    #[arg(long = "deny-private-ranges", help_heading = "Network")]
-    pub deny_private_ranges: bool,
-    /// Largest response body fetch returns.
-    #[arg(long = "fetch-max-bytes", value_name = "BYTES", value_parser = size, default_value = "16m", help_heading = "Network")]
-    pub fetch_max_bytes: u64,
-}
-
-fn allowed_host(text: &str) -> Result<AllowedHost, String> {
-    AllowedHost::parse(text).map_err(|e| e.to_string())
+    #[command(flatten)]
+    pub spec: SpecArgs,
 }
 
 impl SandboxArgs {
-    pub fn limits(&self) -> Limits {
-        Limits::default()
-            .timeout(Duration::from_millis(self.timeout))
-            .max_memory(self.max_memory)
-            .stack_size(self.stack_size)
-            .fs_quota_bytes(self.fs_quota_bytes)
-            .fs_node_limit(self.fs_node_limit)
-            .max_output(self.max_output)
-            .output_overflow(self.output_overflow)
-            .max_depth(self.max_depth)
-            .max_snapshots(self.max_snapshots)
-    }
-
-    pub fn network(&self) -> NetPolicy {
-        NetPolicy::builder()
-            .allow_all(self.allow_host.iter().cloned())
-            .private_ranges_refused(self.deny_private_ranges)
-            .max_body_bytes(self.fetch_max_bytes)
-            .build()
-    }
-
     pub fn wants_diff(&self) -> bool {
         self.diff || self.diff_output.is_some()
     }
@@ -432,33 +259,29 @@ mod tests {
 
     #[test]
     fn sizes_take_suffixes_and_defaults_match_the_limits() {
-        let (cli, _) = parse(&[
+        let spec_of = |args: &[&str]| {
+            let (cli, matches) = parse(args);
+            let Command::Run(run) = cli.command else {
+                panic!("run");
+            };
+            let (_, sub) = matches.subcommand().unwrap();
+            run.sandbox.spec.to_spec(sub)
+        };
+        let spec = spec_of(&[
             "goccia",
             "run",
             "/m.js",
             "--max-memory=64m",
             "--fs-quota-bytes",
             "2k",
-        ]);
-        let Command::Run(args) = cli.command else {
-            panic!("run");
-        };
-        let limits = args.sandbox.limits();
-        assert_eq!(limits.max_memory, 64 << 20);
-        assert_eq!(limits.fs_quota_bytes, 2048);
-        let (cli, _) = parse(&["goccia", "run", "/m.js"]);
-        let Command::Run(args) = cli.command else {
-            panic!("run");
-        };
-        assert_eq!(args.sandbox.limits(), Limits::default());
-    }
-
-    #[test]
-    fn bad_sizes_are_usage_errors() {
-        let error = Cli::command()
-            .try_get_matches_from(["goccia", "run", "/m.js", "--max-memory", "lots"])
-            .unwrap_err();
-        assert_eq!(error.exit_code(), 2);
-        assert!(error.to_string().contains("lots"));
+        ])
+        .unwrap();
+        assert_eq!(spec.limits.max_memory, 64 << 20);
+        assert_eq!(spec.limits.fs_quota_bytes, 2048);
+        let defaults = spec_of(&["goccia", "run", "/m.js"]).unwrap();
+        assert_eq!(defaults, goccia::SandboxSpec::default());
+        // A bad size names the flag.
+        let error = spec_of(&["goccia", "run", "/m.js", "--max-memory", "lots"]).unwrap_err();
+        assert!(error.starts_with("--max-memory: `lots`"), "{error}");
     }
 }

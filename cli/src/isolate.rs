@@ -1,14 +1,11 @@
-//! `--isolate <mode>` for every command that runs guests (`run`, `shell`,
-//! `mcp`, `serve`): the isolation it names.
+//! The worker program for `isolation: process` (every command that runs
+//! guests: `run`, `shell`, `mcp`, `serve`): this very binary, with a test
+//! build's overrides.
 
-/// The isolation `--isolate <name>` names (`none` or `process`).
-pub fn isolation_named(name: &str) -> Result<goccia::isolation::Isolation, String> {
-    use goccia::isolation::{Isolation, WorkerProgram};
-    if name != "process" {
-        return Ok(Isolation::None);
-    }
-    let program = WorkerProgram::current_exe()
+/// This program as the worker (with a test build's overrides, see
+/// `WorkerProgram::test_overrides`).
+pub fn worker_program() -> Result<goccia::isolation::WorkerProgram, String> {
+    let program = goccia::isolation::WorkerProgram::current_exe()
         .map_err(|error| format!("--isolate process: cannot find this program: {error}"))?;
-    let program = program.test_overrides()?;
-    Ok(Isolation::Process(program))
+    program.test_overrides()
 }

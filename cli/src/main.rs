@@ -52,6 +52,8 @@ mod report;
 mod run;
 mod serve;
 mod shell;
+mod spec;
+mod spec_args;
 
 use clap::{CommandFactory, FromArgMatches};
 
@@ -70,18 +72,22 @@ fn dispatch() -> i32 {
         Command::Run(args) => {
             end_cleanly_on_signals(true);
             let seeds = seed_order(sub, &args.sandbox);
-            run::run(args, seeds)
+            run::run(args, seeds, sub)
         }
         Command::Shell(args) => {
             end_cleanly_on_signals(!shell::is_interactive(&args));
             let seeds = seed_order(sub, &args.sandbox);
-            shell::shell(args, seeds)
+            shell::shell(args, seeds, sub)
         }
         Command::Mcp(args) => {
             let seeds = seed_order(sub, &args.sandbox);
             mcp::mcp(args, seeds, sub)
         }
-        Command::Serve(args) => serve::serve(args),
+        Command::Serve(args) => serve::serve(args, sub),
+        Command::Spec(args) => {
+            let seeds = seed_order(sub, &args);
+            spec::print(&args, seeds, sub)
+        }
         Command::Log(args) => serve::log(args),
     }
 }

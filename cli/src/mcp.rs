@@ -10,7 +10,7 @@ use goccia::{Approver, EscalationRequest};
 use goccia_mcp::{Approval, McpConfig};
 
 use super::args::{McpArgs, SeedFlag};
-use super::report::{audit, sandbox_builder, setup_error};
+use super::report::{extras, sandbox_spec, setup_error};
 
 fn usage(message: String) -> i32 {
     eprintln!("goccia: {message}");
@@ -40,8 +40,18 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
             "{flag} has no meaning for goccia mcp (the diff tool answers in either format)"
         ));
     }
-    if args.sandbox.approve == "prompt" {
-        return usage("--approve prompt is not available for goccia mcp: use client".into());
+    let spec = match sandbox_spec(&args.sandbox, seeds, matches) {
+        Ok(spec) => spec,
+        Err(message) => return usage(message),
+    };
+    if matches!(
+        spec.approve,
+        goccia::Approve::Prompt | goccia::Approve::Callback
+    ) {
+        return usage(format!(
+            "--approve {} is not available for goccia mcp: use client, never or always",
+            spec.approve
+        ));
     }
     if args.allow_write_back && args.sandbox.copy_rw.is_empty() {
         return usage("--allow-write-back needs a --copy-rw folder to write back to".to_string());
@@ -67,25 +77,38 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
         },
         (None, None) => None,
     };
-    let audit = match audit(&args.sandbox) {
-        Ok(audit) => audit,
-        Err(message) => return usage(message),
+    // One trail for the server (its --audit-log); each session records
+    // into a scoped trail of its own that reports to it.
+    let audit = match &spec.audit_log {
+        Some(path) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(file) => goccia::Audit::new(Some(Box::new(file))),
+            Err(error) => return usage(format!("--audit-log {}: {error}", path.display())),
+        },
+        None => goccia::Audit::default(),
     };
-    let approval = match args.sandbox.approve.as_str() {
-        "client" => Approval::Client,
+    let approval = match spec.approve {
+        goccia::Approve::Client => Approval::Client,
         _ => Approval::Sandbox,
     };
-    let sandbox = Arc::new(args.sandbox);
-    let factory = {
-        let sandbox = sandbox.clone();
-        move |approver: Option<Arc<dyn Approver>>| {
-            let mut builder = sandbox_builder(&sandbox, seeds.clone(), audit.scoped());
-            if let Some(approver) = approver {
-                builder =
-                    builder.approver(move |request: &EscalationRequest| approver.decide(request));
-            }
-            builder.build()
+    let base = match extras(&spec, false) {
+        Ok(extras) => extras,
+        Err(message) => return usage(message),
+    };
+    let factory = move |approver: Option<Arc<dyn Approver>>| {
+        let mut extras = base.clone();
+        extras.audit = Some(audit.scoped());
+        if let Some(approver) = approver {
+            extras.approver = Some(Arc::new(move |request: &EscalationRequest| {
+                approver.decide(request)
+            }));
         }
+        goccia::SandboxBuilder::from_spec(spec.clone())
+            .extras(extras)
+            .build()
     };
     let config = McpConfig::new(factory)
         .write_back(args.allow_write_back)

@@ -5,9 +5,10 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use clap::ArgMatches;
 use goccia::{
-    Audit, Capture, Envelope, FailureKind, Output, OutputBudget, Run, Sandbox, SandboxBuilder,
-    SetupError, WriteBackOutcome, WriteBackSummary,
+    Capture, Envelope, Extras, FailureKind, Output, OutputBudget, Run, Sandbox, SandboxBuilder,
+    SandboxSpec, SeedSpec, SetupError, WriteBackOutcome, WriteBackSummary,
 };
 
 use super::advice;
@@ -24,7 +25,11 @@ pub struct Prepared {
 
 /// The sandbox the flags describe, or the exit code of a usage error
 /// (reported; nothing ran).
-pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32> {
+pub fn prepare(
+    args: &SandboxArgs,
+    seeds: Vec<SeedFlag>,
+    matches: &ArgMatches,
+) -> Result<Prepared, i32> {
     let usage = |message: String| {
         eprintln!("goccia: {message}");
         FailureKind::Usage.exit_code()
@@ -47,14 +52,11 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
             path.display()
         )));
     }
-    let audit = audit(args).map_err(usage)?;
-    let builder = sandbox_builder(args, seeds, audit);
-    let builder = match isolation(args) {
-        Ok(isolation) => builder.isolation(isolation),
-        Err(error) => return Err(usage(error)),
-    };
-    let limits = args.limits();
-    let sandbox = builder
+    let spec = sandbox_spec(args, seeds, matches).map_err(usage)?;
+    let extras = extras(&spec, args.json).map_err(usage)?;
+    let limits = spec.limits.to_limits();
+    let sandbox = SandboxBuilder::from_spec(spec)
+        .extras(extras)
         .build()
         .map_err(|error| usage(setup_error(&error)))?;
     for link in sandbox.seed_skipped() {
@@ -78,61 +80,59 @@ pub fn prepare(args: &SandboxArgs, seeds: Vec<SeedFlag>) -> Result<Prepared, i32
     })
 }
 
-/// The builder the flags describe: seeds in command-line order, limits,
-/// network, policy and approver, with `audit` as its trail.
-pub fn sandbox_builder(args: &SandboxArgs, seeds: Vec<SeedFlag>, audit: Audit) -> SandboxBuilder {
-    let limits = args.limits();
-    let mut builder = SandboxBuilder::new()
-        .limits(limits.clone())
-        .mode(args.mode.into())
-        .network(args.network())
-        .audit(audit)
-        .advice(advice::flags())
-        .gitignore(args.gitignore)
-        .symlinks(args.symlinks)
-        .policy(args.policy);
-    for path in &args.writable {
-        builder = builder.writable(path.clone());
-    }
-    match args.approve.as_str() {
-        "always" => {
-            builder =
-                builder.approver(|_: &goccia::EscalationRequest| goccia::Decision::AllowedOnce)
-        }
-        "prompt" => builder = builder.approver(super::approve::ask_on_terminal),
-        _ => {}
-    }
-    for pattern in &args.exclude {
-        builder = builder.exclude(pattern.clone());
-    }
-    for spec in &args.host_command {
-        builder = match spec.split_once('=') {
-            Some((name, path)) => builder.host_command(name, Some(std::path::Path::new(path))),
-            None => builder.host_command(spec, None),
-        };
-    }
-    builder = builder.host_command_memory(args.host_command_memory);
-    for (name, value) in &args.env {
-        builder = builder.env(name.clone(), value.clone());
-    }
-    for seed in seeds {
-        builder = match seed {
-            SeedFlag::Seed { host, target } => builder.seed(host, target.as_deref()),
-            SeedFlag::CopyRw { host, target } => builder.copy_rw(host, target.as_deref()),
-            SeedFlag::Config(path) => builder.seed_config(path),
-        };
-    }
-    builder
+/// The spec the flags describe: `--spec`'s file and the flags given over
+/// it, then the seeding flags in command-line order.
+pub fn sandbox_spec(
+    args: &SandboxArgs,
+    seeds: Vec<SeedFlag>,
+    matches: &ArgMatches,
+) -> Result<SandboxSpec, String> {
+    let mut spec = args.spec.to_spec(matches)?;
+    spec.seeds.extend(seeds.into_iter().map(|seed| match seed {
+        SeedFlag::Seed { host, target } => SeedSpec::Host {
+            from: host.into(),
+            to: target,
+            copy_rw: false,
+        },
+        SeedFlag::CopyRw { host, target } => SeedSpec::Host {
+            from: host.into(),
+            to: target,
+            copy_rw: true,
+        },
+        SeedFlag::Config(config) => SeedSpec::Config { config },
+    }));
+    spec.validate()
+        .map_err(|error| error.spelled(goccia::Spelling::Flag))?;
+    Ok(spec)
 }
 
-/// `--isolate`: this very binary is the worker (with a test build's
-/// overrides, see `WorkerProgram::test_overrides`).
-fn isolation(args: &SandboxArgs) -> Result<goccia::isolation::Isolation, String> {
-    super::isolate::isolation_named(&args.isolate)
+/// What the command line gives the build besides the spec: the terminal
+/// as approver for `--approve prompt`, events kept for `--json`, advice in
+/// flags, and this program as the worker.
+pub fn extras(spec: &SandboxSpec, json: bool) -> Result<Extras, String> {
+    let approver: Option<Arc<dyn goccia::Approver>> = match spec.approve {
+        goccia::Approve::Prompt => Some(Arc::new(super::approve::ask_on_terminal)),
+        _ => None,
+    };
+    let worker = match spec.isolation {
+        goccia::IsolationMode::Process => Some(super::isolate::worker_program()?),
+        goccia::IsolationMode::None => None,
+    };
+    Ok(Extras {
+        approver,
+        keep_events: json,
+        advice: Some(advice::flags()),
+        worker,
+        ..Extras::default()
+    })
 }
 
-/// A build error in the CLI's words (limits named by their flags).
+/// A build error in the CLI's words (limits and settings named by their
+/// flags).
 pub fn setup_error(error: &SetupError) -> String {
+    if let SetupError::Spec(spec) = error {
+        return spec.spelled(goccia::Spelling::Flag);
+    }
     let advice = match (error, error.limit()) {
         // The message states the valid range, which may be below.
         (SetupError::Limits(_), Some(kind)) => advice::set_limit(kind),
@@ -140,23 +140,6 @@ pub fn setup_error(error: &SetupError) -> String {
         _ => String::new(),
     };
     format!("{error}{advice}")
-}
-
-/// The audit trail: on with `--audit-log` (also written to the file, a
-/// line per event, appended) or `--json` (for the envelope).
-pub fn audit(args: &SandboxArgs) -> Result<Audit, String> {
-    match &args.audit_log {
-        Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|error| format!("--audit-log {}: {error}", path.display()))?;
-            Ok(Audit::new(Some(Box::new(file))))
-        }
-        None if args.json => Ok(Audit::new(None)),
-        None => Ok(Audit::default()),
-    }
 }
 
 /// Diff, write-back and envelope; returns the process exit code.

@@ -6,8 +6,8 @@ use super::args::{RunArgs, SeedFlag};
 use super::report::{conclude, prepare};
 
 /// Runs the command; returns the process exit code.
-pub fn run(args: RunArgs, seeds: Vec<SeedFlag>) -> i32 {
-    let prepared = match prepare(&args.sandbox, seeds) {
+pub fn run(args: RunArgs, seeds: Vec<SeedFlag>, matches: &clap::ArgMatches) -> i32 {
+    let prepared = match prepare(&args.sandbox, seeds, matches) {
         Ok(prepared) => prepared,
         Err(exit) => return exit,
     };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use goccia::{Audit, Limits, PolicyMode, parse_size};
+use goccia::{Audit, parse_size};
 use goccia_server::store::{StoreConfig, StoreError};
 use goccia_server::{Server, ServerConfig, ServerError};
 
@@ -53,39 +53,18 @@ pub struct ServeArgs {
     /// new token is printed on stderr.
     #[arg(long = "admin-token-file", value_name = "FILE")]
     pub admin_token_file: Option<PathBuf>,
-    /// The widest write policy a session may have.
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = ["read-only", "workspace-write", "full"])]
-    pub policy: String,
-    /// The longest deadline of a call, in milliseconds (sessions may ask for less).
-    #[arg(long, value_name = "MS", default_value_t = Limits::DEFAULT_TIMEOUT.as_millis() as u64)]
-    pub timeout: u64,
-    /// The largest JS heap of a session (sessions may ask for less).
-    #[arg(long = "max-memory", value_name = "BYTES", value_parser = size, default_value = "512m")]
-    pub max_memory: u64,
-    /// The most output of a call (sessions may ask for less).
-    #[arg(long = "max-output", value_name = "BYTES", value_parser = size, default_value = "64m")]
-    pub max_output: u64,
-    /// The most file content a session's VFS may hold.
-    #[arg(long = "fs-quota-bytes", value_name = "BYTES", value_parser = size, default_value = "1g")]
-    pub fs_quota_bytes: u64,
-    /// The most snapshots a session may hold.
-    #[arg(long = "max-snapshots", value_name = "N", default_value_t = Limits::DEFAULT_MAX_SNAPSHOTS)]
-    pub max_snapshots: u64,
     /// The largest request body.
     #[arg(long = "max-body", value_name = "BYTES", value_parser = size, default_value = "16m")]
     pub max_body: u64,
-    /// Append one JSON line per decision (refusals included) to this file.
-    #[arg(long = "audit-log", value_name = "FILE")]
-    pub audit_log: Option<PathBuf>,
-    /// Where every session's guest code runs: none (in this process) or
-    /// process (a confined worker per session, as `run --isolate process`;
-    /// the server refuses to start when that confinement cannot be had).
-    #[arg(long, value_name = "MODE", env = "GOCCIA_ISOLATE", default_value = "none", value_parser = ["none", "process"])]
-    pub isolate: String,
     /// How long a client may take to send a request's headers before its
     /// connection is closed, in milliseconds.
     #[arg(long = "header-read-timeout", value_name = "MS", default_value_t = goccia_server::connections::HEADER_READ_TIMEOUT.as_millis() as u64)]
     pub header_read_timeout: u64,
+    /// The server's spec: the defaults and the ceiling of every session
+    /// (a session may ask only for narrower settings); --audit-log is the
+    /// server's log of every session's decisions and every refusal.
+    #[command(flatten)]
+    pub spec: crate::spec_args::SpecArgs,
 }
 
 #[derive(Debug, Args)]
@@ -149,27 +128,37 @@ fn clear_stale_socket(path: &Path) -> Result<(), String> {
     std::fs::remove_file(path).map_err(|error| error.to_string())
 }
 
-/// Under `--isolate process`, starts one worker before serving, so a
+/// Under `isolation: process`, starts one worker before serving, so a
 /// machine where the confinement cannot be had refuses to start rather
 /// than fail every session's first call.
-fn worker_starts(isolation: &goccia::isolation::Isolation) -> Result<(), String> {
-    if *isolation == goccia::isolation::Isolation::None {
-        return Ok(());
-    }
+fn worker_starts(worker: &goccia::isolation::WorkerProgram) -> Result<(), String> {
     let sandbox = goccia::Sandbox::builder()
-        .isolation(isolation.clone())
+        .isolation(goccia::isolation::Isolation::Process(worker.clone()))
         .build()
         .map_err(|error| error.to_string())?;
     sandbox.run_shell(":").map_err(|error| error.to_string())?;
     Ok(())
 }
 
-pub fn serve(args: ServeArgs) -> i32 {
+pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
     let token = match admin_token(args.admin_token_file.as_deref()) {
         Ok(token) => token,
         Err(message) => return usage(message),
     };
-    let audit = match &args.audit_log {
+    let spec = match args.spec.to_spec(matches) {
+        Ok(spec) => spec,
+        Err(message) => return usage(message),
+    };
+    if matches!(
+        spec.approve,
+        goccia::Approve::Prompt | goccia::Approve::Client | goccia::Approve::Callback
+    ) {
+        return usage(format!(
+            "--approve {} is not available for goccia serve: use never or always",
+            spec.approve
+        ));
+    }
+    let audit = match &spec.audit_log {
         Some(path) => match std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -180,32 +169,24 @@ pub fn serve(args: ServeArgs) -> i32 {
         },
         None => Audit::default(),
     };
-    let limits = Limits::default()
-        .timeout(Duration::from_millis(args.timeout))
-        .max_memory(args.max_memory)
-        .max_output(args.max_output)
-        .fs_quota_bytes(args.fs_quota_bytes)
-        .max_snapshots(args.max_snapshots);
-    if let Err(error) = limits.check() {
-        return usage(error.to_string());
-    }
-    let isolation = match super::isolate::isolation_named(&args.isolate) {
-        Ok(isolation) => isolation,
-        Err(message) => return usage(message),
-    };
-    if let Err(why) = worker_starts(&isolation) {
-        return usage(format!("--isolate process: {why}"));
-    }
     if args.header_read_timeout == 0 {
         return usage("--header-read-timeout must be at least 1 ms".to_string());
     }
     let mut config = ServerConfig::new(token)
-        .isolation(isolation)
         .header_read_timeout(Duration::from_millis(args.header_read_timeout))
-        .limits(limits)
-        .policy(args.policy.parse::<PolicyMode>().expect("a listed name"))
         .audit(audit)
         .max_body_bytes(usize::try_from(args.max_body).unwrap_or(usize::MAX));
+    if spec.isolation == goccia::IsolationMode::Process {
+        let worker = match super::isolate::worker_program() {
+            Ok(worker) => worker,
+            Err(message) => return usage(message),
+        };
+        if let Err(why) = worker_starts(&worker) {
+            return usage(format!("--isolate process: {why}"));
+        }
+        config = config.worker(worker);
+    }
+    config = config.spec(spec);
     for (name, dir) in &args.workspace {
         config = config.workspace(name.clone(), dir.clone());
     }

@@ -27,8 +27,8 @@ enum Mode {
 }
 
 /// Runs the command; returns the process exit code.
-pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>) -> i32 {
-    let prepared = match prepare(&args.sandbox, seeds) {
+pub fn shell(args: ShellArgs, seeds: Vec<SeedFlag>, matches: &clap::ArgMatches) -> i32 {
+    let prepared = match prepare(&args.sandbox, seeds, matches) {
         Ok(prepared) => prepared,
         Err(exit) => return exit,
     };

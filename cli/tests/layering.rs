@@ -29,7 +29,11 @@ const LOWER: [&str; 6] = [
 /// `goccia`'s own options (parsed in `builtins/src/nest.rs`) and `--help`,
 /// which many shell utilities take.
 fn allowed(file: &Path, flag: &str) -> bool {
-    flag == "--help"
+    // The spec's table of spellings: each setting's name on every surface,
+    // declared once so that no surface re-declares it (docs/spec.md).
+    let spellings = file.ends_with("src/spec/limits.rs") || file.ends_with("src/spec/settings.rs");
+    spellings
+        || flag == "--help"
         || (file.ends_with("builtins/src/nest.rs")
             && [
                 "--seed",

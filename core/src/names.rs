@@ -84,7 +84,6 @@ macro_rules! named {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::Overflow;
 
     #[test]

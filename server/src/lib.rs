@@ -39,7 +39,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 pub use server::{DEFAULT_MAX_BODY, ServerConfig, ServerError};
-pub use sessions::{LimitsRequest, SeedRequest, SessionSpec};
+pub use sessions::{SeedRequest, SessionSpec};
 
 /// The OpenAPI document of the API (served at `GET /v1/openapi.json`).
 pub const OPENAPI: &str = include_str!("openapi.json");

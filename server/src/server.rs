@@ -26,12 +26,13 @@ pub struct ServerConfig {
     pub(crate) workspaces: Vec<(String, PathBuf)>,
     pub(crate) store: StoreConfig,
     pub(crate) server_id: String,
-    pub(crate) limits: Limits,
-    pub(crate) policy: PolicyMode,
+    /// The ceiling of every session's spec (and its defaults).
+    pub(crate) spec: goccia::SandboxSpec,
+    /// The worker program under `isolation: process`.
+    pub(crate) worker: Option<goccia::isolation::WorkerProgram>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) audit: Audit,
     pub(crate) max_body_bytes: usize,
-    pub(crate) isolation: goccia::isolation::Isolation,
     pub(crate) header_read_timeout: std::time::Duration,
 }
 
@@ -46,12 +47,11 @@ impl ServerConfig {
             workspaces: Vec::new(),
             store: StoreConfig::Memory,
             server_id: default_server_id(),
-            limits: Limits::default(),
-            policy: PolicyMode::Full,
+            spec: goccia::SandboxSpec::default(),
+            worker: None,
             clock: Arc::new(SystemClock),
             audit: Audit::default(),
             max_body_bytes: DEFAULT_MAX_BODY,
-            isolation: goccia::isolation::Isolation::None,
             header_read_timeout: crate::connections::HEADER_READ_TIMEOUT,
         }
     }
@@ -84,15 +84,25 @@ impl ServerConfig {
         self
     }
 
-    /// The most any session may have (each may ask for less).
+    /// The spec every session starts from and may only narrow (docs/spec.md,
+    /// "The server"): its limits, policy, network, host commands and
+    /// isolation are the most a session may have. Its `auditLog` is the
+    /// server's; its seeds are not used (sessions seed from workspaces).
+    pub fn spec(mut self, spec: goccia::SandboxSpec) -> Self {
+        self.spec = spec;
+        self
+    }
+
+    /// The most any session may have (each may ask for less): the spec's
+    /// limits.
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.spec.limits = goccia::LimitsSpec::from(&limits);
         self
     }
 
     /// The widest write policy any session may have.
     pub fn policy(mut self, policy: PolicyMode) -> Self {
-        self.policy = policy;
+        self.spec.policy = policy;
         self
     }
 
@@ -108,11 +118,10 @@ impl ServerConfig {
         self
     }
 
-    /// Where every session's guest code runs (default in this process;
-    /// [`Isolation::Process`](goccia::isolation::Isolation::Process): a
-    /// confined worker per session).
-    pub fn isolation(mut self, isolation: goccia::isolation::Isolation) -> Self {
-        self.isolation = isolation;
+    /// The worker program when the spec's isolation is `process`
+    /// (default: this very program).
+    pub fn worker(mut self, worker: goccia::isolation::WorkerProgram) -> Self {
+        self.worker = Some(worker);
         self
     }
 

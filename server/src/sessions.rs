@@ -1,14 +1,13 @@
 //! Sessions: persistent sandboxes seeded from a workspace, one per grant.
-//! What a session was opened with (its spec) is kept so that, with
-//! `--state`, a session whose grant survived a restart is seeded again on
-//! its first request (its VFS does not survive: it restarts from the
-//! workspace as it is then).
+//! What a session was opened with is kept (its workspace, its seeds and
+//! its own [`SandboxSpec`], within the server's) so that, with `--state`,
+//! a session whose grant survived a restart is built again on its first
+//! request.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
-use goccia::{Limits, PolicyMode, Sandbox, SnapshotId};
+use goccia::{Extras, Sandbox, SandboxBuilder, SandboxSpec, SeedSpec, SnapshotId};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
@@ -25,40 +24,6 @@ pub struct SeedRequest {
     pub to: String,
 }
 
-/// Limits a session asks for (each at most the server's own).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LimitsRequest {
-    /// The deadline of each call, in ms.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub timeout_ms: Option<u64>,
-    /// The JS heap (and the shell's memory allowance), in bytes.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub max_memory: Option<u64>,
-    /// Output per call, in bytes.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub max_output: Option<u64>,
-    /// Bytes of file content in the VFS.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub fs_quota_bytes: Option<u64>,
-}
-
 /// Everything a session was opened with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -67,145 +32,74 @@ pub struct SessionSpec {
     pub workspace: String,
     /// Its seeds.
     pub seeds: Vec<SeedRequest>,
-    /// Its write policy mode.
-    pub policy: PolicyMode,
-    /// Its limits as asked.
-    pub limits: LimitsRequest,
     /// Whether it may nest (`child` capability).
     pub nesting: bool,
-    /// How the seeds are taken (§10's seeding options) and what else the
-    /// sandbox starts with.
+    /// Its own settings: the server's spec with what the request asked
+    /// for merged in (and found within it). `None` for a session stored
+    /// by a build before the spec: it gets the server's.
     #[serde(default)]
-    pub seeding: SeedingRequest,
-}
-
-/// The seeding options of contract §10 for a session, and its extra
-/// writable roots and environment.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SeedingRequest {
-    /// Gitignore-style patterns left out of the seeds.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub exclude: Vec<String>,
-    /// Honour `.gitignore`, `.ignore`, `.git/info/exclude`; leave `.git/` out.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub gitignore: bool,
-    /// `refuse` (default), `skip` or `keep` for links inside seeded folders.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub symlinks: Option<String>,
-    /// Exported variables every shell of the session starts with.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub env: std::collections::BTreeMap<String, String>,
-    /// Writable roots for `workspace-write`, besides the seeds' targets and
-    /// `/tmp`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub writable: Vec<String>,
+    pub sandbox: Option<SandboxSpec>,
 }
 
 /// Why a session could not be opened as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
-    /// `symlinks` is not one of the three names.
-    #[error("symlinks must be refuse, skip or keep, not `{0}`")]
-    Symlinks(String),
     /// A seed's `from` is absolute or climbs out with `..`.
     #[error("seed `{0}`: `from` must be a path inside the workspace (relative, no `..`)")]
     Seed(String),
-    /// A limit above the server's.
-    #[error("limit `{name}` of {asked} is above the server's {allowed}")]
-    Limit {
-        /// The field.
-        name: &'static str,
-        /// What was asked.
-        asked: u64,
-        /// The server's.
-        allowed: u64,
-    },
-    /// A policy wider than the server's.
-    #[error("policy \"{asked}\" is wider than the server's \"{allowed}\"")]
-    Policy {
-        /// What was asked.
-        asked: PolicyMode,
-        /// The server's.
-        allowed: PolicyMode,
-    },
+    /// A setting the server's own spec does not allow.
+    #[error("{0}")]
+    Wider(#[from] goccia::Widening),
+    /// A setting no sandbox could be built with.
+    #[error("{0}")]
+    Invalid(#[from] goccia::SpecError),
     /// Building the sandbox failed (a seed missing, over the quota, ...).
     #[error("{0}")]
     Setup(#[from] goccia::SetupError),
 }
 
-impl SessionSpec {
-    /// The limits the session runs with: the server's, narrowed as asked.
-    pub fn limits(&self, server: &Limits) -> Result<Limits, SpecError> {
-        let narrow = |name, asked: Option<u64>, allowed: u64| match asked {
-            Some(asked) if asked > allowed => Err(SpecError::Limit {
-                name,
-                asked,
-                allowed,
-            }),
-            Some(asked) => Ok(asked),
-            None => Ok(allowed),
-        };
-        let server_timeout = server.timeout.as_millis() as u64;
-        let mut limits = server.clone();
-        limits.timeout =
-            Duration::from_millis(narrow("timeoutMs", self.limits.timeout_ms, server_timeout)?);
-        limits.max_memory = narrow("maxMemory", self.limits.max_memory, server.max_memory)?;
-        limits.max_output = narrow("maxOutput", self.limits.max_output, server.max_output)?;
-        limits.fs_quota_bytes = narrow(
-            "fsQuotaBytes",
-            self.limits.fs_quota_bytes,
-            server.fs_quota_bytes,
-        )?;
-        if !self.nesting {
-            limits.max_depth = 0;
-        }
-        Ok(limits)
-    }
+/// The session's settings: the server's spec (`ceiling`) with `asked` (a
+/// request's JSON object, spelled as a spec is) merged over it — objects
+/// field by field, anything else replaced — checked to stay within it.
+pub fn merged_spec(
+    ceiling: &SandboxSpec,
+    asked: serde_json::Map<String, serde_json::Value>,
+) -> Result<SandboxSpec, SpecError> {
+    let mut value = serde_json::to_value(ceiling).expect("a spec is plain data");
+    merge(&mut value, serde_json::Value::Object(asked));
+    let spec: SandboxSpec = serde_json::from_value(value)
+        .map_err(|error| goccia::SpecError::new("spec", error.to_string()))?;
+    spec.validate()?;
+    spec.within(ceiling)?;
+    Ok(spec)
+}
 
-    /// Builds the session's sandbox: each seed `copy_rw` from the
-    /// workspace, the policy and limits checked against the server's.
+/// `patch` over `base`: objects merge key by key, anything else replaces.
+fn merge(base: &mut serde_json::Value, patch: serde_json::Value) {
+    match (base, patch) {
+        (serde_json::Value::Object(base), serde_json::Value::Object(patch)) => {
+            for (key, value) in patch {
+                merge(base.entry(key).or_insert(serde_json::Value::Null), value);
+            }
+        }
+        (base, patch) => *base = patch,
+    }
+}
+
+impl SessionSpec {
+    /// Builds the session's sandbox: its spec (checked again against the
+    /// server's, which may have narrowed since), each seed written back
+    /// to its workspace path, no nesting without `child`, events into
+    /// `audit` (the server's trail, scoped to the session).
     pub fn build(
         &self,
         workspace: &Workspace,
-        server_limits: &Limits,
-        server_policy: PolicyMode,
-        audit: &goccia::Audit,
-        isolation: &goccia::isolation::Isolation,
+        ceiling: &SandboxSpec,
+        extras: Extras,
     ) -> Result<Sandbox, SpecError> {
-        if self.policy > server_policy {
-            return Err(SpecError::Policy {
-                asked: self.policy,
-                allowed: server_policy,
-            });
-        }
-        let limits = self.limits(server_limits)?;
-        let seeding = &self.seeding;
-        let mut builder = Sandbox::builder()
-            .limits(limits)
-            .policy(self.policy)
-            .audit(audit.clone())
-            .isolation(isolation.clone())
-            .gitignore(seeding.gitignore);
-        if let Some(name) = &seeding.symlinks {
-            let policy = name
-                .parse::<goccia::SymlinkPolicy>()
-                .map_err(|_| SpecError::Symlinks(name.clone()))?;
-            builder = builder.symlinks(policy);
-        }
-        for pattern in &seeding.exclude {
-            builder = builder.exclude(pattern.clone());
-        }
-        for (name, value) in &seeding.env {
-            builder = builder.env(name.clone(), value.clone());
-        }
-        for root in &seeding.writable {
-            builder = builder.writable(root.clone());
-        }
+        let mut spec = self.sandbox.clone().unwrap_or_else(|| ceiling.clone());
+        spec.within(ceiling)?;
+        spec.seeds.clear();
         for seed in &self.seeds {
             let relative = std::path::Path::new(&seed.from);
             let inside = !relative.is_absolute()
@@ -218,9 +112,18 @@ impl SessionSpec {
             if !inside {
                 return Err(SpecError::Seed(seed.from.clone()));
             }
-            builder = builder.copy_rw(workspace.dir.join(relative), Some(&seed.to));
+            spec.seeds.push(SeedSpec::Host {
+                from: workspace.dir.join(relative),
+                to: Some(seed.to.clone()),
+                copy_rw: true,
+            });
         }
-        Ok(builder.build()?)
+        if !self.nesting {
+            spec.limits.max_depth = 0;
+        }
+        // The server's log, through `extras`: a session has none of its own.
+        spec.audit_log = None;
+        Ok(SandboxBuilder::from_spec(spec).extras(extras).build()?)
     }
 }
 

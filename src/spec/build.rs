@@ -74,7 +74,9 @@ impl SandboxSpec {
             mode: self.mode,
             network: self.network_policy(),
             audit,
-            advice: extras.advice.unwrap_or_else(crate::advice::library),
+            advice: extras
+                .advice
+                .unwrap_or_else(|| super::advice_for(super::Spelling::Rust)),
             env: self
                 .env
                 .iter()

@@ -9,7 +9,7 @@ use std::time::Duration;
 use goccia_core::{LimitKind, Limits, Overflow};
 use serde::{Deserialize, Serialize};
 
-use super::SpecError;
+use super::error::SpecError;
 
 /// How each surface names one limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub struct LimitName {
     pub kind: Option<LimitKind>,
     /// A line for `--help`.
     pub help: &'static str,
+    /// Whether it is a size (read with `k`/`m`/`g` suffixes).
+    pub is_size: bool,
 }
 
 macro_rules! limits_spec {
@@ -50,6 +52,7 @@ macro_rules! limits_spec {
             rust: stringify!($field),
             kind: $kind,
             help: $help,
+            is_size: !matches!($read.as_bytes(), b"plain"),
         }),*];
     };
 }
@@ -161,6 +164,17 @@ impl LimitsSpec {
             .map(|name| (name.json, value[name.json].clone()))
             .collect()
     }
+}
+
+/// A size as text: `512m` when it is a whole number of KiB, MiB or GiB,
+/// else the number (for help texts and printed specs).
+pub fn size_text(bytes: u64) -> String {
+    for (shift, suffix) in [(30, 'g'), (20, 'm'), (10, 'k')] {
+        if bytes != 0 && bytes % (1 << shift) == 0 {
+            return format!("{}{suffix}", bytes >> shift);
+        }
+    }
+    bytes.to_string()
 }
 
 /// The JSON name of the limit a [`LimitKind`] is about.

@@ -32,6 +32,7 @@
 
 mod build;
 mod ceiling;
+mod error;
 pub mod limits;
 mod seeds;
 mod settings;
@@ -47,9 +48,13 @@ use serde::{Deserialize, Serialize};
 
 pub use build::Extras;
 pub use ceiling::Widening;
+pub use error::SpecError;
 pub use limits::LimitsSpec;
 pub use seeds::SeedSpec;
-pub use settings::{Spelling, all_settings, setting_name};
+pub use settings::{Spelling, advice_for, all_settings, setting_name};
+
+/// The address space of a host command's processes unless set (1 GiB).
+pub const DEFAULT_HOST_COMMAND_MEMORY: u64 = 1 << 30;
 
 /// Everything a sandbox is built from. Deserializing fills every absent
 /// field with its default; unknown fields are refused.
@@ -128,7 +133,7 @@ impl Default for SandboxSpec {
             approve: Approve::default(),
             isolation: IsolationMode::default(),
             host_commands: Vec::new(),
-            host_command_memory: crate::builder::DEFAULT_HOST_COMMAND_MEMORY,
+            host_command_memory: DEFAULT_HOST_COMMAND_MEMORY,
             mode: ExecMode::default(),
             audit_log: None,
         }
@@ -253,36 +258,6 @@ goccia_core::named!(IsolationMode {
     "process" => IsolationMode::Process,
 });
 
-/// Why a spec cannot be built as it stands: the setting (named through a
-/// [`Spelling`] by the surface) and what is wrong with its value.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {problem}", setting_name(.setting, Spelling::Json))]
-pub struct SpecError {
-    /// The setting, by its JSON path (`limits.timeoutMs`).
-    pub setting: String,
-    /// What is wrong with it.
-    pub problem: String,
-}
-
-impl SpecError {
-    /// An error about `setting` (its JSON path).
-    pub fn new(setting: impl Into<String>, problem: impl Into<String>) -> Self {
-        SpecError {
-            setting: setting.into(),
-            problem: problem.into(),
-        }
-    }
-
-    /// The message with the setting named as `spelling` names it.
-    pub fn spelled(&self, spelling: Spelling) -> String {
-        format!(
-            "{}: {}",
-            setting_name(&self.setting, spelling),
-            self.problem
-        )
-    }
-}
-
 impl SandboxSpec {
     /// Reads a spec from JSON text (a `--spec` file, a request body).
     pub fn from_json(text: &str) -> Result<SandboxSpec, SpecError> {
@@ -290,6 +265,32 @@ impl SandboxSpec {
             let message = error.to_string();
             SpecError::new("spec", message)
         })
+    }
+
+    /// Takes the relative host paths of the spec (seeds, seed configs,
+    /// host commands, the audit log) from `folder`: a spec file's own
+    /// folder, as a seed config's `from` is.
+    pub fn resolve_host_paths(&mut self, folder: &std::path::Path) {
+        let resolve = |path: &mut PathBuf| {
+            if path.is_relative() {
+                *path = folder.join(&*path);
+            }
+        };
+        for seed in &mut self.seeds {
+            match seed {
+                SeedSpec::Host { from, .. } => resolve(from),
+                SeedSpec::Config { config } => resolve(config),
+                SeedSpec::Inline { .. } => {}
+            }
+        }
+        for command in &mut self.host_commands {
+            if let Some(path) = &mut command.path {
+                resolve(path);
+            }
+        }
+        if let Some(path) = &mut self.audit_log {
+            resolve(path);
+        }
     }
 
     /// The spec as pretty JSON (what `goccia spec` prints).
@@ -315,7 +316,7 @@ impl SandboxSpec {
             }
         }
         for root in &self.writable {
-            check_absolute("writable", root)?;
+            seeds::check_absolute("writable", root)?;
         }
         for (index, seed) in self.seeds.iter().enumerate() {
             seed.validate(index)?;
@@ -340,19 +341,6 @@ impl SandboxSpec {
         }
         Ok(())
     }
-}
-
-/// An absolute sandbox path, or the error naming `setting`.
-fn check_absolute(setting: &str, raw: &str) -> Result<(), SpecError> {
-    if !raw.starts_with('/') {
-        return Err(SpecError::new(
-            setting,
-            format!("`{raw}` is not an absolute sandbox path (such as /work)"),
-        ));
-    }
-    goccia_vfs::VfsPath::parse(raw)
-        .map(drop)
-        .map_err(|error| SpecError::new(setting, format!("`{raw}`: {error}")))
 }
 
 /// A shell identifier: a letter or `_`, then letters, digits or `_`.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::SpecError;
+use super::error::SpecError;
 
 /// One seed. In JSON: `{"from", "to"?, "copyRw"?}` (a host file or folder),
 /// `{"path", "text"}` or `{"path", "base64"}` (an inline file), or
@@ -67,13 +67,26 @@ impl SeedSpec {
                 }
                 Ok(())
             }
-            SeedSpec::Inline { path, .. } => super::check_absolute(&setting, path),
+            SeedSpec::Inline { path, .. } => check_absolute(&setting, path),
             SeedSpec::Config { config } if config.as_os_str().is_empty() => {
                 Err(SpecError::new(setting, "`config` is empty"))
             }
             SeedSpec::Config { .. } => Ok(()),
         }
     }
+}
+
+/// An absolute sandbox path, or the error naming `setting`.
+pub(super) fn check_absolute(setting: &str, raw: &str) -> Result<(), SpecError> {
+    if !raw.starts_with('/') {
+        return Err(SpecError::new(
+            setting,
+            format!("`{raw}` is not an absolute sandbox path (such as /work)"),
+        ));
+    }
+    goccia_vfs::VfsPath::parse(raw)
+        .map(drop)
+        .map_err(|error| SpecError::new(setting, format!("`{raw}`: {error}")))
 }
 
 /// The JSON shape: every key optional, one shape checked after.

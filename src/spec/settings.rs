@@ -2,6 +2,7 @@
 //! everywhere: `limits.timeoutMs` in JSON, `--timeout` on a command line,
 //! `Limits(timeout=...)` in Python, `Limits::timeout` in Rust.
 
+use super::error::SpecError;
 use super::limits::{LIMIT_NAMES, limit_named};
 
 /// How a surface names its settings.
@@ -15,6 +16,17 @@ pub enum Spelling {
     Python,
     /// The Rust builder: `SandboxBuilder::policy`, `Limits::timeout`.
     Rust,
+}
+
+impl SpecError {
+    /// The message with the setting named as `spelling` names it.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        format!(
+            "{}: {}",
+            setting_name(&self.setting, spelling),
+            self.problem
+        )
+    }
 }
 
 /// (JSON path, flag, Python, Rust) of every setting besides the limits.
@@ -136,6 +148,26 @@ pub fn setting_name(setting: &str, spelling: Spelling) -> String {
         Some(index) => format!("{name} (entry {index})"),
         None => name.to_string(),
     }
+}
+
+/// Advice worded for `spelling`: `raise it with --timeout`, `raise it with
+/// limits.timeoutMs`, `raise it with Limits(timeout=)`, `raise it with
+/// Limits::timeout` — each surface tells its user the setting they can
+/// change, in their own terms.
+pub fn advice_for(spelling: Spelling) -> goccia_core::Advice {
+    use goccia_core::Setting;
+    goccia_core::Advice::new(move |setting| {
+        let name = |json: &str| setting_name(json, spelling);
+        Some(match setting {
+            Setting::Limit(kind) => format!(
+                "raise it with {}",
+                name(&format!("limits.{}", super::limits::json_name_of(kind)))
+            ),
+            Setting::FetchMaxBytes => format!("raise it with {}", name("network.fetchMaxBytes")),
+            Setting::AllowHost => format!("allow it with {}", name("network.allowHost")),
+            Setting::DenyPrivateRanges => name("network.denyPrivateRanges"),
+        })
+    })
 }
 
 /// Every setting's JSON path: the limits, then the rest (for tests that

@@ -14,14 +14,16 @@ pub enum DiffFormat {
     Unified,
 }
 
+goccia_core::named!(DiffFormat {
+    "json" => DiffFormat::Json,
+    "unified" => DiffFormat::Unified,
+});
+
 impl DiffFormat {
-    /// `json` or `unified`, as every interface spells them.
+    /// `json` or `unified`, as every interface spells them (`None` for
+    /// anything else; `str::parse` says which names are valid).
     pub fn parse(name: &str) -> Option<DiffFormat> {
-        match name {
-            "json" => Some(DiffFormat::Json),
-            "unified" => Some(DiffFormat::Unified),
-            _ => None,
-        }
+        name.parse().ok()
     }
 
     /// `changes` written in this format.

@@ -110,5 +110,5 @@ fn an_unwritable_audit_log_is_a_usage_error() {
     Project::new()
         .goccia(&["run", "/x.js", "--audit-log", "no/such/dir/audit.jsonl"])
         .assert_code(2)
-        .stderr_has("--audit-log no/such/dir/audit.jsonl");
+        .stderr_has("--audit-log: no/such/dir/audit.jsonl");
 }

@@ -245,7 +245,7 @@ fn inline_entries_and_explicit_environment() {
     project
         .goccia(&["shell", "-c", "true", "--env", "1X=2"])
         .assert_code(2)
-        .stderr_has("invalid environment variable name `1X`");
+        .stderr_has("--env: `1X` is not a variable name");
     project
         .goccia(&["shell", "-c", "true", "--env", "NOEQ"])
         .assert_code(2)

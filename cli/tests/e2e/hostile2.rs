@@ -688,17 +688,17 @@ fn limits_out_of_range_are_usage_errors() {
         (
             "--max-memory",
             "1",
-            "the memory limit of 1 is out of range: it must be at least 1048576 (set it with --max-memory)",
+            "--max-memory: the memory limit of 1 is out of range: it must be at least 1048576",
         ),
         (
             "--stack-size",
             "1",
-            "the stack limit of 1 is out of range: it must be at least 65536",
+            "--stack-size: the stack limit of 1 is out of range: it must be at least 65536",
         ),
         (
             "--stack-size",
             "100g",
-            "the stack limit of 107374182400 is out of range: it must be at least 65536 and at most 268435456 (set it with --stack-size)",
+            "--stack-size: the stack limit of 107374182400 is out of range: it must be at least 65536 and at most 268435456",
         ),
     ] {
         project

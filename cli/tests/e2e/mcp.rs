@@ -444,7 +444,7 @@ fn bad_options_are_refused_before_serving() {
     refused(&["--json"], "--json has no meaning for goccia mcp");
     refused(
         &["--approve", "prompt"],
-        "[possible values: client, never, always]",
+        "--approve prompt is not available for goccia mcp: use client, never or always",
     );
     refused(&["--seed", "/nonexistent/dir"], "/nonexistent/dir");
 }

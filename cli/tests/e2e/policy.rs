@@ -113,7 +113,10 @@ fn bad_policy_flags_are_usage_errors_naming_the_value() {
     for (args, needle) in [
         (vec!["--policy", "danger"], "danger"),
         (vec!["--approve", "sometimes"], "sometimes"),
-        (vec!["--writable", "w"], "invalid writable root `w`"),
+        (
+            vec!["--writable", "w"],
+            "--writable: `w` is not an absolute sandbox path",
+        ),
     ] {
         let mut all = vec!["shell"];
         all.extend(args);

@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use goccia::{CallOptions, DiffFormat, Envelope, PolicyMode};
+use goccia::{CallOptions, DiffFormat, Envelope};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -16,43 +16,25 @@ use super::{ApiError, authorize, blocking, is_admin, json_body, refused};
 use crate::clock::rfc3339;
 use crate::grants::{Capability, DEFAULT_TTL, Grant, MAX_TTL, MIN_TTL, mint_token, token_hash};
 use crate::server::Shared;
-use crate::sessions::{
-    LimitsRequest, SeedRequest, SeedingRequest, Session, SessionSpec, SnapshotTable, new_id,
-};
+use crate::sessions::{SeedRequest, Session, SessionSpec, SnapshotTable, new_id};
 use crate::store::{SessionRecord, snapshots};
 
 type Shareds = State<Arc<Shared>>;
 
+/// What `POST /v1/sandboxes` says besides the session's spec: the
+/// workspace, its seeds, the grant. Every other field is the session's
+/// spec, merged over the server's (docs/spec.md, "The server").
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct OpenRequest {
     workspace: String,
     seeds: Vec<SeedRequest>,
     capabilities: Vec<Capability>,
     #[serde(default, deserialize_with = "crate::api::present")]
     ttl_seconds: Option<u64>,
-    #[serde(default, deserialize_with = "crate::api::present")]
-    policy: Option<PolicyMode>,
-    #[serde(default)]
-    limits: LimitsRequest,
-    #[serde(default)]
-    exclude: Vec<String>,
-    #[serde(default)]
-    gitignore: bool,
-    #[serde(default, deserialize_with = "crate::api::present")]
-    symlinks: Option<String>,
-    #[serde(default)]
-    env: Vec<EnvVar>,
-    #[serde(default)]
-    writable: Vec<String>,
-}
-
-/// One exported variable of a session: `{name, value}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EnvVar {
-    name: String,
-    value: String,
+    /// The rest: spec fields.
+    #[serde(flatten)]
+    spec: serde_json::Map<String, Value>,
 }
 
 /// A session the server will not open as asked: a ceiling (limits,
@@ -61,7 +43,7 @@ pub(crate) struct EnvVar {
 fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
     use crate::sessions::SpecError;
     let status = match error {
-        SpecError::Limit { .. } | SpecError::Policy { .. } => StatusCode::FORBIDDEN,
+        SpecError::Wider(_) => StatusCode::FORBIDDEN,
         SpecError::Setup(setup) if setup.limit().is_some() => StatusCode::FORBIDDEN,
         SpecError::Setup(goccia::SetupError::Seed(goccia::SeedError::Missing(_))) => {
             StatusCode::NOT_FOUND
@@ -69,6 +51,17 @@ fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, "BAD_SESSION", error.to_string())
+}
+
+/// What the server gives each session's build: its trail scoped to the
+/// session, JSON advice, its worker.
+fn session_extras(shared: &Shared) -> goccia::Extras {
+    goccia::Extras {
+        audit: Some(shared.config.audit.scoped()),
+        advice: Some(goccia::spec::advice_for(goccia::Spelling::Json)),
+        worker: shared.config.worker.clone(),
+        ..goccia::Extras::default()
+    }
 }
 
 fn check_ttl(ttl: u64) -> Result<u64, ApiError> {
@@ -117,23 +110,14 @@ pub(crate) async fn open(
             format!("no workspace named `{}`", request.workspace),
         ));
     };
+    let nesting = capabilities.contains(&Capability::Child);
+    let sandbox = crate::sessions::merged_spec(&shared.config.spec, request.spec)
+        .map_err(|error| spec_refused(&error))?;
     let spec = SessionSpec {
         workspace: request.workspace,
         seeds: request.seeds,
-        policy: request.policy.unwrap_or(shared.config.policy),
-        limits: request.limits,
-        nesting: capabilities.contains(&Capability::Child),
-        seeding: SeedingRequest {
-            exclude: request.exclude,
-            gitignore: request.gitignore,
-            symlinks: request.symlinks,
-            env: request
-                .env
-                .into_iter()
-                .map(|var| (var.name, var.value))
-                .collect(),
-            writable: request.writable,
-        },
+        nesting,
+        sandbox: Some(sandbox),
     };
     let worker = shared.clone();
     // Seeded and rooted under the workspace's fence: the root is what was
@@ -145,13 +129,7 @@ pub(crate) async fn open(
         .map_err(ApiError::store)?;
     let seeded = blocking(move || {
         let sandbox = spec
-            .build(
-                &workspace,
-                &worker.config.limits,
-                worker.config.policy,
-                &worker.config.audit.scoped(),
-                &worker.config.isolation,
-            )
+            .build(&workspace, &worker.config.spec, session_extras(&worker))
             .map_err(|error| spec_refused(&error))?;
         let root = workspace.root().map_err(ApiError::internal)?;
         let session = Arc::new(Session {
@@ -279,13 +257,7 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
     let id = id.to_string();
     blocking(move || {
         let sandbox = spec
-            .build(
-                &workspace,
-                &worker.config.limits,
-                worker.config.policy,
-                &worker.config.audit.scoped(),
-                &worker.config.isolation,
-            )
+            .build(&workspace, &worker.config.spec, session_extras(&worker))
             .map_err(|error| spec_refused(&error))?;
         let mut table = SnapshotTable::default();
         let from = match loaded {
