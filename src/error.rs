@@ -80,6 +80,13 @@ impl SetupError {
         use goccia_vfs::QuotaKind;
         let quota = match self {
             SetupError::Limits(LimitsError::OutOfRange { kind, .. }) => return Some(*kind),
+            SetupError::Spec(error) => {
+                return error
+                    .setting
+                    .strip_prefix("limits.")
+                    .and_then(crate::spec::limits::limit_named)
+                    .and_then(|limit| limit.kind);
+            }
             SetupError::Seed(error) => error.quota(),
             _ => None,
         };

@@ -130,16 +130,7 @@ pub fn extras(spec: &SandboxSpec, json: bool) -> Result<Extras, String> {
 /// A build error in the CLI's words (limits and settings named by their
 /// flags).
 pub fn setup_error(error: &SetupError) -> String {
-    if let SetupError::Spec(spec) = error {
-        return spec.spelled(goccia::Spelling::Flag);
-    }
-    let advice = match (error, error.limit()) {
-        // The message states the valid range, which may be below.
-        (SetupError::Limits(_), Some(kind)) => advice::set_limit(kind),
-        (_, Some(kind)) => advice::flags().for_limit(kind),
-        _ => String::new(),
-    };
-    format!("{error}{advice}")
+    error.spelled(goccia::Spelling::Flag)
 }
 
 /// Diff, write-back and envelope; returns the process exit code.

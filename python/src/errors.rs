@@ -61,8 +61,55 @@ create_exception!(
     "`snapshot` refused by a limit (`.limit` names it: `snapshots` or `fs-bytes`); nothing was taken."
 );
 
+/// `goccia.SpecError`: a spec value that is wrong (a name no setting
+/// takes, a size that is no size, a limit out of range). It is both a
+/// `SetupError` (the sandbox was not built) and a `ValueError` (what
+/// Python raises for a bad argument), which `create_exception!` cannot
+/// spell: the class is made once by calling `type`.
+static SPEC_ERROR: pyo3::sync::PyOnceLock<Py<pyo3::types::PyType>> = pyo3::sync::PyOnceLock::new();
+
+fn spec_error_type(py: Python<'_>) -> &Bound<'_, pyo3::types::PyType> {
+    SPEC_ERROR
+        .get_or_init(py, || {
+            let bases = pyo3::types::PyTuple::new(
+                py,
+                [
+                    py.get_type::<SetupError>(),
+                    py.get_type::<pyo3::exceptions::PyValueError>(),
+                ],
+            )
+            .expect("a tuple of two types");
+            let namespace = pyo3::types::PyDict::new(py);
+            let _ = namespace.set_item("__module__", "goccia");
+            let _ = namespace.set_item(
+                "__doc__",
+                "A spec value is wrong; the message names the setting as a keyword. Both a SetupError and a ValueError.",
+            );
+            py.get_type::<pyo3::types::PyType>()
+                .call1(("SpecError", bases, namespace))
+                .and_then(|made| Ok(made.cast_into::<pyo3::types::PyType>()?))
+                .expect("type() makes a class of two exception bases")
+                .unbind()
+        })
+        .bind(py)
+}
+
+/// A `goccia.SpecError` saying `message`, with `.limit` when a limit is
+/// the setting.
+pub fn spec(message: String, limit: Option<&str>) -> PyErr {
+    Python::attach(|py| {
+        let error = PyErr::from_type(spec_error_type(py).clone(), message);
+        let limit = limit
+            .map(|name| text(py, name))
+            .unwrap_or_else(|| py.None());
+        let _ = error.value(py).setattr("limit", limit);
+        error
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("SpecError", spec_error_type(py))?;
     m.add("GocciaError", py.get_type::<GocciaError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("AccessError", py.get_type::<AccessError>())?;
@@ -100,7 +147,15 @@ pub fn setup(error: goccia::SetupError) -> PyErr {
             .and_then(|kind| serde_json::to_value(kind).ok())
             .and_then(|value| value.as_str().map(|name| text(py, name)))
             .unwrap_or_else(|| py.None());
-        with_fields::<SetupError>(py, error.to_string(), &[("limit", limit)])
+        let message = error.spelled(goccia::Spelling::Python);
+        if matches!(
+            error,
+            goccia::SetupError::Spec(_) | goccia::SetupError::Limits(_)
+        ) {
+            let name = limit.extract::<String>(py).ok();
+            return spec(message, name.as_deref());
+        }
+        with_fields::<SetupError>(py, message, &[("limit", limit)])
     })
 }
 

@@ -16,6 +16,7 @@ mod options;
 mod pending;
 mod pool;
 mod sandbox;
+mod spec;
 mod values;
 
 #[pymodule]

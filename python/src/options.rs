@@ -2,143 +2,107 @@
 //! "64m" strings), `CancelToken`, and seeds as `(host, vfs)` pairs or
 //! `"host=vfs"` strings.
 
-use std::time::Duration;
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use goccia::spec::limits::LIMIT_NAMES;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-/// A size: an int of bytes, or a string with a k/m/g suffix.
-fn size(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    if let Ok(bytes) = value.extract::<u64>() {
-        return Ok(bytes);
-    }
-    let text: String = value.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{name} is a number of bytes or a size such as \"64m\""
-        ))
-    })?;
-    goccia::parse_size(&text).map_err(|error| PyValueError::new_err(format!("{name}: {error}")))
-}
-
-fn seconds(value: f64, name: &str) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name} must be a number of seconds >= 0, not {value}"
-        ))
-    })
-}
-
-/// The sandbox's limits; every argument defaults to the library's value
-/// (`Limits()` is the defaults). Times in seconds, sizes in bytes (or
-/// strings such as "64m").
+/// The sandbox's limits: one keyword per limit of the spec's table
+/// (`timeout`, `max_memory`, `max_output`, ... every one of
+/// `goccia.Limits.NAMES`); each absent one is the library's default
+/// (`Limits()` is the defaults). `timeout` in seconds (a number, or
+/// `"10s"`), sizes in bytes (or `"64m"`).
 #[pyclass(frozen, module = "goccia")]
 #[derive(Clone)]
 pub struct Limits {
-    pub inner: goccia::Limits,
+    pub inner: goccia::LimitsSpec,
 }
 
 #[pymethods]
 impl Limits {
     #[new]
-    #[pyo3(signature = (*, timeout=None, max_memory=None, stack_size=None, fs_quota_bytes=None, fs_node_limit=None, max_output=None, output_overflow=None, max_depth=None, max_snapshots=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        timeout: Option<f64>,
-        max_memory: Option<Bound<'_, PyAny>>,
-        stack_size: Option<Bound<'_, PyAny>>,
-        fs_quota_bytes: Option<Bound<'_, PyAny>>,
-        fs_node_limit: Option<u64>,
-        max_output: Option<Bound<'_, PyAny>>,
-        output_overflow: Option<&str>,
-        max_depth: Option<u32>,
-        max_snapshots: Option<u64>,
-    ) -> PyResult<Self> {
-        let mut limits = goccia::Limits::default();
-        if let Some(timeout) = timeout {
-            limits = limits.timeout(seconds(timeout, "timeout")?);
-        }
-        if let Some(value) = max_memory {
-            limits = limits.max_memory(size(&value, "max_memory")?);
-        }
-        if let Some(value) = stack_size {
-            limits = limits.stack_size(size(&value, "stack_size")?);
-        }
-        if let Some(value) = fs_quota_bytes {
-            limits = limits.fs_quota_bytes(size(&value, "fs_quota_bytes")?);
-        }
-        if let Some(nodes) = fs_node_limit {
-            limits = limits.fs_node_limit(nodes);
-        }
-        if let Some(value) = max_output {
-            limits = limits.max_output(size(&value, "max_output")?);
-        }
-        if let Some(name) = output_overflow {
-            let overflow = goccia::Overflow::parse(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "output_overflow must be \"fail\" or \"truncate\", not {name:?}"
-                ))
-            })?;
-            limits = limits.output_overflow(overflow);
-        }
-        if let Some(depth) = max_depth {
-            limits = limits.max_depth(depth);
-        }
-        if let Some(count) = max_snapshots {
-            limits = limits.max_snapshots(count);
-        }
-        Ok(Limits { inner: limits })
+    #[pyo3(signature = (**limits))]
+    fn new(limits: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Limits::from_keywords(limits)
     }
 
-    #[getter]
-    fn timeout(&self) -> f64 {
-        self.inner.timeout.as_secs_f64()
-    }
-    #[getter]
-    fn max_memory(&self) -> u64 {
-        self.inner.max_memory
-    }
-    #[getter]
-    fn stack_size(&self) -> u64 {
-        self.inner.stack_size
-    }
-    #[getter]
-    fn fs_quota_bytes(&self) -> u64 {
-        self.inner.fs_quota_bytes
-    }
-    #[getter]
-    fn fs_node_limit(&self) -> u64 {
-        self.inner.fs_node_limit
-    }
-    #[getter]
-    fn max_output(&self) -> u64 {
-        self.inner.max_output
-    }
-    #[getter]
-    fn output_overflow(&self) -> &'static str {
-        match self.inner.output_overflow {
-            goccia::Overflow::Fail => "fail",
-            goccia::Overflow::Truncate => "truncate",
-        }
-    }
-    #[getter]
-    fn max_depth(&self) -> u32 {
-        self.inner.max_depth
-    }
-    #[getter]
-    fn max_snapshots(&self) -> u64 {
-        self.inner.max_snapshots
+    /// Every limit's keyword.
+    #[classattr]
+    #[allow(non_snake_case)]
+    fn NAMES() -> Vec<&'static str> {
+        LIMIT_NAMES.iter().map(|limit| limit.python).collect()
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Limits(timeout={}, max_memory={}, max_output={}, output_overflow={:?}, fs_quota_bytes={}, max_depth={})",
-            self.timeout(),
-            self.inner.max_memory,
-            self.inner.max_output,
-            self.output_overflow(),
-            self.inner.fs_quota_bytes,
-            self.inner.max_depth
-        )
+    /// A limit by its keyword (`timeout` in seconds).
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        let Some(limit) = LIMIT_NAMES.iter().find(|limit| limit.python == name) else {
+            return Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "Limits has no limit `{name}`"
+            )));
+        };
+        let value = serde_json::to_value(&self.inner).expect("plain data");
+        let value = &value[limit.json];
+        Ok(match value {
+            serde_json::Value::Number(n) if limit.json == "timeoutMs" => {
+                (n.as_u64().unwrap_or(0) as f64 / 1000.0)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+            serde_json::Value::Number(n) => n
+                .as_u64()
+                .unwrap_or(0)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+            serde_json::Value::String(text) => text.into_pyobject(py)?.into_any().unbind(),
+            other => other.to_string().into_pyobject(py)?.into_any().unbind(),
+        })
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let mut parts = Vec::with_capacity(LIMIT_NAMES.len());
+        for limit in LIMIT_NAMES {
+            let value = self.__getattr__(py, limit.python)?;
+            parts.push(format!("{}={}", limit.python, value.bind(py).repr()?));
+        }
+        Ok(format!("Limits({})", parts.join(", ")))
+    }
+}
+
+impl Limits {
+    /// `Limits(**keywords)`: each keyword read as its spec field; the
+    /// values are checked when a sandbox is built from them (one
+    /// validation, limits first).
+    pub fn from_keywords(limits: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut value =
+            serde_json::to_value(goccia::LimitsSpec::default()).expect("limits are plain data");
+        for (key, item) in limits.into_iter().flatten() {
+            let key: String = key.extract()?;
+            let Some(limit) = LIMIT_NAMES.iter().find(|limit| limit.python == key) else {
+                return Err(PyTypeError::new_err(format!(
+                    "Limits() got an unexpected keyword `{key}` (the limits: {})",
+                    LIMIT_NAMES
+                        .iter()
+                        .map(|l| l.python)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            };
+            let name = format!("Limits({key}=)");
+            value[limit.json] = if limit.json == "timeoutMs" {
+                let millis = crate::spec::milliseconds(&item, &name)
+                    .map_err(|message| crate::errors::spec(message, Some("deadline")))?;
+                serde_json::Value::from(millis)
+            } else {
+                crate::spec::to_json(&item, &name)?
+            };
+            // Read as each keyword comes, so an error names its keyword.
+            serde_json::from_value::<goccia::LimitsSpec>(value.clone())
+                .map_err(|error| crate::errors::spec(format!("{name}: {error}"), None))?;
+        }
+        let inner = serde_json::from_value(value).expect("read above");
+        Ok(Limits { inner })
     }
 }
 

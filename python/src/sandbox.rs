@@ -56,23 +56,83 @@ impl Write for Callback {
     }
 }
 
+/// A Python callable deciding escalation requests: called with a dict
+/// (`requested_mode`, `current_mode`, `justification`, `subject`,
+/// `detail`), it answers `True` or `"allow"` (once), `False` or
+/// `"reject"`, `"cancel"`; anything else, or an exception, is
+/// `unavailable`.
+struct PyApprover {
+    callback: Py<PyAny>,
+}
+
+impl goccia::Approver for PyApprover {
+    fn decide(&self, request: &goccia::EscalationRequest) -> goccia::Decision {
+        Python::attach(|py| {
+            let asked = pyo3::types::PyDict::new(py);
+            let _ = asked.set_item("requested_mode", request.requested_mode.to_string());
+            let _ = asked.set_item("current_mode", request.current_mode.to_string());
+            let _ = asked.set_item("justification", &request.justification);
+            let _ = asked.set_item("subject", request.subject.as_str());
+            let _ = asked.set_item("detail", &request.detail);
+            let answer = match self.callback.call1(py, (asked,)) {
+                Ok(answer) => answer,
+                Err(error) => {
+                    error.write_unraisable(py, Some(self.callback.bind(py)));
+                    return goccia::Decision::Unavailable;
+                }
+            };
+            let answer = answer.bind(py);
+            if let Ok(flag) = answer.extract::<bool>() {
+                return if flag {
+                    goccia::Decision::AllowedOnce
+                } else {
+                    goccia::Decision::Rejected
+                };
+            }
+            match answer.extract::<String>().as_deref() {
+                Ok("allow") => goccia::Decision::AllowedOnce,
+                Ok("reject") => goccia::Decision::Rejected,
+                Ok("cancel") => goccia::Decision::Cancelled,
+                _ => goccia::Decision::Unavailable,
+            }
+        })
+    }
+}
+
+/// The worker program for `isolation="process"`: the `goccia` command
+/// on `PATH` (the Python process is no goccia binary).
+fn worker_program() -> PyResult<goccia::isolation::WorkerProgram> {
+    let found = std::env::var_os("GOCCIA_WORKER")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("PATH").and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join("goccia"))
+                    .find(|candidate| candidate.is_file())
+            })
+        })
+        .ok_or_else(|| {
+            PyValueError::new_err(
+                "isolation: \"process\" runs guests in the goccia command, which is not on PATH (set GOCCIA_WORKER to it)",
+            )
+        })?;
+    Ok(goccia::isolation::WorkerProgram::new(found))
+}
+
 /// Per-call options as Python gives them.
 fn call_options(
     sandbox: &goccia::Sandbox,
     py: Python<'_>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
     cancel: Option<&CancelToken>,
     stdin: Option<&Bound<'_, PyAny>>,
     on_output: Option<Py<PyAny>>,
 ) -> PyResult<CallOptions> {
     let mut options = CallOptions::new();
-    if let Some(timeout) = timeout {
-        let timeout = Duration::try_from_secs_f64(timeout).map_err(|_| {
-            PyValueError::new_err(format!(
-                "timeout must be a number of seconds >= 0, not {timeout}"
-            ))
-        })?;
-        options = options.timeout(timeout);
+    if let Some(timeout) = timeout.filter(|timeout| !timeout.is_none()) {
+        let millis =
+            crate::spec::milliseconds(timeout, "timeout").map_err(PyValueError::new_err)?;
+        options = options.timeout(Duration::from_millis(millis));
     }
     if let Some(cancel) = cancel {
         options = options.cancel(&cancel.inner);
@@ -148,6 +208,94 @@ impl Kind {
     }
 }
 
+/// The keywords `Sandbox(...)` and `Sandbox.resolve_spec(...)` share that
+/// are not spelled as their spec field (seeds as pairs, limits as a
+/// `Limits`, network settings flat); every other keyword is its field in
+/// snake_case.
+struct Keywords<'a, 'py> {
+    seeds: Option<Vec<Bound<'py, PyAny>>>,
+    copy_rw: Option<Vec<Bound<'py, PyAny>>>,
+    files: Option<HashMap<String, Bound<'py, PyAny>>>,
+    seed_config: Option<Vec<String>>,
+    limits: Option<Bound<'py, PyAny>>,
+    allow_hosts: Option<Vec<String>>,
+    deny_private_ranges: Option<bool>,
+    fetch_max_bytes: Option<Bound<'py, PyAny>>,
+    settings: Option<&'a Bound<'py, pyo3::types::PyDict>>,
+}
+
+impl Keywords<'_, '_> {
+    /// The spec's fields (JSON spelling) these keywords set.
+    fn fields(self) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+        use serde_json::{Map, Value, json};
+        let mut fields = Map::new();
+        for (key, value) in self.settings.into_iter().flatten() {
+            let key: String = key.extract()?;
+            fields.insert(
+                crate::spec::camel(&key),
+                crate::spec::to_json(&value, &key)?,
+            );
+        }
+        let mut seeded = Vec::new();
+        for value in self.seeds.unwrap_or_default() {
+            let (host, target) = seed(&value)?;
+            seeded.push(json!({"from": host, "to": target}));
+        }
+        for value in self.copy_rw.unwrap_or_default() {
+            let (host, target) = seed(&value)?;
+            seeded.push(json!({"from": host, "to": target, "copyRw": true}));
+        }
+        for path in self.seed_config.unwrap_or_default() {
+            seeded.push(json!({"config": path}));
+        }
+        let mut files: Vec<_> = self.files.unwrap_or_default().into_iter().collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        for (path, content) in files {
+            let bytes = bytes_of(&content, "a file's content")?;
+            seeded.push(match String::from_utf8(bytes) {
+                Ok(text) => json!({"path": path, "text": text}),
+                Err(error) => {
+                    use base64::Engine;
+                    let encoded =
+                        base64::engine::general_purpose::STANDARD.encode(error.into_bytes());
+                    json!({"path": path, "base64": encoded})
+                }
+            });
+        }
+        if !seeded.is_empty() {
+            fields.insert("seeds".into(), Value::Array(seeded));
+        }
+        if let Some(limits) = self.limits {
+            let limits = match limits.extract::<PyRef<'_, Limits>>() {
+                Ok(limits) => limits.inner.clone(),
+                // A dict of keywords, as `Limits(**limits)` takes them.
+                Err(_) => Limits::from_keywords(limits.cast::<pyo3::types::PyDict>().ok())?.inner,
+            };
+            fields.insert(
+                "limits".into(),
+                serde_json::to_value(limits).expect("plain data"),
+            );
+        }
+        let mut network = Map::new();
+        if let Some(hosts) = self.allow_hosts {
+            network.insert("allowHost".into(), json!(hosts));
+        }
+        if let Some(deny) = self.deny_private_ranges {
+            network.insert("denyPrivateRanges".into(), json!(deny));
+        }
+        if let Some(bytes) = self.fetch_max_bytes {
+            network.insert(
+                "fetchMaxBytes".into(),
+                crate::spec::to_json(&bytes, "fetch_max_bytes")?,
+            );
+        }
+        if !network.is_empty() {
+            fields.insert("network".into(), Value::Object(network));
+        }
+        Ok(fields)
+    }
+}
+
 impl Sandbox {
     /// Runs `kind` with the GIL released.
     #[allow(clippy::too_many_arguments)]
@@ -156,7 +304,7 @@ impl Sandbox {
         py: Python<'_>,
         kind: Kind,
         source: &str,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
         cancel: Option<&CancelToken>,
         stdin: Option<&Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
@@ -175,83 +323,96 @@ impl Sandbox {
 #[pymethods]
 impl Sandbox {
     #[new]
-    #[pyo3(signature = (*, seeds=None, copy_rw=None, files=None, seed_config=None, limits=None, policy=None, writable=None, env=None, allow_hosts=None, deny_private_ranges=false, exclude=None, gitignore=false, audit_log=None))]
+    #[pyo3(signature = (*, spec=None, seeds=None, copy_rw=None, files=None, seed_config=None, limits=None, approver=None, allow_hosts=None, deny_private_ranges=None, fetch_max_bytes=None, **settings))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
+        spec: Option<Bound<'_, PyAny>>,
         seeds: Option<Vec<Bound<'_, PyAny>>>,
         copy_rw: Option<Vec<Bound<'_, PyAny>>>,
         files: Option<HashMap<String, Bound<'_, PyAny>>>,
         seed_config: Option<Vec<String>>,
-        limits: Option<PyRef<'_, Limits>>,
-        policy: Option<&str>,
-        writable: Option<Vec<String>>,
-        env: Option<HashMap<String, String>>,
+        limits: Option<Bound<'_, PyAny>>,
+        approver: Option<Py<PyAny>>,
         allow_hosts: Option<Vec<String>>,
-        deny_private_ranges: bool,
-        exclude: Option<Vec<String>>,
-        gitignore: bool,
-        audit_log: Option<String>,
+        deny_private_ranges: Option<bool>,
+        fetch_max_bytes: Option<Bound<'_, PyAny>>,
+        settings: Option<&Bound<'_, pyo3::types::PyDict>>,
     ) -> PyResult<Self> {
-        let mut builder = goccia::Sandbox::builder().gitignore(gitignore);
-        if let Some(limits) = limits {
-            builder = builder.limits(limits.inner.clone());
+        let keywords = Keywords {
+            seeds,
+            copy_rw,
+            files,
+            seed_config,
+            limits,
+            allow_hosts,
+            deny_private_ranges,
+            fetch_max_bytes,
+            settings,
+        };
+        let mut fields = keywords.fields()?;
+        if approver.is_some() && !fields.contains_key("approve") {
+            fields.insert("approve".into(), serde_json::json!("callback"));
         }
-        for value in seeds.unwrap_or_default() {
-            let (host, target) = seed(&value)?;
-            builder = builder.seed(host, target.as_deref());
+        // Not validated here: the build validates once, limits first.
+        let spec = crate::spec::spec_from(spec.as_ref(), fields, false)?;
+        let mut extras = goccia::Extras::default();
+        if let Some(callback) = approver {
+            extras.approver = Some(Arc::new(PyApprover { callback }));
         }
-        for value in copy_rw.unwrap_or_default() {
-            let (host, target) = seed(&value)?;
-            builder = builder.copy_rw(host, target.as_deref());
+        if spec.isolation == goccia::IsolationMode::Process {
+            extras.worker = Some(worker_program()?);
         }
-        for path in seed_config.unwrap_or_default() {
-            builder = builder.seed_config(path);
-        }
-        let mut files: Vec<_> = files.unwrap_or_default().into_iter().collect();
-        files.sort_by(|a, b| a.0.cmp(&b.0));
-        for (path, content) in files {
-            builder = builder.file(&path, bytes_of(&content, "a file's content")?);
-        }
-        if let Some(name) = policy {
-            let mode = goccia::PolicyMode::parse(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "policy must be \"read-only\", \"workspace-write\" or \"full\", not {name:?}"
-                ))
-            })?;
-            builder = builder.policy(mode);
-        }
-        for path in writable.unwrap_or_default() {
-            builder = builder.writable(path);
-        }
-        let mut env: Vec<_> = env.unwrap_or_default().into_iter().collect();
-        env.sort();
-        for (name, value) in env {
-            builder = builder.env(name, value);
-        }
-        let mut network = goccia::NetPolicy::builder().private_ranges_refused(deny_private_ranges);
-        for host in allow_hosts.unwrap_or_default() {
-            let allowed = goccia::AllowedHost::parse(&host)
-                .map_err(|error| PyValueError::new_err(format!("allow_hosts: {error}")))?;
-            network = network.allow(allowed);
-        }
-        builder = builder.network(network.build());
-        for pattern in exclude.unwrap_or_default() {
-            builder = builder.exclude(pattern);
-        }
-        if let Some(path) = audit_log {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-                .map_err(|error| PyValueError::new_err(format!("audit_log {path}: {error}")))?;
-            builder = builder.audit(goccia::Audit::new(Some(Box::new(file))));
-        }
+        extras.advice = Some(goccia::spec::advice_for(goccia::Spelling::Python));
         // Seeding reads the host: other Python threads go on meanwhile.
-        let sandbox = py.detach(|| builder.build()).map_err(errors::setup)?;
+        let sandbox = py
+            .detach(|| {
+                goccia::SandboxBuilder::from_spec(spec)
+                    .extras(extras)
+                    .build()
+            })
+            .map_err(errors::setup)?;
         Ok(Sandbox {
             inner: Arc::new(sandbox),
         })
+    }
+
+    /// The spec `Sandbox(...)` with the same keywords would be built from,
+    /// validated, as a dict (what `spec=` takes; `goccia spec` prints the
+    /// same for the CLI's flags).
+    #[staticmethod]
+    #[pyo3(signature = (*, spec=None, seeds=None, copy_rw=None, files=None, seed_config=None, limits=None, allow_hosts=None, deny_private_ranges=None, fetch_max_bytes=None, **settings))]
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_spec(
+        py: Python<'_>,
+        spec: Option<Bound<'_, PyAny>>,
+        seeds: Option<Vec<Bound<'_, PyAny>>>,
+        copy_rw: Option<Vec<Bound<'_, PyAny>>>,
+        files: Option<HashMap<String, Bound<'_, PyAny>>>,
+        seed_config: Option<Vec<String>>,
+        limits: Option<Bound<'_, PyAny>>,
+        allow_hosts: Option<Vec<String>>,
+        deny_private_ranges: Option<bool>,
+        fetch_max_bytes: Option<Bound<'_, PyAny>>,
+        settings: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let keywords = Keywords {
+            seeds,
+            copy_rw,
+            files,
+            seed_config,
+            limits,
+            allow_hosts,
+            deny_private_ranges,
+            fetch_max_bytes,
+            settings,
+        };
+        let mut spec = crate::spec::spec_from(spec.as_ref(), keywords.fields()?, true)?;
+        let here = std::env::current_dir()
+            .map_err(|error| PyValueError::new_err(format!("the current folder: {error}")))?;
+        spec.resolve_host_paths(&here);
+        let json = py.import("json")?;
+        Ok(json.call_method1("loads", (spec.to_json(),))?.unbind())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -270,7 +431,7 @@ impl Sandbox {
         &self,
         py: Python<'_>,
         command: &str,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'_, PyAny>>,
         cancel: Option<PyRef<'_, CancelToken>>,
         stdin: Option<Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
@@ -279,7 +440,7 @@ impl Sandbox {
             py,
             Kind::Shell,
             command,
-            timeout,
+            timeout.as_ref(),
             cancel.as_deref(),
             stdin.as_ref(),
             on_output,
@@ -292,7 +453,7 @@ impl Sandbox {
         &self,
         py: Python<'_>,
         entry: &str,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'_, PyAny>>,
         cancel: Option<PyRef<'_, CancelToken>>,
         on_output: Option<Py<PyAny>>,
     ) -> PyResult<Run> {
@@ -300,7 +461,7 @@ impl Sandbox {
             py,
             Kind::Script,
             entry,
-            timeout,
+            timeout.as_ref(),
             cancel.as_deref(),
             None,
             on_output,
@@ -313,7 +474,7 @@ impl Sandbox {
         &self,
         py: Python<'_>,
         source: &str,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'_, PyAny>>,
         cancel: Option<PyRef<'_, CancelToken>>,
         on_output: Option<Py<PyAny>>,
     ) -> PyResult<Run> {
@@ -321,7 +482,7 @@ impl Sandbox {
             py,
             Kind::Code,
             source,
-            timeout,
+            timeout.as_ref(),
             cancel.as_deref(),
             None,
             on_output,
@@ -332,26 +493,27 @@ impl Sandbox {
     /// its `Pending`: `wait` gives the outcome if it comes within a few
     /// microseconds, else `done(run, error)` is called on the worker when
     /// it ends (the asyncio variants are built on the two).
-    #[pyo3(signature = (kind, source, timeout, cancel, stdin, done))]
+    #[pyo3(signature = (kind, source, timeout, cancel, stdin, on_output, done))]
     #[allow(clippy::too_many_arguments)]
     fn _spawn(
         &self,
         py: Python<'_>,
         kind: &str,
         source: String,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'_, PyAny>>,
         cancel: Option<PyRef<'_, CancelToken>>,
         stdin: Option<Bound<'_, PyAny>>,
+        on_output: Option<Py<PyAny>>,
         done: Py<PyAny>,
     ) -> PyResult<Pending> {
         let kind = Kind::parse(kind)?;
         let options = call_options(
             &self.inner,
             py,
-            timeout,
+            timeout.as_ref(),
             cancel.as_deref(),
             stdin.as_ref(),
-            None,
+            on_output,
         )?;
         let sandbox = self.inner.clone();
         let pending = Pending::new(done);
@@ -364,41 +526,47 @@ impl Sandbox {
     }
 
     /// `await sandbox.arun_shell(...)`: `run_shell` without blocking the
-    /// event loop; cancelling the task cancels the run.
-    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None))]
+    /// event loop; cancelling the task cancels the run. `on_output` is
+    /// called on the run's thread (not the loop's) as output is produced.
+    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None, on_output=None))]
     fn arun_shell<'py>(
         slf: &Bound<'py, Self>,
         command: String,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'py, PyAny>>,
         cancel: Option<Py<CancelToken>>,
         stdin: Option<Bound<'py, PyAny>>,
+        on_output: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let helper = slf.py().import("goccia._aio")?.getattr("arun")?;
-        helper.call1((slf, "shell", command, timeout, cancel, stdin))
+        helper.call1((slf, "shell", command, timeout, cancel, stdin, on_output))
     }
 
     /// `await sandbox.arun_script(entry)`.
-    #[pyo3(signature = (entry, *, timeout=None, cancel=None))]
+    #[pyo3(signature = (entry, *, timeout=None, cancel=None, on_output=None))]
     fn arun_script<'py>(
         slf: &Bound<'py, Self>,
         entry: String,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'py, PyAny>>,
         cancel: Option<Py<CancelToken>>,
+        on_output: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let helper = slf.py().import("goccia._aio")?.getattr("arun")?;
-        helper.call1((slf, "script", entry, timeout, cancel, slf.py().None()))
+        let none = slf.py().None();
+        helper.call1((slf, "script", entry, timeout, cancel, none, on_output))
     }
 
     /// `await sandbox.arun_code(source)`.
-    #[pyo3(signature = (source, *, timeout=None, cancel=None))]
+    #[pyo3(signature = (source, *, timeout=None, cancel=None, on_output=None))]
     fn arun_code<'py>(
         slf: &Bound<'py, Self>,
         source: String,
-        timeout: Option<f64>,
+        timeout: Option<Bound<'py, PyAny>>,
         cancel: Option<Py<CancelToken>>,
+        on_output: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let helper = slf.py().import("goccia._aio")?.getattr("arun")?;
-        helper.call1((slf, "code", source, timeout, cancel, slf.py().None()))
+        let none = slf.py().None();
+        helper.call1((slf, "code", source, timeout, cancel, none, on_output))
     }
 
     /// A file's content.
@@ -546,7 +714,7 @@ impl Sandbox {
     #[getter]
     fn limits(&self) -> Limits {
         Limits {
-            inner: self.inner.limits().clone(),
+            inner: goccia::LimitsSpec::from(self.inner.limits()),
         }
     }
 

@@ -191,14 +191,49 @@ impl From<&goccia_core::NetPolicy> for NetworkSpec {
 /// A host program the shell may run: its name, and its path (else found
 /// in the system directories of the host's `PATH`). On a command line
 /// `name[=path]`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// In JSON either that text or `{"name": ..., "path": ...}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HostCommandSpec {
     /// The name the shell runs it by.
     pub name: String,
     /// Where it is on the host.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,
+}
+
+impl<'de> Deserialize<'de> for HostCommandSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// The object form, read strictly.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            name: String,
+            #[serde(default)]
+            path: Option<PathBuf>,
+        }
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = HostCommandSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"name\", \"name=path\" or {\"name\", \"path\"}")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(text.parse().unwrap_or_else(|never| match never {}))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let fields =
+                    Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(HostCommandSpec {
+                    name: fields.name,
+                    path: fields.path,
+                })
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
 }
 
 impl std::str::FromStr for HostCommandSpec {
@@ -273,7 +308,13 @@ impl SandboxSpec {
     pub fn resolve_host_paths(&mut self, folder: &std::path::Path) {
         let resolve = |path: &mut PathBuf| {
             if path.is_relative() {
-                *path = folder.join(&*path);
+                // `.` parts dropped (`./src` is `<folder>/src`); `..` kept,
+                // as it may cross a link the host resolves.
+                *path = folder
+                    .join(&*path)
+                    .components()
+                    .filter(|part| *part != std::path::Component::CurDir)
+                    .collect();
             }
         };
         for seed in &mut self.seeds {

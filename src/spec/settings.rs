@@ -29,6 +29,30 @@ impl SpecError {
     }
 }
 
+impl crate::SetupError {
+    /// The message as a surface using `spelling` should show it: a setting
+    /// out of range named first in that spelling (`--max-memory: ...`,
+    /// `Limits(max_memory=): ...`), a seed over a quota followed by the
+    /// setting to raise.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        use goccia_core::LimitsError;
+        match self {
+            crate::SetupError::Spec(error) => error.spelled(spelling),
+            crate::SetupError::Limits(LimitsError::OutOfRange { kind, .. }) => format!(
+                "{}: {self}",
+                setting_name(
+                    &format!("limits.{}", super::limits::json_name_of(*kind)),
+                    spelling
+                )
+            ),
+            other => match other.limit() {
+                Some(kind) => format!("{other}{}", advice_for(spelling).for_limit(kind)),
+                None => other.to_string(),
+            },
+        }
+    }
+}
+
 /// (JSON path, flag, Python, Rust) of every setting besides the limits.
 const SETTINGS: &[(&str, &str, &str, &str)] = &[
     (

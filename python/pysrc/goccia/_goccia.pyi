@@ -5,11 +5,13 @@ from typing import Any, Literal
 
 Seed = tuple[str, str] | str
 Size = int | str
+Seconds = float | str
 OnOutput = Callable[[Literal["stdout", "stderr"], bytes], object]
 
 class GocciaError(Exception): ...
 class SetupError(GocciaError):
     limit: str | None
+class SpecError(SetupError, ValueError): ...
 class AccessError(GocciaError):
     path: str
     denied: bool
@@ -24,10 +26,11 @@ class SnapshotLimitError(GocciaError):
     limit: str
 
 class Limits:
+    NAMES: list[str]
     def __init__(
         self,
         *,
-        timeout: float | None = None,
+        timeout: Seconds | None = None,
         max_memory: Size | None = None,
         stack_size: Size | None = None,
         fs_quota_bytes: Size | None = None,
@@ -36,6 +39,13 @@ class Limits:
         output_overflow: Literal["fail", "truncate"] | None = None,
         max_depth: int | None = None,
         max_snapshots: int | None = None,
+        max_commands: int | None = None,
+        max_loop_iterations: int | None = None,
+        max_function_depth: int | None = None,
+        max_substitution_bytes: Size | None = None,
+        max_buffered_input: Size | None = None,
+        max_concurrent_stages: int | None = None,
+        max_value_bytes: Size | None = None,
     ) -> None: ...
     @property
     def timeout(self) -> float: ...
@@ -55,6 +65,20 @@ class Limits:
     def max_depth(self) -> int: ...
     @property
     def max_snapshots(self) -> int: ...
+    @property
+    def max_commands(self) -> int: ...
+    @property
+    def max_loop_iterations(self) -> int: ...
+    @property
+    def max_function_depth(self) -> int: ...
+    @property
+    def max_substitution_bytes(self) -> int: ...
+    @property
+    def max_buffered_input(self) -> int: ...
+    @property
+    def max_concurrent_stages(self) -> int: ...
+    @property
+    def max_value_bytes(self) -> int: ...
 
 class CancelToken:
     def __init__(self) -> None: ...
@@ -123,42 +147,75 @@ class Sandbox:
     def __init__(
         self,
         *,
+        spec: Mapping[str, Any] | str | None = None,
         seeds: Sequence[Seed] | None = None,
         copy_rw: Sequence[Seed] | None = None,
         files: Mapping[str, str | bytes] | None = None,
         seed_config: Sequence[str] | None = None,
-        limits: Limits | None = None,
+        limits: Limits | Mapping[str, Any] | None = None,
+        approver: Callable[[dict[str, str]], bool | str] | None = None,
+        allow_hosts: Sequence[str] | None = None,
+        deny_private_ranges: bool | None = None,
+        fetch_max_bytes: Size | None = None,
         policy: Literal["read-only", "workspace-write", "full"] | None = None,
         writable: Sequence[str] | None = None,
+        approve: Literal["never", "always", "callback"] | None = None,
         env: Mapping[str, str] | None = None,
-        allow_hosts: Sequence[str] | None = None,
-        deny_private_ranges: bool = False,
         exclude: Sequence[str] | None = None,
-        gitignore: bool = False,
+        gitignore: bool | None = None,
+        symlinks: Literal["refuse", "skip", "keep"] | None = None,
+        isolation: Literal["none", "process"] | None = None,
+        host_commands: Sequence[str | Mapping[str, str]] | None = None,
+        host_command_memory: Size | None = None,
+        mode: Literal["interpreted", "bytecode"] | None = None,
         audit_log: str | None = None,
     ) -> None: ...
+    @staticmethod
+    def resolve_spec(
+        *,
+        spec: Mapping[str, Any] | str | None = None,
+        seeds: Sequence[Seed] | None = None,
+        copy_rw: Sequence[Seed] | None = None,
+        files: Mapping[str, str | bytes] | None = None,
+        seed_config: Sequence[str] | None = None,
+        limits: Limits | Mapping[str, Any] | None = None,
+        allow_hosts: Sequence[str] | None = None,
+        deny_private_ranges: bool | None = None,
+        fetch_max_bytes: Size | None = None,
+        **settings: Any,
+    ) -> dict[str, Any]: ...
     def __enter__(self) -> Sandbox: ...
     def __exit__(self, *args: object) -> bool: ...
     def run_shell(
         self,
         command: str,
         *,
-        timeout: float | None = None,
+        timeout: Seconds | None = None,
         cancel: CancelToken | None = None,
         stdin: str | bytes | None = None,
         on_output: OnOutput | None = None,
     ) -> Run: ...
     def run_script(
-        self, entry: str, *, timeout: float | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
+        self, entry: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
     ) -> Run: ...
     def run_code(
-        self, source: str, *, timeout: float | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
+        self, source: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
     ) -> Run: ...
     def arun_shell(
-        self, command: str, *, timeout: float | None = None, cancel: CancelToken | None = None, stdin: str | bytes | None = None
+        self,
+        command: str,
+        *,
+        timeout: Seconds | None = None,
+        cancel: CancelToken | None = None,
+        stdin: str | bytes | None = None,
+        on_output: OnOutput | None = None,
     ) -> Awaitable[Run]: ...
-    def arun_script(self, entry: str, *, timeout: float | None = None, cancel: CancelToken | None = None) -> Awaitable[Run]: ...
-    def arun_code(self, source: str, *, timeout: float | None = None, cancel: CancelToken | None = None) -> Awaitable[Run]: ...
+    def arun_script(
+        self, entry: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
+    ) -> Awaitable[Run]: ...
+    def arun_code(
+        self, source: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
+    ) -> Awaitable[Run]: ...
     def read(self, path: str) -> bytes: ...
     def write(self, path: str, content: str | bytes) -> None: ...
     def remove(self, path: str) -> None: ...
