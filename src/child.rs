@@ -5,6 +5,7 @@
 
 use bytes::Bytes;
 use goccia_vfs::{SeedSpec, VfsPath};
+use std::sync::Arc;
 
 use crate::Sandbox;
 use crate::error::ChildSeedError;
@@ -97,6 +98,10 @@ impl Sandbox {
         child.set_isolation(self.isolation.clone(), true);
         child.host = self.host.clone();
         child.parent_paths = seeds.iter().filter_map(ChildSeed::parent_path).collect();
+        child.spec = Arc::new(crate::SandboxSpec {
+            seeds: Vec::new(),
+            ..(*self.spec).clone()
+        });
         Ok(child)
     }
 }

@@ -84,6 +84,8 @@ pub struct Sandbox {
     pub(crate) remote: Option<Arc<crate::isolation::remote::Remote>>,
     /// The host commands its shells may run (contract §14).
     pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
+    /// What it was built from (a child: its parent's, without seeds).
+    pub(crate) spec: Arc<crate::SandboxSpec>,
 }
 
 /// A sandbox's shell session state, shared by its `$` and its sessions.
@@ -118,6 +120,7 @@ impl Sandbox {
             isolation: crate::isolation::Isolation::None,
             remote: None,
             host: None,
+            spec: Arc::default(),
         }
     }
 
@@ -171,6 +174,23 @@ impl Sandbox {
     /// ```
     pub fn policy(&self) -> goccia_vfs::WritePolicy {
         self.vfs.lock().policy().unwrap_or_default()
+    }
+
+    /// The spec this sandbox was built from (docs/spec.md): seeds with
+    /// their host paths, limits, policy and every other setting, as each
+    /// surface shows a caller asking how its sandbox is set up. A child
+    /// has its parent's, with no seeds (it is seeded from the parent).
+    ///
+    /// ```
+    /// # use goccia::{PolicyMode, Sandbox, SandboxSpec};
+    /// let spec = SandboxSpec { policy: PolicyMode::ReadOnly, ..SandboxSpec::default() };
+    /// let sandbox = spec.build()?;
+    /// assert_eq!(sandbox.spec(), &spec);
+    /// assert_eq!(sandbox.child(&[])?.spec().policy, PolicyMode::ReadOnly);
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn spec(&self) -> &crate::SandboxSpec {
+        &self.spec
     }
 
     /// The limits every run gets.

@@ -15,12 +15,49 @@ use goccia::{
     Spelling, SymlinkPolicy,
 };
 
-/// A flag whose values are the names of a [`Named`] type, listed for
-/// `--help` from the type's own table.
-pub fn named<T: Named + Send + Sync + Clone>() -> impl clap::builder::TypedValueParser<Value = T> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(T::NAMES)
-        .map(|name| T::from_name(&name).expect("one of the listed names"))
+/// A flag whose values are the names of a [`Named`] type: listed for
+/// `--help` from the type's own table, and a wrong one refused in the
+/// words every surface uses (`--policy: `open` is not one of ...`).
+pub fn named<T: Named + Send + Sync + Clone>() -> NamedParser<T> {
+    NamedParser(std::marker::PhantomData)
+}
+
+/// See [`named`].
+#[derive(Clone)]
+pub struct NamedParser<T>(std::marker::PhantomData<T>);
+
+impl<T: Named + Send + Sync + Clone> clap::builder::TypedValueParser for NamedParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        T::from_name(&text).map_err(|error| {
+            let flag = arg
+                .and_then(Arg::get_long)
+                .map(|long| format!("--{long}: "))
+                .unwrap_or_default();
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("{flag}{error}\n"),
+            )
+            .with_cmd(command)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            T::NAMES
+                .iter()
+                .map(|name| clap::builder::PossibleValue::new(*name)),
+        ))
+    }
 }
 
 /// `--env NAME=VALUE`.
@@ -303,12 +340,8 @@ fn with_limits(
             Ok(number) => serde_json::Value::from(number),
             Err(_) => serde_json::Value::from(text.clone()),
         };
-        if let Err(error) = serde_json::from_value::<goccia::LimitsSpec>(value.clone()) {
-            let setting = format!("limits.{json}");
-            return Err(
-                SpecError::new(setting, format!("`{text}`: {error}")).spelled(Spelling::Flag)
-            );
-        }
+        goccia::LimitsSpec::from_value(value.clone())
+            .map_err(|error| error.spelled(Spelling::Flag))?;
     }
     Ok(serde_json::from_value(value).expect("each value was checked"))
 }
@@ -322,8 +355,9 @@ fn size(setting: &str, text: &str) -> Result<u64, String> {
 pub fn read_spec_file(path: &std::path::Path) -> Result<SandboxSpec, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("--spec {}: {error}", path.display()))?;
+    // The file's own spelling: `limits.maxMemory` names its field.
     let mut spec = SandboxSpec::from_json(&text)
-        .map_err(|error| format!("--spec {}: {}", path.display(), error.problem))?;
+        .map_err(|error| format!("--spec {}: {error}", path.display()))?;
     let folder = path.parent().unwrap_or(std::path::Path::new("."));
     spec.resolve_host_paths(folder);
     Ok(spec)

@@ -58,5 +58,7 @@ mod seeding;
 mod serve;
 #[path = "e2e/shell.rs"]
 mod shell;
+#[path = "e2e/spec_parity.rs"]
+mod spec_parity;
 #[path = "e2e/write_back.rs"]
 mod write_back;

@@ -11,7 +11,8 @@
 //!
 //! - [`McpConfig`]: how sessions are made (a sandbox factory) and what
 //!   they may do, every default stated.
-//! - [`GocciaMcp`]: one session's handler (the tools).
+//! - [`GocciaMcp`]: one session's handler (the tools, and the sandbox's
+//!   spec as a resource).
 //! - [`serve_stdio`], [`serve_http`]: the two transports; HTTP requires a
 //!   bearer token.
 
@@ -22,6 +23,7 @@ mod config;
 mod framing;
 mod params;
 mod render;
+mod resources;
 mod tools;
 mod transport;
 

@@ -98,8 +98,8 @@ impl Limits {
                 crate::spec::to_json(&item, &name)?
             };
             // Read as each keyword comes, so an error names its keyword.
-            serde_json::from_value::<goccia::LimitsSpec>(value.clone())
-                .map_err(|error| crate::errors::spec(format!("{name}: {error}"), None))?;
+            goccia::LimitsSpec::from_value(value.clone())
+                .map_err(|error| crate::spec::spec_error(&error))?;
         }
         let inner = serde_json::from_value(value).expect("read above");
         Ok(Limits { inner })

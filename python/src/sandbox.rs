@@ -718,6 +718,16 @@ impl Sandbox {
         }
     }
 
+    /// The spec this sandbox was built from, as a dict (what `spec=`
+    /// takes; a child has its parent's, without seeds).
+    #[getter]
+    fn spec(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let json = py.import("json")?;
+        Ok(json
+            .call_method1("loads", (self.inner.spec().to_json(),))?
+            .unbind())
+    }
+
     /// The write policy's mode.
     #[getter]
     fn policy(&self) -> String {

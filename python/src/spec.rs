@@ -144,19 +144,15 @@ pub fn spec_from(
             }
         }
     }
-    let spec: goccia::SandboxSpec = serde_json::from_value(value).map_err(|error| {
-        // serde names JSON fields: say them as keyword arguments.
-        let text = error.to_string();
-        match text.strip_prefix("unknown field `") {
-            Some(rest) => {
-                let field = rest.split('`').next().unwrap_or("");
-                PyTypeError::new_err(format!(
-                    "Sandbox() got an unexpected keyword `{}` (the settings: docs/spec.md)",
-                    snake(field)
-                ))
-            }
-            None => crate::errors::spec(text, None),
+    let spec = goccia::SandboxSpec::from_value(value).map_err(|error| {
+        // An unknown setting is an unexpected keyword, as Python says it.
+        if error.problem.starts_with("no such setting") && !error.setting.contains('.') {
+            return PyTypeError::new_err(format!(
+                "Sandbox() got an unexpected keyword `{}` (the settings: docs/spec.md)",
+                snake(&error.setting)
+            ));
         }
+        spec_error(&error)
     })?;
     if validate {
         spec.validate().map_err(|error| spec_error(&error))?;

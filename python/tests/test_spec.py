@@ -44,6 +44,19 @@ def test_every_spec_field_is_a_keyword():
         assert changed == [field], (keyword, changed)
 
 
+def test_the_sandbox_keeps_the_spec_it_was_built_from(tmp_path, monkeypatch):
+    # Every setting at once, each away from its default, built for real.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ws").mkdir()
+    keywords = {keyword: value for keyword, value in NON_DEFAULT.values() if keyword not in ("seeds", "isolation", "host_commands")}
+    keywords["seeds"] = ["ws=/w"]
+    sandbox = goccia.Sandbox(**keywords)
+    assert sandbox.spec == goccia.Sandbox.resolve_spec(**keywords)
+    assert sandbox.spec["seeds"] == [{"from": str(tmp_path / "ws"), "to": "/w"}]
+    assert sandbox.spec["auditLog"] == str(tmp_path / "audit.jsonl")
+    assert sandbox.child(["/w"]).spec == {**sandbox.spec, "seeds": []}
+
+
 def test_every_limit_is_a_keyword_of_limits():
     defaults = goccia.Sandbox.resolve_spec()["limits"]
     assert len(goccia.Limits.NAMES) == len(defaults)
@@ -78,7 +91,11 @@ def test_spec_json_round_trips_and_keywords_override_it(tmp_path):
         ({"isolation": "vm"}, "`vm` is not one of none, process"),
         ({"approve": "maybe"}, "`maybe` is not one of never, always, prompt, client, callback"),
         ({"writable": ["out"]}, "writable=: `out` is not an absolute sandbox path"),
+        ({"limits": {"max_memory": 1}}, "Limits(max_memory=): the memory limit of 1 is out of range: it must be at least 1048576"),
+        ({"allow_hosts": ["http://x/"]}, "allow_hosts=: `http://x/`: give a host and optional port, not a URL"),
         ({"limits": {"max_memory": "lots"}}, "Limits(max_memory=): `lots` is not a size"),
+        ({"spec": {"limits": {"maxMemory": "lots"}}}, "Limits(max_memory=): `lots` is not a size"),
+        ({"spec": {"network": {"allowHosts": []}}}, "network.allowHosts: no such setting"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_keyword(keywords, words):

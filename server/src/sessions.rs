@@ -67,8 +67,7 @@ pub fn merged_spec(
 ) -> Result<SandboxSpec, SpecError> {
     let mut value = serde_json::to_value(ceiling).expect("a spec is plain data");
     merge(&mut value, serde_json::Value::Object(asked));
-    let spec: SandboxSpec = serde_json::from_value(value)
-        .map_err(|error| goccia::SpecError::new("spec", error.to_string()))?;
+    let spec = SandboxSpec::from_value(value)?;
     spec.validate()?;
     spec.within(ceiling)?;
     Ok(spec)

@@ -6,6 +6,7 @@ mod support;
 
 use std::sync::{Arc, Barrier};
 
+use goccia::Named;
 use goccia_server::clock::ManualClock;
 use serde_json::json;
 use support::*;
@@ -595,6 +596,42 @@ fn the_openapi_document_lists_every_route() {
         assert!(paths.contains_key(path), "{path} is documented");
     }
     assert_eq!(paths.len(), 14, "and nothing else");
+    assert!(paths["/v1/sandboxes/{id}"].get("get").is_some());
+    // The session body documents every setting of the spec (and only
+    // those, besides the session's own fields), with every limit.
+    let body = &paths["/v1/sandboxes"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        ["properties"];
+    let mut documented: Vec<&String> = body.as_object().unwrap().keys().collect();
+    documented.sort();
+    let spec = serde_json::to_value(goccia::SandboxSpec::default()).unwrap();
+    let session_fields = ["capabilities", "ttlSeconds", "workspace"].map(String::from);
+    let mut fields: Vec<&String> = spec.as_object().unwrap().keys().collect();
+    fields.extend(&session_fields);
+    fields.sort();
+    fields.dedup();
+    assert_eq!(documented, fields);
+    let mut limits: Vec<&String> = body["limits"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    limits.sort();
+    let mut known: Vec<&String> = spec["limits"].as_object().unwrap().keys().collect();
+    known.sort();
+    assert_eq!(limits, known);
+    for (field, names) in [
+        ("policy", goccia::PolicyMode::NAMES),
+        ("symlinks", goccia::SymlinkPolicy::NAMES),
+        ("approve", goccia::Approve::NAMES),
+        ("isolation", goccia::IsolationMode::NAMES),
+        ("mode", goccia::ExecMode::NAMES),
+    ] {
+        let schema = match body[field].get("$ref") {
+            Some(_) => &document.ok()["components"]["schemas"]["Policy"],
+            None => &body[field],
+        };
+        assert_eq!(schema["enum"], json!(names), "{field}");
+    }
 }
 
 #[test]

@@ -134,6 +134,13 @@ impl SandboxSpec {
         sandbox.set_isolation(isolation, false);
         sandbox.host = host;
         sandbox.seed_skipped = filter.skipped();
+        // What it was built from, with the host paths as they were read
+        // (relative ones from the current folder).
+        let mut built_from = self.clone();
+        if let Ok(here) = std::env::current_dir() {
+            built_from.resolve_host_paths(&here);
+        }
+        sandbox.spec = Arc::new(built_from);
         Ok(sandbox)
     }
 

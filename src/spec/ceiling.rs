@@ -3,7 +3,8 @@
 //! "Ceilings").
 
 use super::limits::LIMIT_NAMES;
-use super::{IsolationMode, SandboxSpec};
+use super::{Approve, IsolationMode, SandboxSpec};
+use goccia_vfs::PolicyMode;
 
 /// A setting a spec asks more of than its ceiling allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,8 +23,9 @@ impl SandboxSpec {
     /// every limit at most the ceiling's; a policy no wider; only hosts,
     /// host commands and a body cap the ceiling allows; private ranges
     /// refused when the ceiling refuses them; a worker when the ceiling
-    /// runs in one; no audit log of its own (the ceiling's host decides
-    /// where events go).
+    /// runs in one; the ceiling's approver or none; writable roots below
+    /// the ceiling's under its workspace-write; no audit log of its own
+    /// (the ceiling's host decides where events go).
     pub fn within(&self, ceiling: &SandboxSpec) -> Result<(), Widening> {
         let wider = |setting: &str, asked: String, allowed: String| {
             Err(Widening {
@@ -52,6 +54,29 @@ impl SandboxSpec {
                 "policy",
                 self.policy.to_string(),
                 ceiling.policy.to_string(),
+            );
+        }
+        // An approver the ceiling does not have would let a session grant
+        // itself what the host's policy refuses.
+        if self.approve != ceiling.approve && self.approve != Approve::Never {
+            return wider(
+                "approve",
+                self.approve.to_string(),
+                ceiling.approve.to_string(),
+            );
+        }
+        // Under the ceiling's workspace-write, writable roots only below
+        // its own.
+        if ceiling.policy == PolicyMode::WorkspaceWrite
+            && let Some(root) = self
+                .writable
+                .iter()
+                .find(|root| !ceiling.writable.iter().any(|allowed| below(root, allowed)))
+        {
+            return wider(
+                "writable",
+                root.clone(),
+                format!("[{}]", ceiling.writable.join(", ")),
             );
         }
         if let Some(host) = self
@@ -112,6 +137,15 @@ impl SandboxSpec {
     }
 }
 
+/// Whether sandbox path `path` is `root` or inside it.
+fn below(path: &str, root: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    path == root
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,8 +180,28 @@ mod tests {
             command.within(&ceiling).unwrap_err().setting,
             "hostCommands"
         );
-        let mut isolated = SandboxSpec::default();
-        isolated.isolation = IsolationMode::Process;
+        let approving = SandboxSpec {
+            approve: Approve::Always,
+            ..SandboxSpec::default()
+        };
+        assert_eq!(approving.within(&ceiling).unwrap_err().setting, "approve");
+        assert!(SandboxSpec::default().within(&approving).is_ok());
+        let workspace = SandboxSpec {
+            policy: PolicyMode::WorkspaceWrite,
+            writable: vec!["/out".into()],
+            ..SandboxSpec::default()
+        };
+        let mut below = workspace.clone();
+        below.writable = vec!["/out/logs".into()];
+        assert!(below.within(&workspace).is_ok());
+        let mut beside = workspace.clone();
+        beside.writable = vec!["/outside".into()];
+        assert_eq!(beside.within(&workspace).unwrap_err().setting, "writable");
+        assert!(beside.within(&ceiling).is_ok(), "under full anything goes");
+        let isolated = SandboxSpec {
+            isolation: IsolationMode::Process,
+            ..SandboxSpec::default()
+        };
         assert!(SandboxSpec::default().within(&isolated).is_err());
         assert!(isolated.within(&isolated).is_ok());
     }

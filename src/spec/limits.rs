@@ -121,6 +121,18 @@ impl From<&Limits> for LimitsSpec {
 }
 
 impl LimitsSpec {
+    /// Reads limits from a JSON value (a binding's keywords); an error
+    /// names the limit (`limits.maxMemory`).
+    pub fn from_value(value: serde_json::Value) -> Result<LimitsSpec, SpecError> {
+        super::read_at_path(value).map_err(|error| SpecError {
+            setting: match error.setting.as_str() {
+                "spec" => "limits".to_string(),
+                field => format!("limits.{field}"),
+            },
+            ..error
+        })
+    }
+
     /// The limits a sandbox runs with.
     pub fn to_limits(&self) -> Limits {
         Limits {
@@ -170,7 +182,7 @@ impl LimitsSpec {
 /// else the number (for help texts and printed specs).
 pub fn size_text(bytes: u64) -> String {
     for (shift, suffix) in [(30, 'g'), (20, 'm'), (10, 'k')] {
-        if bytes != 0 && bytes % (1 << shift) == 0 {
+        if bytes != 0 && bytes.is_multiple_of(1 << shift) {
             return format!("{}{suffix}", bytes >> shift);
         }
     }

@@ -293,13 +293,51 @@ goccia_core::named!(IsolationMode {
     "process" => IsolationMode::Process,
 });
 
+/// `T` read from `input`, an error naming the JSON path it arose at (an
+/// unknown field is named by itself: `colour`, `limits.maxColours`).
+pub(crate) fn read_at_path<'de, T: serde::Deserialize<'de>>(
+    input: impl serde::Deserializer<'de, Error = impl std::fmt::Display + serde::de::Error>,
+) -> Result<T, SpecError> {
+    serde_path_to_error::deserialize(input).map_err(|error| {
+        let mut setting = error.path().to_string();
+        let inner = error.into_inner().to_string();
+        // serde's own position (`at line 1 column 9`) means nothing in a value.
+        let problem = match inner.rsplit_once(" at line ") {
+            Some((head, _)) => head.to_string(),
+            None => inner,
+        };
+        if let Some(rest) = problem.strip_prefix("unknown field `") {
+            let field = rest.split('`').next().unwrap_or_default();
+            // The path ends at the unknown key already.
+            if setting == "." || setting.is_empty() {
+                setting = field.to_string();
+            }
+            return SpecError::new(setting, "no such setting (docs/spec.md lists them)");
+        }
+        if setting == "." {
+            setting = "spec".into();
+        }
+        SpecError::new(setting, problem)
+    })
+}
+
 impl SandboxSpec {
-    /// Reads a spec from JSON text (a `--spec` file, a request body).
+    /// Reads a spec from JSON text (a `--spec` file); an error names the
+    /// field that is wrong (`limits.maxMemory`).
     pub fn from_json(text: &str) -> Result<SandboxSpec, SpecError> {
-        serde_json::from_str(text).map_err(|error| {
-            let message = error.to_string();
-            SpecError::new("spec", message)
-        })
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let spec = read_at_path(&mut reader)?;
+        reader
+            .end()
+            .map_err(|error| SpecError::new("spec", error.to_string()))?;
+        Ok(spec)
+    }
+
+    /// Reads a spec from a JSON value (a request body merged over a
+    /// ceiling, keywords gathered by a binding); an error names the field
+    /// that is wrong, so each surface can spell it.
+    pub fn from_value(value: serde_json::Value) -> Result<SandboxSpec, SpecError> {
+        read_at_path(value)
     }
 
     /// Takes the relative host paths of the spec (seeds, seed configs,
@@ -396,4 +434,45 @@ pub(crate) fn is_shell_name(name: &str) -> bool {
 /// The names of a named setting's values, for help texts.
 pub fn names_of<T: Named>() -> &'static [&'static str] {
     T::NAMES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_field_is_named_by_its_path() {
+        let named = |text: &str| SandboxSpec::from_json(text).unwrap_err();
+        let error = named(r#"{"limits": {"maxMemory": "lots"}}"#);
+        assert_eq!(error.setting, "limits.maxMemory");
+        assert!(error.problem.starts_with("`lots` is not a size"), "{error}");
+        let error = named(r#"{"policy": "open"}"#);
+        assert_eq!(
+            (error.setting.as_str(), error.problem.as_str()),
+            (
+                "policy",
+                "`open` is not one of read-only, workspace-write, full"
+            )
+        );
+        assert_eq!(named(r#"{"colour": 1}"#).setting, "colour");
+        assert_eq!(
+            named(r#"{"network": {"allowHosts": []}}"#).setting,
+            "network.allowHosts"
+        );
+        assert_eq!(
+            named(r#"{"seeds": [{"form": "x"}]}"#).setting,
+            "seeds[0].form"
+        );
+        assert_eq!(named("1").setting, "spec");
+        assert_eq!(named("{} x").setting, "spec");
+        let value = serde_json::json!({"hostCommands": ["python3", {"name": "git", "path": "/usr/bin/git"}]});
+        let spec = SandboxSpec::from_value(value).unwrap();
+        assert_eq!(spec.host_commands[0].name, "python3");
+        assert_eq!(
+            spec.host_commands[1].path.as_deref(),
+            Some(std::path::Path::new("/usr/bin/git"))
+        );
+        let error = LimitsSpec::from_value(serde_json::json!({"timeoutMs": "soon"})).unwrap_err();
+        assert_eq!(error.setting, "limits.timeoutMs");
+    }
 }

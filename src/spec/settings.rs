@@ -154,9 +154,10 @@ pub fn setting_name(setting: &str, spelling: Spelling) -> String {
             Spelling::Rust => format!("Limits::{}", limit.rust),
         };
     }
-    // `seeds[2]` is the third seed of whatever spells the seeds.
+    // `seeds[2]` is the third seed of whatever spells the seeds (and
+    // `seeds[2].from` a field of it).
     let (base, index) = match setting.split_once('[') {
-        Some((base, rest)) => (base, Some(rest.trim_end_matches(']'))),
+        Some((base, rest)) => (base, rest.split_once(']')),
         None => (setting, None),
     };
     let Some((_, flag, python, rust)) = SETTINGS.iter().find(|(json, ..)| *json == base) else {
@@ -169,7 +170,11 @@ pub fn setting_name(setting: &str, spelling: Spelling) -> String {
         Spelling::Rust => *rust,
     };
     match index {
-        Some(index) => format!("{name} (entry {index})"),
+        Some((index, "")) => format!("{name} (entry {index})"),
+        Some((index, field)) => format!(
+            "{name} (entry {index}, `{}`)",
+            field.trim_start_matches('.')
+        ),
         None => name.to_string(),
     }
 }
@@ -230,6 +235,10 @@ mod tests {
         assert_eq!(
             setting_name("seeds[2]", Spelling::Python),
             "seeds= (entry 2)"
+        );
+        assert_eq!(
+            setting_name("seeds[0].from", Spelling::Flag),
+            "--seed/--copy-rw/--seed-config (entry 0, `from`)"
         );
         // Every setting has a name in every spelling.
         for setting in all_settings() {

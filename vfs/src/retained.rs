@@ -89,7 +89,7 @@ mod tests {
         let first = vfs.snapshot();
         let second = vfs.snapshot();
         assert_eq!(
-            retained_bytes(&[first.clone()], &vfs.snapshot(), &baseline),
+            retained_bytes(std::slice::from_ref(&first), &vfs.snapshot(), &baseline),
             0
         );
         // Overwritten and deleted: the snapshots keep the old 1000 bytes,

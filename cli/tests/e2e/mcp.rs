@@ -42,13 +42,13 @@ fn node_driver() -> PathBuf {
 }
 
 #[derive(Clone, Copy)]
-enum Sdk {
+pub(crate) enum Sdk {
     Python,
     TypeScript,
 }
 
 /// Runs a driver with `config`; its JSON report.
-fn drive(sdk: Sdk, config: Value) -> Value {
+pub(crate) fn drive(sdk: Sdk, config: Value) -> Value {
     let mut command = match sdk {
         Sdk::Python => {
             let mut command = Command::new(python());
@@ -75,7 +75,7 @@ fn drive(sdk: Sdk, config: Value) -> Value {
 }
 
 /// A stdio config: `goccia mcp <args>` and `calls`.
-fn stdio(args: &[&str], calls: Value) -> Value {
+pub(crate) fn stdio(args: &[&str], calls: Value) -> Value {
     let mut argv = vec!["mcp".to_string()];
     argv.extend(args.iter().map(|arg| arg.to_string()));
     json!({"command": binary(), "args": argv, "calls": calls})

@@ -29,7 +29,10 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/v1/openapi.json", get(openapi))
         .route("/v1/sandboxes", post(sessions::open))
-        .route("/v1/sandboxes/{id}", axum::routing::delete(sessions::close))
+        .route(
+            "/v1/sandboxes/{id}",
+            get(sessions::describe).delete(sessions::close),
+        )
         .route("/v1/sandboxes/{id}/run", post(sessions::run))
         .route("/v1/sandboxes/{id}/shell", post(sessions::shell))
         .route("/v1/sandboxes/{id}/diff", get(sessions::diff))

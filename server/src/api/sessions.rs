@@ -326,6 +326,27 @@ pub(crate) async fn resume(
     })))
 }
 
+/// `GET /v1/sandboxes/{id}` (the session's token, any capability): the
+/// workspace, the seeds as asked, and the spec the sandbox was built
+/// from — its seeds left out, as they name the server's host paths.
+pub(crate) async fn describe(
+    State(shared): Shareds,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let session = authorized(&shared, &headers, &id, None).await?;
+    let mut spec = serde_json::to_value(session.sandbox.spec()).map_err(ApiError::internal)?;
+    if let Some(fields) = spec.as_object_mut() {
+        fields.remove("seeds");
+    }
+    Ok(Json(json!({
+        "sandboxId": session.id,
+        "workspace": session.spec.workspace,
+        "seeds": session.spec.seeds,
+        "spec": spec,
+    })))
+}
+
 /// `DELETE /v1/sandboxes/{id}`: revokes the token and drops the session.
 pub(crate) async fn close(
     State(shared): Shareds,

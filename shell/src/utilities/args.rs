@@ -220,7 +220,7 @@ pub(crate) fn usage(shell: &mut Shell, name: &str, message: &str, status: i32) -
 
 /// Writes `text` to stdout and ends with `status` (or the write's failure).
 pub(crate) fn print_text(shell: &mut Shell, name: &str, text: &str, status: i32) -> ExecResult {
-    match shell.write_stdout(&crate::raw::encode(&text)) {
+    match shell.write_stdout(&crate::raw::encode(text)) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status(name, error),
     }

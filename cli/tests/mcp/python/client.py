@@ -2,7 +2,8 @@
 
 Usage: client.py <scenario> <json config>. The config names the server
 (`command` + `args` for stdio, or `url` + `token` for streamable HTTP), the
-tool calls to make in order, and how to answer elicitations. It prints one
+resources to read, the tool calls to make in order, and how to answer
+elicitations. It prints one
 JSON object: the negotiated protocol version, the tools as listed and every
 call's result, for the Rust test to assert on. It asserts nothing itself.
 """
@@ -51,6 +52,16 @@ async def run(config):
             {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
             for tool in listed.tools
         ]
+        if "resources" in config:
+            listed = await client.list_resources()
+            out["resourceList"] = [str(resource.uri) for resource in listed.resources]
+            out["resources"] = {}
+            for uri in config["resources"]:
+                try:
+                    read = await client.read_resource(uri)
+                    out["resources"][uri] = "".join(item.text for item in read.contents)
+                except Exception as error:  # a protocol error: recorded
+                    out["resources"][uri] = {"protocolError": str(error)}
         for name, arguments in config.get("calls", []):
             try:
                 out["calls"].append(result_json(await client.call_tool(name, arguments)))
