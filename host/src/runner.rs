@@ -8,13 +8,11 @@
 //! isolated worker concludes what its parent invoked.
 
 use std::collections::HashMap;
-use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use goccia_core::{Audit, LimitKind, Stop, Watch};
-use goccia_shell::io::{SharedReader, SharedWriter};
 use goccia_shell::{ExecResult, Flow, HostCommands, Shell};
 use goccia_vfs::policy::{PolicyMode, WritePolicy, escalation_hint};
 use goccia_vfs::{FsError, QuotaKind, SharedVfs, Snapshot, Vfs, VfsPath};
@@ -24,6 +22,9 @@ use crate::jail::{Jail, View};
 use crate::probe::{Backend, backend};
 use crate::programs::Program;
 use crate::scratch::{Edit, QuotaGuard, Scratch};
+/// Where a command's standard streams come from (defined beside the
+/// spawn that consumes them).
+pub use crate::spawn::Streams;
 use crate::spawn::{Bounds, Ended, run};
 
 /// Everything host commands are set up with.
@@ -73,28 +74,6 @@ impl std::fmt::Debug for HostRunner {
             .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
-}
-
-/// How a command's standard streams are given.
-pub enum Streams {
-    /// The shell's descriptors, pumped here.
-    Shell {
-        /// Descriptor 0, if open for reading.
-        stdin: Option<SharedReader>,
-        /// Descriptor 1, if open for writing.
-        stdout: Option<SharedWriter>,
-        /// Descriptor 2, if open for writing.
-        stderr: Option<SharedWriter>,
-    },
-    /// Pipe ends the caller made and pumps itself (an isolated worker's).
-    Fds {
-        /// The program's stdin.
-        stdin: OwnedFd,
-        /// The program's stdout.
-        stdout: OwnedFd,
-        /// The program's stderr.
-        stderr: OwnedFd,
-    },
 }
 
 /// One command to run.

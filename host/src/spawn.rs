@@ -14,9 +14,33 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use std::os::fd::OwnedFd;
+
 use goccia_core::{Stop, Watch};
 use goccia_shell::io::{SharedReader, SharedWriter};
 use parking_lot::Mutex;
+
+/// How a command's standard streams are given.
+pub enum Streams {
+    /// The shell's descriptors, pumped here.
+    Shell {
+        /// Descriptor 0, if open for reading.
+        stdin: Option<SharedReader>,
+        /// Descriptor 1, if open for writing.
+        stdout: Option<SharedWriter>,
+        /// Descriptor 2, if open for writing.
+        stderr: Option<SharedWriter>,
+    },
+    /// Pipe ends the caller made and pumps itself (an isolated worker's).
+    Fds {
+        /// The program's stdin.
+        stdin: OwnedFd,
+        /// The program's stdout.
+        stdout: OwnedFd,
+        /// The program's stderr.
+        stderr: OwnedFd,
+    },
+}
 
 /// What a command may take.
 #[derive(Clone, Copy, Debug)]
@@ -148,18 +172,18 @@ pub const GUARD_EVERY: Duration = Duration::from_millis(50);
 pub fn run(
     argv: &[OsString],
     identity: Identity,
-    streams: crate::runner::Streams,
+    streams: Streams,
     watch: &Watch,
     bounds: Bounds,
     guard: Option<Guard<'_>>,
 ) -> io::Result<Ended> {
     let (stdin, stdout, stderr, fds) = match streams {
-        crate::runner::Streams::Shell {
+        Streams::Shell {
             stdin,
             stdout,
             stderr,
         } => (stdin, stdout, stderr, None),
-        crate::runner::Streams::Fds {
+        Streams::Fds {
             stdin,
             stdout,
             stderr,
