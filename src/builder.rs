@@ -271,7 +271,7 @@ impl SandboxBuilder {
         self
     }
 
-    /// Lets the shell (and `$`) run the host program `name` (contract §14):
+    /// Lets the shell (and `$`) run the host program `name` (docs/host-commands.md):
     /// at `path`, or found once in the system directories of the host's
     /// `PATH`. It runs confined by bubblewrap over a copy of the VFS, and
     /// what it changes comes back into the VFS. It takes precedence over a
@@ -297,7 +297,7 @@ impl SandboxBuilder {
         self
     }
 
-    /// Where guest code runs (contract §13; default
+    /// Where guest code runs (docs/isolation.md; default
     /// [`Isolation::None`](crate::isolation::Isolation::None), this
     /// process). With [`Isolation::Process`](crate::isolation::Isolation::Process)
     /// every script and shell call runs in a confined worker process; if
@@ -318,7 +318,7 @@ impl SandboxBuilder {
         self
     }
 
-    /// The write policy's mode (contract §12; default
+    /// The write policy's mode (docs/policy.md; default
     /// [`PolicyMode::Full`]). Under [`PolicyMode::WorkspaceWrite`] guest
     /// code may change only the writable roots: every `copy_rw` target,
     /// every [`SandboxBuilder::writable`] path and `/tmp`, and never a
@@ -350,7 +350,7 @@ impl SandboxBuilder {
         self
     }
 
-    /// The host's approver of escalation requests (contract §12): called
+    /// The host's approver of escalation requests (docs/policy.md): called
     /// with each request that passed its checks, on the thread of the
     /// call asking; a grant covers that one call. Without one, every
     /// request is `unavailable` and denials carry no hint.

@@ -1,4 +1,4 @@
-//! Per-call controls (contract §10): a deadline for this call, a
+//! Per-call controls (docs/calls.md): a deadline for this call, a
 //! cancellation another thread can trigger, stdin bytes for the shell, and
 //! a sink that receives output as it is produced.
 

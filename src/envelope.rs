@@ -1,4 +1,4 @@
-//! The `--json` envelope (contract §4): one object describing a finished
+//! The `--json` envelope (docs/limits.md): one object describing a finished
 //! run, its output, diff and write-back. A serializable type of the
 //! library, so every surface (CLI, server, MCP, Python) reports a run the
 //! same way.
@@ -30,7 +30,7 @@ use crate::{Run, Sandbox, WriteBackOutcome};
 pub struct Envelope {
     /// `exitCode == 0`.
     pub ok: bool,
-    /// The process-style exit code (§4).
+    /// The process-style exit code (docs/limits.md).
     pub exit_code: i32,
     /// `null` on success.
     pub failure_kind: Option<FailureKind>,
@@ -51,9 +51,9 @@ pub struct Envelope {
     /// The write policy the run was under.
     pub policy: PolicySummary,
     /// Where the guest ran: `{mode, enforcement, layers, missing}`
-    /// (contract §13).
+    /// (docs/isolation.md).
     pub isolation: crate::isolation::Confinement,
-    /// The host commands and their confinement (contract §14); `null`
+    /// The host commands and their confinement (docs/host-commands.md); `null`
     /// without host commands.
     pub host_commands: Option<crate::host_commands::HostCommandsSummary>,
     /// Figures of the run.

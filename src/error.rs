@@ -173,7 +173,7 @@ pub enum RunError {
     /// into the caller.
     #[error("internal error: the shell panicked")]
     Panicked,
-    /// Process isolation was asked for and cannot be had (contract §13):
+    /// Process isolation was asked for and cannot be had (docs/isolation.md):
     /// nothing ran, and nothing runs unconfined instead.
     #[error("sandbox unavailable: {0}")]
     SandboxUnavailable(String),

@@ -1,4 +1,4 @@
-//! Escalation of a host-side call made for the agent (contract §12): a
+//! Escalation of a host-side call made for the agent (docs/policy.md): a
 //! surface that writes on the guest's behalf (an MCP `write_file`, say)
 //! takes the same two fields as the guest's own calls and gets the same
 //! checks, approver and audit events.
@@ -15,7 +15,7 @@ impl Sandbox {
     /// it is. The rules are the guest's: both fields or neither, a
     /// justification that is not blank, a mode strictly wider than the
     /// current one; a refusal is [`AccessError::Escalation`] carrying the
-    /// JS error code and the contract's message. `detail` is what the
+    /// JS error code and the message docs/policy.md gives. `detail` is what the
     /// approver is shown (`writeFile /etc/motd`).
     ///
     /// ```

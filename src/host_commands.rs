@@ -1,4 +1,4 @@
-//! A sandbox's host commands (contract §14) as reports show them: the
+//! A sandbox's host commands (docs/host-commands.md) as reports show them: the
 //! programs, and what confines them or why nothing can.
 
 use serde::Serialize;

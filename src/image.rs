@@ -1,6 +1,6 @@
 //! A sandbox's trees in a form that can be stored and loaded into another
 //! sandbox, in another process or on another machine (a server resuming a
-//! session, contract §18): the baseline as a manifest that builds it, the
+//! session, docs/server.md): the baseline as a manifest that builds it, the
 //! current tree as the manifest of changes from the baseline, and the
 //! contents both name, by BLAKE3 hash. The diff after loading is the diff
 //! before storing.

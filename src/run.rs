@@ -31,7 +31,7 @@ use goccia_vm::Failure;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     /// The process-style status: 0 success, the script's or last
-    /// command's status, or the code of the failure kind (contract §4).
+    /// command's status, or the code of the failure kind (docs/limits.md).
     pub exit_code: i32,
     /// Set when the run failed: what kind, a one-line message, and the
     /// report the CLI prints on stderr.

@@ -76,13 +76,13 @@ pub struct Sandbox {
     pub(crate) shell: Mutex<Option<PersistentShell>>,
     /// The one shell session's state (cwd, variables, functions) as the
     /// `$` of every script runs it and every shell session adopts it
-    /// (contract §10: one session per sandbox).
+    /// (docs/calls.md: one session per sandbox).
     pub(crate) session_state: SessionState,
-    /// Where guest code runs (contract §13).
+    /// Where guest code runs (docs/isolation.md).
     pub(crate) isolation: crate::isolation::Isolation,
     /// The worker, for a process-isolated sandbox.
     pub(crate) remote: Option<Arc<crate::isolation::remote::Remote>>,
-    /// The host commands its shells may run (contract §14).
+    /// The host commands its shells may run (docs/host-commands.md).
     pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
     /// What it was built from (a child: its parent's, without seeds).
     pub(crate) spec: Arc<crate::SandboxSpec>,
@@ -141,7 +141,7 @@ impl Sandbox {
     }
 
     /// What confinement the sandbox's runs had: in-process, or the
-    /// layers its worker's confinement held (contract §13). Before the
+    /// layers its worker's confinement held (docs/isolation.md). Before the
     /// first isolated call, the layers are not known yet (empty).
     pub fn confinement(&self) -> crate::isolation::Confinement {
         match &self.remote {
@@ -162,7 +162,7 @@ impl Sandbox {
         &self.seed_skipped
     }
 
-    /// The write policy guest code runs under (contract §12): its mode
+    /// The write policy guest code runs under (docs/policy.md): its mode
     /// and writable roots.
     ///
     /// ```
@@ -536,7 +536,7 @@ impl Sandbox {
     }
 
     /// Merges changes taken elsewhere (a child's, another sandbox's) into
-    /// this VFS, path by path (contract §10): a folder that exists or a
+    /// this VFS, path by path (docs/vfs.md): a folder that exists or a
     /// result this tree already holds is a no-op; a change made against
     /// what this tree still holds is applied; a text file edited here too is
     /// merged line-wise when the edits touch different lines; anything else

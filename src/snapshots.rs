@@ -1,4 +1,4 @@
-//! Snapshots of a sandbox's tree (contract §10): `snapshot` names the tree
+//! Snapshots of a sandbox's tree (docs/vfs.md): `snapshot` names the tree
 //! as it is, `restore` puts it back, `reset` returns to the baseline, and
 //! `rebaseline` makes the current tree the baseline (what the host placed
 //! before a run then stays out of the diff). The tree is shared, never

@@ -1,4 +1,4 @@
-//! The library is a dependency like any other (contract §10): a crate
+//! The library is a dependency like any other (README.md): a crate
 //! outside this workspace depends on it by path, with no `[patch]` section,
 //! and builds and runs; the command line's crates (clap, rustyline, ctrlc;
 //! the binary is its own package, `cli/`) are not in its dependency tree.

@@ -1,4 +1,4 @@
-//! Host memory is accounted per sandbox (contract §10): with the counting
+//! Host memory is accounted per sandbox (docs/calls.md): with the counting
 //! allocator installed, one sandbox allocating hard never stops another
 //! that runs at the same time. (Its own test binary: the allocator is
 //! process-wide.)

@@ -1,4 +1,4 @@
-//! The write policy's cost (contract §12): a write-heavy script (10,000
+//! The write policy's cost (docs/policy.md): a write-heavy script (10,000
 //! small `fs.writeFileSync` calls into a writable root) under
 //! `workspace-write` against `full`, and the VFS's own write with and
 //! without a fence. Goal: within 5%.

@@ -1,4 +1,4 @@
-//! How long after a cancel token fires a call returns (contract §10's
+//! How long after a cancel token fires a call returns (docs/calls.md's
 //! 50 ms), for a JS loop, a shell loop and a nested `goccia` child.
 //! `cargo run --release -p goccia-bench --example cancel_latency`
 

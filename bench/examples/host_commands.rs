@@ -1,4 +1,4 @@
-//! Host commands (contract §14) against their goals, side by side with
+//! Host commands (docs/host-commands.md) against their goals, side by side with
 //! the real tools in one run:
 //! - the first host command in a session seeded with 10,000 files of 1 KiB
 //!   (materialize + `true` + read back) against `cp -r` of the same tree;

@@ -1,4 +1,4 @@
-//! The shared store (contract §18) measured side by side with SQLite and
+//! The shared store (docs/server.md) measured side by side with SQLite and
 //! memory, in one run:
 //!
 //! 1. token resolution: `grant_by_hash` on each store directly, and a

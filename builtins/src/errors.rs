@@ -44,7 +44,7 @@ pub fn fs_error(
     dest: Option<&str>,
 ) -> Error {
     let errno = error.errno;
-    // A policy denial has its own code and text (contract §12), distinct
+    // A policy denial has its own code and text (docs/policy.md), distinct
     // from the world refusing (`EACCES` from a host, a quota).
     let denied = error.denied;
     let mut message = match &denied {

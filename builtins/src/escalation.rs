@@ -1,4 +1,4 @@
-//! Escalation from JS (contract §12): an `fs` write call with
+//! Escalation from JS (docs/policy.md): an `fs` write call with
 //! `sandboxPermissions` and `justification` in its options, `$`'s
 //! `.escalate(mode, justification)` and `runScript`'s two options all come
 //! here. The request is checked (both fields, not blank, strictly wider

@@ -1,4 +1,4 @@
-//! Host side of `fetch` (contract §8): refused unless the network policy
+//! Host side of `fetch` (docs/limits.md): refused unless the network policy
 //! allows the URL's host and port; every redirect hop is checked again (the
 //! HTTP client follows none itself); the name is resolved once here, the
 //! addresses are checked (private ranges refused if the policy says so)
@@ -76,7 +76,7 @@ pub enum FetchError {
 }
 
 /// Fetches somewhere else on the guest's behalf: an isolated worker
-/// (contract §13) has no network of its own and asks the process that
+/// (docs/isolation.md) has no network of its own and asks the process that
 /// holds the policy, which checks and performs the request as [`fetch`]
 /// does. The answer is trusted as far as the guest is concerned: it is
 /// what the policy allowed.

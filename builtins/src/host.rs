@@ -78,7 +78,7 @@ impl Tripwire {
     }
 }
 
-/// The host programs a sandbox's shells may run, if any (contract §14):
+/// The host programs a sandbox's shells may run, if any (docs/host-commands.md):
 /// shared by every shell of the sandbox and of the runs it nests.
 #[derive(Clone, Default)]
 pub struct HostPrograms(pub Option<Arc<dyn goccia_shell::HostCommands>>);
@@ -121,7 +121,7 @@ pub struct Host {
     pub network: goccia_core::NetPolicy,
     /// Where `fetch` goes instead of the network, if anywhere.
     pub relay: crate::fetch::FetchRelay,
-    /// The host programs its shells may run (contract §14).
+    /// The host programs its shells may run (docs/host-commands.md).
     pub programs: HostPrograms,
     /// Where refusals and other decisions are recorded.
     pub audit: goccia_core::Audit,

@@ -1,4 +1,4 @@
-//! The built-in modules guests may import (contract §3, §11): Node's
+//! The built-in modules guests may import (docs/guest.md): Node's
 //! (bare and `node:`-prefixed: `fs`, `path`, `util`, `events`, `buffer`,
 //! `crypto`, ...) and `goccia`. Each is a factory made on first use (see
 //! `precompiled`), one instance per run shared by `import` and `require`;

@@ -189,7 +189,7 @@ impl ScriptRequest {
         Ok(request)
     }
 
-    /// `seed`/`diff` imply a child sandbox (§5).
+    /// `seed`/`diff` imply a child sandbox (docs/vfs.md).
     fn assemble(
         entry: String,
         sandbox: bool,

@@ -1,4 +1,4 @@
-//! The host side of Node's modules (contract §11): hashes and HMACs
+//! The host side of Node's modules (docs/guest.md): hashes and HMACs
 //! (`sha2`, `md-5`, `sha1`, `hmac`), random bytes (`getrandom`), Node's
 //! text encodings for `Buffer`, the deterministic `process` (its entry,
 //! its `--env`, the session's cwd, `exit` and `exitCode`, the QuickJS

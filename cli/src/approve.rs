@@ -1,5 +1,5 @@
 //! `--approve prompt`: escalation requests asked on the controlling
-//! terminal (contract §12). One key answers: `y` grants the one call, `n`
+//! terminal (docs/policy.md). One key answers: `y` grants the one call, `n`
 //! rejects it, Ctrl-C cancels it. Without a terminal nobody can answer, so
 //! the request is `unavailable`. The terminal is read in raw mode, so
 //! Ctrl-C arrives as a key here instead of cancelling the run.

@@ -1,4 +1,4 @@
-//! `goccia mcp`: the MCP server (contract §16) over stdio, or streamable
+//! `goccia mcp`: the MCP server (docs/mcp.md) over stdio, or streamable
 //! HTTP with a bearer token. The server is `goccia-mcp`; this module
 //! turns the sandbox flags into its session factory and words what goes
 //! wrong before anything is served.

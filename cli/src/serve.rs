@@ -1,4 +1,4 @@
-//! `goccia serve` (the sandbox server, contract §15) and `goccia log` (a
+//! `goccia serve` (the sandbox server, docs/server.md) and `goccia log` (a
 //! workspace's change log). The server is `goccia-server`; this module
 //! turns flags into its configuration and words what goes wrong.
 

@@ -1,4 +1,4 @@
-//! Process isolation through the library (contract §13), with the
+//! Process isolation through the library (docs/isolation.md), with the
 //! `goccia` binary as the worker: the calls of the API behave as they do
 //! in-process — one session across calls, host reads and writes in
 //! between, snapshots, modes, children, cancellation, streaming, the
@@ -113,7 +113,7 @@ fn a_cancel_from_another_thread_ends_the_call_promptly() {
         (run.exit_code, run.failure_kind()),
         (130, Some(FailureKind::Cancelled))
     );
-    // Measured, not a timing assertion: the contract's bound is 50 ms.
+    // Measured, not a timing assertion: docs/calls.md's bound is 50 ms.
     println!("cancel to return: {:?}", cancelled_at.elapsed());
     let js = sandbox
         .run_code_opts("while (true) {}", &CallOptions::new().cancel(&token))

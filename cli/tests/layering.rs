@@ -46,7 +46,7 @@ fn allowed(file: &Path, flag: &str) -> bool {
                 "--policy",
             ]
             .contains(&flag))
-        // The shell's `escalate` builtin has its own `--mode` (contract §12).
+        // The shell's `escalate` builtin has its own `--mode` (docs/policy.md).
         || (file.ends_with("shell/src/builtins/escalate.rs") && flag == "--mode")
         // wget has its own `--timeout` (accepted and ignored: the run's
         // deadline bounds every request).

@@ -1,4 +1,4 @@
-//! The Node differential corpus (contract §11): every script in
+//! The Node differential corpus (docs/guest.md): every script in
 //! `tests/node_compat/cases` runs under real Node (the machine's `node`)
 //! in a temporary folder holding `tests/node_compat/fixture`, and under
 //! goccia on the same tree seeded at `/work` (the shell's `goccia`

@@ -1,5 +1,5 @@
-//! Several `goccia serve` processes over one real PostgreSQL (contract
-//! §18): grants minted on one server resolve on another, revocation and
+//! Several `goccia serve` processes over one real PostgreSQL (docs/server.md):
+//! grants minted on one server resolve on another, revocation and
 //! expiry are seen everywhere on the next request, submits to one
 //! workspace are fenced across servers, a session resumes elsewhere from
 //! its last snapshot, a server killed mid-submit leaves no lock and no

@@ -1,4 +1,4 @@
-//! The database stopped and started again under load (contract §18): a
+//! The database stopped and started again under load (docs/server.md): a
 //! server answers 503 `STORE_UNAVAILABLE` while PostgreSQL is down, serves
 //! again once it is back without being restarted itself, and nothing it
 //! acknowledged is lost. It stops the machine's PostgreSQL cluster, so it

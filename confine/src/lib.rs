@@ -1,5 +1,5 @@
 //! Confining the current process before it reads untrusted input
-//! (contract §13): the layers an isolated goccia worker puts between guest
+//! (docs/isolation.md): the layers an isolated goccia worker puts between guest
 //! code and the host, each applied and then checked by what it should
 //! now refuse, with a report of which held.
 //!

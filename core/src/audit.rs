@@ -75,7 +75,7 @@ impl PartialEq for Audit {
 }
 
 /// Every event kind goccia records, for readers that get events as text
-/// (an isolated worker's, contract §13) and must not take any other.
+/// (an isolated worker's, docs/isolation.md) and must not take any other.
 pub const KINDS: [&str; 9] = [
     "fetch",
     "fs",

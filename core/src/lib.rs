@@ -14,8 +14,8 @@
 //! - [`watch`]: the deadline and cancellation a running guest is checked
 //!   against at every host call.
 //! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
-//! - [`outcome`]: failure kinds and the exit codes of the contract (§4).
-//! - [`net`]: the network policy `fetch` is held to (§8).
+//! - [`outcome`]: failure kinds and the exit codes of docs/limits.md.
+//! - [`net`]: the network policy `fetch` is held to (docs/limits.md).
 //! - [`audit`]: the trail of security-relevant decisions (`--audit-log`).
 //! - [`host_memory`]: a counting global allocator and the ceiling the shell
 //!   holds its work to.

@@ -1,4 +1,4 @@
-//! Limits of a sandbox run (contract §7) and their defaults.
+//! Limits of a sandbox run (docs/limits.md) and their defaults.
 //!
 //! Every limit is bounded by default: there is no "unlimited" setting, so a
 //! guest can never make the host grow without bound. The defaults are large

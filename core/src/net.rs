@@ -1,4 +1,4 @@
-//! The network policy (contract §8): which hosts `fetch` may reach, whether
+//! The network policy (docs/limits.md): which hosts `fetch` may reach, whether
 //! private addresses are refused after resolution, and how much of a
 //! response body a guest may receive. Pure data and decisions; the HTTP
 //! client lives in the builtins.

@@ -1,4 +1,4 @@
-//! How a run ended: the failure kinds and exit codes of contract §4.
+//! How a run ended: the failure kinds and exit codes of docs/limits.md.
 
 use std::fmt;
 
@@ -26,7 +26,7 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    /// The process exit code of this kind (contract §4).
+    /// The process exit code of this kind (docs/limits.md).
     pub const fn exit_code(self) -> i32 {
         match self {
             FailureKind::ScriptError => 1,

@@ -340,7 +340,7 @@ impl Output {
     }
 
     /// Writes `bytes` that another process already cut to its copy of
-    /// this budget (an isolated worker's output, contract §13): charged to
+    /// this budget (an isolated worker's output, docs/isolation.md): charged to
     /// the budget, never refused or held back here. The caller bounds
     /// what it relays.
     pub fn relay(&self, stream: Stream, bytes: &[u8]) -> Result<(), Stop> {

@@ -31,7 +31,7 @@ impl Stop {
     /// The deadline passed.
     pub const DEADLINE: Stop = Stop::Limit(LimitKind::Deadline);
 
-    /// The failure kind of a run this stop ended (contract §4).
+    /// The failure kind of a run this stop ended (docs/limits.md).
     pub const fn failure_kind(self) -> FailureKind {
         match self {
             // A cancelled run is not the guest's fault, but it is not a

@@ -1,4 +1,4 @@
-//! Host commands under confinement (contract §14): the real programs the
+//! Host commands under confinement (docs/host-commands.md): the real programs the
 //! host named (`git`, `python3`, `node`, ...), run by bubblewrap over a
 //! copy of the sandbox's VFS materialized on the host, with what they
 //! change read back into the VFS like any write — so it shows in the diff,

@@ -1,4 +1,4 @@
-//! [`HostRunner`]: the shell's host commands (contract §14). A command is
+//! [`HostRunner`]: the shell's host commands (docs/host-commands.md). A command is
 //! [`HostRunner::invoke`]d — the backend (probed once), the sandbox's
 //! scratch tree brought in step with its tree, the jail for the policy in
 //! force, the program run with the given streams, and what it changed read

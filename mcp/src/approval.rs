@@ -1,4 +1,4 @@
-//! Escalation requests (contract §12) put to the MCP client as a form
+//! Escalation requests (docs/policy.md) put to the MCP client as a form
 //! elicitation: one yes/no question naming the call, the two modes and
 //! the guest's justification.
 //!

@@ -12,7 +12,7 @@ use goccia::{Approver, Sandbox, SetupError};
 pub type SandboxFactory =
     Arc<dyn Fn(Option<Arc<dyn Approver>>) -> Result<Sandbox, SetupError> + Send + Sync>;
 
-/// Who answers escalation requests (contract §12) made inside a session.
+/// Who answers escalation requests (docs/policy.md) made inside a session.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Approval {
     /// The MCP client, through a form elicitation; a client that did not

@@ -1,4 +1,4 @@
-//! goccia as a Model Context Protocol server (contract §16): one sandbox
+//! goccia as a Model Context Protocol server (docs/mcp.md): one sandbox
 //! per MCP session, reached through tools a model can call — a
 //! bash-language shell, a JS runner, file reading and exact edits, a
 //! listing, the diff of what changed, snapshots, and (only when the host

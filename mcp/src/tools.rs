@@ -1,4 +1,4 @@
-//! One MCP session: its sandbox and the tools of contract §16. Each tool
+//! One MCP session: its sandbox and the tools of docs/mcp.md. Each tool
 //! is a thin call into the library on a blocking thread (a slow shell
 //! command never holds the protocol loop), answered as text.
 
@@ -119,7 +119,7 @@ impl GocciaMcp {
     }
 
     /// A run with this call's deadline, its output captured against the
-    /// sandbox's budget (truncated per §10 with the server's defaults).
+    /// sandbox's budget (truncated per docs/calls.md with the server's defaults).
     async fn run(
         &self,
         timeout_ms: Option<u64>,

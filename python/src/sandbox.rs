@@ -641,8 +641,8 @@ impl Sandbox {
         })
     }
 
-    /// Applies changes (a child's `changes()`) with the merge rules of the
-    /// contract; the report says what happened per path.
+    /// Applies changes (a child's `changes()`) with the merge rules of
+    /// docs/vfs.md; the report says what happened per path.
     fn apply(&self, py: Python<'_>, changes: &Bound<'_, PyList>) -> PyResult<MergeReport> {
         let mut list = Vec::with_capacity(changes.len());
         for item in changes.iter() {
@@ -701,8 +701,8 @@ impl Sandbox {
         self.inner.rebaseline();
     }
 
-    /// Writes the changes back to the `copy_rw` seeds (every rule of the
-    /// contract's §6); the report lists what was written and skipped.
+    /// Writes the changes back to the `copy_rw` seeds (every rule of
+    /// docs/vfs.md, "Write-back"); the report lists what was written and skipped.
     fn write_back(&self, py: Python<'_>) -> PyResult<WriteBackReport> {
         let report = py
             .detach(|| self.inner.write_back())

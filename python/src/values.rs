@@ -16,7 +16,7 @@ pub fn json_to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAn
 pub struct Run {
     /// 0, the script's or last command's status, or the failure's code.
     pub exit_code: i32,
-    /// `None`, or one of the contract's kinds: "script-error", "timeout",
+    /// `None`, or one of the kinds of docs/limits.md: "script-error", "timeout",
     /// "memory-limit", "output-limit", "cancelled", ...
     pub failure_kind: Option<String>,
     /// The failure's one-line message.
@@ -180,7 +180,7 @@ impl Conflict {
     }
 }
 
-/// What `apply` did, per path (contract §10).
+/// What `apply` did, per path (docs/vfs.md).
 #[pyclass(frozen, get_all, module = "goccia")]
 pub struct MergeReport {
     pub applied: Vec<String>,

@@ -1,5 +1,5 @@
-//! Resolving a request's token against the store, each time (contract
-//! §15): nothing about a grant's validity is cached, so a revocation or a
+//! Resolving a request's token against the store, each time (docs/server.md):
+//! nothing about a grant's validity is cached, so a revocation or a
 //! renewal made through any server sharing the store is seen on the next
 //! request.
 

@@ -1,4 +1,4 @@
-//! Token grants (contract §15): a session's token is `gst_` + 32 random
+//! Token grants (docs/server.md): a session's token is `gst_` + 32 random
 //! bytes (URL-safe base64), shown once and stored only as its blake3 hash,
 //! with a non-empty set of capabilities and an expiry on the server's
 //! clock. Every request is resolved against the store, each time.

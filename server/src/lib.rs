@@ -1,4 +1,4 @@
-//! goccia's sandbox server (contract §15): persistent sandboxes over an
+//! goccia's sandbox server (docs/server.md): persistent sandboxes over an
 //! HTTP/1.1 JSON API, opened with the admin token and used with a token
 //! grant (capabilities, TTL on the server's clock); fenced submits that
 //! write a session's changes back to its workspace only if the workspace

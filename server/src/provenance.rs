@@ -1,4 +1,4 @@
-//! Provenance (contract §15): every landed submit appends one record to
+//! Provenance (docs/server.md): every landed submit appends one record to
 //! its workspace's change log — who wrote it (the AI authorship), what the
 //! turn cost, a condensed transcript, and each file with its old and new
 //! hashes. The log is append-only: in `--state` when the server has one,

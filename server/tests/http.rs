@@ -494,7 +494,7 @@ fn files_snapshots_diff_and_policy_through_the_api() {
             Some(ADMIN),
             json!({"workspace": "w", "seeds": [], "capabilities": ["read"], "policy": "full"}),
         )
-        .code(403, "BAD_SESSION");
+        .code(400, "BAD_SESSION");
     let session = client.open(&["read", "write", "diff", "shell", "run"]);
     let token = session.token.as_str();
     assert_eq!(

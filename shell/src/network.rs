@@ -1,4 +1,4 @@
-//! The network as the host lets a sandbox's shells use it (contract §8,
+//! The network as the host lets a sandbox's shells use it (docs/limits.md,
 //! for `curl` and `wget`): implemented above the shell, which only hands
 //! over a request and gets the response or the reason there is none. The
 //! implementation applies the sandbox's allow-list, its private-range rule

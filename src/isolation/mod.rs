@@ -1,4 +1,4 @@
-//! Process isolation (contract §13): with [`Isolation::Process`], a
+//! Process isolation (docs/isolation.md): with [`Isolation::Process`], a
 //! sandbox's guest code — JS and the shell alike — runs in a child process
 //! that confined itself before reading its first frame, while this process
 //! keeps every host authority (the tree and its baseline, `fetch`, the
@@ -155,7 +155,7 @@ impl WorkerProgram {
 /// // ... the program itself
 /// ```
 pub fn run_worker_if_requested() -> Option<i32> {
-    // The launcher a host command's jail starts (contract §14) is this
+    // The launcher a host command's jail starts (docs/host-commands.md) is this
     // binary too.
     if let Some(code) = goccia_host::run_inside_if_requested() {
         return Some(code);

@@ -1,4 +1,4 @@
-//! A worker's host commands (contract §14 under §13): the worker cannot
+//! A worker's host commands (docs/host-commands.md, under docs/isolation.md): the worker cannot
 //! start a process, so its shell asks the parent, which runs the program
 //! in its jail over the worker's current tree. The worker makes three
 //! pipes and sends the program's ends over the host-command socket; its

@@ -1,5 +1,5 @@
 //! The protocol between a goccia process and its isolated worker
-//! (contract §13): frames of at most [`MAX_FRAME`] bytes, each a 4-byte
+//! (docs/isolation.md): frames of at most [`MAX_FRAME`] bytes, each a 4-byte
 //! little-endian length and a postcard-encoded message. The parent sends
 //! [`Down`] messages on the worker's stdin; the worker answers with [`Up`]
 //! messages on its stdout. Nothing a worker sends is trusted: every frame

@@ -1,4 +1,4 @@
-//! The isolated worker (contract §13): a goccia process that confines
+//! The isolated worker (docs/isolation.md): a goccia process that confines
 //! itself before it reads anything, says what held, and then runs calls
 //! for its parent on a replica of the sandbox's tree. It holds no host
 //! authority: `fetch` and escalations are asked of the parent, output and

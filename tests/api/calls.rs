@@ -1,4 +1,4 @@
-//! Per-call controls (contract §10): a cancel token another thread
+//! Per-call controls (docs/calls.md): a cancel token another thread
 //! triggers ends a JS loop, a shell loop and a nested child as
 //! `cancelled` (exit 130); per-call timeout, stdin and streaming.
 

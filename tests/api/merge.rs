@@ -1,4 +1,4 @@
-//! Merging children's changes (contract §10), as a harness fanning out
+//! Merging children's changes (docs/vfs.md), as a harness fanning out
 //! work does it: children on threads, merged one after another.
 
 use goccia::{ChildSeed, Sandbox};

@@ -1,4 +1,4 @@
-//! The write policy (contract §12) through the library: every writing
+//! The write policy (docs/policy.md) through the library: every writing
 //! command and `fs` call fenced, the denial texts, escalation through an
 //! approver callback, children that narrow, and two sandboxes with
 //! different policies in one process.

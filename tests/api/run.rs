@@ -94,7 +94,7 @@ fn bytecode_mode_runs_the_same_programs() {
 
 #[test]
 fn no_host_object_is_reachable() {
-    // `process` and `os` are the sandbox's own (contract §11): fixed
+    // `process` and `os` are the sandbox's own (docs/guest.md): fixed
     // values, nothing of the host's; QuickJS's own host modules are absent.
     let run = script(
         "import os from 'os'; console.log([typeof Deno, typeof std, JSON.stringify(process.argv), \

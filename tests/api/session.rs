@@ -1,4 +1,4 @@
-//! One session per sandbox (contract §10): `run_shell`, the `$` of every
+//! One session per sandbox (docs/calls.md): `run_shell`, the `$` of every
 //! script and the shell's `goccia` builtin share one shell's cwd,
 //! variables and functions; the `fs` module resolves relative paths from
 //! that cwd.

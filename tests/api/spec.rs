@@ -311,3 +311,16 @@ fn every_setting_of_the_spec_reaches_the_sandbox() {
         );
     }
 }
+
+#[test]
+fn docs_spec_lists_every_setting() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/spec.md"))
+        .expect("docs/spec.md");
+    for setting in all_settings() {
+        let name = setting.strip_prefix("limits.").unwrap_or(&setting);
+        assert!(
+            doc.contains(&format!("| `{name}` |")),
+            "docs/spec.md has no row for `{setting}`"
+        );
+    }
+}

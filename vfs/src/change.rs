@@ -6,7 +6,7 @@
 use crate::node::{Node, NodeType};
 use crate::path::VfsPath;
 
-/// Kind of a change (contract §6).
+/// Kind of a change (docs/vfs.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChangeKind {
     /// A new file.

@@ -1,4 +1,4 @@
-//! The JSON diff format (contract §6) and applying it to a tree.
+//! The JSON diff format (docs/vfs.md) and applying it to a tree.
 
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ pub enum Encoding {
 
 /// One change as JSON. Sizes and hashes describe files (null for
 /// directories); `content` is the new content of created, modified or
-/// replacing files. For a symbolic link (contract §9a) they describe its
+/// replacing files. For a symbolic link (docs/vfs.md) they describe its
 /// target's text, which is its `content`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,7 +2,7 @@
 
 use crate::change::Change;
 
-/// The two forms a diff is written in (contract §6).
+/// The two forms a diff is written in (docs/vfs.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DiffFormat {
     /// `{"version":1,"changes":[...]}` with sizes, `blake3:` hashes and

@@ -176,7 +176,7 @@ fn edit_dir<R>(dir: &mut Arc<DirNode>, names: &[&str], edit: impl FnOnce(&mut Di
 }
 
 impl Vfs {
-    /// A new filesystem holding `/` and an empty `/tmp` (contract §2).
+    /// A new filesystem holding `/` and an empty `/tmp` (docs/vfs.md).
     pub fn new(quota: Quota) -> Self {
         let mut vfs = Vfs {
             root: Arc::new(DirNode::new(Meta {

@@ -1,5 +1,5 @@
 //! Trees as manifests, so a tree can be stored and rebuilt elsewhere (a
-//! session resumed on another server, contract §18). A [`Manifest`] is the
+//! session resumed on another server, docs/server.md). A [`Manifest`] is the
 //! list of [`replica`](crate::replica) steps that builds a tree — or turns
 //! one tree into another — with each file's content replaced by its
 //! BLAKE3 hash; the contents travel separately, keyed by that hash, so a

@@ -1,7 +1,7 @@
 //! goccia's virtual filesystem: everything a sandbox can see, and nothing
 //! else. No JavaScript here.
 //!
-//! - [`path`]: sandbox path normalisation (contract §2).
+//! - [`path`]: sandbox path normalisation (docs/vfs.md).
 //! - [`node`]: files (shared immutable bytes) and directories (persistent
 //!   maps) behind `Arc`: structure is shared, so snapshots are O(1).
 //! - [`fs`]: the filesystem operations, with quotas checked before any
@@ -19,7 +19,7 @@
 //!   text edited on both sides), with a report.
 //! - [`format`](mod@format): the choice between the two ([`DiffFormat`]).
 //! - [`policy`]: the write policy (mode, writable roots, protected names),
-//!   the escalation ladder and the contract's denial and outcome texts.
+//!   the escalation ladder and the denial and outcome texts of docs/policy.md.
 //! - [`image`]: trees as manifests of steps and contents by hash, to
 //!   store a tree and rebuild it elsewhere.
 //! - [`retained`]: what snapshots keep alive that the live tree and the

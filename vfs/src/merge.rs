@@ -1,5 +1,5 @@
 //! Merging another tree's changes (a child's, a parallel worker's) into a
-//! VFS that may have moved on meanwhile (contract §10), path by path:
+//! VFS that may have moved on meanwhile (docs/vfs.md), path by path:
 //!
 //! - creating a directory that exists, or a change whose result the
 //!   target already holds, is a no-op (*already present*);

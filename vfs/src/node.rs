@@ -18,7 +18,7 @@ pub enum NodeType {
     File,
     /// A directory.
     Directory,
-    /// A symbolic link (contract §9a).
+    /// A symbolic link (docs/vfs.md).
     Symlink,
 }
 

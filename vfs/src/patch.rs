@@ -1,4 +1,4 @@
-//! The unified diff format (contract §6): a git-style patch that
+//! The unified diff format (docs/vfs.md): a git-style patch that
 //! `git apply` takes. Text files get line hunks with three lines of
 //! context and `\ No newline at end of file` markers; binary files (a NUL
 //! in the first 8000 bytes, or not UTF-8) get `GIT binary patch` literals

@@ -1,4 +1,4 @@
-//! Sandbox paths (contract §2): `/`-rooted, case-sensitive, `\` is an
+//! Sandbox paths (docs/vfs.md): `/`-rooted, case-sensitive, `\` is an
 //! ordinary character, `.` and empty segments dropped, `..` never climbs
 //! above `/`, a NUL byte is invalid.
 

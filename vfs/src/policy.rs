@@ -1,6 +1,6 @@
-//! The write policy (contract §12): one home for the mode, the writable
+//! The write policy (docs/policy.md): one home for the mode, the writable
 //! roots and the protected names, and one check every writing path uses.
-//! Also the escalation ladder and the contract's verbatim texts for
+//! Also the escalation ladder and the verbatim texts of docs/policy.md for
 //! denials and escalation outcomes, so every surface words them the same.
 //!
 //! The VFS enforces it (every mutating [`crate::Vfs`] operation checks
@@ -94,7 +94,7 @@ impl PartialEq for WritePolicy {
 }
 
 impl WritePolicy {
-    /// The policy of `mode` with the writable roots of contract §12: every
+    /// The policy of `mode` with the writable roots of docs/policy.md: every
     /// `--copy-rw` target, every `--writable` path, and `/tmp` (the one
     /// place they are computed).
     pub fn new(
@@ -273,7 +273,7 @@ pub struct EscalationError {
     /// `ERR_ESCALATION_REJECTED`, `ERR_ESCALATION_CANCELLED` or
     /// `ERR_ESCALATION_UNAVAILABLE`.
     pub code: &'static str,
-    /// The message, verbatim per contract §12.
+    /// The message, verbatim per docs/policy.md.
     pub message: String,
 }
 
@@ -299,7 +299,7 @@ pub enum Decision {
 }
 
 /// Checks a request's two fields as given (`sandboxPermissions` and
-/// `justification`), in the contract's order: both or neither, a
+/// `justification`), in docs/policy.md's order: both or neither, a
 /// justification that is not blank, a mode that exists and is strictly
 /// wider than `current`. `Ok(None)`: no escalation asked; `Ok(Some(mode))`:
 /// the approver may now be asked for `mode`.

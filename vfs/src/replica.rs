@@ -1,5 +1,5 @@
 //! Keeping a replica of a tree in step with it: another process holding
-//! the same VFS (an isolated worker, contract §13) receives only what
+//! the same VFS (an isolated worker, docs/isolation.md) receives only what
 //! changed since the tree both sides last agreed on.
 //!
 //! [`delta`] walks two snapshots by node identity, like the diff does, but

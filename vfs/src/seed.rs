@@ -1,4 +1,4 @@
-//! Populating a VFS before a guest runs (contract §2, §5): from host paths,
+//! Populating a VFS before a guest runs (docs/vfs.md): from host paths,
 //! from another sandbox's snapshot, or from inline bytes.
 //!
 //! Seeds are copies taken once (baselines), never live mounts. A seed is
@@ -543,7 +543,7 @@ fn read_host_node(
 /// Refuses a write-back path any of whose components is a symbolic link
 /// — every component of an absolute path, every one below the working
 /// directory of a relative one. Seeding follows links above a seed (the
-/// contract allows symlinked ancestors), but write-back must not: a link
+/// docs/vfs.md allows symlinked ancestors), but write-back must not: a link
 /// inside a workspace (`ws/link -> /elsewhere`) would turn a submit into a
 /// write outside it (docs/security.md).
 pub fn refuse_links_on_write_path(path: &Path) -> Result<(), SeedError> {

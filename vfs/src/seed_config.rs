@@ -1,5 +1,5 @@
-//! Seed descriptions shared by `--seed-config` files (§2) and child
-//! sandbox `seed` options (§5).
+//! Seed descriptions shared by `--seed-config` files (docs/vfs.md) and child
+//! sandbox `seed` options (docs/vfs.md).
 
 use std::path::PathBuf;
 
@@ -15,7 +15,7 @@ pub enum SeedSpec {
     Host {
         /// The host path.
         from: PathBuf,
-        /// The sandbox target (§2's rules).
+        /// The sandbox target (docs/vfs.md's rules).
         to: Option<String>,
     },
     /// Copy the parent sandbox's `from` to `to` (default: the same path).

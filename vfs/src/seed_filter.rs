@@ -1,4 +1,4 @@
-//! What of a host tree a seed leaves out (contract §10, seeding real
+//! What of a host tree a seed leaves out (docs/vfs.md, seeding real
 //! repositories): `--exclude` patterns (gitignore syntax, relative to the
 //! seed's root), the tree's own `.gitignore`, `.ignore` and
 //! `.git/info/exclude` (with `.git/` itself left out), and symbolic links

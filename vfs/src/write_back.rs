@@ -1,4 +1,4 @@
-//! Write-back (contract §6): after a successful run, the host writes the
+//! Write-back (docs/vfs.md): after a successful run, the host writes the
 //! run's changes to the host paths it marked with `--copy-rw`. The guest
 //! never holds a write capability; this runs after it has stopped.
 //!
@@ -48,8 +48,7 @@ pub enum SkipReason {
     Deletion,
     /// Folders are created only as parents of written files.
     Directory,
-    /// A symbolic link: write-back never creates a host link (contract
-    /// §9a).
+    /// A symbolic link: write-back never creates a host link (docs/vfs.md).
     Symlink,
     /// The seed left this host path out (an exclude, an ignore file, a
     /// skipped link): the host's copy is not the sandbox's to replace.

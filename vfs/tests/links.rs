@@ -1,4 +1,4 @@
-//! Symbolic links in every format the VFS speaks (contract §9a): the JSON
+//! Symbolic links in every format the VFS speaks (docs/vfs.md): the JSON
 //! diff (`type: "symlink"`, the target as content) and its replay, the
 //! unified patch (mode `120000`), merging, write-back (never a host link)
 //! and seeding with `--symlinks keep`.

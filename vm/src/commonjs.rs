@@ -1,4 +1,4 @@
-//! Which VFS modules are CommonJS (contract §11), and the ES module that
+//! Which VFS modules are CommonJS (docs/guest.md), and the ES module that
 //! stands for one when it is imported: `.cjs` always; `.mjs` never; a
 //! `.js` file by the nearest `package.json` (`"type": "module"` or
 //! `"commonjs"`), and without a type by its source: ES syntax (`import` or

@@ -18,7 +18,7 @@ pub struct Engine {
     /// Where `fetch` goes instead of the network (an isolated worker's
     /// parent); none by default.
     pub relay: goccia_builtins::fetch::FetchRelay,
-    /// The host programs its shells may run (contract §14); none by
+    /// The host programs its shells may run (docs/host-commands.md); none by
     /// default.
     pub programs: goccia_builtins::HostPrograms,
     /// Where security-relevant decisions are recorded (off by default).

@@ -30,7 +30,7 @@ pub use heap::HeapBudget;
 pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};
 
-/// `fetch` as the host performs it (contract §8), and the relay through
+/// `fetch` as the host performs it (docs/limits.md), and the relay through
 /// which an isolated worker asks its parent to.
 pub mod fetch {
     pub use goccia_builtins::fetch::{

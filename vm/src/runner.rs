@@ -671,8 +671,8 @@ mod tests {
         (outcome, out, err)
     }
 
-    /// Under a write policy, a refused `fs` write is the contract's error
-    /// (§12), and the tree does not change.
+    /// Under a write policy, a refused `fs` write is the documented error
+    /// (docs/policy.md), and the tree does not change.
     #[test]
     fn a_policy_denial_in_js_has_its_own_code_and_text() {
         use goccia_vfs::policy::{PolicyMode, WritePolicy};

@@ -208,7 +208,7 @@ fn console_output_streams_while_the_guest_runs() {
     child.wait().unwrap();
 }
 
-/// Inline code (contract §10): `run -e` and `run -` run source that never
+/// Inline code (docs/calls.md): `run -e` and `run -` run source that never
 /// appears in the VFS or the diff; `--env` is the only way variables get in.
 #[test]
 fn inline_entries_and_explicit_environment() {

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 /// Whether this run of the suite runs guests isolated (`GOCCIA_ISOLATE=
 /// process`, inherited by every `goccia` the tests start): the whole
-/// suite runs in both modes (contract §13).
+/// suite runs in both modes (docs/isolation.md).
 pub fn isolated() -> bool {
     std::env::var("GOCCIA_ISOLATE").as_deref() == Ok("process")
 }
@@ -172,7 +172,7 @@ fn finished(output: std::process::Output) -> Run {
 
 /// Runs a script given as text: seeds it as `/main.js` with the project.
 /// Every such run happens twice, interpreted and in bytecode mode, and
-/// must behave the same (contract: the modes are not observable).
+/// must behave the same (docs/isolation.md: the modes are not observable).
 pub fn run_js(project: &Project, source: &str, extra: &[&str]) -> Run {
     project.write("main.js", source);
     let mut args = vec!["run", "/main.js", "--seed", "."];

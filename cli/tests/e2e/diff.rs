@@ -1,4 +1,4 @@
-//! Diffs (contract §6): the JSON change list and unified patches that
+//! Diffs (docs/vfs.md): the JSON change list and unified patches that
 //! real `git apply` accepts.
 
 use std::path::Path;
@@ -317,7 +317,7 @@ fn a_diff_root_makes_the_patch_apply_in_the_seeded_folder() {
         .stdout_is("");
 }
 
-/// Links (contract §9a): the JSON diff says `symlink` with the target as
+/// Links (docs/vfs.md): the JSON diff says `symlink` with the target as
 /// content; the unified patch uses mode 120000, and `git apply` makes the
 /// same links on the host (write-back never would: it reports them).
 #[test]

@@ -1,4 +1,4 @@
-//! `fetch` (contract §8) against real HTTP servers on loopback: the
+//! `fetch` (docs/limits.md) against real HTTP servers on loopback: the
 //! allow-list (also after redirects), private ranges, body caps, the
 //! deadline, and what children inherit.
 

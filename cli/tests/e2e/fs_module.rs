@@ -1,4 +1,4 @@
-//! The guest's `fs` module (contract §3): sync, callback and promise
+//! The guest's `fs` module (docs/guest.md): sync, callback and promise
 //! forms, Node's error shapes, quotas.
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! `--host-command` (contract §14) through the binary, with real
+//! `--host-command` (docs/host-commands.md) through the binary, with real
 //! bubblewrap, `git` and `python3`: what a program changes comes back into
 //! the diff (and through write-back to the host), what it must not reach
 //! it cannot (host files outside the system directories, the network, the

@@ -1,4 +1,4 @@
-//! `--isolate process` (contract §13) from the outside: what the envelope
+//! `--isolate process` (docs/isolation.md) from the outside: what the envelope
 //! and the audit trail say, what the kernel says of a running worker, what
 //! a worker cannot do after confinement (raw system calls through a
 //! test-only hook), and a parent that trusts nothing a misbehaving worker

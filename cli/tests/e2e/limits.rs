@@ -1,4 +1,4 @@
-//! Limits (contract §7) and their exit codes (§4).
+//! Limits (docs/limits.md) and their exit codes.
 
 use crate::common::*;
 
@@ -109,7 +109,7 @@ fn a_thrown_null_far_from_the_memory_limit_is_a_script_error() {
     js("throw null;").assert_code(1).stderr_has("uncaught null");
 }
 
-/// `--output-overflow truncate` (contract §10): the run goes on, the first
+/// `--output-overflow truncate` (docs/calls.md): the run goes on, the first
 /// and last halves of the budget are kept, the middle is one line naming
 /// exactly how many bytes were dropped, and the envelope says so.
 #[test]

@@ -1,4 +1,4 @@
-//! Nested execution (contract §3 `goccia` module, §5): `$`, `runScript`
+//! Nested execution (docs/guest.md, the `goccia` module; docs/vfs.md, children): `$`, `runScript`
 //! in shared and child mode, and the shell's `goccia` builtin.
 
 use crate::common::*;

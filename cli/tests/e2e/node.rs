@@ -1,5 +1,5 @@
 //! Node compatibility where goccia differs from the machine's Node on
-//! purpose (contract §11), so the differential corpus cannot check it: no
+//! purpose (docs/guest.md), so the differential corpus cannot check it: no
 //! ambient input, `process.exit` wired into the run's outcome, the
 //! unsupported modules, Node 22 APIs the oracle (Node 20) lacks, and how a
 //! `.js` file is told CommonJS from an ES module.

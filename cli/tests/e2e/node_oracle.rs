@@ -1,6 +1,6 @@
 //! Differential test: the same `fs` script under Node (on a temporary host
 //! folder) and under goccia (on the same seeded tree) must report the same
-//! results and error codes, where the contract follows Node.
+//! results and error codes, where docs/guest.md follows Node.
 
 use std::process::Command;
 

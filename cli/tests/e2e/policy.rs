@@ -1,5 +1,5 @@
-//! `--policy`, `--writable` and `--approve` through the binary (contract
-//! §12): denials on stderr and in `--json`, write-back of what the policy
+//! `--policy`, `--writable` and `--approve` through the binary (docs/policy.md):
+//! denials on stderr and in `--json`, write-back of what the policy
 //! allowed, the terminal approver through a real pseudo-terminal, and
 //! `unavailable` when there is no terminal.
 

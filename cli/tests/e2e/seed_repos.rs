@@ -1,4 +1,4 @@
-//! Seeding real repositories (contract §10): links inside, ignore files,
+//! Seeding real repositories (docs/vfs.md): links inside, ignore files,
 //! excludes, and what of them write-back may touch.
 
 use crate::common::*;

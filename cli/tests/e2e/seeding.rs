@@ -1,4 +1,4 @@
-//! Seeding (contract §2): --seed, --copy-rw, --seed-config, in order.
+//! Seeding (docs/vfs.md): --seed, --copy-rw, --seed-config, in order.
 
 use std::os::unix::fs::symlink;
 

@@ -1,4 +1,4 @@
-//! `goccia shell` (contract §1, §4, §9) through the real binary: the three
+//! `goccia shell` (docs/cli.md, docs/limits.md, docs/shell.md) through the real binary: the three
 //! non-interactive modes, exit codes, limits, diff, write-back, --json.
 
 use crate::common::*;

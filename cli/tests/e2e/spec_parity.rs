@@ -407,7 +407,7 @@ fn the_server_refuses_every_kind_of_widening() {
     ];
     for (fields, setting) in widenings {
         let (status, refused) = open(&served, &admin, &fields);
-        assert_eq!(status, 403, "{fields}: {refused}");
+        assert_eq!(status, 400, "{fields}: {refused}");
         assert_eq!(refused["error"], json!("BAD_SESSION"), "{refused}");
         let message = refused["message"].as_str().unwrap();
         assert!(

@@ -1,4 +1,4 @@
-//! Write-back (contract §6) through the CLI.
+//! Write-back (docs/vfs.md) through the CLI.
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::symlink;

@@ -1,4 +1,4 @@
-//! The HTTP API (contract §15): small handlers over the shared state.
+//! The HTTP API (docs/server.md): small handlers over the shared state.
 //! Sandbox work runs on blocking threads, so a slow session never stalls
 //! the others. Every error is `{"error": "<CODE>", "message": "..."}`,
 //! and every refusal is an audit event.

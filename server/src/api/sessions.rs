@@ -37,20 +37,27 @@ pub(crate) struct OpenRequest {
     spec: serde_json::Map<String, Value>,
 }
 
-/// A session the server will not open as asked: a ceiling (limits,
-/// policy, quota) is 403, a missing seed 404, anything else (a seed
-/// through a link among them) 400.
+/// A session the server will not open as asked: asking for more than the
+/// server's own spec (a ceiling) or a bad value is 400 naming the setting
+/// (docs/spec.md, "Ceilings"), a missing seed 404, a seed over a quota 403.
 fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
     use crate::sessions::SpecError;
     let status = match error {
-        SpecError::Wider(_) => StatusCode::FORBIDDEN,
-        SpecError::Setup(setup) if setup.limit().is_some() => StatusCode::FORBIDDEN,
+        SpecError::Wider(_) => StatusCode::BAD_REQUEST,
         SpecError::Setup(goccia::SetupError::Seed(goccia::SeedError::Missing(_))) => {
             StatusCode::NOT_FOUND
+        }
+        SpecError::Setup(goccia::SetupError::Seed(_)) if error_limit(error) => {
+            StatusCode::FORBIDDEN
         }
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, "BAD_SESSION", error.to_string())
+}
+
+/// Whether a seed was refused by a limit (a quota).
+fn error_limit(error: &crate::sessions::SpecError) -> bool {
+    matches!(error, crate::sessions::SpecError::Setup(setup) if setup.limit().is_some())
 }
 
 /// What the server gives each session's build: its trail scoped to the

@@ -1,4 +1,4 @@
-//! Fenced submits, workspace roots and the change log (contract §15).
+//! Fenced submits, workspace roots and the change log (docs/server.md).
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 //! - [`MemoryStore`]: gone with the process; change logs in each
 //!   workspace's `.goccia/changes.jsonl`; the fence is a `flock`.
 //! - [`SqliteStore`] (`--state <file>`): survives a restart of one server.
-//! - [`PostgresStore`] (`--store postgres://...`, contract §18): shared
+//! - [`PostgresStore`] (`--store postgres://...`, docs/server.md): shared
 //!   by several servers; the fence is an advisory lock.
 //!
 //! Snapshot contents go through their own small [`BlobStore`] trait

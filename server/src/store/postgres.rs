@@ -1,4 +1,4 @@
-//! `--store postgres://...` (contract §18): one PostgreSQL database shared
+//! `--store postgres://...` (docs/server.md): one PostgreSQL database shared
 //! by several servers. Grants are rows read on every request (validity is
 //! never cached); a workspace's submit fence is a session-level advisory
 //! lock on a connection of its own, so a server that dies lets it go with

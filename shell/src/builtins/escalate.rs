@@ -1,6 +1,6 @@
 //! `escalate --mode <mode> --justification <text> -- <command...>`: asks
 //! the host's approver to run one command under a wider write policy
-//! (contract §12). The request is checked before anyone is asked; a grant
+//! (docs/policy.md). The request is checked before anyone is asked; a grant
 //! covers exactly this command (and the threads it starts) and is never
 //! kept.
 

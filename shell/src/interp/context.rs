@@ -55,7 +55,7 @@ pub trait ScriptLauncher: Send + Sync {
     fn launch(&self, shell: &mut Shell, args: &[String]) -> ExecResult;
 }
 
-/// Host programs the host lets a sandbox's shells run (contract §14), by
+/// Host programs the host lets a sandbox's shells run (docs/host-commands.md), by
 /// name: implemented above the shell, which only asks whether a name is
 /// one and hands the command over with the shell (its cwd, exported
 /// variables, descriptors and deadline). A host command takes precedence

@@ -626,7 +626,7 @@ impl Shell {
     }
 
     /// Reports `command`'s filesystem error about `operand`: a policy
-    /// denial in the contract's form (`<command>: <operand>: <marker>`,
+    /// denial in the documented form (docs/policy.md) (`<command>: <operand>: <marker>`,
     /// status 1, recorded in the audit trail), anything else as
     /// `name: usual(strerror)` with `status`.
     pub fn fail_fs(

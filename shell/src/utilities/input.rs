@@ -1,5 +1,7 @@
-//! What utilities share: reading operands (files, `-`, devices), line
-//! iteration that streams from pipes, and GNU-style option parsing.
+//! What utilities read: operands opened as sources (files, `-`, devices,
+//! pipes), each with the most a command may buffer from it, and byte
+//! streams that keep a UTF-8 sequence whole across chunks. Options are
+//! parsed in `args.rs`.
 
 use std::io::{self, Read};
 

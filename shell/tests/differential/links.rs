@@ -1,4 +1,4 @@
-//! Symbolic links (contract §9a, issue 19 item 4): made with `ln -s`,
+//! Symbolic links (docs/vfs.md, issue 19 item 4): made with `ln -s`,
 //! read with `readlink`, followed by every command that opens a path,
 //! and treated as GNU's tools treat them by `ls`, `stat`, `find`, `cp`,
 //! `mv`, `rm`, `tar`, `test`, `realpath` (paths shown relative to the

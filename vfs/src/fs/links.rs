@@ -1,4 +1,4 @@
-//! Symbolic links (contract §9a): creating and reading them, and resolving
+//! Symbolic links (docs/vfs.md): creating and reading them, and resolving
 //! paths through them. A link's target names a VFS path — absolute from
 //! the VFS's `/`, or relative to the link's folder — and is resolved here,
 //! never by the host. Every operation of [`Vfs`] resolves its path first:

@@ -1,5 +1,5 @@
 //! The network family: `curl` and `wget`, over the network the host lets
-//! the sandbox use (contract §8: the allow-list, private ranges refused,
+//! the sandbox use (docs/limits.md: the allow-list, private ranges refused,
 //! every redirect checked again, bodies capped). Without a network (a
 //! shell the host built without one) they fail as a refused connection
 //! would.
