@@ -83,7 +83,7 @@ fn usage(message: String) -> i32 {
 /// or new and printed.
 fn admin_token(file: Option<&Path>) -> Result<String, String> {
     let Some(path) = file else {
-        let token = goccia_server::grants::mint_token();
+        let token = goccia_server::grants::mint_admin_token();
         eprintln!("goccia: admin token: {token}");
         return Ok(token);
     };
@@ -92,7 +92,7 @@ fn admin_token(file: Option<&Path>) -> Result<String, String> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             use std::io::Write;
             use std::os::unix::fs::OpenOptionsExt;
-            let token = goccia_server::grants::mint_token();
+            let token = goccia_server::grants::mint_admin_token();
             let mut file = std::fs::File::options()
                 .write(true)
                 .create_new(true)

@@ -119,8 +119,40 @@ pub struct DiffArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestoreArgs {
-    /// An id returned by `snapshot` in this session.
-    pub snapshot_id: String,
+    /// An id returned by `snapshot` in this session (a number; its text
+    /// is taken too).
+    pub snapshot_id: SnapshotIdArg,
+}
+
+/// A snapshot id as a client sends it: the number `snapshot` returned, or
+/// that number as text (one shape per value: the server's API takes the
+/// number too).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SnapshotIdArg {
+    /// `0`, `1`, ...
+    Number(u64),
+    /// `"0"`, `"1"`, ...
+    Text(String),
+}
+
+impl SnapshotIdArg {
+    /// The id, if it is one.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            SnapshotIdArg::Number(number) => usize::try_from(*number).ok(),
+            SnapshotIdArg::Text(text) => text.trim().parse().ok(),
+        }
+    }
+}
+
+impl std::fmt::Display for SnapshotIdArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SnapshotIdArg::Number(number) => write!(f, "{number}"),
+            SnapshotIdArg::Text(text) => f.write_str(text),
+        }
+    }
 }
 
 /// Tools without arguments (`snapshot`, `write_back`).

@@ -391,7 +391,7 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<RestoreArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Ok(index) = args.snapshot_id.trim().parse::<usize>() else {
+        let Some(index) = args.snapshot_id.index() else {
             return Ok(refused(format!(
                 "snapshotId `{}` is not an id `snapshot` returned (a number)",
                 args.snapshot_id

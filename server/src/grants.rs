@@ -77,6 +77,13 @@ pub fn mint_token() -> String {
     )
 }
 
+/// A fresh admin token: `gat_` and 32 random bytes as URL-safe base64 (a
+/// prefix of its own, so a log or a leak tells the two kinds apart).
+pub fn mint_admin_token() -> String {
+    let session = mint_token();
+    format!("gat_{}", &session["gst_".len()..])
+}
+
 /// What the store keeps of a token: its blake3 hash, hex.
 pub fn token_hash(token: &str) -> String {
     blake3::hash(token.as_bytes()).to_hex().to_string()
@@ -143,6 +150,11 @@ mod tests {
         let (a, b) = (mint_token(), mint_token());
         assert_ne!(a, b);
         assert!(a.starts_with("gst_") && a.len() == 4 + 43, "{a}");
+        let admin = mint_admin_token();
+        assert!(
+            admin.starts_with("gat_") && admin.len() == 4 + 43,
+            "{admin}"
+        );
         assert!(
             a[4..]
                 .chars()

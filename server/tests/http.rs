@@ -173,6 +173,19 @@ fn ttls_are_bounded_default_to_two_hours_and_renew_never_shortens() {
         json!({"ttlSeconds": 86_400}),
     );
     assert_eq!(renewed.ok()["expiresAt"], "2026-12-02T10:00:00Z");
+    // No body is the default TTL (two hours), as `{}` is; a body that is
+    // not JSON is still refused.
+    for empty in ["", "{}"] {
+        let renewed = client.post(&session.path("/renew"), Some(&session.token), empty);
+        assert_eq!(
+            renewed.ok()["expiresAt"],
+            "2026-12-02T10:00:00Z",
+            "{empty:?}"
+        );
+    }
+    client
+        .post(&session.path("/renew"), Some(&session.token), "ttl")
+        .code(400, "BAD_REQUEST");
     clock.advance(80_000);
     client
         .get(&session.path("/files/w/README"), Some(&session.token))

@@ -716,3 +716,36 @@ fn a_calls_timeout_cannot_outlast_the_servers() {
     assert!(!text.contains("late"), "{text}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+/// One shape per value: `restore` takes the snapshot id as the number
+/// `snapshot` gave (as the server's API does), or as its text.
+#[test]
+fn restore_takes_the_snapshot_id_as_a_number_or_its_text() {
+    let project = Project::with("a.txt", "first\n");
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &["--seed", project.path().to_str().unwrap()],
+            json!([
+                ["snapshot", {}],
+                ["write_file", {"path": "/a.txt", "content": "second\n"}],
+                ["restore", {"snapshotId": 0}],
+                ["read_file", {"path": "/a.txt"}],
+                ["write_file", {"path": "/a.txt", "content": "third\n"}],
+                ["restore", {"snapshotId": "0"}],
+                ["read_file", {"path": "/a.txt"}],
+                ["restore", {"snapshotId": "latest"}],
+            ]),
+        ),
+    );
+    assert!(call_text(&report, 0).contains('0'), "{report}");
+    assert!(!is_error(&report, 2), "{report}");
+    assert!(call_text(&report, 3).contains("first"), "{report}");
+    assert!(!is_error(&report, 5), "{report}");
+    assert!(call_text(&report, 6).contains("first"), "{report}");
+    assert!(is_error(&report, 7));
+    assert!(
+        call_text(&report, 7).contains("snapshotId `latest`"),
+        "{report}"
+    );
+}

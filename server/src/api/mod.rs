@@ -237,6 +237,21 @@ pub(crate) fn json_body<T: DeserializeOwned>(
         .map_err(|error| invalid(format!("the request body is not valid: {error}")))
 }
 
+/// [`json_body`] for a request whose every field is optional: an empty
+/// body is `{}` (a `renew` with no body renews by the default TTL).
+pub(crate) fn optional_json_body<T: DeserializeOwned>(
+    shared: &Shared,
+    subject: &str,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    match body {
+        Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => {
+            json_body(shared, subject, Ok(Bytes::from_static(b"{}")))
+        }
+        other => json_body(shared, subject, other),
+    }
+}
+
 /// A raw body, bounded (413 `BODY_TOO_LARGE` past the limit).
 pub(crate) fn body_bytes(
     shared: &Shared,

@@ -594,7 +594,7 @@ pub(crate) async fn renew(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let grant = authorize(&shared, &headers, &id, None).await?;
-    let request: RenewRequest = json_body(&shared, &id, body)?;
+    let request: RenewRequest = super::optional_json_body(&shared, &id, body)?;
     let ttl = check_ttl(request.ttl_seconds.unwrap_or(DEFAULT_TTL))?;
     let expires_at = grant.expires_at.max(shared.now() + ttl);
     shared
