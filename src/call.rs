@@ -7,7 +7,7 @@ use std::time::Duration;
 use std::io::Read;
 
 use bytes::Bytes;
-use goccia_core::{CancelToken, Limits, Output, Watch};
+use goccia_core::{CancelToken, DeadlineSource, Limits, Output, Watch};
 use goccia_shell::io::{BytesReader, Fd, pipe};
 
 /// How one `run_script`/`run_shell` call runs. The defaults are the
@@ -36,6 +36,10 @@ use goccia_shell::io::{BytesReader, Fd, pipe};
 #[derive(Clone, Default)]
 pub struct CallOptions {
     pub(crate) timeout: Option<Duration>,
+    /// What a message states of the deadline, when not `timeout` set by
+    /// the call (a capped timeout is the limit's; a worker's call, what its
+    /// parent's call was given).
+    pub(crate) stated: Option<(Duration, DeadlineSource)>,
     pub(crate) cancel: Option<CancelToken>,
     pub(crate) stdin: Option<Bytes>,
     pub(crate) output: Option<Output>,
@@ -66,9 +70,26 @@ impl CallOptions {
 
     /// This call's deadline, but never past `ceiling`: for a surface whose
     /// callers are not the host (a server's sessions, an MCP client), so a
-    /// call cannot outlast the limit the host set (docs/security.md).
-    pub fn timeout_within(self, requested: Duration, ceiling: Duration) -> Self {
+    /// call cannot outlast the limit the host set (docs/security.md). Capped,
+    /// a stop names the limit, not the call's timeout.
+    pub fn timeout_within(mut self, requested: Duration, ceiling: Duration) -> Self {
+        if requested > ceiling {
+            self.stated = Some((ceiling, DeadlineSource::Limit));
+        }
         self.timeout(requested.min(ceiling))
+    }
+
+    /// Enforces `remaining` while stating `allowed`, set by `source` (a
+    /// worker running what is left of its parent's call).
+    pub(crate) fn deadline(
+        mut self,
+        remaining: Duration,
+        allowed: Duration,
+        source: DeadlineSource,
+    ) -> Self {
+        self.timeout = Some(remaining);
+        self.stated = Some((allowed, source));
+        self
     }
 
     /// Ends the call when `token` is cancelled (from any thread): exit
@@ -92,12 +113,18 @@ impl CallOptions {
         self
     }
 
-    /// The call's deadline and cancellation.
+    /// The call's deadline and cancellation; a stop states the call's own
+    /// timeout when it had one.
     pub(crate) fn watch(&self, sandbox_timeout: Duration) -> Watch {
-        Watch::with_cancel(
+        let watch = Watch::with_cancel(
             self.timeout.unwrap_or(sandbox_timeout),
             self.cancel.clone().unwrap_or_default(),
-        )
+        );
+        match (self.stated, self.timeout) {
+            (Some((allowed, source)), _) => watch.stated(allowed, source),
+            (None, Some(timeout)) => watch.stated(timeout, DeadlineSource::Call),
+            (None, None) => watch,
+        }
     }
 }
 

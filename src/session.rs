@@ -434,7 +434,7 @@ impl SessionState {
             }
             Err(stop) => stop,
         };
-        let mut failure = Failure::stopped(stop, &self.limits, &self.advice);
+        let mut failure = Failure::stopped(stop, &self.limits, &self.advice, self.shell.watch());
         let exit_code = if stop == Stop::Cancelled {
             // The terminal already shows ^C: nothing more to report.
             failure.report.clear();

@@ -7,6 +7,17 @@ pub fn flags() -> Advice {
     goccia::spec::advice_for(Spelling::Flag)
 }
 
+/// MCP's words: the server's settings are its flags, but a call's own
+/// deadline is the tool's `timeoutMs` argument, which the model can change.
+pub fn for_mcp() -> Advice {
+    let flags = flags();
+    let json = goccia::spec::advice_for(Spelling::Json);
+    Advice::new(move |setting| match setting {
+        goccia::Setting::CallTimeout => json.text(setting),
+        other => flags.text(other),
+    })
+}
+
 /// A write-back skip reason in the command line's words.
 pub fn skip_reason(reason: &SkipReason) -> String {
     match reason {

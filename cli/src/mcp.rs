@@ -101,6 +101,7 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
     let factory = move |approver: Option<Arc<dyn Approver>>| {
         let mut extras = base.clone();
         extras.audit = Some(audit.scoped());
+        extras.advice = Some(super::advice::for_mcp());
         if let Some(approver) = approver {
             extras.approver = Some(Arc::new(move |request: &EscalationRequest| {
                 approver.decide(request)

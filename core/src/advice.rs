@@ -23,12 +23,15 @@ pub enum Setting {
     AllowHost,
     /// Whether private addresses are refused after resolution.
     DenyPrivateRanges,
+    /// A call's own deadline (a per-call timeout), when it was the call's
+    /// and not the sandbox's limit that passed.
+    CallTimeout,
 }
 
 impl Setting {
     /// Every setting, limits first in [`LimitKind::ALL`] order.
-    pub const ALL: [Setting; LimitKind::ALL.len() + 3] = {
-        let mut all = [Setting::AllowHost; LimitKind::ALL.len() + 3];
+    pub const ALL: [Setting; LimitKind::ALL.len() + 4] = {
+        let mut all = [Setting::AllowHost; LimitKind::ALL.len() + 4];
         let mut index = 0;
         while index < LimitKind::ALL.len() {
             all[index] = Setting::Limit(LimitKind::ALL[index]);
@@ -37,6 +40,7 @@ impl Setting {
         all[index] = Setting::FetchMaxBytes;
         all[index + 1] = Setting::AllowHost;
         all[index + 2] = Setting::DenyPrivateRanges;
+        all[index + 3] = Setting::CallTimeout;
         all
     };
 }

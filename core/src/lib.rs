@@ -43,4 +43,4 @@ pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
 pub use output::{Capture, Output, OutputBudget, Stream};
 pub use stop::Stop;
-pub use watch::{CancelToken, Watch};
+pub use watch::{CancelToken, DeadlineSource, Watch};

@@ -33,20 +33,31 @@ impl CancelToken {
     }
 }
 
+/// Who set a watch's deadline, so a message can say which setting to
+/// raise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeadlineSource {
+    /// The sandbox's limit ([`Limits::timeout`](crate::Limits::timeout)).
+    #[default]
+    Limit,
+    /// The call's own timeout, given with the call.
+    Call,
+}
+
 /// Deadline plus cancellation. Cheap to clone and to check (~20 ns).
 #[derive(Clone, Debug)]
 pub struct Watch {
     deadline: Instant,
     cancel: CancelToken,
+    /// The time the work was given, as a message states it.
+    allowed: Duration,
+    source: DeadlineSource,
 }
 
 impl Watch {
     /// A watch whose deadline is `timeout` from now, with a token of its own.
     pub fn new(timeout: Duration) -> Self {
-        Watch {
-            deadline: Instant::now() + timeout,
-            cancel: CancelToken::new(),
-        }
+        Watch::with_cancel(timeout, CancelToken::new())
     }
 
     /// A watch whose deadline is `timeout` from now, cancelled by `cancel`.
@@ -54,20 +65,43 @@ impl Watch {
         Watch {
             deadline: Instant::now() + timeout,
             cancel,
+            allowed: timeout,
+            source: DeadlineSource::Limit,
         }
+    }
+
+    /// The same watch, its deadline said to be `allowed` set by `source`
+    /// (a worker enforces what remains of its parent's call, and states the
+    /// time the call was given).
+    pub fn stated(mut self, allowed: Duration, source: DeadlineSource) -> Self {
+        self.allowed = allowed;
+        self.source = source;
+        self
     }
 
     /// A watch for nested work: its deadline is the earlier of this one's and
     /// `now + timeout`, and it shares this watch's cancellation.
     pub fn narrowed(&self, timeout: Option<Duration>) -> Self {
-        let deadline = match timeout {
-            Some(t) => self.deadline.min(Instant::now() + t),
-            None => self.deadline,
+        let (deadline, allowed) = match timeout {
+            Some(t) if Instant::now() + t < self.deadline => (Instant::now() + t, t),
+            _ => (self.deadline, self.allowed),
         };
         Watch {
             deadline,
             cancel: self.cancel.clone(),
+            allowed,
+            source: self.source,
         }
+    }
+
+    /// The time the work was given (what "the deadline of N ms" states).
+    pub fn allowed(&self) -> Duration {
+        self.allowed
+    }
+
+    /// Who set the deadline.
+    pub fn source(&self) -> DeadlineSource {
+        self.source
     }
 
     /// When the work must stop.

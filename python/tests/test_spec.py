@@ -193,7 +193,12 @@ def test_an_approver_callback_answers_escalations():
 
 def test_per_call_timeout_takes_text_and_async_runs_stream():
     sandbox = goccia.Sandbox()
-    assert sandbox.run_shell("while :; do :; done", timeout="100ms").failure_kind == "timeout"
+    run = sandbox.run_shell("while :; do :; done", timeout="100ms")
+    assert run.failure_kind == "timeout"
+    # The deadline that applied, and the keyword that set it.
+    assert run.failure_message == "timeout: the run's deadline of 100 ms passed (pass the call a larger timeout=)"
+    limited = goccia.Sandbox(limits=goccia.Limits(timeout=0.1)).run_code("while (true) {}")
+    assert limited.failure_message == "timeout: the run's deadline of 100 ms passed (raise it with Limits(timeout=))"
     with pytest.raises(ValueError):
         sandbox.run_shell("true", timeout="soon")
     chunks = []

@@ -355,6 +355,8 @@ impl Link {
         let output_limit = budget.remaining();
         self.send(Down::Call(Box::new(Call {
             timeout_ms: context.watch.remaining().as_millis() as u64,
+            allowed_ms: context.watch.allowed().as_millis() as u64,
+            own_timeout: context.watch.source() == goccia_core::DeadlineSource::Call,
             output_limit,
             truncate: budget.overflow() == Overflow::Truncate,
             work,

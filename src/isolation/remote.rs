@@ -119,7 +119,7 @@ pub(crate) struct SandboxParts {
 }
 
 /// The failure of a call whose worker crashed or was killed.
-fn lost(error: LinkError, sandbox: &SandboxParts) -> Failure {
+fn lost(error: LinkError, sandbox: &SandboxParts, watch: &Watch) -> Failure {
     match error {
         LinkError::Crash(why) => {
             sandbox
@@ -136,6 +136,7 @@ fn lost(error: LinkError, sandbox: &SandboxParts) -> Failure {
                 Stop::DEADLINE,
                 &sandbox.engine.limits,
                 &sandbox.engine.advice,
+                watch,
             );
             failure.message.push_str(
                 " (the isolated worker did not stop within 250 ms and was killed; nothing it reported was kept)",
@@ -211,12 +212,13 @@ pub(crate) fn run_script(
             let failure = lost(
                 LinkError::Crash("answered a script with something else".into()),
                 parts,
+                &watch,
             );
             (failure.kind.exit_code(), Some(failure), None, None)
         }
         Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
         Err(error) => {
-            let failure = lost(error, parts);
+            let failure = lost(error, parts, &watch);
             (failure.kind.exit_code(), Some(failure), None, None)
         }
     };
@@ -286,7 +288,7 @@ impl RemoteSession {
             Ok(_) => return Err(RunError::Panicked),
             Err(LinkError::Unavailable(why)) => return Err(RunError::SandboxUnavailable(why)),
             Err(error) => {
-                let message = lost(error, &parts).message;
+                let message = lost(error, &parts, &watch).message;
                 return Err(RunError::Thread(std::io::Error::other(message)));
             }
         };
@@ -329,7 +331,7 @@ impl RemoteSession {
                 FailureKind::IsolationCrash,
                 "isolation crash: the worker this shell session lived in is gone",
             )),
-            Err(error) => Err(lost(error, &self.parts)),
+            Err(error) => Err(lost(error, &self.parts, watch)),
         }
     }
 

@@ -189,6 +189,10 @@ pub struct WirePolicy {
 pub struct Call {
     /// The call's deadline from now, in milliseconds.
     pub timeout_ms: u64,
+    /// The time the parent's call was given, as a stop states it.
+    pub allowed_ms: u64,
+    /// Whether that was the call's own timeout (else the sandbox's limit).
+    pub own_timeout: bool,
     /// The bytes its output may still take, and whether past them it is
     /// truncated (otherwise the run fails).
     pub output_limit: u64,

@@ -364,11 +364,19 @@ impl Executor {
     fn execute(&mut self, call: Call) -> Reply {
         let output = self.output(call.output_limit, call.truncate);
         let timeout = Duration::from_millis(call.timeout_ms);
+        let stated = (
+            Duration::from_millis(call.allowed_ms),
+            if call.own_timeout {
+                goccia_core::DeadlineSource::Call
+            } else {
+                goccia_core::DeadlineSource::Limit
+            },
+        );
         match call.work {
             Work::Script { entry, inline } => {
                 let cancel = self.cancellable();
                 let options = CallOptions::new()
-                    .timeout(timeout)
+                    .deadline(timeout, stated.0, stated.1)
                     .cancel(&cancel)
                     .stream(&output);
                 let ran = match inline {
@@ -406,11 +414,17 @@ impl Executor {
                 self.stdins.lock().remove(&session);
                 Reply::Unit
             }
-            work => self.session_call(work, output, timeout),
+            work => self.session_call(work, output, timeout, stated),
         }
     }
 
-    fn session_call(&mut self, work: Work, output: Output, timeout: Duration) -> Reply {
+    fn session_call(
+        &mut self,
+        work: Work,
+        output: Output,
+        timeout: Duration,
+        stated: (Duration, goccia_core::DeadlineSource),
+    ) -> Reply {
         let id = match &work {
             Work::RunScript { session, .. }
             | Work::ScriptSource { session, .. }
@@ -437,7 +451,7 @@ impl Executor {
                 ..
             } => {
                 let call = crate::call::Call {
-                    watch: Watch::with_cancel(timeout, call_token),
+                    watch: Watch::with_cancel(timeout, call_token).stated(stated.0, stated.1),
                     stdin: stdin.map(Bytes::from),
                     output: Some(output.clone()),
                 };

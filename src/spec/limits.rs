@@ -49,7 +49,9 @@ macro_rules! limits_spec {
             json: $json,
             flag: $flag,
             python: $python,
-            rust: stringify!($field),
+            // The `Limits` builder's methods are named as Python's
+            // keywords (`timeout`, not the field's `timeout_ms`).
+            rust: $python,
             kind: $kind,
             help: $help,
             is_size: !matches!($read.as_bytes(), b"plain"),

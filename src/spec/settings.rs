@@ -195,6 +195,13 @@ pub fn advice_for(spelling: Spelling) -> goccia_core::Advice {
             Setting::FetchMaxBytes => format!("raise it with {}", name("network.fetchMaxBytes")),
             Setting::AllowHost => format!("allow it with {}", name("network.allowHost")),
             Setting::DenyPrivateRanges => name("network.denyPrivateRanges"),
+            // The call's own timeout, as each surface takes it with a call.
+            Setting::CallTimeout => match spelling {
+                Spelling::Json => "ask for a larger timeoutMs".to_string(),
+                Spelling::Flag => "raise it with --timeout".to_string(),
+                Spelling::Python => "pass the call a larger timeout=".to_string(),
+                Spelling::Rust => "give the call a larger CallOptions::timeout".to_string(),
+            },
         })
     })
 }

@@ -135,3 +135,37 @@ fn truncated_output_streamed_by_the_caller_ends_with_the_kept_tail() {
         assert!(text.ends_with("1999\n2000\n"), "{call}: {text}");
     }
 }
+
+/// A stop states the deadline that applied and names the setting that set
+/// it: the call's own timeout (`CallOptions::timeout`), or the sandbox's
+/// limit — also when a capped call ran into the limit.
+#[test]
+fn a_timeout_names_the_value_that_applied_and_who_set_it() {
+    let sandbox = Sandbox::builder()
+        .limits(goccia::Limits::default().timeout(Duration::from_millis(300)))
+        .build()
+        .unwrap();
+    let message = |run: Run| run.failure.expect("it failed").message;
+    let own = CallOptions::new().timeout(Duration::from_millis(50));
+    for run in [
+        sandbox.run_shell_opts("while :; do :; done", &own).unwrap(),
+        sandbox.run_code_opts("while (true) {}", &own).unwrap(),
+    ] {
+        assert_eq!(
+            message(run),
+            "timeout: the run's deadline of 50 ms passed (give the call a larger CallOptions::timeout)"
+        );
+    }
+    let limit = sandbox.run_shell("while :; do :; done").unwrap();
+    assert_eq!(
+        message(limit),
+        "timeout: the run's deadline of 300 ms passed (raise it with Limits::timeout)"
+    );
+    let capped =
+        CallOptions::new().timeout_within(Duration::from_secs(60), Duration::from_millis(300));
+    let run = sandbox.run_code_opts("while (true) {}", &capped).unwrap();
+    assert_eq!(
+        message(run),
+        "timeout: the run's deadline of 300 ms passed (raise it with Limits::timeout)"
+    );
+}

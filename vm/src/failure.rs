@@ -1,7 +1,7 @@
 //! How a run failed: classified by evidence, described for humans.
 
 use goccia_builtins::Tripwire;
-use goccia_core::{Advice, FailureKind, LimitKind, Limits, Stop};
+use goccia_core::{Advice, DeadlineSource, FailureKind, LimitKind, Limits, Setting, Stop, Watch};
 use rquickjs::{Ctx, Function, Object, Value};
 
 /// A failed run.
@@ -26,21 +26,29 @@ impl Failure {
         }
     }
 
-    /// The failure a stop ends a run with: what stopped it, the limit's
-    /// value, and the surface's advice.
-    pub fn stopped(stop: Stop, limits: &Limits, advice: &Advice) -> Self {
+    /// The failure a stop ends a run with: what stopped it, the value that
+    /// applied (a deadline as `watch` was given it: the call's own when it
+    /// had one), and the surface's advice on the setting that set it.
+    pub fn stopped(stop: Stop, limits: &Limits, advice: &Advice, watch: &Watch) -> Self {
         let kind = stop.failure_kind();
         let label = match kind {
             FailureKind::Timeout => "timeout: ",
             FailureKind::ResourceLimit => "resource limit: ",
             _ => "",
         };
-        let advice = stop.limit().map(|kind| advice.for_limit(kind));
-        let message = format!(
-            "{label}{}{}",
-            stop.describe(limits),
-            advice.unwrap_or_default()
-        );
+        let applied = Limits {
+            timeout: watch.allowed(),
+            ..limits.clone()
+        };
+        let advice = match stop.limit() {
+            Some(LimitKind::Deadline) if watch.source() == DeadlineSource::Call => advice
+                .text(Setting::CallTimeout)
+                .map(|text| format!(" ({text})"))
+                .unwrap_or_else(|| advice.for_limit(LimitKind::Deadline)),
+            Some(kind) => advice.for_limit(kind),
+            None => String::new(),
+        };
+        let message = format!("{label}{}{advice}", stop.describe(&applied));
         Failure::new(kind, message)
     }
 }
@@ -53,6 +61,8 @@ pub struct Evidence<'a> {
     pub limits: &'a Limits,
     /// The surface's advice.
     pub advice: &'a Advice,
+    /// The run's deadline and who set it.
+    pub watch: &'a Watch,
     /// The runtime has thrown "out of memory" (a thrown `null` is then its
     /// allocation failure).
     pub out_of_memory_thrown: bool,
@@ -68,7 +78,7 @@ pub fn classify_exception<'js>(
 ) -> Failure {
     let tripwire = evidence.tripwire;
     if let Some(stop) = tripwire.fatal() {
-        return Failure::stopped(stop, evidence.limits, evidence.advice);
+        return Failure::stopped(stop, evidence.limits, evidence.advice, evidence.watch);
     }
     let object = value.as_object();
     let code = object.and_then(|o| o.get::<_, String>("code").ok());
@@ -78,7 +88,7 @@ pub fn classify_exception<'js>(
     // Reading `code`, `name`, `message` and `stack` ran guest getters: a
     // getter that looped until the deadline ends the run as a timeout.
     if let Some(stop) = tripwire.fatal() {
-        return Failure::stopped(stop, evidence.limits, evidence.advice);
+        return Failure::stopped(stop, evidence.limits, evidence.advice, evidence.watch);
     }
     let kind = if code.as_deref() == Some("ENOSPC") && tripwire.fs_quota_hit() {
         FailureKind::ResourceLimit

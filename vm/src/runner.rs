@@ -481,7 +481,7 @@ impl Session<'_> {
     }
 
     fn stopped(&self, stop: Stop) -> Failure {
-        Failure::stopped(stop, &self.engine.limits, &self.engine.advice)
+        Failure::stopped(stop, &self.engine.limits, &self.engine.advice, self.watch)
     }
 
     fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
@@ -489,6 +489,7 @@ impl Session<'_> {
             tripwire: self.tripwire,
             limits: &self.engine.limits,
             advice: &self.engine.advice,
+            watch: self.watch,
             out_of_memory_thrown: out_of_memory_thrown(ctx),
         };
         classify_exception(ctx, value, &evidence, prefix)

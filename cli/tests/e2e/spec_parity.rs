@@ -505,3 +505,47 @@ fn a_bad_value_is_refused_with_the_same_words_everywhere() {
     }
     served.terminate();
 }
+
+/// A call's own deadline is stated as given and named as that surface
+/// takes it with a call: the server's and MCP's `timeoutMs` (not a flag
+/// the caller cannot use); the server's own limit, when the call asked for
+/// more, as the limit.
+#[test]
+fn a_calls_timeout_is_stated_and_named_as_each_surface_takes_it() {
+    let project = project();
+    let (served, admin) = server(&project, &["--timeout", "5000"]);
+    let (status, opened) = open(&served, &admin, &json!({}));
+    assert_eq!(status, 201, "{opened}");
+    let shell = |timeout: u64| {
+        http(
+            &served.address,
+            "POST",
+            &format!(
+                "/v1/sandboxes/{}/shell",
+                opened["sandboxId"].as_str().unwrap()
+            ),
+            opened["token"].as_str().unwrap(),
+            &json!({"command": "while :; do :; done", "timeoutMs": timeout}).to_string(),
+        )
+    };
+    let (status, answer) = shell(200);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["error"],
+        json!("timeout: the run's deadline of 200 ms passed (ask for a larger timeoutMs)")
+    );
+    served.terminate();
+
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &[],
+            json!([["shell", {"command": "while :; do :; done", "timeoutMs": 200}]]),
+        ),
+    );
+    let text = report["calls"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("the run's deadline of 200 ms passed (ask for a larger timeoutMs)"),
+        "{text}"
+    );
+}
