@@ -184,7 +184,7 @@ impl Envelope {
         };
         let usage = sandbox.usage();
         Envelope {
-            ok: exit == 0,
+            ok: run.ok(),
             exit_code: exit,
             failure_kind,
             stdout: String::new(),
@@ -212,7 +212,7 @@ impl Envelope {
             isolation: sandbox.confinement(),
             host_commands: sandbox.host_commands(),
             stats: Stats {
-                output_truncated: false,
+                output_truncated: run.output_truncated,
                 duration_ms: run.duration.as_secs_f64() * 1000.0,
                 memory_bytes: run.memory_used,
                 fs_bytes: usage.bytes,
@@ -233,12 +233,6 @@ impl Envelope {
     /// With the bytes charged to the output budget.
     pub fn with_output_bytes(mut self, bytes: u64) -> Self {
         self.stats.output_bytes = bytes;
-        self
-    }
-
-    /// With whether truncate mode dropped output.
-    pub fn with_output_truncated(mut self, truncated: bool) -> Self {
-        self.stats.output_truncated = truncated;
         self
     }
 

@@ -48,13 +48,25 @@ pub struct Run {
     pub duration: Duration,
     /// QuickJS heap in use when a script ended; `None` for the shell.
     pub memory_used: Option<u64>,
+    /// Whether output past the limit was cut (`outputOverflow: truncate`:
+    /// the middle replaced by one line), in the `Run`'s own streams or the
+    /// caller's sink.
+    pub output_truncated: bool,
 }
 
 impl Run {
-    /// Exit status 0 and no failure: the only state after which
+    /// Whether the run succeeded: exit code 0 (a run that failed always
+    /// has a non-zero code). The one definition every surface reports as
+    /// `ok` (docs/calls.md); the only state after which
     /// [`Sandbox::write_back`](crate::Sandbox::write_back) should be called.
+    pub fn ok(&self) -> bool {
+        debug_assert!(self.exit_code != 0 || self.failure.is_none());
+        self.exit_code == 0
+    }
+
+    /// [`Run::ok`].
     pub fn success(&self) -> bool {
-        self.exit_code == 0 && self.failure.is_none()
+        self.ok()
     }
 
     /// The failure's kind, if the run failed.
@@ -110,6 +122,7 @@ impl ShellRun {
             result: None,
             duration: started.elapsed(),
             memory_used: None,
+            output_truncated: false,
         }
     }
 }

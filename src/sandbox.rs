@@ -312,6 +312,7 @@ impl Sandbox {
             stderr: Vec::new(),
             duration: started.elapsed(),
             memory_used: Some(outcome.memory_used),
+            output_truncated: output.budget().truncated(),
         })
     }
 

@@ -533,10 +533,12 @@ impl Sandbox {
         let mut run = ran.into_run(started);
         // Truncate mode held the last half back: it lands now, in the
         // caller's sink when the call streamed.
-        match &options.output {
-            Some(output) => output.budget().finish(),
-            None => shell.budget.finish(),
-        }
+        let budget = match &options.output {
+            Some(output) => output.budget().clone(),
+            None => shell.budget.clone(),
+        };
+        budget.finish();
+        run.output_truncated = budget.truncated();
         run.stdout = shell.stdout.take();
         run.stderr = shell.stderr.take();
         Ok(run)

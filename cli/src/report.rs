@@ -175,7 +175,6 @@ pub fn conclude(prepared: Prepared, args: &SandboxArgs, mut run: Run) -> i32 {
         let envelope = Envelope::new(&sandbox, &run)
             .with_output(&out.take(), &err.take())
             .with_output_bytes(budget.used())
-            .with_output_truncated(budget.truncated())
             .with_diff(diff)
             .with_write_back(write_back)
             .with_exit_code(exit);

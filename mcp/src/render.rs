@@ -7,7 +7,7 @@ use goccia::{FailureKind, NodeType, Run};
 /// A run as text: the exit code, the failure kind when there is one, the
 /// script's result, then each stream between tags (so output that looks
 /// like a header cannot be mistaken for one).
-pub fn run_text(run: &Run, stdout: &[u8], stderr: &[u8], truncated: bool) -> String {
+pub fn run_text(run: &Run, stdout: &[u8], stderr: &[u8]) -> String {
     let mut text = format!("exit code: {}\n", run.exit_code);
     if let Some(failure) = &run.failure {
         text.push_str(&format!("failure: {}\n", failure.kind.as_str()));
@@ -15,7 +15,7 @@ pub fn run_text(run: &Run, stdout: &[u8], stderr: &[u8], truncated: bool) -> Str
     if let Some(result) = &run.result {
         text.push_str(&format!("result: {result}\n"));
     }
-    if truncated {
+    if run.output_truncated {
         text.push_str(
             "output truncated: the middle was replaced by a [goccia: N bytes of output omitted] line\n",
         );
@@ -205,12 +205,17 @@ mod tests {
             result: None,
             duration: std::time::Duration::ZERO,
             memory_used: None,
+            output_truncated: false,
         };
         assert_eq!(
-            run_text(&run, b"hi\n", b"", false),
+            run_text(&run, b"hi\n", b""),
             "exit code: 0\n<stdout>\nhi\n</stdout>\n<stderr></stderr>\n"
         );
-        assert!(run_text(&run, b"", b"x", true).contains("output truncated"));
-        assert!(run_text(&run, b"", b"x", false).ends_with("<stderr>\nx\n</stderr>\n"));
+        assert!(run_text(&run, b"", b"x").ends_with("<stderr>\nx\n</stderr>\n"));
+        let cut = Run {
+            output_truncated: true,
+            ..run
+        };
+        assert!(run_text(&cut, b"", b"x").contains("output truncated"));
     }
 }

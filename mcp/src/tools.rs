@@ -140,8 +140,7 @@ impl GocciaMcp {
             let options = options.stream(&output);
             match call(sandbox, &options) {
                 Ok(run) => {
-                    let shown =
-                        render::run_text(&run, &stdout.take(), &stderr.take(), budget.truncated());
+                    let shown = render::run_text(&run, &stdout.take(), &stderr.take());
                     if render::is_refusal(&run) {
                         refused(shown)
                     } else {

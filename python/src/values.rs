@@ -10,8 +10,8 @@ pub fn json_to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAn
     Ok(json.call_method1("loads", (value.to_string(),))?.unbind())
 }
 
-/// One finished run. `ok` is true for exit code 0 without a failure; a
-/// failed run is a `Run` too, never an exception.
+/// One finished run. `ok` is true for exit code 0; a failed run is a `Run`
+/// too, never an exception.
 #[pyclass(frozen, get_all, module = "goccia")]
 pub struct Run {
     /// 0, the script's or last command's status, or the failure's code.
@@ -32,6 +32,9 @@ pub struct Run {
     pub result: Py<PyAny>,
     /// Wall time in seconds.
     pub duration: f64,
+    /// Whether the run succeeded: `goccia::Run::ok`, the one definition
+    /// every surface reports (exit code 0).
+    pub ok: bool,
 }
 
 impl Run {
@@ -57,18 +60,13 @@ impl Run {
             stderr_bytes: PyBytes::new(py, &stderr).unbind(),
             result,
             duration: run.duration.as_secs_f64(),
+            ok: run.ok(),
         })
     }
 }
 
 #[pymethods]
 impl Run {
-    /// Exit code 0 and no failure.
-    #[getter]
-    fn ok(&self) -> bool {
-        self.exit_code == 0 && self.failure_kind.is_none()
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "Run(exit_code={}, failure_kind={:?}, stdout={:?}, stderr={:?})",

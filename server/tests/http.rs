@@ -583,6 +583,23 @@ fn files_snapshots_diff_and_policy_through_the_api() {
 }
 
 #[test]
+fn a_truncated_calls_envelope_says_so() {
+    let dir = workspace();
+    let clock = ManualClock::at(START);
+    let server = Running::start(config(dir.path(), &clock));
+    let client = Client::new(&server.base);
+    let session = client.open_with(json!({
+        "workspace": "w", "seeds": [], "capabilities": ["shell"],
+        "limits": {"maxOutput": 1000, "outputOverflow": "truncate"},
+    }));
+    let flood = shell(&client, &session, "seq 1 5000");
+    assert_eq!(flood.ok()["stats"]["outputTruncated"], json!(true));
+    assert_eq!(flood.ok()["ok"], json!(true));
+    let quiet = shell(&client, &session, "echo hi");
+    assert_eq!(quiet.ok()["stats"]["outputTruncated"], json!(false));
+}
+
+#[test]
 fn the_openapi_document_lists_every_route() {
     let dir = workspace();
     let clock = ManualClock::at(START);

@@ -230,6 +230,7 @@ pub(crate) fn run_script(
         stderr: Vec::new(),
         duration: started.elapsed(),
         memory_used,
+        output_truncated: output.budget().truncated(),
     })
 }
 

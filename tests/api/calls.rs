@@ -169,3 +169,30 @@ fn a_timeout_names_the_value_that_applied_and_who_set_it() {
         "timeout: the run's deadline of 300 ms passed (raise it with Limits::timeout)"
     );
 }
+
+/// A `Run` says when output was cut (truncate mode), whether it was
+/// captured in the `Run` or streamed to the caller's sink.
+#[test]
+fn a_run_says_its_output_was_truncated() {
+    let sandbox = Sandbox::builder()
+        .limits(
+            goccia::Limits::default()
+                .max_output(1000)
+                .output_overflow(goccia::Overflow::Truncate),
+        )
+        .build()
+        .unwrap();
+    let flood = sandbox.run_shell("seq 1 5000").unwrap();
+    assert!(flood.ok() && flood.output_truncated, "{flood:?}");
+    assert!(!sandbox.run_shell("echo hi").unwrap().output_truncated);
+    let js = sandbox
+        .run_code("for (let i = 0; i < 5000; i++) console.log(i)")
+        .unwrap();
+    assert!(js.ok() && js.output_truncated);
+    let budget = OutputBudget::with_overflow(100, goccia::Overflow::Truncate);
+    let (output, _stdout, _stderr) = Output::captured(budget);
+    let streamed = sandbox
+        .run_shell_opts("seq 1 500", &CallOptions::new().stream(&output))
+        .unwrap();
+    assert!(streamed.output_truncated);
+}
