@@ -171,8 +171,9 @@ pub struct LimitFlags {
     /// The limits given on the command line (or in the environment), as
     /// (JSON name, text).
     pub given: Vec<(&'static str, String)>,
-    /// Every limit's value, given or default, as (JSON name, text).
-    pub all: Vec<(&'static str, String)>,
+    /// The limits whose value is not the spec's default: those given, and
+    /// those a command gives another default (`mcp`'s output limit).
+    pub changed: Vec<(&'static str, String)>,
 }
 
 /// The clap id of a limit's flag: its Rust name (`max_output`), which
@@ -181,13 +182,34 @@ fn limit_id(rust: &'static str) -> &'static str {
     rust
 }
 
+/// Each limit's default as its flag's text (`512m`), in the table's order;
+/// made once per process.
+fn default_texts() -> &'static [String] {
+    static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        LIMIT_NAMES
+            .iter()
+            .zip(goccia::LimitsSpec::default().entries())
+            .map(|(limit, (_, default))| match default {
+                serde_json::Value::String(text) => text,
+                serde_json::Value::Number(number) if limit.is_size => {
+                    goccia::spec::limits::size_text(number.as_u64().unwrap_or(0))
+                }
+                other => other.to_string(),
+            })
+            .collect()
+    })
+}
+
 impl FromArgMatches for LimitFlags {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let mut flags = LimitFlags::default();
-        for limit in LIMIT_NAMES {
+        for (limit, default) in LIMIT_NAMES.iter().zip(default_texts()) {
             let id = limit_id(limit.rust);
             if let Some(text) = matches.get_one::<String>(id) {
-                flags.all.push((limit.json, text.clone()));
+                if text != default {
+                    flags.changed.push((limit.json, text.clone()));
+                }
                 if matches!(
                     matches.value_source(id),
                     Some(ValueSource::CommandLine | ValueSource::EnvVariable)
@@ -207,22 +229,10 @@ impl FromArgMatches for LimitFlags {
 
 impl Args for LimitFlags {
     fn augment_args(command: clap::Command) -> clap::Command {
-        let defaults = goccia::LimitsSpec::default().entries();
         LIMIT_NAMES
             .iter()
-            .zip(defaults)
-            .fold(command, |command, (limit, (_, default))| {
-                // Once per process, for the help and the value if not given.
-                let default: &'static str = Box::leak(
-                    match default {
-                        serde_json::Value::String(text) => text,
-                        serde_json::Value::Number(number) if limit.is_size => {
-                            goccia::spec::limits::size_text(number.as_u64().unwrap_or(0))
-                        }
-                        other => other.to_string(),
-                    }
-                    .into_boxed_str(),
-                );
+            .zip(default_texts())
+            .fold(command, |command, (limit, default)| {
                 command.arg(
                     Arg::new(limit_id(limit.rust))
                         .long(limit.flag.trim_start_matches("--"))
@@ -232,7 +242,7 @@ impl Args for LimitFlags {
                             Some(end) => &limit.help[..end],
                             None => limit.help,
                         })
-                        .default_value(default)
+                        .default_value(default.as_str())
                         .action(ArgAction::Set)
                         .help_heading("Limits"),
                 )
@@ -316,10 +326,12 @@ impl SpecArgs {
         if set("fetch_max_bytes") {
             spec.network.fetch_max_bytes = size("network.fetchMaxBytes", &self.fetch_max_bytes)?;
         }
+        // Without a file the spec's defaults are the flags' defaults: only
+        // what differs from them changes anything.
         let limits = if from_file {
             &self.limits.given
         } else {
-            &self.limits.all
+            &self.limits.changed
         };
         spec.limits = with_limits(&spec.limits, limits)?;
         spec.validate()
@@ -328,11 +340,15 @@ impl SpecArgs {
     }
 }
 
-/// `limits` with the flags' values set, each read as the spec reads it.
+/// `limits` with the flags' values set, read as the spec reads them (an
+/// error names the limit's flag).
 fn with_limits(
     limits: &goccia::LimitsSpec,
     flags: &[(&'static str, String)],
 ) -> Result<goccia::LimitsSpec, String> {
+    if flags.is_empty() {
+        return Ok(limits.clone());
+    }
     let mut value = serde_json::to_value(limits).expect("limits are plain data");
     for (json, text) in flags {
         // A number is a number; anything else (`64m`, `truncate`) a string.
@@ -340,10 +356,8 @@ fn with_limits(
             Ok(number) => serde_json::Value::from(number),
             Err(_) => serde_json::Value::from(text.clone()),
         };
-        goccia::LimitsSpec::from_value(value.clone())
-            .map_err(|error| error.spelled(Spelling::Flag))?;
     }
-    Ok(serde_json::from_value(value).expect("each value was checked"))
+    goccia::LimitsSpec::from_value(value).map_err(|error| error.spelled(Spelling::Flag))
 }
 
 fn size(setting: &str, text: &str) -> Result<u64, String> {
