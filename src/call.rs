@@ -10,6 +10,13 @@ use bytes::Bytes;
 use goccia_core::{CancelToken, DeadlineSource, Limits, Output, Watch};
 use goccia_shell::io::{BytesReader, Fd, pipe};
 
+use crate::SpecError;
+
+/// The setting a call's own timeout is named by in a [`SpecError`]
+/// (`timeoutMs` in JSON, `timeout=` in Python, `CallOptions::timeout` in
+/// Rust) — a call's, not the sandbox's `limits.timeoutMs`.
+pub const CALL_TIMEOUT: &str = "call.timeoutMs";
+
 /// How one `run_script`/`run_shell` call runs. The defaults are the
 /// sandbox's: its timeout, no cancellation, empty stdin, output captured
 /// in the [`Run`](crate::Run).
@@ -26,10 +33,10 @@ use goccia_shell::io::{BytesReader, Fd, pipe};
 ///         cancel.cancel();
 ///     })
 /// };
-/// let run = sandbox.run_shell_opts("while :; do :; done", &CallOptions::new().cancel(&cancel))?;
+/// let run = sandbox.run_shell_with("while :; do :; done", &CallOptions::new().cancel(&cancel))?;
 /// canceller.join().unwrap();
 /// assert_eq!((run.exit_code, run.failure_kind()), (130, Some(FailureKind::Cancelled)));
-/// let run = sandbox.run_shell_opts("tr a-z A-Z", &CallOptions::new().stdin("hi\n"))?;
+/// let run = sandbox.run_shell_with("tr a-z A-Z", &CallOptions::new().stdin("hi\n"))?;
 /// assert_eq!(run.stdout_text(), "HI\n");
 /// # Ok::<(), goccia::Error>(())
 /// ```
@@ -66,6 +73,34 @@ impl CallOptions {
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
+    }
+
+    /// This call's deadline as a surface's caller asked for it, checked: a
+    /// zero deadline (which could never let the call run) is refused,
+    /// naming the call's timeout ([`CALL_TIMEOUT`]; spell it with
+    /// [`SpecError::spelled`]). With a `ceiling` the deadline is capped as
+    /// [`CallOptions::timeout_within`] does.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use goccia::{CallOptions, Spelling};
+    /// let error = CallOptions::new().requested_timeout(Duration::ZERO, None).unwrap_err();
+    /// assert_eq!(error.spelled(Spelling::Json), "timeoutMs: must be at least 1 ms");
+    /// assert_eq!(error.spelled(Spelling::Python), "timeout=: must be at least 1 ms");
+    /// assert!(CallOptions::new().requested_timeout(Duration::from_millis(5), None).is_ok());
+    /// ```
+    pub fn requested_timeout(
+        self,
+        requested: Duration,
+        ceiling: Option<Duration>,
+    ) -> Result<Self, SpecError> {
+        if requested.is_zero() {
+            return Err(SpecError::new(CALL_TIMEOUT, "must be at least 1 ms"));
+        }
+        Ok(match ceiling {
+            Some(ceiling) => self.timeout_within(requested, ceiling),
+            None => self.timeout(requested),
+        })
     }
 
     /// This call's deadline, but never past `ceiling`: for a surface whose

@@ -95,7 +95,7 @@ impl Sandbox {
             Some(format!("host-made child sandbox, {} seeds", seeds.len())),
         );
         let mut child = Sandbox::new(vfs, Vec::new(), self.engine().clone());
-        child.set_isolation(self.isolation.clone(), true);
+        child.set_isolation(self.isolation().clone(), true);
         child.host = self.host.clone();
         child.parent_paths = seeds.iter().filter_map(ChildSeed::parent_path).collect();
         child.spec = Arc::new(crate::SandboxSpec {

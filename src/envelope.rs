@@ -32,8 +32,11 @@ pub struct Envelope {
     pub ok: bool,
     /// The process-style exit code (docs/limits.md).
     pub exit_code: i32,
-    /// `null` on success.
+    /// `null` on success ([`Run::failure_kind`]).
     pub failure_kind: Option<FailureKind>,
+    /// A script's default export as JSON (`null` for the shell, a failed
+    /// run, or an export that is not JSON-like).
+    pub result: Option<serde_json::Value>,
     /// The guest's stdout (invalid UTF-8 replaced).
     pub stdout: String,
     /// The guest's stderr.
@@ -177,16 +180,12 @@ impl Envelope {
     /// with empty output, no diff and no write-back yet.
     pub fn new(sandbox: &Sandbox, run: &Run) -> Self {
         let exit = run.exit_code;
-        let failure_kind = match (&run.failure, exit) {
-            (_, 0) => None,
-            (Some(failure), _) => Some(failure.kind),
-            (None, _) => Some(FailureKind::ScriptError),
-        };
         let usage = sandbox.usage();
         Envelope {
             ok: run.ok(),
             exit_code: exit,
-            failure_kind,
+            failure_kind: run.failure_kind(),
+            result: run.result.clone(),
             stdout: String::new(),
             stderr: String::new(),
             error: run.failure.as_ref().map(|failure| failure.message.clone()),

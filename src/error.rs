@@ -54,7 +54,7 @@ pub enum SetupError {
     /// A host command that cannot be set up (not a name, not found where
     /// it could run, not executable).
     #[error("{0}")]
-    HostCommand(#[from] goccia_host::ProgramError),
+    HostCommand(#[from] goccia_host_commands::ProgramError),
     /// A setting of the spec no sandbox could be built with, named by its
     /// JSON path ([`SpecError::spelled`](crate::SpecError::spelled) names
     /// it as a surface spells it).

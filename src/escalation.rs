@@ -9,7 +9,7 @@ use crate::error::AccessError;
 use crate::sandbox::Sandbox;
 
 impl Sandbox {
-    /// Runs `call` (a fenced call such as [`Sandbox::write_fenced`]) at
+    /// Runs `call` (a fenced call such as [`Sandbox::write_as_guest`]) at
     /// the mode `sandbox_permissions` names if the host's approver grants
     /// it once; with neither field it runs under the sandbox's policy as
     /// it is. The rules are the guest's: both fields or neither, a
@@ -24,7 +24,7 @@ impl Sandbox {
     ///     .policy(PolicyMode::ReadOnly)
     ///     .approver(|_: &goccia::EscalationRequest| Decision::AllowedOnce)
     ///     .build()?;
-    /// let write = |s: &Sandbox| s.write_fenced("/a.txt", "x");
+    /// let write = |s: &Sandbox| s.write_as_guest("/a.txt", "x");
     /// assert!(matches!(sandbox.with_escalation(None, None, "writeFile /a.txt", write), Err(AccessError::Denied { .. })));
     /// sandbox.with_escalation(Some("full"), Some("the task asks for it"), "writeFile /a.txt", write)?;
     /// let Err(AccessError::Escalation(error)) = sandbox.with_escalation(Some("full"), None, "writeFile /a.txt", write) else { panic!() };

@@ -11,7 +11,7 @@ use crate::Sandbox;
 /// handling a termination signal; host commands of a sandbox still in use
 /// fail afterwards.
 pub fn remove_scratch_trees() {
-    goccia_host::remove_all_scratch();
+    goccia_host_commands::remove_all_scratch();
 }
 
 /// `{programs, backend, enforcement, layers, missing, unavailable}`: the

@@ -17,7 +17,7 @@ mod snapshots;
 pub mod spec;
 
 pub use builder::SandboxBuilder;
-pub use call::{CallOptions, Stdin};
+pub use call::{CALL_TIMEOUT, CallOptions, Stdin};
 pub use child::ChildSeed;
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{

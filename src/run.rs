@@ -69,9 +69,17 @@ impl Run {
         self.ok()
     }
 
-    /// The failure's kind, if the run failed.
+    /// What kind of failure the run was, `None` when it succeeded: the
+    /// failure's kind, or `ScriptError` for a guest that ended with a
+    /// non-zero status of its own (`exit 3`, `process.exitCode = 1`). The
+    /// one definition every surface reports as `failureKind`
+    /// (docs/calls.md).
     pub fn failure_kind(&self) -> Option<FailureKind> {
-        self.failure.as_ref().map(|failure| failure.kind)
+        match (&self.failure, self.exit_code) {
+            (Some(failure), _) => Some(failure.kind),
+            (None, 0) => None,
+            (None, _) => Some(FailureKind::ScriptError),
+        }
     }
 
     /// stdout as text (invalid UTF-8 replaced).

@@ -79,11 +79,9 @@ pub struct Sandbox {
     /// (docs/calls.md: one session per sandbox).
     pub(crate) session_state: SessionState,
     /// Where guest code runs (docs/isolation.md).
-    pub(crate) isolation: crate::isolation::Isolation,
-    /// The worker, for a process-isolated sandbox.
-    pub(crate) remote: Option<Arc<crate::isolation::remote::Remote>>,
+    pub(crate) backend: crate::isolation::Backend,
     /// The host commands its shells may run (docs/host-commands.md).
-    pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
+    pub(crate) host: Option<Arc<goccia_host_commands::HostRunner>>,
     /// What it was built from (a child: its parent's, without seeds).
     pub(crate) spec: Arc<crate::SandboxSpec>,
 }
@@ -117,8 +115,7 @@ impl Sandbox {
             copy_rw,
             engine,
             shell: Mutex::new(None),
-            isolation: crate::isolation::Isolation::None,
-            remote: None,
+            backend: crate::isolation::Backend::Local,
             host: None,
             spec: Arc::default(),
         }
@@ -126,33 +123,29 @@ impl Sandbox {
 
     /// Runs this sandbox's guest code as `isolation` says.
     pub(crate) fn set_isolation(&mut self, isolation: crate::isolation::Isolation, held: bool) {
-        self.remote = match &isolation {
-            crate::isolation::Isolation::None => None,
-            crate::isolation::Isolation::Process(program) => {
-                Some(crate::isolation::remote::Remote::new(program.clone(), held))
-            }
-        };
-        self.isolation = isolation;
+        self.backend = crate::isolation::Backend::new(isolation, held);
     }
 
     /// Where guest code runs.
     pub fn isolation(&self) -> &crate::isolation::Isolation {
-        &self.isolation
+        self.backend.isolation()
     }
 
     /// What confinement the sandbox's runs had: in-process, or the
     /// layers its worker's confinement held (docs/isolation.md). Before the
     /// first isolated call, the layers are not known yet (empty).
     pub fn confinement(&self) -> crate::isolation::Confinement {
-        match &self.remote {
-            None => crate::isolation::Confinement::none(),
-            Some(remote) => remote
-                .confinement()
-                .unwrap_or(crate::isolation::Confinement {
-                    mode: "process",
-                    enforcement: "not started",
-                    ..Default::default()
-                }),
+        match &self.backend {
+            crate::isolation::Backend::Local => crate::isolation::Confinement::none(),
+            crate::isolation::Backend::Worker(remote) => {
+                remote
+                    .confinement()
+                    .unwrap_or(crate::isolation::Confinement {
+                        mode: "process",
+                        enforcement: "not started",
+                        ..Default::default()
+                    })
+            }
         }
     }
 
@@ -249,23 +242,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script(&self, entry: &str) -> Result<Run, RunError> {
-        self.run_script_opts(entry, &crate::CallOptions::new())
-    }
-
-    /// Like [`Sandbox::run_script`], with the guest's output going to
-    /// `output` as it is produced (and charged to its budget); the `Run`'s
-    /// `stdout`/`stderr` stay empty.
-    ///
-    /// ```
-    /// # use goccia::{Output, OutputBudget, Sandbox};
-    /// let sandbox = Sandbox::builder().file("/main.js", "console.log('hi')").build()?;
-    /// let (output, stdout, _stderr) = Output::captured(OutputBudget::new(1 << 20));
-    /// sandbox.run_script_with("/main.js", &output)?;
-    /// assert_eq!(stdout.take(), b"hi\n");
-    /// # Ok::<(), goccia::Error>(())
-    /// ```
-    pub fn run_script_with(&self, entry: &str, output: &Output) -> Result<Run, RunError> {
-        self.run_script_opts(entry, &crate::CallOptions::new().stream(output))
+        self.run_script_with(entry, &crate::CallOptions::new())
     }
 
     fn run_entry(
@@ -279,7 +256,7 @@ impl Sandbox {
             raw: entry.to_string(),
             source,
         })?;
-        if let Some(remote) = &self.remote {
+        if let crate::isolation::Backend::Worker(remote) = &self.backend {
             let inline = inline_source.map(|source| source.to_string());
             let parts = self.parts();
             return crate::isolation::remote::run_script(
@@ -329,12 +306,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_code(&self, source: &str) -> Result<Run, RunError> {
-        self.run_code_opts(source, &crate::CallOptions::new())
-    }
-
-    /// [`Sandbox::run_code`], with the output streamed to `output`.
-    pub fn run_code_with(&self, source: &str, output: &Output) -> Result<Run, RunError> {
-        self.run_code_opts(source, &crate::CallOptions::new().stream(output))
+        self.run_code_with(source, &crate::CallOptions::new())
     }
 
     /// A file's content, read from the host side.
@@ -387,11 +359,11 @@ impl Sandbox {
     /// ```
     /// # use goccia::{AccessError, PolicyMode, Sandbox};
     /// let sandbox = Sandbox::builder().policy(PolicyMode::WorkspaceWrite).writable("/out").build()?;
-    /// sandbox.write_fenced("/out/a.txt", "ok")?;
-    /// assert!(matches!(sandbox.write_fenced("/etc.txt", "no"), Err(AccessError::Denied { .. })));
+    /// sandbox.write_as_guest("/out/a.txt", "ok")?;
+    /// assert!(matches!(sandbox.write_as_guest("/etc.txt", "no"), Err(AccessError::Denied { .. })));
     /// # Ok::<(), goccia::Error>(())
     /// ```
-    pub fn write_fenced(&self, path: &str, content: impl Into<Bytes>) -> Result<(), AccessError> {
+    pub fn write_as_guest(&self, path: &str, content: impl Into<Bytes>) -> Result<(), AccessError> {
         let vfs_path = parse(path)?;
         let content = content.into();
         // One change: the folders it creates and the file, or nothing.
@@ -761,8 +733,23 @@ fn fs_error(path: &str, error: FsError) -> AccessError {
 }
 
 impl Sandbox {
-    /// [`Sandbox::run_script`] with per-call controls.
-    pub fn run_script_opts(
+    /// [`Sandbox::run_script`] with per-call controls ([`CallOptions`]:
+    /// this call's deadline, a cancel token, output streamed to a sink as
+    /// produced). The one way a script runs; `run_script(entry)` is
+    /// `run_script_with(entry, &CallOptions::new())`.
+    ///
+    /// ```
+    /// # use goccia::{CallOptions, Output, OutputBudget, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/main.js", "console.log('hi')").build()?;
+    /// let (output, stdout, _stderr) = Output::captured(OutputBudget::new(1 << 20));
+    /// let run = sandbox.run_script_with("/main.js", &CallOptions::new().stream(&output))?;
+    /// assert_eq!((run.exit_code, stdout.take()), (0, b"hi\n".to_vec()));
+    /// assert!(run.stdout.is_empty()); // it went to the sink
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    ///
+    /// [`CallOptions`]: crate::CallOptions
+    pub fn run_script_with(
         &self,
         entry: &str,
         options: &crate::CallOptions,
@@ -772,8 +759,9 @@ impl Sandbox {
         })
     }
 
-    /// [`Sandbox::run_code`] with per-call controls.
-    pub fn run_code_opts(
+    /// [`Sandbox::run_code`] with per-call controls (the one way inline
+    /// code runs).
+    pub fn run_code_with(
         &self,
         source: &str,
         options: &crate::CallOptions,

@@ -39,11 +39,19 @@ use crate::{Run, Sandbox, ShellRun};
 /// # Ok::<(), goccia::Error>(())
 /// ```
 pub struct ShellSession {
-    /// The session's thread (none for a session living in a worker).
-    jobs: Option<mpsc::Sender<Job>>,
     cancel: CancelToken,
-    /// The session in the worker of a process-isolated sandbox.
-    remote: Option<crate::isolation::remote::RemoteSession>,
+    /// Where the shell lives, chosen once when the session opens.
+    backend: SessionBackend,
+}
+
+/// Where a session's shell lives: the sandbox's [`Backend`] made concrete.
+///
+/// [`Backend`]: crate::isolation::Backend
+enum SessionBackend {
+    /// On a thread of this process, reached by jobs.
+    Local(mpsc::Sender<Job>),
+    /// In the worker of a process-isolated sandbox.
+    Worker(crate::isolation::remote::RemoteSession),
 }
 
 /// How long a caller waits on the CPU for its job's answer before it
@@ -88,13 +96,12 @@ impl Sandbox {
     /// charged to its budget), commands read `stdin`. The session's thread
     /// starts now.
     pub fn shell_session(&self, output: &Output, stdin: Stdin) -> Result<ShellSession, RunError> {
-        if let Some(remote) = &self.remote {
+        if let crate::isolation::Backend::Worker(remote) = &self.backend {
             let session =
                 crate::isolation::remote::RemoteSession::open(remote, self.parts(), output, stdin)?;
             return Ok(ShellSession {
-                jobs: None,
                 cancel: CancelToken::new(),
-                remote: Some(session),
+                backend: SessionBackend::Worker(session),
             });
         }
         let engine = self.engine();
@@ -153,16 +160,16 @@ impl Sandbox {
             })
             .map_err(RunError::Thread)?;
         Ok(ShellSession {
-            jobs: Some(jobs),
             cancel,
-            remote: None,
+            backend: SessionBackend::Local(jobs),
         })
     }
 }
 
 impl ShellSession {
     /// Runs `job` on the session's thread; `None` if that thread is gone
-    /// (a shell panic, a goccia bug).
+    /// (a shell panic, a goccia bug) — or the shell lives in a worker,
+    /// whose calls never come here.
     fn call<R: Send + 'static>(
         &self,
         job: impl FnOnce(&mut SessionState) -> R + Send + 'static,
@@ -171,7 +178,10 @@ impl ShellSession {
         let job: Job = Box::new(move |state| {
             let _ = answer.send(job(state));
         });
-        self.jobs.as_ref()?.send(job).ok()?;
+        let SessionBackend::Local(jobs) = &self.backend else {
+            return None;
+        };
+        jobs.send(job).ok()?;
         // A short command answers within microseconds: waiting for it on
         // the CPU for a moment saves the futex sleep and wake-up, which
         // cost more than the command itself. Longer jobs block as before.
@@ -202,7 +212,7 @@ impl ShellSession {
     /// Runs a whole script (a `-c` command line, a script file's text): a
     /// syntax error ends it with status 2, `exit` ends it.
     pub fn run_script(&mut self, source: &str) -> ShellRun {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.run_script(source, &self.cancel);
         }
         self.try_run_script(source).unwrap_or_else(|_| Self::lost())
@@ -211,7 +221,7 @@ impl ShellSession {
     /// Runs `source` as [`ShellSession::run_script`] does, under `call`'s
     /// deadline, stdin and sinks (the session's own come back after).
     pub(crate) fn try_run_call(&mut self, source: &str, call: Call) -> Result<ShellRun, RunError> {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.try_run_call(source, call);
         }
         let source = source.to_string();
@@ -272,7 +282,7 @@ impl ShellSession {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_script_file(&mut self, path: &str, source: &str) -> ShellRun {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             remote.set_script_source(path);
             return remote.run_script(source, &self.cancel);
         }
@@ -304,7 +314,7 @@ impl ShellSession {
 
     /// Sets `$0` and the positional parameters (`$1`, ...).
     pub fn set_positional(&mut self, arg0: &str, args: Vec<String>) {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.set_positional(arg0, args);
         }
         let arg0 = arg0.to_string();
@@ -314,7 +324,7 @@ impl ShellSession {
     /// Runs one interactive command line; errors do not end the session.
     /// The flag says the line ran `exit` (the session should end).
     pub fn run_line(&mut self, line: &str) -> (ShellRun, bool) {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.run_line(line, &self.cancel);
         }
         let line = line.to_string();
@@ -334,7 +344,7 @@ impl ShellSession {
 
     /// Ends the session (runs the EXIT trap); the final status.
     pub fn finish(&mut self) -> ShellRun {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.finish(&self.cancel);
         }
         self.call(|state| {
@@ -370,7 +380,7 @@ impl ShellSession {
 
     /// The shell's working directory.
     pub fn cwd(&self) -> String {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.cwd();
         }
         self.call(|state| state.shell.cwd().to_string())
@@ -380,11 +390,16 @@ impl ShellSession {
     /// Command names the shell knows (builtins, utilities, functions,
     /// aliases), for completion.
     pub fn known_commands(&self) -> Vec<String> {
-        if let Some(remote) = &self.remote {
+        if let SessionBackend::Worker(remote) = &self.backend {
             return remote.known_commands();
         }
         self.call(|state| state.shell.known_commands())
             .unwrap_or_default()
+    }
+
+    /// Whether the session's worker crashed (the session died with it).
+    fn is_stale(&self) -> bool {
+        matches!(&self.backend, SessionBackend::Worker(remote) if remote.is_stale())
     }
 
     /// Whether `source` is an unfinished construct (`if` without `fi`, an
@@ -483,22 +498,21 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
-        self.run_shell_opts(command_line, &crate::CallOptions::new())
+        self.run_shell_with(command_line, &crate::CallOptions::new())
     }
 
     /// [`Sandbox::run_shell`] with per-call controls: this call's
     /// deadline, a cancel token (exit 130, `FailureKind::Cancelled`),
-    /// stdin bytes, and output streamed to a sink as produced.
-    pub fn run_shell_opts(
+    /// stdin bytes, and output streamed to a sink as produced. The one way
+    /// a command line runs; `run_shell(line)` is
+    /// `run_shell_with(line, &CallOptions::new())`.
+    pub fn run_shell_with(
         &self,
         command_line: &str,
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
         let mut slot = self.shell.lock();
-        if slot
-            .as_ref()
-            .is_some_and(|shell| shell.session.remote.as_ref().is_some_and(|r| r.is_stale()))
-        {
+        if slot.as_ref().is_some_and(|shell| shell.session.is_stale()) {
             // Its worker crashed: the session died with it, as a session
             // whose thread is gone does; this call opens another.
             *slot = None;

@@ -93,7 +93,9 @@ fn fib(c: &mut Criterion) {
     group.bench_function("a whole goccia run (runtime, prelude, module)", |b| {
         b.iter(|| {
             let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
-            let run = sandbox.run_script_with("/main.js", &output).unwrap();
+            let run = sandbox
+                .run_script_with("/main.js", &goccia::CallOptions::new().stream(&output))
+                .unwrap();
             assert!(run.failure.is_none());
         })
     });

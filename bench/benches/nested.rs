@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use goccia::{Output, OutputBudget, Sandbox};
 use goccia_bench::vfs_tree;
-use goccia_builtins::nest::{ChildSpec, DiffFormat, Nest, ParentState, ScriptRequest};
 use goccia_core::{Limits, Watch};
+use goccia_js_api::nest::{ChildSpec, DiffFormat, Nest, ParentState, ScriptRequest};
 use goccia_vfs::{SeedSpec, VfsPath};
 use goccia_vm::{Engine, Nester};
 use parking_lot::Mutex;
@@ -73,7 +73,9 @@ fn timed_run(script: &str, n: u64) -> Duration {
         .unwrap();
     let (output, _, err) = Output::captured(OutputBudget::new(1 << 30));
     let started = Instant::now();
-    let run = sandbox.run_script_with("/main.js", &output).unwrap();
+    let run = sandbox
+        .run_script_with("/main.js", &goccia::CallOptions::new().stream(&output))
+        .unwrap();
     let elapsed = started.elapsed();
     assert!(
         run.failure.is_none(),

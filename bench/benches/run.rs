@@ -35,7 +35,9 @@ fn in_process(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let (output, out, _) = Output::captured(OutputBudget::new(1 << 20));
-                let run = sandbox.run_script_with("/main.js", &output).unwrap();
+                let run = sandbox
+                    .run_script_with("/main.js", &goccia::CallOptions::new().stream(&output))
+                    .unwrap();
                 assert!(run.failure.is_none());
                 assert_eq!(out.take(), b"hello\n");
             })

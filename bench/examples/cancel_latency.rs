@@ -30,15 +30,15 @@ fn main() {
     let cases: [Case; 3] = [
         (
             "JS loop",
-            Box::new(|o| drop(sandbox.run_script_opts("/spin.js", o).unwrap())),
+            Box::new(|o| drop(sandbox.run_script_with("/spin.js", o).unwrap())),
         ),
         (
             "shell loop",
-            Box::new(|o| drop(sandbox.run_shell_opts("while :; do :; done", o).unwrap())),
+            Box::new(|o| drop(sandbox.run_shell_with("while :; do :; done", o).unwrap())),
         ),
         (
             "nested goccia child",
-            Box::new(|o| drop(sandbox.run_shell_opts("goccia /spin.js", o).unwrap())),
+            Box::new(|o| drop(sandbox.run_shell_with("goccia /spin.js", o).unwrap())),
         ),
     ];
     for (what, call) in cases {

@@ -1,4 +1,4 @@
-//! How long one warm `run_shell_opts("echo hi")` takes in the library,
+//! How long one warm `run_shell_with("echo hi")` takes in the library,
 //! with output captured as the MCP server captures it: the floor under the
 //! MCP round trip of bench/mcp/compare.py.
 
@@ -18,7 +18,7 @@ fn main() {
         let (output, stdout, _) = Output::captured(budget);
         let begun = Instant::now();
         let run = sandbox
-            .run_shell_opts("echo hi", &CallOptions::new().stream(&output))
+            .run_shell_with("echo hi", &CallOptions::new().stream(&output))
             .expect("runs");
         let took = begun.elapsed();
         assert_eq!((run.exit_code, stdout.take()), (0, b"hi\n".to_vec()));
@@ -28,7 +28,7 @@ fn main() {
     }
     times.sort();
     println!(
-        "run_shell_opts(\"echo hi\"): p50 {:?}, p99 {:?} over {} calls",
+        "run_shell_with(\"echo hi\"): p50 {:?}, p99 {:?} over {} calls",
         times[times.len() / 2],
         times[times.len() * 99 / 100],
         times.len()

@@ -48,7 +48,7 @@ mod args;
 mod interactive;
 mod isolate;
 mod mcp;
-mod report;
+mod prepare_and_report;
 mod run;
 mod serve;
 mod shell;

@@ -10,7 +10,7 @@ use goccia::{Approver, EscalationRequest};
 use goccia_mcp::{Approval, McpConfig};
 
 use super::args::{McpArgs, SeedFlag};
-use super::report::{extras, sandbox_spec, setup_error};
+use super::prepare_and_report::{extras, sandbox_spec, setup_error};
 
 fn usage(message: String) -> i32 {
     eprintln!("goccia: {message}");

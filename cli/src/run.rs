@@ -3,7 +3,7 @@
 use goccia::FailureKind;
 
 use super::args::{RunArgs, SeedFlag};
-use super::report::{conclude, prepare};
+use super::prepare_and_report::{conclude, prepare};
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: RunArgs, seeds: Vec<SeedFlag>, matches: &clap::ArgMatches) -> i32 {
@@ -24,8 +24,12 @@ pub fn run(args: RunArgs, seeds: Vec<SeedFlag>, matches: &clap::ArgMatches) -> i
         _ => None,
     };
     let ran = match (&inline, &args.entry) {
-        (Some(source), _) => prepared.sandbox.run_code_with(source, &prepared.output),
-        (None, Some(entry)) => prepared.sandbox.run_script_with(entry, &prepared.output),
+        (Some(source), _) => prepared
+            .sandbox
+            .run_code_with(source, &goccia::CallOptions::new().stream(&prepared.output)),
+        (None, Some(entry)) => prepared
+            .sandbox
+            .run_script_with(entry, &goccia::CallOptions::new().stream(&prepared.output)),
         (None, None) => unreachable!("clap requires an entry or -e"),
     };
     let run = match ran {

@@ -9,7 +9,7 @@ use goccia::{FailureKind, ShellRun, ShellSession, Stdin};
 
 use super::args::{SeedFlag, ShellArgs};
 use super::interactive;
-use super::report::{Prepared, conclude, prepare};
+use super::prepare_and_report::{Prepared, conclude, prepare};
 
 /// What the shell is to run.
 enum Mode {

@@ -5,7 +5,7 @@
 use clap::ArgMatches;
 
 use super::args::{SandboxArgs, SeedFlag};
-use super::report::sandbox_spec;
+use super::prepare_and_report::sandbox_spec;
 
 /// Prints the spec; 2 with the problem when the flags describe none.
 pub fn print(args: &SandboxArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {

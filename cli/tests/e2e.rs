@@ -22,14 +22,14 @@ mod fs_module;
 mod guest;
 #[path = "e2e/host_commands.rs"]
 mod host_commands;
-#[path = "e2e/hostile.rs"]
-mod hostile;
-#[path = "e2e/hostile2.rs"]
-mod hostile2;
-#[path = "e2e/hostile3.rs"]
-mod hostile3;
-#[path = "e2e/hostile3_serve.rs"]
-mod hostile3_serve;
+#[path = "e2e/hostile_round1.rs"]
+mod hostile_round1;
+#[path = "e2e/hostile_round2.rs"]
+mod hostile_round2;
+#[path = "e2e/hostile_round3.rs"]
+mod hostile_round3;
+#[path = "e2e/hostile_round3_serve.rs"]
+mod hostile_round3_serve;
 #[path = "e2e/hostile_sqlite.rs"]
 mod hostile_sqlite;
 #[path = "e2e/interactive.rs"]

@@ -106,7 +106,7 @@ fn a_cancel_from_another_thread_ends_the_call_promptly() {
         })
     };
     let run = sandbox
-        .run_shell_opts("while :; do :; done", &CallOptions::new().cancel(&token))
+        .run_shell_with("while :; do :; done", &CallOptions::new().cancel(&token))
         .unwrap();
     let cancelled_at = canceller.join().unwrap();
     assert_eq!(
@@ -116,7 +116,7 @@ fn a_cancel_from_another_thread_ends_the_call_promptly() {
     // Measured, not a timing assertion: docs/calls.md's bound is 50 ms.
     println!("cancel to return: {:?}", cancelled_at.elapsed());
     let js = sandbox
-        .run_code_opts("while (true) {}", &CallOptions::new().cancel(&token))
+        .run_code_with("while (true) {}", &CallOptions::new().cancel(&token))
         .unwrap();
     assert_eq!(js.failure_kind(), Some(FailureKind::Cancelled));
     assert_eq!(
@@ -130,7 +130,7 @@ fn output_streams_as_produced_and_truncates_as_in_process() {
     let sandbox = isolated().build().unwrap();
     let (output, stdout, stderr) = Output::captured(OutputBudget::new(1 << 20));
     let run = sandbox
-        .run_shell_opts(
+        .run_shell_with(
             "echo out; echo err >&2",
             &CallOptions::new().stream(&output),
         )

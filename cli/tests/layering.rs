@@ -20,15 +20,15 @@ const LOWER: [&str; 8] = [
     "core/src",
     "vfs/src",
     "confine/src",
-    "host/src",
+    "host-commands/src",
     "shell/src",
-    "builtins/src",
+    "js-api/src",
     "vm/src",
     "src",
 ];
 
 /// Flags that lower layers legitimately spell: the shell builtin
-/// `goccia`'s own options (parsed in `builtins/src/nest.rs`) and `--help`,
+/// `goccia`'s own options (parsed in `js-api/src/nest.rs`) and `--help`,
 /// which many shell utilities take.
 fn allowed(file: &Path, flag: &str) -> bool {
     // The spec's table of spellings: each setting's name on every surface,
@@ -36,7 +36,7 @@ fn allowed(file: &Path, flag: &str) -> bool {
     let spellings = file.ends_with("src/spec/limits.rs") || file.ends_with("src/spec/settings.rs");
     spellings
         || flag == "--help"
-        || (file.ends_with("builtins/src/nest.rs")
+        || (file.ends_with("js-api/src/nest.rs")
             && [
                 "--seed",
                 "--diff",
@@ -139,9 +139,9 @@ const CRATES: [&str; 13] = [
     "core/src",
     "vfs/src",
     "confine/src",
-    "host/src",
+    "host-commands/src",
     "shell/src",
-    "builtins/src",
+    "js-api/src",
     "vm/src",
     "src",
     "server/src",
@@ -193,7 +193,7 @@ fn surfaces_depend_only_on_the_facade() {
         "goccia-core",
         "goccia-vfs",
         "goccia-shell",
-        "goccia-builtins",
+        "goccia-js-api",
         "goccia-vm",
     ];
     for surface in ["server", "mcp", "cli", "python"] {

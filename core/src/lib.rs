@@ -26,6 +26,7 @@
 
 pub mod advice;
 pub mod audit;
+pub mod deadline;
 pub mod host_memory;
 pub mod limits;
 pub mod names;
@@ -33,14 +34,13 @@ pub mod net;
 pub mod outcome;
 pub mod output;
 pub mod stop;
-pub mod watch;
 
 pub use advice::{Advice, Setting};
 pub use audit::{Audit, AuditEvent};
+pub use deadline::{CancelToken, DeadlineSource, Watch};
 pub use limits::{Limits, LimitsError, Overflow, ParseSizeError, parse_size};
 pub use names::{Named, UnknownName};
 pub use net::{AllowedHost, NetPolicy};
 pub use outcome::{FailureKind, LimitKind};
 pub use output::{Capture, Output, OutputBudget, Stream};
 pub use stop::Stop;
-pub use watch::{CancelToken, DeadlineSource, Watch};

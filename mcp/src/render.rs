@@ -7,10 +7,10 @@ use goccia::{FailureKind, NodeType, Run};
 /// A run as text: the exit code, the failure kind when there is one, the
 /// script's result, then each stream between tags (so output that looks
 /// like a header cannot be mistaken for one).
-pub fn run_text(run: &Run, stdout: &[u8], stderr: &[u8]) -> String {
+pub fn run_text(run: &Run) -> String {
     let mut text = format!("exit code: {}\n", run.exit_code);
-    if let Some(failure) = &run.failure {
-        text.push_str(&format!("failure: {}\n", failure.kind.as_str()));
+    if let Some(kind) = run.failure_kind() {
+        text.push_str(&format!("failure: {}\n", kind.as_str()));
     }
     if let Some(result) = &run.result {
         text.push_str(&format!("result: {result}\n"));
@@ -20,8 +20,8 @@ pub fn run_text(run: &Run, stdout: &[u8], stderr: &[u8]) -> String {
             "output truncated: the middle was replaced by a [goccia: N bytes of output omitted] line\n",
         );
     }
-    stream(&mut text, "stdout", stdout);
-    stream(&mut text, "stderr", stderr);
+    stream(&mut text, "stdout", &run.stdout);
+    stream(&mut text, "stderr", &run.stderr);
     if let Some(failure) = &run.failure {
         // The report (a JS stack trace, the limit that was hit and its
         // value) is what the CLI prints on stderr after the guest's own.
@@ -200,7 +200,7 @@ mod tests {
         let run = Run {
             exit_code: 0,
             failure: None,
-            stdout: Vec::new(),
+            stdout: b"hi\n".to_vec(),
             stderr: Vec::new(),
             result: None,
             duration: std::time::Duration::ZERO,
@@ -208,14 +208,25 @@ mod tests {
             output_truncated: false,
         };
         assert_eq!(
-            run_text(&run, b"hi\n", b""),
+            run_text(&run),
             "exit code: 0\n<stdout>\nhi\n</stdout>\n<stderr></stderr>\n"
         );
-        assert!(run_text(&run, b"", b"x").ends_with("<stderr>\nx\n</stderr>\n"));
+        let stderr = Run {
+            stdout: Vec::new(),
+            stderr: b"x".to_vec(),
+            ..run.clone()
+        };
+        assert!(run_text(&stderr).ends_with("<stderr>\nx\n</stderr>\n"));
         let cut = Run {
             output_truncated: true,
-            ..run
+            ..stderr.clone()
         };
-        assert!(run_text(&cut, b"", b"x").contains("output truncated"));
+        assert!(run_text(&cut).contains("output truncated"));
+        // A guest's own non-zero exit is a script error, as everywhere.
+        let exited = Run {
+            exit_code: 3,
+            ..stderr
+        };
+        assert!(run_text(&exited).starts_with("exit code: 3\nfailure: script-error\n"));
     }
 }

@@ -6,8 +6,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use goccia::{
-    AccessError, Approver, CallOptions, DiffFormat, NodeType, Output, OutputBudget, Run, Sandbox,
-    SetupError, SnapshotId,
+    AccessError, Approver, CallOptions, DiffFormat, NodeType, Run, Sandbox, SetupError, SnapshotId,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -125,22 +124,20 @@ impl GocciaMcp {
         timeout_ms: Option<u64>,
         call: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
     ) -> Result<CallToolResult, ErrorData> {
-        if timeout_ms == Some(0) {
-            return Ok(refused("timeoutMs must be at least 1"));
-        }
         self.blocking(move |sandbox| {
             // The client's timeoutMs never outlasts the server's limit.
             let options = match timeout_ms {
                 Some(ms) => CallOptions::new()
-                    .timeout_within(Duration::from_millis(ms), sandbox.limits().timeout),
-                None => CallOptions::new(),
+                    .requested_timeout(Duration::from_millis(ms), Some(sandbox.limits().timeout)),
+                None => Ok(CallOptions::new()),
             };
-            let budget = OutputBudget::for_limits(sandbox.limits());
-            let (output, stdout, stderr) = Output::captured(budget.clone());
-            let options = options.stream(&output);
+            let options = match options {
+                Ok(options) => options,
+                Err(error) => return refused(error.spelled(goccia::Spelling::Json)),
+            };
             match call(sandbox, &options) {
                 Ok(run) => {
-                    let shown = render::run_text(&run, &stdout.take(), &stderr.take());
+                    let shown = render::run_text(&run);
                     if render::is_refusal(&run) {
                         refused(shown)
                     } else {
@@ -168,7 +165,7 @@ impl GocciaMcp {
         Parameters(args): Parameters<ShellArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         self.run(args.timeout_ms, move |sandbox, options| {
-            sandbox.run_shell_opts(&args.command, options)
+            sandbox.run_shell_with(&args.command, options)
         })
         .await
     }
@@ -191,13 +188,13 @@ impl GocciaMcp {
         match (path, code) {
             (Some(path), None) => {
                 self.run(timeout_ms, move |sandbox, options| {
-                    sandbox.run_script_opts(&path, options)
+                    sandbox.run_script_with(&path, options)
                 })
                 .await
             }
             (None, Some(code)) => {
                 self.run(timeout_ms, move |sandbox, options| {
-                    sandbox.run_code_opts(&code, options)
+                    sandbox.run_code_with(&code, options)
                 })
                 .await
             }
@@ -260,7 +257,7 @@ impl GocciaMcp {
                 args.sandbox_permissions.as_deref(),
                 args.justification.as_deref(),
                 &detail,
-                |sandbox| sandbox.write_fenced(&args.path, args.content),
+                |sandbox| sandbox.write_as_guest(&args.path, args.content),
             );
             match written {
                 Ok(()) => text(format!("wrote {size} bytes to {}", args.path)),
@@ -300,7 +297,7 @@ impl GocciaMcp {
                 args.sandbox_permissions.as_deref(),
                 args.justification.as_deref(),
                 &detail,
-                |sandbox| sandbox.write_fenced(&args.path, edited),
+                |sandbox| sandbox.write_as_guest(&args.path, edited),
             );
             match written {
                 Ok(()) => text(format!("replaced 1 occurrence in {}", args.path)),

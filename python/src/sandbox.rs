@@ -132,7 +132,9 @@ fn call_options(
     if let Some(timeout) = timeout.filter(|timeout| !timeout.is_none()) {
         let millis =
             crate::spec::milliseconds(timeout, "timeout").map_err(PyValueError::new_err)?;
-        options = options.timeout(Duration::from_millis(millis));
+        options = options
+            .requested_timeout(Duration::from_millis(millis), None)
+            .map_err(|error| PyValueError::new_err(error.spelled(goccia::Spelling::Python)))?;
     }
     if let Some(cancel) = cancel {
         options = options.cancel(&cancel.inner);
@@ -201,9 +203,9 @@ impl Kind {
         options: &CallOptions,
     ) -> Result<goccia::Run, goccia::RunError> {
         match self {
-            Kind::Shell => sandbox.run_shell_opts(source, options),
-            Kind::Script => sandbox.run_script_opts(source, options),
-            Kind::Code => sandbox.run_code_opts(source, options),
+            Kind::Shell => sandbox.run_shell_with(source, options),
+            Kind::Script => sandbox.run_script_with(source, options),
+            Kind::Code => sandbox.run_code_with(source, options),
         }
     }
 }

@@ -35,6 +35,8 @@ pub struct Run {
     /// Whether the run succeeded: `goccia::Run::ok`, the one definition
     /// every surface reports (exit code 0).
     pub ok: bool,
+    /// Whether output past `max_output` was cut (`output_overflow="truncate"`).
+    pub output_truncated: bool,
 }
 
 impl Run {
@@ -51,7 +53,7 @@ impl Run {
         let failure = run.failure.as_ref();
         Ok(Run {
             exit_code: run.exit_code,
-            failure_kind: failure.map(|failure| failure.kind.as_str().to_string()),
+            failure_kind: run.failure_kind().map(|kind| kind.as_str().to_string()),
             failure_message: failure.map(|failure| failure.message.clone()),
             failure_report: failure.map(|failure| failure.report.clone()),
             stdout: String::from_utf8_lossy(&stdout).into_owned(),
@@ -61,6 +63,7 @@ impl Run {
             result,
             duration: run.duration.as_secs_f64(),
             ok: run.ok(),
+            output_truncated: run.output_truncated,
         })
     }
 }

@@ -90,7 +90,7 @@ pub(crate) struct CallContext<'a> {
     /// Its deadline and cancellation.
     pub watch: &'a Watch,
     /// The sandbox's host commands, run here for the worker.
-    pub host: Option<&'a Arc<goccia_host::HostRunner>>,
+    pub host: Option<&'a Arc<goccia_host_commands::HostRunner>>,
 }
 
 impl Link {
@@ -101,7 +101,7 @@ impl Link {
         engine: &Engine,
         policy: Option<&WritePolicy>,
         held: bool,
-        host: Option<&Arc<goccia_host::HostRunner>>,
+        host: Option<&Arc<goccia_host_commands::HostRunner>>,
     ) -> Result<Link, LinkError> {
         if let Some(Err(reason)) = VERDICT.get() {
             return Err(LinkError::Unavailable(reason.clone()));
@@ -582,9 +582,9 @@ impl Link {
         let tree = tree.snapshot();
         let down = self.down.clone();
         std::thread::Builder::new()
-            .name("goccia-host-relay".into())
+            .name("goccia-host-commands-relay".into())
             .spawn(move || {
-                let invoked = runner.invoke(goccia_host::runner::Invocation {
+                let invoked = runner.invoke(goccia_host_commands::runner::Invocation {
                     words: &run.words,
                     cwd: &cwd,
                     env: &run.env,
@@ -592,7 +592,7 @@ impl Link {
                     tree,
                     sandbox: &sandbox,
                     room,
-                    streams: goccia_host::runner::Streams::Fds {
+                    streams: goccia_host_commands::runner::Streams::Fds {
                         stdin,
                         stdout,
                         stderr,
@@ -601,7 +601,7 @@ impl Link {
                     audit: &audit,
                 });
                 let outcome = match invoked {
-                    goccia_host::runner::Invoked::Ran {
+                    goccia_host_commands::runner::Invoked::Ran {
                         status,
                         edits,
                         notes,
@@ -618,10 +618,10 @@ impl Link {
                             read_only_refusal,
                         }
                     }
-                    goccia_host::runner::Invoked::Stopped(stop) => {
+                    goccia_host_commands::runner::Invoked::Stopped(stop) => {
                         super::wire::WireInvoked::Stopped(stop)
                     }
-                    goccia_host::runner::Invoked::Failed { status, message } => {
+                    goccia_host_commands::runner::Invoked::Failed { status, message } => {
                         super::wire::WireInvoked::Failed { status, message }
                     }
                 };

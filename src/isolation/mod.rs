@@ -42,6 +42,36 @@ use serde::Serialize;
 
 pub use command_line::WORKER_ARG;
 
+/// Where a sandbox's guest code runs, chosen once when it is built: every
+/// call that runs guest code (a script, a shell session, the sandbox's
+/// confinement report) asks this one value, never a pair of settings.
+pub(crate) enum Backend {
+    /// On threads of this process.
+    Local,
+    /// In the sandbox's confined worker process.
+    Worker(std::sync::Arc<remote::Remote>),
+}
+
+impl Backend {
+    /// The backend `isolation` asks for (`held`: a child's tree charges
+    /// what it removed but its parent holds).
+    pub(crate) fn new(isolation: Isolation, held: bool) -> Backend {
+        match isolation {
+            Isolation::None => Backend::Local,
+            Isolation::Process(program) => Backend::Worker(remote::Remote::new(program, held)),
+        }
+    }
+
+    /// The isolation it was chosen for.
+    pub(crate) fn isolation(&self) -> &Isolation {
+        static IN_PROCESS: Isolation = Isolation::None;
+        match self {
+            Backend::Local => &IN_PROCESS,
+            Backend::Worker(remote) => remote.isolation(),
+        }
+    }
+}
+
 /// Where a sandbox's guest code runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Isolation {
@@ -157,7 +187,7 @@ impl WorkerProgram {
 pub fn run_worker_if_requested() -> Option<i32> {
     // The launcher a host command's jail starts (docs/host-commands.md) is this
     // binary too.
-    if let Some(code) = goccia_host::run_inside_if_requested() {
+    if let Some(code) = goccia_host_commands::run_inside_if_requested() {
         return Some(code);
     }
     let args: Vec<String> = std::env::args().collect();

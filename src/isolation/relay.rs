@@ -12,8 +12,8 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use goccia_core::Stop;
-use goccia_host::runner::{Invoked, conclude, policy_in_force};
-use goccia_host::scratch::Edit;
+use goccia_host_commands::runner::{Invoked, conclude, policy_in_force};
+use goccia_host_commands::scratch::Edit;
 use goccia_shell::{ExecResult, Flow, HostCommands, Shell};
 use goccia_vfs::Snapshot;
 use goccia_vfs::replica::{Step, delta};
@@ -120,7 +120,7 @@ impl RemoteHost {
         let fds_table = shell.fds();
         if let Some(reader) = fds_table.input(0) {
             let pipe = std::fs::File::from(stdin_write);
-            std::thread::spawn(move || goccia_host::spawn::feed(reader, pipe));
+            std::thread::spawn(move || goccia_host_commands::spawn::feed(reader, pipe));
         }
         let mut pumps = Vec::new();
         for (reader, writer, flag) in [
@@ -130,7 +130,7 @@ impl RemoteHost {
             let pipe = std::fs::File::from(reader);
             let stop = stop.clone();
             pumps.push(std::thread::spawn(move || match writer {
-                Some(writer) => goccia_host::spawn::drain(pipe, writer, stop, flag),
+                Some(writer) => goccia_host_commands::spawn::drain(pipe, writer, stop, flag),
                 None => drop(pipe),
             }));
         }

@@ -25,6 +25,8 @@ use crate::run::{Run, ShellRun};
 /// A sandbox's worker: started by its first call, started again after a
 /// crash (its sessions are then gone), ended with the sandbox.
 pub(crate) struct Remote {
+    /// `Isolation::Process` of the program the worker runs.
+    isolation: super::Isolation,
     program: WorkerProgram,
     slot: Mutex<Option<Link>>,
     /// Counts the workers started, so a session knows whether the worker
@@ -40,6 +42,7 @@ pub(crate) struct Remote {
 impl Remote {
     pub(crate) fn new(program: WorkerProgram, held: bool) -> Arc<Remote> {
         Arc::new(Remote {
+            isolation: super::Isolation::Process(program.clone()),
             program,
             slot: Mutex::new(None),
             generation: AtomicU64::new(0),
@@ -47,6 +50,11 @@ impl Remote {
             confinement: Mutex::new(None),
             held,
         })
+    }
+
+    /// `Isolation::Process` of the worker's program.
+    pub(crate) fn isolation(&self) -> &super::Isolation {
+        &self.isolation
     }
 
     /// What confinement held for this sandbox's worker (none started yet:
@@ -115,7 +123,7 @@ impl Remote {
 pub(crate) struct SandboxParts {
     pub(crate) vfs: SharedVfs,
     pub(crate) engine: Engine,
-    pub(crate) host: Option<Arc<goccia_host::HostRunner>>,
+    pub(crate) host: Option<Arc<goccia_host_commands::HostRunner>>,
 }
 
 /// The failure of a call whose worker crashed or was killed.

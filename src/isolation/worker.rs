@@ -380,8 +380,8 @@ impl Executor {
                     .cancel(&cancel)
                     .stream(&output);
                 let ran = match inline {
-                    Some(source) => self.sandbox.run_code_opts(&source, &options),
-                    None => self.sandbox.run_script_opts(&entry, &options),
+                    Some(source) => self.sandbox.run_code_with(&source, &options),
+                    None => self.sandbox.run_script_with(&entry, &options),
                 };
                 match ran {
                     Ok(run) => Reply::Run(wire_run(&run, &output)),

@@ -183,7 +183,7 @@ impl SandboxSpec {
     }
 
     /// The host commands' runner, if any were asked for.
-    fn host_runner(&self) -> Result<Option<Arc<goccia_host::HostRunner>>, SetupError> {
+    fn host_runner(&self) -> Result<Option<Arc<goccia_host_commands::HostRunner>>, SetupError> {
         if self.host_commands.is_empty() {
             return Ok(None);
         }
@@ -192,21 +192,21 @@ impl SandboxSpec {
         let search = std::env::var("PATH").ok();
         let mut programs = Vec::new();
         for command in &self.host_commands {
-            let program = goccia_host::Program::resolve(
+            let program = goccia_host_commands::Program::resolve(
                 &command.name,
                 command.path.as_deref(),
                 search.as_deref(),
             )?;
-            programs.retain(|known: &goccia_host::Program| known.name != program.name);
+            programs.retain(|known: &goccia_host_commands::Program| known.name != program.name);
             programs.push(program);
         }
-        let mut settings = goccia_host::HostSettings::new(programs);
+        let mut settings = goccia_host_commands::HostSettings::new(programs);
         settings.memory = self.host_command_memory;
         #[cfg(feature = "test-hooks")]
         if let Ok(bwrap) = std::env::var("GOCCIA_TEST_BWRAP") {
             settings.bwrap = std::path::PathBuf::from(bwrap);
         }
-        Ok(Some(goccia_host::HostRunner::new(settings)))
+        Ok(Some(goccia_host_commands::HostRunner::new(settings)))
     }
 }
 

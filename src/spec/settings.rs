@@ -141,6 +141,16 @@ const SETTINGS: &[(&str, &str, &str, &str)] = &[
 /// `setting` (a JSON path such as `limits.timeoutMs` or `seeds[2]`) as
 /// `spelling` names it; a path the tables do not know stays as it is.
 pub fn setting_name(setting: &str, spelling: Spelling) -> String {
+    if setting == crate::call::CALL_TIMEOUT {
+        // The call's own, as each surface takes it with a call.
+        return match spelling {
+            Spelling::Json => "timeoutMs",
+            Spelling::Flag => "--timeout",
+            Spelling::Python => "timeout=",
+            Spelling::Rust => "CallOptions::timeout",
+        }
+        .to_string();
+    }
     if spelling == Spelling::Json {
         return setting.to_string();
     }

@@ -32,19 +32,19 @@ fn a_cancel_token_ends_js_shell_and_nested_work_as_cancelled() {
     let cases: [(&str, Call); 4] = [
         (
             "a JS loop",
-            Box::new(|o| sandbox.run_script_opts("/spin.js", o).unwrap()),
+            Box::new(|o| sandbox.run_script_with("/spin.js", o).unwrap()),
         ),
         (
             "inline JS",
-            Box::new(|o| sandbox.run_code_opts("for (;;) {}", o).unwrap()),
+            Box::new(|o| sandbox.run_code_with("for (;;) {}", o).unwrap()),
         ),
         (
             "a shell loop",
-            Box::new(|o| sandbox.run_shell_opts("while :; do :; done", o).unwrap()),
+            Box::new(|o| sandbox.run_shell_with("while :; do :; done", o).unwrap()),
         ),
         (
             "a nested child",
-            Box::new(|o| sandbox.run_shell_opts("goccia /spin.js", o).unwrap()),
+            Box::new(|o| sandbox.run_shell_with("goccia /spin.js", o).unwrap()),
         ),
     ];
     for (what, call) in cases {
@@ -66,15 +66,15 @@ fn per_call_timeout_stdin_and_streaming() {
     let sandbox = Sandbox::builder().build().unwrap();
     let options = CallOptions::new().timeout(Duration::from_millis(100));
     let run = sandbox
-        .run_shell_opts("while :; do :; done", &options)
+        .run_shell_with("while :; do :; done", &options)
         .unwrap();
     assert_eq!(run.failure_kind(), Some(FailureKind::Timeout));
-    let run = sandbox.run_code_opts("for (;;) {}", &options).unwrap();
+    let run = sandbox.run_code_with("for (;;) {}", &options).unwrap();
     assert_eq!(run.failure_kind(), Some(FailureKind::Timeout));
     // The next call has the sandbox's own deadline again.
     assert!(sandbox.run_shell("sleep 0.2").unwrap().success());
     let run = sandbox
-        .run_shell_opts(
+        .run_shell_with(
             "sort; read -r x; echo \"[$x]\"",
             &CallOptions::new().stdin("b\na\n"),
         )
@@ -88,7 +88,7 @@ fn per_call_timeout_stdin_and_streaming() {
     let (output, stdout, stderr) = Output::captured(OutputBudget::new(1 << 20));
     let streamed = CallOptions::new().stream(&output);
     let run = sandbox
-        .run_shell_opts("echo out; echo err >&2", &streamed)
+        .run_shell_with("echo out; echo err >&2", &streamed)
         .unwrap();
     assert!(run.stdout.is_empty());
     assert_eq!(
@@ -96,7 +96,7 @@ fn per_call_timeout_stdin_and_streaming() {
         (b"out\n".to_vec(), b"err\n".to_vec())
     );
     sandbox
-        .run_code_opts("console.log('js out')", &streamed)
+        .run_code_with("console.log('js out')", &streamed)
         .unwrap();
     assert_eq!(stdout.take(), b"js out\n");
     assert_eq!(
@@ -120,8 +120,8 @@ fn truncated_output_streamed_by_the_caller_ends_with_the_kept_tail() {
         let (output, stdout, _) = Output::captured(budget.clone());
         let options = CallOptions::new().stream(&output);
         let run = match call {
-            "shell" => sandbox.run_shell_opts("seq 1 2000", &options),
-            _ => sandbox.run_code_opts("for (let i = 1; i <= 2000; i++) console.log(i);", &options),
+            "shell" => sandbox.run_shell_with("seq 1 2000", &options),
+            _ => sandbox.run_code_with("for (let i = 1; i <= 2000; i++) console.log(i);", &options),
         }
         .unwrap();
         assert_eq!(run.exit_code, 0, "{call}");
@@ -148,8 +148,8 @@ fn a_timeout_names_the_value_that_applied_and_who_set_it() {
     let message = |run: Run| run.failure.expect("it failed").message;
     let own = CallOptions::new().timeout(Duration::from_millis(50));
     for run in [
-        sandbox.run_shell_opts("while :; do :; done", &own).unwrap(),
-        sandbox.run_code_opts("while (true) {}", &own).unwrap(),
+        sandbox.run_shell_with("while :; do :; done", &own).unwrap(),
+        sandbox.run_code_with("while (true) {}", &own).unwrap(),
     ] {
         assert_eq!(
             message(run),
@@ -163,7 +163,7 @@ fn a_timeout_names_the_value_that_applied_and_who_set_it() {
     );
     let capped =
         CallOptions::new().timeout_within(Duration::from_secs(60), Duration::from_millis(300));
-    let run = sandbox.run_code_opts("while (true) {}", &capped).unwrap();
+    let run = sandbox.run_code_with("while (true) {}", &capped).unwrap();
     assert_eq!(
         message(run),
         "timeout: the run's deadline of 300 ms passed (raise it with Limits::timeout)"
@@ -192,7 +192,7 @@ fn a_run_says_its_output_was_truncated() {
     let budget = OutputBudget::with_overflow(100, goccia::Overflow::Truncate);
     let (output, _stdout, _stderr) = Output::captured(budget);
     let streamed = sandbox
-        .run_shell_opts("seq 1 500", &CallOptions::new().stream(&output))
+        .run_shell_with("seq 1 500", &CallOptions::new().stream(&output))
         .unwrap();
     assert!(streamed.output_truncated);
 }

@@ -67,7 +67,9 @@ fn the_default_export_comes_back_as_json_only_on_success() {
 fn streamed_output_reaches_the_callers_writers_as_produced() {
     let sandbox = script("console.log('a'); console.error('b')");
     let (output, stdout, stderr) = Output::captured(OutputBudget::new(100));
-    let run = sandbox.run_script_with("/main.js", &output).unwrap();
+    let run = sandbox
+        .run_script_with("/main.js", &goccia::CallOptions::new().stream(&output))
+        .unwrap();
     assert!(run.stdout.is_empty() && run.stderr.is_empty());
     assert_eq!(
         (stdout.take(), stderr.take()),

@@ -196,7 +196,7 @@ pub fn wrapper(path: &str, names: &[String]) -> String {
     );
     let names: Vec<&String> = names
         .iter()
-        .filter(|name| goccia_builtins::modules::is_identifier_name(name))
+        .filter(|name| goccia_js_api::modules::is_identifier_name(name))
         .collect();
     for (index, name) in names.iter().enumerate() {
         source.push_str(&format!(

@@ -17,10 +17,10 @@ pub struct Engine {
     pub network: NetPolicy,
     /// Where `fetch` goes instead of the network (an isolated worker's
     /// parent); none by default.
-    pub relay: goccia_builtins::fetch::FetchRelay,
+    pub relay: goccia_js_api::fetch::FetchRelay,
     /// The host programs its shells may run (docs/host-commands.md); none by
     /// default.
-    pub programs: goccia_builtins::HostPrograms,
+    pub programs: goccia_js_api::HostPrograms,
     /// Where security-relevant decisions are recorded (off by default).
     pub audit: Audit,
     /// The surface's words for raising a limit, appended to messages

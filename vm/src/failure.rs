@@ -1,7 +1,7 @@
 //! How a run failed: classified by evidence, described for humans.
 
-use goccia_builtins::Tripwire;
 use goccia_core::{Advice, DeadlineSource, FailureKind, LimitKind, Limits, Setting, Stop, Watch};
+use goccia_js_api::Tripwire;
 use rquickjs::{Ctx, Function, Object, Value};
 
 /// A failed run.
@@ -188,7 +188,7 @@ fn is_error<'js>(ctx: &Ctx<'js>, object: &Object<'js>) -> bool {
 
 /// Node-style rendering of any value, through the prelude's `inspect`.
 pub fn inspect<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
-    ctx.userdata::<goccia_builtins::Internals>()
+    ctx.userdata::<goccia_js_api::Internals>()
         .and_then(|internals| internals.0.get::<_, Function>("inspect").ok())
         .and_then(|inspect| inspect.call::<_, String>((value.clone(),)).ok())
         .unwrap_or_else(|| "<value>".to_string())

@@ -7,8 +7,8 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use goccia_builtins::nest::{LAUNCHER_USAGE, ParentState, ScriptRequest, SharedShell};
 use goccia_core::{LimitKind, Output, OutputBudget};
+use goccia_js_api::nest::{LAUNCHER_USAGE, ParentState, ScriptRequest, SharedShell};
 use goccia_shell::io::SharedWriter;
 use goccia_shell::{ExecResult, Flow, ScriptLauncher, Shell};
 use parking_lot::Mutex;

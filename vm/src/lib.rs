@@ -25,7 +25,7 @@ pub mod runner;
 pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
 pub use failure::Failure;
-pub use goccia_builtins::HostPrograms;
+pub use goccia_js_api::HostPrograms;
 pub use heap::HeapBudget;
 pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};
@@ -33,7 +33,7 @@ pub use runner::{RunOutcome, RunRequest, run};
 /// `fetch` as the host performs it (docs/limits.md), and the relay through
 /// which an isolated worker asks its parent to.
 pub mod fetch {
-    pub use goccia_builtins::fetch::{
+    pub use goccia_js_api::fetch::{
         FetchContext, FetchError, FetchRelay, FetchRequest, FetchResponse, Relay, ShellNetwork,
         Url, fetch,
     };

@@ -6,8 +6,8 @@
 //! resolved against the importing module; nothing else. `goccia:native`
 //! resolves only for the built-in modules themselves.
 
-use goccia_builtins::errors::{new_error, throw};
-use goccia_builtins::modules::{self, NATIVE};
+use goccia_js_api::errors::{new_error, throw};
+use goccia_js_api::modules::{self, NATIVE};
 use goccia_vfs::{Errno, SharedVfs, VfsPath};
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::{Ctx, Error, Module, Result};
@@ -181,7 +181,7 @@ impl VfsLoader {
         match crate::commonjs::format_of(&self.vfs.lock(), path, source) {
             Format::CommonJs => true,
             Format::Module => false,
-            Format::Detect => goccia_builtins::compiles_as_commonjs(ctx, source),
+            Format::Detect => goccia_js_api::compiles_as_commonjs(ctx, source),
         }
     }
 }

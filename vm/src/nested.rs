@@ -9,10 +9,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use goccia_builtins::nest::{
+use goccia_core::{Capture, FailureKind, Output};
+use goccia_js_api::nest::{
     ChildChanges, ChildSpec, Nest, NestError, ParentState, ScriptRequest, ScriptResult, SharedShell,
 };
-use goccia_core::{Capture, FailureKind, Output};
 use goccia_vfs::policy::{Scope, WritePolicy};
 use goccia_vfs::{SharedVfs, VfsPath};
 use parking_lot::Mutex;

@@ -6,9 +6,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use goccia_builtins::nest::SharedShell;
-use goccia_builtins::{Host, Tripwire};
 use goccia_core::{FailureKind, Output, Stop, Watch};
+use goccia_js_api::nest::SharedShell;
+use goccia_js_api::{Host, Tripwire};
 use goccia_vfs::{SharedVfs, VfsPath};
 use rquickjs::promise::PromiseState;
 use rquickjs::{
@@ -330,7 +330,7 @@ impl Session<'_> {
         let started = self
             .context
             .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
-                goccia_builtins::install(&ctx, host).map_err(|error| {
+                goccia_js_api::install(&ctx, host).map_err(|error| {
                     Failure::new(
                         FailureKind::HostError,
                         format!("internal error: cannot install the globals: {error}"),
@@ -421,7 +421,7 @@ impl Session<'_> {
                 return Turn::Failed(failure);
             }
             let Some(internals) = ctx
-                .userdata::<goccia_builtins::Internals>()
+                .userdata::<goccia_js_api::Internals>()
                 .map(|i| i.0.clone())
             else {
                 return Turn::Done;
@@ -450,7 +450,7 @@ impl Session<'_> {
     fn run_ticks(&self) -> Result<u32, Failure> {
         self.context.with(|ctx| {
             let Some(internals) = ctx
-                .userdata::<goccia_builtins::Internals>()
+                .userdata::<goccia_js_api::Internals>()
                 .map(|i| i.0.clone())
             else {
                 return Ok(0);
@@ -584,7 +584,7 @@ impl Session<'_> {
             return false;
         }
         let Some(internals) = ctx
-            .userdata::<goccia_builtins::Internals>()
+            .userdata::<goccia_js_api::Internals>()
             .map(|i| i.0.clone())
         else {
             return false;

@@ -3,7 +3,7 @@
 //! deadline, the memory ceiling and the quota all hold.
 
 use crate::common::*;
-use crate::hostile2::hostile_shell;
+use crate::hostile_round2::hostile_shell;
 
 /// SQLite could open host files (`ATTACH`, `VACUUM INTO`) or spill to
 /// host folders; every way is refused and nothing appears on the host.

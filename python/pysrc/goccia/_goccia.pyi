@@ -97,6 +97,7 @@ class Run:
     stderr_bytes: bytes
     result: Any
     duration: float
+    output_truncated: bool
     @property
     def ok(self) -> bool: ...
 

@@ -54,7 +54,7 @@ pub(crate) async fn write(
     let path = vfs_path(&raw);
     session
         .sandbox
-        .write_fenced(&path, bytes)
+        .write_as_guest(&path, bytes)
         .map_err(|error| refused(&shared, &path, access(error)))?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -394,12 +394,13 @@ pub(crate) struct ShellRequest {
 /// (itself at most the server's), so no call outlasts what the server
 /// allows.
 fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOptions, ApiError> {
-    match timeout_ms {
-        None => Ok(CallOptions::new()),
-        Some(0) => Err(ApiError::bad_request("timeoutMs must be at least 1")),
-        Some(ms) => Ok(CallOptions::new()
-            .timeout_within(Duration::from_millis(ms), session.sandbox.limits().timeout)),
-    }
+    let Some(ms) = timeout_ms else {
+        return Ok(CallOptions::new());
+    };
+    let ceiling = session.sandbox.limits().timeout;
+    CallOptions::new()
+        .requested_timeout(Duration::from_millis(ms), Some(ceiling))
+        .map_err(|error| ApiError::bad_request(error.spelled(goccia::Spelling::Json)))
 }
 
 /// The `--json` envelope of one call: its events are that call's own,
@@ -423,8 +424,8 @@ pub(crate) async fn run(
     blocking(move || {
         let mark = session.sandbox.engine().audit.mark();
         let run = match (&request.entry, &request.code) {
-            (Some(entry), None) => session.sandbox.run_script_opts(entry, &options),
-            (None, Some(code)) => session.sandbox.run_code_opts(code, &options),
+            (Some(entry), None) => session.sandbox.run_script_with(entry, &options),
+            (None, Some(code)) => session.sandbox.run_code_with(code, &options),
             _ => {
                 return Err(ApiError::bad_request(
                     "give exactly one of `entry` and `code`",
@@ -451,7 +452,7 @@ pub(crate) async fn shell(
         let mark = session.sandbox.engine().audit.mark();
         let run = session
             .sandbox
-            .run_shell_opts(&request.command, &options)
+            .run_shell_with(&request.command, &options)
             .map_err(ApiError::internal)?;
         Ok(envelope(&session, &run, mark))
     })

@@ -4,7 +4,7 @@
 //! are checked separately.
 
 use crate::common::*;
-use crate::hostile::{SECONDS, contained, hostile_js};
+use crate::hostile_round1::{SECONDS, contained, hostile_js};
 
 /// Runs `goccia shell -c script` with `extra`; asserts the code, the wall
 /// time and the peak RSS; returns stderr.

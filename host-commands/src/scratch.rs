@@ -129,7 +129,9 @@ impl Scratch {
     /// An empty private folder under the host's temporary directory,
     /// owned by the identity the sandbox's commands run as.
     pub fn new(identity: crate::spawn::Identity) -> io::Result<Scratch> {
-        let dir = tempfile::Builder::new().prefix("goccia-host-").tempdir()?;
+        let dir = tempfile::Builder::new()
+            .prefix("goccia-host-commands-")
+            .tempdir()?;
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
         if let Some((uid, gid)) = identity.drop_to {
             std::os::unix::fs::lchown(dir.path(), Some(uid), Some(gid))?;

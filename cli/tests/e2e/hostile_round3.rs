@@ -1,7 +1,7 @@
 //! Hostile input, third round (issue 41): the classes a red team found on
 //! the newer surfaces (host commands, the worker, write-back, snapshots),
 //! each reproduced through the binary as the attacker ran it, with
-//! bounded wall time. The server's classes are in `hostile3_serve.rs`,
+//! bounded wall time. The server's classes are in `hostile_round3_serve.rs`,
 //! the data-changing one-liners in `hostile3_data.rs`.
 
 use std::os::unix::process::CommandExt;
@@ -238,13 +238,13 @@ fn many_files_past_the_quota_stop_the_command_while_it_runs() {
 
 // ----- 10. scratch copies removed -----
 
-/// The `goccia-host-*` folders in `dir`.
+/// The `goccia-host-commands-*` folders in `dir`.
 fn scratch_folders(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("goccia-host-"))
+        .filter(|name| name.starts_with("goccia-host-commands-"))
         .collect()
 }
 
@@ -325,7 +325,7 @@ fn typed_array_loops_and_sorts_stop_at_the_deadline() {
         "a.fill(1); a.join(',')",
         "Array.from({length: 3e6}, (_, i) => String(3e6 - i)).sort()",
     ] {
-        crate::hostile::hostile_js(
+        crate::hostile_round1::hostile_js(
             &format!("const a = new Uint8Array(4e8); {operation}; for (;;) {{}}"),
             &["--timeout", "500", "--max-memory", "1g"],
             4,
