@@ -87,6 +87,8 @@ struct SessionState {
     shell: Shell,
     audit: Audit,
     limits: Limits,
+    /// The budget of the sink output goes to now (a stop states it).
+    output_limit: u64,
     advice: Advice,
     cancel: CancelToken,
 }
@@ -146,6 +148,7 @@ impl Sandbox {
             shell,
             audit: engine.audit.clone(),
             limits,
+            output_limit: output.budget().limit(),
             advice: engine.advice.clone(),
             cancel: cancel.clone(),
         };
@@ -234,7 +237,9 @@ impl ShellSession {
                     .fds_mut()
                     .set(0, Fd::reader(BytesReader::new(bytes)));
             }
+            let session_output_limit = state.output_limit;
             if let Some(output) = &call.output {
+                state.output_limit = output.budget().limit();
                 for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
                     let writer = HostWriter {
                         output: output.clone(),
@@ -249,7 +254,9 @@ impl ShellSession {
                     state.shell.fds_mut().set(fd, saved);
                 }
             }
-            state.conclude(result)
+            let ran = state.conclude(result);
+            state.output_limit = session_output_limit;
+            ran
         })
         .ok_or(RunError::Panicked)
     }
@@ -296,6 +303,7 @@ impl ShellSession {
     pub(crate) fn set_sinks(&mut self, output: &Output) {
         let output = output.clone();
         self.call(move |state| {
+            state.output_limit = output.budget().limit();
             for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
                 let writer = HostWriter {
                     output: output.clone(),
@@ -449,7 +457,11 @@ impl SessionState {
             }
             Err(stop) => stop,
         };
-        let mut failure = Failure::stopped(stop, &self.limits, &self.advice, self.shell.watch());
+        let applied = Limits {
+            max_output: self.output_limit,
+            ..self.limits.clone()
+        };
+        let mut failure = Failure::stopped(stop, &applied, &self.advice, self.shell.watch());
         let exit_code = if stop == Stop::Cancelled {
             // The terminal already shows ^C: nothing more to report.
             failure.report.clear();

@@ -196,3 +196,29 @@ fn a_run_says_its_output_was_truncated() {
         .unwrap();
     assert!(streamed.output_truncated);
 }
+
+#[test]
+fn a_streamed_call_over_its_sinks_budget_states_that_budget() {
+    let sandbox = Sandbox::builder().build().unwrap();
+    let streamed = || Output::captured(OutputBudget::new(10)).0;
+    let shell = sandbox
+        .run_shell_with("echo 0123456789abcdef", &CallOptions::new().stream(&streamed()))
+        .unwrap();
+    let js = sandbox
+        .run_code_with(
+            "console.log('0123456789abcdef')",
+            &CallOptions::new().stream(&streamed()),
+        )
+        .unwrap();
+    for (what, run) in [("shell", &shell), ("js", &js)] {
+        let message = &run.failure.as_ref().expect(what).message;
+        assert!(
+            message.contains("output limit exceeded: more than 10 bytes"),
+            "{what}: {message}"
+        );
+    }
+    // The session's own budget applies again to the next call.
+    let next = sandbox.run_shell("head -c 70000000 /dev/zero").unwrap();
+    let message = next.failure.expect("over max_output").message;
+    assert!(message.contains("more than 67108864 bytes"), "{message}");
+}

@@ -211,12 +211,19 @@ fn run_here(request: &RunRequest) -> RunOutcome {
             memory: request.memory.clone(),
         }),
     });
+    // A stop states the limits that applied: the sink's own output budget
+    // when the caller streamed the run to one.
+    let applied = goccia_core::Limits {
+        max_output: request.output.budget().limit(),
+        ..request.engine.limits.clone()
+    };
     let mut session = Session {
         runtime: &runtime,
         context: &context,
         tripwire: &tripwire,
         rejections: &rejections,
         engine: &request.engine,
+        limits: &applied,
         watch: &request.watch,
         first_turn: true,
     };
@@ -313,6 +320,8 @@ struct Session<'a> {
     tripwire: &'a Tripwire,
     rejections: &'a Rejections,
     engine: &'a Engine,
+    /// The engine's limits as they applied to this run.
+    limits: &'a goccia_core::Limits,
     watch: &'a Watch,
     /// Set until the entry's first turn.
     first_turn: bool,
@@ -481,13 +490,13 @@ impl Session<'_> {
     }
 
     fn stopped(&self, stop: Stop) -> Failure {
-        Failure::stopped(stop, &self.engine.limits, &self.engine.advice, self.watch)
+        Failure::stopped(stop, self.limits, &self.engine.advice, self.watch)
     }
 
     fn classify<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>, prefix: &str) -> Failure {
         let evidence = Evidence {
             tripwire: self.tripwire,
-            limits: &self.engine.limits,
+            limits: self.limits,
             advice: &self.engine.advice,
             watch: self.watch,
             out_of_memory_thrown: out_of_memory_thrown(ctx),
