@@ -129,9 +129,12 @@ pub struct WrittenFile {
 
 /// A skipped change in [`WriteBackSummary::Done`].
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SkippedChange {
     /// Its sandbox path.
     pub path: String,
+    /// Where it would have gone on the host; `null` under no mapping.
+    pub host_path: Option<String>,
     /// Why it was skipped.
     pub reason: String,
 }
@@ -167,6 +170,7 @@ impl WriteBackSummary {
                 .iter()
                 .map(|s| SkippedChange {
                     path: s.sandbox_path.to_string(),
+                    host_path: s.host_path.as_ref().map(|p| p.display().to_string()),
                     reason: s.reason.to_string(),
                 })
                 .collect(),

@@ -69,9 +69,25 @@ pub struct ServeArgs {
 
 #[derive(Debug, Args)]
 pub struct LogArgs {
-    /// The workspace folder (its .goccia/changes.jsonl).
-    #[arg(value_name = "WORKSPACE_DIR")]
-    pub dir: PathBuf,
+    /// The workspace folder (its .goccia/changes.jsonl: the log of a
+    /// server without --state or --store).
+    #[arg(value_name = "WORKSPACE_DIR", required_unless_present_any = ["state", "store"])]
+    pub dir: Option<PathBuf>,
+    /// Read the log a server kept in this SQLite file (its --state).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["store", "dir"], requires = "workspace")]
+    pub state: Option<PathBuf>,
+    /// Read the log servers keep in this PostgreSQL database (their --store).
+    #[arg(
+        long,
+        value_name = "URL",
+        conflicts_with = "dir",
+        requires = "workspace"
+    )]
+    pub store: Option<String>,
+    /// With --state or --store: the workspace's name (as the server's
+    /// --workspace NAME=DIR gave it).
+    #[arg(long, value_name = "NAME")]
+    pub workspace: Option<String>,
 }
 
 fn usage(message: String) -> i32 {
@@ -291,16 +307,59 @@ async fn shutdown() {
     }
 }
 
+/// The change log `config`'s store keeps for workspace `name`; a store
+/// that does not exist is an error, never an empty log.
+fn stored_log(
+    config: &StoreConfig,
+    name: String,
+) -> Result<goccia_server::provenance::ChangeLog, String> {
+    if let StoreConfig::Sqlite(path) = config
+        && !path.exists()
+    {
+        return Err(format!("--state {}: no such file", path.display()));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let store = goccia_server::store::open(config)
+            .await
+            .map_err(|e| e.to_string())?;
+        let workspace = goccia_server::workspace::Workspace::new(name, PathBuf::new());
+        store.changes(&workspace).await.map_err(|e| e.to_string())
+    })
+}
+
 pub fn log(args: LogArgs) -> i32 {
-    let path = goccia_server::provenance::log_file(&args.dir);
-    match goccia_server::provenance::read_lines(&path) {
+    let (source, read) = match (&args.dir, &args.state, &args.store) {
+        (Some(dir), ..) => {
+            let path = goccia_server::provenance::log_file(dir);
+            let read = goccia_server::provenance::read_lines(&path).map_err(|e| e.to_string());
+            (goccia::shown(&path.to_string_lossy()).into_owned(), read)
+        }
+        (None, state, store) => {
+            let config = match (state, store) {
+                (Some(path), _) => StoreConfig::Sqlite(path.clone()),
+                (None, Some(url)) => match StoreConfig::parse_url(url) {
+                    Ok(config) => config,
+                    Err(error) => return usage(format!("--store: {error}")),
+                },
+                (None, None) => unreachable!("clap requires a folder, --state or --store"),
+            };
+            let name = args.workspace.clone().expect("clap requires --workspace");
+            (
+                format!("workspace {}", goccia::shown(&name)),
+                stored_log(&config, name),
+            )
+        }
+    };
+    match read {
         Ok(log) => {
             for damaged in &log.damaged {
                 eprintln!(
-                    "goccia log: {}: line {} is not a change record and was skipped: {}",
-                    goccia::shown(&path.to_string_lossy()),
-                    damaged.line,
-                    damaged.reason
+                    "goccia log: {source}: line {} is not a change record and was skipped: {}",
+                    damaged.line, damaged.reason
                 );
             }
             for record in log.records {

@@ -202,7 +202,10 @@ fn a_streamed_call_over_its_sinks_budget_states_that_budget() {
     let sandbox = Sandbox::builder().build().unwrap();
     let streamed = || Output::captured(OutputBudget::new(10)).0;
     let shell = sandbox
-        .run_shell_with("echo 0123456789abcdef", &CallOptions::new().stream(&streamed()))
+        .run_shell_with(
+            "echo 0123456789abcdef",
+            &CallOptions::new().stream(&streamed()),
+        )
         .unwrap();
     let js = sandbox
         .run_code_with(

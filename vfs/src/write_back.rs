@@ -98,6 +98,9 @@ pub struct Written {
 pub struct Skipped {
     /// Its path in the sandbox.
     pub sandbox_path: VfsPath,
+    /// Where it would have gone on the host (`None` under no mapping), so
+    /// a report can name written and skipped files alike.
+    pub host_path: Option<PathBuf>,
     /// Why it was skipped.
     pub reason: SkipReason,
 }
@@ -285,13 +288,18 @@ pub fn plan<'a>(
     };
     let mut stale = Vec::new();
     for change in changes {
+        let Some(mapping) = mapping_for(mappings, &change.path) else {
+            plan.skipped.push(Skipped {
+                sandbox_path: change.path.clone(),
+                host_path: None,
+                reason: SkipReason::NotMapped,
+            });
+            continue;
+        };
         let skip = |reason| Skipped {
             sandbox_path: change.path.clone(),
+            host_path: Some(lexical_host_path(mapping, &change.path)),
             reason,
-        };
-        let Some(mapping) = mapping_for(mappings, &change.path) else {
-            plan.skipped.push(skip(SkipReason::NotMapped));
-            continue;
         };
         if mapping
             .left_out
@@ -415,6 +423,22 @@ fn mapping_for<'m>(mappings: &'m [CopyRwMapping], path: &VfsPath) -> Option<&'m 
         })
         .filter(|m| !path.starts_with(&tmp) || m.sandbox_root.starts_with(&tmp))
         .max_by_key(|m| m.sandbox_root.depth())
+}
+
+/// `path`'s place under `mapping` on the host, by name only (what a report
+/// shows; writing resolves it with every check).
+fn lexical_host_path(mapping: &CopyRwMapping, path: &VfsPath) -> PathBuf {
+    match mapping.node_type {
+        NodeType::Directory => {
+            let relative = path
+                .strip_prefix(&mapping.sandbox_root)
+                .expect("mapping covers path");
+            relative
+                .iter()
+                .fold(mapping.host_root.clone(), |host, name| host.join(name))
+        }
+        NodeType::File | NodeType::Symlink => mapping.host_root.clone(),
+    }
 }
 
 fn resolve<'a>(

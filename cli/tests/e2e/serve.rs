@@ -323,3 +323,76 @@ fn log_prints_the_change_log_of_a_workspace() {
         .assert_ok()
         .stdout_is("");
 }
+
+#[test]
+fn log_reads_the_change_log_a_state_file_keeps() {
+    let project = Project::with("ws/a.txt", "a\n");
+    let server = serve(
+        &project,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workspace",
+            "w=ws",
+            "--state",
+            "state.sqlite",
+            "--admin-token-file",
+            "admin.token",
+        ],
+    );
+    let admin = project.read("admin.token").trim().to_string();
+    let (_, root) = http(&server.address, "GET", "/v1/workspaces/w/root", &admin, "");
+    let (id, token) = open(&server.address, &admin);
+    http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/shell"),
+        &token,
+        r#"{"command":"echo c > /w/c.txt"}"#,
+    );
+    let submit = format!(
+        r#"{{"expectedRoot":"{}","authorship":{{"vendor":"acme","model":"m-2","tool":"t","suggestionType":"agent","inputTokens":1,"outputTokens":2,"session":"s"}},"message":"add c"}}"#,
+        root["root"].as_str().unwrap()
+    );
+    let (status, landed) = http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/submit"),
+        &token,
+        &submit,
+    );
+    assert_eq!(status, 200, "{landed}");
+    server.terminate();
+    // With a state file the log is in it, not in the workspace.
+    project.goccia(&["log", "ws"]).assert_ok().stdout_is("");
+    let log = project.goccia(&["log", "--state", "state.sqlite", "--workspace", "w"]);
+    log.assert_ok();
+    assert!(
+        log.stdout.starts_with(landed["changeId"].as_str().unwrap()),
+        "{}",
+        log.stdout
+    );
+    assert!(
+        log.stdout.contains("acme/m-2 (1 in, 2 out tokens): add c"),
+        "{}",
+        log.stdout
+    );
+    assert!(log.stdout.contains("    create c.txt"), "{}", log.stdout);
+    // Another workspace's log is empty; a missing file or name is an error.
+    project
+        .goccia(&["log", "--state", "state.sqlite", "--workspace", "other"])
+        .assert_ok()
+        .stdout_is("");
+    project
+        .goccia(&["log", "--state", "missing.sqlite", "--workspace", "w"])
+        .assert_code(1)
+        .stderr_has("--state missing.sqlite: no such file");
+    project
+        .goccia(&["log", "--state", "state.sqlite"])
+        .assert_code(2)
+        .stderr_has("--workspace");
+    project
+        .goccia(&["log"])
+        .assert_code(2)
+        .stderr_has("WORKSPACE_DIR");
+}

@@ -129,7 +129,20 @@ pub(crate) async fn submit(
             turn: request.turn,
             message: request.message,
         };
-        Ok((record, report.skipped))
+        // Named as `written` is (relative to the workspace), with the
+        // sandbox path beside; a change outside the workspace has no path.
+        let skipped: Vec<Value> = report
+            .skipped
+            .iter()
+            .map(|s| {
+                json!({
+                    "path": s.host_path.as_deref().map(|host| relative(&workspace, host)),
+                    "sandboxPath": s.sandbox_path.to_string(),
+                    "reason": s.reason.to_string(),
+                })
+            })
+            .collect();
+        Ok((record, skipped))
     })
     .await;
     let (record, skipped) = match landed {
@@ -150,10 +163,7 @@ pub(crate) async fn submit(
         "root": record.root,
         "changeId": record.change_id,
         "written": record.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
-        "skipped": skipped.iter().map(|s| json!({
-            "path": s.sandbox_path.to_string(),
-            "reason": s.reason.to_string(),
-        })).collect::<Vec<_>>(),
+        "skipped": skipped,
     })))
 }
 
