@@ -123,6 +123,8 @@ pub enum AccessError {
         path: String,
         /// The error, as `strerror` words (`No such file or directory`).
         reason: &'static str,
+        /// Its errno name (`ENOENT`).
+        errno: &'static str,
     },
     /// The write policy refused (only the `*_fenced` calls are checked).
     #[error("{path}: [sandbox: file access denied under {mode} mode]")]
@@ -221,6 +223,41 @@ impl SnapshotLimitError {
         match self {
             SnapshotLimitError::Count { .. } => crate::LimitKind::Snapshots,
             SnapshotLimitError::Quota { .. } => crate::LimitKind::FsBytes,
+        }
+    }
+}
+
+impl Error {
+    /// A stable name for what went wrong, for surfaces whose errors carry
+    /// a code (Node's `error.code`; docs/calls.md lists them): the write
+    /// policy's and escalation's codes as guest code sees them
+    /// (`FS_SANDBOX_DENIED`, `ERR_ESCALATION_REJECTED`, ...), an errno name
+    /// for a file system refusal (`ENOENT`), else `ERR_GOCCIA_<KIND>`.
+    ///
+    /// ```
+    /// # use goccia::{Error, Sandbox};
+    /// let sandbox = Sandbox::builder().build()?;
+    /// assert_eq!(Error::from(sandbox.read("/missing").unwrap_err()).code(), "ENOENT");
+    /// assert_eq!(Error::from(sandbox.restore(goccia::SnapshotId::from_index(9)).unwrap_err()).code(), "ERR_GOCCIA_UNKNOWN_SNAPSHOT");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Setup(SetupError::Spec(_) | SetupError::Limits(_)) => "ERR_GOCCIA_SPEC",
+            Error::Setup(SetupError::HostCommand(_)) => "ERR_GOCCIA_HOST_COMMAND",
+            Error::Setup(_) => "ERR_GOCCIA_SETUP",
+            Error::Access(AccessError::Path { .. }) => "ERR_GOCCIA_INVALID_PATH",
+            Error::Access(AccessError::Fs { errno, .. }) => errno,
+            Error::Access(AccessError::Denied { .. }) => "FS_SANDBOX_DENIED",
+            Error::Access(AccessError::Escalation(error)) => error.code,
+            Error::Run(RunError::Entry { .. }) => "ERR_GOCCIA_INVALID_PATH",
+            Error::Run(_) => "ERR_GOCCIA_RUN",
+            Error::Child(_) => "ERR_GOCCIA_CHILD_SEED",
+            Error::Apply(_) => "ERR_GOCCIA_APPLY",
+            Error::WriteBack(_) => "ERR_GOCCIA_WRITE_BACK",
+            Error::Patch(_) => "ERR_GOCCIA_PATCH",
+            Error::Snapshot(_) => "ERR_GOCCIA_UNKNOWN_SNAPSHOT",
+            Error::SnapshotLimit(_) => "ERR_GOCCIA_SNAPSHOT_LIMIT",
         }
     }
 }

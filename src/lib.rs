@@ -1,6 +1,7 @@
 #![doc = include_str!("../docs/guide.md")]
 #![warn(missing_docs)]
 
+pub mod background;
 mod builder;
 mod call;
 mod child;

@@ -728,6 +728,7 @@ fn fs_error(path: &str, error: FsError) -> AccessError {
         None => AccessError::Fs {
             path: path.to_string(),
             reason: error.errno.strerror(),
+            errno: error.errno.code(),
         },
     }
 }

@@ -6,15 +6,14 @@
 //! - `options`: `Limits`, `CancelToken`, seeds as Python gives them.
 //! - `values`: `Run`, `Change`, `MergeReport`, `WriteBackReport`, `Entry`.
 //! - `sandbox`: `Sandbox` and its calls (sync and asyncio).
-//! - `pool`, `pending`: the worker threads the asyncio calls run on, and
-//!   how their outcome reaches the caller.
+//! - `pending`: how the outcome of an asyncio call (run on a thread of
+//!   `goccia::background`) reaches the caller.
 
 use pyo3::prelude::*;
 
 mod errors;
 mod options;
 mod pending;
-mod pool;
 mod sandbox;
 mod spec;
 mod values;

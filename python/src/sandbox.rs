@@ -102,21 +102,11 @@ impl goccia::Approver for PyApprover {
 /// The worker program for `isolation="process"`: the `goccia` command
 /// on `PATH` (the Python process is no goccia binary).
 fn worker_program() -> PyResult<goccia::isolation::WorkerProgram> {
-    let found = std::env::var_os("GOCCIA_WORKER")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("PATH").and_then(|path| {
-                std::env::split_paths(&path)
-                    .map(|dir| dir.join("goccia"))
-                    .find(|candidate| candidate.is_file())
-            })
-        })
-        .ok_or_else(|| {
-            PyValueError::new_err(
-                "isolation: \"process\" runs guests in the goccia command, which is not on PATH (set GOCCIA_WORKER to it)",
-            )
-        })?;
-    Ok(goccia::isolation::WorkerProgram::new(found))
+    goccia::isolation::WorkerProgram::installed().ok_or_else(|| {
+        PyValueError::new_err(
+            "isolation: \"process\" runs guests in the goccia command, which is not on PATH (set GOCCIA_WORKER to it)",
+        )
+    })
 }
 
 /// Per-call options as Python gives them.
@@ -520,7 +510,7 @@ impl Sandbox {
         let sandbox = self.inner.clone();
         let pending = Pending::new(done);
         let shared = pending.shared.clone();
-        crate::pool::submit(Box::new(move || {
+        goccia::background::submit(Box::new(move || {
             shared.settle(kind.call(&sandbox, &source, &options));
         }))
         .map_err(|error| errors::run(goccia::RunError::Thread(error)))?;

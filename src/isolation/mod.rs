@@ -128,6 +128,23 @@ impl WorkerProgram {
         Ok(WorkerProgram::new(std::env::current_exe()?))
     }
 
+    /// The installed `goccia` command, for a process that is no goccia
+    /// binary (Python, Node): `GOCCIA_WORKER` when set, else the first
+    /// `goccia` on `PATH` (docs/isolation.md). `None` when neither names
+    /// one; the surface words how to fix it.
+    pub fn installed() -> Option<Self> {
+        let found = std::env::var_os("GOCCIA_WORKER")
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("PATH").and_then(|path| {
+                    std::env::split_paths(&path)
+                        .map(|dir| dir.join("goccia"))
+                        .find(|candidate| candidate.is_file())
+                })
+            })?;
+        Some(WorkerProgram::new(found))
+    }
+
     /// Leaves confinement layers out, by name (`seccomp`,
     /// `network-namespace`, ...): for tests of partial enforcement and of
     /// refusal only. Unknown names are an error naming them.

@@ -1,4 +1,5 @@
-//! Worker threads for the asyncio calls: a finished worker waits for the
+//! Threads for surfaces that wait asynchronously (Python's asyncio,
+//! Node's promises): a finished worker waits for the
 //! next task instead of exiting, so an `await` costs a hand-off, not a
 //! thread start. There are as many workers as the most tasks that ever ran
 //! at once; idle ones sleep on their channel.
@@ -26,7 +27,8 @@ fn next(tasks: &mpsc::Receiver<Task>) -> Option<Task> {
     tasks.recv().ok()
 }
 
-/// Runs `task` on an idle worker, or on a new one.
+/// Runs `task` on an idle worker, or on a new one (an error only when a
+/// thread cannot be started).
 pub fn submit(task: Task) -> std::io::Result<()> {
     let idle = IDLE
         .lock()
