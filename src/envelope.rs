@@ -155,7 +155,9 @@ impl WriteBackSummary {
         }
     }
 
-    fn done(report: &WriteBackReport) -> Self {
+    /// The summary of a write-back that ran (what a binding's `writeBack`
+    /// answers).
+    pub fn done(report: &WriteBackReport) -> Self {
         WriteBackSummary::Done {
             written: report
                 .written
@@ -223,6 +225,16 @@ impl Envelope {
                 output_bytes: (run.stdout.len() + run.stderr.len()) as u64,
             },
         }
+    }
+
+    /// The envelope of one call of a sandbox that answers many (a server's
+    /// session, a binding's sandbox): the run's own output, and only the
+    /// audit events recorded since `mark` (`Audit::mark` taken before the
+    /// call).
+    pub fn of_call(sandbox: &Sandbox, run: &Run, mark: usize) -> Self {
+        let mut envelope = Envelope::new(sandbox, run).with_output(&run.stdout, &run.stderr);
+        envelope.events = sandbox.engine().audit.events_since(mark);
+        envelope
     }
 
     /// With the guest's output (when it was captured elsewhere than the

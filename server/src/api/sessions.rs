@@ -406,8 +406,7 @@ fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOption
 /// The `--json` envelope of one call: its events are that call's own,
 /// recorded in the session's own trail after `mark`.
 fn envelope(session: &Session, run: &goccia::Run, mark: usize) -> Json<Value> {
-    let mut envelope = Envelope::new(&session.sandbox, run).with_output(&run.stdout, &run.stderr);
-    envelope.events = session.sandbox.engine().audit.events_since(mark);
+    let envelope = Envelope::of_call(&session.sandbox, run, mark);
     Json(serde_json::to_value(envelope).unwrap_or(Value::Null))
 }
 

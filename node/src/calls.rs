@@ -1,0 +1,193 @@
+//! Runs, off the JavaScript thread: each call is handed to a thread of
+//! `goccia::background` (never libuv's pool, which Node's own file system
+//! calls share, and never the event loop) and settles a promise when it
+//! ends. Streamed chunks reach JavaScript through threadsafe functions, in
+//! the order they were produced.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use napi::bindgen_prelude::{Buffer, Object};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::{Env, Status};
+use napi_derive::napi;
+use parking_lot::Mutex;
+
+use crate::errors::{coded, to_js};
+use crate::sandbox::NativeSandbox;
+
+/// Cancels the call it is given to (from any thread); a fresh one per call.
+#[napi]
+pub struct CancelToken {
+    inner: goccia::CancelToken,
+}
+
+#[napi]
+impl CancelToken {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        CancelToken {
+            inner: goccia::CancelToken::new(),
+        }
+    }
+
+    /// Ends the call: exit 130, failure kind `cancelled`.
+    #[napi]
+    pub fn cancel(&self) {
+        self.inner.cancel();
+    }
+}
+
+/// A JavaScript function receiving each chunk of one stream.
+type Chunks = ThreadsafeFunction<Buffer, (), Buffer, Status, false>;
+
+/// A stream's chunks, kept for the answer and handed to JavaScript as they
+/// come.
+struct Tee {
+    kept: Arc<Mutex<Vec<u8>>>,
+    chunks: Chunks,
+}
+
+impl std::io::Write for Tee {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.kept.lock().extend_from_slice(bytes);
+        // Non-blocking: the queue is unbounded, so a slow listener delays
+        // nothing and loses nothing.
+        self.chunks.call(
+            bytes.to_vec().into(),
+            ThreadsafeFunctionCallMode::NonBlocking,
+        );
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a call runs.
+#[derive(Clone, Copy)]
+enum Kind {
+    Shell,
+    Script,
+    Code,
+}
+
+#[napi]
+impl NativeSandbox {
+    /// Runs `source` (`kind`: `shell`, `script` — a VFS path — or `code`);
+    /// the promise settles with the run's envelope (docs/calls.md). A run
+    /// that fails is an answer, not a rejection.
+    #[napi(ts_return_type = "Promise<RunResult>")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn run<'env>(
+        &self,
+        env: &'env Env,
+        kind: String,
+        source: String,
+        timeout_ms: Option<f64>,
+        stdin: Option<Buffer>,
+        cancel: Option<&CancelToken>,
+        on_stdout: Option<Chunks>,
+        on_stderr: Option<Chunks>,
+    ) -> napi::Result<Object<'env>> {
+        let sandbox = self.sandbox()?;
+        let kind = match kind.as_str() {
+            "shell" => Kind::Shell,
+            "script" => Kind::Script,
+            "code" => Kind::Code,
+            other => {
+                return Err(coded(
+                    "ERR_INVALID_ARG_VALUE",
+                    format!("kind: `{other}` is not one of shell, script, code"),
+                ));
+            }
+        };
+        let mut options = goccia::CallOptions::new();
+        if let Some(ms) = timeout_ms {
+            if !ms.is_finite() || ms < 0.0 {
+                return Err(coded(
+                    "ERR_GOCCIA_SPEC",
+                    "timeoutMs: a number of milliseconds >= 1",
+                ));
+            }
+            options = options
+                .requested_timeout(Duration::from_millis(ms.round() as u64), None)
+                .map_err(|error| coded("ERR_GOCCIA_SPEC", error.spelled(goccia::Spelling::Json)))?;
+        }
+        if let Some(cancel) = cancel {
+            options = options.cancel(&cancel.inner);
+        }
+        if let Some(stdin) = stdin {
+            options = options.stdin(stdin.to_vec());
+        }
+        // Streamed: each chunk goes to its listener and is kept for the
+        // answer too, under the sandbox's output budget.
+        let streamed = (on_stdout.is_some() || on_stderr.is_some()).then(|| {
+            let stdout = Arc::new(Mutex::new(Vec::new()));
+            let stderr = Arc::new(Mutex::new(Vec::new()));
+            let sink = |kept: &Arc<Mutex<Vec<u8>>>,
+                        chunks: Option<Chunks>|
+             -> Box<dyn std::io::Write + Send> {
+                match chunks {
+                    Some(chunks) => Box::new(Tee {
+                        kept: kept.clone(),
+                        chunks,
+                    }),
+                    None => Box::new(Kept(kept.clone())),
+                }
+            };
+            let output = goccia::Output::to_writers(
+                sink(&stdout, on_stdout),
+                sink(&stderr, on_stderr),
+                goccia::OutputBudget::for_limits(sandbox.limits()),
+            );
+            (output, stdout, stderr)
+        });
+        if let Some((output, ..)) = &streamed {
+            options = options.stream(output);
+        }
+        let (deferred, promise) = env.create_deferred()?;
+        goccia::background::submit(Box::new(move || {
+            let mark = sandbox.engine().audit.mark();
+            let ran = match kind {
+                Kind::Shell => sandbox.run_shell_with(&source, &options),
+                Kind::Script => sandbox.run_script_with(&source, &options),
+                Kind::Code => sandbox.run_code_with(&source, &options),
+            };
+            // The streams' listeners are let go here, so nothing keeps
+            // the event loop alive once the promise settles.
+            drop(options);
+            match ran {
+                Ok(mut run) => {
+                    if let Some((output, stdout, stderr)) = streamed {
+                        drop(output);
+                        run.stdout = std::mem::take(&mut *stdout.lock());
+                        run.stderr = std::mem::take(&mut *stderr.lock());
+                    }
+                    let envelope = goccia::Envelope::of_call(&sandbox, &run, mark);
+                    let value = serde_json::to_value(envelope).unwrap_or_default();
+                    deferred.resolve(move |_| Ok(value));
+                }
+                Err(error) => deferred.reject(to_js(error)),
+            }
+        }))
+        .map_err(|error| coded("ERR_GOCCIA_RUN", format!("cannot start a thread: {error}")))?;
+        Ok(promise)
+    }
+}
+
+/// A stream nobody listens to: kept for the answer.
+struct Kept(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Kept {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
