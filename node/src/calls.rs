@@ -79,7 +79,10 @@ impl NativeSandbox {
     /// Runs `source` (`kind`: `shell`, `script` — a VFS path — or `code`);
     /// the promise settles with the run's envelope (docs/calls.md). A run
     /// that fails is an answer, not a rejection.
-    #[napi(ts_return_type = "Promise<RunResult>")]
+    #[napi(
+        ts_args_type = "kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null",
+        ts_return_type = "Promise<import('./index').RunResult>"
+    )]
     #[allow(clippy::too_many_arguments)]
     pub fn run<'env>(
         &self,

@@ -156,7 +156,7 @@ impl NativeSandbox {
 
     /// Applies changes (another sandbox's `changes()`) with the merge rules;
     /// the merge report.
-    #[napi(ts_return_type = "MergeReport")]
+    #[napi(ts_return_type = "import('./index').MergeReport")]
     pub fn apply(&self, changes: Vec<&NativeChange>) -> napi::Result<serde_json::Value> {
         let changes: Vec<goccia::Change> = changes
             .into_iter()
@@ -167,7 +167,7 @@ impl NativeSandbox {
     }
 
     /// Merges a child's changes, its `{from, to}` seeds mapped back.
-    #[napi(ts_return_type = "MergeReport")]
+    #[napi(ts_return_type = "import('./index').MergeReport")]
     pub fn merge(&self, child: &NativeSandbox) -> napi::Result<serde_json::Value> {
         let report = self.sandbox()?.merge(&*child.sandbox()?).map_err(to_js)?;
         Ok(values::merge_report(report))
@@ -204,7 +204,7 @@ impl NativeSandbox {
 
     /// Writes the changes back to the `copyRw` seeds; what was written and
     /// skipped.
-    #[napi(ts_return_type = "WriteBackReport")]
+    #[napi(ts_return_type = "import('./index').WriteBackReport")]
     pub fn write_back(&self) -> napi::Result<serde_json::Value> {
         let report = self.sandbox()?.write_back().map_err(to_js)?;
         Ok(values::write_back_report(&report))

@@ -1,0 +1,96 @@
+/** Cancels the call it is given to (from any thread); a fresh one per call. */
+export declare class CancelToken {
+  constructor()
+  /** Ends the call: exit 130, failure kind `cancelled`. */
+  cancel(): void
+}
+
+/** One change since the baseline; pass a list of them to `apply`. */
+export declare class NativeChange {
+  /** `create`, `mkdir`, `modify`, `replace` or `delete`. */
+  get kind(): string
+  /** The VFS path. */
+  get path(): string
+  /** `file`, `directory` or `symlink`. */
+  get type(): string
+  /** The size before (files). */
+  get oldSize(): number | null
+  /** The size after (files). */
+  get newSize(): number | null
+  /** `blake3:<hex>` of the content before (files). */
+  get oldHash(): string | null
+  /** `blake3:<hex>` of the content after (files). */
+  get newHash(): string | null
+  /** The content before (files). */
+  get oldContent(): Buffer | null
+  /** The content after (files). */
+  get newContent(): Buffer | null
+}
+
+/**
+ * One sandbox. `close()` lets its tree and shell go; a run in flight
+ * keeps what it needs until it ends.
+ */
+export declare class NativeSandbox {
+  /**
+   * Runs `source` (`kind`: `shell`, `script` — a VFS path — or `code`);
+   * the promise settles with the run's envelope (docs/calls.md). A run
+   * that fails is an answer, not a rejection.
+   */
+  run(kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null): Promise<import('./index').RunResult>
+  /** Builds a sandbox from a spec in JSON; seeding reads the host. */
+  constructor(specJson: string)
+  /**
+   * The spec a sandbox with `spec_json` would be built from, validated,
+   * with host paths made absolute (JSON).
+   */
+  static resolveSpec(specJson: string): string
+  /** What this sandbox was built from (JSON). */
+  spec(): string
+  /** A file's bytes. */
+  readFile(path: string): Buffer
+  /** Writes a file as the host (no policy applies), creating its folders. */
+  writeFile(path: string, data: Buffer): void
+  /** Writes a file as guest code would (checked against the policy). */
+  writeAsGuest(path: string, data: Buffer): void
+  /** Removes a file or folder as the host. */
+  remove(path: string): void
+  /** `[{path, type}]` under `path` (every level when `recursive`). */
+  list(path: string, recursive: boolean): Array<{ path: string; type: string }>
+  /** Changes since the baseline, in apply order. */
+  changes(): Array<NativeChange>
+  /**
+   * The diff: `unified` (a patch; with `root`, paths relative to that
+   * folder) or `json`.
+   */
+  diff(format: string, root?: string | undefined | null): string
+  /**
+   * A child seeded from this sandbox in O(1): `[{from, to?}]` of VFS
+   * paths, or `[{path, text}]` files (JSON).
+   */
+  child(seedsJson: string): NativeSandbox
+  /**
+   * Applies changes (another sandbox's `changes()`) with the merge rules;
+   * the merge report.
+   */
+  apply(changes: Array<NativeChange>): import('./index').MergeReport
+  /** Merges a child's changes, its `{from, to}` seeds mapped back. */
+  merge(child: NativeSandbox): import('./index').MergeReport
+  /** Remembers the tree; the number restores it. */
+  snapshot(): number
+  /** Puts the tree back as it was at snapshot `id`. */
+  restore(id: number): void
+  /** Back to the baseline. */
+  reset(): void
+  /** The tree as it is becomes the baseline. */
+  rebaseline(): void
+  /**
+   * Writes the changes back to the `copyRw` seeds; what was written and
+   * skipped.
+   */
+  writeBack(): import('./index').WriteBackReport
+  /** Lets the sandbox go; later calls fail with `ERR_GOCCIA_CLOSED`. */
+  close(): void
+  /** Whether `close()` was called. */
+  get closed(): boolean
+}
