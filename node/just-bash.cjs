@@ -90,16 +90,20 @@ class Bash {
         throw new SpecError(`${name}: not supported by goccia/just-bash: ${why}`, "ERR_GOCCIA_SPEC");
       }
     }
-    this.#cwd = options.cwd ?? "/home/user";
-    this.#env = { HOME: "/home/user", PATH: "/usr/bin:/bin", ...options.env };
+    // As just-bash: a home folder and /tmp only when neither a cwd nor
+    // files were given; the working folder is then the home, else "/".
+    const defaultLayout = !options.cwd && !options.files;
+    const home = defaultLayout ? "/home/user" : "/";
+    this.#cwd = options.cwd || home;
+    this.#env = { HOME: home, PATH: "/usr/bin:/bin", ...options.env };
     const limits = limitsOf(options);
     this.#sandbox = new Sandbox({
       files: filesOf(options.files),
       env: this.#env,
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
     });
-    // just-bash's default layout: a home, /tmp, and the working folder.
-    this.#ready = this.#sandbox.runShell(`mkdir -p /home/user /tmp ${quote(this.#cwd)}`);
+    const folders = defaultLayout ? ["/home/user", "/tmp"] : [this.#cwd];
+    this.#ready = this.#sandbox.runShell(`mkdir -p ${folders.map(quote).join(" ")}`);
   }
 
   /** Runs a script in a shell state of its own (variables, functions and

@@ -7,7 +7,7 @@ export interface BashOptions {
   /** Initial files: content, `{content}`, or a function giving it. */
   files?: Record<string, string | Uint8Array | { content: string | Uint8Array } | (() => string | Uint8Array)>;
   env?: Record<string, string>;
-  /** Starting folder (default /home/user). */
+  /** Starting folder (default /home/user, or / when files are given). */
   cwd?: string;
   executionLimits?: {
     maxCallDepth?: number;

@@ -10,6 +10,10 @@ const { tools } = await createBashTool({
   files: { "src/app.ts": "export const greet = (name: string) => `hello ${name}`;\n// TODO: tests\n" },
 });
 
+// The uploaded files are the starting point: the diff shows only what
+// the agent changes from here.
+await sandbox.rebaseline();
+
 // What a model would ask for, one tool call at a time.
 const options = { toolCallId: "call", messages: [] };
 const found = await tools.bash.execute!({ command: "grep -rn TODO src" }, options);
