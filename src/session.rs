@@ -50,8 +50,9 @@ pub struct ShellSession {
 enum SessionBackend {
     /// On a thread of this process, reached by jobs.
     Local(mpsc::Sender<Job>),
-    /// In the worker of a process-isolated sandbox.
-    Worker(crate::isolation::remote::RemoteSession),
+    /// In the worker of a process-isolated sandbox (boxed: it is large,
+    /// and most sessions are local).
+    Worker(Box<crate::isolation::remote::RemoteSession>),
 }
 
 /// How long a caller waits on the CPU for its job's answer before it
@@ -103,7 +104,7 @@ impl Sandbox {
                 crate::isolation::remote::RemoteSession::open(remote, self.parts(), output, stdin)?;
             return Ok(ShellSession {
                 cancel: CancelToken::new(),
-                backend: SessionBackend::Worker(session),
+                backend: SessionBackend::Worker(Box::new(session)),
             });
         }
         let engine = self.engine();
