@@ -106,12 +106,13 @@ class Sandbox {
     if (typeof source !== "string") {
       throw new SpecError(`${kind === "script" ? "path" : kind === "code" ? "source" : "command"}: a string`, "ERR_INVALID_ARG_VALUE");
     }
-    const token = new binding.CancelToken();
+    // A token only for a call that can be aborted.
+    const token = signal ? new binding.CancelToken() : null;
     const abort = () => token.cancel();
     if (signal?.aborted) token.cancel();
     else signal?.addEventListener("abort", abort, { once: true });
     try {
-      return await this.#native.run(
+      const text = await this.#native.run(
         kind,
         source,
         timeoutMs ?? null,
@@ -120,6 +121,7 @@ class Sandbox {
         onStdout ?? null,
         onStderr ?? null,
       );
+      return JSON.parse(text);
     } catch (error) {
       throw fromNative(error);
     } finally {

@@ -14,6 +14,7 @@ pub mod isolation;
 mod run;
 mod sandbox;
 mod session;
+mod shell_call;
 mod snapshots;
 pub mod spec;
 

@@ -8,16 +8,14 @@
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
-use goccia_core::{
-    Advice, Audit, CancelToken, Capture, Limits, Output, OutputBudget, Stop, Stream, Watch,
-};
+use goccia_core::{Advice, Audit, CancelToken, Limits, Output, Stop, Stream, Watch};
 use goccia_shell::io::{BytesReader, Fd, HostWriter};
 use goccia_shell::{Context, LineStatus, Shell};
 use goccia_vm::{Failure, Nester};
 
 use crate::call::{Call, Stdin};
 use crate::error::RunError;
-use crate::{Run, Sandbox, ShellRun};
+use crate::{Sandbox, ShellRun};
 
 /// A shell over a sandbox's VFS, for callers that stream its output, feed
 /// it stdin, run it line by line (an interactive terminal) or cancel it.
@@ -47,7 +45,7 @@ pub struct ShellSession {
 /// Where a session's shell lives: the sandbox's [`Backend`] made concrete.
 ///
 /// [`Backend`]: crate::isolation::Backend
-enum SessionBackend {
+pub(crate) enum SessionBackend {
     /// On a thread of this process, reached by jobs.
     Local(mpsc::Sender<Job>),
     /// In the worker of a process-isolated sandbox (boxed: it is large,
@@ -56,13 +54,29 @@ enum SessionBackend {
 }
 
 /// How long a caller waits on the CPU for its job's answer before it
-/// sleeps (see [`ShellSession::call`]).
+/// sleeps (see [`wait_for`]).
 const SPIN_FOR_REPLY: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// How long the session's thread waits on the CPU for its next job before
 /// it sleeps: a caller making calls back to back (a harness loop, a
 /// Python client) hands each one over without a wake-up.
 const SPIN_FOR_JOB: std::time::Duration = std::time::Duration::from_micros(100);
+
+/// A job's answer, or `None` when its thread is gone. A short command
+/// answers within microseconds: waiting for it on the CPU for a moment
+/// saves the futex sleep and wake-up, which cost more than the command
+/// itself. Longer jobs block.
+pub(crate) fn wait_for<R>(reply: &mpsc::Receiver<R>) -> Option<R> {
+    let spin_until = Instant::now() + SPIN_FOR_REPLY;
+    while Instant::now() < spin_until {
+        match reply.try_recv() {
+            Ok(answer) => return Some(answer),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+    reply.recv().ok()
+}
 
 /// The next job, or `None` when the session was dropped.
 fn next_job(queue: &mpsc::Receiver<Job>) -> Option<Job> {
@@ -78,10 +92,10 @@ fn next_job(queue: &mpsc::Receiver<Job>) -> Option<Job> {
 }
 
 /// Work for the session's thread.
-type Job = Box<dyn FnOnce(&mut SessionState) + Send>;
+pub(crate) type Job = Box<dyn FnOnce(&mut SessionState) + Send>;
 
 /// What the session's thread owns.
-struct SessionState {
+pub(crate) struct SessionState {
     /// The sandbox's session state: adopted before each run, updated
     /// after it, so `$` in scripts and every session see one shell.
     shared: crate::sandbox::SessionState,
@@ -186,18 +200,7 @@ impl ShellSession {
             return None;
         };
         jobs.send(job).ok()?;
-        // A short command answers within microseconds: waiting for it on
-        // the CPU for a moment saves the futex sleep and wake-up, which
-        // cost more than the command itself. Longer jobs block as before.
-        let spin_until = Instant::now() + SPIN_FOR_REPLY;
-        while Instant::now() < spin_until {
-            match reply.try_recv() {
-                Ok(answer) => return Some(answer),
-                Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
-                Err(mpsc::TryRecvError::Disconnected) => return None,
-            }
-        }
-        reply.recv().ok()
+        wait_for(&reply)
     }
 
     /// A run that ended because the session's thread is gone.
@@ -229,37 +232,8 @@ impl ShellSession {
             return remote.try_run_call(source, call);
         }
         let source = source.to_string();
-        self.call(move |state| {
-            state.begin_with(call.watch);
-            let saved = [0, 1, 2].map(|fd| state.shell.fds().get(fd).cloned());
-            if let Some(bytes) = call.stdin {
-                state
-                    .shell
-                    .fds_mut()
-                    .set(0, Fd::reader(BytesReader::new(bytes)));
-            }
-            let session_output_limit = state.output_limit;
-            if let Some(output) = &call.output {
-                state.output_limit = output.budget().limit();
-                for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
-                    let writer = HostWriter {
-                        output: output.clone(),
-                        stream,
-                    };
-                    state.shell.fds_mut().set(fd, Fd::writer(writer));
-                }
-            }
-            let result = state.shell.run_script(&source);
-            for (fd, saved) in saved.into_iter().enumerate() {
-                if let Some(saved) = saved {
-                    state.shell.fds_mut().set(fd, saved);
-                }
-            }
-            let ran = state.conclude(result);
-            state.output_limit = session_output_limit;
-            ran
-        })
-        .ok_or(RunError::Panicked)
+        self.call(move |state| state.run_call(&source, call))
+            .ok_or(RunError::Panicked)
     }
 
     /// [`ShellSession::run_script`], or `Panicked` when the session's
@@ -406,8 +380,13 @@ impl ShellSession {
             .unwrap_or_default()
     }
 
+    /// Where the session's shell lives.
+    pub(crate) fn backend(&self) -> &SessionBackend {
+        &self.backend
+    }
+
     /// Whether the session's worker crashed (the session died with it).
-    fn is_stale(&self) -> bool {
+    pub(crate) fn is_stale(&self) -> bool {
         matches!(&self.backend, SessionBackend::Worker(remote) if remote.is_stale())
     }
 
@@ -427,6 +406,38 @@ impl Drop for ShellSession {
 }
 
 impl SessionState {
+    /// Runs `source` as a whole script under `call`'s deadline, stdin and
+    /// sinks; the session's own come back after.
+    pub(crate) fn run_call(&mut self, source: &str, call: Call) -> ShellRun {
+        self.begin_with(call.watch);
+        let saved = [0, 1, 2].map(|fd| self.shell.fds().get(fd).cloned());
+        if let Some(bytes) = call.stdin {
+            self.shell
+                .fds_mut()
+                .set(0, Fd::reader(BytesReader::new(bytes)));
+        }
+        let session_output_limit = self.output_limit;
+        if let Some(output) = &call.output {
+            self.output_limit = output.budget().limit();
+            for (fd, stream) in [(1, Stream::Stdout), (2, Stream::Stderr)] {
+                let writer = HostWriter {
+                    output: output.clone(),
+                    stream,
+                };
+                self.shell.fds_mut().set(fd, Fd::writer(writer));
+            }
+        }
+        let result = self.shell.run_script(source);
+        for (fd, saved) in saved.into_iter().enumerate() {
+            if let Some(saved) = saved {
+                self.shell.fds_mut().set(fd, saved);
+            }
+        }
+        let ran = self.conclude(result);
+        self.output_limit = session_output_limit;
+        ran
+    }
+
     /// A new run: its own deadline (and cancellation) and fresh budgets.
     fn begin(&mut self) {
         self.cancel.reset();
@@ -479,95 +490,5 @@ impl SessionState {
             stop: Some(stop),
             failure: Some(failure),
         }
-    }
-}
-
-/// The session [`Sandbox::run_shell`] keeps between calls, with the
-/// captures its output goes to.
-pub(crate) struct PersistentShell {
-    session: ShellSession,
-    stdout: Capture,
-    stderr: Capture,
-    budget: Arc<OutputBudget>,
-}
-
-impl Sandbox {
-    /// Runs a shell command line (a whole script: `;`, pipelines,
-    /// functions, `exit`) in this sandbox's shell session: its working
-    /// directory, variables and functions persist from one call to the
-    /// next, like lines typed into one terminal. Output is captured in the
-    /// [`Run`], up to `max_output` per call; the deadline is per call. The
-    /// session runs on one worker thread (with the stack deep scripts
-    /// need), started by the first call and ended when the sandbox drops.
-    ///
-    /// ```
-    /// # use goccia::Sandbox;
-    /// let sandbox = Sandbox::builder().file("/p/a.txt", "x").build()?;
-    /// sandbox.run_shell("cd /p; greet() { echo \"hi $1\"; }")?;
-    /// let run = sandbox.run_shell("greet there; ls; exit 3")?;
-    /// assert_eq!(run.stdout_text(), "hi there\na.txt\n");
-    /// assert_eq!(run.exit_code, 3);
-    /// assert_eq!(sandbox.run_shell("pwd")?.stdout_text(), "/p\n");
-    /// # Ok::<(), goccia::Error>(())
-    /// ```
-    pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
-        self.run_shell_with(command_line, &crate::CallOptions::new())
-    }
-
-    /// [`Sandbox::run_shell`] with per-call controls: this call's
-    /// deadline, a cancel token (exit 130, `FailureKind::Cancelled`),
-    /// stdin bytes, and output streamed to a sink as produced. The one way
-    /// a command line runs; `run_shell(line)` is
-    /// `run_shell_with(line, &CallOptions::new())`.
-    pub fn run_shell_with(
-        &self,
-        command_line: &str,
-        options: &crate::CallOptions,
-    ) -> Result<Run, RunError> {
-        let mut slot = self.shell.lock();
-        if slot.as_ref().is_some_and(|shell| shell.session.is_stale()) {
-            // Its worker crashed: the session died with it, as a session
-            // whose thread is gone does; this call opens another.
-            *slot = None;
-        }
-        if slot.is_none() {
-            let budget = OutputBudget::for_limits(self.limits());
-            let (output, stdout, stderr) = Output::captured(budget.clone());
-            let session = self.shell_session(&output, Stdin::Empty)?;
-            *slot = Some(PersistentShell {
-                session,
-                stdout,
-                stderr,
-                budget,
-            });
-        }
-        let shell = slot.as_mut().expect("opened above");
-        shell.budget.reset();
-        let started = Instant::now();
-        let call = Call {
-            watch: options.watch(self.limits().timeout),
-            stdin: options.stdin.clone(),
-            output: options.output.clone(),
-        };
-        let ran = match shell.session.try_run_call(command_line, call) {
-            Ok(ran) => ran,
-            Err(error) => {
-                // The session's thread is gone; the next call starts anew.
-                *slot = None;
-                return Err(error);
-            }
-        };
-        let mut run = ran.into_run(started);
-        // Truncate mode held the last half back: it lands now, in the
-        // caller's sink when the call streamed.
-        let budget = match &options.output {
-            Some(output) => output.budget().clone(),
-            None => shell.budget.clone(),
-        };
-        budget.finish();
-        run.output_truncated = budget.truncated();
-        run.stdout = shell.stdout.take();
-        run.stderr = shell.stderr.take();
-        Ok(run)
     }
 }

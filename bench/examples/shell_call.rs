@@ -1,6 +1,9 @@
 //! How long one warm `run_shell_with("echo hi")` takes in the library,
-//! with output captured as the MCP server captures it: the floor under the
-//! MCP round trip of bench/mcp/compare.py.
+//! with output streamed to a sink as the MCP server once captured it: the
+//! floor under the MCP round trip of bench/mcp/compare.py. With
+//! `--captured`, the plain `run_shell("echo hi")` (output in the `Run`),
+//! as the Node and Python bindings call it: the floor under
+//! bench/node/binding.mjs.
 
 use std::time::Instant;
 
@@ -8,12 +11,23 @@ use goccia::{CallOptions, Output, OutputBudget, Sandbox};
 
 fn main() {
     let sandbox = Sandbox::builder().build().expect("a sandbox");
+    let captured = std::env::args().any(|arg| arg == "--captured");
+    let rounds = std::env::args()
+        .skip(1)
+        .find_map(|arg| arg.parse().ok())
+        .unwrap_or(2200);
     let mut times = Vec::new();
-    for round in 0..(std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(2200))
-    {
+    for round in 0..rounds {
+        if captured {
+            let begun = Instant::now();
+            let run = sandbox.run_shell("echo hi").expect("runs");
+            let took = begun.elapsed();
+            assert_eq!((run.exit_code, run.stdout.as_slice()), (0, &b"hi\n"[..]));
+            if round >= 200 {
+                times.push(took);
+            }
+            continue;
+        }
         let budget = OutputBudget::for_limits(sandbox.limits());
         let (output, stdout, _) = Output::captured(budget);
         let begun = Instant::now();
@@ -28,7 +42,12 @@ fn main() {
     }
     times.sort();
     println!(
-        "run_shell_with(\"echo hi\"): p50 {:?}, p99 {:?} over {} calls",
+        "{}: p50 {:?}, p99 {:?} over {} calls",
+        if captured {
+            "run_shell(\"echo hi\")"
+        } else {
+            "run_shell_with(\"echo hi\")"
+        },
         times[times.len() / 2],
         times[times.len() * 99 / 100],
         times.len()

@@ -225,3 +225,26 @@ fn a_streamed_call_over_its_sinks_budget_states_that_budget() {
     let message = next.failure.expect("over max_output").message;
     assert!(message.contains("more than 67108864 bytes"), "{message}");
 }
+
+#[test]
+fn answered_calls_run_in_order_on_the_one_session() {
+    let sandbox = std::sync::Arc::new(Sandbox::builder().build().unwrap());
+    let (answers, replies) = std::sync::mpsc::channel();
+    for i in 0..50 {
+        let answers = answers.clone();
+        sandbox.run_shell_then(
+            &format!("n=$(( ${{n:-0}} + 1 )); echo {i}:$n"),
+            &CallOptions::new(),
+            move |run| answers.send(run.unwrap().stdout_text().into_owned()).unwrap(),
+        );
+        if i % 10 == 0 {
+            // A waited call between them sees the same session.
+            let run = sandbox.run_shell("echo $n").unwrap();
+            assert_eq!(run.stdout_text(), format!("{}\n", i + 1));
+        }
+    }
+    drop(answers);
+    let seen: Vec<String> = replies.iter().collect();
+    let expected: Vec<String> = (0..50).map(|i| format!("{i}:{}\n", i + 1)).collect();
+    assert_eq!(seen, expected);
+}

@@ -1,0 +1,288 @@
+//! `run_shell`: a command line in the sandbox's one shell session
+//! (docs/calls.md), waited for (`run_shell_with`) or answered through a
+//! callback (`run_shell_then`, for surfaces whose callers do not wait on a
+//! thread, such as Node's promises). Both post the same job to the
+//! session's thread, which runs the call and finishes its `Run` there, so
+//! calls of one sandbox are ordered by that thread alone.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use goccia_core::{Capture, Output, OutputBudget};
+
+use crate::call::{Call, CallOptions, Stdin};
+use crate::error::RunError;
+use crate::session::{Job, SessionBackend, ShellSession};
+use crate::{Run, Sandbox};
+
+/// The session [`Sandbox::run_shell`] keeps between calls, with the
+/// captures its output goes to.
+pub(crate) struct PersistentShell {
+    session: ShellSession,
+    stdout: Capture,
+    stderr: Capture,
+    budget: Arc<OutputBudget>,
+    /// Cleared when a call's job died with the session's thread (a shell
+    /// panic): the next call opens another session.
+    alive: Arc<AtomicBool>,
+}
+
+/// What a finished call needs to become a [`Run`].
+struct Finish {
+    stdout: Capture,
+    stderr: Capture,
+    budget: Arc<OutputBudget>,
+    /// The caller's sink, when the call streamed.
+    streamed: Option<Output>,
+}
+
+impl Finish {
+    fn run(self, ran: crate::ShellRun, started: Instant) -> Run {
+        let mut run = ran.into_run(started);
+        // Truncate mode held the last half back: it lands now, in the
+        // caller's sink when the call streamed.
+        let budget = match &self.streamed {
+            Some(output) => output.budget().clone(),
+            None => self.budget,
+        };
+        budget.finish();
+        run.output_truncated = budget.truncated();
+        run.stdout = self.stdout.take();
+        run.stderr = self.stderr.take();
+        run
+    }
+}
+
+/// A call's answer, given exactly once: a job dropped without answering
+/// (its thread panicked, or was gone) answers `Panicked`.
+struct Answer<F: FnOnce(Result<Run, RunError>)> {
+    done: Option<F>,
+    alive: Arc<AtomicBool>,
+}
+
+impl<F: FnOnce(Result<Run, RunError>)> Answer<F> {
+    fn give(mut self, result: Result<Run, RunError>) {
+        if let Some(done) = self.done.take() {
+            done(result);
+        }
+    }
+}
+
+impl<F: FnOnce(Result<Run, RunError>)> Drop for Answer<F> {
+    fn drop(&mut self) {
+        if let Some(done) = self.done.take() {
+            self.alive.store(false, Ordering::Relaxed);
+            done(Err(RunError::Panicked));
+        }
+    }
+}
+
+impl Sandbox {
+    /// Runs a shell command line (a whole script: `;`, pipelines,
+    /// functions, `exit`) in this sandbox's shell session: its working
+    /// directory, variables and functions persist from one call to the
+    /// next, like lines typed into one terminal. Output is captured in the
+    /// [`Run`], up to `max_output` per call; the deadline is per call. The
+    /// session runs on one worker thread (with the stack deep scripts
+    /// need), started by the first call and ended when the sandbox drops.
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/p/a.txt", "x").build()?;
+    /// sandbox.run_shell("cd /p; greet() { echo \"hi $1\"; }")?;
+    /// let run = sandbox.run_shell("greet there; ls; exit 3")?;
+    /// assert_eq!(run.stdout_text(), "hi there\na.txt\n");
+    /// assert_eq!(run.exit_code, 3);
+    /// assert_eq!(sandbox.run_shell("pwd")?.stdout_text(), "/p\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_shell(&self, command_line: &str) -> Result<Run, RunError> {
+        self.run_shell_with(command_line, &CallOptions::new())
+    }
+
+    /// [`Sandbox::run_shell`] with per-call controls: this call's
+    /// deadline, a cancel token (exit 130, `FailureKind::Cancelled`),
+    /// stdin bytes, and output streamed to a sink as produced. The one way
+    /// a command line runs; `run_shell(line)` is
+    /// `run_shell_with(line, &CallOptions::new())`.
+    pub fn run_shell_with(
+        &self,
+        command_line: &str,
+        options: &CallOptions,
+    ) -> Result<Run, RunError> {
+        let (answer, reply) = mpsc::sync_channel(1);
+        match self.post_shell_call(command_line, options, move |result| {
+            let _ = answer.send(result);
+        }) {
+            Posted::Local => crate::session::wait_for(&reply).unwrap_or(Err(RunError::Panicked)),
+            Posted::Worker(mut slot) => {
+                // A session in a worker is called from here: its link
+                // waits for the worker's answer.
+                let shell = slot.as_mut().expect("opened");
+                shell.budget.reset();
+                let started = Instant::now();
+                let finish = shell.finish(options);
+                match shell
+                    .session
+                    .try_run_call(command_line, self.call_of(options))
+                {
+                    Ok(ran) => Ok(finish.run(ran, started)),
+                    Err(error) => {
+                        // The session is gone; the next call starts anew.
+                        *slot = None;
+                        Err(error)
+                    }
+                }
+            }
+            Posted::Failed(error) => Err(error),
+        }
+    }
+
+    /// [`Sandbox::run_shell_with`], answered through `done` instead of
+    /// waited for: the call goes to the session's own thread and `done`
+    /// runs there when it ends (for an isolated sandbox, on a thread of
+    /// [`background`](crate::background)). For a surface whose callers do
+    /// not wait on a thread (Node's promises): no thread of the caller's
+    /// blocks, and no thread is woken but the session's.
+    ///
+    /// ```
+    /// # use std::sync::{Arc, mpsc};
+    /// # use goccia::{CallOptions, Sandbox};
+    /// let sandbox = Arc::new(Sandbox::builder().build()?);
+    /// let (answer, reply) = mpsc::channel();
+    /// sandbox.run_shell_then("echo hi", &CallOptions::new(), move |run| answer.send(run).unwrap());
+    /// assert_eq!(reply.recv().unwrap()?.stdout_text(), "hi\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn run_shell_then(
+        self: &Arc<Self>,
+        command_line: &str,
+        options: &CallOptions,
+        done: impl FnOnce(Result<Run, RunError>) + Send + 'static,
+    ) {
+        let done = Arc::new(parking_lot::Mutex::new(Some(done)));
+        let first = done.clone();
+        match self.post_shell_call(command_line, options, move |result| {
+            if let Some(done) = first.lock().take() {
+                done(result);
+            }
+        }) {
+            Posted::Local => {}
+            Posted::Worker(slot) => {
+                drop(slot);
+                let sandbox = self.clone();
+                let line = command_line.to_string();
+                let options = options.clone();
+                let answer = done.clone();
+                let waited = crate::background::submit(Box::new(move || {
+                    let result = sandbox.run_shell_with(&line, &options);
+                    if let Some(done) = answer.lock().take() {
+                        done(result);
+                    }
+                }));
+                if let Err(error) = waited
+                    && let Some(done) = done.lock().take()
+                {
+                    done(Err(RunError::Thread(error)));
+                }
+            }
+            Posted::Failed(error) => {
+                if let Some(done) = done.lock().take() {
+                    done(Err(error));
+                }
+            }
+        }
+    }
+
+    /// The call's deadline, stdin and sink.
+    fn call_of(&self, options: &CallOptions) -> Call {
+        Call {
+            watch: options.watch(self.limits().timeout),
+            stdin: options.stdin.clone(),
+            output: options.output.clone(),
+        }
+    }
+
+    /// Opens the session if there is none (or it died), then, for a local
+    /// session, posts the call to its thread (`done` answers it there);
+    /// a session in a worker comes back still locked, for the caller to
+    /// call through its link.
+    fn post_shell_call(
+        &self,
+        command_line: &str,
+        options: &CallOptions,
+        done: impl FnOnce(Result<Run, RunError>) + Send + 'static,
+    ) -> Posted<'_> {
+        let mut slot = self.shell.lock();
+        if slot
+            .as_ref()
+            .is_some_and(|shell| shell.session.is_stale() || !shell.alive.load(Ordering::Relaxed))
+        {
+            // Its thread or its worker died, and the session with it: this
+            // call opens another.
+            *slot = None;
+        }
+        if slot.is_none() {
+            let budget = OutputBudget::for_limits(self.limits());
+            let (output, stdout, stderr) = Output::captured(budget.clone());
+            let session = match self.shell_session(&output, Stdin::Empty) {
+                Ok(session) => session,
+                Err(error) => return Posted::Failed(error),
+            };
+            *slot = Some(PersistentShell {
+                session,
+                stdout,
+                stderr,
+                budget,
+                alive: Arc::new(AtomicBool::new(true)),
+            });
+        }
+        let shell = slot.as_mut().expect("opened above");
+        let SessionBackend::Local(jobs) = shell.session.backend() else {
+            return Posted::Worker(slot);
+        };
+        let finish = shell.finish(options);
+        let call = self.call_of(options);
+        let answer = Answer {
+            done: Some(done),
+            alive: shell.alive.clone(),
+        };
+        let source = command_line.to_string();
+        let job: Job = Box::new(move |state| {
+            finish.budget.reset();
+            let started = Instant::now();
+            let ran = state.run_call(&source, call);
+            answer.give(Ok(finish.run(ran, started)));
+        });
+        if jobs.send(job).is_err() {
+            // The thread is gone (the dropped job answered `Panicked`); the
+            // next call starts anew.
+            *slot = None;
+        }
+        Posted::Local
+    }
+}
+
+impl PersistentShell {
+    fn finish(&self, options: &CallOptions) -> Finish {
+        Finish {
+            stdout: self.stdout.clone(),
+            stderr: self.stderr.clone(),
+            budget: self.budget.clone(),
+            streamed: options.output.clone(),
+        }
+    }
+}
+
+/// Where a shell call went.
+enum Posted<'a> {
+    /// To the session's thread, which answers it.
+    Local,
+    /// Nowhere yet: the session lives in a worker, called through its link
+    /// by the holder of this lock.
+    Worker(parking_lot::MutexGuard<'a, Option<PersistentShell>>),
+    /// The session could not be opened.
+    Failed(RunError),
+}
