@@ -34,10 +34,11 @@ export declare class NativeChange {
 export declare class NativeSandbox {
   /**
    * Runs `source` (`kind`: `shell`, `script` — a VFS path — or `code`);
-   * the promise settles with the run's envelope (docs/calls.md). A run
-   * that fails is an answer, not a rejection.
+   * the answer is the run's envelope (docs/calls.md) as JSON text, at
+   * once for a quick call, else through a promise. A run that fails is
+   * an answer, not a rejection.
    */
-  run(kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null): Promise<import('./index').RunResult>
+  run(kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null): string | Promise<string>
   /** Builds a sandbox from a spec in JSON; seeding reads the host. */
   constructor(specJson: string)
   /**

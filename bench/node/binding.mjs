@@ -36,15 +36,19 @@ function show(ms) {
   return ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`;
 }
 
-/** Times `rounds` of each case, alternating, after `warm` unmeasured rounds. */
-async function compare(title, rounds, warm, cases) {
+/** Times `rounds` of each case after `warm` unmeasured rounds, the cases
+ * alternating call by call — or, with `block`, in alternating blocks of
+ * that many calls (each implementation's threads stay warm within one). */
+async function compare(title, rounds, warm, cases, block = 1) {
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-  for (let round = 0; round < warm + rounds; round++) {
+  for (let round = 0; round < warm + rounds; round += block) {
     for (const [name, once] of Object.entries(cases)) {
-      const started = performance.now();
-      await once();
-      const took = performance.now() - started;
-      if (round >= warm) times[name].push(took);
+      for (let i = round; i < round + block; i++) {
+        const started = performance.now();
+        await once();
+        const took = performance.now() - started;
+        if (i >= warm) times[name].push(took);
+      }
     }
   }
   const figures = Object.fromEntries(Object.entries(times).map(([name, t]) => [name, stats(t)]));
@@ -64,13 +68,17 @@ function check(result, expected, who) {
   }
 }
 
-// 1. Warm round trip.
+// 1. Warm round trip: call by call (every call finds the other's threads
+// asleep, as a harness's calls separated by a model's answer do), and in
+// blocks of 100 (calls back to back).
 const warmGoccia = new Sandbox();
 const warmJust = new Bash();
-const warm = await compare("warm `echo hi`", Math.round(2000 * scale), 200, {
+const echo = {
   goccia: async () => check(await warmGoccia.runShell("echo hi"), "hi\n", "goccia"),
   "just-bash": async () => check(await warmJust.exec("echo hi"), "hi\n", "just-bash"),
-});
+};
+await compare("warm `echo hi`, alternating call by call", Math.round(2000 * scale), 200, echo);
+const warm = await compare("warm `echo hi`, back to back in blocks of 100", Math.round(2000 * scale), 200, echo, 100);
 
 // 2. New sandbox + echo.
 await compare("new sandbox + `echo hi`", Math.round(300 * scale), 20, {
@@ -111,7 +119,7 @@ try {
   const match = /p50 ([\d.]+)(µs|ns|ms)/.exec(rust);
   const unit = { ns: 1e-6, "µs": 1e-3, ms: 1 }[match[2]];
   const rustP50 = Number(match[1]) * unit;
-  console.log(`\nthe binding's overhead over Rust's run_shell("echo hi")`);
+  console.log(`\nthe binding's overhead over Rust's run_shell("echo hi") (calls back to back)`);
   console.log(`  Rust    p50 ${show(rustP50)}`);
   console.log(`  Node    p50 ${show(warm.goccia.p50)}`);
   console.log(`  overhead    ${show(warm.goccia.p50 - rustP50)} per call`);

@@ -1,14 +1,16 @@
 //! Runs, off the JavaScript thread: a shell call goes straight to the
 //! sandbox's shell thread (`Sandbox::run_shell_then`), a script to a thread
 //! of `goccia::background` — never libuv's pool, which Node's own file
-//! system calls share, and never the event loop — and each settles a
-//! promise when it ends. Streamed chunks reach JavaScript through
-//! threadsafe functions, in the order they were produced.
+//! system calls share, and never the event loop. The caller waits up to
+//! `QUICK_ANSWER` (60 µs) for the answer of a short call and returns it
+//! as it is; a longer call settles a promise when it ends. Streamed chunks
+//! reach JavaScript through threadsafe functions, in the order they were
+//! produced.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use napi::bindgen_prelude::{Buffer, Object};
+use napi::bindgen_prelude::{Buffer, Either, Object};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};
 use napi_derive::napi;
@@ -37,6 +39,62 @@ impl CancelToken {
     #[napi]
     pub fn cancel(&self) {
         self.inner.cancel();
+    }
+}
+
+/// How long a call's caller waits on the JavaScript thread for a quick
+/// answer before it hands back a promise.
+const QUICK_ANSWER: Duration = Duration::from_micros(60);
+
+/// The promise a call settles, made only when its answer was not quick.
+type Deferred = napi::JsDeferred<String, Box<dyn FnOnce(Env) -> napi::Result<String> + Send>>;
+
+/// Where a call's answer goes: to its caller still waiting, or to its
+/// promise.
+enum Pending {
+    Waiting,
+    Answered(napi::Result<String>),
+    Promised(Deferred),
+    Settled,
+}
+
+impl Pending {
+    /// The call's answer, from the thread that ran it.
+    fn answer(&mut self, result: napi::Result<String>) {
+        match std::mem::replace(self, Pending::Settled) {
+            Pending::Waiting => *self = Pending::Answered(result),
+            Pending::Promised(deferred) => match result {
+                Ok(text) => deferred.resolve(Box::new(move |_| Ok(text))),
+                Err(error) => deferred.reject(error),
+            },
+            Pending::Answered(_) | Pending::Settled => {}
+        }
+    }
+
+    /// The answer, if it came while the caller waited.
+    fn take_answer(&mut self) -> Option<napi::Result<String>> {
+        match std::mem::replace(self, Pending::Settled) {
+            Pending::Answered(result) => Some(result),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
+    /// The caller stops waiting: the answer settles `deferred`, now if it
+    /// already came.
+    fn promise(&mut self, deferred: Deferred) {
+        match std::mem::replace(self, Pending::Settled) {
+            Pending::Answered(result) => {
+                *self = Pending::Settled;
+                match result {
+                    Ok(text) => deferred.resolve(Box::new(move |_| Ok(text))),
+                    Err(error) => deferred.reject(error),
+                }
+            }
+            _ => *self = Pending::Promised(deferred),
+        }
     }
 }
 
@@ -78,11 +136,12 @@ enum Kind {
 #[napi]
 impl NativeSandbox {
     /// Runs `source` (`kind`: `shell`, `script` — a VFS path — or `code`);
-    /// the promise settles with the run's envelope (docs/calls.md) as JSON
-    /// text. A run that fails is an answer, not a rejection.
+    /// the answer is the run's envelope (docs/calls.md) as JSON text, at
+    /// once for a quick call, else through a promise. A run that fails is
+    /// an answer, not a rejection.
     #[napi(
         ts_args_type = "kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null",
-        ts_return_type = "Promise<string>"
+        ts_return_type = "string | Promise<string>"
     )]
     #[allow(clippy::too_many_arguments)]
     pub fn run<'env>(
@@ -95,7 +154,7 @@ impl NativeSandbox {
         cancel: Option<&CancelToken>,
         on_stdout: Option<Chunks>,
         on_stderr: Option<Chunks>,
-    ) -> napi::Result<Object<'env>> {
+    ) -> napi::Result<Either<String, Object<'env>>> {
         let sandbox = self.sandbox()?;
         let kind = match kind.as_str() {
             "shell" => Kind::Shell,
@@ -152,26 +211,32 @@ impl NativeSandbox {
         if let Some((output, ..)) = &streamed {
             options = options.stream(output);
         }
-        let (deferred, promise) = env.create_deferred()?;
+        // Streamed chunks reach JavaScript on later turns of the loop: a
+        // streamed call always answers through the promise, after them.
+        let quick = streamed.is_none();
+        let pending = Arc::new(Mutex::new(Pending::Waiting));
+        let answered = pending.clone();
         let mark = sandbox.engine().audit.mark();
         let answering = sandbox.clone();
-        let answer = move |ran: Result<goccia::Run, goccia::RunError>| match ran {
-            Ok(mut run) => {
-                if let Some((output, stdout, stderr)) = streamed {
-                    // The streams' listeners are let go here, so nothing
-                    // keeps the event loop alive once the promise settles.
-                    drop(output);
-                    run.stdout = std::mem::take(&mut *stdout.lock());
-                    run.stderr = std::mem::take(&mut *stderr.lock());
+        let answer = move |ran: Result<goccia::Run, goccia::RunError>| {
+            let result = match ran {
+                Ok(mut run) => {
+                    if let Some((output, stdout, stderr)) = streamed {
+                        // The streams' listeners are let go here, so nothing
+                        // keeps the event loop alive once the promise settles.
+                        drop(output);
+                        run.stdout = std::mem::take(&mut *stdout.lock());
+                        run.stderr = std::mem::take(&mut *stderr.lock());
+                    }
+                    // As JSON text, parsed by the JavaScript half: one string
+                    // crosses instead of an object built property by property
+                    // (bench/README.md: 6 µs a call less).
+                    let envelope = goccia::Envelope::of_call(&answering, &run, mark);
+                    Ok(serde_json::to_string(&envelope).unwrap_or_default())
                 }
-                // As JSON text, parsed by the JavaScript half: one string
-                // crosses instead of an object built property by property
-                // (bench/README.md: 6 µs a call less).
-                let envelope = goccia::Envelope::of_call(&answering, &run, mark);
-                let text = serde_json::to_string(&envelope).unwrap_or_default();
-                deferred.resolve(move |_| Ok(text));
-            }
-            Err(error) => deferred.reject(to_js(error)),
+                Err(error) => Err(to_js(error)),
+            };
+            answered.lock().answer(result);
         };
         match kind {
             // Straight to the session's thread, which answers.
@@ -190,7 +255,22 @@ impl NativeSandbox {
                 })?;
             }
         }
-        Ok(promise)
+        // A short call answers within microseconds: waiting that long for
+        // it here saves the event loop's wake-up, which costs more than
+        // the call (bench/README.md). Anything longer becomes a promise, so
+        // the loop is never held past QUICK_ANSWER.
+        if quick {
+            let until = Instant::now() + QUICK_ANSWER;
+            while Instant::now() < until {
+                if let Some(result) = pending.lock().take_answer() {
+                    return result.map(Either::A);
+                }
+                std::thread::yield_now();
+            }
+        }
+        let (deferred, promise) = env.create_deferred()?;
+        pending.lock().promise(deferred);
+        Ok(Either::B(promise))
     }
 }
 

@@ -235,7 +235,11 @@ fn answered_calls_run_in_order_on_the_one_session() {
         sandbox.run_shell_then(
             &format!("n=$(( ${{n:-0}} + 1 )); echo {i}:$n"),
             &CallOptions::new(),
-            move |run| answers.send(run.unwrap().stdout_text().into_owned()).unwrap(),
+            move |run| {
+                answers
+                    .send(run.unwrap().stdout_text().into_owned())
+                    .unwrap()
+            },
         );
         if i % 10 == 0 {
             // A waited call between them sees the same session.
