@@ -6,7 +6,7 @@
 //! `GET /v1/sandboxes/{id}`). The same bad value is refused by each with
 //! the same words; the server refuses every kind of widening of its own
 //! spec. Python's keywords are walked the same way in
-//! python/tests/test_spec.py.
+//! python/tests/test_spec.py, Node's options in node/test/spec.test.mjs.
 
 use goccia::spec::limits::LIMIT_NAMES;
 use serde_json::{Value, json};
