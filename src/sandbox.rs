@@ -14,7 +14,7 @@ use parking_lot::Mutex;
 
 use crate::Run;
 use crate::error::{AccessError, ApplyError, RunError, WriteBackError};
-use crate::shell_call::PersistentShell;
+use crate::session::PersistentShell;
 use goccia_vfs::{MergeReport, PatchError, PatchOptions, PatchedFile};
 
 /// What [`Sandbox::write_back_after`] did.

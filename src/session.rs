@@ -8,7 +8,9 @@
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
-use goccia_core::{Advice, Audit, CancelToken, Limits, Output, Stop, Stream, Watch};
+use goccia_core::{
+    Advice, Audit, CancelToken, Capture, Limits, Output, OutputBudget, Stop, Stream, Watch,
+};
 use goccia_shell::io::{BytesReader, Fd, HostWriter};
 use goccia_shell::{Context, LineStatus, Shell};
 use goccia_vm::{Failure, Nester};
@@ -491,4 +493,16 @@ impl SessionState {
             failure: Some(failure),
         }
     }
+}
+
+/// The session [`Sandbox::run_shell`] keeps between calls, with the
+/// captures its output goes to.
+pub(crate) struct PersistentShell {
+    pub(crate) session: ShellSession,
+    pub(crate) stdout: Capture,
+    pub(crate) stderr: Capture,
+    pub(crate) budget: Arc<OutputBudget>,
+    /// Cleared when a call's job died with the session's thread (a shell
+    /// panic): the next call opens another session.
+    pub(crate) alive: Arc<std::sync::atomic::AtomicBool>,
 }

@@ -14,20 +14,8 @@ use goccia_core::{Capture, Output, OutputBudget};
 
 use crate::call::{Call, CallOptions, Stdin};
 use crate::error::RunError;
-use crate::session::{Job, SessionBackend, ShellSession};
+use crate::session::{Job, PersistentShell, SessionBackend};
 use crate::{Run, Sandbox};
-
-/// The session [`Sandbox::run_shell`] keeps between calls, with the
-/// captures its output goes to.
-pub(crate) struct PersistentShell {
-    session: ShellSession,
-    stdout: Capture,
-    stderr: Capture,
-    budget: Arc<OutputBudget>,
-    /// Cleared when a call's job died with the session's thread (a shell
-    /// panic): the next call opens another session.
-    alive: Arc<AtomicBool>,
-}
 
 /// What a finished call needs to become a [`Run`].
 struct Finish {
