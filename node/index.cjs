@@ -176,13 +176,17 @@ class Sandbox {
     return format === "json" ? JSON.parse(text) : text;
   }
 
-  /** A child seeded in O(1) from this sandbox: seeds are VFS paths, `{from, to}` or `{path, text}`. */
-  async child(seeds) {
+  /** A child seeded in O(1) from this sandbox: seeds are VFS paths,
+   * `{from, to}` or `{path, text}`; `options`, its own `{limits, policy,
+   * env}`, each no wider than this sandbox's (limits left out are this
+   * sandbox's). */
+  async child(seeds, options) {
     const list = Array.isArray(seeds) ? seeds : seeds?.seeds;
     if (!Array.isArray(list)) {
       throw new SpecError("seeds: a list of child seeds", "ERR_INVALID_ARG_VALUE");
     }
-    const child = native(() => this.#native.child(JSON.stringify(list)));
+    const own = options == null ? null : JSON.stringify(options);
+    const child = native(() => this.#native.child(JSON.stringify(list), own));
     return new Sandbox(WRAP, child);
   }
 

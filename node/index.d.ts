@@ -131,6 +131,15 @@ export interface WriteBackReport {
 /** A child seed: a VFS path, a path mapped elsewhere, or a file. */
 export type ChildSeed = string | { from: string; to?: string } | { path: string; text: string };
 
+/** A child's own settings, each no wider than its parent's. */
+export interface ChildOptions {
+  /** Limits left out are the parent's. */
+  limits?: Limits;
+  policy?: "read-only" | "workspace-write" | "full";
+  /** Variables its shells start with (over the parent's). */
+  env?: Record<string, string>;
+}
+
 /** bash-tool's command result. */
 export interface CommandResult {
   stdout: string;
@@ -160,7 +169,7 @@ export declare class Sandbox implements AsyncDisposable {
   changes(): Promise<Change[]>;
   diff(options?: { format?: "unified"; root?: string }): Promise<string>;
   diff(options: { format: "json"; root?: string }): Promise<{ version: number; changes: unknown[] }>;
-  child(seeds: ChildSeed[] | { seeds: ChildSeed[] }): Promise<Sandbox>;
+  child(seeds: ChildSeed[] | { seeds: ChildSeed[] }, options?: ChildOptions): Promise<Sandbox>;
   apply(changes: Change[]): Promise<MergeReport>;
   merge(child: Sandbox): Promise<MergeReport>;
   snapshot(): Promise<number>;

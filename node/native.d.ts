@@ -67,9 +67,10 @@ export declare class NativeSandbox {
   diff(format: string, root?: string | undefined | null): string
   /**
    * A child seeded from this sandbox in O(1): `[{from, to?}]` of VFS
-   * paths, or `[{path, text}]` files (JSON).
+   * paths, or `[{path, text}]` files (JSON); `options_json`, its own
+   * `{limits, policy, env}`, each no wider than this sandbox's.
    */
-  child(seedsJson: string): NativeSandbox
+  child(seedsJson: string, optionsJson?: string | undefined | null): NativeSandbox
   /**
    * Applies changes (another sandbox's `changes()`) with the merge rules;
    * the merge report.

@@ -16,6 +16,20 @@ pub use goccia_vfs::write_back::WriteBackError;
 /// that is not a path). Nothing was created.
 pub type ChildSeedError = goccia_vfs::SeedEntryError;
 
+/// Why [`Sandbox::child_with`](crate::Sandbox::child_with) made no child.
+#[derive(Debug, Error)]
+pub enum ChildError {
+    /// A seed could not be taken from the parent.
+    #[error(transparent)]
+    Seed(#[from] ChildSeedError),
+    /// An option asks for more than the parent has (a child only narrows).
+    #[error("{0} (a child only narrows its parent)")]
+    Wider(crate::spec::Widening),
+    /// A limit out of range.
+    #[error(transparent)]
+    Limits(#[from] LimitsError),
+}
+
 /// Why [`SandboxBuilder::build`](crate::SandboxBuilder::build) could not
 /// set up a sandbox. Nothing ran and nothing on the host changed.
 ///
@@ -252,7 +266,8 @@ impl Error {
             Error::Access(AccessError::Escalation(error)) => error.code,
             Error::Run(RunError::Entry { .. }) => "ERR_GOCCIA_INVALID_PATH",
             Error::Run(_) => "ERR_GOCCIA_RUN",
-            Error::Child(_) => "ERR_GOCCIA_CHILD_SEED",
+            Error::Child(_) | Error::ChildOptions(ChildError::Seed(_)) => "ERR_GOCCIA_CHILD_SEED",
+            Error::ChildOptions(_) => "ERR_GOCCIA_SPEC",
             Error::Apply(_) => "ERR_GOCCIA_APPLY",
             Error::WriteBack(_) => "ERR_GOCCIA_WRITE_BACK",
             Error::Patch(_) => "ERR_GOCCIA_PATCH",
@@ -288,6 +303,9 @@ pub enum Error {
     /// From [`Sandbox::child`](crate::Sandbox::child).
     #[error(transparent)]
     Child(#[from] ChildSeedError),
+    /// From [`Sandbox::child_with`](crate::Sandbox::child_with).
+    #[error(transparent)]
+    ChildOptions(#[from] ChildError),
     /// From [`Sandbox::apply`](crate::Sandbox::apply).
     #[error(transparent)]
     Apply(#[from] ApplyError),

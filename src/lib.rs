@@ -20,10 +20,10 @@ pub mod spec;
 
 pub use builder::SandboxBuilder;
 pub use call::{CALL_TIMEOUT, CallOptions, Stdin};
-pub use child::ChildSeed;
+pub use child::{ChildOptions, ChildSeed};
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
-    AccessError, ApplyError, ChildSeedError, Error, LimitsError, RunError, SetupError,
+    AccessError, ApplyError, ChildError, ChildSeedError, Error, LimitsError, RunError, SetupError,
     SnapshotLimitError, UnknownSnapshot, WriteBackError,
 };
 pub use host_commands::{HostCommandsSummary, remove_scratch_trees};

@@ -146,11 +146,21 @@ impl NativeSandbox {
     }
 
     /// A child seeded from this sandbox in O(1): `[{from, to?}]` of VFS
-    /// paths, or `[{path, text}]` files (JSON).
+    /// paths, or `[{path, text}]` files (JSON); `options_json`, its own
+    /// `{limits, policy, env}`, each no wider than this sandbox's.
     #[napi]
-    pub fn child(&self, seeds_json: String) -> napi::Result<NativeSandbox> {
+    pub fn child(
+        &self,
+        seeds_json: String,
+        options_json: Option<String>,
+    ) -> napi::Result<NativeSandbox> {
+        let sandbox = self.sandbox()?;
         let seeds = values::child_seeds(&seeds_json)?;
-        let child = self.sandbox()?.child(&seeds).map_err(to_js)?;
+        let options = match options_json {
+            Some(json) => values::child_options(&sandbox, &json)?,
+            None => goccia::ChildOptions::new(),
+        };
+        let child = sandbox.child_with(&seeds, &options).map_err(to_js)?;
         Ok(Self::wrap(child))
     }
 

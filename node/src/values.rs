@@ -141,6 +141,42 @@ pub fn child_seeds(json: &str) -> napi::Result<Vec<goccia::ChildSeed>> {
         .collect()
 }
 
+/// A child's own options, `{limits?, policy?, env?}` (JSON): limits left
+/// out are the parent's, and what is given is read as the spec reads it.
+pub fn child_options(parent: &goccia::Sandbox, json: &str) -> napi::Result<goccia::ChildOptions> {
+    let bad = |problem: String| coded("ERR_GOCCIA_SPEC", problem);
+    let given: serde_json::Map<String, Value> =
+        serde_json::from_str(json).map_err(|error| bad(format!("options: an object ({error})")))?;
+    let mut spec = serde_json::to_value(parent.spec()).unwrap_or_default();
+    let mut options = goccia::ChildOptions::new();
+    for (name, value) in given {
+        match (name.as_str(), value) {
+            ("limits", Value::Object(limits)) => {
+                for (limit, value) in limits {
+                    spec["limits"][limit] = value;
+                }
+            }
+            ("policy", value) => spec["policy"] = value,
+            ("env", Value::Object(env)) => {
+                for (variable, value) in env {
+                    let Value::String(value) = value else {
+                        return Err(bad(format!("env.{variable}: a string")));
+                    };
+                    options = options.env(&variable, &value);
+                }
+            }
+            (other, _) => {
+                return Err(bad(format!(
+                    "{other}: not a child option (limits, policy, env)"
+                )));
+            }
+        }
+    }
+    let spec = goccia::SandboxSpec::from_value(spec)
+        .map_err(|error| to_js(goccia::SetupError::Spec(error)))?;
+    Ok(options.limits(spec.limits.to_limits()).policy(spec.policy))
+}
+
 /// `{applied, merged, alreadyPresent, conflicts: [{path, reason, ours, theirs}]}`.
 pub fn merge_report(report: goccia::MergeReport) -> Value {
     let paths =

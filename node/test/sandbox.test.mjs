@@ -191,3 +191,23 @@ test("close and asyncDispose end the sandbox; later calls say so", async () => {
   });
   await assert.rejects(sandbox.readFile("/x"), ClosedError);
 });
+
+test("a child takes narrower limits, policy and its own variables", async () => {
+  const parent = new Sandbox({ files: { "/w/a.txt": "a\n" }, env: { FROM: "parent" }, limits: { timeoutMs: 10000 } });
+  await parent.runShell("export STAGE=review");
+  const child = await parent.child(["/w"], { limits: { timeoutMs: 200 }, policy: "read-only", env: { TASK: "lint" } });
+  assert.equal(child.spec.limits.timeoutMs, 200);
+  assert.equal(child.spec.limits.maxOutput, parent.spec.limits.maxOutput, "left out: the parent's");
+  assert.equal((await child.runShell("echo $FROM $STAGE $TASK")).stdout, "parent review lint\n");
+  const denied = await child.runShell("echo b > /w/a.txt");
+  assert.match(denied.stderr, /read-only/);
+  const spun = await child.runShell("while :; do :; done");
+  assert.match(spun.error, /deadline of 200 ms/);
+  await assert.rejects(parent.child([], { limits: { timeoutMs: 60000 } }), (error) => {
+    assert.ok(error instanceof SpecError);
+    assert.match(error.message, /^limits.timeoutMs asks for 60000, more than the 10000 allowed here/);
+    return true;
+  });
+  await assert.rejects(parent.child([], { policy: "open" }), /policy: `open` is not one of/);
+  await assert.rejects(parent.child([], { colour: 1 }), /colour: not a child option/);
+});

@@ -216,6 +216,15 @@ pub fn child_seed(error: goccia::ChildSeedError) -> PyErr {
     ChildSeedError::new_err(error.to_string())
 }
 
+/// A child refused: a seed (`ChildSeedError`), or an option wider than
+/// the parent's or out of range (`SpecError`).
+pub fn child(error: goccia::ChildError) -> PyErr {
+    match error {
+        goccia::ChildError::Seed(error) => child_seed(error),
+        other => spec(other.to_string(), None),
+    }
+}
+
 pub fn unknown_snapshot(error: goccia::UnknownSnapshot) -> PyErr {
     UnknownSnapshot::new_err(error.to_string())
 }

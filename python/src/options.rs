@@ -75,8 +75,13 @@ impl Limits {
     /// values are checked when a sandbox is built from them (one
     /// validation, limits first).
     pub fn from_keywords(limits: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let mut value =
-            serde_json::to_value(goccia::LimitsSpec::default()).expect("limits are plain data");
+        Limits::over(&goccia::LimitsSpec::default(), limits)
+    }
+
+    /// `base` with the limits the keywords name replaced (a child's over
+    /// its parent's).
+    pub fn over(base: &goccia::LimitsSpec, limits: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut value = serde_json::to_value(base).expect("limits are plain data");
         for (key, item) in limits.into_iter().flatten() {
             let key: String = key.extract()?;
             let Some(limit) = LIMIT_NAMES.iter().find(|limit| limit.python == key) else {

@@ -613,8 +613,18 @@ impl Sandbox {
     }
 
     /// A child sandbox seeded from this one in O(1): each seed is a VFS
-    /// path ("/src") or a (from, to) pair.
-    fn child(&self, seeds: Vec<Bound<'_, PyAny>>) -> PyResult<Sandbox> {
+    /// path ("/src") or a (from, to) pair. Its own `limits` (a dict of
+    /// `Limits` keywords over this sandbox's, or a `Limits`), `policy` and
+    /// `env`, each no wider than this sandbox's (else `SpecError`).
+    #[pyo3(signature = (seeds, *, limits=None, policy=None, env=None))]
+    fn child(
+        &self,
+        py: Python<'_>,
+        seeds: Vec<Bound<'_, PyAny>>,
+        limits: Option<Bound<'_, PyAny>>,
+        policy: Option<&str>,
+        env: Option<HashMap<String, String>>,
+    ) -> PyResult<Sandbox> {
         let mut specs = Vec::new();
         for value in seeds {
             if let Ok((from, to)) = value.extract::<(String, String)>() {
@@ -627,7 +637,32 @@ impl Sandbox {
                 ));
             }
         }
-        let child = self.inner.child(&specs).map_err(errors::child_seed)?;
+        let mut options = goccia::ChildOptions::new();
+        if let Some(limits) = limits {
+            let spec = match limits.cast::<crate::options::Limits>() {
+                Ok(given) => given.get().inner.clone(),
+                Err(_) => {
+                    let keywords = limits.cast::<pyo3::types::PyDict>().map_err(|_| {
+                        PyTypeError::new_err("limits= is a dict of Limits keywords or a Limits")
+                    })?;
+                    let parent = goccia::LimitsSpec::from(self.inner.limits());
+                    crate::options::Limits::over(&parent, Some(keywords))?.inner
+                }
+            };
+            options = options.limits(spec.to_limits());
+        }
+        if let Some(policy) = policy {
+            let mode = policy
+                .parse::<goccia::PolicyMode>()
+                .map_err(|error| errors::spec(format!("policy=: {error}"), None))?;
+            options = options.policy(mode);
+        }
+        for (name, value) in env.into_iter().flatten() {
+            options = options.env(&name, &value);
+        }
+        let child = py
+            .detach(|| self.inner.child_with(&specs, &options))
+            .map_err(errors::child)?;
         Ok(Sandbox {
             inner: Arc::new(child),
         })

@@ -267,3 +267,20 @@ def test_a_refused_write_back_raises_and_writes_nothing(tmp_path):
     assert "symlink" in str(error.value) or "link" in str(error.value)
     assert (host / "a.txt").read_text() == "a\n"
     assert not (tmp_path / "n.txt").exists()
+
+
+def test_a_child_takes_narrower_limits_policy_and_variables():
+    parent = goccia.Sandbox(files={"/w/a.txt": "a\n"}, env={"FROM": "parent"}, limits={"timeout": 10})
+    parent.run_shell("export STAGE=review")
+    child = parent.child(["/w"], limits={"timeout": 0.2}, policy="read-only", env={"TASK": "lint"})
+    assert child.limits.timeout == 0.2
+    assert child.limits.max_output == parent.limits.max_output
+    assert child.run_shell("echo $FROM $STAGE $TASK").stdout == "parent review lint\n"
+    assert "read-only" in child.run_shell("echo b > /w/a.txt").stderr
+    assert "deadline of 200 ms" in child.run_shell("while :; do :; done").failure_message
+    with pytest.raises(goccia.SpecError, match=r"limits.timeoutMs asks for 60000, more than the 10000 allowed"):
+        parent.child([], limits={"timeout": 60})
+    with pytest.raises(goccia.SpecError, match=r"policy=: `open` is not one of"):
+        parent.child([], policy="open")
+    with pytest.raises(goccia.ChildSeedError):
+        parent.child(["/missing"], policy="read-only")

@@ -97,3 +97,65 @@ fn recursion_through_run_script_stops_at_the_depth_limit() {
     assert!(run.success());
     assert_eq!(&sandbox.read("/error").unwrap()[..], b"ERR_DEPTH");
 }
+
+#[test]
+fn a_child_takes_narrower_limits_and_policy_and_its_own_variables() {
+    use goccia::{ChildError, ChildOptions, Error, PolicyMode};
+    use std::time::Duration;
+    let parent = Sandbox::builder()
+        .policy(PolicyMode::WorkspaceWrite)
+        .writable("/w")
+        .env("FROM_SPEC", "spec")
+        .file("/w/a.txt", "a\n")
+        .build()
+        .unwrap();
+    parent.run_shell("export FROM_SESSION=session").unwrap();
+    let options = ChildOptions::new()
+        .limits(
+            Limits::default()
+                .timeout(Duration::from_millis(300))
+                .fs_quota_bytes(1000),
+        )
+        .policy(PolicyMode::ReadOnly)
+        .env("FROM_SPEC", "child");
+    let child = parent
+        .child_with(&[ChildSeed::path("/w")], &options)
+        .unwrap();
+    // Its own deadline and quota.
+    let spun = child.run_shell("while :; do :; done").unwrap();
+    assert!(spun.failure.unwrap().message.contains("deadline of 300 ms"));
+    assert_eq!(child.spec().limits.fs_quota_bytes, 1000);
+    // Its own policy, narrower than the parent's.
+    let denied = child.run_shell("echo b > /w/a.txt").unwrap();
+    assert!(denied.stderr_text().contains("read-only"), "{denied:?}");
+    assert_eq!(child.policy().mode(), PolicyMode::ReadOnly);
+    // The parent's environment as its session has it, then its own.
+    let env = child.run_shell("echo $FROM_SPEC $FROM_SESSION").unwrap();
+    assert_eq!(env.stdout_text(), "child session\n");
+    // Wider than the parent, or out of range: refused, nothing seeded.
+    for (options, words) in [
+        (
+            ChildOptions::new().policy(PolicyMode::Full),
+            "policy asks for full",
+        ),
+        (
+            ChildOptions::new().limits(Limits::default().max_output(1 << 40)),
+            "limits.maxOutput asks for",
+        ),
+    ] {
+        let error = parent.child_with(&[], &options).unwrap_err();
+        assert!(matches!(error, ChildError::Wider(_)), "{error}");
+        assert!(error.to_string().contains(words), "{error}");
+        assert_eq!(Error::from(error).code(), "ERR_GOCCIA_SPEC");
+    }
+    let zero = ChildOptions::new().limits(Limits::default().max_memory(1));
+    assert!(matches!(
+        parent.child_with(&[], &zero),
+        Err(ChildError::Limits(_))
+    ));
+    // A narrower quota holds.
+    let quota = ChildOptions::new().limits(Limits::default().fs_quota_bytes(10));
+    let small = parent.child_with(&[], &quota).unwrap();
+    let over = small.run_shell("head -c 100 /dev/zero > /big").unwrap();
+    assert_ne!(over.exit_code, 0);
+}
