@@ -27,22 +27,3 @@ pub fn closed() -> napi::Error {
         "the sandbox was closed; make a new one",
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_code_leads_the_message() {
-        let sandbox = goccia::Sandbox::builder().build().unwrap();
-        let error = to_js(sandbox.read("/nope").unwrap_err());
-        assert_eq!(error.reason, "[ENOENT] /nope: No such file or directory");
-        let spec = goccia::SandboxSpec::from_json(r#"{"policy": "open"}"#).unwrap_err();
-        let error = to_js(goccia::SetupError::Spec(spec));
-        assert!(
-            error.reason.starts_with("[ERR_GOCCIA_SPEC] policy: "),
-            "{}",
-            error.reason
-        );
-    }
-}

@@ -4,17 +4,16 @@
 //! keeps every host authority (the tree and its baseline, `fetch`, the
 //! approver, output accounting, the deadline, write-back).
 //!
-//! - `wire`: the frames and messages between the two processes.
-//! - `steps`: tree deltas cut into frames and put back together.
-//! - `command_line`: how a worker is started.
-//! - `worker`: the worker's side ([`run_worker_if_requested`]), writing
-//!   through `out`.
-//! - `link`: the parent's side of one worker.
-//! - `remote`: sandbox calls and shell sessions through a link.
-//! - `relay`, `fds`: host commands a worker's shell runs, run by the
-//!   parent with the pipe ends the worker sent over a socket.
-//! - `hooks`: test-only worker misbehaviour (feature
-//!   `test-hooks`).
+//! The two halves stand apart, over what both speak:
+//!
+//! - `parent/`: the parent's side — `link` (one worker), `pipes`,
+//!   `remote` (sandbox calls and shell sessions through a link).
+//! - `worker/`: the worker's side ([`run_worker_if_requested`]) — writing
+//!   through `out`, its host commands asked of the parent (`relay`), and
+//!   test-only misbehaviour (`hooks`, feature `test-hooks`).
+//! - shared: `wire` (the frames and messages), `steps` (tree deltas cut
+//!   into frames and put back together), `fds` (pipe ends sent over a
+//!   socket for host commands), `command_line` (how a worker is started).
 //!
 //! One worker serves one sandbox for as long as the sandbox lives (its
 //! shell sessions live in it); a child sandbox made with
@@ -24,15 +23,12 @@
 
 mod command_line;
 mod fds;
-mod hooks;
-pub(crate) mod link;
-mod out;
-mod pipes;
-mod relay;
-pub(crate) mod remote;
+mod parent;
 mod steps;
 pub(crate) mod wire;
 pub(crate) mod worker;
+
+pub(crate) use parent::remote;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

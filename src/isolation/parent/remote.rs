@@ -16,17 +16,17 @@ use goccia_vm::{Engine, Failure};
 use parking_lot::Mutex;
 
 use super::link::{CallContext, Link, LinkError};
-use super::wire::{Down, Reply, WireRun, WireStdin, Work};
-use super::{Confinement, WorkerProgram};
 use crate::call::{Call, Stdin};
 use crate::error::RunError;
+use crate::isolation::wire::{Down, Reply, WireRun, WireStdin, Work};
+use crate::isolation::{Confinement, WorkerProgram};
 use crate::run::{Run, ShellRun};
 
 /// A sandbox's worker: started by its first call, started again after a
 /// crash (its sessions are then gone), ended with the sandbox.
 pub(crate) struct Remote {
     /// `Isolation::Process` of the program the worker runs.
-    isolation: super::Isolation,
+    isolation: crate::isolation::Isolation,
     program: WorkerProgram,
     slot: Mutex<Option<Link>>,
     /// Counts the workers started, so a session knows whether the worker
@@ -42,7 +42,7 @@ pub(crate) struct Remote {
 impl Remote {
     pub(crate) fn new(program: WorkerProgram, held: bool) -> Arc<Remote> {
         Arc::new(Remote {
-            isolation: super::Isolation::Process(program.clone()),
+            isolation: crate::isolation::Isolation::Process(program.clone()),
             program,
             slot: Mutex::new(None),
             generation: AtomicU64::new(0),
@@ -53,7 +53,7 @@ impl Remote {
     }
 
     /// `Isolation::Process` of the worker's program.
-    pub(crate) fn isolation(&self) -> &super::Isolation {
+    pub(crate) fn isolation(&self) -> &crate::isolation::Isolation {
         &self.isolation
     }
 

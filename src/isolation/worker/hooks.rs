@@ -9,7 +9,7 @@ use super::out::FrameOut;
 /// Runs the hook `name` as the first call starts.
 #[cfg(feature = "test-hooks")]
 pub(crate) fn on_call(name: &str, out: &FrameOut) {
-    use super::wire::{MAX_FRAME, Up, WireStep};
+    use crate::isolation::wire::{MAX_FRAME, Up, WireStep};
     use std::io::Write;
     match name {
         // Raw system calls after confinement, reported as the call's

@@ -20,12 +20,12 @@ use goccia_vm::fetch::{FetchContext, FetchError, FetchRequest};
 use parking_lot::Mutex;
 
 use super::pipes::{reader, tail, writer};
-use super::steps::{Assembler, send_steps};
-use super::wire::{
+use crate::isolation::steps::{Assembler, send_steps};
+use crate::isolation::wire::{
     Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WirePolicy,
     WireRequest, WireResponse, Work,
 };
-use super::{Confinement, WorkerProgram};
+use crate::isolation::{Confinement, WorkerProgram};
 
 /// How long a worker has to stop by itself after its deadline or a
 /// cancellation before it is killed.
@@ -106,14 +106,14 @@ impl Link {
         if let Some(Err(reason)) = VERDICT.get() {
             return Err(LinkError::Unavailable(reason.clone()));
         }
-        let address_space = super::command_line::address_space(&engine.limits);
+        let address_space = crate::isolation::command_line::address_space(&engine.limits);
         let mut command = Command::new(&program.program);
         // Its own process group: a Ctrl-C at the terminal is the parent's
         // to handle (it cancels the call), never a signal to the worker.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         command
             .args(&program.args)
-            .arg(super::command_line::WORKER_ARG)
+            .arg(crate::isolation::command_line::WORKER_ARG)
             .args(["--address-space", &address_space.to_string()])
             .args(["--open-files", "64"])
             .env_clear()
@@ -130,7 +130,7 @@ impl Link {
         }
         // Host commands: the worker's end of a socket pair at descriptor 3.
         let host_socket = match host {
-            Some(_) => Some(super::fds::socketpair().map_err(|error| {
+            Some(_) => Some(crate::isolation::fds::socketpair().map_err(|error| {
                 LinkError::Unavailable(format!("cannot make the host-command socket: {error}"))
             })?),
             None => None,
@@ -145,17 +145,17 @@ impl Link {
             std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
                 use goccia_confine::descriptors::{close_on_exec_from, keep_across_exec};
                 let first_closed = match socket {
-                    Some(raw) if raw == super::fds::WORKER_SOCKET => {
+                    Some(raw) if raw == crate::isolation::fds::WORKER_SOCKET => {
                         keep_across_exec(raw)?;
-                        super::fds::WORKER_SOCKET + 1
+                        crate::isolation::fds::WORKER_SOCKET + 1
                     }
                     Some(raw) => {
-                        if libc::dup2(raw, super::fds::WORKER_SOCKET) < 0 {
+                        if libc::dup2(raw, crate::isolation::fds::WORKER_SOCKET) < 0 {
                             return Err(std::io::Error::last_os_error());
                         }
-                        super::fds::WORKER_SOCKET + 1
+                        crate::isolation::fds::WORKER_SOCKET + 1
                     }
-                    None => super::fds::WORKER_SOCKET,
+                    None => crate::isolation::fds::WORKER_SOCKET,
                 };
                 // The worker starts with its three pipes (and the socket)
                 // only: nothing goccia's own parent left open crosses
@@ -536,7 +536,7 @@ impl Link {
         context: &CallContext<'_>,
         policy: Option<&WritePolicy>,
         granted: PolicyMode,
-        run: super::wire::WireHostRun,
+        run: crate::isolation::wire::WireHostRun,
         steps: Vec<Step>,
     ) -> Result<(u64, goccia_core::CancelToken), String> {
         use goccia_shell::HostCommands;
@@ -562,7 +562,7 @@ impl Link {
             .as_ref()
             .ok_or("has no host-command socket")?;
         let (id, [stdin, stdout, stderr]) =
-            super::fds::receive(std::os::fd::AsRawFd::as_raw_fd(socket))
+            crate::isolation::fds::receive(std::os::fd::AsRawFd::as_raw_fd(socket))
                 .map_err(|error| format!("sent no pipe ends with its host command ({error})"))?;
         if id != run.id {
             return Err("sent pipe ends of another host command".into());
@@ -607,22 +607,23 @@ impl Link {
                         notes,
                         read_only_refusal,
                     } => {
-                        let steps: Vec<Step> = edits.iter().map(super::relay::step_of).collect();
+                        let steps: Vec<Step> =
+                            edits.iter().map(crate::isolation::steps::step_of).collect();
                         let _ = send_steps(&steps, |steps, last| {
                             down.send(Down::HostEdits { id, steps, last })
                                 .map_err(|_| std::io::Error::other("closed"))
                         });
-                        super::wire::WireInvoked::Ran {
+                        crate::isolation::wire::WireInvoked::Ran {
                             status,
                             notes,
                             read_only_refusal,
                         }
                     }
                     goccia_host_commands::runner::Invoked::Stopped(stop) => {
-                        super::wire::WireInvoked::Stopped(stop)
+                        crate::isolation::wire::WireInvoked::Stopped(stop)
                     }
                     goccia_host_commands::runner::Invoked::Failed { status, message } => {
-                        super::wire::WireInvoked::Failed { status, message }
+                        crate::isolation::wire::WireInvoked::Failed { status, message }
                     }
                 };
                 let _ = down.send(Down::HostDone { id, outcome });

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::wire::{Up, write_frame};
+use crate::isolation::wire::{Up, write_frame};
 
 /// Frames to the parent, from any thread, one whole frame at a time (one
 /// `write` each: the descriptor itself, not the line-buffered `Stdout`).

@@ -13,16 +13,15 @@ use std::time::{Duration, Instant};
 
 use goccia_core::Stop;
 use goccia_host_commands::runner::{Invoked, conclude, policy_in_force};
-use goccia_host_commands::scratch::Edit;
 use goccia_shell::{ExecResult, Flow, HostCommands, Shell};
 use goccia_vfs::Snapshot;
-use goccia_vfs::replica::{Step, delta};
+use goccia_vfs::replica::delta;
 use parking_lot::Mutex;
 
-use super::fds;
 use super::out::FrameOut;
-use super::steps::{Assembler, send_steps};
-use super::wire::{Up, WireHostRun, WireInvoked, WireStep};
+use crate::isolation::fds;
+use crate::isolation::steps::{Assembler, send_steps};
+use crate::isolation::wire::{Up, WireHostRun, WireInvoked, WireStep};
 
 /// What the parent says about one host command.
 pub(crate) enum HostMessage {
@@ -162,7 +161,10 @@ impl RemoteHost {
                         let steps = done
                             .finish()
                             .map_err(|why| RelayError::Broken(format!("the parent sent {why}")))?;
-                        edits = steps.into_iter().map(edit_of).collect();
+                        edits = steps
+                            .into_iter()
+                            .map(crate::isolation::steps::edit_of)
+                            .collect();
                     }
                 }
                 Ok(HostMessage::Done(outcome)) => break outcome,
@@ -201,52 +203,5 @@ struct Forget<'a>(&'a HostAnswers, u64);
 impl Drop for Forget<'_> {
     fn drop(&mut self) {
         self.0.lock().remove(&self.1);
-    }
-}
-
-/// An edit as tree steps carry it (a folder's time is left to the tree).
-pub(crate) fn edit_of(step: Step) -> Edit {
-    match step {
-        Step::Remove { path } => Edit::Remove { path },
-        Step::Dir { path, meta } => Edit::Mkdir {
-            path,
-            mode: meta.mode,
-        },
-        Step::File { path, meta, data } => Edit::Write {
-            path,
-            data,
-            mode: meta.mode,
-        },
-        Step::Meta { path, meta } => Edit::Chmod {
-            path,
-            mode: meta.mode,
-        },
-        Step::Link { path, target, .. } => Edit::Link { path, target },
-    }
-}
-
-/// Tree steps for an edit (the parent's side).
-pub(crate) fn step_of(edit: &Edit) -> Step {
-    let meta = |mode| goccia_vfs::node::Meta { mode, mtime_ns: 0 };
-    match edit {
-        Edit::Remove { path } => Step::Remove { path: path.clone() },
-        Edit::Mkdir { path, mode } => Step::Dir {
-            path: path.clone(),
-            meta: meta(*mode),
-        },
-        Edit::Write { path, data, mode } => Step::File {
-            path: path.clone(),
-            meta: meta(*mode),
-            data: data.clone(),
-        },
-        Edit::Chmod { path, mode } => Step::Meta {
-            path: path.clone(),
-            meta: meta(*mode),
-        },
-        Edit::Link { path, target } => Step::Link {
-            path: path.clone(),
-            meta: meta(goccia_vfs::fs::LINK_MODE),
-            target: target.clone(),
-        },
     }
 }

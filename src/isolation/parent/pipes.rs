@@ -9,7 +9,7 @@ use std::sync::{Arc, mpsc};
 
 use parking_lot::Mutex;
 
-use super::wire::{Down, FrameError, Up, read_frame, write_frame};
+use crate::isolation::wire::{Down, FrameError, Up, read_frame, write_frame};
 
 /// The thread that writes frames to the worker, in order.
 pub(super) fn writer(mut stdin: ChildStdin) -> mpsc::Sender<Down> {

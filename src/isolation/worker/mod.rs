@@ -8,6 +8,14 @@
 //! The main thread reads frames; calls run one at a time on an executor
 //! thread, so a cancellation, stdin bytes or an answer can arrive while a
 //! call is running.
+//!
+//! - `out`: its frames to the parent, from any thread.
+//! - `relay`: host commands its shell runs, asked of the parent.
+//! - `hooks`: test-only misbehaviour (feature `test-hooks`).
+
+mod hooks;
+mod out;
+mod relay;
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -25,13 +33,13 @@ use goccia_vm::fetch::{FetchError, FetchRelay, FetchRequest, FetchResponse, Rela
 use goccia_vm::{Engine, ExecMode};
 use parking_lot::Mutex;
 
-use super::out::FrameOut;
-use super::steps::{Assembler, send_steps};
-use super::wire::{
+use crate::isolation::steps::{Assembler, send_steps};
+use crate::isolation::wire::{
     Call, Down, Hello, Init, PROTOCOL, Reply, Up, WireEscalation, WireFailure, WireFetchError,
     WireRequest, WireResponse, WireRun, WireStdin, Work, read_frame,
 };
 use crate::{CallOptions, Run, Sandbox, ShellRun, ShellSession, Stdin};
+use out::FrameOut;
 
 /// The worker's options, from its command line (the parent's choice,
 /// before confinement: nothing of the guest can reach them).
@@ -129,7 +137,7 @@ pub fn main(args: &[String]) -> i32 {
 struct Answers {
     fetches: Mutex<HashMap<u64, mpsc::Sender<Result<WireResponse, WireFetchError>>>>,
     decisions: Mutex<HashMap<u64, mpsc::Sender<String>>>,
-    hosts: Arc<super::relay::HostAnswers>,
+    hosts: Arc<self::relay::HostAnswers>,
     next: AtomicU64,
 }
 
@@ -206,12 +214,12 @@ fn serve(
             }
             Down::HostEdits { id, steps, last } => {
                 if let Some(waiter) = answers.hosts.lock().get(&id) {
-                    let _ = waiter.send(super::relay::HostMessage::Edits(steps, last));
+                    let _ = waiter.send(self::relay::HostMessage::Edits(steps, last));
                 }
             }
             Down::HostDone { id, outcome } => {
                 if let Some(waiter) = answers.hosts.lock().get(&id) {
-                    let _ = waiter.send(super::relay::HostMessage::Done(outcome));
+                    let _ = waiter.send(self::relay::HostMessage::Done(outcome));
                 }
             }
             Down::Decided { id, decision } => {
@@ -290,7 +298,7 @@ fn build(
         programs: if init.host_commands.is_empty() {
             Default::default()
         } else {
-            goccia_vm::HostPrograms(Some(Arc::new(super::relay::RemoteHost {
+            goccia_vm::HostPrograms(Some(Arc::new(self::relay::RemoteHost {
                 names: init.host_commands.clone(),
                 out: out.clone(),
                 answers: answers.hosts.clone(),
@@ -328,13 +336,13 @@ impl Executor {
             );
             let hook = if guest { self.hook.take() } else { None };
             if let Some(hook) = &hook {
-                super::hooks::on_call(hook, &self.out);
+                self::hooks::on_call(hook, &self.out);
             }
             let before = self.sandbox.vfs.lock().snapshot();
             *self.call_start.lock() = before.clone();
             let reply = self.execute(*call);
             if let Some(hook) = &hook {
-                super::hooks::before_done(hook);
+                self::hooks::before_done(hook);
             }
             let after = self.sandbox.vfs.lock().snapshot();
             let steps = delta(&before, &after);
@@ -558,7 +566,7 @@ struct FrameWriter {
 
 impl Write for FrameWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        for piece in buf.chunks(super::wire::CHUNK) {
+        for piece in buf.chunks(crate::isolation::wire::CHUNK) {
             self.out.send(&Up::Output {
                 stderr: self.stderr,
                 bytes: piece.to_vec(),
