@@ -34,8 +34,9 @@ pub struct FetchRequest {
     pub keep_method: bool,
 }
 
-/// What came back, after any redirects.
-#[derive(Clone, Debug)]
+/// What came back, after any redirects (it crosses to an isolated worker
+/// as it is).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct FetchResponse {
     /// The HTTP status.
     pub status: u16,
@@ -50,6 +51,7 @@ pub struct FetchResponse {
     /// Response headers.
     pub headers: Vec<(String, String)>,
     /// The body, capped by the policy.
+    #[serde(with = "serde_bytes")]
     pub body: Vec<u8>,
 }
 

@@ -8,7 +8,7 @@
 
 use std::io::{self, Read, Write};
 
-use goccia_core::{FailureKind, Limits, Stop};
+use goccia_core::{Limits, Stop};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -54,7 +54,7 @@ pub enum Down {
         /// The request's id.
         id: u64,
         /// The response, or why there is none.
-        answer: Result<WireResponse, WireFetchError>,
+        answer: Result<goccia_vm::fetch::FetchResponse, WireFetchError>,
     },
     /// What a host command changed, as tree steps (see
     /// [`Up::HostRun`]); `last` ends the batch.
@@ -316,7 +316,7 @@ pub struct WireRun {
     /// The exit code.
     pub exit_code: i32,
     /// The failure, if the run failed.
-    pub failure: Option<WireFailure>,
+    pub failure: Option<goccia_vm::Failure>,
     /// What stopped a shell run.
     pub stop: Option<Stop>,
     /// A script's default export, as JSON text.
@@ -325,17 +325,6 @@ pub struct WireRun {
     pub memory_used: Option<u64>,
     /// Whether truncation dropped output.
     pub truncated: bool,
-}
-
-/// A failure as it crosses.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct WireFailure {
-    /// Its kind.
-    pub kind: FailureKind,
-    /// One line.
-    pub message: String,
-    /// What to print.
-    pub report: String,
 }
 
 /// A host command a worker's shell runs.
@@ -450,26 +439,6 @@ pub struct WireRequest {
     pub follow_redirects: bool,
     /// Whether the method is kept across redirects.
     pub keep_method: bool,
-}
-
-/// A `fetch` response as it crosses.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct WireResponse {
-    /// Status.
-    pub status: u16,
-    /// Reason phrase.
-    pub status_text: String,
-    /// Protocol version.
-    pub version: String,
-    /// Final URL.
-    pub url: String,
-    /// Whether a redirect was followed.
-    pub redirected: bool,
-    /// Headers.
-    pub headers: Vec<(String, String)>,
-    /// The body.
-    #[serde(with = "serde_bytes")]
-    pub body: Vec<u8>,
 }
 
 /// Why a relayed `fetch` returned no response.

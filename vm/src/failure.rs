@@ -4,8 +4,8 @@ use goccia_core::{Advice, DeadlineSource, FailureKind, LimitKind, Limits, Settin
 use goccia_js_api::Tripwire;
 use rquickjs::{Ctx, Function, Object, Value};
 
-/// A failed run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A failed run (it crosses from an isolated worker as it is).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Failure {
     /// The failure kind (and so the exit code).
     pub kind: FailureKind,

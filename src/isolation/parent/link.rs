@@ -23,7 +23,7 @@ use super::pipes::{reader, tail, writer};
 use crate::isolation::steps::{Assembler, send_steps};
 use crate::isolation::wire::{
     Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WirePolicy,
-    WireRequest, WireResponse, Work,
+    WireRequest, Work,
 };
 use crate::isolation::{Confinement, WorkerProgram};
 
@@ -707,7 +707,7 @@ fn decide(policy: Option<&WritePolicy>, request: &WireEscalation) -> Option<Deci
 fn relay_fetch(
     context: &CallContext<'_>,
     request: WireRequest,
-) -> Result<WireResponse, WireFetchError> {
+) -> Result<goccia_vm::fetch::FetchResponse, WireFetchError> {
     let url = url_of(&request.url).map_err(WireFetchError::Failed)?;
     let fetch_context = FetchContext {
         policy: &context.engine.network,
@@ -724,15 +724,7 @@ fn relay_fetch(
         keep_method: request.keep_method,
     };
     match goccia_vm::fetch::fetch(&fetch_context, request) {
-        Ok(response) => Ok(WireResponse {
-            status: response.status,
-            status_text: response.status_text,
-            version: response.version,
-            url: response.url,
-            redirected: response.redirected,
-            headers: response.headers,
-            body: response.body,
-        }),
+        Ok(response) => Ok(response),
         Err(FetchError::Refused(message)) => Err(WireFetchError::Refused(message)),
         Err(FetchError::Failed(message)) => Err(WireFetchError::Failed(message)),
         Err(FetchError::TooLarge { limit, advice }) => {

@@ -159,11 +159,7 @@ fn lost(error: LinkError, sandbox: &SandboxParts, watch: &Watch) -> Failure {
 }
 
 fn failure_of(wire: &WireRun) -> Option<Failure> {
-    wire.failure.as_ref().map(|failure| Failure {
-        kind: failure.kind,
-        message: failure.message.clone(),
-        report: failure.report.clone(),
-    })
+    wire.failure.clone()
 }
 
 fn shell_run(wire: &WireRun, output: &Output) -> ShellRun {

@@ -35,8 +35,8 @@ use parking_lot::Mutex;
 
 use crate::isolation::steps::{Assembler, send_steps};
 use crate::isolation::wire::{
-    Call, Down, Hello, Init, PROTOCOL, Reply, Up, WireEscalation, WireFailure, WireFetchError,
-    WireRequest, WireResponse, WireRun, WireStdin, Work, read_frame,
+    Call, Down, Hello, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WireRequest,
+    WireRun, WireStdin, Work, read_frame,
 };
 use crate::{CallOptions, Run, Sandbox, ShellRun, ShellSession, Stdin};
 use out::FrameOut;
@@ -135,7 +135,7 @@ pub fn main(args: &[String]) -> i32 {
 /// that gave up is dropped).
 #[derive(Default)]
 struct Answers {
-    fetches: Mutex<HashMap<u64, mpsc::Sender<Result<WireResponse, WireFetchError>>>>,
+    fetches: Mutex<HashMap<u64, mpsc::Sender<Result<FetchResponse, WireFetchError>>>>,
     decisions: Mutex<HashMap<u64, mpsc::Sender<String>>>,
     hosts: Arc<self::relay::HostAnswers>,
     next: AtomicU64,
@@ -528,18 +528,10 @@ impl Executor {
     }
 }
 
-fn wire_failure(failure: &goccia_vm::Failure) -> WireFailure {
-    WireFailure {
-        kind: failure.kind,
-        message: failure.message.clone(),
-        report: failure.report.clone(),
-    }
-}
-
 fn wire_run(run: &Run, output: &Output) -> WireRun {
     WireRun {
         exit_code: run.exit_code,
-        failure: run.failure.as_ref().map(wire_failure),
+        failure: run.failure.clone(),
         stop: None,
         result: run.result.as_ref().map(ToString::to_string),
         memory_used: run.memory_used,
@@ -550,7 +542,7 @@ fn wire_run(run: &Run, output: &Output) -> WireRun {
 fn wire_shell(ran: &ShellRun, output: &Output) -> WireRun {
     WireRun {
         exit_code: ran.exit_code,
-        failure: ran.failure.as_ref().map(wire_failure),
+        failure: ran.failure.clone(),
         stop: ran.stop,
         result: None,
         memory_used: None,
@@ -663,18 +655,10 @@ impl Relay for RemoteFetch {
 }
 
 fn from_wire_fetch(
-    answer: Result<WireResponse, WireFetchError>,
+    answer: Result<FetchResponse, WireFetchError>,
 ) -> Result<FetchResponse, FetchError> {
     match answer {
-        Ok(response) => Ok(FetchResponse {
-            status: response.status,
-            status_text: response.status_text,
-            version: response.version,
-            url: response.url,
-            redirected: response.redirected,
-            headers: response.headers,
-            body: response.body,
-        }),
+        Ok(response) => Ok(response),
         Err(WireFetchError::Refused(message)) => Err(FetchError::Refused(message)),
         Err(WireFetchError::Failed(message)) => Err(FetchError::Failed(message)),
         Err(WireFetchError::TooLarge { limit, advice }) => {
