@@ -204,6 +204,53 @@ fn meta(mode: u32, mtime_ns: i64) -> Meta {
     }
 }
 
+/// An edit as tree steps carry it (a folder's time is left to the tree).
+pub(crate) fn edit_of(step: Step) -> Edit {
+    match step {
+        Step::Remove { path } => Edit::Remove { path },
+        Step::Dir { path, meta } => Edit::Mkdir {
+            path,
+            mode: meta.mode,
+        },
+        Step::File { path, meta, data } => Edit::Write {
+            path,
+            data,
+            mode: meta.mode,
+        },
+        Step::Meta { path, meta } => Edit::Chmod {
+            path,
+            mode: meta.mode,
+        },
+        Step::Link { path, target, .. } => Edit::Link { path, target },
+    }
+}
+
+/// Tree steps for an edit (the parent's side).
+pub(crate) fn step_of(edit: &Edit) -> Step {
+    let meta = |mode| goccia_vfs::node::Meta { mode, mtime_ns: 0 };
+    match edit {
+        Edit::Remove { path } => Step::Remove { path: path.clone() },
+        Edit::Mkdir { path, mode } => Step::Dir {
+            path: path.clone(),
+            meta: meta(*mode),
+        },
+        Edit::Write { path, data, mode } => Step::File {
+            path: path.clone(),
+            meta: meta(*mode),
+            data: data.clone(),
+        },
+        Edit::Chmod { path, mode } => Step::Meta {
+            path: path.clone(),
+            meta: meta(*mode),
+        },
+        Edit::Link { path, target } => Step::Link {
+            path: path.clone(),
+            meta: meta(goccia_vfs::fs::LINK_MODE),
+            target: target.clone(),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,52 +335,5 @@ mod tests {
         let mut a = Assembler::new(100, 1);
         a.push(WireStep::Remove { path: "/a".into() }).unwrap();
         assert!(a.push(WireStep::Remove { path: "/b".into() }).is_err());
-    }
-}
-
-/// An edit as tree steps carry it (a folder's time is left to the tree).
-pub(crate) fn edit_of(step: Step) -> Edit {
-    match step {
-        Step::Remove { path } => Edit::Remove { path },
-        Step::Dir { path, meta } => Edit::Mkdir {
-            path,
-            mode: meta.mode,
-        },
-        Step::File { path, meta, data } => Edit::Write {
-            path,
-            data,
-            mode: meta.mode,
-        },
-        Step::Meta { path, meta } => Edit::Chmod {
-            path,
-            mode: meta.mode,
-        },
-        Step::Link { path, target, .. } => Edit::Link { path, target },
-    }
-}
-
-/// Tree steps for an edit (the parent's side).
-pub(crate) fn step_of(edit: &Edit) -> Step {
-    let meta = |mode| goccia_vfs::node::Meta { mode, mtime_ns: 0 };
-    match edit {
-        Edit::Remove { path } => Step::Remove { path: path.clone() },
-        Edit::Mkdir { path, mode } => Step::Dir {
-            path: path.clone(),
-            meta: meta(*mode),
-        },
-        Edit::Write { path, data, mode } => Step::File {
-            path: path.clone(),
-            meta: meta(*mode),
-            data: data.clone(),
-        },
-        Edit::Chmod { path, mode } => Step::Meta {
-            path: path.clone(),
-            meta: meta(*mode),
-        },
-        Edit::Link { path, target } => Step::Link {
-            path: path.clone(),
-            meta: meta(goccia_vfs::fs::LINK_MODE),
-            target: target.clone(),
-        },
     }
 }
