@@ -45,7 +45,7 @@ function specJson(spec) {
   return JSON.stringify(rest);
 }
 
-const CALL_OPTIONS = new Set(["timeoutMs", "signal", "stdin", "onStdout", "onStderr"]);
+const CALL_OPTIONS = new Set(["timeoutMs", "signal", "stdin", "onStdout", "onStderr", "cwd", "env"]);
 
 function callOptions(options, kind) {
   if (options == null) return {};
@@ -57,7 +57,16 @@ function callOptions(options, kind) {
       throw new SpecError(`${name}: no such call option (${[...CALL_OPTIONS].join(", ")})`, "ERR_INVALID_ARG_VALUE");
     }
   }
-  const { timeoutMs, signal, stdin, onStdout, onStderr } = options;
+  const { timeoutMs, signal, stdin, onStdout, onStderr, cwd, env } = options;
+  if ((cwd != null || env != null) && kind !== "shell") {
+    throw new SpecError(`${cwd != null ? "cwd" : "env"}: only a shell call takes one (a script runs in the session's folder and environment)`, "ERR_INVALID_ARG_VALUE");
+  }
+  if (cwd != null && typeof cwd !== "string") {
+    throw new SpecError("cwd: a VFS path", "ERR_INVALID_ARG_VALUE");
+  }
+  if (env != null && (typeof env !== "object" || Object.values(env).some((v) => typeof v !== "string"))) {
+    throw new SpecError("env: an object of strings", "ERR_INVALID_ARG_VALUE");
+  }
   if (timeoutMs != null && (typeof timeoutMs !== "number" || !(timeoutMs >= 1))) {
     throw new SpecError("timeoutMs: must be at least 1 ms", "ERR_GOCCIA_SPEC");
   }
@@ -102,7 +111,7 @@ class Sandbox {
   }
 
   async #run(kind, source, options) {
-    const { timeoutMs, signal, stdin, onStdout, onStderr } = callOptions(options, kind);
+    const { timeoutMs, signal, stdin, onStdout, onStderr, cwd, env } = callOptions(options, kind);
     if (typeof source !== "string") {
       throw new SpecError(`${kind === "script" ? "path" : kind === "code" ? "source" : "command"}: a string`, "ERR_INVALID_ARG_VALUE");
     }
@@ -120,6 +129,8 @@ class Sandbox {
         token,
         onStdout ?? null,
         onStderr ?? null,
+        cwd ?? null,
+        env ?? null,
       );
       return JSON.parse(text);
     } catch (error) {

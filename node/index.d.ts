@@ -67,6 +67,10 @@ export interface CallOptions {
   onStdout?: (chunk: Buffer) => void;
   /** Each chunk of stderr as it is produced. */
   onStderr?: (chunk: Buffer) => void;
+  /** The shell call runs in this folder, for this call alone (the shell only). */
+  cwd?: string;
+  /** Variables bound for this shell call alone, exported (the shell only). */
+  env?: Record<string, string>;
 }
 
 /** An audit event (docs/policy.md). */
@@ -156,8 +160,8 @@ export declare class Sandbox implements AsyncDisposable {
   readonly closed: boolean;
 
   runShell(command: string, options?: CallOptions): Promise<RunResult>;
-  runScript(path: string, options?: Omit<CallOptions, "stdin">): Promise<RunResult>;
-  runCode(source: string, options?: Omit<CallOptions, "stdin">): Promise<RunResult>;
+  runScript(path: string, options?: Omit<CallOptions, "stdin" | "cwd" | "env">): Promise<RunResult>;
+  runCode(source: string, options?: Omit<CallOptions, "stdin" | "cwd" | "env">): Promise<RunResult>;
 
   readFile(path: string): Promise<string>;
   readFile(path: string, encoding: BufferEncoding): Promise<string>;

@@ -38,7 +38,7 @@ export declare class NativeSandbox {
    * once for a quick call, else through a promise. A run that fails is
    * an answer, not a rejection.
    */
-  run(kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null): string | Promise<string>
+  run(kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null, cwd?: string | null, env?: Record<string, string> | null): string | Promise<string>
   /** Builds a sandbox from a spec in JSON; seeding reads the host. */
   constructor(specJson: string)
   /**

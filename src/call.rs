@@ -50,6 +50,8 @@ pub struct CallOptions {
     pub(crate) cancel: Option<CancelToken>,
     pub(crate) stdin: Option<Bytes>,
     pub(crate) output: Option<Output>,
+    pub(crate) cwd: Option<String>,
+    pub(crate) env: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -59,6 +61,8 @@ impl std::fmt::Debug for CallOptions {
             .field("cancel", &self.cancel.is_some())
             .field("stdin", &self.stdin.as_ref().map(Bytes::len))
             .field("stream", &self.output.is_some())
+            .field("cwd", &self.cwd)
+            .field("env", &self.env.len())
             .finish()
     }
 }
@@ -141,6 +145,33 @@ impl CallOptions {
         self
     }
 
+    /// The shell call runs in `path` (a folder of the VFS; a missing one
+    /// is [`RunError::Cwd`](crate::RunError::Cwd) and nothing runs), for
+    /// this call alone: afterwards the session's working folder is what it
+    /// was. The shell only: a script given one is refused.
+    ///
+    /// ```
+    /// # use goccia::{CallOptions, Sandbox};
+    /// let sandbox = Sandbox::builder().file("/p/a.txt", "x").build()?;
+    /// let options = CallOptions::new().cwd("/p").env("GREETING", "hi");
+    /// let run = sandbox.run_shell_with("echo $GREETING; ls; pwd", &options)?;
+    /// assert_eq!(run.stdout_text(), "hi\na.txt\n/p\n");
+    /// // The session's own folder and variables are as they were.
+    /// assert_eq!(sandbox.run_shell("pwd; echo \"[$GREETING]\"")?.stdout_text(), "/\n[]\n");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn cwd(mut self, path: &str) -> Self {
+        self.cwd = Some(path.to_string());
+        self
+    }
+
+    /// A variable bound for this shell call alone, exported, as `NAME=value
+    /// command` binds one (the shell only).
+    pub fn env(mut self, name: &str, value: &str) -> Self {
+        self.env.push((name.to_string(), value.to_string()));
+        self
+    }
+
     /// Streams stdout and stderr to `output` as they are produced (charged
     /// to its budget); the `Run`'s own `stdout`/`stderr` stay empty.
     pub fn stream(mut self, output: &Output) -> Self {
@@ -203,9 +234,11 @@ impl Stdin {
     }
 }
 
-/// One call's deadline, stdin and sinks.
+/// One call's deadline, stdin, sinks, working folder and variables.
 pub(crate) struct Call {
     pub(crate) watch: Watch,
     pub(crate) stdin: Option<Bytes>,
     pub(crate) output: Option<Output>,
+    pub(crate) cwd: Option<goccia_vfs::VfsPath>,
+    pub(crate) env: Vec<(String, String)>,
 }

@@ -185,6 +185,19 @@ pub enum RunError {
     /// The host could not start the thread the shell runs on.
     #[error("cannot start the shell: {0}")]
     Thread(std::io::Error),
+    /// A call's working folder is not a folder of the VFS.
+    #[error("cwd `{path}`: {reason}")]
+    Cwd {
+        /// The path as given.
+        path: String,
+        /// Why (`No such file or directory`, `Not a directory`).
+        reason: &'static str,
+    },
+    /// A shell-only option given to a script call.
+    #[error(
+        "{0} applies to shell calls only (a script runs in the session's working folder and environment)"
+    )]
+    ShellOnly(&'static str),
     /// The shell panicked: a goccia bug, reported instead of unwinding
     /// into the caller.
     #[error("internal error: the shell panicked")]
@@ -265,6 +278,12 @@ impl Error {
             Error::Access(AccessError::Denied { .. }) => "FS_SANDBOX_DENIED",
             Error::Access(AccessError::Escalation(error)) => error.code,
             Error::Run(RunError::Entry { .. }) => "ERR_GOCCIA_INVALID_PATH",
+            Error::Run(RunError::Cwd { reason, .. }) => match *reason {
+                "Not a directory" => "ENOTDIR",
+                "No such file or directory" => "ENOENT",
+                _ => "ERR_GOCCIA_INVALID_PATH",
+            },
+            Error::Run(RunError::ShellOnly(_)) => "ERR_GOCCIA_SPEC",
             Error::Run(_) => "ERR_GOCCIA_RUN",
             Error::Child(_) | Error::ChildOptions(ChildError::Seed(_)) => "ERR_GOCCIA_CHILD_SEED",
             Error::ChildOptions(_) => "ERR_GOCCIA_SPEC",

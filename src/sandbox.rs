@@ -777,6 +777,12 @@ impl Sandbox {
         options: &crate::CallOptions,
         run: impl FnOnce(&Output, Watch) -> Result<Run, RunError>,
     ) -> Result<Run, RunError> {
+        if options.cwd.is_some() {
+            return Err(RunError::ShellOnly("cwd"));
+        }
+        if !options.env.is_empty() {
+            return Err(RunError::ShellOnly("env"));
+        }
         let watch = options.watch(self.limits().timeout);
         match &options.output {
             Some(output) => run(output, watch),

@@ -429,7 +429,7 @@ impl SessionState {
                 self.shell.fds_mut().set(fd, Fd::writer(writer));
             }
         }
-        let result = self.shell.run_script(source);
+        let result = self.shell.run_script_in(source, call.cwd, &call.env);
         for (fd, saved) in saved.into_iter().enumerate() {
             if let Some(saved) = saved {
                 self.shell.fds_mut().set(fd, saved);

@@ -112,10 +112,11 @@ impl Sandbox {
                 shell.budget.reset();
                 let started = Instant::now();
                 let finish = shell.finish(options);
-                match shell
-                    .session
-                    .try_run_call(command_line, self.call_of(options))
-                {
+                let call = match self.call_of(options) {
+                    Ok(call) => call,
+                    Err(error) => return Err(error),
+                };
+                match shell.session.try_run_call(command_line, call) {
                     Ok(ran) => Ok(finish.run(ran, started)),
                     Err(error) => {
                         // The session is gone; the next call starts anew.
@@ -185,12 +186,32 @@ impl Sandbox {
     }
 
     /// The call's deadline, stdin and sink.
-    fn call_of(&self, options: &CallOptions) -> Call {
-        Call {
+    fn call_of(&self, options: &CallOptions) -> Result<Call, RunError> {
+        let cwd = match &options.cwd {
+            None => None,
+            Some(path) => {
+                let cwd_error = |reason: &'static str| RunError::Cwd {
+                    path: path.clone(),
+                    reason,
+                };
+                let parsed = goccia_vfs::VfsPath::parse(path)
+                    .map_err(|_| cwd_error("not a sandbox path"))?;
+                let vfs = self.shared_vfs();
+                let vfs = vfs.lock();
+                match vfs.lookup(&parsed) {
+                    Err(_) => return Err(cwd_error("No such file or directory")),
+                    Ok(_) if !vfs.is_dir(&parsed) => return Err(cwd_error("Not a directory")),
+                    Ok(_) => Some(parsed),
+                }
+            }
+        };
+        Ok(Call {
             watch: options.watch(self.limits().timeout),
             stdin: options.stdin.clone(),
             output: options.output.clone(),
-        }
+            cwd,
+            env: options.env.clone(),
+        })
     }
 
     /// Opens the session if there is none (or it died), then, for a local
@@ -232,7 +253,10 @@ impl Sandbox {
             return Posted::Worker(slot);
         };
         let finish = shell.finish(options);
-        let call = self.call_of(options);
+        let call = match self.call_of(options) {
+            Ok(call) => call,
+            Err(error) => return Posted::Failed(error),
+        };
         let answer = Answer {
             done: Some(done),
             alive: shell.alive.clone(),

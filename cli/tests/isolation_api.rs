@@ -233,3 +233,18 @@ fn isolated_sandboxes_on_threads_do_not_see_each_other() {
         assert_eq!(handle.join().unwrap(), format!("{n}\nmine\ntmp\n"));
     }
 }
+
+#[test]
+fn a_calls_own_cwd_and_variables_reach_the_worker_and_last_for_that_call() {
+    let sandbox = isolated().file("/p/a.txt", "x").build().unwrap();
+    sandbox.run_shell("cd /tmp").unwrap();
+    let options = CallOptions::new().cwd("/p").env("ONLY", "call");
+    let run = sandbox.run_shell_with("ls; echo $ONLY", &options).unwrap();
+    assert_eq!(run.stdout_text(), "a.txt\ncall\n", "{run:?}");
+    let after = sandbox.run_shell("pwd; echo \"[$ONLY]\"").unwrap();
+    assert_eq!(after.stdout_text(), "/tmp\n[]\n");
+    let error = sandbox
+        .run_shell_with("true", &CallOptions::new().cwd("/nope"))
+        .unwrap_err();
+    assert_eq!(error.to_string(), "cwd `/nope`: No such file or directory");
+}

@@ -140,7 +140,7 @@ impl NativeSandbox {
     /// once for a quick call, else through a promise. A run that fails is
     /// an answer, not a rejection.
     #[napi(
-        ts_args_type = "kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null",
+        ts_args_type = "kind: 'shell' | 'script' | 'code', source: string, timeoutMs?: number | null, stdin?: Buffer | null, cancel?: CancelToken | null, onStdout?: ((chunk: Buffer) => void) | null, onStderr?: ((chunk: Buffer) => void) | null, cwd?: string | null, env?: Record<string, string> | null",
         ts_return_type = "string | Promise<string>"
     )]
     #[allow(clippy::too_many_arguments)]
@@ -154,6 +154,8 @@ impl NativeSandbox {
         cancel: Option<&CancelToken>,
         on_stdout: Option<Chunks>,
         on_stderr: Option<Chunks>,
+        cwd: Option<String>,
+        variables: Option<std::collections::HashMap<String, String>>,
     ) -> napi::Result<Either<String, Object<'env>>> {
         let sandbox = self.sandbox()?;
         let kind = match kind.as_str() {
@@ -184,6 +186,16 @@ impl NativeSandbox {
         }
         if let Some(stdin) = stdin {
             options = options.stdin(stdin.to_vec());
+        }
+        if let Some(cwd) = cwd {
+            options = options.cwd(&cwd);
+        }
+        let mut variables: Vec<(String, String)> = variables.into_iter().flatten().collect();
+        // A map keeps no order: sorted, so a call binds the same way
+        // every time.
+        variables.sort();
+        for (name, value) in &variables {
+            options = options.env(name, value);
         }
         // Streamed: each chunk goes to its listener and is kept for the
         // answer too, under the sandbox's output budget.

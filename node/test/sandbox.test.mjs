@@ -211,3 +211,18 @@ test("a child takes narrower limits, policy and its own variables", async () => 
   await assert.rejects(parent.child([], { policy: "open" }), /policy: `open` is not one of/);
   await assert.rejects(parent.child([], { colour: 1 }), /colour: not a child option/);
 });
+
+test("a shell call's own cwd and env last for that call", async () => {
+  const sandbox = new Sandbox({ files: { "/p/a.txt": "x" } });
+  await sandbox.runShell("cd /tmp");
+  const run = await sandbox.runShell("ls; echo $ONLY", { cwd: "/p", env: { ONLY: "call" } });
+  assert.equal(run.stdout, "a.txt\ncall\n");
+  assert.equal((await sandbox.runShell('pwd; echo "[$ONLY]"')).stdout, "/tmp\n[]\n");
+  await assert.rejects(sandbox.runShell("true", { cwd: "/nope" }), (error) => {
+    assert.ok(error instanceof AccessError);
+    assert.equal(error.code, "ENOENT");
+    assert.equal(error.message, "cwd `/nope`: No such file or directory");
+    return true;
+  });
+  await assert.rejects(sandbox.runCode("1", { cwd: "/p" }), /cwd: only a shell call takes one/);
+});

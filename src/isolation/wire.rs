@@ -230,6 +230,10 @@ pub enum Work {
         stdin: Option<Vec<u8>>,
         /// Whether the call's own deadline applies (else the session's).
         own_deadline: bool,
+        /// The call's own working folder (checked by the parent).
+        cwd: Option<String>,
+        /// Variables bound for this call alone.
+        env: Vec<(String, String)>,
     },
     /// Set a session's script name (`BASH_SOURCE`).
     ScriptSource {

@@ -252,3 +252,55 @@ fn answered_calls_run_in_order_on_the_one_session() {
     let expected: Vec<String> = (0..50).map(|i| format!("{i}:{}\n", i + 1)).collect();
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn a_calls_own_cwd_and_variables_last_for_that_call() {
+    use goccia::RunError;
+    let sandbox = Sandbox::builder()
+        .file("/p/a.txt", "x")
+        .env("KEPT", "spec")
+        .build()
+        .unwrap();
+    sandbox
+        .run_shell("cd /tmp; export KEPT=session MINE=1")
+        .unwrap();
+    let options = CallOptions::new()
+        .cwd("/p")
+        .env("KEPT", "call")
+        .env("ONLY", "call");
+    let run = sandbox
+        .run_shell_with(
+            "pwd; echo $PWD $KEPT $ONLY $MINE; sh -c 'echo child sees $ONLY'; export MINE=2; f() { :; }",
+            &options,
+        )
+        .unwrap();
+    assert_eq!(run.stdout_text(), "/p\n/p call call 1\nchild sees call\n");
+    // Afterwards: the session's folder and those variables as they were;
+    // what else the call did stays.
+    let after = sandbox
+        .run_shell("pwd; echo $PWD $KEPT [$ONLY] $MINE; type -t f")
+        .unwrap();
+    assert_eq!(after.stdout_text(), "/tmp\n/tmp session [] 2\nfunction\n");
+    // A folder that is not one is an error, and nothing ran.
+    for (cwd, reason) in [
+        ("/missing", "No such file or directory"),
+        ("/p/a.txt", "Not a directory"),
+    ] {
+        let error = sandbox
+            .run_shell_with("touch /ran", &CallOptions::new().cwd(cwd))
+            .unwrap_err();
+        assert_eq!(error.to_string(), format!("cwd `{cwd}`: {reason}"));
+        assert!(matches!(error, RunError::Cwd { .. }));
+    }
+    assert!(sandbox.read("/ran").is_err());
+    // Scripts run in the session's folder and environment: refused.
+    let error = sandbox
+        .run_code_with("1", &CallOptions::new().cwd("/p"))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("cwd applies to shell calls only"),
+        "{error}"
+    );
+}

@@ -365,6 +365,8 @@ impl RemoteSession {
             source: source.to_string(),
             stdin: None,
             own_deadline: false,
+            cwd: None,
+            env: Vec::new(),
         };
         self.run(work, &self.output, &watch)
     }
@@ -376,6 +378,8 @@ impl RemoteSession {
             source: source.to_string(),
             stdin: call.stdin.map(|bytes| bytes.to_vec()),
             own_deadline: true,
+            cwd: call.cwd.map(|cwd| cwd.to_string()),
+            env: call.env,
         };
         match self.call(work, &output, &call.watch) {
             Ok(Reply::Run(wire)) => Ok(shell_run(&wire, &output)),

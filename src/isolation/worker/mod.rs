@@ -456,12 +456,20 @@ impl Executor {
                 source,
                 stdin,
                 own_deadline: true,
+                cwd,
+                env,
                 ..
             } => {
+                let cwd = match cwd.as_deref().map(VfsPath::parse).transpose() {
+                    Ok(cwd) => cwd,
+                    Err(error) => return Reply::Refused(format!("cwd: {error}")),
+                };
                 let call = crate::call::Call {
                     watch: Watch::with_cancel(timeout, call_token).stated(stated.0, stated.1),
                     stdin: stdin.map(Bytes::from),
                     output: Some(output.clone()),
+                    cwd,
+                    env,
                 };
                 let reply = match session.try_run_call(&source, call) {
                     Ok(ran) => Reply::Run(wire_shell(&ran, &output)),
