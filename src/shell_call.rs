@@ -112,10 +112,7 @@ impl Sandbox {
                 shell.budget.reset();
                 let started = Instant::now();
                 let finish = shell.finish(options);
-                let call = match self.call_of(options) {
-                    Ok(call) => call,
-                    Err(error) => return Err(error),
-                };
+                let call = self.call_of(options)?;
                 match shell.session.try_run_call(command_line, call) {
                     Ok(ran) => Ok(finish.run(ran, started)),
                     Err(error) => {
