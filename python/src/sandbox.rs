@@ -109,6 +109,13 @@ fn worker_program() -> PyResult<goccia::isolation::WorkerProgram> {
     })
 }
 
+/// A shell call's own working folder and variables (`cwd=`, `env=`).
+#[derive(Default)]
+struct Scope {
+    cwd: Option<String>,
+    env: Option<HashMap<String, String>>,
+}
+
 /// Per-call options as Python gives them.
 fn call_options(
     sandbox: &goccia::Sandbox,
@@ -117,8 +124,17 @@ fn call_options(
     cancel: Option<&CancelToken>,
     stdin: Option<&Bound<'_, PyAny>>,
     on_output: Option<Py<PyAny>>,
+    scope: Scope,
 ) -> PyResult<CallOptions> {
     let mut options = CallOptions::new();
+    if let Some(cwd) = &scope.cwd {
+        options = options.cwd(cwd);
+    }
+    let mut variables: Vec<(String, String)> = scope.env.into_iter().flatten().collect();
+    variables.sort();
+    for (name, value) in &variables {
+        options = options.env(name, value);
+    }
     if let Some(timeout) = timeout.filter(|timeout| !timeout.is_none()) {
         let millis =
             crate::spec::milliseconds(timeout, "timeout").map_err(PyValueError::new_err)?;
@@ -300,8 +316,9 @@ impl Sandbox {
         cancel: Option<&CancelToken>,
         stdin: Option<&Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
+        scope: Scope,
     ) -> PyResult<Run> {
-        let options = call_options(&self.inner, py, timeout, cancel, stdin, on_output)?;
+        let options = call_options(&self.inner, py, timeout, cancel, stdin, on_output, scope)?;
         let sandbox = &self.inner;
         let mut run = py
             .detach(|| kind.call(sandbox, source, &options))
@@ -417,8 +434,10 @@ impl Sandbox {
     }
 
     /// Runs a bash command line in the sandbox's session (cwd, variables
-    /// and functions persist between calls).
-    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None, on_output=None))]
+    /// and functions persist between calls); `cwd=` and `env=` are this
+    /// call's own working folder and variables, for this call alone.
+    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None, on_output=None, cwd=None, env=None))]
+    #[allow(clippy::too_many_arguments)]
     fn run_shell(
         &self,
         py: Python<'_>,
@@ -427,6 +446,8 @@ impl Sandbox {
         cancel: Option<PyRef<'_, CancelToken>>,
         stdin: Option<Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
+        cwd: Option<String>,
+        env: Option<HashMap<String, String>>,
     ) -> PyResult<Run> {
         self.run(
             py,
@@ -436,6 +457,7 @@ impl Sandbox {
             cancel.as_deref(),
             stdin.as_ref(),
             on_output,
+            Scope { cwd, env },
         )
     }
 
@@ -457,6 +479,7 @@ impl Sandbox {
             cancel.as_deref(),
             None,
             on_output,
+            Scope::default(),
         )
     }
 
@@ -478,6 +501,7 @@ impl Sandbox {
             cancel.as_deref(),
             None,
             on_output,
+            Scope::default(),
         )
     }
 
@@ -485,7 +509,7 @@ impl Sandbox {
     /// its `Pending`: `wait` gives the outcome if it comes within a few
     /// microseconds, else `done(run, error)` is called on the worker when
     /// it ends (the asyncio variants are built on the two).
-    #[pyo3(signature = (kind, source, timeout, cancel, stdin, on_output, done))]
+    #[pyo3(signature = (kind, source, timeout, cancel, stdin, on_output, cwd, env, done))]
     #[allow(clippy::too_many_arguments)]
     fn _spawn(
         &self,
@@ -496,6 +520,8 @@ impl Sandbox {
         cancel: Option<PyRef<'_, CancelToken>>,
         stdin: Option<Bound<'_, PyAny>>,
         on_output: Option<Py<PyAny>>,
+        cwd: Option<String>,
+        env: Option<HashMap<String, String>>,
         done: Py<PyAny>,
     ) -> PyResult<Pending> {
         let kind = Kind::parse(kind)?;
@@ -506,6 +532,7 @@ impl Sandbox {
             cancel.as_deref(),
             stdin.as_ref(),
             on_output,
+            Scope { cwd, env },
         )?;
         let sandbox = self.inner.clone();
         let pending = Pending::new(done);
@@ -520,7 +547,8 @@ impl Sandbox {
     /// `await sandbox.arun_shell(...)`: `run_shell` without blocking the
     /// event loop; cancelling the task cancels the run. `on_output` is
     /// called on the run's thread (not the loop's) as output is produced.
-    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None, on_output=None))]
+    #[pyo3(signature = (command, *, timeout=None, cancel=None, stdin=None, on_output=None, cwd=None, env=None))]
+    #[allow(clippy::too_many_arguments)]
     fn arun_shell<'py>(
         slf: &Bound<'py, Self>,
         command: String,
@@ -528,9 +556,13 @@ impl Sandbox {
         cancel: Option<Py<CancelToken>>,
         stdin: Option<Bound<'py, PyAny>>,
         on_output: Option<Py<PyAny>>,
+        cwd: Option<String>,
+        env: Option<HashMap<String, String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let helper = slf.py().import("goccia._aio")?.getattr("arun")?;
-        helper.call1((slf, "shell", command, timeout, cancel, stdin, on_output))
+        helper.call1((
+            slf, "shell", command, timeout, cancel, stdin, on_output, cwd, env,
+        ))
     }
 
     /// `await sandbox.arun_script(entry)`.

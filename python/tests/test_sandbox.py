@@ -284,3 +284,21 @@ def test_a_child_takes_narrower_limits_policy_and_variables():
         parent.child([], policy="open")
     with pytest.raises(goccia.ChildSeedError):
         parent.child(["/missing"], policy="read-only")
+
+
+def test_a_shell_calls_own_cwd_and_env_last_for_that_call():
+    sandbox = goccia.Sandbox(files={"/p/a.txt": "x"})
+    sandbox.run_shell("cd /tmp")
+    run = sandbox.run_shell("ls; echo $ONLY", cwd="/p", env={"ONLY": "call"})
+    assert run.stdout == "a.txt\ncall\n"
+    assert sandbox.run_shell('pwd; echo "[$ONLY]"').stdout == "/tmp\n[]\n"
+    with pytest.raises(goccia.RunError, match=r"cwd `/nope`: No such file or directory"):
+        sandbox.run_shell("true", cwd="/nope")
+
+
+def test_arun_shell_takes_cwd_and_env():
+    import asyncio
+
+    sandbox = goccia.Sandbox(files={"/p/a.txt": "x"})
+    run = asyncio.run(sandbox.arun_shell("pwd; echo $X", cwd="/p", env={"X": "1"}))
+    assert run.stdout == "/p\n1\n"

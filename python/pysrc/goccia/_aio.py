@@ -21,7 +21,7 @@ def _settle(future, run, error):
         future.set_result(run)
 
 
-async def arun(sandbox, kind, source, timeout, cancel, stdin, on_output):
+async def arun(sandbox, kind, source, timeout, cancel, stdin, on_output, cwd=None, env=None):
     loop = asyncio.get_running_loop()
     future = loop.create_future()
     token = cancel if cancel is not None else CancelToken()
@@ -29,7 +29,7 @@ async def arun(sandbox, kind, source, timeout, cancel, stdin, on_output):
     def done(run, error):
         loop.call_soon_threadsafe(_settle, future, run, error)
 
-    pending = sandbox._spawn(kind, source, timeout, token, stdin, on_output, done)
+    pending = sandbox._spawn(kind, source, timeout, token, stdin, on_output, cwd, env, done)
     # A short run ends within microseconds: taking its outcome here saves
     # waking the loop from the worker thread, which costs more.
     quick = pending.wait(QUICK_WAIT_MICROS)

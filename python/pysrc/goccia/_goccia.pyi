@@ -197,6 +197,8 @@ class Sandbox:
         cancel: CancelToken | None = None,
         stdin: str | bytes | None = None,
         on_output: OnOutput | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> Run: ...
     def run_script(
         self, entry: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
@@ -212,6 +214,8 @@ class Sandbox:
         cancel: CancelToken | None = None,
         stdin: str | bytes | None = None,
         on_output: OnOutput | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> Awaitable[Run]: ...
     def arun_script(
         self, entry: str, *, timeout: Seconds | None = None, cancel: CancelToken | None = None, on_output: OnOutput | None = None
