@@ -78,7 +78,7 @@ impl Stop {
                 "a value (a variable, or the words of one brace expansion) would take more than {value} bytes (the shell's limit on one value)"
             ),
             LimitKind::HostMemory => format!(
-                "the shell's work took more than {value} bytes of host memory beyond what the file system may still hold"
+                "the shell's work took more than {value} bytes of host memory besides the files it wrote"
             ),
             LimitKind::Snapshots => format!("snapshot limit of {value} exceeded"),
         }

@@ -62,7 +62,7 @@ macro_rules! limits_spec {
 // field: type, JSON name, flag, Python name, limit kind, how it reads, help.
 limits_spec! {
     timeout_ms: u64, "timeoutMs", "--timeout", "timeout", Some(LimitKind::Deadline), "plain", "Wall-clock deadline of each call, in ms (default 30000).";
-    max_memory: u64, "maxMemory", "--max-memory", "max_memory", Some(LimitKind::Memory), "size", "QuickJS heap, and the host memory the shell's work may take beyond what the VFS may still hold (default 512m).";
+    max_memory: u64, "maxMemory", "--max-memory", "max_memory", Some(LimitKind::Memory), "size", "QuickJS heap, and the host memory the shell's work may take besides the files it writes (default 512m).";
     stack_size: u64, "stackSize", "--stack-size", "stack_size", Some(LimitKind::Stack), "size", "JS stack; deeper recursion is a catchable RangeError (default 1m).";
     fs_quota_bytes: u64, "fsQuotaBytes", "--fs-quota-bytes", "fs_quota_bytes", Some(LimitKind::FsBytes), "size", "Bytes of file content in the VFS, snapshots' own included (default 1g).";
     fs_node_limit: u64, "fsNodeLimit", "--fs-node-limit", "fs_node_limit", Some(LimitKind::FsNodes), "plain", "Files and folders in the VFS (default 1000000).";

@@ -186,8 +186,16 @@ fn sed_branch_loops_stop_at_the_deadline_and_growth_at_a_bound() {
     assert!(stderr.contains("deadline of 1000 ms passed"), "{stderr}");
     // Endless growth of the pattern and hold spaces stops at the
     // buffered-input bound (sed's status 4, as GNU sed's when memory
-    // runs out), long before the host's memory.
-    let stderr = hostile_shell("echo x | sed ':a;s/^/y/;H;x;ba'", &[], 4, 20, 1024);
+    // runs out), long before the host's memory. (Both spaces at that
+    // bound hold more than the default --max-memory, which would stop the
+    // run first, as exit 3: 1g lets sed's own bound be the one met.)
+    let stderr = hostile_shell(
+        "echo x | sed ':a;s/^/y/;H;x;ba'",
+        &["--max-memory", "1g"],
+        4,
+        20,
+        1024,
+    );
     assert!(
         stderr.contains("pattern or hold space larger than"),
         "{stderr}"

@@ -175,3 +175,44 @@ fn truncated_output_keeps_both_ends_and_counts_the_middle() {
         .goccia(&["shell", "-c", "true", "--output-overflow", "sometimes"])
         .assert_code(2);
 }
+
+/// `--max-memory` bounds the shell's own work whatever the fs quota (it
+/// once had the quota's headroom on top: 64m let jq take about 1 GB),
+/// while the files a run writes are the quota's to bound.
+#[test]
+fn max_memory_bounds_the_shells_work_whatever_the_quota() {
+    let project = Project::new();
+    let jq = crate::hostile_round1::contained(
+        &project,
+        &[
+            "shell",
+            "-c",
+            "jq -n '[range(2e7)] | length'",
+            "--max-memory",
+            "64m",
+        ],
+    );
+    assert_eq!(jq.code, 3, "{}", jq.stderr);
+    assert!(
+        jq.stderr
+            .contains("more than 67108864 bytes of host memory besides the files it wrote"),
+        "{}",
+        jq.stderr
+    );
+    assert!(
+        jq.max_rss_kib < 160 * 1024,
+        "peaked at {} MiB",
+        jq.max_rss_kib / 1024
+    );
+    let file = crate::hostile_round1::contained(
+        &project,
+        &[
+            "shell",
+            "-c",
+            "head -c 200000000 /dev/zero > /big && wc -c < /big",
+            "--max-memory",
+            "64m",
+        ],
+    );
+    assert_eq!(file.code, 0, "{}", file.stderr);
+}

@@ -113,8 +113,15 @@ pub struct Context {
     pub(crate) arith_parsed: crate::arith::Parsed,
     /// What this sandbox's shell work allocated (its threads enter it).
     meter: Arc<Meter>,
-    /// The meter's bytes allowed (see [`Limits::max_memory`]).
+    /// The meter's bytes allowed for the shell's own work (see
+    /// [`Limits::max_memory`]), file contents the VFS gained aside.
     memory_ceiling: AtomicIsize,
+    /// The VFS's bytes of content when the run started: what it gains
+    /// since is the fs quota's to bound, not the memory limit's.
+    vfs_bytes_at_start: AtomicU64,
+    /// What the VFS had gained when last seen (kept for a check that finds
+    /// the VFS locked).
+    vfs_gained: AtomicU64,
 }
 
 impl Context {
@@ -144,6 +151,8 @@ impl Context {
             arith_parsed: Default::default(),
             meter: Meter::new(),
             memory_ceiling: AtomicIsize::new(isize::MAX),
+            vfs_bytes_at_start: AtomicU64::new(0),
+            vfs_gained: AtomicU64::new(0),
         };
         context.reset_memory_ceiling();
         Arc::new(context)
@@ -156,15 +165,34 @@ impl Context {
     }
 
     /// Fixes the host-memory ceiling for a run starting now: what this
-    /// sandbox's work holds, plus what the VFS may still grow by, plus the
-    /// shell's allowance.
+    /// sandbox's work holds, plus `max_memory`. File contents the VFS
+    /// gains during the run are allocated by that work too, but they are
+    /// the fs quota's to bound: the check takes them off (with the slack
+    /// of growing them), so `max_memory` bounds what the shell holds
+    /// besides its files (docs/limits.md).
     fn reset_memory_ceiling(&self) {
-        let headroom = self.vfs.lock().remaining().max_bytes;
-        let allowance = usize::try_from(headroom)
-            .unwrap_or(usize::MAX)
-            .saturating_add(usize::try_from(self.limits.max_memory).unwrap_or(usize::MAX));
+        let allowance = usize::try_from(self.limits.max_memory).unwrap_or(usize::MAX);
         let ceiling = MemoryCeiling::above_now(&self.meter, allowance);
         self.memory_ceiling.store(ceiling.bytes, Ordering::Relaxed);
+        self.vfs_bytes_at_start
+            .store(self.vfs.lock().usage().bytes, Ordering::Relaxed);
+        self.vfs_gained.store(0, Ordering::Relaxed);
+    }
+
+    /// The bytes of content the VFS gained since the run started (the
+    /// last figure seen when another thread holds the VFS).
+    fn vfs_gained(&self) -> u64 {
+        match self.vfs.try_lock() {
+            Some(vfs) => {
+                let gained = vfs
+                    .usage()
+                    .bytes
+                    .saturating_sub(self.vfs_bytes_at_start.load(Ordering::Relaxed));
+                self.vfs_gained.store(gained, Ordering::Relaxed);
+                gained
+            }
+            None => self.vfs_gained.load(Ordering::Relaxed),
+        }
     }
 
     /// True once this sandbox's work holds more than this run's ceiling.
@@ -176,7 +204,17 @@ impl Context {
     /// does not see (a thread's stack), holds more than this run's ceiling.
     pub fn memory_exceeded_by(&self, uncounted: usize) -> bool {
         let bytes = self.memory_ceiling.load(Ordering::Relaxed);
-        MemoryCeiling { bytes }.exceeded_by(&self.meter, uncounted)
+        let ceiling = MemoryCeiling { bytes };
+        // Only a meter past the ceiling asks what the files took: their
+        // bytes, and as much again for growing them (a file appended to
+        // keeps spare capacity, and moves when it outgrows it).
+        ceiling.exceeded_by(&self.meter, uncounted)
+            && MemoryCeiling {
+                bytes: bytes.saturating_add(
+                    isize::try_from(self.vfs_gained().saturating_mul(2)).unwrap_or(isize::MAX),
+                ),
+            }
+            .exceeded_by(&self.meter, uncounted)
     }
 
     /// Forgets the commands and loop iterations counted so far: a new run

@@ -32,11 +32,13 @@ const MAX_JQ_STACK: usize = 1 << 30;
 /// Least stack, for ordinary filters under a small memory limit.
 const MIN_JQ_STACK: usize = 16 << 20;
 
-/// The stack a filter gets: no more than the memory limit, since a runaway
+/// The stack a filter gets: half the memory limit, since a runaway
 /// recursion touches all of it (`def f: [f]; f` took 1.1 GB under
-/// `--max-memory 64m` with a fixed 1 GiB stack).
+/// `--max-memory 64m` with a fixed 1 GiB stack) and the stack counts
+/// against the limit with the heap: a deep recursion then ends as jq's own
+/// `recursion too deep` (status 5), with room left for the values it built.
 fn jq_stack(max_memory: u64) -> usize {
-    usize::try_from(max_memory)
+    usize::try_from(max_memory / 2)
         .unwrap_or(usize::MAX)
         .clamp(MIN_JQ_STACK, MAX_JQ_STACK)
 }
