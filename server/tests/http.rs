@@ -806,3 +806,36 @@ fn one_slow_session_does_not_stall_another() {
     );
     assert_eq!(slow_call.join().unwrap().ok()["stdout"], "slow\n");
 }
+
+#[test]
+fn a_shell_call_takes_its_own_cwd_and_env_for_that_call() {
+    let dir = workspace();
+    let clock = ManualClock::at(START);
+    let server = Running::start(config(dir.path(), &clock));
+    let client = Client::new(&server.base);
+    let session = client.open(&["shell"]);
+    let token = Some(session.token.as_str());
+    let path = session.path("/shell");
+    client.post(&path, token, r#"{"command":"cd /tmp"}"#).ok();
+    let run = client.post(
+        &path,
+        token,
+        r#"{"command":"pwd; echo $ONLY","cwd":"/w","env":{"ONLY":"call"}}"#,
+    );
+    assert_eq!(run.ok()["stdout"], "/w\ncall\n", "{}", run.text);
+    let after = client.post(&path, token, r#"{"command":"pwd; echo \"[$ONLY]\""}"#);
+    assert_eq!(after.ok()["stdout"], "/tmp\n[]\n", "{}", after.text);
+    let missing = client.post(&path, token, r#"{"command":"true","cwd":"/nope"}"#);
+    missing.code(400, "BAD_REQUEST");
+    assert!(
+        missing.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("cwd `/nope`: No such file or directory"),
+        "{}",
+        missing.text
+    );
+    client
+        .post(&path, token, r#"{"command":"true","env":{"A":1}}"#)
+        .code(400, "BAD_REQUEST");
+}

@@ -388,6 +388,12 @@ pub(crate) struct ShellRequest {
     command: String,
     #[serde(default, deserialize_with = "crate::api::present")]
     timeout_ms: Option<u64>,
+    /// The call's own working folder (for this call alone).
+    #[serde(default, deserialize_with = "crate::api::present")]
+    cwd: Option<String>,
+    /// Variables bound for this call alone.
+    #[serde(default, deserialize_with = "crate::api::present")]
+    env: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// A call's options: its `timeoutMs`, capped by the session's timeout
@@ -446,13 +452,23 @@ pub(crate) async fn shell(
 ) -> Result<Json<Value>, ApiError> {
     let session = authorized(&shared, &headers, &id, Some(Capability::Shell)).await?;
     let request: ShellRequest = json_body(&shared, &id, body)?;
-    let options = call_options(&session, request.timeout_ms)?;
+    let mut options = call_options(&session, request.timeout_ms)?;
+    if let Some(cwd) = &request.cwd {
+        options = options.cwd(cwd);
+    }
+    for (name, value) in request.env.iter().flatten() {
+        options = options.env(name, value);
+    }
     blocking(move || {
         let mark = session.sandbox.engine().audit.mark();
         let run = session
             .sandbox
             .run_shell_with(&request.command, &options)
-            .map_err(ApiError::internal)?;
+            .map_err(|error| match error {
+                // The caller's own folder is no folder: its request's fault.
+                goccia::RunError::Cwd { .. } => ApiError::bad_request(error.to_string()),
+                error => ApiError::internal(error),
+            })?;
         Ok(envelope(&session, &run, mark))
     })
     .await
