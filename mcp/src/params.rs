@@ -16,6 +16,13 @@ pub struct ShellArgs {
     /// timeout). A call past it ends with exit code 4.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// A folder to run this one command line in; the session's own
+    /// current directory is unchanged afterwards.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Environment variables set for this one command line only.
+    #[serde(default)]
+    pub env: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// Arguments of `run_script`.

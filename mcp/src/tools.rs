@@ -164,8 +164,21 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<ShellArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.run(args.timeout_ms, move |sandbox, options| {
-            sandbox.run_shell_with(&args.command, options)
+        let ShellArgs {
+            command,
+            timeout_ms,
+            cwd,
+            env,
+        } = args;
+        self.run(timeout_ms, move |sandbox, options| {
+            let mut options = options.clone();
+            if let Some(cwd) = &cwd {
+                options = options.cwd(cwd);
+            }
+            for (name, value) in env.iter().flatten() {
+                options = options.env(name, value);
+            }
+            sandbox.run_shell_with(&command, &options)
         })
         .await
     }

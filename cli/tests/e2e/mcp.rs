@@ -749,3 +749,33 @@ fn restore_takes_the_snapshot_id_as_a_number_or_its_text() {
         "{report}"
     );
 }
+
+#[test]
+fn a_shell_call_takes_its_own_cwd_and_env_for_that_call() {
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &[],
+            json!([
+                ["shell", {"command": "mkdir -p /p && cd /tmp"}],
+                ["shell", {"command": "pwd; echo $ONLY", "cwd": "/p", "env": {"ONLY": "call"}}],
+                ["shell", {"command": "pwd; echo \"[$ONLY]\""}],
+                ["shell", {"command": "true", "cwd": "/nope"}]
+            ]),
+        ),
+    );
+    assert_eq!(
+        call_text(&report, 1),
+        "exit code: 0\n<stdout>\n/p\ncall\n</stdout>\n<stderr></stderr>\n"
+    );
+    assert_eq!(
+        call_text(&report, 2),
+        "exit code: 0\n<stdout>\n/tmp\n[]\n</stdout>\n<stderr></stderr>\n"
+    );
+    assert!(is_error(&report, 3));
+    assert!(
+        call_text(&report, 3).contains("cwd `/nope`: No such file or directory"),
+        "{}",
+        call_text(&report, 3)
+    );
+}
