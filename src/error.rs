@@ -192,6 +192,8 @@ pub enum RunError {
         path: String,
         /// Why (`No such file or directory`, `Not a directory`).
         reason: &'static str,
+        /// Its errno name (`ENOENT`, `ENOTDIR`).
+        errno: &'static str,
     },
     /// A shell-only option given to a script call.
     #[error(
@@ -278,11 +280,7 @@ impl Error {
             Error::Access(AccessError::Denied { .. }) => "FS_SANDBOX_DENIED",
             Error::Access(AccessError::Escalation(error)) => error.code,
             Error::Run(RunError::Entry { .. }) => "ERR_GOCCIA_INVALID_PATH",
-            Error::Run(RunError::Cwd { reason, .. }) => match *reason {
-                "Not a directory" => "ENOTDIR",
-                "No such file or directory" => "ENOENT",
-                _ => "ERR_GOCCIA_INVALID_PATH",
-            },
+            Error::Run(RunError::Cwd { errno, .. }) => errno,
             Error::Run(RunError::ShellOnly(_)) => "ERR_GOCCIA_SPEC",
             Error::Run(_) => "ERR_GOCCIA_RUN",
             Error::Child(_) | Error::ChildOptions(ChildError::Seed(_)) => "ERR_GOCCIA_CHILD_SEED",

@@ -187,17 +187,20 @@ impl Sandbox {
         let cwd = match &options.cwd {
             None => None,
             Some(path) => {
-                let cwd_error = |reason: &'static str| RunError::Cwd {
+                let cwd_error = |errno: goccia_vfs::Errno| RunError::Cwd {
                     path: path.clone(),
-                    reason,
+                    reason: errno.strerror(),
+                    errno: errno.code(),
                 };
                 let parsed = goccia_vfs::VfsPath::parse(path)
-                    .map_err(|_| cwd_error("not a sandbox path"))?;
+                    .map_err(|_| cwd_error(goccia_vfs::Errno::Inval))?;
                 let vfs = self.shared_vfs();
                 let vfs = vfs.lock();
                 match vfs.lookup(&parsed) {
-                    Err(_) => return Err(cwd_error("No such file or directory")),
-                    Ok(_) if !vfs.is_dir(&parsed) => return Err(cwd_error("Not a directory")),
+                    Err(error) => return Err(cwd_error(error.errno)),
+                    Ok(_) if !vfs.is_dir(&parsed) => {
+                        return Err(cwd_error(goccia_vfs::Errno::NotDir));
+                    }
                     Ok(_) => Some(parsed),
                 }
             }

@@ -282,15 +282,17 @@ fn a_calls_own_cwd_and_variables_last_for_that_call() {
         .unwrap();
     assert_eq!(after.stdout_text(), "/tmp\n/tmp session [] 2\nfunction\n");
     // A folder that is not one is an error, and nothing ran.
-    for (cwd, reason) in [
-        ("/missing", "No such file or directory"),
-        ("/p/a.txt", "Not a directory"),
+    for (cwd, reason, code) in [
+        ("/missing", "No such file or directory", "ENOENT"),
+        ("/p/a.txt", "Not a directory", "ENOTDIR"),
+        ("/p/a.txt/below", "Not a directory", "ENOTDIR"),
     ] {
         let error = sandbox
             .run_shell_with("touch /ran", &CallOptions::new().cwd(cwd))
             .unwrap_err();
         assert_eq!(error.to_string(), format!("cwd `{cwd}`: {reason}"));
         assert!(matches!(error, RunError::Cwd { .. }));
+        assert_eq!(goccia::Error::from(error).code(), code);
     }
     assert!(sandbox.read("/ran").is_err());
     // Scripts run in the session's folder and environment: refused.
