@@ -8,24 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::*;
-use crate::serve::{Served, http, serve};
-
-/// A server over `ws/` as workspace `w` on a loopback port, with `extra`
-/// flags; its admin token.
-fn server(project: &Project, extra: &[&str]) -> (Served, String) {
-    let mut args = vec![
-        "--listen",
-        "127.0.0.1:0",
-        "--workspace",
-        "w=ws",
-        "--admin-token-file",
-        "admin.token",
-    ];
-    args.extend_from_slice(extra);
-    let served = serve(project, &args);
-    let admin = project.read("admin.token").trim().to_string();
-    (served, admin)
-}
+use crate::serve::{Served, http, workspace_server as server};
 
 /// A session seeded with all of `ws/` at `/w`: its id, token and root.
 fn session(served: &Served, admin: &str, request: Value) -> (String, String, String) {

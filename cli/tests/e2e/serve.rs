@@ -14,6 +14,23 @@ pub(crate) struct Served {
 }
 
 /// Starts `goccia serve` with `args` and waits for its listening line.
+/// A server over `ws/` as workspace `w` on a loopback port, with `extra`
+/// flags (its spec, the ceiling of its sessions); its admin token.
+pub(crate) fn workspace_server(project: &Project, extra: &[&str]) -> (Served, String) {
+    let mut args = vec![
+        "--listen",
+        "127.0.0.1:0",
+        "--workspace",
+        "w=ws",
+        "--admin-token-file",
+        "admin.token",
+    ];
+    args.extend_from_slice(extra);
+    let served = serve(project, &args);
+    let admin = project.read("admin.token").trim().to_string();
+    (served, admin)
+}
+
 pub(crate) fn serve(project: &Project, args: &[&str]) -> Served {
     let mut child = Command::new(binary())
         .arg("serve")

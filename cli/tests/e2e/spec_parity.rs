@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::common::*;
 use crate::mcp::{Sdk, drive, stdio};
-use crate::serve::{Served, http, serve};
+use crate::serve::{Served, http, workspace_server as server};
 
 /// A setting away from its default: its JSON path, the flags that set it,
 /// and the value the spec then holds.
@@ -251,23 +251,6 @@ fn every_setting_reaches_the_mcp_servers_sandbox() {
         missing.contains("no resource `goccia://nothing`"),
         "{missing}"
     );
-}
-
-/// A server over `ws/` as workspace `w`, its spec (the ceiling) set by
-/// `flags`; its admin token.
-fn server(project: &Project, flags: &[&str]) -> (Served, String) {
-    let mut args = vec![
-        "--listen",
-        "127.0.0.1:0",
-        "--workspace",
-        "w=ws",
-        "--admin-token-file",
-        "admin.token",
-    ];
-    args.extend_from_slice(flags);
-    let served = serve(project, &args);
-    let admin = project.read("admin.token").trim().to_string();
-    (served, admin)
 }
 
 /// `POST /v1/sandboxes` with `fields` besides the workspace and its seed

@@ -8,7 +8,8 @@
 //! their own threads so that data streams through bounded pipes.
 //!
 //! - [`shell`]: the state and running source text; [`context`]: what the
-//!   shells of a sandbox share; `options`: the one option table.
+//!   shells of a sandbox share; `options`: the one option table;
+//!   `call_scope`: a host call's own folder and variables.
 //! - `exec`, `compound`, `expand` (with `brace`: brace expansion),
 //!   `param`, `assign`, `redirect`, `variables`, `test_expr`, `print`:
 //!   executing each construct;
@@ -22,6 +23,7 @@
 
 mod assign;
 mod brace;
+mod call_scope;
 mod compound;
 pub mod context;
 pub(crate) mod declare;
