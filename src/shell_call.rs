@@ -44,10 +44,12 @@ impl Finish {
 }
 
 /// A call's answer, given exactly once: a job dropped without answering
-/// (its thread panicked, or was gone) answers `Panicked`.
+/// (its thread panicked, or was gone, or never started) answers
+/// `Panicked`, and marks its session dead.
 struct Answer<F: FnOnce(Result<Run, RunError>)> {
     done: Option<F>,
-    alive: Arc<AtomicBool>,
+    /// The session the job ran in, if it ran in one.
+    alive: Option<Arc<AtomicBool>>,
 }
 
 impl<F: FnOnce(Result<Run, RunError>)> Answer<F> {
@@ -61,7 +63,9 @@ impl<F: FnOnce(Result<Run, RunError>)> Answer<F> {
 impl<F: FnOnce(Result<Run, RunError>)> Drop for Answer<F> {
     fn drop(&mut self) {
         if let Some(done) = self.done.take() {
-            self.alive.store(false, Ordering::Relaxed);
+            if let Some(alive) = &self.alive {
+                alive.store(false, Ordering::Relaxed);
+            }
             done(Err(RunError::Panicked));
         }
     }
@@ -105,7 +109,7 @@ impl Sandbox {
             let _ = answer.send(result);
         }) {
             Posted::Local => crate::session::wait_for(&reply).unwrap_or(Err(RunError::Panicked)),
-            Posted::Worker(mut slot) => {
+            Posted::Worker(mut slot, _) => {
                 // A session in a worker is called from here: its link
                 // waits for the worker's answer.
                 let shell = slot.as_mut().expect("opened");
@@ -122,7 +126,7 @@ impl Sandbox {
                     }
                 }
             }
-            Posted::Failed(error) => Err(error),
+            Posted::Failed(error, _) => Err(error),
         }
     }
 
@@ -148,37 +152,24 @@ impl Sandbox {
         options: &CallOptions,
         done: impl FnOnce(Result<Run, RunError>) + Send + 'static,
     ) {
-        let done = Arc::new(parking_lot::Mutex::new(Some(done)));
-        let first = done.clone();
-        match self.post_shell_call(command_line, options, move |result| {
-            if let Some(done) = first.lock().take() {
-                done(result);
-            }
-        }) {
+        match self.post_shell_call(command_line, options, done) {
             Posted::Local => {}
-            Posted::Worker(slot) => {
+            Posted::Worker(slot, done) => {
                 drop(slot);
                 let sandbox = self.clone();
                 let line = command_line.to_string();
                 let options = options.clone();
-                let answer = done.clone();
-                let waited = crate::background::submit(Box::new(move || {
-                    let result = sandbox.run_shell_with(&line, &options);
-                    if let Some(done) = answer.lock().take() {
-                        done(result);
-                    }
+                // A task that cannot start (no thread could be made) is
+                // dropped, and its answer with it: it answers then.
+                let answer = Answer {
+                    done: Some(done),
+                    alive: None,
+                };
+                let _ = crate::background::submit(Box::new(move || {
+                    answer.give(sandbox.run_shell_with(&line, &options));
                 }));
-                if let Err(error) = waited
-                    && let Some(done) = done.lock().take()
-                {
-                    done(Err(RunError::Thread(error)));
-                }
             }
-            Posted::Failed(error) => {
-                if let Some(done) = done.lock().take() {
-                    done(Err(error));
-                }
-            }
+            Posted::Failed(error, done) => done(Err(error)),
         }
     }
 
@@ -218,12 +209,12 @@ impl Sandbox {
     /// session, posts the call to its thread (`done` answers it there);
     /// a session in a worker comes back still locked, for the caller to
     /// call through its link.
-    fn post_shell_call(
+    fn post_shell_call<F: FnOnce(Result<Run, RunError>) + Send + 'static>(
         &self,
         command_line: &str,
         options: &CallOptions,
-        done: impl FnOnce(Result<Run, RunError>) + Send + 'static,
-    ) -> Posted<'_> {
+        done: F,
+    ) -> Posted<'_, F> {
         let mut slot = self.shell.lock();
         if slot
             .as_ref()
@@ -238,7 +229,7 @@ impl Sandbox {
             let (output, stdout, stderr) = Output::captured(budget.clone());
             let session = match self.shell_session(&output, Stdin::Empty) {
                 Ok(session) => session,
-                Err(error) => return Posted::Failed(error),
+                Err(error) => return Posted::Failed(error, done),
             };
             *slot = Some(PersistentShell {
                 session,
@@ -250,16 +241,16 @@ impl Sandbox {
         }
         let shell = slot.as_mut().expect("opened above");
         let SessionBackend::Local(jobs) = shell.session.backend() else {
-            return Posted::Worker(slot);
+            return Posted::Worker(slot, done);
         };
         let finish = shell.finish(options);
         let call = match self.call_of(options) {
             Ok(call) => call,
-            Err(error) => return Posted::Failed(error),
+            Err(error) => return Posted::Failed(error, done),
         };
         let answer = Answer {
             done: Some(done),
-            alive: shell.alive.clone(),
+            alive: Some(shell.alive.clone()),
         };
         let source = command_line.to_string();
         let job: Job = Box::new(move |state| {
@@ -289,12 +280,13 @@ impl PersistentShell {
 }
 
 /// Where a shell call went.
-enum Posted<'a> {
+enum Posted<'a, F> {
     /// To the session's thread, which answers it.
     Local,
     /// Nowhere yet: the session lives in a worker, called through its link
-    /// by the holder of this lock.
-    Worker(parking_lot::MutexGuard<'a, Option<PersistentShell>>),
-    /// The session could not be opened.
-    Failed(RunError),
+    /// by the holder of this lock; the answer is the caller's to give.
+    Worker(parking_lot::MutexGuard<'a, Option<PersistentShell>>, F),
+    /// Refused before it ran (the session could not be opened, the call's
+    /// options are wrong); the answer is the caller's to give.
+    Failed(RunError, F),
 }

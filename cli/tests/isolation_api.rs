@@ -248,3 +248,34 @@ fn a_calls_own_cwd_and_variables_reach_the_worker_and_last_for_that_call() {
         .unwrap_err();
     assert_eq!(error.to_string(), "cwd `/nope`: No such file or directory");
 }
+
+#[test]
+fn an_answered_shell_call_is_answered_from_the_worker_too() {
+    let sandbox = Arc::new(isolated().build().unwrap());
+    let (answer, reply) = std::sync::mpsc::channel();
+    for command in ["export N=1", "echo $N"] {
+        let answer = answer.clone();
+        sandbox.run_shell_then(command, &CallOptions::new(), move |run| {
+            answer
+                .send(run.map(|run| run.stdout_text().into_owned()))
+                .unwrap()
+        });
+        assert!(reply.recv().unwrap().is_ok());
+    }
+    let sender = answer.clone();
+    sandbox.run_shell_then("echo $N", &CallOptions::new(), move |run| {
+        sender
+            .send(run.map(|run| run.stdout_text().into_owned()))
+            .unwrap()
+    });
+    assert_eq!(reply.recv().unwrap().unwrap(), "1\n");
+    // Refused before it runs: answered with the refusal.
+    sandbox.run_shell_then("true", &CallOptions::new().cwd("/nope"), move |run| {
+        answer.send(run.map(|_| String::new())).unwrap()
+    });
+    let refused = reply.recv().unwrap().unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "cwd `/nope`: No such file or directory"
+    );
+}

@@ -306,3 +306,18 @@ fn a_calls_own_cwd_and_variables_last_for_that_call() {
         "{error}"
     );
 }
+
+#[test]
+fn an_answered_call_refused_before_it_runs_is_answered_with_the_refusal() {
+    let sandbox = std::sync::Arc::new(Sandbox::builder().build().unwrap());
+    let (answer, reply) = std::sync::mpsc::channel();
+    sandbox.run_shell_then("touch /ran", &CallOptions::new().cwd("/nope"), move |run| {
+        answer.send(run.map(|_| ())).unwrap()
+    });
+    let refused = reply.recv().unwrap().unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "cwd `/nope`: No such file or directory"
+    );
+    assert!(sandbox.read("/ran").is_err());
+}
