@@ -226,3 +226,12 @@ test("a shell call's own cwd and env last for that call", async () => {
   });
   await assert.rejects(sandbox.runCode("1", { cwd: "/p" }), /cwd: only a shell call takes one/);
 });
+
+test("bad child options and call scopes are refused naming what is wrong", async () => {
+  const sandbox = new Sandbox({ files: { "/p/a.txt": "x" } });
+  await assert.rejects(sandbox.child([], { env: { A: 1 } }), /env.A: a string/);
+  await assert.rejects(sandbox.child([], { limits: { maxMemory: "lots" } }), /limits.maxMemory: `lots` is not a size/);
+  await assert.rejects(sandbox.runShell("true", { cwd: 7 }), /cwd: a VFS path/);
+  await assert.rejects(sandbox.runShell("true", { env: { A: 1 } }), /env: an object of strings/);
+  await assert.rejects(sandbox.runShell("true", { cwd: "/p/a.txt" }), (error) => error.code === "ENOTDIR");
+});
