@@ -104,13 +104,13 @@ type Chunks = ThreadsafeFunction<Buffer, (), Buffer, Status, false>;
 /// A stream's chunks, kept for the answer and handed to JavaScript as they
 /// come.
 struct Tee {
-    kept: Arc<Mutex<Vec<u8>>>,
+    kept: goccia::Capture,
     chunks: Chunks,
 }
 
 impl std::io::Write for Tee {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.kept.lock().extend_from_slice(bytes);
+        self.kept.write_all(bytes)?;
         // Non-blocking: the queue is unbounded, so a slow listener delays
         // nothing and loses nothing.
         self.chunks.call(
@@ -200,9 +200,8 @@ impl NativeSandbox {
         // Streamed: each chunk goes to its listener and is kept for the
         // answer too, under the sandbox's output budget.
         let streamed = (on_stdout.is_some() || on_stderr.is_some()).then(|| {
-            let stdout = Arc::new(Mutex::new(Vec::new()));
-            let stderr = Arc::new(Mutex::new(Vec::new()));
-            let sink = |kept: &Arc<Mutex<Vec<u8>>>,
+            let (stdout, stderr) = (goccia::Capture::new(), goccia::Capture::new());
+            let sink = |kept: &goccia::Capture,
                         chunks: Option<Chunks>|
              -> Box<dyn std::io::Write + Send> {
                 match chunks {
@@ -210,7 +209,7 @@ impl NativeSandbox {
                         kept: kept.clone(),
                         chunks,
                     }),
-                    None => Box::new(Kept(kept.clone())),
+                    None => Box::new(kept.clone()),
                 }
             };
             let output = goccia::Output::to_writers(
@@ -237,8 +236,8 @@ impl NativeSandbox {
                         // The streams' listeners are let go here, so nothing
                         // keeps the event loop alive once the promise settles.
                         drop(output);
-                        run.stdout = std::mem::take(&mut *stdout.lock());
-                        run.stderr = std::mem::take(&mut *stderr.lock());
+                        run.stdout = stdout.take();
+                        run.stderr = stderr.take();
                     }
                     // As JSON text, parsed by the JavaScript half: one string
                     // crosses instead of an object built property by property
@@ -283,19 +282,5 @@ impl NativeSandbox {
         let (deferred, promise) = env.create_deferred()?;
         pending.lock().promise(deferred);
         Ok(Either::B(promise))
-    }
-}
-
-/// A stream nobody listens to: kept for the answer.
-struct Kept(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Kept {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
