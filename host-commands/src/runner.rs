@@ -234,10 +234,12 @@ impl HostRunner {
         let bounds = Bounds {
             memory: self.settings.memory,
             processes: self.settings.processes,
-            // One byte past the room: a file that reaches it fails the
-            // read-back on the quota (exit 3, as any write past the quota
-            // does), and none can grow further (EFBIG).
-            file_size: Some(invocation.room.saturating_add(1)),
+            // Exactly the room: a file may fill it and none can grow past
+            // it (EFBIG, which the command sees and reports itself). One
+            // byte more would make a file the quota guard may catch between
+            // the kernel's short write and the command's EFBIG, so the
+            // command would be stopped or not depending on timing.
+            file_size: Some(invocation.room),
         };
         let mut quota = {
             let slot = slot.lock();
