@@ -15,7 +15,8 @@
 //!   against at every host call.
 //! - [`output`]: stdout/stderr sinks with the shared `--max-output` budget.
 //! - [`outcome`]: failure kinds and the exit codes of docs/limits.md.
-//! - [`net`]: the network policy `fetch` is held to (docs/limits.md).
+//! - [`net`]: the network policy the gateway holds every way out to, and
+//!   the secrets it sets on the way (docs/network.md).
 //! - [`audit`]: the trail of security-relevant decisions (`--audit-log`).
 //! - [`host_memory`]: a counting global allocator and the ceiling the shell
 //!   holds its work to.
@@ -40,7 +41,7 @@ pub use audit::{Audit, AuditEvent};
 pub use deadline::{CancelToken, DeadlineSource, Watch};
 pub use limits::{Limits, LimitsError, Overflow, ParseSizeError, parse_size};
 pub use names::{Named, UnknownName};
-pub use net::{AllowedHost, NetPolicy};
+pub use net::{AllowedHost, NetPolicy, Secret, SecretHeader, Secrets};
 pub use outcome::{FailureKind, LimitKind};
 pub use output::{Capture, Output, OutputBudget, Stream};
 pub use stop::Stop;

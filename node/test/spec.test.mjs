@@ -94,7 +94,7 @@ test("a bad value is refused with the same words as every surface", () => {
     [{ limits: { maxMemory: 1 } }, "limits.maxMemory: the memory limit of 1 is out of range: it must be at least 1048576"],
     [{ limits: { maxMemory: "lots" } }, "limits.maxMemory: `lots` is not a size"],
     [{ writable: ["out"] }, "writable: `out` is not an absolute sandbox path"],
-    [{ network: { allowHost: ["http://x/"] } }, "network.allowHost: `http://x/`: give a host and optional port, not a URL"],
+    [{ network: { allowHost: ["http://x/"] } }, "network.allowHost: `http://x/`: give HOST[:PORT][/PATH-PREFIX][@METHOD,...], not a URL"],
   ];
   for (const [spec, words] of bad) {
     assert.throws(() => new Sandbox(spec), (error) => {

@@ -92,7 +92,7 @@ def test_spec_json_round_trips_and_keywords_override_it(tmp_path):
         ({"approve": "maybe"}, "`maybe` is not one of never, always, prompt, client, callback"),
         ({"writable": ["out"]}, "writable=: `out` is not an absolute sandbox path"),
         ({"limits": {"max_memory": 1}}, "Limits(max_memory=): the memory limit of 1 is out of range: it must be at least 1048576"),
-        ({"allow_hosts": ["http://x/"]}, "allow_hosts=: `http://x/`: give a host and optional port, not a URL"),
+        ({"allow_hosts": ["http://x/"]}, "allow_hosts=: `http://x/`: give HOST[:PORT][/PATH-PREFIX][@METHOD,...], not a URL"),
         ({"limits": {"max_memory": "lots"}}, "Limits(max_memory=): `lots` is not a size"),
         ({"spec": {"limits": {"maxMemory": "lots"}}}, "Limits(max_memory=): `lots` is not a size"),
         ({"spec": {"network": {"allowHosts": []}}}, "network.allowHosts: no such setting"),

@@ -244,5 +244,15 @@ fn bad_allow_host_values_are_usage_errors() {
     Project::new()
         .goccia(&["run", "/x.js", "--allow-host", "http://example.com/"])
         .assert_code(2)
-        .stderr_has("give a host and optional port, not a URL");
+        .stderr_has("give HOST[:PORT][/PATH-PREFIX][@METHOD,...], not a URL");
+    for (bad, says) in [
+        ("a.*.example", "a wildcard is only allowed as a leading `*.`"),
+        ("example.com@GE T", "`GE T` is not an HTTP method"),
+        ("example.com:0", "invalid port"),
+    ] {
+        Project::new()
+            .goccia(&["run", "/x.js", "--allow-host", bad])
+            .assert_code(2)
+            .stderr_has(says);
+    }
 }

@@ -462,7 +462,7 @@ fn a_bad_value_is_refused_with_the_same_words_everywhere() {
             body: json!({"network": {"allowHost": ["http://x/"]}}),
             flag_name: "--allow-host",
             json_name: "network.allowHost",
-            words: "`http://x/`: give a host and optional port, not a URL",
+            words: "`http://x/`: give HOST[:PORT][/PATH-PREFIX][@METHOD,...], not a URL",
         },
     ];
     let project = project();

@@ -1,95 +1,24 @@
-//! The network policy (docs/limits.md): which hosts `fetch` may reach, whether
-//! private addresses are refused after resolution, and how much of a
-//! response body a guest may receive. Pure data and decisions; the HTTP
-//! client lives in the builtins.
+//! The network policy (docs/network.md): which requests the gateway lets
+//! out (the rules), which private addresses they may reach, the secrets it
+//! sets on the way out, the roots it trusts upstream, and how much of a
+//! response body a guest may receive. Pure data and decisions; the
+//! gateway (`goccia-gateway`) acts on them.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use thiserror::Error;
+mod rule;
+mod secrets;
+
+pub use rule::{AllowHostError, AllowedHost, canonical_host, host_matches, normalize_path};
+pub use secrets::{PLACEHOLDER_PREFIX, Secret, SecretError, SecretHeader, Secrets};
 
 /// Default cap on one response body (16 MiB).
 pub const DEFAULT_FETCH_MAX_BYTES: u64 = 16 << 20;
 
 /// Redirects followed at most (each one rechecked against the policy).
 pub const MAX_REDIRECTS: u32 = 10;
-
-/// One allow-list entry (`host[:port]`): a lowercase host name or address
-/// literal, and a port (`None`: any port).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AllowedHost {
-    /// Lowercase, no trailing dot, IPv6 without brackets.
-    pub host: String,
-    /// The one port allowed, or any.
-    pub port: Option<u16>,
-}
-
-/// Why an allow-list entry could not be read.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum AllowHostError {
-    /// No host before the port.
-    #[error("`{0}`: empty host")]
-    Empty(String),
-    /// The port is not a number from 1 to 65535.
-    #[error("`{0}`: invalid port")]
-    Port(String),
-    /// A URL, a path or credentials instead of a host.
-    #[error("`{0}`: give a host and optional port, not a URL")]
-    NotAHost(String),
-}
-
-impl AllowedHost {
-    /// Parses `host`, `host:port`, `[v6]`, `[v6]:port`.
-    pub fn parse(text: &str) -> Result<AllowedHost, AllowHostError> {
-        let error = || AllowHostError::NotAHost(text.to_string());
-        if text.contains("://") || text.contains('/') || text.contains('@') {
-            return Err(error());
-        }
-        let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-            let (address, after) = rest.split_once(']').ok_or_else(error)?;
-            address.parse::<Ipv6Addr>().map_err(|_| error())?;
-            match after.strip_prefix(':') {
-                Some(port) => (address.to_string(), Some(port)),
-                None if after.is_empty() => (address.to_string(), None),
-                None => return Err(error()),
-            }
-        } else {
-            match text.rsplit_once(':') {
-                Some((host, port)) => (host.to_string(), Some(port)),
-                None => (text.to_string(), None),
-            }
-        };
-        if host.is_empty() {
-            return Err(AllowHostError::Empty(text.to_string()));
-        }
-        let port = match port {
-            Some(port) => Some(
-                port.parse::<u16>()
-                    .ok()
-                    .filter(|p| *p != 0)
-                    .ok_or_else(|| AllowHostError::Port(text.to_string()))?,
-            ),
-            None => None,
-        };
-        Ok(AllowedHost {
-            host: canonical_host(&host),
-            port,
-        })
-    }
-
-    fn matches(&self, host: &str, port: u16) -> bool {
-        self.host == host && self.port.is_none_or(|p| p == port)
-    }
-}
-
-/// Host names compare lowercase, without a trailing dot; IPv6 literals
-/// without brackets.
-pub fn canonical_host(host: &str) -> String {
-    host.trim_start_matches('[')
-        .trim_end_matches(']')
-        .trim_end_matches('.')
-        .to_ascii_lowercase()
-}
 
 /// What `fetch` may do. Cheap to clone (shared), inherited by children.
 /// Built with [`NetPolicy::builder`]; the default allows nothing.
@@ -119,6 +48,8 @@ struct Policy {
     allowed: Vec<AllowedHost>,
     deny_private_ranges: bool,
     max_body_bytes: u64,
+    secrets: Secrets,
+    ca_files: Vec<PathBuf>,
 }
 
 impl Default for NetPolicy {
@@ -149,7 +80,9 @@ impl NetPolicyBuilder {
     }
 
     /// Refuses loopback, private, link-local and other non-public
-    /// addresses after an allowed host is resolved (and on redirects).
+    /// addresses even when a rule names them literally (without it, only
+    /// a rule naming the address, or `localhost` for loopback, reaches
+    /// one).
     pub fn refuse_private_ranges(self) -> Self {
         self.private_ranges_refused(true)
     }
@@ -158,6 +91,19 @@ impl NetPolicyBuilder {
     /// [`NetPolicyBuilder::refuse_private_ranges`]).
     pub fn private_ranges_refused(mut self, refused: bool) -> Self {
         self.policy.deny_private_ranges = refused;
+        self
+    }
+
+    /// The secrets the gateway sets on the way out.
+    pub fn secrets(mut self, secrets: Secrets) -> Self {
+        self.policy.secrets = secrets;
+        self
+    }
+
+    /// Trusts the certificate authorities in `pem` (a file) upstream,
+    /// besides the system's roots.
+    pub fn ca_file(mut self, pem: impl Into<PathBuf>) -> Self {
+        self.policy.ca_files.push(pem.into());
         self
     }
 
@@ -183,6 +129,8 @@ impl NetPolicy {
                 allowed: Vec::new(),
                 deny_private_ranges: false,
                 max_body_bytes: DEFAULT_FETCH_MAX_BYTES,
+                secrets: Secrets::default(),
+                ca_files: Vec::new(),
             },
         }
     }
@@ -202,18 +150,79 @@ impl NetPolicy {
         self.inner.max_body_bytes
     }
 
-    /// Whether `host` (canonical) at `port` is on the allow-list.
+    /// The secrets set on the way out.
+    pub fn secret_set(&self) -> &Secrets {
+        &self.inner.secrets
+    }
+
+    /// The extra upstream roots (PEM files).
+    pub fn ca_files(&self) -> &[PathBuf] {
+        &self.inner.ca_files
+    }
+
+    /// Whether some rule names `host` at `port` (whatever the method and
+    /// path).
     pub fn allows(&self, host: &str, port: u16) -> bool {
         let host = canonical_host(host);
         self.inner
             .allowed
             .iter()
-            .any(|entry| entry.matches(&host, port))
+            .any(|entry| entry.matches_host(&host, port))
     }
 
-    /// Whether a resolved address may be connected to.
-    pub fn allows_address(&self, address: IpAddr) -> bool {
-        !self.inner.deny_private_ranges || !is_private(address)
+    /// The first rule that allows `method` to `path` at `host` and `port`.
+    pub fn rule_for(
+        &self,
+        method: &str,
+        host: &str,
+        port: u16,
+        path: &str,
+    ) -> Option<&AllowedHost> {
+        let host = canonical_host(host);
+        let path = normalize_path(path);
+        self.inner
+            .allowed
+            .iter()
+            .find(|entry| entry.permits(method, &host, port, &path))
+    }
+
+    /// Whether what is sent to `host` at `port` must be read to be checked
+    /// (a rule narrows it by method or path, or a secret is bound to it):
+    /// such a host is never tunnelled blind.
+    pub fn inspects(&self, host: &str, port: u16) -> bool {
+        let host = canonical_host(host);
+        let rules = self
+            .inner
+            .allowed
+            .iter()
+            .filter(|entry| entry.matches_host(&host, port));
+        let mut any = false;
+        let mut every_narrows = true;
+        for rule in rules {
+            any = true;
+            every_narrows &= rule.inspects_requests();
+        }
+        (any && every_narrows) || self.inner.secrets.bound_to(&host)
+    }
+
+    /// Whether a name allowed at `host` and `port` may connect to
+    /// `address`: a public one always; a private one (loopback, private,
+    /// link-local, metadata) only when a rule for it names that address
+    /// literally (or is `localhost` and the address is loopback), and the
+    /// policy does not refuse private ranges outright. So a name that
+    /// resolves (or is rebound) to a private address is refused.
+    pub fn allows_address(&self, host: &str, port: u16, address: IpAddr) -> bool {
+        if !is_private(address) {
+            return true;
+        }
+        if self.inner.deny_private_ranges {
+            return false;
+        }
+        let host = canonical_host(host);
+        self.inner
+            .allowed
+            .iter()
+            .any(|entry| entry.matches_host(&host, port) && entry.names_address(address))
     }
 }
 
@@ -268,20 +277,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn allow_entries_parse_and_match() {
-        let entry = AllowedHost::parse("API.Example.com.:8443").unwrap();
-        assert_eq!(
-            entry,
-            AllowedHost {
-                host: "api.example.com".into(),
-                port: Some(8443)
-            }
-        );
-        let v6 = AllowedHost::parse("[::1]:80").unwrap();
-        assert_eq!(v6.host, "::1");
+    fn the_policy_finds_the_rule_that_allows() {
         let policy = NetPolicy::builder()
-            .allow(entry)
-            .allow(AllowedHost::parse("example.org").unwrap())
+            .allow(AllowedHost::parse("API.example.com:8443").unwrap())
+            .allow(AllowedHost::parse("example.org/v1@GET").unwrap())
             .max_body_bytes(1)
             .build();
         assert!(policy.allows("api.example.com", 8443));
@@ -291,11 +290,33 @@ mod tests {
             !policy.allows("sub.example.org", 443),
             "no implicit subdomains"
         );
-        for bad in [
-            "", ":80", "http://x", "x/y", "a@b", "x:0", "x:99999", "[::1", "[zz]",
-        ] {
-            assert!(AllowedHost::parse(bad).is_err(), "{bad}");
-        }
+        let rule = policy.rule_for("GET", "example.org", 80, "/v1/x").unwrap();
+        assert_eq!(rule.to_string(), "example.org/v1@GET");
+        assert!(
+            policy
+                .rule_for("POST", "example.org", 80, "/v1/x")
+                .is_none()
+        );
+        assert!(policy.inspects("example.org", 443));
+        assert!(!policy.inspects("api.example.com", 8443));
+    }
+
+    #[test]
+    fn private_addresses_need_a_literal_rule() {
+        let policy = NetPolicy::builder()
+            .allow(AllowedHost::parse("127.0.0.1:8080").unwrap())
+            .allow(AllowedHost::parse("rebind.test").unwrap())
+            .build();
+        let loopback: IpAddr = "127.0.0.1".parse().unwrap();
+        assert!(policy.allows_address("127.0.0.1", 8080, loopback));
+        assert!(!policy.allows_address("rebind.test", 80, loopback));
+        assert!(!policy.allows_address("rebind.test", 80, "169.254.169.254".parse().unwrap()));
+        assert!(policy.allows_address("rebind.test", 80, "93.184.216.34".parse().unwrap()));
+        let strict = NetPolicy::builder()
+            .allow(AllowedHost::parse("127.0.0.1:8080").unwrap())
+            .refuse_private_ranges()
+            .build();
+        assert!(!strict.allows_address("127.0.0.1", 8080, loopback));
     }
 
     #[test]
