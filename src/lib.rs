@@ -34,7 +34,7 @@ pub use session::ShellSession;
 pub use snapshots::SnapshotId;
 pub use spec::{
     Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, NetworkSpec, SandboxSpec,
-    SeedSpec, SpecError, Spelling, Widening,
+    SecretSource, SeedSpec, SpecError, Spelling, Widening,
 };
 
 pub use goccia_core::host_memory;

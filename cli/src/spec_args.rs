@@ -139,19 +139,43 @@ pub struct SpecArgs {
         help_heading = "Host commands"
     )]
     pub host_command_memory: String,
-    /// Let fetch, curl and wget reach this host (any port, or only the one
-    /// given); repeatable. Without it every request is refused.
+    /// Let fetch, curl, wget and host commands reach this host (exact or
+    /// `*.suffix`; any port or only the one given; optionally only under a
+    /// path prefix and with these methods); repeatable. Without it every
+    /// request is refused. A private address is reached only by a rule
+    /// naming it (or `localhost`).
     #[arg(
         long = "allow-host",
         visible_alias = "allowed-host",
-        value_name = "HOST[:PORT]",
+        value_name = "HOST[:PORT][/PATH][@METHOD,...]",
         help_heading = "Network"
     )]
     pub allow_host: Vec<String>,
     /// Refuse loopback, private, link-local and other non-public addresses
-    /// after resolving an allowed host.
+    /// even when a rule names them.
     #[arg(long = "deny-private-ranges", help_heading = "Network")]
     pub deny_private_ranges: bool,
+    /// A secret the guest never sees: its value read from a file (`@FILE`)
+    /// or goccia's environment (`env:VAR`), never written here. The guest's
+    /// variable NAME holds a placeholder; repeatable.
+    #[arg(
+        long = "secret",
+        value_name = "NAME=@FILE|env:VAR",
+        help_heading = "Network"
+    )]
+    pub secret: Vec<String>,
+    /// Sets a header with secrets on requests to a host (overwriting the
+    /// guest's): `api.example.com:Authorization=Bearer {NAME}`; repeatable.
+    #[arg(
+        long = "secret-header",
+        value_name = "HOST:HEADER=TEMPLATE",
+        help_heading = "Network"
+    )]
+    pub secret_header: Vec<String>,
+    /// Trust this PEM file's authorities upstream besides the system's
+    /// roots; repeatable.
+    #[arg(long = "ca-file", value_name = "PEM", help_heading = "Network")]
+    pub ca_file: Vec<std::path::PathBuf>,
     /// Largest response body fetch returns.
     #[arg(
         long = "fetch-max-bytes",
@@ -323,6 +347,25 @@ impl SpecArgs {
             spec.network.deny_private_ranges =
                 spec.network.deny_private_ranges || self.deny_private_ranges;
         }
+        for given in &self.secret {
+            let (name, source) = given.split_once('=').ok_or_else(|| {
+                SpecError::new(
+                    "network.secrets",
+                    format!("`{given}`: give NAME=@FILE or NAME=env:VAR"),
+                )
+                .spelled(Spelling::Flag)
+            })?;
+            // Never echo what was given: it may be the value itself.
+            let source = source.parse().map_err(|why| {
+                SpecError::new("network.secrets", format!("secret `{name}`: {why}"))
+                    .spelled(Spelling::Flag)
+            })?;
+            spec.network.secrets.insert(name.to_string(), source);
+        }
+        spec.network
+            .secret_headers
+            .extend(self.secret_header.iter().cloned());
+        spec.network.ca_files.extend(self.ca_file.iter().cloned());
         if set("fetch_max_bytes") {
             spec.network.fetch_max_bytes = size("network.fetchMaxBytes", &self.fetch_max_bytes)?;
         }

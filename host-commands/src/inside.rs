@@ -1,8 +1,9 @@
 //! The launcher inside the jail: the goccia binary, bound read-only at
 //! `/.goccia-launcher`, started as `.goccia-launcher __goccia-host-exec
-//! [--write <path>]... -- <program> <args>...`. It adds Landlock on top of
-//! the jail's mounts — read and execute everywhere the jail shows, write
-//! only under the writable paths, `/tmp` and `/dev`, no TCP — and then
+//! [--write <path>]... [--connect <port>] -- <program> <args>...`. It adds
+//! Landlock on top of the jail's mounts — read and execute everywhere the
+//! jail shows, write only under the writable paths, `/tmp` and `/dev`, TCP
+//! only to the gateway's port when given — and then
 //! executes the program in its place. `--probe` reports whether Landlock
 //! held instead.
 
@@ -25,6 +26,7 @@ pub fn run_inside_if_requested() -> Option<i32> {
 
 fn main(args: &[OsString]) -> i32 {
     let mut writable: Vec<OsString> = vec!["/tmp".into(), "/dev".into()];
+    let mut connect: Vec<u16> = Vec::new();
     let mut probe = false;
     let mut rest = args.iter();
     let program: Vec<OsString> = loop {
@@ -37,13 +39,17 @@ fn main(args: &[OsString]) -> i32 {
                 Some(path) => writable.push(path.clone()),
                 None => return usage("--write needs a path"),
             },
+            Some("--connect") => match rest.next().and_then(|port| port.to_str()?.parse().ok()) {
+                Some(port) => connect.push(port),
+                None => return usage("--connect needs a port"),
+            },
             Some("--probe") => probe = true,
             Some("--") => break rest.cloned().collect(),
             Some(other) => return usage(&format!("unknown option {other}")),
             None => break Vec::new(),
         }
     };
-    let held = restrict(&writable);
+    let held = restrict(&writable, &connect);
     if probe {
         match &held {
             Ok(()) => println!("landlock enforced"),
@@ -95,9 +101,9 @@ fn usage(message: &str) -> i32 {
 }
 
 #[cfg(target_os = "linux")]
-fn restrict(writable: &[OsString]) -> Result<(), String> {
+fn restrict(writable: &[OsString], connect: &[u16]) -> Result<(), String> {
     use landlock::{
-        ABI, Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr,
+        ABI, Access, AccessFs, AccessNet, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
         RulesetCreatedAttr, RulesetStatus,
     };
     let abi = ABI::V9;
@@ -117,6 +123,12 @@ fn restrict(writable: &[OsString]) -> Result<(), String> {
                 .map_err(|e| text(&e))?;
         }
     }
+    // TCP only to the gateway's proxy, when the jail has it.
+    for port in connect {
+        ruleset = ruleset
+            .add_rule(NetPort::new(*port, AccessNet::ConnectTcp))
+            .map_err(|e| text(&e))?;
+    }
     let status = ruleset.restrict_self().map_err(|e| text(&e))?;
     match status.ruleset {
         RulesetStatus::NotEnforced => Err("the kernel does not enforce Landlock".to_string()),
@@ -125,6 +137,6 @@ fn restrict(writable: &[OsString]) -> Result<(), String> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn restrict(_writable: &[OsString]) -> Result<(), String> {
+fn restrict(_writable: &[OsString], _connect: &[u16]) -> Result<(), String> {
     Err("Landlock needs Linux".to_string())
 }

@@ -144,6 +144,38 @@ pub struct Jail<'a> {
     /// The size of the private `/tmp` (a tmpfs, which is memory): the
     /// room the fs quota has left, at least one page.
     pub tmp_bytes: u64,
+    /// With the gateway: the host file of the certificate bundle the
+    /// jail's clients trust. The jail then runs in the network namespace
+    /// made for it (loopback and the proxy only) instead of bubblewrap's
+    /// empty one.
+    pub gateway_bundle: Option<&'a Path>,
+}
+
+/// Where the jail's certificate bundle is bound inside.
+pub const BUNDLE_INSIDE: &str = "/.goccia-ca.pem";
+
+/// The variables that point the jail's clients at the gateway and its
+/// bundle: proxies in both spellings (`NO_PROXY` empty, so nothing
+/// bypasses it), and the bundle for OpenSSL, curl, Python's requests and
+/// pip, git and Node.
+fn gateway_env() -> Vec<(&'static str, &'static str)> {
+    let proxy = goccia_gateway::jail_net::PROXY_URL;
+    let mut env = Vec::new();
+    for name in ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] {
+        env.push((name, proxy));
+    }
+    env.extend([("NO_PROXY", ""), ("no_proxy", "")]);
+    for name in [
+        "SSL_CERT_FILE",
+        "CURL_CA_BUNDLE",
+        "REQUESTS_CA_BUNDLE",
+        "PIP_CERT",
+        "GIT_SSL_CAINFO",
+        "NODE_EXTRA_CA_CERTS",
+    ] {
+        env.push((name, BUNDLE_INSIDE));
+    }
+    env
 }
 
 impl Jail<'_> {
@@ -152,10 +184,11 @@ impl Jail<'_> {
     pub fn argv(&self, args: &[String]) -> Vec<OsString> {
         let mut argv: Vec<OsString> = vec![self.bwrap.into()];
         let mut add = |items: &[&str]| argv.extend(items.iter().map(OsString::from));
+        add(&["--unshare-user", "--unshare-pid"]);
+        if self.gateway_bundle.is_none() {
+            add(&["--unshare-net"]);
+        }
         add(&[
-            "--unshare-user",
-            "--unshare-pid",
-            "--unshare-net",
             "--unshare-ipc",
             "--unshare-uts",
             "--unshare-cgroup-try",
@@ -231,6 +264,9 @@ impl Jail<'_> {
             let inside = format!("/{LAUNCHER_NAME}");
             argv.extend(["--ro-bind".into(), launcher.into(), inside.into()]);
         }
+        if let Some(bundle) = self.gateway_bundle {
+            argv.extend(["--ro-bind".into(), bundle.into(), BUNDLE_INSIDE.into()]);
+        }
         let cwd_bound = self.cwd.components().next().is_some_and(|top| {
             self.view
                 .entries
@@ -245,6 +281,11 @@ impl Jail<'_> {
             }
             argv.extend(["--setenv".into(), name.into(), value.into()]);
         }
+        if self.gateway_bundle.is_some() {
+            for (name, value) in gateway_env() {
+                argv.extend(["--setenv".into(), name.into(), value.into()]);
+            }
+        }
         argv.extend(
             [
                 "--setenv", "PATH", JAIL_PATH, "--setenv", "HOME", "/tmp", "--",
@@ -254,6 +295,12 @@ impl Jail<'_> {
         if let Some(_launcher) = self.launcher {
             argv.push(format!("/{LAUNCHER_NAME}").into());
             argv.push(crate::inside::LAUNCHER_ARG.into());
+            if self.gateway_bundle.is_some() {
+                argv.extend([
+                    "--connect".into(),
+                    goccia_gateway::jail_net::PROXY_PORT.to_string().into(),
+                ]);
+            }
             for path in &self.view.writable {
                 argv.extend(["--write".into(), path.as_str().into()]);
             }

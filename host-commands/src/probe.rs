@@ -116,6 +116,7 @@ fn probe(bwrap: &Path, launcher: Option<&Path>) -> Result<Backend, String> {
                 processes: 16,
                 file_size: None,
             },
+            None,
         );
         for dir in ["/bin", "/lib", "/lib64"] {
             if let Ok(target) = std::fs::read_link(dir) {

@@ -18,6 +18,8 @@ use goccia_vfs::policy::{PolicyMode, WritePolicy, escalation_hint};
 use goccia_vfs::{FsError, QuotaKind, SharedVfs, Snapshot, Vfs, VfsPath};
 use parking_lot::Mutex;
 
+use goccia_gateway::proxy::Gateway;
+
 use crate::jail::{Jail, View};
 use crate::probe::{Backend, backend};
 use crate::programs::Program;
@@ -42,6 +44,9 @@ pub struct HostSettings {
     /// The goccia binary, bound inside to add Landlock (none: Landlock is
     /// reported missing).
     pub launcher: Option<PathBuf>,
+    /// The sandbox's gateway: with a rule in it, commands reach it as
+    /// their HTTP proxy (docs/network.md); without, they have no network.
+    pub gateway: Option<Arc<Gateway>>,
 }
 
 impl HostSettings {
@@ -54,6 +59,7 @@ impl HostSettings {
             processes: 256,
             bwrap: PathBuf::from("bwrap"),
             launcher: std::env::current_exe().ok(),
+            gateway: None,
         }
     }
 }
@@ -66,6 +72,9 @@ type Scratches = HashMap<usize, (Weak<parking_lot::Mutex<Vfs>>, Arc<Mutex<Option
 pub struct HostRunner {
     settings: HostSettings,
     scratches: Mutex<Scratches>,
+    /// The certificate bundle the jails trust, written when first needed
+    /// (removed with the runner).
+    bundle: Mutex<Option<tempfile::TempPath>>,
 }
 
 impl std::fmt::Debug for HostRunner {
@@ -128,11 +137,38 @@ pub enum Invoked {
 }
 
 impl HostRunner {
+    /// The host file of the bundle the jails trust (the system's roots,
+    /// the CA files and the sandbox's authority), written once.
+    fn bundle_for(&self, gateway: &Gateway) -> Result<PathBuf, String> {
+        let mut slot = self.bundle.lock();
+        if let Some(path) = slot.as_ref() {
+            return Ok(path.to_path_buf());
+        }
+        let pem = gateway.jail_bundle()?;
+        let mut file = tempfile::Builder::new()
+            .prefix("goccia-ca-")
+            .suffix(".pem")
+            .tempfile()
+            .map_err(|error| error.to_string())?;
+        std::io::Write::write_all(&mut file, &pem).map_err(|error| error.to_string())?;
+        // Readable by the jail's own user (a sandbox id when goccia is root).
+        std::fs::set_permissions(
+            file.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o644),
+        )
+        .map_err(|error| error.to_string())?;
+        let path = file.into_temp_path();
+        let found = path.to_path_buf();
+        *slot = Some(path);
+        Ok(found)
+    }
+
     /// Host commands as `settings` say.
     pub fn new(settings: HostSettings) -> Arc<HostRunner> {
         Arc::new(HostRunner {
             settings,
             scratches: Mutex::new(HashMap::new()),
+            bundle: Mutex::new(None),
         })
     }
 
@@ -208,7 +244,31 @@ impl HostRunner {
                 scratch.identity(),
             )
         };
+        let gateway = self.settings.gateway.as_ref().filter(|g| g.is_open());
+        let bundle = match gateway.map(|gateway| self.bundle_for(gateway)).transpose() {
+            Ok(bundle) => bundle,
+            Err(why) => {
+                return Invoked::Failed {
+                    status: 126,
+                    message: format!("{name}: cannot prepare the sandbox's network: {why}"),
+                };
+            }
+        };
+        let network = match gateway.map(|gateway| {
+            goccia_gateway::jail_net::Handover::new()
+                .map(|handover| crate::spawn::JailNetwork { gateway, handover })
+        }) {
+            Some(Err(error)) => {
+                return Invoked::Failed {
+                    status: 126,
+                    message: format!("{name}: cannot prepare the sandbox's network: {error}"),
+                };
+            }
+            Some(Ok(network)) => Some(network),
+            None => None,
+        };
         let jail = Jail {
+            gateway_bundle: bundle.as_deref(),
             bwrap: &backend.bwrap,
             scratch: &root,
             view: &view,
@@ -254,6 +314,7 @@ impl HostRunner {
             invocation.watch,
             bounds,
             Some(&mut guard),
+            network,
         );
         let exit = |reason: String| {
             invocation

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 use std::os::fd::OwnedFd;
 
 use goccia_core::{Stop, Watch};
+use goccia_gateway::jail_net::{ChildSide, Handover};
+use goccia_gateway::proxy::Gateway;
 use goccia_shell::io::{SharedReader, SharedWriter};
 use parking_lot::Mutex;
 
@@ -112,9 +114,10 @@ impl Identity {
             .map_or_else(|| unsafe { libc::getuid() }, |(uid, _)| uid)
     }
 
-    /// Limits and the identity applied to `command` in the child, before
-    /// bubblewrap starts: only async-signal-safe calls after the fork.
-    pub fn prepare(self, command: &mut Command, bounds: Bounds) {
+    /// Limits, the jail's own network (when it has the gateway) and the
+    /// identity applied to `command` in the child, before bubblewrap
+    /// starts: only async-signal-safe calls after the fork.
+    pub fn prepare(self, command: &mut Command, bounds: Bounds, network: Option<ChildSide>) {
         let memory = bounds.memory as libc::rlim_t;
         let file_size = bounds.file_size.map(|bytes| bytes as libc::rlim_t);
         // A sandbox's own id runs nothing else; goccia's own user may.
@@ -146,6 +149,12 @@ impl Identity {
                 // Only the standard streams cross into the jail: nothing
                 // goccia's own parent left open (docs/security.md).
                 goccia_confine::descriptors::close_on_exec_from(3, ceiling)?;
+                // Its own network namespace, made while still able to
+                // (before the identity drops): loopback and the proxy's
+                // socket only (docs/network.md).
+                if let Some(network) = network {
+                    network.enter()?;
+                }
                 if let Some((uid, gid)) = drop_to
                     && (libc::setgroups(0, std::ptr::null()) != 0
                         || libc::setgid(gid) != 0
@@ -167,8 +176,18 @@ pub type Guard<'a> = &'a mut (dyn FnMut() -> Option<Stop> + Send);
 /// How often a [`Guard`] is asked, at most.
 pub const GUARD_EVERY: Duration = Duration::from_millis(50);
 
+/// The gateway a command's jail reaches, and the ends its proxy socket
+/// comes back over (docs/network.md).
+pub struct JailNetwork<'a> {
+    /// The sandbox's gateway.
+    pub gateway: &'a Arc<Gateway>,
+    /// Carries the listening socket out of the child.
+    pub handover: Handover,
+}
+
 /// Runs `argv` (bubblewrap's command line) with the shell's descriptors,
-/// under `bounds`, `watch` and `guard`.
+/// under `bounds`, `watch` and `guard`; with `network`, in a network
+/// namespace whose only way out is the gateway.
 pub fn run(
     argv: &[OsString],
     identity: Identity,
@@ -176,6 +195,7 @@ pub fn run(
     watch: &Watch,
     bounds: Bounds,
     guard: Option<Guard<'_>>,
+    network: Option<JailNetwork<'_>>,
 ) -> io::Result<Ended> {
     let (stdin, stdout, stderr, fds) = match streams {
         Streams::Shell {
@@ -212,8 +232,26 @@ pub fn run(
         // The caller's pipe ends, pumped by the caller.
         command.stdin(input).stdout(output).stderr(error);
     }
-    identity.prepare(&mut command, bounds);
+    identity.prepare(
+        &mut command,
+        bounds,
+        network
+            .as_ref()
+            .map(|network| network.handover.child_side()),
+    );
     let mut child = command.spawn()?;
+    // The proxy serves until this call returns (dropping it stops it).
+    let _serving = match network {
+        Some(JailNetwork { gateway, handover }) => match handover.receive() {
+            Ok(listener) => Some(gateway.serve(listener, watch.clone())),
+            Err(error) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(error);
+            }
+        },
+        None => None,
+    };
     let stop: Arc<Mutex<Option<Stop>>> = Arc::default();
     let read_only = Arc::new(AtomicBool::new(false));
     let mut pumps = Vec::new();

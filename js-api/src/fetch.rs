@@ -1,10 +1,10 @@
 //! `fetch` as the host performs it: the gateway's checked request
 //! (docs/network.md), and the shells' network (`curl`, `wget`) over it.
 
+use goccia_core::{Advice, Audit, NetPolicy, Watch};
 pub use goccia_gateway::fetch::{
     FetchContext, FetchError, FetchRelay, FetchRequest, FetchResponse, Relay, Url, fetch,
 };
-use goccia_core::{Advice, Audit, NetPolicy, Watch};
 
 /// The network of a sandbox's shells (`curl`, `wget`): the same checks,
 /// hops and caps as `fetch`, through the relay when the sandbox is

@@ -72,7 +72,7 @@ impl SandboxSpec {
         let mut engine = Engine {
             limits: self.limits.to_limits(),
             mode: self.mode,
-            network: self.network_policy(),
+            network: self.network_policy()?,
             audit,
             advice: extras
                 .advice
@@ -84,7 +84,10 @@ impl SandboxSpec {
                 .collect(),
             ..Engine::default()
         };
-        let host = self.host_runner()?;
+        // Each secret's variable holds its placeholder (docs/network.md).
+        let placeholders = engine.network.secret_set().guest_env();
+        engine.env.extend(placeholders);
+        let host = self.host_runner(&engine)?;
         if let Some(runner) = &host {
             engine.programs = goccia_vm::HostPrograms(Some(runner.clone()));
         }
@@ -167,10 +170,11 @@ impl SandboxSpec {
         }
     }
 
-    /// The network policy: the allow-list (validated), private ranges,
-    /// the body cap.
-    fn network_policy(&self) -> NetPolicy {
-        NetPolicy::builder()
+    /// The network policy: the rules (validated), private ranges, the
+    /// body cap, the secrets (read now) and the upstream roots.
+    fn network_policy(&self) -> Result<NetPolicy, SetupError> {
+        let secrets = self.network.secrets().map_err(SetupError::Spec)?;
+        let builder = NetPolicy::builder()
             .allow_all(
                 self.network
                     .allow_host
@@ -179,11 +183,21 @@ impl SandboxSpec {
             )
             .private_ranges_refused(self.network.deny_private_ranges)
             .max_body_bytes(self.network.fetch_max_bytes)
-            .build()
+            .secrets(secrets);
+        let builder = self
+            .network
+            .ca_files
+            .iter()
+            .fold(builder, |builder, path| builder.ca_file(path.clone()));
+        Ok(builder.build())
     }
 
-    /// The host commands' runner, if any were asked for.
-    fn host_runner(&self) -> Result<Option<Arc<goccia_host_commands::HostRunner>>, SetupError> {
+    /// The host commands' runner, if any were asked for, with the
+    /// sandbox's gateway as their only way out.
+    fn host_runner(
+        &self,
+        engine: &Engine,
+    ) -> Result<Option<Arc<goccia_host_commands::HostRunner>>, SetupError> {
         if self.host_commands.is_empty() {
             return Ok(None);
         }
@@ -202,6 +216,11 @@ impl SandboxSpec {
         }
         let mut settings = goccia_host_commands::HostSettings::new(programs);
         settings.memory = self.host_command_memory;
+        settings.gateway = Some(goccia_gateway::proxy::Gateway::new(
+            engine.network.clone(),
+            engine.audit.clone(),
+            engine.advice.clone(),
+        ));
         #[cfg(feature = "test-hooks")]
         if let Ok(bwrap) = std::env::var("GOCCIA_TEST_BWRAP") {
             settings.bwrap = std::path::PathBuf::from(bwrap);

@@ -16,7 +16,7 @@
 //! | `exclude`, `gitignore`, `symlinks` | nothing left out, `.gitignore` not read, links `refuse` |
 //! | `env` | no variables |
 //! | `limits` | [`Limits::default`](crate::Limits) (30 s, 512 MiB, 1 GiB of files, ...) |
-//! | `network` | nothing allowed, private ranges not refused, bodies up to 16 MiB |
+//! | `network` | nothing allowed (a private address only by a rule naming it), bodies up to 16 MiB, no secrets, the system's roots |
 //! | `policy`, `writable`, `approve` | `full`, no extra roots, `never` |
 //! | `isolation` | `none` (in this process) |
 //! | `hostCommands`, `hostCommandMemory` | none, 1 GiB |
@@ -34,6 +34,7 @@ mod build;
 mod ceiling;
 mod error;
 pub mod limits;
+mod network;
 mod seeds;
 mod settings;
 mod sizes;
@@ -140,18 +141,29 @@ impl Default for SandboxSpec {
     }
 }
 
-/// What `fetch`, `curl` and `wget` may reach.
+/// What goes out through the gateway (docs/network.md): `fetch`, `curl`,
+/// `wget` and host commands alike.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct NetworkSpec {
-    /// `host[:port]` entries (default: none, every request refused).
+    /// `HOST[:PORT][/PATH-PREFIX][@METHOD,...]` rules (default: none,
+    /// every request refused).
     pub allow_host: Vec<String>,
-    /// Refuse loopback, private and link-local addresses after
-    /// resolution (default: false).
+    /// Refuse loopback, private and link-local addresses even when a rule
+    /// names them literally (default: false; without a literal rule they
+    /// are refused anyway).
     pub deny_private_ranges: bool,
     /// The largest response body (default 16 MiB).
     #[serde(deserialize_with = "sizes::size")]
     pub fetch_max_bytes: u64,
+    /// Secrets by name: where each value is read from (default: none).
+    pub secrets: BTreeMap<String, SecretSource>,
+    /// `HOST:Header=template {NAME}` bindings of secrets to the headers
+    /// of requests to some hosts (default: none).
+    pub secret_headers: Vec<String>,
+    /// PEM files of authorities trusted upstream besides the system's
+    /// roots (default: none).
+    pub ca_files: Vec<PathBuf>,
 }
 
 impl Default for NetworkSpec {
@@ -160,6 +172,108 @@ impl Default for NetworkSpec {
             allow_host: Vec::new(),
             deny_private_ranges: false,
             fetch_max_bytes: goccia_core::net::DEFAULT_FETCH_MAX_BYTES,
+            secrets: BTreeMap::new(),
+            secret_headers: Vec::new(),
+            ca_files: Vec::new(),
+        }
+    }
+}
+
+/// Where a secret's value is read from when the sandbox is made. In JSON
+/// `"@/path/to/file"` (one trailing newline dropped), `"env:VAR"`, or —
+/// from a program, never a command line — `{"value": "..."}`. A value
+/// given as such is never written back out: it serializes as
+/// `{"value": "[secret]"}`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretSource {
+    /// A file on the host.
+    File(PathBuf),
+    /// A variable of goccia's own environment.
+    Env(String),
+    /// The value itself.
+    Value(String),
+}
+
+impl std::fmt::Debug for SecretSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecretSource::File(path) => write!(f, "File({})", path.display()),
+            SecretSource::Env(name) => write!(f, "Env({name})"),
+            SecretSource::Value(_) => f.write_str("Value([secret])"),
+        }
+    }
+}
+
+impl std::str::FromStr for SecretSource {
+    type Err = String;
+
+    /// `@file` or `env:VAR`; anything else would put the value on a
+    /// command line (and in `/proc/<pid>/cmdline`), so it is refused.
+    fn from_str(text: &str) -> Result<Self, String> {
+        if let Some(path) = text.strip_prefix('@') {
+            if path.is_empty() {
+                return Err("`@` needs a file after it".into());
+            }
+            return Ok(SecretSource::File(PathBuf::from(path)));
+        }
+        if let Some(name) = text.strip_prefix("env:") {
+            if name.is_empty() {
+                return Err("`env:` needs a variable name after it".into());
+            }
+            return Ok(SecretSource::Env(name.to_string()));
+        }
+        Err("give the value as @FILE or env:VAR; a value written out here would be visible to every process on the host".into())
+    }
+}
+
+impl SecretSource {
+    /// The value, read now.
+    pub fn read(&self) -> Result<String, String> {
+        match self {
+            SecretSource::File(path) => {
+                let mut text = std::fs::read_to_string(path)
+                    .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+                if text.ends_with('\n') {
+                    text.pop();
+                    if text.ends_with('\r') {
+                        text.pop();
+                    }
+                }
+                Ok(text)
+            }
+            SecretSource::Env(name) => std::env::var(name)
+                .map_err(|_| format!("the environment variable {name} is not set")),
+            SecretSource::Value(value) => Ok(value.clone()),
+        }
+    }
+}
+
+impl Serialize for SecretSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SecretSource::File(path) => serializer.serialize_str(&format!("@{}", path.display())),
+            SecretSource::Env(name) => serializer.serialize_str(&format!("env:{name}")),
+            SecretSource::Value(_) => {
+                use serde::ser::SerializeMap;
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("value", "[secret]")?;
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SecretSource {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Text(String),
+            Value { value: String },
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::Text(text) => text.parse().map_err(serde::de::Error::custom),
+            Raw::Value { value } => Ok(SecretSource::Value(value)),
         }
     }
 }
@@ -167,23 +281,14 @@ impl Default for NetworkSpec {
 impl From<&goccia_core::NetPolicy> for NetworkSpec {
     fn from(policy: &goccia_core::NetPolicy) -> Self {
         NetworkSpec {
-            allow_host: policy
-                .allowed()
-                .iter()
-                .map(|allowed| {
-                    let host = if allowed.host.contains(':') {
-                        format!("[{}]", allowed.host)
-                    } else {
-                        allowed.host.clone()
-                    };
-                    match allowed.port {
-                        Some(port) => format!("{host}:{port}"),
-                        None => host,
-                    }
-                })
-                .collect(),
+            allow_host: policy.allowed().iter().map(ToString::to_string).collect(),
             deny_private_ranges: policy.deny_private_ranges(),
             fetch_max_bytes: policy.max_body_bytes(),
+            // A policy holds values, not where they came from: a spec
+            // made from one carries none of them.
+            secrets: BTreeMap::new(),
+            secret_headers: Vec::new(),
+            ca_files: policy.ca_files().to_vec(),
         }
     }
 }
@@ -404,6 +509,7 @@ impl SandboxSpec {
             goccia_core::AllowedHost::parse(entry)
                 .map_err(|error| SpecError::new("network.allowHost", error.to_string()))?;
         }
+        self.network.check_secrets()?;
         for command in &self.host_commands {
             if command.name.is_empty() || command.name.contains('/') {
                 return Err(SpecError::new(

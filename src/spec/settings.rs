@@ -93,6 +93,24 @@ const SETTINGS: &[(&str, &str, &str, &str)] = &[
         "NetPolicyBuilder::refuse_private_ranges",
     ),
     (
+        "network.secrets",
+        "--secret",
+        "secrets=",
+        "NetworkSpec::secrets",
+    ),
+    (
+        "network.secretHeaders",
+        "--secret-header",
+        "secret_headers=",
+        "NetworkSpec::secret_headers",
+    ),
+    (
+        "network.caFiles",
+        "--ca-file",
+        "ca_files=",
+        "NetPolicyBuilder::ca_file",
+    ),
+    (
         "network.fetchMaxBytes",
         "--fetch-max-bytes",
         "fetch_max_bytes=",

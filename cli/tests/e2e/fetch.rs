@@ -246,7 +246,10 @@ fn bad_allow_host_values_are_usage_errors() {
         .assert_code(2)
         .stderr_has("give HOST[:PORT][/PATH-PREFIX][@METHOD,...], not a URL");
     for (bad, says) in [
-        ("a.*.example", "a wildcard is only allowed as a leading `*.`"),
+        (
+            "a.*.example",
+            "a wildcard is only allowed as a leading `*.`",
+        ),
         ("example.com@GE T", "`GE T` is not an HTTP method"),
         ("example.com:0", "invalid port"),
     ] {
