@@ -18,6 +18,8 @@ mod escape;
 mod fetch;
 #[path = "e2e/fs_module.rs"]
 mod fs_module;
+#[path = "e2e/gateway.rs"]
+mod gateway;
 #[path = "e2e/guest.rs"]
 mod guest;
 #[path = "e2e/host_commands.rs"]
