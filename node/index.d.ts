@@ -44,7 +44,18 @@ export interface SandboxSpec {
   symlinks?: "refuse" | "skip" | "keep";
   env?: Record<string, string> | Array<{ name: string; value: string }>;
   limits?: Limits;
-  network?: { allowHost?: string[]; denyPrivateRanges?: boolean; fetchMaxBytes?: Size };
+  network?: {
+    /** `HOST[:PORT][/PATH-PREFIX][@METHOD,...]` rules (docs/network.md). */
+    allowHost?: string[];
+    denyPrivateRanges?: boolean;
+    fetchMaxBytes?: Size;
+    /** Secrets the guest never sees: `"@file"`, `"env:VAR"` or `{ value }`. */
+    secrets?: Record<string, string | { value: string }>;
+    /** `HOST:Header=template {NAME}` bindings of secrets to requests. */
+    secretHeaders?: string[];
+    /** PEM files of authorities trusted upstream besides the system's. */
+    caFiles?: string[];
+  };
   policy?: "read-only" | "workspace-write" | "full";
   writable?: string[];
   approve?: "never" | "always";

@@ -232,17 +232,27 @@ struct Keywords<'a, 'py> {
     settings: Option<&'a Bound<'py, pyo3::types::PyDict>>,
 }
 
+/// Keywords that fill the spec's `network` object: `secrets=` (name to
+/// `"@file"`, `"env:VAR"` or `{"value": ...}`), `secret_headers=`,
+/// `ca_files=`.
+const NETWORK_KEYWORDS: &[&str] = &["secrets", "secret_headers", "ca_files"];
+
 impl Keywords<'_, '_> {
     /// The spec's fields (JSON spelling) these keywords set.
     fn fields(self) -> PyResult<serde_json::Map<String, serde_json::Value>> {
         use serde_json::{Map, Value, json};
         let mut fields = Map::new();
+        let mut network = Map::new();
         for (key, value) in self.settings.into_iter().flatten() {
             let key: String = key.extract()?;
-            fields.insert(
-                crate::spec::camel(&key),
-                crate::spec::to_json(&value, &key)?,
-            );
+            let json = crate::spec::to_json(&value, &key)?;
+            // The gateway's keywords sit in the spec's `network` object
+            // (docs/network.md).
+            if NETWORK_KEYWORDS.contains(&key.as_str()) {
+                network.insert(crate::spec::camel(&key), json);
+            } else {
+                fields.insert(crate::spec::camel(&key), json);
+            }
         }
         let mut seeded = Vec::new();
         for value in self.seeds.unwrap_or_default() {
@@ -284,7 +294,6 @@ impl Keywords<'_, '_> {
                 serde_json::to_value(limits).expect("plain data"),
             );
         }
-        let mut network = Map::new();
         if let Some(hosts) = self.allow_hosts {
             network.insert("allowHost".into(), json!(hosts));
         }

@@ -174,6 +174,11 @@ impl SandboxSpec {
     /// body cap, the secrets (read now) and the upstream roots.
     fn network_policy(&self) -> Result<NetPolicy, SetupError> {
         let secrets = self.network.secrets().map_err(SetupError::Spec)?;
+        // A CA file that cannot be read fails now, not at the first request.
+        for path in &self.network.ca_files {
+            goccia_gateway::trust::read_pem(path)
+                .map_err(|why| SetupError::Spec(SpecError::new("network.caFiles", why)))?;
+        }
         let builder = NetPolicy::builder()
             .allow_all(
                 self.network

@@ -91,6 +91,62 @@ impl SandboxSpec {
                 format!("[{}]", ceiling.network.allow_host.join(", ")),
             );
         }
+        // Secrets come from the server's own configuration: a session may
+        // keep or leave out the server's, never bring its own (docs/network.md).
+        if let Some((name, _)) = self
+            .network
+            .secrets
+            .iter()
+            .find(|(name, source)| ceiling.network.secrets.get(*name) != Some(source))
+        {
+            return wider(
+                "network.secrets",
+                name.clone(),
+                format!(
+                    "[{}]",
+                    ceiling
+                        .network
+                        .secrets
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        if let Some(header) = self
+            .network
+            .secret_headers
+            .iter()
+            .find(|header| !ceiling.network.secret_headers.contains(header))
+        {
+            return wider(
+                "network.secretHeaders",
+                header.clone(),
+                format!("[{}]", ceiling.network.secret_headers.join(", ")),
+            );
+        }
+        if let Some(file) = self
+            .network
+            .ca_files
+            .iter()
+            .find(|file| !ceiling.network.ca_files.contains(file))
+        {
+            return wider(
+                "network.caFiles",
+                file.display().to_string(),
+                format!(
+                    "[{}]",
+                    ceiling
+                        .network
+                        .ca_files
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
         if ceiling.network.deny_private_ranges && !self.network.deny_private_ranges {
             return wider("network.denyPrivateRanges", "false".into(), "true".into());
         }
@@ -204,5 +260,35 @@ mod tests {
         };
         assert!(SandboxSpec::default().within(&isolated).is_err());
         assert!(isolated.within(&isolated).is_ok());
+    }
+
+    #[test]
+    fn a_session_keeps_the_servers_secrets_and_brings_none_of_its_own() {
+        use crate::spec::SecretSource;
+        let mut server = SandboxSpec::default();
+        server
+            .network
+            .secrets
+            .insert("T".into(), SecretSource::Env("TOKEN".into()));
+        server.network.secret_headers.push("h:X={T}".into());
+        assert!(server.within(&server).is_ok());
+        assert!(SandboxSpec::default().within(&server).is_ok());
+        let mut own = server.clone();
+        own.network
+            .secrets
+            .insert("T".into(), SecretSource::Value("mine".into()));
+        assert_eq!(own.within(&server).unwrap_err().setting, "network.secrets");
+        let mut rebound = server.clone();
+        rebound.network.secret_headers = vec!["evil.example:X={T}".into()];
+        assert_eq!(
+            rebound.within(&server).unwrap_err().setting,
+            "network.secretHeaders"
+        );
+        let mut trusting = server.clone();
+        trusting.network.ca_files.push("/tmp/mine.pem".into());
+        assert_eq!(
+            trusting.within(&server).unwrap_err().setting,
+            "network.caFiles"
+        );
     }
 }

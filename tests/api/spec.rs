@@ -8,7 +8,9 @@
 use std::io::{Read, Write};
 
 use goccia::spec::{HostCommandSpec, LimitsSpec, SeedSpec, all_settings};
-use goccia::{Approve, ExecMode, IsolationMode, PolicyMode, SandboxSpec, SymlinkPolicy};
+use goccia::{
+    Approve, ExecMode, IsolationMode, PolicyMode, SandboxSpec, SecretSource, SymlinkPolicy,
+};
 
 /// One probe: the spec with the setting changed, and a check of the
 /// sandbox built from it.
@@ -17,10 +19,13 @@ type Probe = (
     fn(&goccia::Sandbox, &Fixture),
 );
 
-/// What the probes share: a host folder to seed, a local HTTP server.
+/// What the probes share: a host folder to seed, a local HTTP server, an
+/// authority's certificate in a PEM file.
 struct Fixture {
     host: tempfile::TempDir,
     port: u16,
+    ca_file: std::path::PathBuf,
+    ca_line: String,
 }
 
 impl Fixture {
@@ -33,14 +38,15 @@ impl Fixture {
         std::fs::write(root.join(".gitignore"), "ignored.txt\n").unwrap();
         std::fs::write(root.join("ignored.txt"), "x").unwrap();
         std::os::unix::fs::symlink("a.txt", root.join("link")).unwrap();
-        // Answers every request with 100 bytes.
+        // Answers every request with its own head (at least 100 bytes).
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || {
             for mut stream in listener.incoming().flatten() {
                 let mut request = [0u8; 4096];
-                let _ = stream.read(&mut request);
-                let body = "x".repeat(100);
+                let read = stream.read(&mut request).unwrap_or(0);
+                let head = String::from_utf8_lossy(&request[..read]);
+                let body = format!("{head:x<100}");
                 let _ = write!(
                     stream,
                     "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -48,7 +54,18 @@ impl Fixture {
                 );
             }
         });
-        Fixture { host, port }
+        let pem = goccia_gateway::authority::Authority::generate()
+            .unwrap()
+            .pem();
+        let ca_file = host.path().join("ca.pem");
+        std::fs::write(&ca_file, &pem).unwrap();
+        let ca_line = pem.lines().nth(1).unwrap().to_string();
+        Fixture {
+            host,
+            port,
+            ca_file,
+            ca_line,
+        }
     }
 
     fn seeded(&self, spec: &mut SandboxSpec) {
@@ -135,6 +152,62 @@ fn probe(setting: &str) -> Probe {
             },
             |sandbox, fixture| {
                 assert!(fetch_failure(sandbox, &fixture.url()).contains("private address"))
+            },
+        ),
+        "network.secrets" => (
+            |spec, _| {
+                spec.network
+                    .secrets
+                    .insert("PROBE".into(), SecretSource::Value("probe-value-1".into()));
+            },
+            |sandbox, _| {
+                assert_eq!(
+                    shell(sandbox, "echo $PROBE").stdout_text(),
+                    "goccia-secret:PROBE\n"
+                )
+            },
+        ),
+        "network.secretHeaders" => (
+            |spec, fixture| {
+                spec.network.allow_host = vec![format!("127.0.0.1:{}", fixture.port)];
+                spec.network
+                    .secrets
+                    .insert("PROBE".into(), SecretSource::Value("probe-value-1".into()));
+                spec.network.secret_headers = vec!["127.0.0.1:X-Probe={PROBE}".into()];
+            },
+            |sandbox, fixture| {
+                // The upstream echoes the header; the value comes back redacted.
+                let body = shell(sandbox, &format!("curl -s {}", fixture.url()))
+                    .stdout_text()
+                    .to_string();
+                assert!(
+                    body.to_ascii_lowercase()
+                        .contains("x-probe: [secret probe]"),
+                    "{body}"
+                );
+            },
+        ),
+        "network.caFiles" => (
+            |spec, fixture| {
+                spec.network.allow_host = vec![format!("127.0.0.1:{}", fixture.port)];
+                spec.network.ca_files = vec![fixture.ca_file.clone()];
+                spec.host_commands = vec![HostCommandSpec {
+                    name: "python3".into(),
+                    path: None,
+                }];
+            },
+            |sandbox, fixture| {
+                // The jail's bundle holds it (and the gateway trusts it).
+                let bundle = shell(
+                    sandbox,
+                    "python3 -c \"print(open('/.goccia-ca.pem').read())\"",
+                )
+                .stdout_text()
+                .to_string();
+                assert!(
+                    bundle.contains(&fixture.ca_line),
+                    "the CA file is not in the jail's bundle"
+                );
             },
         ),
         "network.fetchMaxBytes" => (
