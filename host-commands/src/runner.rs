@@ -294,12 +294,12 @@ impl HostRunner {
         let bounds = Bounds {
             memory: self.settings.memory,
             processes: self.settings.processes,
-            // Exactly the room: a file may fill it and none can grow past
-            // it (EFBIG, which the command sees and reports itself). One
-            // byte more would make a file the quota guard may catch between
-            // the kernel's short write and the command's EFBIG, so the
-            // command would be stopped or not depending on timing.
-            file_size: Some(invocation.room),
+            // One byte past the room: a file that reaches it fails the
+            // read-back on the quota (exit 3, as any write past the quota
+            // does), and none can grow further (EFBIG). The quota guard may
+            // also stop the command first, between the kernel's short write
+            // and the command's EFBIG: exit 3 either way.
+            file_size: Some(invocation.room.saturating_add(1)),
         };
         let mut quota = {
             let slot = slot.lock();

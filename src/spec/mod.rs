@@ -475,6 +475,14 @@ impl SandboxSpec {
         if let Some(path) = &mut self.audit_log {
             resolve(path);
         }
+        for path in &mut self.network.ca_files {
+            resolve(path);
+        }
+        for source in self.network.secrets.values_mut() {
+            if let SecretSource::File(path) = source {
+                resolve(path);
+            }
+        }
     }
 
     /// The spec as pretty JSON (what `goccia spec` prints).

@@ -755,3 +755,74 @@ fn serve_file(mut stream: TcpStream, root: &std::path::Path) {
     );
     let _ = stream.write_all(&body);
 }
+
+// ----- the server -----
+
+#[test]
+fn a_server_session_has_the_servers_secrets_and_cannot_bring_its_own() {
+    // Threat: a session brings its own secret (or binding) through the body,
+    // or a reply echoes the value.
+    use crate::serve::{http, workspace_server};
+    let upstream = Upstream::http();
+    let project = project(None);
+    project.write("ws/a.txt", "a\n");
+    let rule = upstream.rule();
+    let (served, admin) = workspace_server(
+        &project,
+        &[
+            "--allow-host",
+            &rule,
+            "--secret",
+            "T=@token",
+            "--secret-header",
+            "127.0.0.1:Authorization=Bearer {T}",
+        ],
+    );
+    let (status, body) = http(
+        &served.address,
+        "POST",
+        "/v1/sandboxes",
+        &admin,
+        r#"{"workspace":"w","seeds":[{"from":".","to":"/w"}],"capabilities":["shell"]}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    let (id, token) = (
+        body["sandboxId"].as_str().unwrap().to_string(),
+        body["token"].as_str().unwrap().to_string(),
+    );
+    let command = serde_json::json!({
+        "command": format!("echo $T; curl -s {}", upstream.url("http", "/leak")),
+    });
+    let (status, reply) = http(
+        &served.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/shell"),
+        &token,
+        &command.to_string(),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply["stdout"],
+        "goccia-secret:T\nyou sent Bearer [secret T]"
+    );
+    assert!(!reply.to_string().contains(TOKEN));
+    assert_eq!(
+        upstream.authorization_of("/leak").as_deref(),
+        Some(format!("Bearer {TOKEN}").as_str())
+    );
+    for (body, setting) in [
+        (
+            r#"{"workspace":"w","seeds":[],"capabilities":["shell"],"network":{"secrets":{"T":{"value":"mine"}}}}"#,
+            "network.secrets",
+        ),
+        (
+            r#"{"workspace":"w","seeds":[],"capabilities":["shell"],"network":{"secretHeaders":["evil.example:Authorization={T}"]}}"#,
+            "network.secretHeaders",
+        ),
+    ] {
+        let (status, refused) = http(&served.address, "POST", "/v1/sandboxes", &admin, body);
+        assert_eq!(status, 400, "{refused}");
+        assert!(refused.to_string().contains(setting), "{refused}");
+    }
+    served.terminate();
+}

@@ -26,6 +26,9 @@ struct Setting {
 /// Every setting of the spec, each with a value other than its default
 /// (and, for the limits, below it, so a server session may ask for it).
 /// Host paths are under `project`.
+/// A PEM file every Debian machine has (a CA file must be readable).
+const SYSTEM_BUNDLE: &str = "/etc/ssl/certs/ca-certificates.crt";
+
 fn every_setting(project: &Project) -> Vec<Setting> {
     let defaults = project.goccia(&["spec"]).assert_ok().json();
     let mut settings: Vec<Setting> = LIMIT_NAMES
@@ -80,6 +83,22 @@ fn every_setting(project: &Project) -> Vec<Setting> {
             "network.fetchMaxBytes",
             vec!["--fetch-max-bytes".into(), "1m".into()],
             json!(1 << 20),
+        ),
+        (
+            "network.secrets",
+            vec!["--secret".into(), "TOKEN=env:HOME".into()],
+            json!({"TOKEN": "env:HOME"}),
+        ),
+        (
+            // A binding may name no secret: a fixed header.
+            "network.secretHeaders",
+            vec!["--secret-header".into(), "example.com:X-Fixed=1".into()],
+            json!(["example.com:X-Fixed=1"]),
+        ),
+        (
+            "network.caFiles",
+            vec!["--ca-file".into(), SYSTEM_BUNDLE.into()],
+            json!([SYSTEM_BUNDLE]),
         ),
         (
             "policy",
@@ -292,9 +311,19 @@ fn every_setting_of_a_session_body_reaches_its_sandbox() {
     let mut body = json!({});
     let settings: Vec<Setting> = every_setting(&project)
         .into_iter()
-        // Seeds are the workspace's (the body's own `seeds`); the log is
-        // the server's.
-        .filter(|setting| setting.path != "seeds" && setting.path != "auditLog")
+        // Seeds are the workspace's (the body's own `seeds`); the log,
+        // the secrets, their bindings and the CA files are the server's
+        // (gateway.rs: a session cannot bring its own).
+        .filter(|setting| {
+            ![
+                "seeds",
+                "auditLog",
+                "network.secrets",
+                "network.secretHeaders",
+                "network.caFiles",
+            ]
+            .contains(&setting.path.as_str())
+        })
         .map(|mut setting| {
             if setting.path == "approve" {
                 // Narrower than the server's `always`.
@@ -387,6 +416,18 @@ fn the_server_refuses_every_kind_of_widening() {
         (json!({"isolation": "none"}), "isolation"),
         (json!({"approve": "always"}), "approve"),
         (json!({"auditLog": "/tmp/mine.jsonl"}), "auditLog"),
+        (
+            json!({"network": {"secrets": {"T": "env:HOME"}}}),
+            "network.secrets",
+        ),
+        (
+            json!({"network": {"secretHeaders": ["example.com:X=1"]}}),
+            "network.secretHeaders",
+        ),
+        (
+            json!({"network": {"caFiles": [SYSTEM_BUNDLE]}}),
+            "network.caFiles",
+        ),
     ];
     for (fields, setting) in widenings {
         let (status, refused) = open(&served, &admin, &fields);

@@ -335,7 +335,9 @@ pub(crate) async fn resume(
 
 /// `GET /v1/sandboxes/{id}` (the session's token, any capability): the
 /// workspace, the seeds as asked, and the spec the sandbox was built
-/// from — its seeds left out, as they name the server's host paths.
+/// from — its seeds, secrets' sources and CA files left out, as they name
+/// the server's host paths and variables (docs/network.md: a secret's name
+/// is what a guest needs, in `secretHeaders`).
 pub(crate) async fn describe(
     State(shared): Shareds,
     headers: HeaderMap,
@@ -345,6 +347,10 @@ pub(crate) async fn describe(
     let mut spec = serde_json::to_value(session.sandbox.spec()).map_err(ApiError::internal)?;
     if let Some(fields) = spec.as_object_mut() {
         fields.remove("seeds");
+        if let Some(network) = fields.get_mut("network").and_then(Value::as_object_mut) {
+            network.remove("secrets");
+            network.remove("caFiles");
+        }
     }
     Ok(Json(json!({
         "sandboxId": session.id,
