@@ -44,6 +44,6 @@ test("a secret is set on the wire, seen as a placeholder and redacted on the way
 test("a secret written out as a string is refused, naming the setting", () => {
   assert.throws(
     () => new Sandbox({ network: { secrets: { TOKEN: VALUE } } }),
-    /network\.secrets: .*give the value as @FILE or env:VAR/,
+    /network\.secrets\.TOKEN: give the value as @FILE or env:VAR/,
   );
 });

@@ -53,5 +53,5 @@ def test_a_secret_is_set_on_the_wire_and_never_seen(upstream):
 
 
 def test_a_secret_written_out_is_refused_naming_the_keyword():
-    with pytest.raises(goccia.SpecError, match=r"secrets=: .*give the value as @FILE or env:VAR"):
+    with pytest.raises(goccia.SpecError, match=r"secrets= \(`TOKEN`\): give the value as @FILE or env:VAR"):
         goccia.Sandbox(secrets={"TOKEN": VALUE})

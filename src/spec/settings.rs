@@ -188,9 +188,30 @@ pub fn setting_name(setting: &str, spelling: Spelling) -> String {
         Some((base, rest)) => (base, rest.split_once(']')),
         None => (setting, None),
     };
+    // `network.secrets.TOKEN` is the entry `TOKEN` of a setting that is a
+    // map.
+    let (base, key) = match SETTINGS.iter().find(|(json, ..)| *json == base) {
+        Some(_) => (base, None),
+        None => match SETTINGS.iter().find(|(json, ..)| {
+            base.strip_prefix(*json)
+                .is_some_and(|rest| rest.starts_with('.'))
+        }) {
+            Some((json, ..)) => (*json, Some(&base[json.len() + 1..])),
+            None => return setting.to_string(),
+        },
+    };
     let Some((_, flag, python, rust)) = SETTINGS.iter().find(|(json, ..)| *json == base) else {
         return setting.to_string();
     };
+    if let Some(key) = key {
+        let name = match spelling {
+            Spelling::Json => unreachable!("returned above"),
+            Spelling::Flag => *flag,
+            Spelling::Python => *python,
+            Spelling::Rust => *rust,
+        };
+        return format!("{name} (`{key}`)");
+    }
     let name = match spelling {
         Spelling::Json => unreachable!("returned above"),
         Spelling::Flag => *flag,
@@ -274,6 +295,14 @@ mod tests {
         assert_eq!(
             setting_name("seeds[0].from", Spelling::Flag),
             "--seed/--copy-rw/--seed-config (entry 0, `from`)"
+        );
+        assert_eq!(
+            setting_name("network.secrets.TOKEN", Spelling::Python),
+            "secrets= (`TOKEN`)"
+        );
+        assert_eq!(
+            setting_name("network.secrets.TOKEN", Spelling::Json),
+            "network.secrets.TOKEN"
         );
         // Every setting has a name in every spelling.
         for setting in all_settings() {
