@@ -89,7 +89,10 @@ mod tests {
         )
         .unwrap();
         spec.validate().unwrap();
-        let error = spec.build().err().expect("unreadable").to_string();
+        let Err(error) = spec.build() else {
+            panic!("built with an unreadable secret");
+        };
+        let error = error.to_string();
         assert!(
             error.contains("GOCCIA_TEST_UNSET_VARIABLE is not set"),
             "{error}"
