@@ -826,3 +826,45 @@ fn a_server_session_has_the_servers_secrets_and_cannot_bring_its_own() {
     }
     served.terminate();
 }
+
+#[test]
+fn an_unprivileged_goccia_gives_its_host_commands_the_gateway_too() {
+    // Without root, the jail's network namespace needs a user namespace of
+    // its own (docs/network.md); run as `nobody` when the tests are root.
+    let upstream = Upstream::http();
+    let script = format!(
+        "command curl -sS {}; echo \" rc=$?\"",
+        upstream.url("http", "/unprivileged")
+    );
+    let binary = binary();
+    let goccia_args = [
+        "shell",
+        "--host-command",
+        "curl",
+        "--allow-host",
+        &upstream.rule(),
+        "-c",
+        &script,
+    ];
+    // SAFETY: geteuid takes nothing.
+    let root = unsafe { libc::geteuid() } == 0;
+    let mut command = if root {
+        let mut command = std::process::Command::new("setpriv");
+        command
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&binary);
+        command
+    } else {
+        std::process::Command::new(&binary)
+    };
+    let output = command
+        .args(goccia_args)
+        .current_dir("/")
+        .env("HOME", "/tmp")
+        .env("TMPDIR", "/tmp")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.ends_with(" rc=0\n"), "{output:?}");
+    assert_eq!(upstream.seen().len(), 1, "{output:?}");
+}
