@@ -153,6 +153,8 @@ export interface ChildOptions {
   policy?: "read-only" | "workspace-write" | "full";
   /** Variables its shells start with (over the parent's). */
   env?: Record<string, string>;
+  /** The folder its shell session starts in: one it was seeded with. */
+  cwd?: string;
 }
 
 /** bash-tool's command result. */

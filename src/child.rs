@@ -90,6 +90,7 @@ pub struct ChildOptions {
     limits: Option<Limits>,
     policy: Option<PolicyMode>,
     env: Vec<(String, String)>,
+    cwd: Option<String>,
 }
 
 impl ChildOptions {
@@ -116,6 +117,13 @@ impl ChildOptions {
     /// parent's of the same name).
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.env.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// The folder the child's shell session starts in: an absolute path
+    /// to a folder the child was seeded with (default `/`).
+    pub fn cwd(mut self, path: &str) -> Self {
+        self.cwd = Some(path.to_string());
         self
     }
 }
@@ -149,7 +157,7 @@ impl Sandbox {
         self.child_with(seeds, &ChildOptions::new())
             .map_err(|error| match error {
                 ChildError::Seed(error) => error,
-                ChildError::Wider(_) | ChildError::Limits(_) => {
+                ChildError::Wider(_) | ChildError::Limits(_) | ChildError::Cwd { .. } => {
                     unreachable!("default options narrow nothing")
                 }
             })
@@ -191,6 +199,20 @@ impl Sandbox {
         }
         let specs: Vec<SeedSpec> = seeds.iter().map(|seed| seed.0.clone()).collect();
         let mut vfs = goccia_vfs::seed::seed_child(&self.shared_vfs().lock(), &specs)?;
+        if let Some(cwd) = &options.cwd {
+            let refused = |reason: String| ChildError::Cwd {
+                path: cwd.clone(),
+                reason,
+            };
+            if !cwd.starts_with('/') {
+                return Err(refused("not an absolute path".into()));
+            }
+            let path = VfsPath::parse(cwd).map_err(|error| refused(error.to_string()))?;
+            if !vfs.is_dir(&path) {
+                return Err(refused("not a folder the child was seeded with".into()));
+            }
+            engine.cwd = Some(path);
+        }
         if let Some(limits) = &options.limits {
             let quota = vfs.quota();
             vfs.set_quota(goccia_vfs::fs::Quota {

@@ -28,6 +28,14 @@ pub enum ChildError {
     /// A limit out of range.
     #[error(transparent)]
     Limits(#[from] LimitsError),
+    /// The working folder asked for is not one of the child's.
+    #[error("cwd `{path}`: {reason}")]
+    Cwd {
+        /// As given.
+        path: String,
+        /// Why it cannot be the child's working folder.
+        reason: String,
+    },
 }
 
 /// Why [`SandboxBuilder::build`](crate::SandboxBuilder::build) could not

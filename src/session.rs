@@ -160,6 +160,9 @@ impl Sandbox {
         for (name, value) in &engine.env {
             shell.export(name, value);
         }
+        if let Some(cwd) = &engine.cwd {
+            shell.set_cwd(cwd.clone());
+        }
         let mut state = SessionState {
             shared: self.session_state.clone(),
             shell,

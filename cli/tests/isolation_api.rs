@@ -75,8 +75,16 @@ fn snapshots_restores_and_resets_reach_the_worker() {
 #[test]
 fn children_are_isolated_too_and_merge_back() {
     let parent = isolated().file("/src/a.txt", "a\n").build().unwrap();
-    let child = parent.child(&[ChildSeed::path("/src")]).unwrap();
-    assert!(child.run_shell("echo b >> /src/a.txt").unwrap().success());
+    // Its working folder and variables cross to the worker with it.
+    let options = goccia::ChildOptions::new().cwd("/src").env("TASK", "lint");
+    let child = parent
+        .child_with(&[ChildSeed::path("/src")], &options)
+        .unwrap();
+    assert_eq!(
+        child.run_shell("pwd; echo $TASK").unwrap().stdout_text(),
+        "/src\nlint\n"
+    );
+    assert!(child.run_shell("echo b >> a.txt").unwrap().success());
     assert_eq!(child.confinement().mode, "process");
     assert_eq!(&parent.read("/src/a.txt").unwrap()[..], b"a\n");
     parent.merge(&child).unwrap();

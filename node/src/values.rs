@@ -141,7 +141,7 @@ pub fn child_seeds(json: &str) -> napi::Result<Vec<goccia::ChildSeed>> {
         .collect()
 }
 
-/// A child's own options, `{limits?, policy?, env?}` (JSON): limits left
+/// A child's own options, `{limits?, policy?, env?, cwd?}` (JSON): limits left
 /// out are the parent's, and what is given is read as the spec reads it.
 pub fn child_options(parent: &goccia::Sandbox, json: &str) -> napi::Result<goccia::ChildOptions> {
     let bad = |problem: String| coded("ERR_GOCCIA_SPEC", problem);
@@ -165,9 +165,11 @@ pub fn child_options(parent: &goccia::Sandbox, json: &str) -> napi::Result<gocci
                     options = options.env(&variable, &value);
                 }
             }
+            ("cwd", Value::String(cwd)) => options = options.cwd(&cwd),
+            ("cwd", _) => return Err(bad("cwd: a string".into())),
             (other, _) => {
                 return Err(bad(format!(
-                    "{other}: not a child option (limits, policy, env)"
+                    "{other}: not a child option (limits, policy, env, cwd)"
                 )));
             }
         }

@@ -210,6 +210,9 @@ test("a child takes narrower limits, policy and its own variables", async () => 
   });
   await assert.rejects(parent.child([], { policy: "open" }), /policy: `open` is not one of/);
   await assert.rejects(parent.child([], { colour: 1 }), /colour: not a child option/);
+  const started = await parent.child(["/w"], { cwd: "/w" });
+  assert.equal((await started.runShell("pwd; cat a.txt")).stdout, "/w\na\n");
+  await assert.rejects(parent.child(["/w"], { cwd: "/elsewhere" }), /cwd `\/elsewhere`: not a folder the child was seeded with/);
 });
 
 test("a shell call's own cwd and env last for that call", async () => {

@@ -656,8 +656,9 @@ impl Sandbox {
     /// A child sandbox seeded from this one in O(1): each seed is a VFS
     /// path ("/src") or a (from, to) pair. Its own `limits` (a dict of
     /// `Limits` keywords over this sandbox's, or a `Limits`), `policy` and
-    /// `env`, each no wider than this sandbox's (else `SpecError`).
-    #[pyo3(signature = (seeds, *, limits=None, policy=None, env=None))]
+    /// `env`, each no wider than this sandbox's (else `SpecError`), and the
+    /// folder its shell session starts in (`cwd`, one it was seeded with).
+    #[pyo3(signature = (seeds, *, limits=None, policy=None, env=None, cwd=None))]
     fn child(
         &self,
         py: Python<'_>,
@@ -665,6 +666,7 @@ impl Sandbox {
         limits: Option<Bound<'_, PyAny>>,
         policy: Option<&str>,
         env: Option<HashMap<String, String>>,
+        cwd: Option<&str>,
     ) -> PyResult<Sandbox> {
         let mut specs = Vec::new();
         for value in seeds {
@@ -700,6 +702,9 @@ impl Sandbox {
         }
         for (name, value) in env.into_iter().flatten() {
             options = options.env(&name, &value);
+        }
+        if let Some(cwd) = cwd {
+            options = options.cwd(cwd);
         }
         let child = py
             .detach(|| self.inner.child_with(&specs, &options))

@@ -284,6 +284,10 @@ def test_a_child_takes_narrower_limits_policy_and_variables():
         parent.child([], policy="open")
     with pytest.raises(goccia.ChildSeedError):
         parent.child(["/missing"], policy="read-only")
+    started = parent.child(["/w"], cwd="/w")
+    assert started.run_shell("pwd; cat a.txt").stdout == "/w\na\n"
+    with pytest.raises(goccia.SpecError, match=r"cwd `/elsewhere`: not a folder the child was seeded with"):
+        parent.child(["/w"], cwd="/elsewhere")
 
 
 def test_a_shell_calls_own_cwd_and_env_last_for_that_call():

@@ -163,6 +163,8 @@ pub struct Init {
     pub policy: Option<WirePolicy>,
     /// Exported variables.
     pub env: Vec<(String, String)>,
+    /// The folder its shell session starts in (`/` when none).
+    pub cwd: Option<String>,
     /// Whether audit events are to be sent.
     pub audit: bool,
     /// The surface's advice for each setting, in `Setting::ALL` order.

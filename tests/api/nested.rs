@@ -159,3 +159,34 @@ fn a_child_takes_narrower_limits_and_policy_and_its_own_variables() {
     let over = small.run_shell("head -c 100 /dev/zero > /big").unwrap();
     assert_ne!(over.exit_code, 0);
 }
+
+#[test]
+fn a_child_starts_in_the_folder_it_is_given() {
+    use goccia::{ChildError, ChildOptions};
+    let parent = Sandbox::builder()
+        .file("/repo/src/a.txt", "a\n")
+        .build()
+        .unwrap();
+    let options = ChildOptions::new().cwd("/repo/src");
+    let child = parent
+        .child_with(&[ChildSeed::path("/repo")], &options)
+        .unwrap();
+    let run = child.run_shell("pwd; cat a.txt").unwrap();
+    assert_eq!(run.stdout_text(), "/repo/src\na\n");
+    // JS resolves relative paths from the same folder.
+    let js = child
+        .run_code("import fs from 'fs'; export default fs.readFileSync('a.txt', 'utf8');")
+        .unwrap();
+    assert_eq!(js.result, Some(serde_json::json!("a\n")));
+    for (cwd, words) in [
+        ("/elsewhere", "not a folder the child was seeded with"),
+        ("/repo/src/a.txt", "not a folder the child was seeded with"),
+        ("repo", "not an absolute path"),
+    ] {
+        let error = parent
+            .child_with(&[ChildSeed::path("/repo")], &ChildOptions::new().cwd(cwd))
+            .unwrap_err();
+        assert!(matches!(error, ChildError::Cwd { .. }), "{error}");
+        assert_eq!(error.to_string(), format!("cwd `{cwd}`: {words}"));
+    }
+}

@@ -29,4 +29,6 @@ pub struct Engine {
     /// Variables every shell of the sandbox starts with, exported (the
     /// host's own environment is never read).
     pub env: Vec<(String, String)>,
+    /// The folder its shell session starts in (`/` when none).
+    pub cwd: Option<goccia_vfs::VfsPath>,
 }

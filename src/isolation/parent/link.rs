@@ -242,6 +242,7 @@ impl Link {
                 approver: policy.approver().is_some(),
             }),
             env: engine.env.clone(),
+            cwd: engine.cwd.as_ref().map(|cwd| cwd.as_str().to_string()),
             audit: engine.audit.is_on(),
             advice,
             held: held.then_some((0, 0)),

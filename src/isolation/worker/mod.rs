@@ -295,6 +295,8 @@ fn build(
         audit,
         advice,
         env: init.env.clone(),
+        // The parent checked it; a path that does not parse starts at `/`.
+        cwd: init.cwd.as_deref().and_then(|cwd| VfsPath::parse(cwd).ok()),
         programs: if init.host_commands.is_empty() {
             Default::default()
         } else {
