@@ -9,6 +9,7 @@
 use std::io::{self, Read, Write};
 
 use goccia_core::{Limits, Stop};
+use goccia_vfs::policy::{PolicyMode, Subject};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -149,8 +150,9 @@ pub struct Hello {
     pub layers: Vec<(String, Option<String>)>,
 }
 
-/// The version of this protocol; a worker of another version is refused.
-pub const PROTOCOL: u32 = 1;
+/// The version of this protocol; a worker of another version is refused
+/// (2: `Init` carries the working folder a child starts in).
+pub const PROTOCOL: u32 = 2;
 
 /// Everything about a sandbox except its tree.
 #[derive(Debug, Serialize, Deserialize)]
@@ -178,8 +180,8 @@ pub struct Init {
 /// A write policy as it crosses.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct WirePolicy {
-    /// `read-only`, `workspace-write`, `full`.
-    pub mode: String,
+    /// Its mode.
+    pub mode: PolicyMode,
     /// The writable roots.
     pub roots: Vec<String>,
     /// Whether the parent has an approver to ask.
@@ -346,7 +348,7 @@ pub struct WireHostRun {
     pub env: Vec<(String, String)>,
     /// The policy mode the command runs under (the parent checks it is
     /// the sandbox's or one its approver granted).
-    pub mode: String,
+    pub mode: PolicyMode,
     /// Bytes the worker's tree may still take.
     pub room: u64,
 }
@@ -469,13 +471,13 @@ pub enum WireFetchError {
 #[derive(Debug, Serialize, Deserialize)]
 pub struct WireEscalation {
     /// The mode asked for.
-    pub requested: String,
+    pub requested: PolicyMode,
     /// The mode of the call.
-    pub current: String,
+    pub current: PolicyMode,
     /// The guest's justification.
     pub justification: String,
-    /// `operation` or `command`.
-    pub subject: String,
+    /// What is retried when it is granted.
+    pub subject: Subject,
     /// What would run.
     pub detail: String,
 }

@@ -247,6 +247,11 @@ pub enum Subject {
     Command,
 }
 
+goccia_core::named!(Subject {
+    "operation" => Subject::Operation,
+    "command" => Subject::Command,
+});
+
 impl Subject {
     /// `operation` or `command`.
     pub const fn as_str(self) -> &'static str {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use goccia_confine::{Enforcement, Layer, LayerStatus, Report};
 use goccia_core::{Output, Overflow, Setting, Stream, Watch};
-use goccia_vfs::policy::{Decision, EscalationRequest, PolicyMode, Subject, WritePolicy};
+use goccia_vfs::policy::{Decision, EscalationRequest, PolicyMode, WritePolicy};
 use goccia_vfs::replica::{Step, delta};
 use goccia_vfs::{Quota, SharedVfs, Vfs};
 use goccia_vm::Engine;
@@ -233,7 +233,7 @@ impl Link {
             limits: engine.limits.clone(),
             bytecode: engine.mode == goccia_vm::ExecMode::Bytecode,
             policy: policy.map(|policy| WirePolicy {
-                mode: policy.mode().as_str().to_string(),
+                mode: policy.mode(),
                 roots: policy
                     .writable_roots()
                     .iter()
@@ -437,10 +437,8 @@ impl Link {
                     let Some(decision) = decide(policy, &request) else {
                         return Err(self.crash("sent a malformed escalation request"));
                     };
-                    if let (Decision::AllowedOnce, Some(requested)) =
-                        (decision, request.requested.parse::<PolicyMode>().ok())
-                    {
-                        widest = widest.map(|mode| wider(mode, requested));
+                    if decision == Decision::AllowedOnce {
+                        widest = widest.map(|mode| wider(mode, request.requested));
                     }
                     let decision = decision_name(decision).to_string();
                     self.send(Down::Decided { id, decision })?;
@@ -548,10 +546,7 @@ impl Link {
         if run.words.first().is_none_or(|name| !runner.has(name)) {
             return Err("asked for a host command the sandbox does not have".into());
         }
-        let mode = run
-            .mode
-            .parse::<PolicyMode>()
-            .map_err(|_| "named no policy mode")?;
+        let mode = run.mode;
         if mode.is_strictly_wider_than(granted) {
             return Err(
                 "asked to run a host command under a wider policy than it was granted".into(),
@@ -681,13 +676,7 @@ fn decision_name(decision: Decision) -> &'static str {
 /// The parent's approver's word on a worker's request (`None`: the request
 /// is malformed). Without an approver the answer is `unavailable`.
 fn decide(policy: Option<&WritePolicy>, request: &WireEscalation) -> Option<Decision> {
-    let requested = request.requested.parse::<PolicyMode>().ok()?;
-    let current = request.current.parse::<PolicyMode>().ok()?;
-    let subject = match request.subject.as_str() {
-        "operation" => Subject::Operation,
-        "command" => Subject::Command,
-        _ => return None,
-    };
+    let (requested, current, subject) = (request.requested, request.current, request.subject);
     if !requested.is_strictly_wider_than(current) || request.justification.trim().is_empty() {
         return None;
     }

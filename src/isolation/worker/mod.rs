@@ -26,7 +26,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use goccia_confine::{Enforcement, Layer, LayerStatus, Plan, confine_current_process};
 use goccia_core::{Advice, Audit, CancelToken, Output, OutputBudget, Overflow, Setting, Watch};
-use goccia_vfs::policy::{Approver, Decision, EscalationRequest, PolicyMode, WritePolicy};
+use goccia_vfs::policy::{Approver, Decision, EscalationRequest, WritePolicy};
 use goccia_vfs::replica::delta;
 use goccia_vfs::{Quota, Vfs, VfsPath};
 use goccia_vm::fetch::{FetchError, FetchRelay, FetchRequest, FetchResponse, Relay};
@@ -250,10 +250,7 @@ fn build(
         vfs.charge_what_others_hold();
     }
     if let Some(wire) = &init.policy {
-        let mode = wire
-            .mode
-            .parse::<PolicyMode>()
-            .unwrap_or(PolicyMode::ReadOnly);
+        let mode = wire.mode;
         let roots = wire
             .roots
             .iter()
@@ -690,10 +687,10 @@ impl Approver for RemoteApprover {
         let (sender, receiver) = mpsc::channel();
         self.answers.decisions.lock().insert(id, sender);
         let wire = WireEscalation {
-            requested: request.requested_mode.as_str().to_string(),
-            current: request.current_mode.as_str().to_string(),
+            requested: request.requested_mode,
+            current: request.current_mode,
             justification: request.justification.clone(),
-            subject: request.subject.as_str().to_string(),
+            subject: request.subject,
             detail: request.detail.clone(),
         };
         if self.out.send(&Up::Escalate { id, request: wire }).is_err() {

@@ -108,7 +108,7 @@ impl RemoteHost {
             words: words.to_vec(),
             cwd: shell.cwd().as_str().to_string(),
             env: shell.exported(),
-            mode: policy.mode().as_str().to_string(),
+            mode: policy.mode(),
             room,
         };
         self.out
