@@ -82,34 +82,50 @@ fn confined_curl(port: u16) {
         .host_command("curl", Some(Path::new("/usr/bin/curl")))
         .build()
         .unwrap();
-    let line = format!("command curl -s {} > /dev/null", urls.join(" "));
-    let warm = sandbox.run_shell(&line).unwrap();
-    assert_eq!(warm.exit_code, 0, "{}", warm.stderr_text());
-    let confined: Vec<Duration> = (0..7)
-        .map(|_| {
-            let started = Instant::now();
-            let run = sandbox.run_shell(&line).unwrap();
-            assert_eq!(run.exit_code, 0);
-            started.elapsed()
-        })
-        .collect();
-    let host: Vec<Duration> = (0..7)
-        .map(|_| {
-            let started = Instant::now();
-            let status = Command::new("/usr/bin/curl")
-                .arg("-s")
-                .args(&urls)
-                .stdout(std::process::Stdio::null())
-                .status()
-                .unwrap();
-            assert!(status.success());
-            started.elapsed()
-        })
-        .collect();
-    let (confined, host) = (median(confined), median(host));
+    let confined = |count: usize| {
+        let line = format!("command curl -s {} > /dev/null", urls[..count].join(" "));
+        let warm = sandbox.run_shell(&line).unwrap();
+        assert_eq!(warm.exit_code, 0, "{}", warm.stderr_text());
+        median(
+            (0..7)
+                .map(|_| {
+                    let started = Instant::now();
+                    let run = sandbox.run_shell(&line).unwrap();
+                    assert_eq!(run.exit_code, 0);
+                    started.elapsed()
+                })
+                .collect(),
+        )
+    };
+    let host = |count: usize| {
+        median(
+            (0..7)
+                .map(|_| {
+                    let started = Instant::now();
+                    let status = Command::new("/usr/bin/curl")
+                        .arg("-s")
+                        .args(&urls[..count])
+                        .stdout(std::process::Stdio::null())
+                        .status()
+                        .unwrap();
+                    assert!(status.success());
+                    started.elapsed()
+                })
+                .collect(),
+        )
+    };
+    let (confined_one, confined_all) = (confined(1), confined(100));
+    let (host_one, host_all) = (host(1), host(100));
     println!(
-        "100 requests: confined curl through the proxy {confined:?}, curl on the host {host:?}, ratio {:.2}",
-        confined.as_secs_f64() / host.as_secs_f64()
+        "100 requests: confined curl through the proxy {confined_all:?}, curl on the host {host_all:?}, ratio {:.2}",
+        confined_all.as_secs_f64() / host_all.as_secs_f64()
+    );
+    // What each request costs past the first, without the jail's start.
+    let per = |all: Duration, one: Duration| all.saturating_sub(one) / 99;
+    let (confined_per, host_per) = (per(confined_all, confined_one), per(host_all, host_one));
+    println!(
+        "one request more: through the proxy {confined_per:?}, on the host {host_per:?}, ratio {:.2}; one request with the jail's start {confined_one:?} (host {host_one:?})",
+        confined_per.as_secs_f64() / host_per.as_secs_f64()
     );
 }
 

@@ -185,10 +185,12 @@ fn accept_loop(
     }
 }
 
-/// A request head as read: method, target, headers.
+/// A request head as read: method, target, HTTP/1.x minor version,
+/// headers.
 struct Head {
     method: String,
     target: String,
+    version: u8,
     headers: Vec<(String, String)>,
 }
 
@@ -251,6 +253,7 @@ fn read_head(reader: &mut impl BufRead) -> Result<Head, BadRequest> {
     Ok(Head {
         method: request.method.unwrap_or("").to_ascii_uppercase(),
         target: request.path.unwrap_or("").to_string(),
+        version: request.version.unwrap_or(1),
         headers: request
             .headers
             .iter()
@@ -271,33 +274,61 @@ fn serve_connection(
     stopped: &Arc<AtomicBool>,
 ) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    // Each message goes out in one write: nothing to gain from Nagle.
+    stream.set_nodelay(true)?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
-    let head = match read_head(&mut reader) {
-        Ok(head) => head,
-        Err(BadRequest::Closed) => return Ok(()),
-        Err(BadRequest::Malformed(why)) => return respond_error(&mut writer, 400, &why),
-    };
-    if head.method == "CONNECT" {
-        if !reader.buffer().is_empty() {
-            return respond_error(&mut writer, 400, "data sent before the tunnel was open");
+    // Plain-HTTP requests keep the connection for the next one unless the
+    // client asks to close (a client fetching many URLs reconnects for
+    // none of them); anything refused or malformed closes it.
+    loop {
+        let head = match read_head(&mut reader) {
+            Ok(head) => head,
+            Err(BadRequest::Closed) => return Ok(()),
+            Err(BadRequest::Malformed(why)) => return respond_error(&mut writer, 400, &why),
+        };
+        if head.method == "CONNECT" {
+            if !reader.buffer().is_empty() {
+                return respond_error(&mut writer, 400, "data sent before the tunnel was open");
+            }
+            return connect(gateway, head, writer, watch, stopped);
         }
-        return connect(gateway, head, writer, watch, stopped);
+        let url = match Url::parse(&head.target) {
+            Ok(url) if url.scheme() == "http" => url,
+            _ => {
+                return respond_error(
+                    &mut writer,
+                    400,
+                    "a proxy request names an absolute http:// URL (use CONNECT for https)",
+                );
+            }
+        };
+        let keep = keeps_alive(&head);
+        if !forward(gateway, head, url, &mut reader, &mut writer, watch, keep)?
+            || stopped.load(Ordering::SeqCst)
+        {
+            return Ok(());
+        }
     }
-    let url = match Url::parse(&head.target) {
-        Ok(url) if url.scheme() == "http" => url,
-        _ => {
-            return respond_error(
-                &mut writer,
-                400,
-                "a proxy request names an absolute http:// URL (use CONNECT for https)",
-            );
-        }
-    };
-    forward(gateway, head, url, &mut reader, &mut writer, watch)
 }
 
-/// One request through [`fetch`], answered on `writer`.
+/// Whether the client wants the connection kept after this request
+/// (HTTP/1.1's default; `Connection: close` or HTTP/1.0 without
+/// `keep-alive` ends it).
+fn keeps_alive(head: &Head) -> bool {
+    let connection = head
+        .header("connection")
+        .or_else(|| head.header("proxy-connection"))
+        .map(str::to_ascii_lowercase);
+    match connection.as_deref() {
+        Some(value) if value.contains("close") => false,
+        Some(value) if value.contains("keep-alive") => true,
+        _ => head.version == 1,
+    }
+}
+
+/// One request through [`fetch`], answered on `writer`; whether the
+/// connection stays open for another (`keep` and a response sent whole).
 fn forward(
     gateway: &Gateway,
     head: Head,
@@ -305,10 +336,11 @@ fn forward(
     reader: &mut impl BufRead,
     writer: &mut impl Write,
     watch: &Watch,
-) -> io::Result<()> {
+    keep: bool,
+) -> io::Result<bool> {
     let body = match read_body(&head, reader, gateway.policy.max_body_bytes()) {
         Ok(body) => body,
-        Err(why) => return respond_error(writer, 400, &why),
+        Err(why) => return respond_error(writer, 400, &why).map(|()| false),
     };
     let headers = head
         .headers
@@ -348,18 +380,23 @@ fn forward(
                 out.push_str(&format!("{name}: {value}\r\n"));
             }
             out.push_str(&format!(
-                "content-length: {}\r\nconnection: close\r\n\r\n",
-                response.body.len()
+                "content-length: {}\r\nconnection: {}\r\n\r\n",
+                response.body.len(),
+                if keep { "keep-alive" } else { "close" }
             ));
-            writer.write_all(out.as_bytes())?;
-            writer.write_all(&response.body)?;
-            writer.flush()
+            // One write: the head and a small body never wait on each other.
+            let mut whole = out.into_bytes();
+            whole.extend_from_slice(&response.body);
+            writer.write_all(&whole)?;
+            writer.flush()?;
+            return Ok(keep);
         }
         Err(FetchError::Refused(why)) => respond_error(writer, 403, &why),
         Err(error @ FetchError::TooLarge { .. }) => respond_error(writer, 502, &error.to_string()),
         Err(FetchError::Stopped(_)) => respond_error(writer, 504, "the sandbox's deadline passed"),
         Err(FetchError::Failed(why)) => respond_error(writer, 502, &why),
     }
+    .map(|()| false)
 }
 
 /// The request's body: by `Content-Length` or chunked, at most `limit`.
@@ -428,11 +465,11 @@ fn respond_error(writer: &mut impl Write, status: u16, why: &str) -> io::Result<
         _ => "Gateway Timeout",
     };
     let body = format!("goccia gateway: {why}\n");
-    write!(
-        writer,
+    let whole = format!(
         "HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
-    )?;
+    );
+    writer.write_all(whole.as_bytes())?;
     writer.flush()
 }
 
@@ -603,7 +640,8 @@ fn inspect(
                     }
                 };
                 let mut response = Vec::new();
-                forward(gateway, head, url, &mut reader, &mut response, watch)?;
+                // One request per inspected tunnel: it closes after it.
+                forward(gateway, head, url, &mut reader, &mut response, watch, false)?;
                 Some(response)
             }
             Err(BadRequest::Closed) => None,

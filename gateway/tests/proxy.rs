@@ -99,7 +99,7 @@ fn malformed_requests_are_answered_400_naming_what_is_wrong() {
             format!("GET http://127.0.0.1:{port}/x HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(70 << 10)).into_bytes(),
             "too large",
         ),
-        (b"CONNECT nowhere HTTP/1.1\r\n\r\n".to_vec(), "host:port"),
+        (b"CONNECT nowhere HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(), "host:port"),
     ] {
         let answer = send(proxy_port, &request);
         assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
@@ -117,21 +117,24 @@ fn refusals_are_403_and_bodies_reach_the_upstream_whole() {
     let (proxy_port, _serving) = proxy(port, Duration::from_secs(30));
     let refused = send(
         proxy_port,
-        b"GET http://127.0.0.1:1/x HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n",
+        b"GET http://127.0.0.1:1/x HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: close\r\n\r\n",
     );
     assert!(refused.starts_with("HTTP/1.1 403 "), "{refused}");
     assert!(refused.contains("is not allowed"), "{refused}");
-    let tunnel = send(proxy_port, b"CONNECT example.com:443 HTTP/1.1\r\n\r\n");
+    let tunnel = send(
+        proxy_port,
+        b"CONNECT example.com:443 HTTP/1.1\r\nConnection: close\r\n\r\n",
+    );
     assert!(tunnel.starts_with("HTTP/1.1 403 "), "{tunnel}");
     let chunked = send(
         proxy_port,
-        format!("POST http://127.0.0.1:{port}/c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").as_bytes(),
+        format!("POST http://127.0.0.1:{port}/c HTTP/1.1\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").as_bytes(),
     );
     assert!(chunked.starts_with("HTTP/1.1 200 "), "{chunked}");
     assert!(chunked.ends_with("POST /c abcde"), "{chunked}");
     let sized = send(
         proxy_port,
-        format!("PUT http://127.0.0.1:{port}/s HTTP/1.1\r\nContent-Length: 4\r\n\r\nwxyz")
+        format!("PUT http://127.0.0.1:{port}/s HTTP/1.1\r\nConnection: close\r\nContent-Length: 4\r\n\r\nwxyz")
             .as_bytes(),
     );
     assert!(sized.ends_with("PUT /s wxyz"), "{sized}");
@@ -148,6 +151,23 @@ fn refusals_are_403_and_bodies_reach_the_upstream_whole() {
 }
 
 #[test]
+fn a_connection_is_kept_for_the_next_request_until_the_client_closes_it() {
+    let (port, seen) = upstream();
+    let (proxy_port, _serving) = proxy(port, Duration::from_secs(30));
+    let both = send(
+        proxy_port,
+        format!(
+            "GET http://127.0.0.1:{port}/one HTTP/1.1\r\n\r\nGET http://127.0.0.1:{port}/two HTTP/1.1\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(both.matches("HTTP/1.1 200 OK").count(), 2, "{both}");
+    assert!(both.contains("connection: keep-alive"), "{both}");
+    assert!(both.ends_with("GET /two "), "{both}");
+    assert_eq!(seen.lock().unwrap().len(), 2);
+}
+
+#[test]
 fn concurrent_clients_are_each_answered() {
     let (port, seen) = upstream();
     let (proxy_port, _serving) = proxy(port, Duration::from_secs(30));
@@ -156,7 +176,10 @@ fn concurrent_clients_are_each_answered() {
             std::thread::spawn(move || {
                 send(
                     proxy_port,
-                    format!("GET http://127.0.0.1:{port}/n{n} HTTP/1.1\r\n\r\n").as_bytes(),
+                    format!(
+                        "GET http://127.0.0.1:{port}/n{n} HTTP/1.1\r\nConnection: close\r\n\r\n"
+                    )
+                    .as_bytes(),
                 )
             })
         })
@@ -175,14 +198,15 @@ fn past_the_deadline_a_request_is_504_and_a_stopped_proxy_accepts_nothing() {
     let (proxy_port, serving) = proxy(port, Duration::ZERO);
     let late = send(
         proxy_port,
-        format!("GET http://127.0.0.1:{port}/late HTTP/1.1\r\n\r\n").as_bytes(),
+        format!("GET http://127.0.0.1:{port}/late HTTP/1.1\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
     );
     assert!(late.starts_with("HTTP/1.1 504 "), "{late}");
     assert!(seen.lock().unwrap().is_empty());
     drop(serving);
     let refused = TcpStream::connect(("127.0.0.1", proxy_port))
         .and_then(|mut stream| {
-            stream.write_all(b"GET http://127.0.0.1:1/ HTTP/1.1\r\n\r\n")?;
+            stream.write_all(b"GET http://127.0.0.1:1/ HTTP/1.1\r\nConnection: close\r\n\r\n")?;
             let mut answer = String::new();
             stream.read_to_string(&mut answer)?;
             Ok(answer)
