@@ -20,6 +20,8 @@ mod fetch;
 mod fs_module;
 #[path = "e2e/gateway.rs"]
 mod gateway;
+#[path = "e2e/gateway_upstream.rs"]
+mod gateway_upstream;
 #[path = "e2e/guest.rs"]
 mod guest;
 #[path = "e2e/host_commands.rs"]
