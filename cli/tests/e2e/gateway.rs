@@ -630,3 +630,51 @@ fn an_unprivileged_goccia_gives_its_host_commands_the_gateway_too() {
     assert!(stdout.ends_with(" rc=0\n"), "{output:?}");
     assert_eq!(upstream.seen().len(), 1, "{output:?}");
 }
+
+#[test]
+fn pip_downloads_a_package_from_a_local_index_over_the_gateway() {
+    // A "simple" package index on loopback holding one wheel; the confined
+    // pip reaches it only through the proxy, and the wheel lands in the
+    // sandbox.
+    let project = Project::with("w/.keep", "");
+    let index = project.join("index");
+    let wheel = "tinypkg-1.0-py3-none-any.whl";
+    std::fs::create_dir_all(index.join("simple/tinypkg")).unwrap();
+    let made = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import zipfile\n\
+             with zipfile.ZipFile('{path}', 'w') as z:\n\
+             \x20   z.writestr('tinypkg/__init__.py', 'ANSWER = 42\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 1.0\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: goccia-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/RECORD', '')\n",
+            path = index.join("simple/tinypkg").join(wheel).display()
+        ))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::write(
+        index.join("simple/tinypkg/index.html"),
+        format!("<html><body><a href=\"{wheel}\">{wheel}</a></body></html>"),
+    )
+    .unwrap();
+    let files = FileServer::start(index);
+    let run = project.goccia(&[
+        "shell",
+        "--host-command",
+        "python3",
+        "--allow-host",
+        &format!("127.0.0.1:{}@GET", files.port),
+        "--seed",
+        "w=/w",
+        "-c",
+        &format!(
+            "python3 -m pip download --quiet --no-deps --disable-pip-version-check \
+             --index-url http://127.0.0.1:{}/simple/ -d /w/dl tinypkg && ls /w/dl",
+            files.port
+        ),
+    ]);
+    run.assert_ok();
+    assert_eq!(run.stdout, format!("{wheel}\n"), "{run:?}");
+}

@@ -198,7 +198,8 @@ fn goccia_core_is_private(address: std::net::IpAddr) -> bool {
     }
 }
 
-/// Serves the files under a folder over HTTP (GET only).
+/// Serves the files under a folder over HTTP (GET only; a folder as its
+/// `index.html`).
 pub(crate) struct FileServer {
     pub(crate) port: u16,
 }
@@ -229,14 +230,23 @@ fn serve_file(mut stream: TcpStream, root: &std::path::Path) {
     }
     let path = line.split_whitespace().nth(1).unwrap_or("/");
     let path = path.split('?').next().unwrap_or("");
-    let file = root.join(path.trim_start_matches('/'));
+    let mut file = root.join(path.trim_start_matches('/'));
+    // A folder is served as its index.html (a package index's pages).
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
     let (status, body) = match (path.contains(".."), std::fs::read(&file)) {
         (false, Ok(body)) => ("200 OK", body),
         _ => ("404 Not Found", Vec::new()),
     };
+    let kind = if file.extension().is_some_and(|e| e == "html") {
+        "text/html"
+    } else {
+        "application/octet-stream"
+    };
     let _ = write!(
         stream,
-        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     let _ = stream.write_all(&body);
