@@ -15,6 +15,7 @@ mod run;
 mod sandbox;
 mod session;
 mod shell_call;
+mod shell_state;
 mod snapshots;
 pub mod spec;
 
@@ -31,7 +32,7 @@ pub use image::{Image, LoadImageError};
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;
-pub use snapshots::SnapshotId;
+pub use snapshots::{SnapshotId, SnapshotInfo};
 pub use spec::{
     Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, NetworkSpec, SandboxSpec,
     SecretSource, SeedSpec, SpecError, Spelling, Widening,

@@ -63,8 +63,10 @@ pub struct Sandbox {
     pub(crate) vfs: SharedVfs,
     /// What the diff compares against (moved only by `rebaseline`).
     pub(crate) baseline: Mutex<Snapshot>,
-    /// Trees remembered by `snapshot`, by id.
-    pub(crate) snapshots: Mutex<Vec<Snapshot>>,
+    /// What `snapshot` remembered, by id.
+    pub(crate) snapshots: Mutex<Vec<crate::snapshots::Taken>>,
+    /// The snapshot the state came from: the last taken or restored.
+    pub(crate) last_snapshot: Mutex<Option<crate::SnapshotId>>,
     /// For a child: each seed's path here and where it came from in the
     /// parent, when they differ (see [`Sandbox::merge`]).
     pub(crate) parent_paths: Vec<(VfsPath, VfsPath)>,
@@ -108,6 +110,7 @@ impl Sandbox {
         Sandbox {
             baseline: Mutex::new(vfs.snapshot()),
             snapshots: Mutex::new(Vec::new()),
+            last_snapshot: Mutex::new(None),
             parent_paths: Vec::new(),
             seed_skipped: Vec::new(),
             session_state: SessionState::default(),

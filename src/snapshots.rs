@@ -1,15 +1,51 @@
-//! Snapshots of a sandbox's tree (docs/vfs.md): `snapshot` names the tree
-//! as it is, `restore` puts it back, `reset` returns to the baseline, and
-//! `rebaseline` makes the current tree the baseline (what the host placed
-//! before a run then stays out of the diff). The tree is shared, never
-//! copied; what snapshots keep alive is bounded (a count and the fs
-//! quota).
+//! Snapshots of a sandbox (docs/vfs.md): `snapshot` names the tree and the
+//! shell session's state as they are, `restore` puts both back, `fork`
+//! makes new sandboxes from one, `snapshots` lists them with where each
+//! came from; `reset` returns the tree to the baseline, and `rebaseline`
+//! makes the current tree the baseline (what the host placed before a run
+//! then stays out of the diff). The tree is shared, never copied; what
+//! snapshots keep alive is bounded (a count and the fs quota).
 
-use goccia_vfs::Snapshot;
+use std::time::SystemTime;
+
 use goccia_vfs::retained::retained_bytes;
+use goccia_vfs::{Snapshot, Vfs};
 
 use crate::error::{SnapshotLimitError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
+
+/// One snapshot as a sandbox keeps it.
+pub(crate) struct Taken {
+    /// The tree.
+    tree: Snapshot,
+    /// The script that puts the shell session back (none: no session was
+    /// open, or its state could not be read).
+    shell: Option<String>,
+    /// What the caller called it.
+    label: Option<String>,
+    /// The snapshot the state came from (the last taken or restored).
+    parent: Option<SnapshotId>,
+    /// When it was taken.
+    taken_at: SystemTime,
+}
+
+/// What [`Sandbox::snapshots`] says of one snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotInfo {
+    /// Its id.
+    pub id: SnapshotId,
+    /// The snapshot the state came from: the last one taken or restored
+    /// before it.
+    pub parent: Option<SnapshotId>,
+    /// Its label, if it was given one.
+    pub label: Option<String>,
+    /// When it was taken.
+    pub taken_at: SystemTime,
+    /// The bytes of file content its tree holds.
+    pub bytes: u64,
+    /// Whether it holds the shell session's state.
+    pub has_shell_state: bool,
+}
 
 /// Names one snapshot of one sandbox (from [`Sandbox::snapshot`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +84,27 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn snapshot(&self) -> Result<SnapshotId, SnapshotLimitError> {
+        self.snapshot_labeled(None)
+    }
+
+    /// [`Sandbox::snapshot`] with a label [`Sandbox::snapshots`] shows. With
+    /// a shell session open, the snapshot holds its state too: variables
+    /// (exported or not, arrays, attributes), functions, aliases, options,
+    /// traps and the directory stack (its top the working folder) —
+    /// read in a subshell, so the session, `$?` included, does not change.
+    pub fn snapshot_labeled(&self, label: Option<&str>) -> Result<SnapshotId, SnapshotLimitError> {
         let limits = &self.engine().limits;
+        {
+            let snapshots = self.snapshots.lock();
+            if snapshots.len() as u64 >= limits.max_snapshots {
+                return Err(SnapshotLimitError::Count {
+                    limit: limits.max_snapshots,
+                });
+            }
+        }
+        // Read before the tree is taken: the read runs in the session and
+        // never writes a file.
+        let shell = self.shell_state_now();
         let tree = self.vfs.lock().snapshot();
         let baseline = self.baseline.lock().clone();
         let mut snapshots = self.snapshots.lock();
@@ -57,7 +113,8 @@ impl Sandbox {
                 limit: limits.max_snapshots,
             });
         }
-        let retained = retained_bytes(&snapshots, &tree, &baseline);
+        let kept: Vec<Snapshot> = snapshots.iter().map(|taken| taken.tree.clone()).collect();
+        let retained = retained_bytes(&kept, &tree, &baseline);
         let live = tree.usage().bytes;
         if retained.saturating_add(live) > limits.fs_quota_bytes {
             return Err(SnapshotLimitError::Quota {
@@ -66,25 +123,137 @@ impl Sandbox {
                 quota: limits.fs_quota_bytes,
             });
         }
-        snapshots.push(tree);
-        Ok(SnapshotId(snapshots.len() - 1))
+        let mut last = self.last_snapshot.lock();
+        snapshots.push(Taken {
+            tree,
+            shell,
+            label: label.map(str::to_string),
+            parent: *last,
+            taken_at: SystemTime::now(),
+        });
+        let id = SnapshotId(snapshots.len() - 1);
+        *last = Some(id);
+        Ok(id)
     }
 
-    /// Puts the tree back exactly as it was at `id`, O(1). The baseline
-    /// does not change, so the diff is again what it was then.
+    /// The script that puts the open shell session back as it is now
+    /// (none without a session, or when its state cannot be read).
+    fn shell_state_now(&self) -> Option<String> {
+        if self.shell.lock().is_none() {
+            return None;
+        }
+        let run = self
+            .run_shell(&crate::shell_state::capture_command())
+            .ok()?;
+        if run.failure.is_some() || run.output_truncated {
+            return None;
+        }
+        crate::shell_state::restore_script(&run.stdout_text()).ok()
+    }
+
+    /// Puts the tree back exactly as it was at `id`, O(1), and the shell
+    /// session as it was then when the snapshot holds its state (a
+    /// snapshot taken before any shell call leaves the session as it is).
+    /// The baseline does not change, so the diff is again what it was
+    /// then.
     pub fn restore(&self, id: SnapshotId) -> Result<(), UnknownSnapshot> {
-        let tree = self.snapshot_tree(id)?;
+        let (tree, shell) = {
+            let snapshots = self.snapshots.lock();
+            let taken = snapshots.get(id.0).ok_or(UnknownSnapshot {
+                index: id.0,
+                taken: snapshots.len(),
+            })?;
+            (taken.tree.clone(), taken.shell.clone())
+        };
         self.vfs.lock().restore(&tree);
+        if let Some(script) = shell {
+            // Its output is the restore's own, not the guest's.
+            let _ = self.run_shell(&script);
+        }
+        *self.last_snapshot.lock() = Some(id);
         Ok(())
+    }
+
+    /// Every snapshot, in the order taken.
+    pub fn snapshots(&self) -> Vec<SnapshotInfo> {
+        self.snapshots
+            .lock()
+            .iter()
+            .enumerate()
+            .map(|(index, taken)| SnapshotInfo {
+                id: SnapshotId(index),
+                parent: taken.parent,
+                label: taken.label.clone(),
+                taken_at: taken.taken_at,
+                bytes: taken.tree.usage().bytes,
+                has_shell_state: taken.shell.is_some(),
+            })
+            .collect()
+    }
+
+    /// `count` new sandboxes, each holding the tree (shared, not copied:
+    /// what each then changes is its own) and the shell state of snapshot
+    /// `id` — or of this sandbox as it is now, without one. Each has this
+    /// sandbox's spec, limits, policy, network and host commands, and its
+    /// baseline, so its diff says what changed since the seeds; like a
+    /// child, it has no write-back of its own ([`Sandbox::merge`] brings
+    /// its changes back).
+    pub fn fork(
+        &self,
+        id: Option<SnapshotId>,
+        count: usize,
+    ) -> Result<Vec<Sandbox>, UnknownSnapshot> {
+        let (tree, shell) = match id {
+            Some(id) => {
+                let snapshots = self.snapshots.lock();
+                let taken = snapshots.get(id.0).ok_or(UnknownSnapshot {
+                    index: id.0,
+                    taken: snapshots.len(),
+                })?;
+                (taken.tree.clone(), taken.shell.clone())
+            }
+            None => {
+                let shell = self.shell_state_now();
+                (self.vfs.lock().snapshot(), shell)
+            }
+        };
+        let baseline = self.baseline.lock().clone();
+        let (quota, policy) = {
+            let vfs = self.vfs.lock();
+            (vfs.quota(), vfs.policy())
+        };
+        let mut forks = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut vfs = Vfs::new(quota);
+            vfs.restore(&tree);
+            // What the tree shares with this sandbox stays charged when a
+            // fork removes it (as for a child).
+            vfs.charge_what_others_hold();
+            vfs.set_policy(policy.clone());
+            let mut fork = Sandbox::new(vfs, Vec::new(), self.engine().clone());
+            fork.set_isolation(self.isolation().clone(), true);
+            fork.host = self.host.clone();
+            fork.spec = self.spec.clone();
+            *fork.baseline.lock() = baseline.clone();
+            *fork.last_snapshot.lock() = id;
+            if let Some(script) = &shell {
+                let _ = fork.run_shell(script);
+            }
+            forks.push(fork);
+        }
+        Ok(forks)
     }
 
     /// The tree snapshot `id` names.
     pub(crate) fn snapshot_tree(&self, id: SnapshotId) -> Result<Snapshot, UnknownSnapshot> {
         let snapshots = self.snapshots.lock();
-        snapshots.get(id.0).cloned().ok_or(UnknownSnapshot {
-            index: id.0,
-            taken: snapshots.len(),
-        })
+        snapshots
+            .get(id.0)
+            .map(|taken| taken.tree.clone())
+            .ok_or(UnknownSnapshot {
+                index: id.0,
+                taken: snapshots.len(),
+            })
     }
 
     /// Puts the tree back to the baseline: no changes.

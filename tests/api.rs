@@ -24,6 +24,8 @@ mod seeding;
 mod session;
 #[path = "api/shell.rs"]
 mod shell;
+#[path = "api/snapshots.rs"]
+mod snapshots;
 #[path = "api/spec.rs"]
 mod spec;
 #[path = "api/write_back.rs"]

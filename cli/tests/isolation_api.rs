@@ -287,3 +287,31 @@ fn an_answered_shell_call_is_answered_from_the_worker_too() {
         "cwd `/nope`: No such file or directory"
     );
 }
+
+#[test]
+fn a_snapshot_holds_the_workers_shell_state_and_forks_carry_it() {
+    let sandbox = isolated().file("/w/a.txt", "a\n").build().unwrap();
+    sandbox
+        .run_shell("cd /w; export STAGE=one; f() { echo \"f $STAGE\"; }; set -o pipefail")
+        .unwrap();
+    let id = sandbox.snapshot().unwrap();
+    sandbox
+        .run_shell("cd /; STAGE=two; unset -f f; set +o pipefail")
+        .unwrap();
+    sandbox.restore(id).unwrap();
+    let show = "pwd; f; set -o | grep -E '^pipefail' | tr -s ' \\t' ' '";
+    assert_eq!(
+        sandbox.run_shell(show).unwrap().stdout_text(),
+        "/w\nf one\npipefail on\n"
+    );
+    let forks = sandbox.fork(Some(id), 2).unwrap();
+    for fork in &forks {
+        assert_eq!(fork.confinement().mode, "process");
+        assert_eq!(
+            fork.run_shell(show).unwrap().stdout_text(),
+            "/w\nf one\npipefail on\n"
+        );
+    }
+    forks[0].run_shell("echo b >> a.txt").unwrap();
+    assert_eq!(&forks[1].read("/w/a.txt").unwrap()[..], b"a\n");
+}
