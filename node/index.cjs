@@ -214,9 +214,21 @@ class Sandbox {
     return native(() => this.#native.merge(child.#native));
   }
 
-  /** Remembers the tree; the number restores it. */
-  async snapshot() {
-    return native(() => this.#native.snapshot());
+  /** Remembers the tree and the shell session's state (an optional
+   * label); the number restores it. */
+  async snapshot(label) {
+    return native(() => this.#native.snapshot(label ?? null));
+  }
+
+  /** Every snapshot, with its parent, label, time and bytes. */
+  async snapshots() {
+    return native(() => this.#native.snapshots()).map((info) => ({ ...info, takenAt: new Date(info.takenAt) }));
+  }
+
+  /** `count` sandboxes from a snapshot (or the state as it is now), the
+   * tree shared and each one's changes its own. */
+  async fork(id, count = 1) {
+    return native(() => this.#native.fork(id ?? null, count)).map((forked) => new Sandbox(WRAP, forked));
   }
 
   /** Puts the tree back as it was at a snapshot. */

@@ -146,6 +146,17 @@ export interface WriteBackReport {
 /** A child seed: a VFS path, a path mapped elsewhere, or a file. */
 export type ChildSeed = string | { from: string; to?: string } | { path: string; text: string };
 
+/** One snapshot (docs/vfs.md, "Snapshots"). */
+export interface SnapshotInfo {
+  id: number;
+  /** The snapshot the state came from: the last taken or restored. */
+  parent: number | null;
+  label: string | null;
+  takenAt: Date;
+  bytes: number;
+  hasShellState: boolean;
+}
+
 /** A child's own settings, each no wider than its parent's. */
 export interface ChildOptions {
   /** Limits left out are the parent's. */
@@ -189,7 +200,9 @@ export declare class Sandbox implements AsyncDisposable {
   child(seeds: ChildSeed[] | { seeds: ChildSeed[] }, options?: ChildOptions): Promise<Sandbox>;
   apply(changes: Change[]): Promise<MergeReport>;
   merge(child: Sandbox): Promise<MergeReport>;
-  snapshot(): Promise<number>;
+  snapshot(label?: string): Promise<number>;
+  snapshots(): Promise<SnapshotInfo[]>;
+  fork(id?: number | null, count?: number): Promise<Sandbox[]>;
   restore(id: number): Promise<void>;
   reset(): Promise<void>;
   rebaseline(): Promise<void>;

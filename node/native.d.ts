@@ -78,8 +78,18 @@ export declare class NativeSandbox {
   apply(changes: Array<NativeChange>): import('./index').MergeReport
   /** Merges a child's changes, its `{from, to}` seeds mapped back. */
   merge(child: NativeSandbox): import('./index').MergeReport
-  /** Remembers the tree; the number restores it. */
-  snapshot(): number
+  /**
+   * Remembers the tree and the shell session's state, with an optional
+   * label; the number restores it.
+   */
+  snapshot(label?: string | undefined | null): number
+  /** Every snapshot: `{id, parent, label, takenAt, bytes, hasShellState}`. */
+  snapshots(): import('./index').SnapshotInfo[]
+  /**
+   * `count` sandboxes holding snapshot `id`'s tree and shell state (the
+   * state as it is now, without an id), the tree shared.
+   */
+  fork(id: number | undefined | null, count: number): Array<NativeSandbox>
   /** Puts the tree back as it was at snapshot `id`. */
   restore(id: number): void
   /** Back to the baseline. */

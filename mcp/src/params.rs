@@ -162,7 +162,16 @@ impl std::fmt::Display for SnapshotIdArg {
     }
 }
 
-/// Tools without arguments (`snapshot`, `write_back`).
+/// `snapshot`'s argument.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// A label to know it by later (optional).
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// Tools without arguments (`write_back`).
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}

@@ -22,7 +22,7 @@ use crate::approval::{ClientApprover, PeerSlot};
 use crate::config::{Approval, McpConfig};
 use crate::params::{
     DiffArgs, EditFileArgs, ListArgs, NoArgs, ReadFileArgs, RestoreArgs, RunScriptArgs, ShellArgs,
-    WriteFileArgs,
+    SnapshotArgs, WriteFileArgs,
 };
 use crate::render;
 
@@ -372,24 +372,27 @@ impl GocciaMcp {
     }
 
     #[tool(
-        description = "Remember the sandbox filesystem as it is now (instant, no copy); `restore` with \
-        the returned id puts it back exactly.",
+        description = "Remember the sandbox filesystem and the shell session (cwd, variables, \
+        functions, aliases, options) as they are now (instant, no copy of files), with an optional \
+        label; `restore` with the returned id puts both back exactly.",
         annotations(title = "Snapshot", open_world_hint = false)
     )]
     async fn snapshot(
         &self,
-        Parameters(_): Parameters<NoArgs>,
+        Parameters(args): Parameters<SnapshotArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(|sandbox| match sandbox.snapshot() {
-            Ok(id) => text(format!("snapshot id: {}", id.index())),
-            Err(error) => refused(error.to_string()),
-        })
+        self.blocking(
+            move |sandbox| match sandbox.snapshot_labeled(args.label.as_deref()) {
+                Ok(id) => text(format!("snapshot id: {}", id.index())),
+                Err(error) => refused(error.to_string()),
+            },
+        )
         .await
     }
 
     #[tool(
-        description = "Put the sandbox filesystem back exactly as it was when `snapshot` returned this \
-        id (the shell's cwd and variables are kept).",
+        description = "Put the sandbox filesystem and the shell session back exactly as they were \
+        when `snapshot` returned this id.",
         annotations(
             title = "Restore snapshot",
             destructive_hint = true,

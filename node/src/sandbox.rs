@@ -183,11 +183,53 @@ impl NativeSandbox {
         Ok(values::merge_report(report))
     }
 
-    /// Remembers the tree; the number restores it.
+    /// Remembers the tree and the shell session's state, with an optional
+    /// label; the number restores it.
     #[napi]
-    pub fn snapshot(&self) -> napi::Result<u32> {
-        let id = self.sandbox()?.snapshot().map_err(to_js)?;
+    pub fn snapshot(&self, label: Option<String>) -> napi::Result<u32> {
+        let id = self
+            .sandbox()?
+            .snapshot_labeled(label.as_deref())
+            .map_err(to_js)?;
         Ok(id.index() as u32)
+    }
+
+    /// Every snapshot: `{id, parent, label, takenAt, bytes, hasShellState}`.
+    #[napi(ts_return_type = "import('./index').SnapshotInfo[]")]
+    pub fn snapshots(&self) -> napi::Result<serde_json::Value> {
+        let list = self.sandbox()?.snapshots();
+        Ok(serde_json::Value::Array(
+            list.into_iter()
+                .map(|info| {
+                    serde_json::json!({
+                        "id": info.id.index(),
+                        "parent": info.parent.map(|id| id.index()),
+                        "label": info.label,
+                        "takenAt": info
+                            .taken_at
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map(|since| since.as_millis() as u64)
+                            .unwrap_or(0),
+                        "bytes": info.bytes,
+                        "hasShellState": info.has_shell_state,
+                    })
+                })
+                .collect(),
+        ))
+    }
+
+    /// `count` sandboxes holding snapshot `id`'s tree and shell state (the
+    /// state as it is now, without an id), the tree shared.
+    #[napi]
+    pub fn fork(&self, id: Option<u32>, count: u32) -> napi::Result<Vec<NativeSandbox>> {
+        let forks = self
+            .sandbox()?
+            .fork(
+                id.map(|id| goccia::SnapshotId::from_index(id as usize)),
+                count as usize,
+            )
+            .map_err(to_js)?;
+        Ok(forks.into_iter().map(Self::wrap).collect())
     }
 
     /// Puts the tree back as it was at snapshot `id`.

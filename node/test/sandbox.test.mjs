@@ -147,6 +147,23 @@ test("snapshots restore the tree, and a limit refuses one", async () => {
   assert.deepEqual(await sandbox.changes(), []);
 });
 
+test("snapshots hold the shell's state, list their parents, and fork", async () => {
+  const sandbox = new Sandbox({ files: { "/w/a.txt": "a\n" } });
+  await sandbox.runShell("cd /w; export STAGE=one; greet() { echo \"hi $STAGE\"; }");
+  const id = await sandbox.snapshot("start");
+  await sandbox.runShell("cd /; STAGE=two; unset -f greet");
+  await sandbox.restore(id);
+  assert.equal((await sandbox.runShell("pwd; greet")).stdout, "/w\nhi one\n");
+  const [info] = await sandbox.snapshots();
+  assert.deepEqual([info.id, info.parent, info.label, info.bytes, info.hasShellState], [0, null, "start", 2, true]);
+  assert.ok(info.takenAt instanceof Date);
+  const forks = await sandbox.fork(id, 2);
+  await forks[0].runShell("echo b >> a.txt");
+  assert.equal((await forks[1].runShell("pwd; greet; cat a.txt")).stdout, "/w\nhi one\na\n");
+  assert.equal((await forks[0].runShell("cat a.txt")).stdout, "a\nb\n");
+  await assert.rejects(sandbox.fork(9), (error) => error.code === "ERR_GOCCIA_UNKNOWN_SNAPSHOT");
+});
+
 test("writeBack writes copyRw seeds to the host", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "goccia-node-"));
   fs.writeFileSync(path.join(dir, "a.txt"), "a\n");

@@ -747,21 +747,72 @@ impl Sandbox {
         Ok(patched.iter().map(|file| file.path.to_string()).collect())
     }
 
-    /// Remembers the tree (shared, not copied); the id restores it.
-    /// Bounded: `SnapshotLimitError` past `Limits.max_snapshots` or when
-    /// what snapshots keep would pass the fs quota.
-    fn snapshot(&self) -> PyResult<usize> {
-        self.inner
-            .snapshot()
+    /// Remembers the tree (shared, not copied) and the shell session's
+    /// state, with an optional `label`; the id restores it. Bounded:
+    /// `SnapshotLimitError` past `Limits.max_snapshots` or when what
+    /// snapshots keep would pass the fs quota.
+    #[pyo3(signature = (label=None))]
+    fn snapshot(&self, py: Python<'_>, label: Option<&str>) -> PyResult<usize> {
+        py.detach(|| self.inner.snapshot_labeled(label))
             .map(|id| id.index())
             .map_err(errors::snapshot_limit)
     }
 
-    /// Puts the tree back exactly as it was at `snapshot_id`.
-    fn restore(&self, snapshot_id: usize) -> PyResult<()> {
+    /// Puts the tree and the shell session back as they were at
+    /// `snapshot_id`.
+    fn restore(&self, py: Python<'_>, snapshot_id: usize) -> PyResult<()> {
+        py.detach(|| {
+            self.inner
+                .restore(goccia::SnapshotId::from_index(snapshot_id))
+        })
+        .map_err(errors::unknown_snapshot)
+    }
+
+    /// Every snapshot as a dict: `id`, `parent`, `label`, `taken_at`
+    /// (seconds since the epoch), `bytes`, `has_shell_state`.
+    fn snapshots<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
         self.inner
-            .restore(goccia::SnapshotId::from_index(snapshot_id))
-            .map_err(errors::unknown_snapshot)
+            .snapshots()
+            .into_iter()
+            .map(|info| {
+                let dict = pyo3::types::PyDict::new(py);
+                dict.set_item("id", info.id.index())?;
+                dict.set_item("parent", info.parent.map(|id| id.index()))?;
+                dict.set_item("label", info.label)?;
+                let since = info
+                    .taken_at
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|since| since.as_secs_f64())
+                    .unwrap_or(0.0);
+                dict.set_item("taken_at", since)?;
+                dict.set_item("bytes", info.bytes)?;
+                dict.set_item("has_shell_state", info.has_shell_state)?;
+                Ok(dict)
+            })
+            .collect()
+    }
+
+    /// `count` sandboxes holding snapshot `snapshot_id`'s tree and shell
+    /// state (the state as it is now when `None`), the tree shared.
+    #[pyo3(signature = (snapshot_id=None, count=1))]
+    fn fork(
+        &self,
+        py: Python<'_>,
+        snapshot_id: Option<usize>,
+        count: usize,
+    ) -> PyResult<Vec<Sandbox>> {
+        let forks = py
+            .detach(|| {
+                self.inner
+                    .fork(snapshot_id.map(goccia::SnapshotId::from_index), count)
+            })
+            .map_err(errors::unknown_snapshot)?;
+        Ok(forks
+            .into_iter()
+            .map(|fork| Sandbox {
+                inner: Arc::new(fork),
+            })
+            .collect())
     }
 
     /// Back to the baseline: no changes.

@@ -306,3 +306,24 @@ def test_arun_shell_takes_cwd_and_env():
     sandbox = goccia.Sandbox(files={"/p/a.txt": "x"})
     run = asyncio.run(sandbox.arun_shell("pwd; echo $X", cwd="/p", env={"X": "1"}))
     assert run.stdout == "/p\n1\n"
+
+
+def test_snapshots_hold_the_shells_state_list_their_parents_and_fork():
+    sandbox = goccia.Sandbox(files={"/w/a.txt": "a\n"})
+    sandbox.run_shell('cd /w; export STAGE=one; greet() { echo "hi $STAGE"; }')
+    first = sandbox.snapshot(label="start")
+    sandbox.run_shell("cd /; STAGE=two; unset -f greet")
+    sandbox.restore(first)
+    assert sandbox.run_shell("pwd; greet").stdout == "/w\nhi one\n"
+    second = sandbox.snapshot()
+    listed = sandbox.snapshots()
+    assert [(s["id"], s["parent"], s["label"], s["has_shell_state"]) for s in listed] == [
+        (first, None, "start", True),
+        (second, first, None, True),
+    ]
+    forks = sandbox.fork(first, count=2)
+    forks[0].run_shell("echo b >> a.txt")
+    assert forks[1].run_shell("pwd; greet; cat a.txt").stdout == "/w\nhi one\na\n"
+    assert forks[0].run_shell("cat a.txt").stdout == "a\nb\n"
+    with pytest.raises(goccia.UnknownSnapshot):
+        sandbox.fork(9)

@@ -751,6 +751,29 @@ fn restore_takes_the_snapshot_id_as_a_number_or_its_text() {
 }
 
 #[test]
+fn a_labeled_snapshot_restores_the_shell_session_too() {
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &[],
+            json!([
+                ["shell", {"command": "mkdir -p /w && cd /w && export STAGE=one"}],
+                ["snapshot", {"label": "before the attempt"}],
+                ["shell", {"command": "cd / && STAGE=two"}],
+                ["restore", {"snapshotId": 0}],
+                ["shell", {"command": "echo \"$(pwd) $STAGE\""}],
+                ["snapshot", {"colour": "red"}],
+            ]),
+        ),
+    );
+    assert!(!is_error(&report, 1), "{report}");
+    assert!(!is_error(&report, 3), "{report}");
+    assert!(call_text(&report, 4).contains("/w one"), "{report}");
+    // An argument it does not take is refused, naming it.
+    assert!(is_error(&report, 5), "{report}");
+}
+
+#[test]
 fn a_shell_call_takes_its_own_cwd_and_env_for_that_call() {
     let report = drive(
         Sdk::Python,
