@@ -10,7 +10,7 @@ use goccia_vfs::image::{Contents, ImageError, Manifest};
 
 use crate::error::UnknownSnapshot;
 use crate::sandbox::Sandbox;
-use crate::snapshots::SnapshotId;
+use crate::snapshot_store::SnapshotId;
 
 /// What [`Sandbox::image`] takes of a sandbox.
 #[derive(Clone, Debug)]

@@ -16,6 +16,7 @@ mod sandbox;
 mod session;
 mod shell_call;
 mod shell_state;
+mod snapshot_store;
 mod snapshots;
 pub mod spec;
 
@@ -32,7 +33,7 @@ pub use image::{Image, LoadImageError};
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;
-pub use snapshots::{SnapshotId, SnapshotInfo};
+pub use snapshot_store::{SnapshotId, SnapshotInfo};
 pub use spec::{
     Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, NetworkSpec, SandboxSpec,
     SecretSource, SeedSpec, SpecError, Spelling, Widening,

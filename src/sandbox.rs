@@ -64,7 +64,7 @@ pub struct Sandbox {
     /// What the diff compares against (moved only by `rebaseline`).
     pub(crate) baseline: Mutex<Snapshot>,
     /// What `snapshot` remembered, by id.
-    pub(crate) snapshots: Mutex<Vec<crate::snapshots::Taken>>,
+    pub(crate) snapshots: Mutex<Vec<crate::snapshot_store::Taken>>,
     /// The snapshot the state came from: the last taken or restored.
     pub(crate) last_snapshot: Mutex<Option<crate::SnapshotId>>,
     /// For a child: each seed's path here and where it came from in the

@@ -13,57 +13,8 @@ use goccia_vfs::{Snapshot, Vfs};
 
 use crate::error::{SnapshotLimitError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
-
-/// One snapshot as a sandbox keeps it.
-pub(crate) struct Taken {
-    /// The tree.
-    tree: Snapshot,
-    /// The script that puts the shell session back (none: no session was
-    /// open, or its state could not be read).
-    shell: Option<String>,
-    /// What the caller called it.
-    label: Option<String>,
-    /// The snapshot the state came from (the last taken or restored).
-    parent: Option<SnapshotId>,
-    /// When it was taken.
-    taken_at: SystemTime,
-}
-
-/// What [`Sandbox::snapshots`] says of one snapshot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SnapshotInfo {
-    /// Its id.
-    pub id: SnapshotId,
-    /// The snapshot the state came from: the last one taken or restored
-    /// before it.
-    pub parent: Option<SnapshotId>,
-    /// Its label, if it was given one.
-    pub label: Option<String>,
-    /// When it was taken.
-    pub taken_at: SystemTime,
-    /// The bytes of file content its tree holds.
-    pub bytes: u64,
-    /// Whether it holds the shell session's state.
-    pub has_shell_state: bool,
-}
-
-/// Names one snapshot of one sandbox (from [`Sandbox::snapshot`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SnapshotId(pub(crate) usize);
-
-impl SnapshotId {
-    /// The number the sandbox gave it (0, 1, 2, ... in order taken).
-    pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// The id numbered `index`, as a surface that showed [`index`](Self::index)
-    /// to a client gets it back. An id the sandbox never gave is refused by
-    /// [`Sandbox::restore`] ([`UnknownSnapshot`]).
-    pub fn from_index(index: usize) -> SnapshotId {
-        SnapshotId(index)
-    }
-}
+use crate::snapshot_store::Taken;
+use crate::snapshot_store::{SnapshotId, SnapshotInfo};
 
 impl Sandbox {
     /// Remembers the tree as it is now; the id restores it. Taking one
