@@ -190,34 +190,25 @@ pub fn setting_name(setting: &str, spelling: Spelling) -> String {
     };
     // `network.secrets.TOKEN` is the entry `TOKEN` of a setting that is a
     // map.
-    let (base, key) = match SETTINGS.iter().find(|(json, ..)| *json == base) {
-        Some(_) => (base, None),
-        None => match SETTINGS.iter().find(|(json, ..)| {
-            base.strip_prefix(*json)
-                .is_some_and(|rest| rest.starts_with('.'))
-        }) {
-            Some((json, ..)) => (*json, Some(&base[json.len() + 1..])),
-            None => return setting.to_string(),
-        },
-    };
-    let Some((_, flag, python, rust)) = SETTINGS.iter().find(|(json, ..)| *json == base) else {
+    let exact = SETTINGS.iter().find(|(json, ..)| *json == base);
+    let entry = exact.map(|row| (row, None)).or_else(|| {
+        SETTINGS.iter().find_map(|row| {
+            let key = base.strip_prefix(row.0)?.strip_prefix('.')?;
+            Some((row, Some(key)))
+        })
+    });
+    let Some(((_, flag, python, rust), key)) = entry else {
         return setting.to_string();
     };
-    if let Some(key) = key {
-        let name = match spelling {
-            Spelling::Json => unreachable!("returned above"),
-            Spelling::Flag => *flag,
-            Spelling::Python => *python,
-            Spelling::Rust => *rust,
-        };
-        return format!("{name} (`{key}`)");
-    }
     let name = match spelling {
         Spelling::Json => unreachable!("returned above"),
         Spelling::Flag => *flag,
         Spelling::Python => *python,
         Spelling::Rust => *rust,
     };
+    if let Some(key) = key {
+        return format!("{name} (`{key}`)");
+    }
     match index {
         Some((index, "")) => format!("{name} (entry {index})"),
         Some((index, field)) => format!(

@@ -39,6 +39,20 @@ fn shell(project: &Project, flags: &[String], script: &str) -> Run {
     project.goccia(&args)
 }
 
+/// An upstream the secret is bound to (`127.0.0.1`), another reached as
+/// `localhost` (allowed, no secret), a project and the flags for both.
+fn bound_and_other() -> (Upstream, Upstream, Project, Vec<String>) {
+    let (bound, other) = (Upstream::http(), Upstream::http());
+    let mut flags = secret_flags("127.0.0.1");
+    flags.extend([
+        "--allow-host".into(),
+        bound.rule(),
+        "--allow-host".into(),
+        format!("localhost:{}", other.port),
+    ]);
+    (bound, other, project(None), flags)
+}
+
 fn no_token(run: &Run) {
     assert!(!run.stdout.contains(TOKEN), "value in stdout: {run:?}");
     assert!(!run.stderr.contains(TOKEN), "value in stderr: {run:?}");
@@ -220,16 +234,7 @@ fn a_secret_goes_to_its_host_from_every_client_and_the_guest_sees_a_placeholder(
 #[test]
 fn a_secret_overwrites_the_guests_header_and_is_not_sent_elsewhere() {
     // Threat: a forged header wins, or the token reaches another host.
-    let bound = Upstream::http();
-    let other = Upstream::http();
-    let project = project(None);
-    let mut flags = secret_flags("127.0.0.1");
-    flags.extend([
-        "--allow-host".into(),
-        bound.rule(),
-        "--allow-host".into(),
-        format!("localhost:{}", other.port),
-    ]);
+    let (bound, other, project, flags) = bound_and_other();
     let script = format!(
         "curl -s -H 'Authorization: forged' {a} >/dev/null; curl -s -H \"X-Key: $T\" http://localhost:{p}/elsewhere >/dev/null",
         a = bound.url("http", "/bound"),
@@ -252,16 +257,7 @@ fn a_secret_overwrites_the_guests_header_and_is_not_sent_elsewhere() {
 #[test]
 fn a_redirect_to_another_host_drops_the_secret() {
     // Threat: an allowed API redirects the authenticated request away.
-    let bound = Upstream::http();
-    let other = Upstream::http();
-    let project = project(None);
-    let mut flags = secret_flags("127.0.0.1");
-    flags.extend([
-        "--allow-host".into(),
-        bound.rule(),
-        "--allow-host".into(),
-        format!("localhost:{}", other.port),
-    ]);
+    let (bound, other, project, flags) = bound_and_other();
     let target = format!("http://localhost:{}/landed", other.port);
     let script = format!(
         "curl -sL '{}' >/dev/null",
