@@ -81,11 +81,6 @@ impl Gateway {
         })
     }
 
-    /// The policy.
-    pub fn policy(&self) -> &NetPolicy {
-        &self.policy
-    }
-
     /// Whether any request can go out at all (a rule exists).
     pub fn is_open(&self) -> bool {
         !self.policy.allowed().is_empty()

@@ -191,21 +191,6 @@ impl Secrets {
         Ok(Secrets { secrets, headers })
     }
 
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
-    }
-
-    /// The secrets' names.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.secrets.iter().map(Secret::name)
-    }
-
-    /// The header bindings.
-    pub fn headers(&self) -> &[SecretHeader] {
-        &self.headers
-    }
-
     /// The variables every guest starts with: `NAME=goccia-secret:NAME`.
     pub fn guest_env(&self) -> Vec<(String, String)> {
         self.secrets
