@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use goccia_store::StoreError;
 use goccia_vfs::SeedError;
 use thiserror::Error;
 
@@ -254,6 +255,42 @@ pub enum SnapshotLimitError {
     },
 }
 
+/// Why an image could not be loaded into a sandbox.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadImageError {
+    /// A manifest is malformed or names content that is missing or wrong.
+    #[error(transparent)]
+    Image(#[from] goccia_vfs::image::ImageError),
+    /// The trees do not fit this sandbox (its quota, or steps that do not
+    /// apply to the tree they build).
+    #[error("the image does not fit this sandbox: {0}")]
+    Tree(goccia_vfs::FsError),
+}
+
+/// Why a snapshot could not be saved to a store or opened from one
+/// (docs/snapshots.md).
+#[derive(Debug, Error)]
+pub enum SavedSnapshotError {
+    /// The store failed, holds no such snapshot, or is of a later format.
+    #[error(transparent)]
+    Store(#[from] goccia_store::StoreError),
+    /// The snapshot to save was never taken here.
+    #[error(transparent)]
+    Unknown(#[from] UnknownSnapshot),
+    /// The saved trees do not fit this sandbox (its quota), or are
+    /// malformed.
+    #[error("saved snapshot {id} cannot be opened here: {source}")]
+    Load {
+        /// The saved snapshot.
+        id: String,
+        /// Why.
+        source: LoadImageError,
+    },
+    /// The sandbox to open it in could not be built.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
 impl SnapshotLimitError {
     /// The limit that refused it, for a surface to advise on.
     pub fn limit(&self) -> crate::LimitKind {
@@ -298,6 +335,15 @@ impl Error {
             Error::Patch(_) => "ERR_GOCCIA_PATCH",
             Error::Snapshot(_) => "ERR_GOCCIA_UNKNOWN_SNAPSHOT",
             Error::SnapshotLimit(_) => "ERR_GOCCIA_SNAPSHOT_LIMIT",
+            Error::Saved(SavedSnapshotError::Store(StoreError::NotFound { .. }))
+            | Error::Saved(SavedSnapshotError::Unknown(_)) => "ERR_GOCCIA_UNKNOWN_SNAPSHOT",
+            Error::Saved(SavedSnapshotError::Store(StoreError::UnknownFormat { .. })) => {
+                "ERR_GOCCIA_STORE_FORMAT"
+            }
+            Error::Saved(SavedSnapshotError::Store(StoreError::BadId(_))) => "ERR_GOCCIA_SPEC",
+            Error::Saved(SavedSnapshotError::Store(_)) => "ERR_GOCCIA_STORE",
+            Error::Saved(SavedSnapshotError::Load { .. }) => "ERR_GOCCIA_SNAPSHOT_LOAD",
+            Error::Saved(SavedSnapshotError::Setup(_)) => "ERR_GOCCIA_SETUP",
         }
     }
 }
@@ -346,4 +392,8 @@ pub enum Error {
     /// From [`Sandbox::snapshot`](crate::Sandbox::snapshot).
     #[error(transparent)]
     SnapshotLimit(#[from] SnapshotLimitError),
+    /// From [`Sandbox::save`](crate::Sandbox::save) and
+    /// [`Sandbox::open`](crate::Sandbox::open).
+    #[error(transparent)]
+    Saved(#[from] SavedSnapshotError),
 }

@@ -6,9 +6,9 @@
 //! before storing.
 
 use goccia_vfs::fs::{Quota, Snapshot, Vfs};
-use goccia_vfs::image::{Contents, ImageError, Manifest};
+use goccia_vfs::image::{Contents, Manifest};
 
-use crate::error::UnknownSnapshot;
+use crate::error::{LoadImageError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
 use crate::snapshot_store::SnapshotId;
 
@@ -21,18 +21,6 @@ pub struct Image {
     pub changes: Manifest,
     /// Every content either manifest names, once.
     pub contents: Contents,
-}
-
-/// Why an image could not be loaded into a sandbox.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadImageError {
-    /// A manifest is malformed or names content that is missing or wrong.
-    #[error(transparent)]
-    Image(#[from] ImageError),
-    /// The trees do not fit this sandbox (its quota, or steps that do not
-    /// apply to the tree they build).
-    #[error("the image does not fit this sandbox: {0}")]
-    Tree(goccia_vfs::FsError),
 }
 
 impl Sandbox {

@@ -13,6 +13,7 @@ mod image;
 pub mod isolation;
 mod run;
 mod sandbox;
+mod saved;
 mod session;
 mod shell_call;
 mod shell_state;
@@ -25,11 +26,11 @@ pub use call::{CALL_TIMEOUT, CallOptions, Stdin};
 pub use child::{ChildOptions, ChildSeed};
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
-    AccessError, ApplyError, ChildError, ChildSeedError, Error, LimitsError, RunError, SetupError,
-    SnapshotLimitError, UnknownSnapshot, WriteBackError,
+    AccessError, ApplyError, ChildError, ChildSeedError, Error, LimitsError, LoadImageError,
+    RunError, SavedSnapshotError, SetupError, SnapshotLimitError, UnknownSnapshot, WriteBackError,
 };
 pub use host_commands::{HostCommandsSummary, remove_scratch_trees};
-pub use image::{Image, LoadImageError};
+pub use image::Image;
 pub use run::{Run, ShellRun};
 pub use sandbox::{Entry, Sandbox, WriteBackOutcome};
 pub use session::ShellSession;
@@ -38,6 +39,9 @@ pub use spec::{
     Approve, Extras, HostCommandSpec, IsolationMode, LimitsSpec, NetworkSpec, SandboxSpec,
     SecretSource, SeedSpec, SpecError, Spelling, Widening,
 };
+
+/// Durable snapshots' stores (docs/snapshots.md): SQLite or PostgreSQL.
+pub use goccia_store as store;
 
 pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};

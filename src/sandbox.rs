@@ -67,6 +67,14 @@ pub struct Sandbox {
     pub(crate) snapshots: Mutex<Vec<crate::snapshot_store::Taken>>,
     /// The snapshot the state came from: the last taken or restored.
     pub(crate) last_snapshot: Mutex<Option<crate::SnapshotId>>,
+    /// The saved snapshot this sandbox was opened from (docs/snapshots.md).
+    pub(crate) opened_from: Mutex<Option<goccia_store::SavedId>>,
+    /// Shell state to put back before the next call (a fork's, a restored
+    /// or an opened snapshot's): put back lazily, so that making a fork
+    /// opens no session.
+    pub(crate) pending_shell_state: Mutex<Option<String>>,
+    /// The baseline's manifest as the last `save` computed it.
+    pub(crate) baseline_manifest: Mutex<Option<(Snapshot, Arc<goccia_store::ManifestBlob>)>>,
     /// For a child: each seed's path here and where it came from in the
     /// parent, when they differ (see [`Sandbox::merge`]).
     pub(crate) parent_paths: Vec<(VfsPath, VfsPath)>,
@@ -111,6 +119,9 @@ impl Sandbox {
             baseline: Mutex::new(vfs.snapshot()),
             snapshots: Mutex::new(Vec::new()),
             last_snapshot: Mutex::new(None),
+            opened_from: Mutex::new(None),
+            pending_shell_state: Mutex::new(None),
+            baseline_manifest: Mutex::new(None),
             parent_paths: Vec::new(),
             seed_skipped: Vec::new(),
             session_state: SessionState::default(),
@@ -786,6 +797,8 @@ impl Sandbox {
         if !options.env.is_empty() {
             return Err(RunError::ShellOnly("env"));
         }
+        // A script's `$` is the sandbox's shell session.
+        self.replay_pending_shell_state();
         let watch = options.watch(self.limits().timeout);
         match &options.output {
             Some(output) => run(output, watch),

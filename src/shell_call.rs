@@ -104,6 +104,7 @@ impl Sandbox {
         command_line: &str,
         options: &CallOptions,
     ) -> Result<Run, RunError> {
+        self.replay_pending_shell_state();
         let (answer, reply) = mpsc::sync_channel(1);
         match self.post_shell_call(command_line, options, move |result| {
             let _ = answer.send(result);
@@ -152,6 +153,9 @@ impl Sandbox {
         options: &CallOptions,
         done: impl FnOnce(Result<Run, RunError>) + Send + 'static,
     ) {
+        // Waited for here: putting a fork's state back is the cost of its
+        // first call.
+        self.replay_pending_shell_state();
         match self.post_shell_call(command_line, options, done) {
             Posted::Local => {}
             Posted::Worker(slot, done) => {

@@ -28,6 +28,9 @@ impl SnapshotId {
 pub(crate) struct Taken {
     /// The tree.
     pub(crate) tree: Snapshot,
+    /// The baseline when it was taken (what a saved copy's diff compares
+    /// against).
+    pub(crate) baseline: Snapshot,
     /// The script that puts the shell session back (none: no session was
     /// open, or its state could not be read).
     pub(crate) shell: Option<String>,
@@ -37,6 +40,11 @@ pub(crate) struct Taken {
     pub(crate) parent: Option<SnapshotId>,
     /// When it was taken.
     pub(crate) taken_at: SystemTime,
+    /// The saved snapshot the sandbox was opened from, when it has no
+    /// parent of its own (docs/snapshots.md).
+    pub(crate) opened_from: Option<goccia_store::SavedId>,
+    /// Its id in the store it was last saved to.
+    pub(crate) saved: Option<goccia_store::SavedId>,
 }
 
 /// What [`Sandbox::snapshots`] says of one snapshot.

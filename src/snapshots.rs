@@ -77,10 +77,13 @@ impl Sandbox {
         let mut last = self.last_snapshot.lock();
         snapshots.push(Taken {
             tree,
+            baseline,
             shell,
             label: label.map(str::to_string),
             parent: *last,
             taken_at: SystemTime::now(),
+            opened_from: self.opened_from.lock().clone(),
+            saved: None,
         });
         let id = SnapshotId(snapshots.len() - 1);
         *last = Some(id);
@@ -90,6 +93,10 @@ impl Sandbox {
     /// The script that puts the open shell session back as it is now
     /// (none without a session, or when its state cannot be read).
     fn shell_state_now(&self) -> Option<String> {
+        // Not put back yet: the session is still what that state says.
+        if let Some(pending) = self.pending_shell_state.lock().clone() {
+            return Some(pending);
+        }
         if self.shell.lock().is_none() {
             return None;
         }
@@ -118,8 +125,8 @@ impl Sandbox {
         };
         self.vfs.lock().restore(&tree);
         if let Some(script) = shell {
-            // Its output is the restore's own, not the guest's.
-            let _ = self.run_shell(&script);
+            // Put back before the next call that uses the session.
+            *self.pending_shell_state.lock() = Some(script);
         }
         *self.last_snapshot.lock() = Some(id);
         Ok(())
@@ -154,18 +161,22 @@ impl Sandbox {
         id: Option<SnapshotId>,
         count: usize,
     ) -> Result<Vec<Sandbox>, UnknownSnapshot> {
-        let (tree, shell) = match id {
+        // A fork's snapshots are numbered from 0 again: what links them to
+        // this sandbox's is the saved snapshot it came from, if any.
+        let (tree, shell, origin) = match id {
             Some(id) => {
                 let snapshots = self.snapshots.lock();
                 let taken = snapshots.get(id.0).ok_or(UnknownSnapshot {
                     index: id.0,
                     taken: snapshots.len(),
                 })?;
-                (taken.tree.clone(), taken.shell.clone())
+                let origin = taken.saved.clone().or_else(|| taken.opened_from.clone());
+                (taken.tree.clone(), taken.shell.clone(), origin)
             }
             None => {
                 let shell = self.shell_state_now();
-                (self.vfs.lock().snapshot(), shell)
+                let origin = self.opened_from.lock().clone();
+                (self.vfs.lock().snapshot(), shell, origin)
             }
         };
         let baseline = self.baseline.lock().clone();
@@ -186,10 +197,10 @@ impl Sandbox {
             fork.host = self.host.clone();
             fork.spec = self.spec.clone();
             *fork.baseline.lock() = baseline.clone();
-            *fork.last_snapshot.lock() = id;
-            if let Some(script) = &shell {
-                let _ = fork.run_shell(script);
-            }
+            *fork.opened_from.lock() = origin.clone();
+            // Put back by the fork's first call: a fork costs no session
+            // until it is used.
+            *fork.pending_shell_state.lock() = shell.clone();
             forks.push(fork);
         }
         Ok(forks)

@@ -18,6 +18,8 @@ mod network;
 mod policy;
 #[path = "api/run.rs"]
 mod run;
+#[path = "api/saved.rs"]
+mod saved;
 #[path = "api/seeding.rs"]
 mod seeding;
 #[path = "api/session.rs"]

@@ -6,7 +6,7 @@
 use goccia::Sandbox;
 
 /// Sets one of each kind of state the session keeps.
-const STATE: &str = r#"
+pub const STATE: &str = r#"
 mkdir -p /work/a "/work/b c"
 plain=1; export EXPORTED="two words"; declare -i counted=5
 list=(a "b c"); declare -A map=([k]=v)
@@ -18,7 +18,7 @@ cd /work; pushd /work/a >/dev/null; pushd "/work/b c" >/dev/null
 "#;
 
 /// Prints each kind of state, one line each.
-const SHOW: &str = r#"
+pub const SHOW: &str = r#"
 shopt -s expand_aliases
 echo "plain=$plain exported=$EXPORTED counted=$((counted + 1))"
 echo "list=${list[1]} map=${map[k]}"

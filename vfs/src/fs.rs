@@ -92,6 +92,12 @@ impl Snapshot {
         self.root.usage()
     }
 
+    /// Whether `other` is this very tree (taken from the same state, not
+    /// merely equal): O(1), for caching what was computed from a tree.
+    pub fn same_tree(&self, other: &Snapshot) -> bool {
+        Arc::ptr_eq(&self.root, &other.root)
+    }
+
     /// The node at `path`, or why there is none.
     pub fn lookup(&self, path: &VfsPath) -> FsResult<Node> {
         lookup_in(&self.root, path)
