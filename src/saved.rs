@@ -136,6 +136,28 @@ impl Sandbox {
         Ok(())
     }
 
+    /// Puts the files and shell session of saved snapshot `id` back, as
+    /// [`Sandbox::restore`] does for a snapshot of its own: the baseline
+    /// stays, so the diff is against what it is now. All or nothing.
+    pub fn restore_saved(
+        &self,
+        store: &dyn SnapshotStore,
+        id: &SavedId,
+    ) -> Result<(), SavedSnapshotError> {
+        let loaded = goccia_store::load(store, id)?;
+        let content = |hash: &str| loaded.contents.get(hash).cloned();
+        self.restore_image(&loaded.baseline, &loaded.changes, &content)
+            .map_err(|source| SavedSnapshotError::Load {
+                id: id.to_string(),
+                source,
+            })?;
+        if loaded.shell.is_some() {
+            *self.pending_shell_state.lock() = loaded.shell;
+        }
+        *self.opened_from.lock() = Some(loaded.id);
+        Ok(())
+    }
+
     /// Puts back the shell state a fork or an opened snapshot holds, once,
     /// before the first call that uses the session.
     pub(crate) fn replay_pending_shell_state(&self) {

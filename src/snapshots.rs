@@ -161,24 +161,7 @@ impl Sandbox {
         id: Option<SnapshotId>,
         count: usize,
     ) -> Result<Vec<Sandbox>, UnknownSnapshot> {
-        // A fork's snapshots are numbered from 0 again: what links them to
-        // this sandbox's is the saved snapshot it came from, if any.
-        let (tree, shell, origin) = match id {
-            Some(id) => {
-                let snapshots = self.snapshots.lock();
-                let taken = snapshots.get(id.0).ok_or(UnknownSnapshot {
-                    index: id.0,
-                    taken: snapshots.len(),
-                })?;
-                let origin = taken.saved.clone().or_else(|| taken.opened_from.clone());
-                (taken.tree.clone(), taken.shell.clone(), origin)
-            }
-            None => {
-                let shell = self.shell_state_now();
-                let origin = self.opened_from.lock().clone();
-                (self.vfs.lock().snapshot(), shell, origin)
-            }
-        };
+        let (tree, shell, origin) = self.state_at(id)?;
         let baseline = self.baseline.lock().clone();
         let (quota, policy) = {
             let vfs = self.vfs.lock();
@@ -204,6 +187,57 @@ impl Sandbox {
             forks.push(fork);
         }
         Ok(forks)
+    }
+
+    /// Makes `target` hold this sandbox's state at snapshot `id` (or as it
+    /// is now): the tree (shared, not copied), the baseline and the shell
+    /// state, put back by its next call. `target` keeps its own settings
+    /// — limits, policy, nesting — which is how a surface forks into a
+    /// sandbox built with narrower ones (the server's forks,
+    /// docs/server.md). What the tree shares with this sandbox stays
+    /// charged to `target`'s quota when it removes it.
+    pub fn fork_into(
+        &self,
+        id: Option<SnapshotId>,
+        target: &Sandbox,
+    ) -> Result<(), UnknownSnapshot> {
+        let (tree, shell, origin) = self.state_at(id)?;
+        let baseline = self.baseline.lock().clone();
+        {
+            let mut vfs = target.vfs.lock();
+            vfs.restore(&tree);
+            vfs.charge_what_others_hold();
+        }
+        *target.baseline.lock() = baseline;
+        *target.pending_shell_state.lock() = shell;
+        *target.opened_from.lock() = origin;
+        Ok(())
+    }
+
+    /// The tree, shell state and saved origin of snapshot `id`, or of the
+    /// sandbox as it is now. A fork's snapshots are numbered from 0 again:
+    /// what links them to this sandbox's is the saved snapshot it came
+    /// from, if any.
+    fn state_at(
+        &self,
+        id: Option<SnapshotId>,
+    ) -> Result<(Snapshot, Option<String>, Option<goccia_store::SavedId>), UnknownSnapshot> {
+        Ok(match id {
+            Some(id) => {
+                let snapshots = self.snapshots.lock();
+                let taken = snapshots.get(id.0).ok_or(UnknownSnapshot {
+                    index: id.0,
+                    taken: snapshots.len(),
+                })?;
+                let origin = taken.saved.clone().or_else(|| taken.opened_from.clone());
+                (taken.tree.clone(), taken.shell.clone(), origin)
+            }
+            None => {
+                let shell = self.shell_state_now();
+                let origin = self.opened_from.lock().clone();
+                (self.vfs.lock().snapshot(), shell, origin)
+            }
+        })
     }
 
     /// The tree snapshot `id` names.

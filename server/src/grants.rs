@@ -26,11 +26,14 @@ pub enum Capability {
     Submit,
     /// Nest: `runScript` and the shell's `goccia` inside runs.
     Child,
+    /// Fork the session into new sessions with capabilities of its own
+    /// (`POST .../fork`, docs/server.md).
+    Fork,
 }
 
 impl Capability {
     /// Every capability.
-    pub const ALL: [Capability; 7] = [
+    pub const ALL: [Capability; 8] = [
         Capability::Read,
         Capability::Write,
         Capability::Run,
@@ -38,6 +41,7 @@ impl Capability {
         Capability::Diff,
         Capability::Submit,
         Capability::Child,
+        Capability::Fork,
     ];
 
     /// Its name in requests.
@@ -50,6 +54,7 @@ impl Capability {
             Capability::Diff => "diff",
             Capability::Submit => "submit",
             Capability::Child => "child",
+            Capability::Fork => "fork",
         }
     }
 }

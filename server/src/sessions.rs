@@ -169,6 +169,23 @@ impl SnapshotTable {
         self.here.get(&number).copied()
     }
 
+    /// The snapshots taken in this process, by number, in order.
+    pub fn numbered(&self) -> Vec<(u64, SnapshotId)> {
+        let mut numbered: Vec<(u64, SnapshotId)> = self
+            .here
+            .iter()
+            .map(|(number, id)| (*number, *id))
+            .collect();
+        numbered.sort_by_key(|(number, _)| *number);
+        numbered
+    }
+
+    /// The number the next snapshot gets (every number below it was
+    /// given, here or before a resume).
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
     /// Whether `number` was ever given (here or before a resume).
     pub fn given(&self, number: u64) -> bool {
         number < self.next

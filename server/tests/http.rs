@@ -23,6 +23,13 @@ const NEEDS: &[(&str, &str, &str, &str)] = &[
     // Snapshots spend the quota: `write`, never `read` alone.
     ("POST", "/snapshots", "", "write"),
     ("POST", "/restore", r#"{"snapshotId":0}"#, "write"),
+    ("GET", "/snapshots", "", "read"),
+    (
+        "POST",
+        "/fork",
+        r#"{"count":1,"capabilities":["fork"]}"#,
+        "fork",
+    ),
     (
         "POST",
         "/submit",
@@ -46,7 +53,9 @@ fn every_capability_missing_in_turn_is_refused_naming_it() {
     let clock = ManualClock::at(START);
     let server = Running::start(config(dir.path(), &clock));
     let client = Client::new(&server.base);
-    let all = ["read", "write", "run", "shell", "diff", "submit", "child"];
+    let all = [
+        "read", "write", "run", "shell", "diff", "submit", "child", "fork",
+    ];
     for (method, suffix, body, needed) in NEEDS {
         let without: Vec<&str> = all.iter().copied().filter(|c| c != needed).collect();
         let session = client.open(&without);
@@ -616,6 +625,7 @@ fn the_openapi_document_lists_every_route() {
         "/v1/sandboxes/{id}/diff",
         "/v1/sandboxes/{id}/snapshots",
         "/v1/sandboxes/{id}/restore",
+        "/v1/sandboxes/{id}/fork",
         "/v1/sandboxes/{id}/renew",
         "/v1/sandboxes/{id}/resume",
         "/v1/sandboxes/{id}/submit",
@@ -625,7 +635,7 @@ fn the_openapi_document_lists_every_route() {
     ] {
         assert!(paths.contains_key(path), "{path} is documented");
     }
-    assert_eq!(paths.len(), 14, "and nothing else");
+    assert_eq!(paths.len(), 15, "and nothing else");
     assert!(paths["/v1/sandboxes/{id}"].get("get").is_some());
     // The session body documents every setting of the spec (and only
     // those, besides the session's own fields), with every limit.

@@ -196,6 +196,42 @@ pub fn load(store: &dyn SnapshotStore, id: &SavedId) -> Result<Loaded, StoreErro
     })
 }
 
+/// Saves a tree kept before durable snapshots existed (a server's session
+/// snapshot of an earlier build: two manifests whose contents are blobs
+/// of this store already) as a saved snapshot, so that `gc` knows what
+/// it names. Its id.
+pub fn adopt(
+    store: &dyn SnapshotStore,
+    baseline: &str,
+    changes: &str,
+) -> Result<SavedId, StoreError> {
+    let corrupt = |reason: String| StoreError::Corrupt {
+        store: store.describe(),
+        reason,
+    };
+    let mut bytes = 0;
+    let mut blob_of = |hash: &str| -> Result<ManifestBlob, StoreError> {
+        let json = store
+            .blob(hash)?
+            .ok_or_else(|| corrupt(format!("the manifest {hash} is missing")))?;
+        let manifest = Manifest::from_json(&json).map_err(|error| corrupt(error.to_string()))?;
+        let mut contents = Contents::new();
+        for content in manifest.hashes() {
+            let data = store
+                .blob(&content)?
+                .ok_or_else(|| corrupt(format!("the content {content} is missing")))?;
+            bytes += data.len() as u64;
+            contents.insert(content, data);
+        }
+        Ok(ManifestBlob::new(json.to_vec(), contents))
+    };
+    let baseline = blob_of(baseline)?;
+    let changes = blob_of(changes)?;
+    store.save(&NewSnapshot::new(
+        baseline, changes, None, None, None, 0, bytes,
+    ))
+}
+
 /// The common schema both backends create, in their own dialect: one
 /// table of blobs, the manifests whose content references are recorded
 /// (a manifest there has every content it names stored), those

@@ -5,6 +5,7 @@
 
 mod files;
 mod sessions;
+mod snapshots;
 mod submit;
 
 use std::sync::Arc;
@@ -36,8 +37,12 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/sandboxes/{id}/run", post(sessions::run))
         .route("/v1/sandboxes/{id}/shell", post(sessions::shell))
         .route("/v1/sandboxes/{id}/diff", get(sessions::diff))
-        .route("/v1/sandboxes/{id}/snapshots", post(sessions::snapshot))
-        .route("/v1/sandboxes/{id}/restore", post(sessions::restore))
+        .route(
+            "/v1/sandboxes/{id}/snapshots",
+            post(snapshots::snapshot).get(snapshots::list),
+        )
+        .route("/v1/sandboxes/{id}/restore", post(snapshots::restore))
+        .route("/v1/sandboxes/{id}/fork", post(snapshots::fork))
         .route("/v1/sandboxes/{id}/renew", post(sessions::renew))
         .route("/v1/sandboxes/{id}/resume", post(sessions::resume))
         .route("/v1/sandboxes/{id}/submit", post(submit::submit))

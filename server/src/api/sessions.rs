@@ -40,7 +40,7 @@ pub(crate) struct OpenRequest {
 /// A session the server will not open as asked: asking for more than the
 /// server's own spec (a ceiling) or a bad value is 400 naming the setting
 /// (docs/spec.md, "Ceilings"), a missing seed 404, a seed over a quota 403.
-fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
+pub(crate) fn spec_refused(error: &crate::sessions::SpecError) -> ApiError {
     use crate::sessions::SpecError;
     let status = match error {
         SpecError::Wider(_) => StatusCode::BAD_REQUEST,
@@ -62,7 +62,7 @@ fn error_limit(error: &crate::sessions::SpecError) -> bool {
 
 /// What the server gives each session's build: its trail scoped to the
 /// session, JSON advice, its worker.
-fn session_extras(shared: &Shared) -> goccia::Extras {
+pub(crate) fn session_extras(shared: &Shared) -> goccia::Extras {
     goccia::Extras {
         audit: Some(shared.config.audit.scoped()),
         advice: Some(goccia::spec::advice_for(goccia::Spelling::Json)),
@@ -71,7 +71,7 @@ fn session_extras(shared: &Shared) -> goccia::Extras {
     }
 }
 
-fn check_ttl(ttl: u64) -> Result<u64, ApiError> {
+pub(crate) fn check_ttl(ttl: u64) -> Result<u64, ApiError> {
     if (MIN_TTL..=MAX_TTL).contains(&ttl) {
         Ok(ttl)
     } else {
@@ -106,7 +106,7 @@ pub(crate) async fn open(
     capabilities.dedup();
     if capabilities.is_empty() {
         return Err(ApiError::bad_request(
-            "capabilities must name at least one of read, write, run, shell, diff, submit, child",
+            "capabilities must name at least one of read, write, run, shell, diff, submit, child, fork",
         ));
     }
     let ttl = check_ttl(request.ttl_seconds.unwrap_or(DEFAULT_TTL))?;
@@ -150,6 +150,28 @@ pub(crate) async fn open(
     .await;
     fence.release().await.map_err(ApiError::store)?;
     let (session, root) = seeded?;
+    let id = session.id.clone();
+    let (token, expires_at) = register(&shared, session, capabilities, ttl).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "sandboxId": id,
+            "token": token,
+            "expiresAt": rfc3339(expires_at),
+            "root": root,
+        })),
+    ))
+}
+
+/// Makes `session` live: its grant (a fresh token, returned with its
+/// expiry), what the store keeps of it, and its place among the open
+/// sessions.
+pub(crate) async fn register(
+    shared: &Arc<Shared>,
+    session: Arc<Session>,
+    capabilities: Vec<Capability>,
+    ttl: u64,
+) -> Result<(String, u64), ApiError> {
     let token = mint_token();
     let expires_at = shared.now() + ttl;
     shared
@@ -174,17 +196,8 @@ pub(crate) async fn open(
         })
         .await
         .map_err(ApiError::store)?;
-    let id = session.id.clone();
     shared.sessions.insert(session);
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({
-            "sandboxId": id,
-            "token": token,
-            "expiresAt": rfc3339(expires_at),
-            "root": root,
-        })),
-    ))
+    Ok((token, expires_at))
 }
 
 /// The session `grant` opens. Held by another server sharing the store:
@@ -257,7 +270,7 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
                 ),
             )
         })?;
-    let loaded = snapshots::load(shared.store.as_ref(), id, None)
+    let loaded = snapshots::find(shared.store.as_ref(), id, None)
         .await
         .map_err(ApiError::store)?;
     let worker = shared.clone();
@@ -268,22 +281,20 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
             .map_err(|error| spec_refused(&error))?;
         let mut table = SnapshotTable::default();
         let from = match loaded {
-            Some(loaded) => {
+            Some((number, saved, saved_store)) => {
                 sandbox
-                    .load_image(&loaded.baseline, &loaded.changes, &|hash| {
-                        loaded.contents.get(hash).cloned()
-                    })
+                    .load_saved(saved_store.as_ref(), &saved)
                     .map_err(|error| {
                         ApiError::store(crate::store::StoreError::Corrupt {
                             store: worker.store.describe(),
-                            reason: format!("snapshot {} of `{id}`: {error}", loaded.number),
+                            reason: format!("snapshot {number} of `{id}`: {error}"),
                         })
                     })?;
                 // A sandbox just loaded holds no snapshot yet: within
                 // every limit.
                 let resumed = sandbox.snapshot().map_err(ApiError::internal)?;
-                table = SnapshotTable::resumed(loaded.number, resumed);
-                Some(loaded.number)
+                table = SnapshotTable::resumed(number, resumed);
+                Some(number)
             }
             None => None,
         };
@@ -507,97 +518,6 @@ pub(crate) async fn diff(
         DiffFormat::Unified => "text/x-diff; charset=utf-8",
     };
     Ok(([(axum::http::header::CONTENT_TYPE, kind)], text).into_response())
-}
-
-/// `POST .../snapshots` → `{snapshotId}`. With a store that keeps
-/// snapshots (`--state`, `--store`), the snapshot is stored before the
-/// answer, so the session can be brought back from it elsewhere.
-pub(crate) async fn snapshot(
-    State(shared): Shareds,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    // Taking snapshots spends the session's quota: a capability that can
-    // change the sandbox, never `read` alone.
-    let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
-    let snapshot = session.sandbox.snapshot().map_err(|error| {
-        refused(
-            &shared,
-            &id,
-            ApiError::new(StatusCode::CONFLICT, "SNAPSHOT_LIMIT", error.to_string()),
-        )
-    })?;
-    let number = session.snapshots.lock().push(snapshot);
-    if shared.store.blobs().is_some() {
-        let sandbox = session.sandbox.clone();
-        let image =
-            blocking(move || sandbox.image_at(snapshot).map_err(ApiError::internal)).await?;
-        snapshots::persist(shared.store.as_ref(), &id, number, &image)
-            .await
-            .map_err(ApiError::store)?;
-    }
-    Ok((StatusCode::CREATED, Json(json!({"snapshotId": number}))))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct RestoreRequest {
-    snapshot_id: u64,
-}
-
-/// `POST .../restore` `{snapshotId}`: the tree as it was then, the
-/// baseline unchanged. A snapshot taken before the session was resumed
-/// here comes from the store.
-pub(crate) async fn restore(
-    State(shared): Shareds,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<StatusCode, ApiError> {
-    let session = authorized(&shared, &headers, &id, Some(Capability::Write)).await?;
-    let request: RestoreRequest = json_body(&shared, &id, body)?;
-    let number = request.snapshot_id;
-    let not_found = || {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "SNAPSHOT_NOT_FOUND",
-            format!("this sandbox has no snapshot {number}"),
-        )
-    };
-    let (here, given) = {
-        let table = session.snapshots.lock();
-        (table.get(number), table.given(number))
-    };
-    if let Some(snapshot) = here {
-        session
-            .sandbox
-            .restore(snapshot)
-            .map_err(ApiError::internal)?;
-        return Ok(StatusCode::NO_CONTENT);
-    }
-    if !given {
-        return Err(not_found());
-    }
-    let loaded = snapshots::load(shared.store.as_ref(), &id, Some(number))
-        .await
-        .map_err(ApiError::store)?
-        .ok_or_else(not_found)?;
-    let describe = shared.store.describe();
-    blocking(move || {
-        session
-            .sandbox
-            .restore_image(&loaded.baseline, &loaded.changes, &|hash| {
-                loaded.contents.get(hash).cloned()
-            })
-            .map_err(|error| {
-                ApiError::store(crate::store::StoreError::Corrupt {
-                    store: describe,
-                    reason: format!("snapshot {number}: {error}"),
-                })
-            })
-    })
-    .await?;
-    Ok(StatusCode::NO_CONTENT)
 }
 
 #[derive(Deserialize)]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use parking_lot::Mutex;
 
-use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
+use super::{Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
 use crate::grants::Grant;
 use crate::provenance::{self, ChangeLog, ChangeRecord};
 use crate::workspace::{Workspace, WorkspaceLock};
@@ -58,7 +58,7 @@ impl Store for MemoryStore {
         false
     }
 
-    fn blobs(&self) -> Option<&dyn BlobStore> {
+    fn snapshot_store(&self) -> Option<Arc<dyn goccia::store::SnapshotStore>> {
         None
     }
 

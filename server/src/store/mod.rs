@@ -9,9 +9,10 @@
 //! - [`PostgresStore`] (`--store postgres://...`, docs/server.md): shared
 //!   by several servers; the fence is an advisory lock.
 //!
-//! Snapshot contents go through their own small [`BlobStore`] trait
-//! (content-addressed by BLAKE3), so another blob backend can replace the
-//! database's later; [`snapshots`] stores and loads sandbox images with it.
+//! A session's snapshots are durable snapshots of the library's store
+//! (docs/snapshots.md) in the same file or database: one blob table and
+//! one saving code for a server and an embedder; the server keeps which
+//! saved snapshot each of a session's snapshot numbers is.
 //!
 //! A store that fails is [`StoreError`]; the API answers 503 for it and
 //! never falls back to another store.
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use goccia::Contents;
+use goccia::store::SnapshotStore;
 
 use crate::grants::Grant;
 use crate::provenance::{ChangeLog, ChangeRecord};
@@ -85,24 +86,7 @@ pub enum StoreError {
     },
 }
 
-/// A URL with its password replaced by `***`.
-pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (authority, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split(':').next().unwrap_or_default();
-            if authority[..authority.len() - host.len() - 1].contains(':') {
-                format!("{scheme}://{user}:***@{host}{tail}")
-            } else {
-                format!("{scheme}://{user}@{host}{tail}")
-            }
-        }
-        None => url.to_string(),
-    }
-}
+pub use goccia::store::redact;
 
 /// A PostgreSQL URL naming database `database` instead of its own (tests
 /// and benchmarks make a database of their own from a server's URL).
@@ -130,16 +114,14 @@ pub struct SessionRecord {
     pub owner: String,
 }
 
-/// A persisted snapshot: its number in the session and the manifests
-/// (blob hashes) that rebuild it.
+/// A persisted snapshot: its number in the session and the saved
+/// snapshot that holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SnapshotRecord {
     /// The `snapshotId` the API showed.
     pub number: u64,
-    /// Blob hash of the baseline's manifest.
-    pub baseline: String,
-    /// Blob hash of the manifest of changes from the baseline.
-    pub changes: String,
+    /// The saved snapshot's id in [`Store::snapshot_store`].
+    pub saved: String,
 }
 
 /// Holds a workspace's submit lock; the change record of a landed submit
@@ -154,17 +136,6 @@ pub trait Fence: Send {
     async fn release(self: Box<Self>) -> Result<(), StoreError>;
 }
 
-/// Contents by BLAKE3 hash (hex), stored once each.
-#[async_trait]
-pub trait BlobStore: Send + Sync {
-    /// Which of `hashes` the store lacks.
-    async fn missing(&self, hashes: &[String]) -> Result<Vec<String>, StoreError>;
-    /// Stores each content under its hash (one already there is kept).
-    async fn put(&self, contents: &Contents) -> Result<(), StoreError>;
-    /// The contents of `hashes` that the store has.
-    async fn get(&self, hashes: &[String]) -> Result<Contents, StoreError>;
-}
-
 /// Everything a server keeps outside a request.
 #[async_trait]
 pub trait Store: Send + Sync {
@@ -176,8 +147,8 @@ pub trait Store: Send + Sync {
     /// Whether several servers may share it (then each session has an
     /// owner, and a server holds only the sessions it owns).
     fn shared(&self) -> bool;
-    /// The store of snapshot contents, if snapshots are persisted.
-    fn blobs(&self) -> Option<&dyn BlobStore>;
+    /// Where session snapshots are saved, if they are persisted.
+    fn snapshot_store(&self) -> Option<Arc<dyn SnapshotStore>>;
 
     /// Adds a grant (its session has no live one).
     async fn insert_grant(&self, grant: &Grant) -> Result<(), StoreError>;

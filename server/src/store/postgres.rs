@@ -11,24 +11,23 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use bytes::Bytes;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
-use goccia::Contents;
 use tokio_postgres::NoTls;
 
-use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, redact};
+use super::{Fence, SessionRecord, SnapshotRecord, Store, StoreError, redact};
 use crate::grants::{Capability, Grant};
 use crate::provenance::{ChangeLog, ChangeRecord};
 use crate::workspace::Workspace;
 
 /// The schema this build writes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Each migration brings the database from the version before it to its
 /// own, in one transaction.
-const MIGRATIONS: [(u32, &str); 1] = [(
-    1,
-    "CREATE TABLE goccia_grants (
+const MIGRATIONS: [(u32, &str); 2] = [
+    (
+        1,
+        "CREATE TABLE goccia_grants (
          token_hash text PRIMARY KEY,
          sandbox_id text NOT NULL,
          capabilities text NOT NULL,
@@ -48,7 +47,7 @@ const MIGRATIONS: [(u32, &str); 1] = [(
          changes text NOT NULL,
          PRIMARY KEY (sandbox_id, number)
      );
-     CREATE TABLE goccia_blobs (
+     CREATE TABLE IF NOT EXISTS goccia_blobs (
          hash text PRIMARY KEY,
          content bytea NOT NULL
      );
@@ -58,7 +57,15 @@ const MIGRATIONS: [(u32, &str); 1] = [(
          record text NOT NULL
      );
      CREATE INDEX goccia_changes_by_workspace ON goccia_changes (workspace, seq);",
-)];
+    ),
+    (
+        // Snapshots become the library's saved snapshots (docs/snapshots.md)
+        // in this database: `saved` names one; rows of version 1 are
+        // adopted at start-up (`adopt_legacy_snapshots`).
+        2,
+        "ALTER TABLE goccia_snapshots ADD COLUMN saved text;",
+    ),
+];
 
 /// The advisory-lock key migrations run under.
 const MIGRATION_KEY: i64 = 0x676f_6363_6961_0001;
@@ -67,14 +74,13 @@ const MIGRATION_KEY: i64 = 0x676f_6363_6961_0001;
 /// before it fails with 503.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Contents per statement when storing or fetching blobs, and their bytes.
-const BLOB_BATCH: usize = 500;
-const BLOB_BATCH_BYTES: usize = 32 << 20;
-
 /// A PostgreSQL database holding the state of several servers.
 pub struct PostgresStore {
     pool: Pool,
     shown: String,
+    /// The saved snapshots, in the same database (a blocking client: it is
+    /// called on blocking threads only).
+    saved: Arc<goccia::store::PostgresStore>,
 }
 
 /// The advisory-lock key of a workspace: the first 8 bytes of a hash of
@@ -108,9 +114,57 @@ impl PostgresStore {
             .recycle_timeout(Some(CONNECT_TIMEOUT))
             .build()
             .map_err(|error| StoreError::Config(format!("{shown}: {error}")))?;
-        let store = PostgresStore { pool, shown };
-        store.migrate().await?;
+        Self::migrate(&pool, &shown).await?;
+        let owned = url.to_string();
+        let saved =
+            tokio::task::spawn_blocking(move || goccia::store::PostgresStore::connect(&owned))
+                .await
+                .map_err(|error| StoreError::Config(error.to_string()))?
+                .map_err(|error| StoreError::Unavailable {
+                    store: shown.clone(),
+                    reason: error.to_string(),
+                })?;
+        let store = PostgresStore {
+            pool,
+            shown,
+            saved: Arc::new(saved),
+        };
+        store.adopt_legacy_snapshots().await?;
         Ok(store)
+    }
+
+    /// Saves each snapshot a build before durable snapshots stored (two
+    /// manifests in `goccia_blobs`) as a saved snapshot, so that nothing it
+    /// kept is lost and `gc` knows what each names.
+    async fn adopt_legacy_snapshots(&self) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let legacy = client
+            .query(
+                "SELECT sandbox_id, number, baseline, changes FROM goccia_snapshots
+                 WHERE saved IS NULL",
+                &[],
+            )
+            .await
+            .map_err(|e| self.failed(e))?;
+        for row in legacy {
+            let (sandbox_id, number): (String, i64) = (row.get(0), row.get(1));
+            let (baseline, changes): (String, String) = (row.get(2), row.get(3));
+            let saved = self.saved.clone();
+            let id = tokio::task::spawn_blocking(move || {
+                goccia::store::adopt(saved.as_ref(), &baseline, &changes)
+            })
+            .await
+            .map_err(|e| self.failed(e))?
+            .map_err(|e| self.failed(e))?;
+            client
+                .execute(
+                    "UPDATE goccia_snapshots SET saved = $3 WHERE sandbox_id = $1 AND number = $2",
+                    &[&sandbox_id, &number, &id.as_str()],
+                )
+                .await
+                .map_err(|e| self.failed(e))?;
+        }
+        Ok(())
     }
 
     fn failed(&self, error: impl std::fmt::Display) -> StoreError {
@@ -125,13 +179,17 @@ impl PostgresStore {
     }
 
     /// Brings the schema to [`SCHEMA_VERSION`]; refuses a newer one.
-    async fn migrate(&self) -> Result<(), StoreError> {
-        let mut client = self.client().await?;
+    async fn migrate(pool: &Pool, shown: &str) -> Result<(), StoreError> {
+        let failed = |error: String| StoreError::Unavailable {
+            store: shown.to_string(),
+            reason: error,
+        };
+        let mut client = pool.get().await.map_err(|e| failed(e.to_string()))?;
         client
             .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_KEY])
             .await
-            .map_err(|e| self.failed(e))?;
-        let result = self.migrate_locked(&mut client).await;
+            .map_err(|e| failed(e.to_string()))?;
+        let result = Self::migrate_locked(&mut client, shown).await;
         // A failed unlock closes the connection instead, which unlocks.
         if client
             .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_KEY])
@@ -143,7 +201,11 @@ impl PostgresStore {
         result
     }
 
-    async fn migrate_locked(&self, client: &mut Object) -> Result<(), StoreError> {
+    async fn migrate_locked(client: &mut Object, shown: &str) -> Result<(), StoreError> {
+        let failed = |error: String| StoreError::Unavailable {
+            store: shown.to_string(),
+            reason: error,
+        };
         client
             .batch_execute(
                 "CREATE TABLE IF NOT EXISTS goccia_schema (
@@ -152,36 +214,42 @@ impl PostgresStore {
                  )",
             )
             .await
-            .map_err(|e| self.failed(e))?;
+            .map_err(|e| failed(e.to_string()))?;
         let current: i32 = client
             .query_one("SELECT coalesce(max(version), 0) FROM goccia_schema", &[])
             .await
-            .map_err(|e| self.failed(e))?
+            .map_err(|e| failed(e.to_string()))?
             .get(0);
         let current = current as u32;
         if current > SCHEMA_VERSION {
             return Err(StoreError::Config(format!(
                 "{}: the schema is version {current}, newer than this build's {SCHEMA_VERSION}",
-                self.shown
+                shown
             )));
         }
         for (version, sql) in MIGRATIONS {
             if version <= current {
                 continue;
             }
-            let transaction = client.transaction().await.map_err(|e| self.failed(e))?;
+            let transaction = client
+                .transaction()
+                .await
+                .map_err(|e| failed(e.to_string()))?;
             transaction
                 .batch_execute(sql)
                 .await
-                .map_err(|e| self.failed(format!("migrating to schema {version}: {e}")))?;
+                .map_err(|e| failed(format!("migrating to schema {version}: {e}")))?;
             transaction
                 .execute(
                     "INSERT INTO goccia_schema (version) VALUES ($1)",
                     &[&(version as i32)],
                 )
                 .await
-                .map_err(|e| self.failed(e))?;
-            transaction.commit().await.map_err(|e| self.failed(e))?;
+                .map_err(|e| failed(e.to_string()))?;
+            transaction
+                .commit()
+                .await
+                .map_err(|e| failed(e.to_string()))?;
         }
         Ok(())
     }
@@ -280,76 +348,6 @@ impl Drop for PostgresFence {
     }
 }
 
-#[async_trait]
-impl BlobStore for PostgresStore {
-    async fn missing(&self, hashes: &[String]) -> Result<Vec<String>, StoreError> {
-        let client = self.client().await?;
-        let mut present = std::collections::HashSet::new();
-        for chunk in hashes.chunks(BLOB_BATCH * 10) {
-            let rows = client
-                .query(
-                    "SELECT hash FROM goccia_blobs WHERE hash = ANY($1)",
-                    &[&chunk],
-                )
-                .await
-                .map_err(|e| self.failed(e))?;
-            present.extend(rows.iter().map(|row| row.get::<_, String>(0)));
-        }
-        Ok(hashes
-            .iter()
-            .filter(|hash| !present.contains(*hash))
-            .cloned()
-            .collect())
-    }
-
-    async fn put(&self, contents: &Contents) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        let mut batch: (Vec<&str>, Vec<&[u8]>) = (Vec::new(), Vec::new());
-        let mut bytes = 0;
-        let mut items = contents.iter().peekable();
-        while let Some((hash, content)) = items.next() {
-            batch.0.push(hash);
-            batch.1.push(content);
-            bytes += content.len();
-            let full = batch.0.len() >= BLOB_BATCH || bytes >= BLOB_BATCH_BYTES;
-            if full || items.peek().is_none() {
-                client
-                    .execute(
-                        "INSERT INTO goccia_blobs (hash, content)
-                         SELECT * FROM UNNEST($1::text[], $2::bytea[])
-                         ON CONFLICT (hash) DO NOTHING",
-                        &[&batch.0, &batch.1],
-                    )
-                    .await
-                    .map_err(|e| self.failed(e))?;
-                batch.0.clear();
-                batch.1.clear();
-                bytes = 0;
-            }
-        }
-        Ok(())
-    }
-
-    async fn get(&self, hashes: &[String]) -> Result<Contents, StoreError> {
-        let client = self.client().await?;
-        let mut found = Contents::new();
-        for chunk in hashes.chunks(BLOB_BATCH) {
-            let rows = client
-                .query(
-                    "SELECT hash, content FROM goccia_blobs WHERE hash = ANY($1)",
-                    &[&chunk],
-                )
-                .await
-                .map_err(|e| self.failed(e))?;
-            for row in rows {
-                let content: Vec<u8> = row.get(1);
-                found.insert(row.get(0), Bytes::from(content));
-            }
-        }
-        Ok(found)
-    }
-}
-
 const GRANT_SELECT: &str = "SELECT g.token_hash, g.sandbox_id, g.capabilities, g.expires_at,
         g.revoked, s.owner
      FROM goccia_grants g LEFT JOIN goccia_sessions s ON s.sandbox_id = g.sandbox_id";
@@ -368,8 +366,8 @@ impl Store for PostgresStore {
         true
     }
 
-    fn blobs(&self) -> Option<&dyn BlobStore> {
-        Some(self)
+    fn snapshot_store(&self) -> Option<Arc<dyn goccia::store::SnapshotStore>> {
+        Some(self.saved.clone())
     }
 
     async fn insert_grant(&self, grant: &Grant) -> Result<(), StoreError> {
@@ -504,15 +502,10 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         client
             .execute(
-                "INSERT INTO goccia_snapshots (sandbox_id, number, baseline, changes)
-                 VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (sandbox_id, number) DO UPDATE SET baseline = $3, changes = $4",
-                &[
-                    &sandbox_id,
-                    &(snapshot.number as i64),
-                    &snapshot.baseline,
-                    &snapshot.changes,
-                ],
+                "INSERT INTO goccia_snapshots (sandbox_id, number, baseline, changes, saved)
+                 VALUES ($1, $2, '', '', $3)
+                 ON CONFLICT (sandbox_id, number) DO UPDATE SET saved = $3",
+                &[&sandbox_id, &(snapshot.number as i64), &snapshot.saved],
             )
             .await
             .map(drop)
@@ -529,7 +522,7 @@ impl Store for PostgresStore {
             Some(number) => {
                 client
                     .query_opt(
-                        "SELECT number, baseline, changes FROM goccia_snapshots
+                        "SELECT number, saved FROM goccia_snapshots
                          WHERE sandbox_id = $1 AND number = $2",
                         &[&sandbox_id, &(number as i64)],
                     )
@@ -538,7 +531,7 @@ impl Store for PostgresStore {
             None => {
                 client
                     .query_opt(
-                        "SELECT number, baseline, changes FROM goccia_snapshots
+                        "SELECT number, saved FROM goccia_snapshots
                          WHERE sandbox_id = $1 ORDER BY number DESC LIMIT 1",
                         &[&sandbox_id],
                     )
@@ -548,8 +541,7 @@ impl Store for PostgresStore {
         .map_err(|e| self.failed(e))?;
         Ok(row.map(|row| SnapshotRecord {
             number: row.get::<_, i64>(0) as u64,
-            baseline: row.get(1),
-            changes: row.get(2),
+            saved: row.get(1),
         }))
     }
 

@@ -8,23 +8,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use bytes::Bytes;
-use goccia::Contents;
 use parking_lot::Mutex;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{BlobStore, Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
+use super::{Fence, SessionRecord, SnapshotRecord, Store, StoreError, local_lock};
 use crate::grants::{Capability, Grant};
 use crate::provenance::{ChangeLog, ChangeRecord};
 use crate::workspace::{Workspace, WorkspaceLock};
 
 /// The schema this build writes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Each migration brings the file from the version before it to its own.
 /// Version 1 is the schema of the first server (made with `IF NOT EXISTS`
 /// and no version), so files it wrote take version 2 alone.
-const MIGRATIONS: [(u32, &str); 2] = [
+const MIGRATIONS: [(u32, &str); 3] = [
     (
         1,
         "CREATE TABLE IF NOT EXISTS grants (
@@ -60,6 +58,13 @@ const MIGRATIONS: [(u32, &str); 2] = [
              content BLOB NOT NULL
          );",
     ),
+    (
+        // Snapshots become the library's saved snapshots (docs/snapshots.md)
+        // in this file: `saved` names one; rows of version 2 are adopted
+        // when the file is opened (`adopt_legacy_snapshots`).
+        3,
+        "ALTER TABLE snapshots ADD COLUMN saved TEXT;",
+    ),
 ];
 
 /// An SQLite file holding the server's state.
@@ -67,6 +72,47 @@ pub struct SqliteStore {
     path: PathBuf,
     /// Shared with the fences, which append change records through it.
     connection: Arc<Mutex<Connection>>,
+    /// The saved snapshots, in the same file.
+    saved: Arc<goccia::store::SqliteStore>,
+}
+
+/// Moves what a build before durable snapshots stored (its `blobs` table,
+/// snapshot rows naming two manifests) into the snapshot store, so that
+/// nothing it kept is lost and `gc` knows what each snapshot names.
+fn adopt_legacy_snapshots(
+    connection: &Connection,
+    saved: &goccia::store::SqliteStore,
+) -> Result<(), String> {
+    let legacy: Vec<(String, i64, String, String)> = connection
+        .prepare("SELECT sandbox_id, number, baseline, changes FROM snapshots WHERE saved IS NULL")
+        .and_then(|mut statement| {
+            statement
+                .query_map([], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                })?
+                .collect()
+        })
+        .map_err(|e| e.to_string())?;
+    if legacy.is_empty() {
+        return Ok(());
+    }
+    connection
+        .execute_batch(
+            "INSERT OR IGNORE INTO goccia_blobs (hash, content) SELECT hash, content FROM blobs",
+        )
+        .map_err(|e| e.to_string())?;
+    for (sandbox_id, number, baseline, changes) in legacy {
+        let id = goccia::store::adopt(saved, &baseline, &changes).map_err(|e| e.to_string())?;
+        connection
+            .execute(
+                "UPDATE snapshots SET saved = ?3 WHERE sandbox_id = ?1 AND number = ?2",
+                params![sandbox_id, number, id.as_str()],
+            )
+            .map_err(|e| e.to_string())?;
+    }
+    connection
+        .execute_batch("DELETE FROM blobs")
+        .map_err(|e| e.to_string())
 }
 
 impl SqliteStore {
@@ -113,9 +159,13 @@ impl SqliteStore {
                 .and_then(|()| transaction.commit())
                 .map_err(|e| store(format!("migrating to schema {target}: {e}")))?;
         }
+        let saved =
+            Arc::new(goccia::store::SqliteStore::open(path).map_err(|e| store(e.to_string()))?);
+        adopt_legacy_snapshots(&connection, saved.as_ref()).map_err(|e| store(e))?;
         Ok(SqliteStore {
             path: path.to_path_buf(),
             connection: Arc::new(Mutex::new(connection)),
+            saved,
         })
     }
 
@@ -187,60 +237,6 @@ impl Fence for SqliteFence {
 }
 
 #[async_trait]
-impl BlobStore for SqliteStore {
-    async fn missing(&self, hashes: &[String]) -> Result<Vec<String>, StoreError> {
-        let connection = self.connection.lock();
-        let mut statement = connection
-            .prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")
-            .map_err(|e| self.failed(e))?;
-        let mut missing = Vec::new();
-        for hash in hashes {
-            if !statement
-                .exists(params![hash])
-                .map_err(|e| self.failed(e))?
-            {
-                missing.push(hash.clone());
-            }
-        }
-        Ok(missing)
-    }
-
-    async fn put(&self, contents: &Contents) -> Result<(), StoreError> {
-        let mut connection = self.connection.lock();
-        let transaction = connection.transaction().map_err(|e| self.failed(e))?;
-        {
-            let mut statement = transaction
-                .prepare_cached("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)")
-                .map_err(|e| self.failed(e))?;
-            for (hash, content) in contents {
-                statement
-                    .execute(params![hash, &content[..]])
-                    .map_err(|e| self.failed(e))?;
-            }
-        }
-        transaction.commit().map_err(|e| self.failed(e))
-    }
-
-    async fn get(&self, hashes: &[String]) -> Result<Contents, StoreError> {
-        let connection = self.connection.lock();
-        let mut statement = connection
-            .prepare_cached("SELECT content FROM blobs WHERE hash = ?1")
-            .map_err(|e| self.failed(e))?;
-        let mut found = Contents::new();
-        for hash in hashes {
-            let content: Option<Vec<u8>> = statement
-                .query_row(params![hash], |row| row.get(0))
-                .optional()
-                .map_err(|e| self.failed(e))?;
-            if let Some(content) = content {
-                found.insert(hash.clone(), Bytes::from(content));
-            }
-        }
-        Ok(found)
-    }
-}
-
-#[async_trait]
 impl Store for SqliteStore {
     fn describe(&self) -> String {
         format!("sqlite:{}", self.path.display())
@@ -254,8 +250,8 @@ impl Store for SqliteStore {
         false
     }
 
-    fn blobs(&self) -> Option<&dyn BlobStore> {
-        Some(self)
+    fn snapshot_store(&self) -> Option<Arc<dyn goccia::store::SnapshotStore>> {
+        Some(self.saved.clone())
     }
 
     async fn insert_grant(&self, grant: &Grant) -> Result<(), StoreError> {
@@ -390,14 +386,9 @@ impl Store for SqliteStore {
         self.connection
             .lock()
             .execute(
-                "INSERT OR REPLACE INTO snapshots (sandbox_id, number, baseline, changes)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    sandbox_id,
-                    snapshot.number as i64,
-                    snapshot.baseline,
-                    snapshot.changes
-                ],
+                "INSERT OR REPLACE INTO snapshots (sandbox_id, number, baseline, changes, saved)
+                 VALUES (?1, ?2, '', '', ?3)",
+                params![sandbox_id, snapshot.number as i64, snapshot.saved],
             )
             .map(drop)
             .map_err(|e| self.failed(e))
@@ -411,20 +402,19 @@ impl Store for SqliteStore {
         let row = |row: &rusqlite::Row<'_>| {
             Ok(SnapshotRecord {
                 number: row.get::<_, i64>(0)? as u64,
-                baseline: row.get(1)?,
-                changes: row.get(2)?,
+                saved: row.get(1)?,
             })
         };
         let connection = self.connection.lock();
         match number {
             Some(number) => connection.query_row(
-                "SELECT number, baseline, changes FROM snapshots
+                "SELECT number, saved FROM snapshots
                  WHERE sandbox_id = ?1 AND number = ?2",
                 params![sandbox_id, number as i64],
                 row,
             ),
             None => connection.query_row(
-                "SELECT number, baseline, changes FROM snapshots
+                "SELECT number, saved FROM snapshots
                  WHERE sandbox_id = ?1 ORDER BY number DESC LIMIT 1",
                 params![sandbox_id],
                 row,
@@ -465,6 +455,66 @@ mod tests {
     use crate::grants::{mint_token, token_hash};
 
     #[tokio::test]
+    async fn a_snapshot_an_earlier_build_stored_is_adopted_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.sqlite");
+        let sandbox = goccia::Sandbox::builder()
+            .file("/a.txt", "seeded\n")
+            .build()
+            .unwrap();
+        sandbox.write("/a.txt", "changed\n").unwrap();
+        let image = sandbox.image();
+        {
+            // A file as version 2 left it: manifests and contents in `blobs`.
+            let connection = Connection::open(&path).unwrap();
+            for (_, sql) in &MIGRATIONS[..2] {
+                connection.execute_batch(sql).unwrap();
+            }
+            connection.pragma_update(None, "user_version", 2).unwrap();
+            let mut blobs = image.contents.clone();
+            let manifests = [image.baseline.to_json(), image.changes.to_json()];
+            let hashes: Vec<String> = manifests
+                .iter()
+                .map(|json| blake3::hash(json).to_hex().to_string())
+                .collect();
+            for (hash, json) in hashes.iter().zip(manifests) {
+                blobs.insert(hash.clone(), json.into());
+            }
+            for (hash, content) in &blobs {
+                connection
+                    .execute(
+                        "INSERT INTO blobs (hash, content) VALUES (?1, ?2)",
+                        params![hash, &content[..]],
+                    )
+                    .unwrap();
+            }
+            connection
+                .execute(
+                    "INSERT INTO snapshots (sandbox_id, number, baseline, changes)
+                     VALUES ('sb_1', 4, ?1, ?2)",
+                    params![hashes[0], hashes[1]],
+                )
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let record = store.snapshot("sb_1", None).await.unwrap().unwrap();
+        assert_eq!(record.number, 4);
+        let reopened = goccia::Sandbox::builder().build().unwrap();
+        reopened
+            .load_saved(
+                store.snapshot_store().unwrap().as_ref(),
+                &record.saved.parse().unwrap(),
+            )
+            .unwrap();
+        assert_eq!(&reopened.read("/a.txt").unwrap()[..], b"changed\n");
+        assert_eq!(reopened.changes().len(), 1);
+        // Adopted once: opening again finds nothing left to move.
+        drop(store);
+        let again = SqliteStore::open(&path).unwrap();
+        assert_eq!(again.snapshot("sb_1", None).await.unwrap(), Some(record));
+    }
+
+    #[tokio::test]
     async fn grants_sessions_snapshots_and_blobs_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.sqlite");
@@ -491,15 +541,10 @@ mod tests {
                 })
                 .await
                 .unwrap();
-            let mut contents = Contents::new();
-            contents.insert("h1".into(), Bytes::from_static(b"one"));
-            store.put(&contents).await.unwrap();
-            store.put(&contents).await.unwrap();
             for number in [0, 1] {
                 let record = SnapshotRecord {
                     number,
-                    baseline: "b".into(),
-                    changes: format!("c{number}"),
+                    saved: format!("s{number}"),
                 };
                 store.put_snapshot("sb_1", &record).await.unwrap();
             }
@@ -519,19 +564,16 @@ mod tests {
             ("{\"workspace\":\"w\"}", "a")
         );
         let latest = store.snapshot("sb_1", None).await.unwrap().unwrap();
-        assert_eq!(latest.changes, "c1");
+        assert_eq!(latest.saved, "s1");
         assert_eq!(
             store
                 .snapshot("sb_1", Some(0))
                 .await
                 .unwrap()
                 .unwrap()
-                .changes,
-            "c0"
+                .saved,
+            "s0"
         );
-        let hashes = ["h1".to_string(), "h2".to_string()];
-        assert_eq!(store.missing(&hashes).await.unwrap(), ["h2"]);
-        assert_eq!(&store.get(&hashes).await.unwrap()["h1"][..], b"one");
         store.drop_session("sb_1").await.unwrap();
         assert_eq!(store.snapshot("sb_1", None).await.unwrap(), None);
         store.revoke("sb_1").await.unwrap();
@@ -578,7 +620,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .contains("version 99, newer than this build's 2"),
+                .contains("version 99, newer than this build's 3"),
             "{error}"
         );
     }
