@@ -383,7 +383,7 @@ fn a_store_that_cannot_be_used_stops_the_server_from_starting() {
     let (status, stderr) = serve_fails(&site, &database.url);
     assert_eq!(status, 2, "{stderr}");
     assert!(
-        stderr.contains("version 99, newer than this build's 1"),
+        stderr.contains("version 99, newer than this build's 2"),
         "{stderr}"
     );
 }
@@ -408,7 +408,7 @@ fn servers_starting_together_migrate_once_and_report_the_schema_version() {
             .iter()
             .find(|line| line.starts_with("goccia: store "))
             .expect("the store line");
-        assert!(line.ends_with("(schema version 1)"), "{line}");
+        assert!(line.ends_with("(schema version 2)"), "{line}");
         assert!(line.contains(&database.name), "{line}");
     }
     let versions: Vec<i32> = database
@@ -418,5 +418,5 @@ fn servers_starting_together_migrate_once_and_report_the_schema_version() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [1]);
+    assert_eq!(versions, [1, 2]);
 }
