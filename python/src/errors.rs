@@ -60,6 +60,12 @@ create_exception!(
     GocciaError,
     "`snapshot` refused by a limit (`.limit` names it: `snapshots` or `fs-bytes`); nothing was taken."
 );
+create_exception!(
+    goccia,
+    StoreError,
+    GocciaError,
+    "A snapshot store failed, cannot be reached, holds a later format or data that does not match its hash; `.code` says which (ERR_GOCCIA_STORE, ERR_GOCCIA_STORE_FORMAT, ERR_GOCCIA_SNAPSHOT_LOAD)."
+);
 
 /// `goccia.SpecError`: a spec value that is wrong (a name no setting
 /// takes, a size that is no size, a limit out of range). It is both a
@@ -119,6 +125,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ChildSeedError", py.get_type::<ChildSeedError>())?;
     m.add("UnknownSnapshot", py.get_type::<UnknownSnapshot>())?;
     m.add("SnapshotLimitError", py.get_type::<SnapshotLimitError>())?;
+    m.add("StoreError", py.get_type::<StoreError>())?;
     Ok(())
 }
 
@@ -237,4 +244,31 @@ pub fn snapshot_limit(error: goccia::SnapshotLimitError) -> PyErr {
             .unwrap_or_else(|| py.None());
         with_fields::<SnapshotLimitError>(py, error.to_string(), &[("limit", limit)])
     })
+}
+
+/// A saved snapshot's error: an id the store does not hold is an
+/// `UnknownSnapshot`, a sandbox that could not be built a `SetupError`,
+/// the rest a `StoreError` whose `.code` names the kind.
+pub fn saved(error: goccia::SavedSnapshotError) -> PyErr {
+    match error {
+        goccia::SavedSnapshotError::Setup(error) => setup(error),
+        error => {
+            let error = goccia::Error::from(error);
+            let code = error.code();
+            if code == "ERR_GOCCIA_UNKNOWN_SNAPSHOT" {
+                return UnknownSnapshot::new_err(error.to_string());
+            }
+            if code == "ERR_GOCCIA_SPEC" {
+                return spec(error.to_string(), None);
+            }
+            Python::attach(|py| {
+                with_fields::<StoreError>(py, error.to_string(), &[("code", text(py, code))])
+            })
+        }
+    }
+}
+
+/// A store's own error, as [`saved`] words it.
+pub fn store(error: goccia::store::StoreError) -> PyErr {
+    saved(goccia::SavedSnapshotError::Store(error))
 }

@@ -16,6 +16,7 @@ mod options;
 mod pending;
 mod sandbox;
 mod spec;
+mod store;
 mod values;
 
 #[pymodule]
@@ -30,6 +31,7 @@ fn _goccia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::MergeReport>()?;
     m.add_class::<values::WriteBackReport>()?;
     m.add_class::<sandbox::Sandbox>()?;
+    m.add_class::<store::SnapshotStore>()?;
     m.add_class::<pending::Pending>()?;
     Ok(())
 }

@@ -815,6 +815,57 @@ impl Sandbox {
             .collect())
     }
 
+    /// Writes snapshot `snapshot_id` — files, baseline and shell state —
+    /// to `store`; the saved id (`Sandbox.open` takes it, here or in
+    /// another process). Only what the store lacks is written.
+    fn save(
+        &self,
+        py: Python<'_>,
+        store: &crate::store::SnapshotStore,
+        snapshot_id: usize,
+    ) -> PyResult<String> {
+        let target = store.inner.clone();
+        py.detach(|| {
+            self.inner
+                .save(target.as_ref(), goccia::SnapshotId::from_index(snapshot_id))
+        })
+        .map(|id| id.to_string())
+        .map_err(errors::saved)
+    }
+
+    /// Replaces this sandbox's files, baseline and shell session with
+    /// saved snapshot `saved_id` of `store`; its own settings stay (the
+    /// files must fit its quota). All or nothing.
+    fn load_saved(
+        &self,
+        py: Python<'_>,
+        store: &crate::store::SnapshotStore,
+        saved_id: &str,
+    ) -> PyResult<()> {
+        let id = crate::store::saved_id(saved_id)?;
+        let source = store.inner.clone();
+        py.detach(|| self.inner.load_saved(source.as_ref(), &id))
+            .map_err(errors::saved)
+    }
+
+    /// A sandbox with the default settings holding saved snapshot
+    /// `saved_id` of `store` (`Sandbox(...).load_saved(...)` for others).
+    #[staticmethod]
+    fn open(
+        py: Python<'_>,
+        store: &crate::store::SnapshotStore,
+        saved_id: &str,
+    ) -> PyResult<Sandbox> {
+        let id = crate::store::saved_id(saved_id)?;
+        let source = store.inner.clone();
+        let sandbox = py
+            .detach(|| goccia::Sandbox::open(source.as_ref(), &id))
+            .map_err(errors::saved)?;
+        Ok(Sandbox {
+            inner: Arc::new(sandbox),
+        })
+    }
+
     /// Back to the baseline: no changes.
     fn reset(&self) {
         self.inner.reset();

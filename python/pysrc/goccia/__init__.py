@@ -30,6 +30,8 @@ from goccia._goccia import (
     SpecError,
     UnknownSnapshot,
     SnapshotLimitError,
+    SnapshotStore,
+    StoreError,
     WriteBackError,
     WriteBackReport,
 )
@@ -52,6 +54,8 @@ __all__ = [
     "SpecError",
     "UnknownSnapshot",
     "SnapshotLimitError",
+    "SnapshotStore",
+    "StoreError",
     "WriteBackError",
     "WriteBackReport",
 ]
