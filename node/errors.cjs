@@ -42,7 +42,7 @@ function classOf(code) {
     return ApplyError;
   }
   if (code === "ERR_GOCCIA_WRITE_BACK") return WriteBackError;
-  if (code.includes("SNAPSHOT")) return SnapshotError;
+  if (code.includes("SNAPSHOT") || code.startsWith("ERR_GOCCIA_STORE")) return SnapshotError;
   if (code === "ERR_GOCCIA_CLOSED") return ClosedError;
   return GocciaError;
 }

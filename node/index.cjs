@@ -84,6 +84,54 @@ function callOptions(options, kind) {
   return options;
 }
 
+/** Where durable snapshots are saved (docs/snapshots.md): the path of an
+ * SQLite file or a PostgreSQL URL. */
+class SnapshotStore {
+  #native;
+
+  constructor(location) {
+    if (typeof location !== "string") {
+      throw new SpecError("location: the path of an SQLite file or a postgres:// URL", "ERR_INVALID_ARG_VALUE");
+    }
+    this.#native = native(() => new binding.NativeStore(location));
+  }
+
+  /** The store, its password hidden. */
+  get location() {
+    return this.#native.location;
+  }
+
+  /** Every saved snapshot, oldest first. */
+  async list() {
+    return native(() => this.#native.list()).map((info) => ({
+      ...info,
+      takenAt: new Date(info.takenAt),
+      savedAt: new Date(info.savedAt),
+    }));
+  }
+
+  /** Removes a saved snapshot (its blobs go at the next `gc`); whether there was one. */
+  async drop(savedId) {
+    return native(() => this.#native.drop(savedId));
+  }
+
+  /** Removes every blob no saved snapshot names: `{blobs, bytes}` freed. */
+  async gc() {
+    return native(() => this.#native.gc());
+  }
+
+  static nativeOf(store) {
+    return store.#native;
+  }
+}
+
+function storeOf(store) {
+  if (!(store instanceof SnapshotStore)) {
+    throw new SpecError("store: a SnapshotStore", "ERR_INVALID_ARG_VALUE");
+  }
+  return SnapshotStore.nativeOf(store);
+}
+
 class Sandbox {
   #native;
 
@@ -231,6 +279,25 @@ class Sandbox {
     return native(() => this.#native.fork(id ?? null, count)).map((forked) => new Sandbox(WRAP, forked));
   }
 
+  /** Writes snapshot `id` (files, baseline, shell state) to `store` (a
+   * `SnapshotStore`); the saved id, which `Sandbox.open` takes here or in
+   * another process. */
+  async save(store, id) {
+    return native(() => this.#native.save(storeOf(store), id));
+  }
+
+  /** Replaces the files, baseline and shell session with saved snapshot
+   * `savedId` of `store`; this sandbox's own settings stay. */
+  async loadSaved(store, savedId) {
+    native(() => this.#native.loadSaved(storeOf(store), savedId));
+  }
+
+  /** A sandbox with the default settings holding saved snapshot `savedId`
+   * of `store` (`new Sandbox(spec)` then `loadSaved` for other settings). */
+  static async open(store, savedId) {
+    return new Sandbox(WRAP, native(() => binding.NativeSandbox.open(storeOf(store), savedId)));
+  }
+
   /** Puts the tree back as it was at a snapshot. */
   async restore(id) {
     native(() => this.#native.restore(id));
@@ -277,6 +344,6 @@ class Sandbox {
   }
 }
 
-module.exports = { Sandbox, ...errors };
+module.exports = { Sandbox, SnapshotStore, ...errors };
 delete module.exports.fromNative;
 delete module.exports.native;

@@ -157,6 +157,31 @@ export interface SnapshotInfo {
   hasShellState: boolean;
 }
 
+/** One saved snapshot of a store (docs/snapshots.md). */
+export interface SavedSnapshotInfo {
+  /** 64 hexadecimal digits: what `Sandbox.open` takes. */
+  id: string;
+  /** The saved snapshot its state came from, when that one was saved too. */
+  parent: string | null;
+  label: string | null;
+  takenAt: Date;
+  savedAt: Date;
+  bytes: number;
+  hasShellState: boolean;
+}
+
+/** Where durable snapshots are saved: the path of an SQLite file or a postgres:// URL. */
+export declare class SnapshotStore {
+  constructor(location: string);
+  /** The store, its password hidden. */
+  readonly location: string;
+  list(): Promise<SavedSnapshotInfo[]>;
+  /** Removes a saved snapshot (its blobs go at the next `gc`); whether there was one. */
+  drop(savedId: string): Promise<boolean>;
+  /** Removes every blob no saved snapshot names. */
+  gc(): Promise<{ blobs: number; bytes: number }>;
+}
+
 /** A child's own settings, each no wider than its parent's. */
 export interface ChildOptions {
   /** Limits left out are the parent's. */
@@ -203,6 +228,12 @@ export declare class Sandbox implements AsyncDisposable {
   snapshot(label?: string): Promise<number>;
   snapshots(): Promise<SnapshotInfo[]>;
   fork(id?: number | null, count?: number): Promise<Sandbox[]>;
+  /** Writes snapshot `id` to `store`; the saved id. */
+  save(store: SnapshotStore, id: number): Promise<string>;
+  /** Replaces files, baseline and shell session with a saved snapshot; the settings stay. */
+  loadSaved(store: SnapshotStore, savedId: string): Promise<void>;
+  /** A sandbox with the default settings holding a saved snapshot. */
+  static open(store: SnapshotStore, savedId: string): Promise<Sandbox>;
   restore(id: number): Promise<void>;
   reset(): Promise<void>;
   rebaseline(): Promise<void>;

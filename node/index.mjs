@@ -3,6 +3,7 @@ import goccia from "./index.cjs";
 
 export const {
   Sandbox,
+  SnapshotStore,
   GocciaError,
   SpecError,
   SetupError,

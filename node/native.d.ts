@@ -90,6 +90,21 @@ export declare class NativeSandbox {
    * state as it is now, without an id), the tree shared.
    */
   fork(id: number | undefined | null, count: number): Array<NativeSandbox>
+  /**
+   * Writes snapshot `id` (files, baseline, shell state) to `store`;
+   * the saved id. Only what the store lacks is written.
+   */
+  save(store: NativeStore, id: number): string
+  /**
+   * Replaces the files, baseline and shell session with saved snapshot
+   * `savedId` of `store`; the sandbox's settings stay. All or nothing.
+   */
+  loadSaved(store: NativeStore, savedId: string): void
+  /**
+   * A sandbox with the default settings holding saved snapshot
+   * `savedId` of `store`.
+   */
+  static open(store: NativeStore, savedId: string): NativeSandbox
   /** Puts the tree back as it was at snapshot `id`. */
   restore(id: number): void
   /** Back to the baseline. */
@@ -105,4 +120,21 @@ export declare class NativeSandbox {
   close(): void
   /** Whether `close()` was called. */
   get closed(): boolean
+}
+
+/** A snapshot store, opened (and set up if new) once. */
+export declare class NativeStore {
+  /** Opens the store at `location`: `postgres://...`, or a path. */
+  constructor(location: string)
+  /** The store, its password hidden. */
+  get location(): string
+  /** Every saved snapshot, oldest first. */
+  list(): import('./index').SavedSnapshotInfo[]
+  /**
+   * Removes a saved snapshot (its blobs go at the next `gc`); whether
+   * there was one.
+   */
+  drop(savedId: string): boolean
+  /** Removes every blob no saved snapshot names: `{blobs, bytes}` freed. */
+  gc(): { blobs: number; bytes: number }
 }

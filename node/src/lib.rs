@@ -7,14 +7,17 @@
 //! - `sandbox`: `NativeSandbox`, built from a spec in JSON (docs/spec.md).
 //! - `calls`: runs off the JavaScript thread, settled as promises, with
 //!   cancellation and streamed output.
+//! - `store`: `NativeStore`, where durable snapshots are saved.
 //! - `values`: changes, listings, reports as JavaScript values.
 //! - `errors`: library errors as JavaScript errors carrying `code`.
 
 mod calls;
 mod errors;
 mod sandbox;
+mod store;
 mod values;
 
 pub use calls::CancelToken;
 pub use sandbox::NativeSandbox;
+pub use store::NativeStore;
 pub use values::NativeChange;

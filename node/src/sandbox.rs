@@ -232,6 +232,46 @@ impl NativeSandbox {
         Ok(forks.into_iter().map(Self::wrap).collect())
     }
 
+    /// Writes snapshot `id` (files, baseline, shell state) to `store`;
+    /// the saved id. Only what the store lacks is written.
+    #[napi]
+    pub fn save(&self, store: &crate::store::NativeStore, id: u32) -> napi::Result<String> {
+        let saved = self
+            .sandbox()?
+            .save(
+                store.inner.as_ref(),
+                goccia::SnapshotId::from_index(id as usize),
+            )
+            .map_err(to_js)?;
+        Ok(saved.to_string())
+    }
+
+    /// Replaces the files, baseline and shell session with saved snapshot
+    /// `savedId` of `store`; the sandbox's settings stay. All or nothing.
+    #[napi]
+    pub fn load_saved(
+        &self,
+        store: &crate::store::NativeStore,
+        saved_id: String,
+    ) -> napi::Result<()> {
+        let id = crate::store::saved_id(&saved_id)?;
+        self.sandbox()?
+            .load_saved(store.inner.as_ref(), &id)
+            .map_err(to_js)
+    }
+
+    /// A sandbox with the default settings holding saved snapshot
+    /// `savedId` of `store`.
+    #[napi(factory)]
+    pub fn open(
+        store: &crate::store::NativeStore,
+        saved_id: String,
+    ) -> napi::Result<NativeSandbox> {
+        let id = crate::store::saved_id(&saved_id)?;
+        let sandbox = goccia::Sandbox::open(store.inner.as_ref(), &id).map_err(to_js)?;
+        Ok(Self::wrap(sandbox))
+    }
+
     /// Puts the tree back as it was at snapshot `id`.
     #[napi]
     pub fn restore(&self, id: u32) -> napi::Result<()> {
