@@ -161,7 +161,7 @@ impl SqliteStore {
         }
         let saved =
             Arc::new(goccia::store::SqliteStore::open(path).map_err(|e| store(e.to_string()))?);
-        adopt_legacy_snapshots(&connection, saved.as_ref()).map_err(|e| store(e))?;
+        adopt_legacy_snapshots(&connection, saved.as_ref()).map_err(store)?;
         Ok(SqliteStore {
             path: path.to_path_buf(),
             connection: Arc::new(Mutex::new(connection)),
