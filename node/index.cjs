@@ -103,7 +103,7 @@ class SnapshotStore {
 
   /** Every saved snapshot, oldest first. */
   async list() {
-    return native(() => this.#native.list()).map((info) => ({
+    return JSON.parse(await settled(this.#native.list())).map((info) => ({
       ...info,
       takenAt: new Date(info.takenAt),
       savedAt: new Date(info.savedAt),
@@ -112,16 +112,25 @@ class SnapshotStore {
 
   /** Removes a saved snapshot (its blobs go at the next `gc`); whether there was one. */
   async drop(savedId) {
-    return native(() => this.#native.drop(savedId));
+    return settled(native(() => this.#native.drop(savedId)));
   }
 
   /** Removes every blob no saved snapshot names: `{blobs, bytes}` freed. */
   async gc() {
-    return native(() => this.#native.gc());
+    return JSON.parse(await settled(this.#native.gc()));
   }
 
   static nativeOf(store) {
     return store.#native;
+  }
+}
+
+/** A native promise's answer, its rejection as the library's error class. */
+async function settled(promise) {
+  try {
+    return await promise;
+  } catch (error) {
+    throw fromNative(error);
   }
 }
 
@@ -283,19 +292,19 @@ class Sandbox {
    * `SnapshotStore`); the saved id, which `Sandbox.open` takes here or in
    * another process. */
   async save(store, id) {
-    return native(() => this.#native.save(storeOf(store), id));
+    return settled(native(() => this.#native.save(storeOf(store), id)));
   }
 
   /** Replaces the files, baseline and shell session with saved snapshot
    * `savedId` of `store`; this sandbox's own settings stay. */
   async loadSaved(store, savedId) {
-    native(() => this.#native.loadSaved(storeOf(store), savedId));
+    await settled(native(() => this.#native.loadSaved(storeOf(store), savedId)));
   }
 
   /** A sandbox with the default settings holding saved snapshot `savedId`
    * of `store` (`new Sandbox(spec)` then `loadSaved` for other settings). */
   static async open(store, savedId) {
-    return new Sandbox(WRAP, native(() => binding.NativeSandbox.open(storeOf(store), savedId)));
+    return new Sandbox(WRAP, await settled(native(() => binding.NativeSandbox.open(storeOf(store), savedId))));
   }
 
   /** Puts the tree back as it was at a snapshot. */

@@ -92,19 +92,20 @@ export declare class NativeSandbox {
   fork(id: number | undefined | null, count: number): Array<NativeSandbox>
   /**
    * Writes snapshot `id` (files, baseline, shell state) to `store`;
-   * the saved id. Only what the store lacks is written.
+   * the saved id. Only what the store lacks is written, off the
+   * JavaScript thread.
    */
-  save(store: NativeStore, id: number): string
+  save(store: NativeStore, id: number): Promise<string>
   /**
    * Replaces the files, baseline and shell session with saved snapshot
    * `savedId` of `store`; the sandbox's settings stay. All or nothing.
    */
-  loadSaved(store: NativeStore, savedId: string): void
+  loadSaved(store: NativeStore, savedId: string): Promise<void>
   /**
    * A sandbox with the default settings holding saved snapshot
    * `savedId` of `store`.
    */
-  static open(store: NativeStore, savedId: string): NativeSandbox
+  static open(store: NativeStore, savedId: string): Promise<NativeSandbox>
   /** Puts the tree back as it was at snapshot `id`. */
   restore(id: number): void
   /** Back to the baseline. */
@@ -128,13 +129,19 @@ export declare class NativeStore {
   constructor(location: string)
   /** The store, its password hidden. */
   get location(): string
-  /** Every saved snapshot, oldest first. */
-  list(): import('./index').SavedSnapshotInfo[]
+  /**
+   * Every saved snapshot, oldest first, as JSON text (parsed by the
+   * JavaScript half).
+   */
+  list(): Promise<string>
   /**
    * Removes a saved snapshot (its blobs go at the next `gc`); whether
    * there was one.
    */
-  drop(savedId: string): boolean
-  /** Removes every blob no saved snapshot names: `{blobs, bytes}` freed. */
-  gc(): { blobs: number; bytes: number }
+  drop(savedId: string): Promise<boolean>
+  /**
+   * Removes every blob no saved snapshot names: `{blobs, bytes}` freed,
+   * as JSON text.
+   */
+  gc(): Promise<string>
 }

@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use napi::bindgen_prelude::Buffer;
+use napi::bindgen_prelude::{AsyncTask, Buffer};
 use napi_derive::napi;
 use parking_lot::Mutex;
 
 use crate::errors::{closed, coded, to_js};
+use crate::store::{Blocking, blocking};
 use crate::values::{self, NativeChange};
 
 /// One sandbox. `close()` lets its tree and shell go; a run in flight
@@ -233,43 +234,54 @@ impl NativeSandbox {
     }
 
     /// Writes snapshot `id` (files, baseline, shell state) to `store`;
-    /// the saved id. Only what the store lacks is written.
-    #[napi]
-    pub fn save(&self, store: &crate::store::NativeStore, id: u32) -> napi::Result<String> {
-        let saved = self
-            .sandbox()?
-            .save(
-                store.inner.as_ref(),
-                goccia::SnapshotId::from_index(id as usize),
-            )
-            .map_err(to_js)?;
-        Ok(saved.to_string())
+    /// the saved id. Only what the store lacks is written, off the
+    /// JavaScript thread.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn save(
+        &self,
+        store: &crate::store::NativeStore,
+        id: u32,
+    ) -> napi::Result<AsyncTask<Blocking<String>>> {
+        let sandbox = self.sandbox()?;
+        let target = store.inner.clone();
+        Ok(blocking(move || {
+            sandbox
+                .save(target.as_ref(), goccia::SnapshotId::from_index(id as usize))
+                .map(|saved| saved.to_string())
+                .map_err(to_js)
+        }))
     }
 
     /// Replaces the files, baseline and shell session with saved snapshot
     /// `savedId` of `store`; the sandbox's settings stay. All or nothing.
-    #[napi]
+    #[napi(ts_return_type = "Promise<void>")]
     pub fn load_saved(
         &self,
         store: &crate::store::NativeStore,
         saved_id: String,
-    ) -> napi::Result<()> {
+    ) -> napi::Result<AsyncTask<Blocking<()>>> {
         let id = crate::store::saved_id(&saved_id)?;
-        self.sandbox()?
-            .load_saved(store.inner.as_ref(), &id)
-            .map_err(to_js)
+        let sandbox = self.sandbox()?;
+        let source = store.inner.clone();
+        Ok(blocking(move || {
+            sandbox.load_saved(source.as_ref(), &id).map_err(to_js)
+        }))
     }
 
     /// A sandbox with the default settings holding saved snapshot
     /// `savedId` of `store`.
-    #[napi(factory)]
+    #[napi(ts_return_type = "Promise<NativeSandbox>")]
     pub fn open(
         store: &crate::store::NativeStore,
         saved_id: String,
-    ) -> napi::Result<NativeSandbox> {
+    ) -> napi::Result<AsyncTask<Blocking<NativeSandbox>>> {
         let id = crate::store::saved_id(&saved_id)?;
-        let sandbox = goccia::Sandbox::open(store.inner.as_ref(), &id).map_err(to_js)?;
-        Ok(Self::wrap(sandbox))
+        let source = store.inner.clone();
+        Ok(blocking(move || {
+            goccia::Sandbox::open(source.as_ref(), &id)
+                .map(Self::wrap)
+                .map_err(to_js)
+        }))
     }
 
     /// Puts the tree back as it was at snapshot `id`.
