@@ -17,11 +17,11 @@ pub struct Blocking<T> {
 }
 
 /// `work` as a promise.
-pub(crate) fn blocking<T: Send + 'static>(
+pub(crate) fn blocking<T>(
     work: impl FnOnce() -> napi::Result<T> + Send + 'static,
 ) -> AsyncTask<Blocking<T>>
 where
-    T: ToNapiValue + TypeName,
+    T: Send + ToNapiValue + TypeName + 'static,
 {
     AsyncTask::new(Blocking {
         work: Some(Box::new(work)),
