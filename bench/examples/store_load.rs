@@ -8,7 +8,10 @@
 //! 2. submit throughput (a one-file edit + a fenced submit, in a loop):
 //!    one server and one workspace; one server and two workspaces; two
 //!    servers over one PostgreSQL, each submitting to its own workspace.
-//!    Two servers should scale, not serialize on one lock.
+//!    Two servers should scale, not serialize on one lock;
+//! 3. a session of 10,000 files moving between two servers over
+//!    PostgreSQL: a snapshot after one change (saved to the store), and a
+//!    resume on the other server (rebuilt from the store, files and shell).
 //!
 //! `GOCCIA_BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/test cargo run
 //! --release -p goccia-bench --example store_load` (the default URL is that
@@ -242,6 +245,54 @@ fn main() {
     );
     let sqlite_one = throughput(&[(local, "one")], rounds);
     println!("(SQLite, 1 server, 1 workspace     {sqlite_one:8.1})");
+
+    println!("## a 10,000-file session between two servers (PostgreSQL), medians in ms");
+    let big = goccia_bench::host_tree(10_000, 1024);
+    let servers: Vec<String> = ["ra", "rb"]
+        .iter()
+        .map(|id| {
+            start(
+                ServerConfig::new(ADMIN)
+                    .workspace("big", big.path())
+                    .store(StoreConfig::Postgres(pg_url.clone()))
+                    .server_id(*id),
+            )
+        })
+        .collect();
+    let agent = agent();
+    let session = open(&agent, &servers[0], "big", &["shell", "write"]);
+    let median = |mut samples: Vec<Duration>| {
+        samples.sort();
+        samples[samples.len() / 2].as_secs_f64() * 1e3
+    };
+    let (mut snapshots, mut resumes) = (Vec::new(), Vec::new());
+    for round in 0..6 {
+        let base = &servers[round % 2];
+        let url = format!("{base}/v1/sandboxes/{}", session.id);
+        let (status, _) = post(
+            &agent,
+            &format!("{url}/shell"),
+            &session.token,
+            &json!({"command": format!("echo {round} > /w/d000/f00000.txt; STEP={round}")}),
+        );
+        assert_eq!(status, 200);
+        let started = Instant::now();
+        let (status, body) = post(&agent, &format!("{url}/snapshots"), &session.token, &json!({}));
+        snapshots.push(started.elapsed());
+        assert_eq!(status, 201, "{body}");
+        let other = &servers[(round + 1) % 2];
+        let started = Instant::now();
+        let (status, body) = post(
+            &agent,
+            &format!("{other}/v1/sandboxes/{}/resume", session.id),
+            &session.token,
+            &json!({}),
+        );
+        resumes.push(started.elapsed());
+        assert_eq!(status, 200, "{body}");
+    }
+    println!("snapshot after one change (saved)  {:8.1}", median(snapshots));
+    println!("resume on the other server         {:8.1}", median(resumes));
     admin(&format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
 }
 
