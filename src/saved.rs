@@ -19,6 +19,15 @@ use crate::error::{SavedSnapshotError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
 use crate::snapshot_store::SnapshotId;
 
+/// `Sandbox::load_image` or `Sandbox::restore_image`: how a saved
+/// snapshot's trees are put in place.
+type PutTrees = fn(
+    &Sandbox,
+    &Manifest,
+    &Manifest,
+    &dyn Fn(&str) -> Option<bytes::Bytes>,
+) -> Result<(), crate::LoadImageError>;
+
 impl Sandbox {
     /// Writes snapshot `id` — its tree, the baseline its diff compares
     /// against, and its shell state — to `store`, and returns the id that
@@ -121,13 +130,7 @@ impl Sandbox {
         store: &dyn SnapshotStore,
         id: &SavedId,
     ) -> Result<(), SavedSnapshotError> {
-        let loaded = goccia_store::load(store, id)?;
-        let content = |hash: &str| loaded.contents.get(hash).cloned();
-        self.load_image(&loaded.baseline, &loaded.changes, &content)
-            .map_err(|source| SavedSnapshotError::Load {
-                id: id.to_string(),
-                source,
-            })?;
+        let loaded = self.put_saved(store, id, Sandbox::load_image)?;
         // What a call opens next adopts this: a session already open is
         // left to be replaced by the state put back.
         *self.pending_shell_state.lock() = loaded.shell;
@@ -144,18 +147,31 @@ impl Sandbox {
         store: &dyn SnapshotStore,
         id: &SavedId,
     ) -> Result<(), SavedSnapshotError> {
-        let loaded = goccia_store::load(store, id)?;
-        let content = |hash: &str| loaded.contents.get(hash).cloned();
-        self.restore_image(&loaded.baseline, &loaded.changes, &content)
-            .map_err(|source| SavedSnapshotError::Load {
-                id: id.to_string(),
-                source,
-            })?;
+        let loaded = self.put_saved(store, id, Sandbox::restore_image)?;
         if loaded.shell.is_some() {
             *self.pending_shell_state.lock() = loaded.shell;
         }
         *self.opened_from.lock() = Some(loaded.id);
         Ok(())
+    }
+
+    /// Reads saved snapshot `id` and puts its trees in place with `put`
+    /// (`load_image` or `restore_image`).
+    fn put_saved(
+        &self,
+        store: &dyn SnapshotStore,
+        id: &SavedId,
+        put: PutTrees,
+    ) -> Result<goccia_store::Loaded, SavedSnapshotError> {
+        let loaded = goccia_store::load(store, id)?;
+        let content = |hash: &str| loaded.contents.get(hash).cloned();
+        put(self, &loaded.baseline, &loaded.changes, &content).map_err(|source| {
+            SavedSnapshotError::Load {
+                id: id.to_string(),
+                source,
+            }
+        })?;
+        Ok(loaded)
     }
 
     /// Puts back the shell state a fork or an opened snapshot holds, once,

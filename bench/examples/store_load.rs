@@ -277,7 +277,12 @@ fn main() {
         );
         assert_eq!(status, 200);
         let started = Instant::now();
-        let (status, body) = post(&agent, &format!("{url}/snapshots"), &session.token, &json!({}));
+        let (status, body) = post(
+            &agent,
+            &format!("{url}/snapshots"),
+            &session.token,
+            &json!({}),
+        );
         snapshots.push(started.elapsed());
         assert_eq!(status, 201, "{body}");
         let other = &servers[(round + 1) % 2];
@@ -291,7 +296,10 @@ fn main() {
         resumes.push(started.elapsed());
         assert_eq!(status, 200, "{body}");
     }
-    println!("snapshot after one change (saved)  {:8.1}", median(snapshots));
+    println!(
+        "snapshot after one change (saved)  {:8.1}",
+        median(snapshots)
+    );
     println!("resume on the other server         {:8.1}", median(resumes));
     admin(&format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
 }

@@ -285,10 +285,11 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
                 sandbox
                     .load_saved(saved_store.as_ref(), &saved)
                     .map_err(|error| {
-                        ApiError::store(crate::store::StoreError::Corrupt {
-                            store: worker.store.describe(),
-                            reason: format!("snapshot {number} of `{id}`: {error}"),
-                        })
+                        super::snapshots::unloadable(
+                            worker.store.describe(),
+                            format!("snapshot {number} of `{id}`"),
+                            error,
+                        )
                     })?;
                 // A sandbox just loaded holds no snapshot yet: within
                 // every limit.

@@ -150,6 +150,15 @@ pub(crate) struct RestoreRequest {
     snapshot_id: u64,
 }
 
+/// A snapshot the store holds but that cannot be put in a sandbox: the
+/// store's data is at fault (503, as any store failure).
+pub(crate) fn unloadable(store: String, what: String, error: impl std::fmt::Display) -> ApiError {
+    ApiError::store(crate::store::StoreError::Corrupt {
+        store,
+        reason: format!("{what}: {error}"),
+    })
+}
+
 fn no_snapshot(number: u64) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -320,10 +329,7 @@ pub(crate) async fn fork(
                 Some(Ok(local)) => parent.sandbox.fork_into(Some(*local), &sandbox),
                 Some(Err((number, saved, store))) => {
                     sandbox.load_saved(store.as_ref(), saved).map_err(|error| {
-                        ApiError::store(crate::store::StoreError::Corrupt {
-                            store: store.describe(),
-                            reason: format!("snapshot {number}: {error}"),
-                        })
+                        unloadable(store.describe(), format!("snapshot {number}"), error)
                     })?;
                     Ok(())
                 }
