@@ -68,9 +68,20 @@ pub struct McpArgs {
     /// address is printed on stderr). Requires --token-file.
     #[arg(long, value_name = "ADDRESS", help_heading = "MCP")]
     pub http: Option<String>,
-    /// The bearer token HTTP clients must send (the file's content, trimmed).
+    /// The bearer tokens HTTP clients may send, one per line: each is a
+    /// caller of its own, whose sandbox handles no other token can use.
     #[arg(long = "token-file", value_name = "FILE", help_heading = "MCP")]
     pub token_file: Option<PathBuf>,
+    /// Close a sandbox opened by handle (the 2026-07-28 revision's
+    /// open_sandbox) after this many seconds without a call naming it.
+    #[arg(
+        long = "handle-idle-ttl",
+        value_name = "SECONDS",
+        default_value_t = 1800,
+        value_parser = clap::value_parser!(u64).range(1..),
+        help_heading = "MCP"
+    )]
+    pub handle_idle_ttl: u64,
     /// Offer the write_back tool (needs --copy-rw): the model may then
     /// write the sandbox's changes to the --copy-rw folders.
     #[arg(long = "allow-write-back", help_heading = "MCP")]

@@ -65,8 +65,15 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
         (None, Some(_)) => {
             return usage("--token-file only applies with --http".into());
         }
+        // One token per line, each a caller of its own (docs/mcp.md).
         (Some(_), Some(path)) => match std::fs::read_to_string(path) {
-            Ok(text) if !text.trim().is_empty() => Some(text.trim().to_string()),
+            Ok(text) if !text.trim().is_empty() => Some(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|line| !line.is_empty())
+                    .map(str::to_string)
+                    .collect::<Vec<_>>(),
+            ),
             Ok(_) => {
                 return usage(format!(
                     "--token-file {}: the file is empty",
@@ -113,7 +120,8 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
     };
     let config = McpConfig::new(factory)
         .write_back(args.allow_write_back)
-        .approval(approval);
+        .approval(approval)
+        .handle_idle_ttl(std::time::Duration::from_secs(args.handle_idle_ttl));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -44,6 +44,8 @@ mod isolation;
 mod limits;
 #[path = "e2e/mcp.rs"]
 mod mcp;
+#[path = "e2e/mcp_eras.rs"]
+mod mcp_eras;
 #[path = "e2e/nested.rs"]
 mod nested;
 #[path = "e2e/net_tools.rs"]

@@ -32,6 +32,8 @@ pub struct McpConfig {
     pub(crate) write_back: bool,
     pub(crate) approval: Approval,
     pub(crate) approval_timeout: Duration,
+    pub(crate) handle_idle_ttl: Duration,
+    pub(crate) max_handles: usize,
 }
 
 impl std::fmt::Debug for McpConfig {
@@ -40,6 +42,8 @@ impl std::fmt::Debug for McpConfig {
             .field("write_back", &self.write_back)
             .field("approval", &self.approval)
             .field("approval_timeout", &self.approval_timeout)
+            .field("handle_idle_ttl", &self.handle_idle_ttl)
+            .field("max_handles", &self.max_handles)
             .finish_non_exhaustive()
     }
 }
@@ -48,6 +52,13 @@ impl McpConfig {
     /// How long an escalation question waits for the client's answer
     /// before it counts as `cancelled`.
     pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
+
+    /// How long a sandbox opened by handle (the 2026-07-28 revision) is
+    /// kept without a call naming it.
+    pub const DEFAULT_HANDLE_IDLE_TTL: Duration = Duration::from_secs(1800);
+
+    /// How many sandboxes one client may hold open by handle at once.
+    pub const DEFAULT_MAX_HANDLES: usize = 16;
 
     /// Sessions whose sandboxes `factory` makes.
     pub fn new(
@@ -61,6 +72,8 @@ impl McpConfig {
             write_back: false,
             approval: Approval::default(),
             approval_timeout: Self::DEFAULT_APPROVAL_TIMEOUT,
+            handle_idle_ttl: Self::DEFAULT_HANDLE_IDLE_TTL,
+            max_handles: Self::DEFAULT_MAX_HANDLES,
         }
     }
 
@@ -74,6 +87,20 @@ impl McpConfig {
     /// Who answers escalation requests (default [`Approval::Client`]).
     pub fn approval(mut self, approval: Approval) -> Self {
         self.approval = approval;
+        self
+    }
+
+    /// How long a handle's sandbox is kept unused (default
+    /// [`McpConfig::DEFAULT_HANDLE_IDLE_TTL`]).
+    pub fn handle_idle_ttl(mut self, ttl: Duration) -> Self {
+        self.handle_idle_ttl = ttl;
+        self
+    }
+
+    /// How many handles one client may hold (default
+    /// [`McpConfig::DEFAULT_MAX_HANDLES`]).
+    pub fn max_handles(mut self, count: usize) -> Self {
+        self.max_handles = count;
         self
     }
 

@@ -21,6 +21,7 @@
 mod approval;
 mod config;
 mod framing;
+mod handles;
 mod params;
 mod render;
 mod resources;

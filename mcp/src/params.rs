@@ -8,6 +8,11 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ShellArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// A bash command line, run by the sandbox's virtual shell in the
     /// session's current directory (cd, exported variables and functions
     /// persist between calls).
@@ -29,6 +34,11 @@ pub struct ShellArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunScriptArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// A JavaScript/TypeScript module in the sandbox filesystem to run,
     /// such as /work/main.js. Give either path or code.
     #[serde(default)]
@@ -47,6 +57,11 @@ pub struct RunScriptArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadFileArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// Absolute path in the sandbox filesystem, such as /work/src/app.py.
     pub path: String,
     /// First line to return, counting from 1 (default 1).
@@ -62,6 +77,11 @@ pub struct ReadFileArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WriteFileArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// Absolute path in the sandbox filesystem; missing parent folders are
     /// created.
     pub path: String,
@@ -82,6 +102,11 @@ pub struct WriteFileArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EditFileArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// Absolute path of an existing file in the sandbox filesystem.
     pub path: String,
     /// Text that occurs exactly once in the file, with enough surrounding
@@ -104,6 +129,11 @@ pub struct EditFileArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// Absolute folder path in the sandbox filesystem (default /).
     #[serde(default)]
     pub path: Option<String>,
@@ -116,6 +146,11 @@ pub struct ListArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiffArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// `unified` (a patch `git apply` takes; the default) or `json` (one
     /// object per changed path).
     #[serde(default)]
@@ -126,6 +161,11 @@ pub struct DiffArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestoreArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// An id returned by `snapshot` in this session (a number; its text
     /// is taken too).
     pub snapshot_id: SnapshotIdArg,
@@ -166,12 +206,29 @@ impl std::fmt::Display for SnapshotIdArg {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// A label to know it by later (optional).
     #[serde(default)]
     pub label: Option<String>,
 }
 
-/// Tools without arguments (`write_back`).
+/// Tools whose only argument is the sandbox (`write_back`,
+/// `close_sandbox`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxArgs {
+    /// The sandbox to act on: the handle `open_sandbox` returned.
+    /// Required by clients of the 2026-07-28 revision; a client with a
+    /// session may leave it out to use the session's own sandbox.
+    #[serde(default)]
+    pub sandbox: Option<String>,
+}
+
+/// `open_sandbox` takes nothing.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}

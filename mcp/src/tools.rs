@@ -18,11 +18,12 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 
-use crate::approval::{ClientApprover, PeerSlot};
+use crate::approval::{ClientApprover, NobodyToAsk, PeerSlot};
 use crate::config::{Approval, McpConfig};
+use crate::handles::{Caller, HandleRefusal, Handles};
 use crate::params::{
-    DiffArgs, EditFileArgs, ListArgs, NoArgs, ReadFileArgs, RestoreArgs, RunScriptArgs, ShellArgs,
-    SnapshotArgs, WriteFileArgs,
+    DiffArgs, EditFileArgs, ListArgs, NoArgs, ReadFileArgs, RestoreArgs, RunScriptArgs,
+    SandboxArgs, ShellArgs, SnapshotArgs, WriteFileArgs,
 };
 use crate::render;
 
@@ -33,12 +34,48 @@ not on the host. Nothing reaches the host's disk unless the host allowed write-b
 write_back. `diff` shows exactly what changed since the sandbox was seeded; `snapshot`/`restore` \
 undo. A write the policy refuses fails with [sandbox: file access denied under <mode> mode]; \
 when escalation is available, the shell's `escalate --mode <mode> --justification <why> -- \
-<command>` asks the user once.";
+<command>` asks the user once. Clients of the 2026-07-28 revision (no sessions) call open_sandbox \
+first and pass its handle as `sandbox` in every call.";
 
-/// One MCP session: a sandbox and its tools.
+/// What every handler of one server shares: how sandboxes are made, the
+/// sandboxes open by handle, and whether `write_back` is offered.
+pub(crate) struct Shared {
+    config: McpConfig,
+    handles: Handles,
+    /// Settled once at start-up, from a sandbox the factory made.
+    offers_write_back: bool,
+}
+
+impl Shared {
+    /// What a sandbox no client can be asked about answers escalations
+    /// with: `unavailable` where the client would have been asked, the
+    /// factory's own choice otherwise.
+    fn approver_without_a_client(config: &McpConfig) -> Option<Arc<dyn Approver>> {
+        match config.approval {
+            Approval::Client => Some(Arc::new(NobodyToAsk)),
+            Approval::Sandbox => None,
+        }
+    }
+
+    /// The server's shared state; the factory is tried once here, so a
+    /// sandbox that cannot be made stops the server before it serves.
+    pub(crate) fn new(config: &McpConfig) -> Result<Arc<Shared>, SetupError> {
+        let probe = (config.factory)(Shared::approver_without_a_client(config))?;
+        Ok(Arc::new(Shared {
+            offers_write_back: config.write_back && probe.has_copy_rw(),
+            handles: Handles::new(config.handle_idle_ttl, config.max_handles),
+            config: config.clone(),
+        }))
+    }
+}
+
+/// One MCP connection's handler: the session's sandbox (made on its first
+/// use, for clients with a session), the sandboxes open by handle (for
+/// clients of the 2026-07-28 revision), and the tools.
 #[derive(Clone)]
 pub struct GocciaMcp {
-    sandbox: Arc<Sandbox>,
+    shared: Arc<Shared>,
+    session: Arc<OnceLock<Arc<Sandbox>>>,
     peer: PeerSlot,
     tool_router: ToolRouter<Self>,
 }
@@ -63,42 +100,91 @@ fn panicked(error: tokio::task::JoinError) -> ErrorData {
     ErrorData::internal_error(format!("the sandbox call failed: {error}"), None)
 }
 
+/// Whether a request speaks the revision without sessions.
+fn stateless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// Who calls: the bearer token's hash over HTTP (set by the transport),
+/// the one client over stdio.
+fn caller(context: &RequestContext<RoleServer>) -> Caller {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+        .cloned()
+        .unwrap_or_else(|| Caller("stdio".to_string()))
+}
+
 impl GocciaMcp {
-    /// A session: its sandbox made by `config`'s factory. Must be called
-    /// on the Tokio runtime the session will run on.
+    /// A server of one connection: its sandbox made by `config`'s factory
+    /// when first used. Must be called on the Tokio runtime the session
+    /// will run on.
     pub fn new(config: &McpConfig) -> Result<Self, SetupError> {
-        let peer: PeerSlot = Arc::new(OnceLock::new());
+        Ok(Self::with_shared(Shared::new(config)?))
+    }
+
+    /// One connection's handler over a server's shared state.
+    pub(crate) fn with_shared(shared: Arc<Shared>) -> Self {
+        let mut tool_router = Self::tool_router();
+        if !shared.offers_write_back {
+            tool_router.remove_route("write_back");
+        }
+        GocciaMcp {
+            shared,
+            session: Arc::new(OnceLock::new()),
+            peer: Arc::new(OnceLock::new()),
+            tool_router,
+        }
+    }
+
+    /// The session's sandbox, made on first use.
+    pub fn sandbox(&self) -> Result<Arc<Sandbox>, SetupError> {
+        if let Some(sandbox) = self.session.get() {
+            return Ok(sandbox.clone());
+        }
+        let config = &self.shared.config;
         let approver: Option<Arc<dyn Approver>> = match config.approval {
             Approval::Client => Some(Arc::new(ClientApprover {
-                peer: peer.clone(),
+                peer: self.peer.clone(),
                 runtime: tokio::runtime::Handle::current(),
                 timeout: config.approval_timeout,
             })),
             Approval::Sandbox => None,
         };
-        let sandbox = (config.factory)(approver)?;
-        let mut tool_router = Self::tool_router();
-        if !(config.write_back && sandbox.has_copy_rw()) {
-            tool_router.remove_route("write_back");
+        let made = Arc::new((config.factory)(approver)?);
+        Ok(self.session.get_or_init(|| made).clone())
+    }
+
+    /// The sandbox a call acts on: the one `handle` names (required in the
+    /// 2026-07-28 revision), else the session's.
+    fn target(
+        &self,
+        context: &RequestContext<RoleServer>,
+        handle: Option<&str>,
+    ) -> Result<Arc<Sandbox>, ErrorData> {
+        let refusal = |refusal: HandleRefusal| ErrorData::invalid_params(refusal.to_string(), None);
+        match handle {
+            Some(handle) => self
+                .shared
+                .handles
+                .get(&caller(context), handle)
+                .map_err(refusal),
+            None if stateless(context) => Err(refusal(HandleRefusal::Missing)),
+            None => self.sandbox().map_err(|error| {
+                ErrorData::internal_error(format!("the sandbox could not be made: {error}"), None)
+            }),
         }
-        Ok(GocciaMcp {
-            sandbox: Arc::new(sandbox),
-            peer,
-            tool_router,
-        })
     }
 
-    /// The session's sandbox.
-    pub fn sandbox(&self) -> &Arc<Sandbox> {
-        &self.sandbox
-    }
-
-    /// Runs `work` with the sandbox on a blocking thread.
+    /// Runs `work` with `sandbox` on a blocking thread.
     async fn blocking<T: Send + 'static>(
         &self,
+        sandbox: Arc<Sandbox>,
         work: impl FnOnce(&Sandbox) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
-        let sandbox = self.sandbox.clone();
         // On the multi-threaded runtime the call runs on this worker, which
         // hands its other tasks to the rest (no thread hop per call); else
         // it goes to the blocking pool.
@@ -121,10 +207,11 @@ impl GocciaMcp {
     /// sandbox's budget (truncated per docs/calls.md with the server's defaults).
     async fn run(
         &self,
+        sandbox: Arc<Sandbox>,
         timeout_ms: Option<u64>,
         call: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |sandbox| {
+        self.blocking(sandbox, move |sandbox| {
             // The client's timeoutMs never outlasts the server's limit.
             let options = match timeout_ms {
                 Some(ms) => CallOptions::new()
@@ -163,14 +250,17 @@ impl GocciaMcp {
     async fn shell(
         &self,
         Parameters(args): Parameters<ShellArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let target = self.target(&context, args.sandbox.as_deref())?;
         let ShellArgs {
             command,
             timeout_ms,
             cwd,
             env,
+            sandbox: _,
         } = args;
-        self.run(timeout_ms, move |sandbox, options| {
+        self.run(target.clone(), timeout_ms, move |sandbox, options| {
             let mut options = options.clone();
             if let Some(cwd) = &cwd {
                 options = options.cwd(cwd);
@@ -192,21 +282,24 @@ impl GocciaMcp {
     async fn run_script(
         &self,
         Parameters(args): Parameters<RunScriptArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let target = self.target(&context, args.sandbox.as_deref())?;
         let RunScriptArgs {
             path,
             code,
             timeout_ms,
+            sandbox: _,
         } = args;
         match (path, code) {
             (Some(path), None) => {
-                self.run(timeout_ms, move |sandbox, options| {
+                self.run(target.clone(), timeout_ms, move |sandbox, options| {
                     sandbox.run_script_with(&path, options)
                 })
                 .await
             }
             (None, Some(code)) => {
-                self.run(timeout_ms, move |sandbox, options| {
+                self.run(target.clone(), timeout_ms, move |sandbox, options| {
                     sandbox.run_code_with(&code, options)
                 })
                 .await
@@ -226,8 +319,10 @@ impl GocciaMcp {
     async fn read_file(
         &self,
         Parameters(args): Parameters<ReadFileArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |sandbox| {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, move |sandbox| {
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -262,8 +357,10 @@ impl GocciaMcp {
     async fn write_file(
         &self,
         Parameters(args): Parameters<WriteFileArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |sandbox| {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, move |sandbox| {
             let size = args.content.len();
             let detail = format!("writeFile {}", args.path);
             let written = sandbox.with_escalation(
@@ -289,8 +386,10 @@ impl GocciaMcp {
     async fn edit_file(
         &self,
         Parameters(args): Parameters<EditFileArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |sandbox| {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, move |sandbox| {
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -328,8 +427,10 @@ impl GocciaMcp {
     async fn list(
         &self,
         Parameters(args): Parameters<ListArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |sandbox| {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, move |sandbox| {
             let root = args.path.unwrap_or_else(|| "/".to_string());
             let mut lines = Vec::new();
             match walk(
@@ -355,14 +456,16 @@ impl GocciaMcp {
     async fn diff(
         &self,
         Parameters(args): Parameters<DiffArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let target = self.target(&context, args.sandbox.as_deref())?;
         let name = args.format.unwrap_or_else(|| "unified".to_string());
         let Some(format) = DiffFormat::parse(&name) else {
             return Ok(refused(format!(
                 "format must be unified or json, not `{name}`"
             )));
         };
-        self.blocking(move |sandbox| {
+        self.blocking(target, move |sandbox| {
             if sandbox.changes().is_empty() {
                 return text("no changes since the sandbox was seeded");
             }
@@ -380,13 +483,15 @@ impl GocciaMcp {
     async fn snapshot(
         &self,
         Parameters(args): Parameters<SnapshotArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(
-            move |sandbox| match sandbox.snapshot_labeled(args.label.as_deref()) {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, move |sandbox| {
+            match sandbox.snapshot_labeled(args.label.as_deref()) {
                 Ok(id) => text(format!("snapshot id: {}", id.index())),
                 Err(error) => refused(error.to_string()),
-            },
-        )
+            }
+        })
         .await
     }
 
@@ -402,20 +507,82 @@ impl GocciaMcp {
     async fn restore(
         &self,
         Parameters(args): Parameters<RestoreArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let target = self.target(&context, args.sandbox.as_deref())?;
         let Some(index) = args.snapshot_id.index() else {
             return Ok(refused(format!(
                 "snapshotId `{}` is not an id `snapshot` returned (a number)",
                 args.snapshot_id
             )));
         };
-        self.blocking(
-            move |sandbox| match sandbox.restore(SnapshotId::from_index(index)) {
+        self.blocking(target, move |sandbox| {
+            match sandbox.restore(SnapshotId::from_index(index)) {
                 Ok(()) => text(format!("restored snapshot {index}")),
                 Err(error) => refused(error.to_string()),
-            },
-        )
+            }
+        })
         .await
+    }
+
+    #[tool(
+        description = "Open a new sandbox, seeded as the server was told, and return its handle: \
+        `{\"sandbox\": \"sbx_...\"}`. Clients of the 2026-07-28 revision name it as `sandbox` in every \
+        other call; it is yours alone and is closed after a while unused (see close_sandbox).",
+        annotations(title = "Open sandbox", open_world_hint = false)
+    )]
+    async fn open_sandbox(
+        &self,
+        Parameters(_): Parameters<NoArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let shared = self.shared.clone();
+        let caller = caller(&context);
+        let opened = tokio::task::spawn_blocking(move || {
+            // Escalation needs a question put to the client: a sandbox
+            // opened by handle asks no one (`unavailable`) until the
+            // revision's input-required answers are built.
+            let approver = Shared::approver_without_a_client(&shared.config);
+            let sandbox = (shared.config.factory)(approver)
+                .map_err(|error| format!("the sandbox could not be made: {error}"))?;
+            shared
+                .handles
+                .open(&caller, sandbox)
+                .map_err(|refusal| refusal.to_string())
+        })
+        .await
+        .map_err(panicked)?;
+        Ok(match opened {
+            Ok(handle) => text(serde_json::json!({ "sandbox": handle }).to_string()),
+            Err(message) => refused(message),
+        })
+    }
+
+    #[tool(
+        description = "Close a sandbox opened with open_sandbox: its files and shell are let go and its \
+        handle names nothing from then on.",
+        annotations(
+            title = "Close sandbox",
+            destructive_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn close_sandbox(
+        &self,
+        Parameters(args): Parameters<SandboxArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let Some(handle) = args.sandbox else {
+            return Err(ErrorData::invalid_params(
+                "close_sandbox needs `sandbox`: the handle open_sandbox returned",
+                None,
+            ));
+        };
+        self.shared
+            .handles
+            .close(&caller(&context), &handle)
+            .map_err(|refusal| ErrorData::invalid_params(refusal.to_string(), None))?;
+        Ok(text(format!("closed {handle}")))
     }
 
     #[tool(
@@ -430,9 +597,11 @@ impl GocciaMcp {
     )]
     async fn write_back(
         &self,
-        Parameters(_): Parameters<NoArgs>,
+        Parameters(args): Parameters<SandboxArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(|sandbox| match sandbox.write_back() {
+        let target = self.target(&context, args.sandbox.as_deref())?;
+        self.blocking(target, |sandbox| match sandbox.write_back() {
             Ok(report) => {
                 let mut shown = report.render();
                 if report.skipped.is_empty() {
@@ -506,10 +675,10 @@ impl ServerHandler for GocciaMcp {
         info
     }
 
-    /// Revisions with a session: a sandbox is one (the 2026-07-28 revision
-    /// drops sessions and server-to-client questions).
+    /// Both eras: revisions with a session (a sandbox is one) and the
+    /// 2026-07-28 revision without (sandboxes are named by handles).
     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
-        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 
     /// The client is known from its `initialize` on: a tool call that
@@ -542,6 +711,9 @@ impl ServerHandler for GocciaMcp {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        crate::resources::read(&self.sandbox, &request.uri).map(ReadResourceResponse::from)
+        let sandbox = self.sandbox().map_err(|error| {
+            ErrorData::internal_error(format!("the sandbox could not be made: {error}"), None)
+        })?;
+        crate::resources::read(&sandbox, &request.uri).map(ReadResourceResponse::from)
     }
 }

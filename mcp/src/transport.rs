@@ -16,7 +16,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::McpConfig;
 use crate::framing;
-use crate::tools::GocciaMcp;
+use crate::handles::Caller;
+use crate::tools::{GocciaMcp, Shared};
 
 /// Why a server stopped or could not start.
 #[derive(Debug, thiserror::Error)]
@@ -53,23 +54,31 @@ pub async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
 
 /// Serves streamable HTTP at `/mcp` on `listener` until `shutdown`
 /// completes. Every request must carry `Authorization: Bearer <token>`
-/// (else 401, before the protocol sees it). Each MCP session gets its own
-/// sandbox; one that cannot be made answers the handshake with an error.
+/// with one of `tokens` (else 401, before the protocol sees it); each
+/// token is a caller of its own, whose sandbox handles no other token
+/// opens. Each MCP session gets its own sandbox; the factory is tried once
+/// before serving.
 pub async fn serve_http(
     config: McpConfig,
     listener: tokio::net::TcpListener,
-    token: String,
+    tokens: Vec<String>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), McpError> {
-    // Checked once so a session fails at start-up, not at its handshake.
-    GocciaMcp::new(&config)?;
+    // One state for every request: handles outlive the request that
+    // opened them (the 2026-07-28 revision has no session to hold them).
+    let shared = Shared::new(&config)?;
     let cancel = CancellationToken::new();
     let service = StreamableHttpService::new(
-        move || GocciaMcp::new(&config).map_err(std::io::Error::other),
+        move || Ok(GocciaMcp::with_shared(shared.clone())),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token()),
     );
-    let expected = Arc::new(format!("Bearer {token}"));
+    let expected: Arc<Vec<String>> = Arc::new(
+        tokens
+            .iter()
+            .map(|token| format!("Bearer {token}"))
+            .collect(),
+    );
     let router =
         axum::Router::new()
             .nest_service("/mcp", service)
@@ -88,13 +97,22 @@ pub async fn serve_http(
     Ok(())
 }
 
-async fn authorize(expected: &str, request: Request, next: Next) -> Response {
+async fn authorize(expected: &[String], mut request: Request, next: Next) -> Response {
     let given = request
         .headers()
         .get(header::AUTHORIZATION)
-        .map(|value| value.as_bytes())
+        .map(|value| value.as_bytes().to_vec())
         .unwrap_or_default();
-    if constant_time_eq(given, expected.as_bytes()) {
+    // Every token is compared (no early exit): the time taken does not
+    // tell which one a guess came close to.
+    let matched = expected
+        .iter()
+        .map(|token| constant_time_eq(&given, token.as_bytes()))
+        .fold(false, |any, this| any | this);
+    if matched {
+        // The caller is the token, hashed: handles are bound to it.
+        let caller = Caller(blake3::hash(&given).to_hex().to_string());
+        request.extensions_mut().insert(caller);
         return next.run(request).await;
     }
     let message = if given.is_empty() {

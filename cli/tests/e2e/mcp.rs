@@ -81,7 +81,7 @@ pub(crate) fn stdio(args: &[&str], calls: Value) -> Value {
     json!({"command": binary(), "args": argv, "calls": calls})
 }
 
-fn call_text(report: &Value, index: usize) -> &str {
+pub(crate) fn call_text(report: &Value, index: usize) -> &str {
     report["calls"][index]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("call {index} has no text: {report}"))
@@ -91,7 +91,7 @@ fn is_error(report: &Value, index: usize) -> bool {
     report["calls"][index]["isError"].as_bool().unwrap()
 }
 
-fn tool_names(report: &Value) -> Vec<String> {
+pub(crate) fn tool_names(report: &Value) -> Vec<String> {
     let mut names: Vec<String> = report["tools"]
         .as_array()
         .unwrap()
@@ -102,10 +102,12 @@ fn tool_names(report: &Value) -> Vec<String> {
     names
 }
 
-const TOOLS: [&str; 9] = [
+pub(crate) const TOOLS: [&str; 11] = [
+    "close_sandbox",
     "diff",
     "edit_file",
     "list",
+    "open_sandbox",
     "read_file",
     "restore",
     "run_script",
@@ -517,21 +519,28 @@ fn malformed_lines_get_protocol_errors_and_the_server_keeps_serving() {
 }
 
 /// A `goccia mcp --http` server on a free port; killed with SIGTERM on drop.
-struct HttpServer {
+pub(crate) struct HttpServer {
     child: std::process::Child,
-    url: String,
+    pub(crate) url: String,
     address: String,
     _token_file: tempfile::NamedTempFile,
 }
 
 impl HttpServer {
-    fn start(token: &str) -> Self {
+    pub(crate) fn start(token: &str) -> Self {
         Self::start_with(token, &[])
     }
 
     fn start_with(token: &str, extra: &[&str]) -> Self {
+        Self::start_with_tokens(&[token], extra)
+    }
+
+    /// A server whose token file holds `tokens`, one per line.
+    pub(crate) fn start_with_tokens(tokens: &[&str], extra: &[&str]) -> Self {
         let mut token_file = tempfile::NamedTempFile::new().unwrap();
-        writeln!(token_file, "{token}").unwrap();
+        for token in tokens {
+            writeln!(token_file, "{token}").unwrap();
+        }
         let mut child = Command::new(binary())
             .args(["mcp", "--http", "127.0.0.1:0", "--token-file"])
             .arg(token_file.path())
@@ -576,7 +585,7 @@ impl HttpServer {
         response
     }
 
-    fn stop(mut self) -> std::process::ExitStatus {
+    pub(crate) fn stop(mut self) -> std::process::ExitStatus {
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         self.child.wait().unwrap()
     }

@@ -1,8 +1,11 @@
 """Drives `goccia mcp` with the official MCP Python SDK for cli/tests/e2e/mcp.rs.
 
-Usage: client.py <scenario> <json config>. The config names the server
-(`command` + `args` for stdio, or `url` + `token` for streamable HTTP), the
-resources to read, the tool calls to make in order, and how to answer
+Usage: client.py <json config>. The config names the server (`command` +
+`args` for stdio, or `url` + `token` for streamable HTTP), the protocol era
+(`mode`: "legacy", the initialize handshake, by default; "auto" or
+"2026-07-28" for the revision without sessions, where the driver first calls
+`open_sandbox` and names the handle in every call that does not name one),
+the resources to read, the tool calls to make in order, and how to answer
 elicitations. It prints one
 JSON object: the negotiated protocol version, the tools as listed and every
 call's result, for the Rust test to assert on. It asserts nothing itself.
@@ -45,8 +48,14 @@ async def run(config):
     else:
         server = StdioServerParameters(command=config["command"], args=config["args"])
     out = {"calls": []}
-    async with Client(server, elicitation_callback=callback) as client:
+    mode = config.get("mode", "legacy")
+    async with Client(server, elicitation_callback=callback, mode=mode) as client:
         out["protocolVersion"] = client.protocol_version
+        handle = None
+        if mode != "legacy":
+            opened = await client.call_tool("open_sandbox", {})
+            out["opened"] = result_json(opened)
+            handle = json.loads(out["opened"]["text"]).get("sandbox") if not opened.is_error else None
         listed = await client.list_tools()
         out["tools"] = [
             {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
@@ -63,6 +72,8 @@ async def run(config):
                 except Exception as error:  # a protocol error: recorded
                     out["resources"][uri] = {"protocolError": str(error)}
         for name, arguments in config.get("calls", []):
+            if handle is not None and "sandbox" not in arguments:
+                arguments = {**arguments, "sandbox": handle}
             try:
                 out["calls"].append(result_json(await client.call_tool(name, arguments)))
             except Exception as error:  # a protocol error: recorded, the session goes on

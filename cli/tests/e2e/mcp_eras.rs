@@ -1,0 +1,226 @@
+//! `goccia mcp` in both protocol eras (docs/mcp.md): the 2026-07-28
+//! revision without sessions, where sandboxes are named by handles, beside
+//! the initialize handshake of 2025-11-25. The official Python SDK 2.3
+//! negotiates the new era on its own ("auto"); raw JSON-RPC covers what
+//! the SDK never sends: calls without a handle, forged handles, closed
+//! handles, another token's handles.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use super::common::binary;
+use super::mcp::{HttpServer, Sdk, TOOLS, call_text, drive, stdio, tool_names};
+
+#[test]
+fn python_in_auto_mode_speaks_the_new_era_through_a_handle() {
+    let mut config = stdio(
+        &[],
+        json!([
+            ["shell", {"command": "cd /tmp; STEP=kept; echo hi > note.txt"}],
+            ["shell", {"command": "pwd; echo $STEP"}],
+            ["read_file", {"path": "/tmp/note.txt"}],
+            ["snapshot", {"label": "one"}],
+            ["shell", {"command": "echo changed > /tmp/note.txt"}],
+            ["restore", {"snapshotId": 0}],
+            ["read_file", {"path": "/tmp/note.txt"}],
+        ]),
+    );
+    config["mode"] = json!("auto");
+    let report = drive(Sdk::Python, config);
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    assert_eq!(tool_names(&report), TOOLS);
+    let opened = report["opened"]["text"].as_str().unwrap();
+    let handle: Value = serde_json::from_str(opened).unwrap();
+    assert!(handle["sandbox"].as_str().unwrap().starts_with("sbx_"));
+    // The handle keeps the sandbox and its shell between requests.
+    assert!(call_text(&report, 1).contains("/tmp\nkept\n"), "{report}");
+    assert_eq!(call_text(&report, 2), "hi\n");
+    assert_eq!(call_text(&report, 6), "hi\n");
+    // Every tool names the sandbox in its schema.
+    for tool in report["tools"].as_array().unwrap() {
+        if tool["name"] != "open_sandbox" {
+            assert!(
+                tool["inputSchema"]["properties"]["sandbox"].is_object(),
+                "{tool}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_old_era_still_works_without_a_handle() {
+    let report = drive(
+        Sdk::Python,
+        stdio(&[], json!([["shell", {"command": "echo session"}]])),
+    );
+    assert_eq!(report["protocolVersion"], "2025-11-25");
+    assert!(call_text(&report, 0).contains("session"));
+}
+
+/// A raw stdio client of the new era: each request carries the version
+/// in `_meta`.
+struct Raw {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    next_id: u64,
+}
+
+impl Raw {
+    fn start(extra: &[&str]) -> Raw {
+        let mut child = Command::new(binary())
+            .arg("mcp")
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Raw {
+            child,
+            stdin,
+            lines,
+            next_id: 0,
+        }
+    }
+
+    fn request(&mut self, method: &str, mut params: Value) -> Value {
+        self.next_id += 1;
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        let line =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        serde_json::from_str(&self.lines.next().unwrap().unwrap()).unwrap()
+    }
+
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn text_of(answer: &Value) -> &str {
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+#[test]
+fn handles_are_required_unguessable_and_gone_once_closed() {
+    let mut raw = Raw::start(&[]);
+    let discovered = raw.request("server/discover", json!({}));
+    assert!(
+        discovered["result"]["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28")),
+        "{discovered}"
+    );
+    // No handle: refused, saying what to do.
+    let answer = raw.call("shell", json!({"command": "echo hi"}));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("open_sandbox")
+    );
+    // A forged handle, and one of the right shape never given: the same
+    // answer.
+    for forged in ["sbx_00000000000000000000000000000000", "../../etc", "x"] {
+        let answer = raw.call("shell", json!({"command": "echo hi", "sandbox": forged}));
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no open sandbox of yours")
+        );
+    }
+    let opened = raw.call("open_sandbox", json!({}));
+    let handle: Value = serde_json::from_str(text_of(&opened)).unwrap();
+    let handle = handle["sandbox"].as_str().unwrap().to_string();
+    let other: Value = serde_json::from_str(text_of(&raw.call("open_sandbox", json!({})))).unwrap();
+    assert_ne!(
+        other["sandbox"],
+        json!(handle),
+        "each open is a new sandbox"
+    );
+    let answer = raw.call(
+        "shell",
+        json!({"command": "echo one > /f; cat /f", "sandbox": handle}),
+    );
+    assert!(text_of(&answer).contains("one"), "{answer}");
+    // Sandboxes of two handles are apart.
+    let answer = raw.call(
+        "read_file",
+        json!({"path": "/f", "sandbox": other["sandbox"]}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let closed = raw.call("close_sandbox", json!({"sandbox": handle}));
+    assert!(text_of(&closed).starts_with("closed "), "{closed}");
+    let answer = raw.call("shell", json!({"command": "cat /f", "sandbox": handle}));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let again = raw.call("close_sandbox", json!({"sandbox": handle}));
+    assert_eq!(again["error"]["code"], -32602, "{again}");
+}
+
+#[test]
+fn a_client_holds_a_bounded_number_of_handles() {
+    let mut raw = Raw::start(&[]);
+    for _ in 0..16 {
+        let opened = raw.call("open_sandbox", json!({}));
+        assert_eq!(opened["result"]["isError"], false, "{opened}");
+    }
+    let refused = raw.call("open_sandbox", json!({}));
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(text_of(&refused).contains("16 open sandboxes"), "{refused}");
+}
+
+#[test]
+fn over_http_a_handle_is_its_tokens_alone() {
+    let server = HttpServer::start_with_tokens(&["token-of-alice", "token-of-bob"], &[]);
+    let mut alice = json!({"url": server.url, "token": "token-of-alice", "mode": "2026-07-28", "calls": [
+        ["shell", {"command": "echo alice > /mine; cat /mine"}],
+    ]});
+    let report = drive(Sdk::Python, alice.take());
+    assert!(call_text(&report, 0).contains("alice"), "{report}");
+    let opened: Value = serde_json::from_str(report["opened"]["text"].as_str().unwrap()).unwrap();
+    let handle = opened["sandbox"].as_str().unwrap();
+    // Alice's handle lives on between her requests...
+    let report = drive(
+        Sdk::Python,
+        json!({"url": server.url, "token": "token-of-alice", "mode": "2026-07-28", "calls": [
+            ["read_file", {"path": "/mine", "sandbox": handle}],
+        ]}),
+    );
+    assert_eq!(call_text(&report, 0), "alice\n", "{report}");
+    // ...and is refused to Bob, as a forged one would be.
+    let report = drive(
+        Sdk::Python,
+        json!({"url": server.url, "token": "token-of-bob", "mode": "2026-07-28", "calls": [
+            ["read_file", {"path": "/mine", "sandbox": handle}],
+        ]}),
+    );
+    let error = report["calls"][0]["protocolError"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(error.contains("no open sandbox of yours"), "{report}");
+    let status = server.stop();
+    assert!(status.success(), "{status}");
+}
