@@ -35,11 +35,7 @@ impl Approver for ClientApprover {
         {
             return Decision::Unavailable;
         }
-        let params = ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: question(request),
-            requested_schema: schema(),
-        };
+        let params = params(request);
         let timeout = self.timeout;
         let (answer, answered) = std::sync::mpsc::sync_channel(1);
         self.runtime.spawn(async move {
@@ -55,6 +51,16 @@ impl Approver for ClientApprover {
             // The client went away or refused the request itself.
             Ok(Err(_)) | Err(_) => Decision::Unavailable,
         }
+    }
+}
+
+/// The elicitation that asks `request` (a form with one boolean,
+/// `allow`), as a callback or as an `input_required` result asks it.
+pub(crate) fn params(request: &EscalationRequest) -> ElicitRequestParams {
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: question(request),
+        requested_schema: schema(),
     }
 }
 
@@ -90,7 +96,7 @@ fn schema() -> ElicitationSchema {
 /// The client's answer as the library's decision: accepted with `allow`
 /// true grants once; accepted with it false, or declined, rejects;
 /// dismissed cancels.
-fn decision(result: &ElicitResult) -> Decision {
+pub(crate) fn decision(result: &ElicitResult) -> Decision {
     match result.action {
         ElicitationAction::Accept => {
             let allowed = result

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use goccia::Sandbox;
 use parking_lot::Mutex;
 
+use crate::suspended::CallLink;
+
 /// Who calls: a hash of the bearer token over HTTP, `stdio` over stdio.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Caller(pub String);
@@ -39,6 +41,7 @@ pub(crate) enum HandleRefusal {
 
 struct Held {
     sandbox: Arc<Sandbox>,
+    link: CallLink,
     caller: Caller,
     used: Instant,
 }
@@ -65,7 +68,12 @@ impl Handles {
     }
 
     /// A new handle holding `sandbox`, for `caller`.
-    pub(crate) fn open(&self, caller: &Caller, sandbox: Sandbox) -> Result<String, HandleRefusal> {
+    pub(crate) fn open(
+        &self,
+        caller: &Caller,
+        sandbox: Sandbox,
+        link: CallLink,
+    ) -> Result<String, HandleRefusal> {
         let now = Instant::now();
         let mut open = self.open.lock();
         self.sweep(&mut open, now);
@@ -73,11 +81,12 @@ impl Handles {
         if held >= self.per_caller {
             return Err(HandleRefusal::Limit(self.per_caller));
         }
-        let handle = new_handle();
+        let handle = new_token("sbx_");
         open.insert(
             handle.clone(),
             Held {
                 sandbox: Arc::new(sandbox),
+                link,
                 caller: caller.clone(),
                 used: now,
             },
@@ -85,9 +94,13 @@ impl Handles {
         Ok(handle)
     }
 
-    /// The sandbox `handle` names, if `caller` holds it; its idle clock
-    /// starts again.
-    pub(crate) fn get(&self, caller: &Caller, handle: &str) -> Result<Arc<Sandbox>, HandleRefusal> {
+    /// The sandbox `handle` names and the link its escalations ask
+    /// through, if `caller` holds it; its idle clock starts again.
+    pub(crate) fn get(
+        &self,
+        caller: &Caller,
+        handle: &str,
+    ) -> Result<(Arc<Sandbox>, CallLink), HandleRefusal> {
         self.get_at(caller, handle, Instant::now())
     }
 
@@ -96,13 +109,13 @@ impl Handles {
         caller: &Caller,
         handle: &str,
         now: Instant,
-    ) -> Result<Arc<Sandbox>, HandleRefusal> {
+    ) -> Result<(Arc<Sandbox>, CallLink), HandleRefusal> {
         let mut open = self.open.lock();
         self.sweep(&mut open, now);
         match open.get_mut(handle) {
             Some(held) if held.caller == *caller => {
                 held.used = now;
-                Ok(held.sandbox.clone())
+                Ok((held.sandbox.clone(), held.link.clone()))
             }
             _ => Err(HandleRefusal::Unknown(shown(handle))),
         }
@@ -128,12 +141,13 @@ fn shown(handle: &str) -> String {
     handle.chars().take(80).collect()
 }
 
-/// `sbx_` and 128 random bits as hex.
-fn new_handle() -> String {
+/// `prefix` and 128 random bits as hex: a handle (`sbx_`) or a suspended
+/// call's `requestState` (`rs_`).
+pub(crate) fn new_token(prefix: &str) -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source works");
     let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("sbx_{hex}")
+    format!("{prefix}{hex}")
 }
 
 #[cfg(test)]
@@ -144,26 +158,30 @@ mod tests {
         Sandbox::builder().build().unwrap()
     }
 
+    fn link() -> CallLink {
+        CallLink::new(Duration::from_secs(1)).0
+    }
+
     #[test]
     fn a_handle_is_its_callers_and_goes_when_idle_or_closed() {
         let handles = Handles::new(Duration::from_secs(60), 2);
         let (alice, bob) = (Caller("a".into()), Caller("b".into()));
-        let one = handles.open(&alice, sandbox()).unwrap();
+        let one = handles.open(&alice, sandbox(), link()).unwrap();
         assert!(one.starts_with("sbx_") && one.len() == 36);
         assert!(handles.get(&alice, &one).is_ok());
         assert_eq!(
-            handles.get(&bob, &one).unwrap_err(),
-            HandleRefusal::Unknown(one.clone()),
+            handles.get(&bob, &one).err(),
+            Some(HandleRefusal::Unknown(one.clone())),
             "another caller's handle is as unknown as a forged one"
         );
         assert!(handles.close(&bob, &one).is_err());
-        let two = handles.open(&alice, sandbox()).unwrap();
+        let two = handles.open(&alice, sandbox(), link()).unwrap();
         assert_eq!(
-            handles.open(&alice, sandbox()).unwrap_err(),
+            handles.open(&alice, sandbox(), link()).unwrap_err(),
             HandleRefusal::Limit(2)
         );
         assert!(
-            handles.open(&bob, sandbox()).is_ok(),
+            handles.open(&bob, sandbox(), link()).is_ok(),
             "the limit is per caller"
         );
         handles.close(&alice, &two).unwrap();

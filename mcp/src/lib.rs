@@ -25,6 +25,7 @@ mod handles;
 mod params;
 mod render;
 mod resources;
+mod suspended;
 mod tools;
 mod transport;
 

@@ -2,10 +2,10 @@
 //! descriptions, so they are written for the model that fills them in.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Arguments of `shell`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ShellArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -31,7 +31,7 @@ pub struct ShellArgs {
 }
 
 /// Arguments of `run_script`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunScriptArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -54,7 +54,7 @@ pub struct RunScriptArgs {
 }
 
 /// Arguments of `read_file`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -74,7 +74,7 @@ pub struct ReadFileArgs {
 }
 
 /// Arguments of `write_file`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WriteFileArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -99,7 +99,7 @@ pub struct WriteFileArgs {
 }
 
 /// Arguments of `edit_file`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EditFileArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -126,7 +126,7 @@ pub struct EditFileArgs {
 }
 
 /// Arguments of `list`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -143,7 +143,7 @@ pub struct ListArgs {
 }
 
 /// Arguments of `diff`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiffArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -158,7 +158,7 @@ pub struct DiffArgs {
 }
 
 /// Arguments of `restore`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestoreArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -174,7 +174,7 @@ pub struct RestoreArgs {
 /// A snapshot id as a client sends it: the number `snapshot` returned, or
 /// that number as text (one shape per value: the server's API takes the
 /// number too).
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum SnapshotIdArg {
     /// `0`, `1`, ...
@@ -203,7 +203,7 @@ impl std::fmt::Display for SnapshotIdArg {
 }
 
 /// `snapshot`'s argument.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -218,7 +218,7 @@ pub struct SnapshotArgs {
 
 /// Tools whose only argument is the sandbox (`write_back`,
 /// `close_sandbox`).
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SandboxArgs {
     /// The sandbox to act on: the handle `open_sandbox` returned.
@@ -229,6 +229,72 @@ pub struct SandboxArgs {
 }
 
 /// `open_sandbox` takes nothing.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
+
+/// The arguments that may name a sandbox by handle.
+pub trait HasSandbox {
+    /// The handle, if given.
+    fn sandbox(&self) -> Option<&str>;
+}
+
+impl HasSandbox for ShellArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for RunScriptArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for ReadFileArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for WriteFileArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for EditFileArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for ListArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for DiffArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for RestoreArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for SnapshotArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}
+
+impl HasSandbox for SandboxArgs {
+    fn sandbox(&self) -> Option<&str> {
+        self.sandbox.as_deref()
+    }
+}

@@ -9,11 +9,12 @@ use goccia::{
     AccessError, Approver, CallOptions, DiffFormat, NodeType, Run, Sandbox, SetupError, SnapshotId,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, InitializeRequestParams, InitializeResult,
-    ListResourcesResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
@@ -21,11 +22,13 @@ use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 use crate::approval::{ClientApprover, NobodyToAsk, PeerSlot};
 use crate::config::{Approval, McpConfig};
 use crate::handles::{Caller, HandleRefusal, Handles};
+use crate::params::HasSandbox;
 use crate::params::{
     DiffArgs, EditFileArgs, ListArgs, NoArgs, ReadFileArgs, RestoreArgs, RunScriptArgs,
     SandboxArgs, ShellArgs, SnapshotArgs, WriteFileArgs,
 };
 use crate::render;
+use crate::suspended::{CallLink, Calls, call_key};
 
 const INSTRUCTIONS: &str = "\
 goccia is a sandbox: a virtual filesystem (seeded from the host when the server started) with a \
@@ -42,6 +45,7 @@ first and pass its handle as `sandbox` in every call.";
 pub(crate) struct Shared {
     config: McpConfig,
     handles: Handles,
+    calls: Calls,
     /// Settled once at start-up, from a sandbox the factory made.
     offers_write_back: bool,
 }
@@ -64,6 +68,7 @@ impl Shared {
         Ok(Arc::new(Shared {
             offers_write_back: config.write_back && probe.has_copy_rw(),
             handles: Handles::new(config.handle_idle_ttl, config.max_handles),
+            calls: Calls::new(config.approval_timeout),
             config: config.clone(),
         }))
     }
@@ -118,6 +123,44 @@ fn caller(context: &RequestContext<RoleServer>) -> Caller {
         .unwrap_or_else(|| Caller("stdio".to_string()))
 }
 
+/// The sandbox a call acts on.
+enum Target {
+    /// The session's own (the handshake era).
+    Session(Arc<Sandbox>),
+    /// One opened by handle, and the link its escalations ask through.
+    Handle(Arc<Sandbox>, CallLink),
+}
+
+/// One tool call as the server sees it: who calls, in which era, on which
+/// handle, what identifies it for a retry, and the retry's answer.
+struct Call {
+    caller: Caller,
+    stateless: bool,
+    handle: Option<String>,
+    key: String,
+    state: Option<String>,
+    responses: Option<rmcp::model::InputResponses>,
+}
+
+impl Call {
+    fn new<A: serde::Serialize + HasSandbox>(
+        context: &RequestContext<RoleServer>,
+        tool: &str,
+        args: &A,
+        state: Option<String>,
+        responses: Option<rmcp::model::InputResponses>,
+    ) -> Call {
+        Call {
+            caller: caller(context),
+            stateless: stateless(context),
+            handle: args.sandbox().map(str::to_string),
+            key: call_key(tool, args),
+            state,
+            responses,
+        }
+    }
+}
+
 impl GocciaMcp {
     /// A server of one connection: its sandbox made by `config`'s factory
     /// when first used. Must be called on the Tokio runtime the session
@@ -158,33 +201,59 @@ impl GocciaMcp {
         Ok(self.session.get_or_init(|| made).clone())
     }
 
-    /// The sandbox a call acts on: the one `handle` names (required in the
-    /// 2026-07-28 revision), else the session's.
-    fn target(
-        &self,
-        context: &RequestContext<RoleServer>,
-        handle: Option<&str>,
-    ) -> Result<Arc<Sandbox>, ErrorData> {
+    /// The sandbox a call acts on: the one its handle names (required in
+    /// the 2026-07-28 revision), else the session's.
+    fn target(&self, call: &Call) -> Result<Target, ErrorData> {
         let refusal = |refusal: HandleRefusal| ErrorData::invalid_params(refusal.to_string(), None);
-        match handle {
-            Some(handle) => self
-                .shared
-                .handles
-                .get(&caller(context), handle)
-                .map_err(refusal),
-            None if stateless(context) => Err(refusal(HandleRefusal::Missing)),
-            None => self.sandbox().map_err(|error| {
+        match &call.handle {
+            Some(handle) => {
+                let (sandbox, link) = self
+                    .shared
+                    .handles
+                    .get(&call.caller, handle)
+                    .map_err(refusal)?;
+                Ok(Target::Handle(sandbox, link))
+            }
+            None if call.stateless => Err(refusal(HandleRefusal::Missing)),
+            None => self.sandbox().map(Target::Session).map_err(|error| {
                 ErrorData::internal_error(format!("the sandbox could not be made: {error}"), None)
             }),
         }
     }
 
-    /// Runs `work` with `sandbox` on a blocking thread.
-    async fn blocking<T: Send + 'static>(
+    /// Runs `work` on the call's sandbox. In the 2026-07-28 revision a
+    /// handle's call runs suspended-capable (`crate::suspended`): its
+    /// guest's escalation answers `input_required`, and a retry carrying
+    /// `requestState` delivers the answer instead of running anew.
+    async fn blocking(
         &self,
-        sandbox: Arc<Sandbox>,
-        work: impl FnOnce(&Sandbox) -> T + Send + 'static,
-    ) -> Result<T, ErrorData> {
+        call: Call,
+        work: impl FnOnce(&Sandbox) -> CallToolResult + Send + 'static,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if call.stateless
+            && let Some(state) = &call.state
+        {
+            return self
+                .shared
+                .calls
+                .answer(
+                    call.caller.clone(),
+                    call.key.clone(),
+                    state,
+                    call.responses.as_ref(),
+                )
+                .await;
+        }
+        let sandbox = match self.target(&call)? {
+            Target::Handle(sandbox, link) if call.stateless => {
+                return self
+                    .shared
+                    .calls
+                    .run(&link, call.caller, call.key, move || Ok(work(&sandbox)))
+                    .await;
+            }
+            Target::Handle(sandbox, _) | Target::Session(sandbox) => sandbox,
+        };
         // On the multi-threaded runtime the call runs on this worker, which
         // hands its other tasks to the rest (no thread hop per call); else
         // it goes to the blocking pool.
@@ -196,10 +265,12 @@ impl GocciaMcp {
             return tokio::task::block_in_place(move || {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&sandbox)))
             })
+            .map(CallToolResponse::from)
             .map_err(|_| ErrorData::internal_error("the sandbox call panicked", None));
         }
         tokio::task::spawn_blocking(move || work(&sandbox))
             .await
+            .map(CallToolResponse::from)
             .map_err(panicked)
     }
 
@@ -207,11 +278,11 @@ impl GocciaMcp {
     /// sandbox's budget (truncated per docs/calls.md with the server's defaults).
     async fn run(
         &self,
-        sandbox: Arc<Sandbox>,
+        call: Call,
         timeout_ms: Option<u64>,
-        call: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(sandbox, move |sandbox| {
+        runs: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.blocking(call, move |sandbox| {
             // The client's timeoutMs never outlasts the server's limit.
             let options = match timeout_ms {
                 Some(ms) => CallOptions::new()
@@ -222,7 +293,7 @@ impl GocciaMcp {
                 Ok(options) => options,
                 Err(error) => return refused(error.spelled(goccia::Spelling::Json)),
             };
-            match call(sandbox, &options) {
+            match runs(sandbox, &options) {
                 Ok(run) => {
                     let shown = render::run_text(&run);
                     if render::is_refusal(&run) {
@@ -251,8 +322,10 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<ShellArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "shell", &args, state, responses);
         let ShellArgs {
             command,
             timeout_ms,
@@ -260,7 +333,7 @@ impl GocciaMcp {
             env,
             sandbox: _,
         } = args;
-        self.run(target.clone(), timeout_ms, move |sandbox, options| {
+        self.run(call, timeout_ms, move |sandbox, options| {
             let mut options = options.clone();
             if let Some(cwd) = &cwd {
                 options = options.cwd(cwd);
@@ -283,8 +356,10 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<RunScriptArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "run_script", &args, state, responses);
         let RunScriptArgs {
             path,
             code,
@@ -293,20 +368,20 @@ impl GocciaMcp {
         } = args;
         match (path, code) {
             (Some(path), None) => {
-                self.run(target.clone(), timeout_ms, move |sandbox, options| {
+                self.run(call, timeout_ms, move |sandbox, options| {
                     sandbox.run_script_with(&path, options)
                 })
                 .await
             }
             (None, Some(code)) => {
-                self.run(target.clone(), timeout_ms, move |sandbox, options| {
+                self.run(call, timeout_ms, move |sandbox, options| {
                     sandbox.run_code_with(&code, options)
                 })
                 .await
             }
-            _ => Ok(refused(
+            _ => Ok(CallToolResponse::from(refused(
                 "give exactly one of `path` (a module in the sandbox) and `code` (inline source)",
-            )),
+            ))),
         }
     }
 
@@ -320,9 +395,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<ReadFileArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, move |sandbox| {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "read_file", &args, state, responses);
+        self.blocking(call, move |sandbox| {
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -358,9 +435,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<WriteFileArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, move |sandbox| {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "write_file", &args, state, responses);
+        self.blocking(call, move |sandbox| {
             let size = args.content.len();
             let detail = format!("writeFile {}", args.path);
             let written = sandbox.with_escalation(
@@ -387,9 +466,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<EditFileArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, move |sandbox| {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "edit_file", &args, state, responses);
+        self.blocking(call, move |sandbox| {
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -428,9 +509,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<ListArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, move |sandbox| {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "list", &args, state, responses);
+        self.blocking(call, move |sandbox| {
             let root = args.path.unwrap_or_else(|| "/".to_string());
             let mut lines = Vec::new();
             match walk(
@@ -457,15 +540,17 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<DiffArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "diff", &args, state, responses);
         let name = args.format.unwrap_or_else(|| "unified".to_string());
         let Some(format) = DiffFormat::parse(&name) else {
-            return Ok(refused(format!(
+            return Ok(CallToolResponse::from(refused(format!(
                 "format must be unified or json, not `{name}`"
-            )));
+            ))));
         };
-        self.blocking(target, move |sandbox| {
+        self.blocking(call, move |sandbox| {
             if sandbox.changes().is_empty() {
                 return text("no changes since the sandbox was seeded");
             }
@@ -484,9 +569,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<SnapshotArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, move |sandbox| {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "snapshot", &args, state, responses);
+        self.blocking(call, move |sandbox| {
             match sandbox.snapshot_labeled(args.label.as_deref()) {
                 Ok(id) => text(format!("snapshot id: {}", id.index())),
                 Err(error) => refused(error.to_string()),
@@ -508,15 +595,17 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<RestoreArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "restore", &args, state, responses);
         let Some(index) = args.snapshot_id.index() else {
-            return Ok(refused(format!(
+            return Ok(CallToolResponse::from(refused(format!(
                 "snapshotId `{}` is not an id `snapshot` returned (a number)",
                 args.snapshot_id
-            )));
+            ))));
         };
-        self.blocking(target, move |sandbox| {
+        self.blocking(call, move |sandbox| {
             match sandbox.restore(SnapshotId::from_index(index)) {
                 Ok(()) => text(format!("restored snapshot {index}")),
                 Err(error) => refused(error.to_string()),
@@ -539,15 +628,18 @@ impl GocciaMcp {
         let shared = self.shared.clone();
         let caller = caller(&context);
         let opened = tokio::task::spawn_blocking(move || {
-            // Escalation needs a question put to the client: a sandbox
-            // opened by handle asks no one (`unavailable`) until the
-            // revision's input-required answers are built.
-            let approver = Shared::approver_without_a_client(&shared.config);
+            // Its escalations are asked through the call running on it
+            // (`crate::suspended`).
+            let (link, asker) = CallLink::new(shared.config.approval_timeout);
+            let approver: Option<Arc<dyn Approver>> = match shared.config.approval {
+                Approval::Client => Some(Arc::new(asker)),
+                Approval::Sandbox => None,
+            };
             let sandbox = (shared.config.factory)(approver)
                 .map_err(|error| format!("the sandbox could not be made: {error}"))?;
             shared
                 .handles
-                .open(&caller, sandbox)
+                .open(&caller, sandbox, link)
                 .map_err(|refusal| refusal.to_string())
         })
         .await
@@ -599,9 +691,11 @@ impl GocciaMcp {
         &self,
         Parameters(args): Parameters<SandboxArgs>,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let target = self.target(&context, args.sandbox.as_deref())?;
-        self.blocking(target, |sandbox| match sandbox.write_back() {
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call::new(&context, "write_back", &args, state, responses);
+        self.blocking(call, |sandbox| match sandbox.write_back() {
             Ok(report) => {
                 let mut shown = report.render();
                 if report.skipped.is_empty() {

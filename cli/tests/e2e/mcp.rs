@@ -275,6 +275,14 @@ fn a_flooding_command_is_truncated_to_the_default_256k() {
 
 #[test]
 fn denials_carry_the_hint_and_escalation_is_asked_by_elicitation() {
+    escalation_session("legacy");
+}
+
+/// Denials, hints and escalations answered allow, deny, allow, cancel:
+/// in the handshake era by elicitation callbacks, in the 2026-07-28
+/// revision (`mode` "auto") by `input_required` results the SDK answers
+/// with the same callback and retries. The same results either way.
+pub(crate) fn escalation_session(mode: &str) {
     let mut config = stdio(
         &["--policy", "read-only"],
         json!([
@@ -289,6 +297,7 @@ fn denials_carry_the_hint_and_escalation_is_asked_by_elicitation() {
         ]),
     );
     config["elicitation"] = json!(["allow", "deny", "allow", "cancel"]);
+    config["mode"] = json!(mode);
     let report = drive(Sdk::Python, config);
     let hint =
         "[sandbox: escalation available — retry this exact command once with sandboxPermissions";

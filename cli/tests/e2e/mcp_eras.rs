@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use serde_json::{Value, json};
 
 use super::common::binary;
-use super::mcp::{HttpServer, Sdk, TOOLS, call_text, drive, stdio, tool_names};
+use super::mcp::{HttpServer, Sdk, TOOLS, call_text, drive, escalation_session, stdio, tool_names};
 
 #[test]
 fn python_in_auto_mode_speaks_the_new_era_through_a_handle() {
@@ -223,4 +223,72 @@ fn over_http_a_handle_is_its_tokens_alone() {
     assert!(error.contains("no open sandbox of yours"), "{report}");
     let status = server.stop();
     assert!(status.success(), "{status}");
+}
+
+#[test]
+fn in_the_new_era_escalation_is_an_input_required_result() {
+    escalation_session("auto");
+}
+
+#[test]
+fn a_retry_is_believed_only_for_the_question_it_answers() {
+    let mut raw = Raw::start(&["--policy", "read-only"]);
+    let opened: Value =
+        serde_json::from_str(text_of(&raw.call("open_sandbox", json!({})))).unwrap();
+    let handle = opened["sandbox"].as_str().unwrap().to_string();
+    let asking = json!({"command": "escalate --mode full --justification why -- touch /g; ls /", "sandbox": handle});
+    let first = raw.call("shell", asking.clone());
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let question = &first["result"]["inputRequests"]["escalation"];
+    assert_eq!(question["method"], "elicitation/create", "{first}");
+    assert!(
+        question["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("why")
+    );
+    let yes = json!({"escalation": {"action": "accept", "content": {"allow": true}}});
+    // A forged state, and the right state with another call's arguments:
+    // nothing is granted, and the question still waits.
+    let forged = raw.request(
+        "tools/call",
+        json!({"name": "shell", "arguments": asking,
+        "requestState": "rs_00000000000000000000000000000000", "inputResponses": yes}),
+    );
+    assert_eq!(forged["error"]["code"], -32602, "{forged}");
+    let other = json!({"command": "touch /elsewhere", "sandbox": handle});
+    let moved = raw.request(
+        "tools/call",
+        json!({"name": "shell", "arguments": other,
+        "requestState": state, "inputResponses": yes}),
+    );
+    assert_eq!(moved["error"]["code"], -32602, "{moved}");
+    // The real retry: granted for this call.
+    let granted = raw.request(
+        "tools/call",
+        json!({"name": "shell", "arguments": asking,
+        "requestState": state, "inputResponses": yes}),
+    );
+    assert!(text_of(&granted).contains("g\n"), "{granted}");
+    // The answer was for that request only: the next escalation asks again,
+    // and a used state grants nothing.
+    let reused = raw.request(
+        "tools/call",
+        json!({"name": "shell", "arguments": asking,
+        "requestState": state, "inputResponses": yes}),
+    );
+    assert_eq!(reused["error"]["code"], -32602, "{reused}");
+    let again = raw.call("shell", json!({"command": "escalate --mode full --justification twice -- touch /h", "sandbox": handle}));
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    let no = json!({"escalation": {"action": "decline"}});
+    let declined = raw.request("tools/call", json!({"name": "shell",
+        "arguments": {"command": "escalate --mode full --justification twice -- touch /h", "sandbox": handle},
+        "requestState": again["result"]["requestState"], "inputResponses": no}));
+    assert!(text_of(&declined).contains("rejected"), "{declined}");
+    let listed = raw.call("list", json!({"sandbox": handle}));
+    assert!(!text_of(&listed).contains("h  ("), "{listed}");
 }
