@@ -578,9 +578,16 @@ impl HttpServer {
         }
     }
 
-    /// A raw POST to /mcp with these extra header lines; the status line.
+    /// A raw POST of an `initialize` to /mcp with these extra header
+    /// lines; the whole response.
     fn post(&self, headers: &str) -> String {
         let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+        self.post_body(headers, body)
+    }
+
+    /// A raw POST of `body` to /mcp with these extra header lines; the
+    /// whole response.
+    pub(crate) fn post_body(&self, headers: &str, body: &str) -> String {
         let mut stream = std::net::TcpStream::connect(&self.address).unwrap();
         write!(
             stream,

@@ -292,3 +292,36 @@ fn a_retry_is_believed_only_for_the_question_it_answers() {
     let listed = raw.call("list", json!({"sandbox": handle}));
     assert!(!text_of(&listed).contains("h  ("), "{listed}");
 }
+
+#[test]
+fn over_http_the_method_headers_must_agree_with_the_body() {
+    let server = HttpServer::start("header-token");
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "open_sandbox", "arguments": {}, "_meta": meta}})
+    .to_string();
+    let common = "Authorization: Bearer header-token\r\nMCP-Protocol-Version: 2026-07-28\r\n";
+    let agreeing = server.post_body(
+        &format!("{common}Mcp-Method: tools/call\r\nMcp-Name: open_sandbox\r\n"),
+        &body,
+    );
+    assert!(agreeing.starts_with("HTTP/1.1 200"), "{agreeing}");
+    assert!(agreeing.contains("sbx_"), "{agreeing}");
+    // A middlebox routes on the headers: one that says another method or
+    // another tool than the body is refused, as is one that says nothing.
+    for headers in [
+        "Mcp-Method: tools/list\r\nMcp-Name: open_sandbox\r\n",
+        "Mcp-Method: tools/call\r\nMcp-Name: shell\r\n",
+        "",
+    ] {
+        let refused = server.post_body(&format!("{common}{headers}"), &body);
+        assert!(refused.contains("-32020"), "{headers:?}: {refused}");
+        assert!(!refused.contains("sbx_"), "{refused}");
+    }
+    let status = server.stop();
+    assert!(status.success(), "{status}");
+}
