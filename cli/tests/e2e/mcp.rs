@@ -44,7 +44,10 @@ fn node_driver() -> PathBuf {
 #[derive(Clone, Copy)]
 pub(crate) enum Sdk {
     Python,
+    /// `@modelcontextprotocol/sdk` 1.x: the handshake era only.
     TypeScript,
+    /// `@modelcontextprotocol/client` 2.x: both eras (`mode` in the config).
+    TypeScript2,
 }
 
 /// Runs a driver with `config`; its JSON report.
@@ -58,6 +61,11 @@ pub(crate) fn drive(sdk: Sdk, config: Value) -> Value {
         Sdk::TypeScript => {
             let mut command = Command::new("node");
             command.arg(node_driver());
+            command
+        }
+        Sdk::TypeScript2 => {
+            let mut command = Command::new("node");
+            command.arg(node_driver().with_file_name("client2.mjs"));
             command
         }
     };
@@ -275,14 +283,14 @@ fn a_flooding_command_is_truncated_to_the_default_256k() {
 
 #[test]
 fn denials_carry_the_hint_and_escalation_is_asked_by_elicitation() {
-    escalation_session("legacy");
+    escalation_session(Sdk::Python, "legacy");
 }
 
 /// Denials, hints and escalations answered allow, deny, allow, cancel:
 /// in the handshake era by elicitation callbacks, in the 2026-07-28
 /// revision (`mode` "auto") by `input_required` results the SDK answers
 /// with the same callback and retries. The same results either way.
-pub(crate) fn escalation_session(mode: &str) {
+pub(crate) fn escalation_session(sdk: Sdk, mode: &str) {
     let mut config = stdio(
         &["--policy", "read-only"],
         json!([
@@ -298,7 +306,7 @@ pub(crate) fn escalation_session(mode: &str) {
     );
     config["elicitation"] = json!(["allow", "deny", "allow", "cancel"]);
     config["mode"] = json!(mode);
-    let report = drive(Sdk::Python, config);
+    let report = drive(sdk, config);
     let hint =
         "[sandbox: escalation available — retry this exact command once with sandboxPermissions";
     let denied = call_text(&report, 0);

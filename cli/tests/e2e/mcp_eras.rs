@@ -1,8 +1,8 @@
 //! `goccia mcp` in both protocol eras (docs/mcp.md): the 2026-07-28
 //! revision without sessions, where sandboxes are named by handles, beside
 //! the initialize handshake of 2025-11-25. The official Python SDK 2.3
-//! negotiates the new era on its own ("auto"); raw JSON-RPC covers what
-//! the SDK never sends: calls without a handle, forged handles, closed
+//! negotiates the new era on its own ("auto"), the TypeScript SDK 2.x
+//! when switched on; raw JSON-RPC covers what the SDKs never send: calls without a handle, forged handles, closed
 //! handles, another token's handles.
 
 use std::io::{BufRead, BufReader, Write};
@@ -227,7 +227,24 @@ fn over_http_a_handle_is_its_tokens_alone() {
 
 #[test]
 fn in_the_new_era_escalation_is_an_input_required_result() {
-    escalation_session("auto");
+    escalation_session(Sdk::Python, "auto");
+}
+
+#[test]
+fn typescript_2_in_both_eras_asks_and_edits() {
+    escalation_session(Sdk::TypeScript2, "auto");
+    escalation_session(Sdk::TypeScript2, "legacy");
+    let mut config = stdio(
+        &[],
+        json!([
+            ["shell", {"command": "cd /tmp; STEP=kept"}],
+            ["shell", {"command": "pwd; echo $STEP"}],
+        ]),
+    );
+    config["mode"] = json!("auto");
+    let report = drive(Sdk::TypeScript2, config);
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    assert!(call_text(&report, 1).contains("/tmp\nkept\n"), "{report}");
 }
 
 #[test]
