@@ -1,6 +1,9 @@
 """The server side of an MCP round trip without an SDK: a plain JSON-RPC
 loop over the server's stdin/stdout (one `initialize`, then 1,200
-`tools/call` of `echo hi`; p50/p99 of the last 1,000).
+`tools/call` of `echo hi`; p50/p99 of the last 1,000). With
+`GOCCIA_RAW_ERA=2026-07-28` it speaks that revision instead: no handshake,
+the version in every request's `_meta`, and (when the server lists
+`open_sandbox`) a sandbox handle in every call.
 
 Usage: python3 bench/mcp/raw_loop.py NAME TOOL COMMAND... [-- NAME TOOL COMMAND...]
 e.g.   python3 bench/mcp/raw_loop.py goccia shell target/release/goccia mcp \
@@ -8,6 +11,7 @@ e.g.   python3 bench/mcp/raw_loop.py goccia shell target/release/goccia mcp \
 """
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -20,14 +24,25 @@ def bench(argv, tool):
         server.stdin.write((json.dumps(message) + "\n").encode())
         return server.stdout.readline() if answer else None
 
-    rpc({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
-    rpc({"jsonrpc": "2.0", "method": "notifications/initialized"}, answer=False)
+    era = os.environ.get("GOCCIA_RAW_ERA")
+    arguments = {"command": "echo hi"}
+    meta = {}
+    if era:
+        meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": era,
+                          "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+                          "io.modelcontextprotocol/clientCapabilities": {}}}
+        opened = json.loads(rpc({"jsonrpc": "2.0", "id": 0, "method": "tools/call",
+                                 "params": {"name": "open_sandbox", "arguments": {}, **meta}}))
+        arguments["sandbox"] = json.loads(opened["result"]["content"][0]["text"])["sandbox"]
+    else:
+        rpc({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+        rpc({"jsonrpc": "2.0", "method": "notifications/initialized"}, answer=False)
     times = []
     for id in range(1, 1201):
         begun = time.perf_counter()
         line = rpc({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                    "params": {"name": tool, "arguments": {"command": "echo hi"}}})
+                    "params": {"name": tool, "arguments": arguments, **meta}})
         times.append(time.perf_counter() - begun)
         assert b"hi" in line, line
     server.stdin.close()
