@@ -111,6 +111,42 @@ pub(crate) struct SessionState {
 }
 
 impl Sandbox {
+    /// The folder the shell session's next command runs in: its `cd`s so
+    /// far, else the spec's `cwd`, else `/` (what a surface resolves a
+    /// relative path the model gives against, as the shell would). A
+    /// session in a worker (process isolation) is not read across: there
+    /// it is the spec's `cwd`, else `/`.
+    pub fn shell_cwd(&self) -> String {
+        self.replay_pending_shell_state();
+        if let Some(shell) = &*self.session_state.lock() {
+            return shell.cwd().to_string();
+        }
+        self.engine()
+            .cwd
+            .as_ref()
+            .map_or_else(|| "/".to_string(), |cwd| cwd.to_string())
+    }
+
+    /// `path` as the shell session would read it: an absolute path as it
+    /// is, a relative one joined to [`Sandbox::shell_cwd`].
+    ///
+    /// ```
+    /// # use goccia::Sandbox;
+    /// let sandbox = Sandbox::builder().file("/w/a.txt", "x").build()?;
+    /// assert_eq!(sandbox.shell_path("a.txt"), "/a.txt");
+    /// sandbox.run_shell("cd /w")?;
+    /// assert_eq!(sandbox.shell_path("a.txt"), "/w/a.txt");
+    /// assert_eq!(sandbox.shell_path("/etc/x"), "/etc/x");
+    /// # Ok::<(), goccia::Error>(())
+    /// ```
+    pub fn shell_path(&self, path: &str) -> String {
+        if path.starts_with('/') {
+            return path.to_string();
+        }
+        let cwd = self.shell_cwd();
+        format!("{}/{path}", cwd.trim_end_matches('/'))
+    }
+
     /// Opens a shell on this sandbox's VFS: output goes to `output` (and is
     /// charged to its budget), commands read `stdin`. The session's thread
     /// starts now.

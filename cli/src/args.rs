@@ -52,11 +52,12 @@ const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP cl
 through elicitation; a client without it answers unavailable), never (no approver: requests are \
 unavailable), always (every checked request is granted once)";
 
-/// `goccia mcp`: the sandbox flags with MCP's defaults (truncated output,
+/// `goccia mcp`: the sandbox flags with MCP's defaults (output truncated
+/// to 32 KiB a result — what a model's context can take, docs/mcp.md —
 /// the client as approver), and the server's own.
 #[derive(Debug, Args)]
 #[command(
-    mut_arg("max_output", |arg| arg.default_value("256k")),
+    mut_arg("max_output", |arg| arg.default_value("32k")),
     mut_arg("output_overflow", |arg| arg.default_value("truncate")),
     mut_arg("approve", |arg| arg
         .default_value("client")

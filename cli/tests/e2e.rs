@@ -46,6 +46,8 @@ mod limits;
 mod mcp;
 #[path = "e2e/mcp_eras.rs"]
 mod mcp_eras;
+#[path = "e2e/mcp_model.rs"]
+mod mcp_model;
 #[path = "e2e/nested.rs"]
 mod nested;
 #[path = "e2e/net_tools.rs"]

@@ -39,8 +39,9 @@ pub struct RunScriptArgs {
     /// session may leave it out to use the session's own sandbox.
     #[serde(default)]
     pub sandbox: Option<String>,
-    /// A JavaScript/TypeScript module in the sandbox filesystem to run,
-    /// such as /work/main.js. Give either path or code.
+    /// A JavaScript module (ES module) in the sandbox filesystem to run,
+    /// such as /work/main.js: TypeScript is not transpiled. Give either
+    /// path or code.
     #[serde(default)]
     pub path: Option<String>,
     /// JavaScript source to run as an ES module (it is not saved in the
@@ -62,7 +63,8 @@ pub struct ReadFileArgs {
     /// session may leave it out to use the session's own sandbox.
     #[serde(default)]
     pub sandbox: Option<String>,
-    /// Absolute path in the sandbox filesystem, such as /work/src/app.py.
+    /// A path in the sandbox filesystem, such as /work/src/app.py; a
+    /// relative path is read from the shell session's current directory.
     pub path: String,
     /// First line to return, counting from 1 (default 1).
     #[serde(default)]
@@ -82,7 +84,8 @@ pub struct WriteFileArgs {
     /// session may leave it out to use the session's own sandbox.
     #[serde(default)]
     pub sandbox: Option<String>,
-    /// Absolute path in the sandbox filesystem; missing parent folders are
+    /// A path in the sandbox filesystem (relative: from the shell session's
+    /// current directory); missing parent folders are
     /// created.
     pub path: String,
     /// The whole new content of the file (UTF-8 text).
@@ -107,7 +110,8 @@ pub struct EditFileArgs {
     /// session may leave it out to use the session's own sandbox.
     #[serde(default)]
     pub sandbox: Option<String>,
-    /// Absolute path of an existing file in the sandbox filesystem.
+    /// The path of an existing file in the sandbox filesystem (relative:
+    /// from the shell session's current directory).
     pub path: String,
     /// Text that occurs exactly once in the file, with enough surrounding
     /// lines to be unique (whitespace and indentation must match).
@@ -134,7 +138,8 @@ pub struct ListArgs {
     /// session may leave it out to use the session's own sandbox.
     #[serde(default)]
     pub sandbox: Option<String>,
-    /// Absolute folder path in the sandbox filesystem (default /).
+    /// A folder of the sandbox filesystem (default /; relative: from the
+    /// shell session's current directory).
     #[serde(default)]
     pub path: Option<String>,
     /// List everything below it, one path per line (default false).

@@ -400,6 +400,9 @@ impl GocciaMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let call = Call::new(&context, "read_file", &args, state, responses);
         self.blocking(call, move |sandbox| {
+            // A relative path is the shell's: from the session's cwd.
+            let mut args = args;
+            args.path = sandbox.shell_path(&args.path);
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -440,6 +443,9 @@ impl GocciaMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let call = Call::new(&context, "write_file", &args, state, responses);
         self.blocking(call, move |sandbox| {
+            // A relative path is the shell's: from the session's cwd.
+            let mut args = args;
+            args.path = sandbox.shell_path(&args.path);
             let size = args.content.len();
             let detail = format!("writeFile {}", args.path);
             let written = sandbox.with_escalation(
@@ -471,6 +477,9 @@ impl GocciaMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let call = Call::new(&context, "edit_file", &args, state, responses);
         self.blocking(call, move |sandbox| {
+            // A relative path is the shell's: from the session's cwd.
+            let mut args = args;
+            args.path = sandbox.shell_path(&args.path);
             let bytes = match sandbox.read(&args.path) {
                 Ok(bytes) => bytes,
                 Err(error) => return refused(error.to_string()),
@@ -514,7 +523,7 @@ impl GocciaMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let call = Call::new(&context, "list", &args, state, responses);
         self.blocking(call, move |sandbox| {
-            let root = args.path.unwrap_or_else(|| "/".to_string());
+            let root = sandbox.shell_path(&args.path.unwrap_or_else(|| "/".to_string()));
             let mut lines = Vec::new();
             match walk(
                 sandbox,
