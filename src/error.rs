@@ -291,6 +291,23 @@ pub enum SavedSnapshotError {
     Setup(#[from] SetupError),
 }
 
+/// Why `fork` made no sandbox.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ForkError {
+    /// The snapshot to fork was never taken here.
+    #[error(transparent)]
+    Unknown(#[from] UnknownSnapshot),
+    /// More forks than one call may make: as many as the sandbox may hold
+    /// snapshots ([`Limits::max_snapshots`](crate::Limits::max_snapshots)).
+    #[error("fork limit of {limit} reached: {asked} forks were asked for in one call")]
+    Count {
+        /// How many were asked for.
+        asked: usize,
+        /// The limit.
+        limit: u64,
+    },
+}
+
 impl SnapshotLimitError {
     /// The limit that refused it, for a surface to advise on.
     pub fn limit(&self) -> crate::LimitKind {
@@ -344,6 +361,8 @@ impl Error {
             Error::Saved(SavedSnapshotError::Store(_)) => "ERR_GOCCIA_STORE",
             Error::Saved(SavedSnapshotError::Load { .. }) => "ERR_GOCCIA_SNAPSHOT_LOAD",
             Error::Saved(SavedSnapshotError::Setup(_)) => "ERR_GOCCIA_SETUP",
+            Error::Fork(ForkError::Unknown(_)) => "ERR_GOCCIA_UNKNOWN_SNAPSHOT",
+            Error::Fork(ForkError::Count { .. }) => "ERR_GOCCIA_SNAPSHOT_LIMIT",
         }
     }
 }
@@ -396,4 +415,7 @@ pub enum Error {
     /// [`Sandbox::open`](crate::Sandbox::open).
     #[error(transparent)]
     Saved(#[from] SavedSnapshotError),
+    /// From [`Sandbox::fork`](crate::Sandbox::fork).
+    #[error(transparent)]
+    Fork(#[from] ForkError),
 }

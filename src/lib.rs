@@ -26,8 +26,9 @@ pub use call::{CALL_TIMEOUT, CallOptions, Stdin};
 pub use child::{ChildOptions, ChildSeed};
 pub use envelope::{Envelope, PolicySummary, SkippedChange, Stats, WriteBackSummary, WrittenFile};
 pub use error::{
-    AccessError, ApplyError, ChildError, ChildSeedError, Error, LimitsError, LoadImageError,
-    RunError, SavedSnapshotError, SetupError, SnapshotLimitError, UnknownSnapshot, WriteBackError,
+    AccessError, ApplyError, ChildError, ChildSeedError, Error, ForkError, LimitsError,
+    LoadImageError, RunError, SavedSnapshotError, SetupError, SnapshotLimitError, UnknownSnapshot,
+    WriteBackError,
 };
 pub use host_commands::{HostCommandsSummary, remove_scratch_trees};
 pub use image::Image;

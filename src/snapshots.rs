@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use goccia_vfs::retained::retained_bytes;
 use goccia_vfs::{Snapshot, Vfs};
 
-use crate::error::{SnapshotLimitError, UnknownSnapshot};
+use crate::error::{ForkError, SnapshotLimitError, UnknownSnapshot};
 use crate::sandbox::Sandbox;
 use crate::snapshot_store::Taken;
 use crate::snapshot_store::{SnapshotId, SnapshotInfo};
@@ -155,12 +155,16 @@ impl Sandbox {
     /// sandbox's spec, limits, policy, network and host commands, and its
     /// baseline, so its diff says what changed since the seeds; like a
     /// child, it has no write-back of its own ([`Sandbox::merge`] brings
-    /// its changes back).
-    pub fn fork(
-        &self,
-        id: Option<SnapshotId>,
-        count: usize,
-    ) -> Result<Vec<Sandbox>, UnknownSnapshot> {
+    /// its changes back). One call makes at most
+    /// [`Limits::max_snapshots`](crate::Limits::max_snapshots) forks.
+    pub fn fork(&self, id: Option<SnapshotId>, count: usize) -> Result<Vec<Sandbox>, ForkError> {
+        let limit = self.engine().limits.max_snapshots;
+        if count as u64 > limit {
+            return Err(ForkError::Count {
+                asked: count,
+                limit,
+            });
+        }
         let (tree, shell, origin) = self.state_at(id)?;
         let baseline = self.baseline.lock().clone();
         let (quota, policy) = {

@@ -272,3 +272,18 @@ pub fn saved(error: goccia::SavedSnapshotError) -> PyErr {
 pub fn store(error: goccia::store::StoreError) -> PyErr {
     saved(goccia::SavedSnapshotError::Store(error))
 }
+
+/// A fork refused: an id never taken (`UnknownSnapshot`), or more forks
+/// than one call may make (`SnapshotLimitError`, `.limit` `snapshots`).
+pub fn fork(error: goccia::ForkError) -> PyErr {
+    match error {
+        goccia::ForkError::Unknown(error) => unknown_snapshot(error),
+        count @ goccia::ForkError::Count { .. } => Python::attach(|py| {
+            with_fields::<SnapshotLimitError>(
+                py,
+                count.to_string(),
+                &[("limit", text(py, "snapshots"))],
+            )
+        }),
+    }
+}

@@ -806,7 +806,7 @@ impl Sandbox {
                 self.inner
                     .fork(snapshot_id.map(goccia::SnapshotId::from_index), count)
             })
-            .map_err(errors::unknown_snapshot)?;
+            .map_err(errors::fork)?;
         Ok(forks
             .into_iter()
             .map(|fork| Sandbox {

@@ -83,3 +83,11 @@ def test_drop_gc_and_the_errors_of_a_store(tmp_path):
     with pytest.raises(goccia.StoreError, match="format version 5; this build reads up to version 1") as later:
         goccia.SnapshotStore(location)
     assert later.value.code == "ERR_GOCCIA_STORE_FORMAT"
+
+
+def test_one_call_makes_at_most_as_many_forks_as_the_snapshot_limit():
+    sandbox = goccia.Sandbox(limits={"max_snapshots": 3})
+    assert len(sandbox.fork(count=3)) == 3
+    with pytest.raises(goccia.SnapshotLimitError, match="fork limit of 3 reached") as refused:
+        sandbox.fork(count=4)
+    assert refused.value.limit == "snapshots"

@@ -104,6 +104,25 @@ fn forks_share_the_state_and_go_their_own_ways() {
 }
 
 #[test]
+fn one_call_makes_at_most_as_many_forks_as_the_snapshot_limit() {
+    let sandbox = Sandbox::builder()
+        .limits(goccia::Limits::default().max_snapshots(4))
+        .build()
+        .unwrap();
+    assert_eq!(sandbox.fork(None, 4).unwrap().len(), 4);
+    let error = sandbox.fork(None, 5).unwrap_err();
+    assert_eq!(error, goccia::ForkError::Count { asked: 5, limit: 4 });
+    assert_eq!(
+        error.to_string(),
+        "fork limit of 4 reached: 5 forks were asked for in one call"
+    );
+    assert_eq!(
+        goccia::Error::from(error).code(),
+        "ERR_GOCCIA_SNAPSHOT_LIMIT"
+    );
+}
+
+#[test]
 fn the_list_says_where_each_snapshot_came_from() {
     let sandbox = Sandbox::builder().file("/a", "12345").build().unwrap();
     let first = sandbox.snapshot_labeled(Some("seeded")).unwrap();
