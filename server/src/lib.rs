@@ -29,6 +29,7 @@ mod api;
 pub mod clock;
 pub mod connections;
 pub mod grants;
+mod metrics;
 pub mod provenance;
 mod server;
 mod sessions;

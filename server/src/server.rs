@@ -178,6 +178,7 @@ pub(crate) struct Shared {
     pub workspaces: HashMap<String, Arc<Workspace>>,
     pub store: Arc<dyn Store>,
     pub sessions: Sessions,
+    pub metrics: crate::metrics::Metrics,
 }
 
 /// A checked configuration: the admin token and the workspaces, before
@@ -232,6 +233,7 @@ impl Checked {
             workspaces: self.workspaces,
             store,
             sessions: Sessions::default(),
+            metrics: crate::metrics::Metrics::default(),
         }
     }
 }

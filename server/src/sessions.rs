@@ -224,6 +224,11 @@ impl Sessions {
         self.open.lock().remove(id)
     }
 
+    /// Every open session.
+    pub fn all(&self) -> Vec<Arc<Session>> {
+        self.open.lock().values().cloned().collect()
+    }
+
     /// The ids of every open session.
     pub fn ids(&self) -> Vec<String> {
         self.open.lock().keys().cloned().collect()

@@ -29,6 +29,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let max_body = shared.config.max_body_bytes;
     Router::new()
         .route("/v1/openapi.json", get(openapi))
+        .route("/metrics", get(metrics))
         .route("/v1/sandboxes", post(sessions::open))
         .route(
             "/v1/sandboxes/{id}",
@@ -63,6 +64,38 @@ async fn openapi() -> Response {
         crate::OPENAPI,
     )
         .into_response()
+}
+
+/// `GET /metrics` (admin token): the Prometheus text format.
+async fn metrics(
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if !is_admin(&shared, &headers) {
+        return Err(refused(
+            &shared,
+            "/metrics",
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "TOKEN_INVALID",
+                "/metrics takes the server's admin token",
+            ),
+        ));
+    }
+    let sessions = shared.sessions.all();
+    let bytes = sessions
+        .iter()
+        .map(|session| session.sandbox.usage().bytes)
+        .sum();
+    let text = shared.metrics.render(sessions.len(), bytes);
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
 }
 
 async fn not_found() -> ApiError {
@@ -112,6 +145,11 @@ impl ApiError {
             "STORE_UNAVAILABLE",
             error.to_string(),
         )
+    }
+
+    /// Whether this is `VIEW_STALE` (the workspace moved under a submit).
+    pub fn is_stale(&self) -> bool {
+        self.code == "VIEW_STALE"
     }
 
     pub fn stale(current_root: String) -> Self {
@@ -194,6 +232,7 @@ pub(crate) async fn authorize(
     sandbox_id: &str,
     capability: Option<Capability>,
 ) -> Result<Grant, ApiError> {
+    let started = std::time::Instant::now();
     let resolved = resolve(
         shared.store.as_ref(),
         shared.now(),
@@ -203,6 +242,7 @@ pub(crate) async fn authorize(
     )
     .await
     .map_err(ApiError::store)?;
+    shared.metrics.store("grant", started.elapsed());
     resolved.map_err(|refusal| refused(shared, sandbox_id, ApiError::refusal(&refusal)))
 }
 

@@ -427,10 +427,18 @@ fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOption
         .map_err(|error| ApiError::bad_request(error.spelled(goccia::Spelling::Json)))
 }
 
-/// The `--json` envelope of one call: its events are that call's own,
-/// recorded in the session's own trail after `mark`.
-fn envelope(session: &Session, run: &goccia::Run, mark: usize) -> Json<Value> {
+/// The `--json` envelope of one call of `kind`: its events are that
+/// call's own, recorded in the session's own trail after `mark`; the call
+/// is counted in the server's metrics.
+fn envelope(
+    shared: &Shared,
+    kind: &'static str,
+    session: &Session,
+    run: &goccia::Run,
+    mark: usize,
+) -> Json<Value> {
     let envelope = Envelope::of_call(&session.sandbox, run, mark);
+    shared.metrics.call(kind, &envelope, run.duration);
     Json(serde_json::to_value(envelope).unwrap_or(Value::Null))
 }
 
@@ -444,6 +452,7 @@ pub(crate) async fn run(
     let session = authorized(&shared, &headers, &id, Some(Capability::Run)).await?;
     let request: RunRequest = json_body(&shared, &id, body)?;
     let options = call_options(&session, request.timeout_ms)?;
+    let worker = shared.clone();
     blocking(move || {
         let mark = session.sandbox.engine().audit.mark();
         let run = match (&request.entry, &request.code) {
@@ -456,7 +465,7 @@ pub(crate) async fn run(
             }
         }
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
-        Ok(envelope(&session, &run, mark))
+        Ok(envelope(&worker, "run", &session, &run, mark))
     })
     .await
 }
@@ -477,6 +486,7 @@ pub(crate) async fn shell(
     for (name, value) in request.env.iter().flatten() {
         options = options.env(name, value);
     }
+    let worker = shared.clone();
     blocking(move || {
         let mark = session.sandbox.engine().audit.mark();
         let run = session
@@ -487,7 +497,7 @@ pub(crate) async fn shell(
                 goccia::RunError::Cwd { .. } => ApiError::bad_request(error.to_string()),
                 error => ApiError::internal(error),
             })?;
-        Ok(envelope(&session, &run, mark))
+        Ok(envelope(&worker, "shell", &session, &run, mark))
     })
     .await
 }

@@ -151,6 +151,9 @@ pub(crate) async fn submit(
             // Nothing landed: the fence goes (a failure to let it go
             // closes its connection, which lets it go too).
             let _ = fence.release().await;
+            shared
+                .metrics
+                .submit(if error.is_stale() { "stale" } else { "refused" });
             return Err(error);
         }
     };
@@ -159,6 +162,7 @@ pub(crate) async fn submit(
         .await
         .map_err(ApiError::store)?;
     fence.release().await.map_err(ApiError::store)?;
+    shared.metrics.submit("landed");
     Ok(Json(json!({
         "root": record.root,
         "changeId": record.change_id,
