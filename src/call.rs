@@ -236,6 +236,9 @@ impl Stdin {
 
 /// One call's deadline, stdin, sinks, working folder and variables.
 pub(crate) struct Call {
+    /// The caller's span: the session's thread runs the call inside it, so
+    /// its commands are that call's children (docs/telemetry.md).
+    pub(crate) span: tracing::Span,
     pub(crate) watch: Watch,
     pub(crate) stdin: Option<Bytes>,
     pub(crate) output: Option<Output>,

@@ -43,6 +43,8 @@ pub use spec::{
 
 /// Durable snapshots' stores (docs/snapshots.md): SQLite or PostgreSQL.
 pub use goccia_store as store;
+/// Traces over OTLP (docs/telemetry.md).
+pub use goccia_telemetry as telemetry;
 
 pub use goccia_core::host_memory;
 pub use goccia_core::net::{AllowHostError, NetPolicyBuilder};

@@ -493,6 +493,7 @@ impl Sandbox {
     /// # Ok::<(), goccia::Error>(())
     /// ```
     pub fn diff(&self, format: DiffFormat) -> String {
+        let _span = tracing::info_span!("goccia.diff").entered();
         format.render(&self.changes())
     }
 
@@ -769,9 +770,13 @@ impl Sandbox {
         entry: &str,
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
-        self.run_with_options(options, |output, watch| {
+        let span = crate::shell_call::call_span("script");
+        let _entered = span.enter();
+        let ran = self.run_with_options(options, |output, watch| {
             self.run_entry(entry, None, output, watch)
-        })
+        });
+        crate::shell_call::record_run(&span, &ran);
+        ran
     }
 
     /// [`Sandbox::run_code`] with per-call controls (the one way inline
@@ -781,9 +786,13 @@ impl Sandbox {
         source: &str,
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
-        self.run_with_options(options, |output, watch| {
+        let span = crate::shell_call::call_span("code");
+        let _entered = span.enter();
+        let ran = self.run_with_options(options, |output, watch| {
             self.run_entry(INLINE_ENTRY, Some(source.into()), output, watch)
-        })
+        });
+        crate::shell_call::record_run(&span, &ran);
+        ran
     }
 
     fn run_with_options(

@@ -450,6 +450,7 @@ impl SessionState {
     /// Runs `source` as a whole script under `call`'s deadline, stdin and
     /// sinks; the session's own come back after.
     pub(crate) fn run_call(&mut self, source: &str, call: Call) -> ShellRun {
+        let _entered = call.span.entered();
         self.begin_with(call.watch);
         let saved = [0, 1, 2].map(|fd| self.shell.fds().get(fd).cloned());
         if let Some(bytes) = call.stdin {

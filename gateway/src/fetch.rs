@@ -162,6 +162,15 @@ pub fn fetch(
         let mut headers = request.headers.clone();
         let injected = policy.secret_set().apply(&checked.host, &mut headers);
         watch.check().map_err(FetchError::Stopped)?;
+        // The method and host only: a path or a query may carry what the
+        // guest put there (docs/telemetry.md).
+        let span = tracing::info_span!(
+            "goccia.fetch",
+            http.request.method = %request.method,
+            server.address = %checked.host,
+            http.response.status_code = tracing::field::Empty,
+        );
+        let _entered = span.enter();
         let response = send(
             policy,
             &request,
@@ -182,6 +191,7 @@ pub fn fetch(
             }
         };
         let status = response.status();
+        span.record("http.response.status_code", status.as_u16());
         let location = response
             .headers()
             .get(http::header::LOCATION)

@@ -307,6 +307,14 @@ impl HostRunner {
             QuotaGuard::new(scratch, &view.writable, tree, invocation.room)
         };
         let mut guard = || quota.over().then_some(Stop::Limit(LimitKind::FsBytes));
+        // The program's name only: its arguments may hold a file's
+        // contents (docs/telemetry.md).
+        let span = tracing::info_span!(
+            "goccia.host_command",
+            process.command = %name,
+            process.exit.code = tracing::field::Empty,
+        );
+        let _entered = span.enter();
         let ended = run(
             &argv,
             identity,
@@ -325,7 +333,10 @@ impl HostRunner {
             Ok(Ended::Exited {
                 status,
                 read_only_refusal,
-            }) => (status, read_only_refusal),
+            }) => {
+                span.record("process.exit.code", status);
+                (status, read_only_refusal)
+            }
             Ok(Ended::Stopped(stop)) => {
                 exit(format!(
                     "killed ({stop:?}) after {}",

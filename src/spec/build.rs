@@ -58,6 +58,7 @@ impl SandboxSpec {
     /// Validates the spec and builds its sandbox: seeds in order, the
     /// baseline taken after them.
     pub fn build_with(&self, extras: Extras) -> Result<Sandbox, SetupError> {
+        let _span = tracing::info_span!("goccia.seed", goccia.seeds = self.seeds.len()).entered();
         // A limit out of range stays a `SetupError::Limits`, which a
         // surface can advise on; then the rest of the spec.
         self.limits.to_limits().check()?;

@@ -12,7 +12,9 @@
 //!   what is left.
 //! - [`continue_trace`]: makes a span the child of a W3C `traceparent`
 //!   (an HTTP header, an MCP request's `_meta`).
-//! - The span names every layer uses: [`CALL`], [`COMMAND`], ...
+//!
+//! The spans themselves are made where the work is (their names and
+//! attributes are listed in docs/telemetry.md).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -26,27 +28,6 @@ use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{BatchConfigBuilder, BatchSpanProcessor, SdkTracerProvider};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::layer::SubscriberExt;
-
-/// One call of the library (`run_shell`, `run_script`, `run_code`).
-pub const CALL: &str = "goccia.call";
-/// One simple command a shell ran.
-pub const COMMAND: &str = "goccia.shell.command";
-/// One host command run under bubblewrap.
-pub const HOST_COMMAND: &str = "goccia.host_command";
-/// One request that left through the gateway.
-pub const FETCH: &str = "goccia.fetch";
-/// Seeding a sandbox.
-pub const SEED: &str = "goccia.seed";
-/// Computing a diff.
-pub const DIFF: &str = "goccia.diff";
-/// One request to the server.
-pub const REQUEST: &str = "goccia.request";
-/// One submit, under the workspace's fence.
-pub const SUBMIT: &str = "goccia.submit";
-/// One call to the server's store.
-pub const STORE: &str = "goccia.store";
-/// One MCP tool call.
-pub const TOOL: &str = "goccia.mcp.tool";
 
 /// How long the batch waits before it sends: short, so that a collector
 /// sees a request's spans while the server runs.

@@ -130,6 +130,30 @@ impl Shell {
             return self.run_assignments_only(command);
         }
         let name = words[0].clone();
+        // Named by its command word only: its arguments may hold a file's
+        // contents (docs/telemetry.md). A disabled span costs a branch.
+        let span = tracing::info_span!(
+            "goccia.shell.command",
+            process.command = %name,
+            process.exit.code = tracing::field::Empty,
+        );
+        let _entered = span.enter();
+        let result = self.run_simple_named(command, words, decl_assignments, name);
+        if let Ok(status) = &result {
+            span.record("process.exit.code", status);
+        }
+        result
+    }
+
+    /// [`Self::run_simple`] once the words are expanded and the command
+    /// has its span.
+    fn run_simple_named(
+        &mut self,
+        command: &SimpleCommand,
+        words: Vec<String>,
+        decl_assignments: PositionedAssignments,
+        name: String,
+    ) -> ExecResult {
         if name == "exec" && (words.len() == 1 || words.len() == 2 && words[1] == "--") {
             // `exec` with only redirections: they stay.
             for assignment in &command.assignments {

@@ -464,6 +464,7 @@ impl Executor {
                     Err(error) => return Reply::Refused(format!("cwd: {error}")),
                 };
                 let call = crate::call::Call {
+                    span: tracing::Span::current(),
                     watch: Watch::with_cancel(timeout, call_token).stated(stated.0, stated.1),
                     stdin: stdin.map(Bytes::from),
                     output: Some(output.clone()),
