@@ -134,3 +134,24 @@ impl ShellRun {
         }
     }
 }
+
+/// The span of one library call of `kind` (`shell`, `script`, `code`);
+/// its exit code and failure kind are recorded when it ends.
+pub(crate) fn call_span(kind: &'static str) -> tracing::Span {
+    tracing::info_span!(
+        "goccia.call",
+        goccia.call.kind = kind,
+        process.exit.code = tracing::field::Empty,
+        goccia.failure.kind = tracing::field::Empty,
+    )
+}
+
+/// What a call's span says of how it ended.
+pub(crate) fn record_run(span: &tracing::Span, ran: &Result<Run, crate::RunError>) {
+    if let Ok(run) = ran {
+        span.record("process.exit.code", run.exit_code);
+        if let Some(kind) = run.failure_kind() {
+            span.record("goccia.failure.kind", kind.as_str());
+        }
+    }
+}

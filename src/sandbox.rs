@@ -770,12 +770,12 @@ impl Sandbox {
         entry: &str,
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
-        let span = crate::shell_call::call_span("script");
+        let span = crate::run::call_span("script");
         let _entered = span.enter();
         let ran = self.run_with_options(options, |output, watch| {
             self.run_entry(entry, None, output, watch)
         });
-        crate::shell_call::record_run(&span, &ran);
+        crate::run::record_run(&span, &ran);
         ran
     }
 
@@ -786,12 +786,12 @@ impl Sandbox {
         source: &str,
         options: &crate::CallOptions,
     ) -> Result<Run, RunError> {
-        let span = crate::shell_call::call_span("code");
+        let span = crate::run::call_span("code");
         let _entered = span.enter();
         let ran = self.run_with_options(options, |output, watch| {
             self.run_entry(INLINE_ENTRY, Some(source.into()), output, watch)
         });
-        crate::shell_call::record_run(&span, &ran);
+        crate::run::record_run(&span, &ran);
         ran
     }
 

@@ -105,10 +105,10 @@ impl Sandbox {
         options: &CallOptions,
     ) -> Result<Run, RunError> {
         self.replay_pending_shell_state();
-        let span = call_span("shell");
+        let span = crate::run::call_span("shell");
         let _entered = span.enter();
         let ran = self.run_shell_waiting(command_line, options);
-        record_run(&span, &ran);
+        crate::run::record_run(&span, &ran);
         ran
     }
 
@@ -169,11 +169,11 @@ impl Sandbox {
         // Waited for here: putting a fork's state back is the cost of its
         // first call.
         self.replay_pending_shell_state();
-        let span = call_span("shell");
+        let span = crate::run::call_span("shell");
         let _entered = span.enter();
         let ended = span.clone();
         let done = move |ran: Result<Run, RunError>| {
-            record_run(&ended, &ran);
+            crate::run::record_run(&ended, &ran);
             done(ran)
         };
         match self.post_shell_call(command_line, options, done) {
@@ -314,25 +314,4 @@ enum Posted<'a, F> {
     /// Refused before it ran (the session could not be opened, the call's
     /// options are wrong); the answer is the caller's to give.
     Failed(RunError, F),
-}
-
-/// The span of one library call of `kind` (`shell`, `script`, `code`);
-/// its exit code and failure kind are recorded when it ends.
-pub(crate) fn call_span(kind: &'static str) -> tracing::Span {
-    tracing::info_span!(
-        "goccia.call",
-        goccia.call.kind = kind,
-        process.exit.code = tracing::field::Empty,
-        goccia.failure.kind = tracing::field::Empty,
-    )
-}
-
-/// What a call's span says of how it ended.
-pub(crate) fn record_run(span: &tracing::Span, ran: &Result<Run, RunError>) {
-    if let Ok(run) = ran {
-        span.record("process.exit.code", run.exit_code);
-        if let Some(kind) = run.failure_kind() {
-            span.record("goccia.failure.kind", kind.as_str());
-        }
-    }
 }

@@ -25,6 +25,12 @@ Every option accepts both `--name value` and `--name=value`. Sizes accept k, m a
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Send traces to this OpenTelemetry collector over OTLP/HTTP (its
+    /// base URL, such as http://127.0.0.1:4318): a span per call, shell
+    /// command, host command, fetch, request, submit and store call
+    /// (docs/telemetry.md). Off by default.
+    #[arg(long, global = true, value_name = "URL", env = "GOCCIA_OTLP")]
+    pub otlp: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -68,6 +68,17 @@ fn dispatch() -> i32 {
         Err(error) => error.exit(),
     };
     let (_, sub) = matches.subcommand().expect("a subcommand is required");
+    // Kept until the command returns: dropping it sends what is left.
+    let _tracing = match &cli.otlp {
+        Some(url) => match goccia::telemetry::Tracing::start(url, "goccia") {
+            Ok(tracing) => Some(tracing),
+            Err(error) => {
+                eprintln!("goccia: --otlp: {error}");
+                return 2;
+            }
+        },
+        None => None,
+    };
     match cli.command {
         Command::Run(args) => {
             end_cleanly_on_signals(true);

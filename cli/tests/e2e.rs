@@ -68,5 +68,7 @@ mod serve;
 mod shell;
 #[path = "e2e/spec_parity.rs"]
 mod spec_parity;
+#[path = "e2e/telemetry.rs"]
+mod telemetry;
 #[path = "e2e/write_back.rs"]
 mod write_back;

@@ -134,6 +134,9 @@ enum Target {
 /// One tool call as the server sees it: who calls, in which era, on which
 /// handle, what identifies it for a retry, and the retry's answer.
 struct Call {
+    /// The tool call's span: the child of the client's trace when its
+    /// `_meta` carries a `traceparent` (docs/telemetry.md).
+    span: tracing::Span,
     caller: Caller,
     stateless: bool,
     handle: Option<String>,
@@ -150,7 +153,12 @@ impl Call {
         state: Option<String>,
         responses: Option<rmcp::model::InputResponses>,
     ) -> Call {
+        let span = tracing::info_span!("goccia.mcp.tool", gen_ai.tool.name = tool);
+        if let Some(parent) = context.meta.get_traceparent() {
+            goccia::telemetry::continue_trace(&span, parent);
+        }
         Call {
+            span,
             caller: caller(context),
             stateless: stateless(context),
             handle: args.sandbox().map(str::to_string),
@@ -230,6 +238,11 @@ impl GocciaMcp {
         call: Call,
         work: impl FnOnce(&Sandbox) -> CallToolResult + Send + 'static,
     ) -> Result<CallToolResponse, ErrorData> {
+        let span = call.span.clone();
+        let work = move |sandbox: &Sandbox| {
+            let _entered = span.enter();
+            work(sandbox)
+        };
         if call.stateless
             && let Some(state) = &call.state
         {

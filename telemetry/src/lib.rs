@@ -105,8 +105,8 @@ impl Tracing {
             )
             .build();
         let tracer = provider.tracer("goccia");
-        let subscriber = tracing_subscriber::registry()
-            .with(tracing_opentelemetry::layer().with_tracer(tracer));
+        let subscriber =
+            tracing_subscriber::registry().with(tracing_opentelemetry::layer().with_tracer(tracer));
         tracing::subscriber::set_global_default(subscriber)
             .map_err(|_| TelemetryError::AlreadySet)?;
         Ok(Tracing { provider })

@@ -112,12 +112,16 @@ pub fn run(request: &RunRequest) -> RunOutcome {
     let stack = request.engine.limits.stack_size as usize + STACK_HEADROOM;
     // A nested run works under the write policy its caller set for it.
     let policy_scope = goccia_vfs::policy::current_scope();
+    // And inside its caller's span: the script's shell commands and
+    // fetches are that call's children (docs/telemetry.md).
+    let span = tracing::Span::current();
     let outcome = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("goccia-js".to_string())
             .stack_size(stack)
             .spawn_scoped(scope, || {
                 let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
+                let _span = span.enter();
                 run_here(request)
             })
             .map(|handle| handle.join())

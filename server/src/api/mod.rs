@@ -233,17 +233,33 @@ pub(crate) async fn authorize(
     capability: Option<Capability>,
 ) -> Result<Grant, ApiError> {
     let started = std::time::Instant::now();
-    let resolved = resolve(
-        shared.store.as_ref(),
-        shared.now(),
-        bearer(headers),
-        sandbox_id,
-        capability,
+    let resolved = tracing::Instrument::instrument(
+        resolve(
+            shared.store.as_ref(),
+            shared.now(),
+            bearer(headers),
+            sandbox_id,
+            capability,
+        ),
+        tracing::info_span!("goccia.store", db.operation.name = "grant"),
     )
     .await
     .map_err(ApiError::store)?;
     shared.metrics.store("grant", started.elapsed());
     resolved.map_err(|refusal| refused(shared, sandbox_id, ApiError::refusal(&refusal)))
+}
+
+/// The span of one request on session `id` (docs/telemetry.md): the child
+/// of the caller's trace when the request carries a W3C `traceparent`.
+pub(crate) fn request_span(headers: &HeaderMap, route: &'static str, id: &str) -> tracing::Span {
+    let span = tracing::info_span!("goccia.request", http.route = route, goccia.sandbox.id = id,);
+    if let Some(parent) = headers
+        .get("traceparent")
+        .and_then(|value| value.to_str().ok())
+    {
+        goccia::telemetry::continue_trace(&span, parent);
+    }
+    span
 }
 
 /// Whether the request carries the admin token (compared in constant time).

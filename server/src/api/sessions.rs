@@ -449,11 +449,17 @@ pub(crate) async fn run(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let session = authorized(&shared, &headers, &id, Some(Capability::Run)).await?;
+    let span = super::request_span(&headers, "/v1/sandboxes/{id}/run", &id);
+    let session = tracing::Instrument::instrument(
+        authorized(&shared, &headers, &id, Some(Capability::Run)),
+        span.clone(),
+    )
+    .await?;
     let request: RunRequest = json_body(&shared, &id, body)?;
     let options = call_options(&session, request.timeout_ms)?;
     let worker = shared.clone();
     blocking(move || {
+        let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
         let run = match (&request.entry, &request.code) {
             (Some(entry), None) => session.sandbox.run_script_with(entry, &options),
@@ -477,7 +483,12 @@ pub(crate) async fn shell(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let session = authorized(&shared, &headers, &id, Some(Capability::Shell)).await?;
+    let span = super::request_span(&headers, "/v1/sandboxes/{id}/shell", &id);
+    let session = tracing::Instrument::instrument(
+        authorized(&shared, &headers, &id, Some(Capability::Shell)),
+        span.clone(),
+    )
+    .await?;
     let request: ShellRequest = json_body(&shared, &id, body)?;
     let mut options = call_options(&session, request.timeout_ms)?;
     if let Some(cwd) = &request.cwd {
@@ -488,6 +499,7 @@ pub(crate) async fn shell(
     }
     let worker = shared.clone();
     blocking(move || {
+        let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
         let run = session
             .sandbox

@@ -49,7 +49,12 @@ pub(crate) async fn submit(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let session = authorized(&shared, &headers, &id, Some(Capability::Submit)).await?;
+    let span = super::request_span(&headers, "/v1/sandboxes/{id}/submit", &id);
+    let session = tracing::Instrument::instrument(
+        authorized(&shared, &headers, &id, Some(Capability::Submit)),
+        span.clone(),
+    )
+    .await?;
     let request: SubmitRequest = json_body(&shared, &id, body)?;
     let workspace = shared
         .workspaces
@@ -67,6 +72,7 @@ pub(crate) async fn submit(
     super::sessions::session_of(&shared, &grant).await?;
     let worker = shared.clone();
     let landed = blocking(move || {
+        let _entered = tracing::info_span!(parent: &span, "goccia.submit").entered();
         // A holder that died mid-write may have left temporaries: they are
         // not part of the workspace, and go now.
         let base_root = workspace.root_sweeping().map_err(ApiError::internal)?;
