@@ -10,6 +10,10 @@
 //!    included), 20 times.
 //!
 //! `cargo run --release -p goccia-bench --example server_load`
+//!
+//! `GOCCIA_BENCH_ONLY=warm` runs part 2 alone; `GOCCIA_BENCH_OTLP=<url>`
+//! sends the server's traces to that collector (the cost of tracing,
+//! bench/README.md).
 
 use std::time::{Duration, Instant};
 
@@ -85,16 +89,29 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
+    let _tracing = std::env::var("GOCCIA_BENCH_OTLP") // telemetry
+        .ok() // telemetry
+        .map(|url| goccia::telemetry::Tracing::start(&url, "goccia-bench").unwrap()); // telemetry
     let small = tempfile::tempdir().unwrap();
     std::fs::write(small.path().join("a.txt"), "a\n").unwrap();
     let base = start(ServerConfig::new(ADMIN).workspace("w", small.path()));
+    let only_warm = std::env::var("GOCCIA_BENCH_ONLY").as_deref() == Ok("warm");
+    if !only_warm {
+        load(&base);
+    }
+    warm(&base);
+    if !only_warm {
+        idle_and_submit(&base);
+    }
+}
 
+fn load(base: &str) {
     // 1. open + shell echo + close per second, 2 client threads.
     let started = Instant::now();
     let per_thread = 500;
     std::thread::scope(|scope| {
         for _ in 0..2 {
-            let base = base.clone();
+            let base = base.to_string();
             scope.spawn(move || {
                 let agent = agent();
                 for _ in 0..per_thread {
@@ -122,9 +139,12 @@ fn main() {
         2 * per_thread
     );
 
+}
+
+fn warm(base: &str) {
     // 2. Warm shell echo latency.
     let agent = agent();
-    let (id, token, _) = open(&agent, &base, json!([{"from": ".", "to": "/w"}]));
+    let (id, token, _) = open(&agent, base, json!([{"from": ".", "to": "/w"}]));
     let url = format!("{base}/v1/sandboxes/{id}/shell");
     for _ in 0..200 {
         post(&agent, &url, &token, &json!({"command": "echo hi"}));
@@ -143,12 +163,15 @@ fn main() {
         percentile(&times, 0.99),
         times[times.len() - 1]
     );
+}
 
+fn idle_and_submit(base: &str) {
+    let agent = agent();
     // 3. Idle sessions: RSS per open session.
     let before = rss_bytes();
     let count = 2_000;
     for _ in 0..count {
-        open(&agent, &base, json!([{"from": ".", "to": "/w"}]));
+        open(&agent, base, json!([{"from": ".", "to": "/w"}]));
     }
     let per_session = (rss_bytes().saturating_sub(before)) / count;
     println!(
