@@ -89,9 +89,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let _tracing = std::env::var("GOCCIA_BENCH_OTLP") // telemetry
-        .ok() // telemetry
-        .map(|url| goccia::telemetry::Tracing::start(&url, "goccia-bench").unwrap()); // telemetry
+    let _tracing =
+        std::env::var("GOCCIA_BENCH_OTLP") // telemetry
+            .ok() // telemetry
+            .map(|url| goccia::telemetry::Tracing::start(&url, "goccia-bench").unwrap()); // telemetry
     let small = tempfile::tempdir().unwrap();
     std::fs::write(small.path().join("a.txt"), "a\n").unwrap();
     let base = start(ServerConfig::new(ADMIN).workspace("w", small.path()));
@@ -138,7 +139,6 @@ fn load(base: &str) {
         (2 * per_thread) as f64 / elapsed.as_secs_f64(),
         2 * per_thread
     );
-
 }
 
 fn warm(base: &str) {
