@@ -353,6 +353,20 @@ class Sandbox {
   }
 }
 
-module.exports = { Sandbox, SnapshotStore, ...errors };
+/** Sends this process's spans (calls, shell commands, host commands,
+ * fetches) to an OpenTelemetry collector over OTLP/HTTP, such as
+ * http://127.0.0.1:4318 (docs/telemetry.md); what is left is sent when the
+ * process exits or by `stopTracing()`. */
+function startTracing(url) {
+  native(() => binding.startTracing(url));
+  process.once("exit", stopTracing);
+}
+
+/** Sends the spans not sent yet and stops tracing. */
+function stopTracing() {
+  binding.stopTracing();
+}
+
+module.exports = { Sandbox, SnapshotStore, startTracing, stopTracing, ...errors };
 delete module.exports.fromNative;
 delete module.exports.native;

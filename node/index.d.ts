@@ -247,6 +247,11 @@ export declare class Sandbox implements AsyncDisposable {
   writeFiles(files: Array<{ path: string; content: string | Buffer }>): Promise<void>;
 }
 
+/** Sends this process's spans to an OTLP/HTTP collector (docs/telemetry.md). */
+export declare function startTracing(url: string): void;
+/** Sends the spans not sent yet and stops tracing. */
+export declare function stopTracing(): void;
+
 export declare class GocciaError extends Error {
   /** The library's code: FS_SANDBOX_DENIED, ERR_ESCALATION_*, an errno name (ENOENT), or ERR_GOCCIA_*. */
   readonly code: string;

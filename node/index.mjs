@@ -4,6 +4,8 @@ import goccia from "./index.cjs";
 export const {
   Sandbox,
   SnapshotStore,
+  startTracing,
+  stopTracing,
   GocciaError,
   SpecError,
   SetupError,

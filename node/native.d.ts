@@ -145,3 +145,12 @@ export declare class NativeStore {
    */
   gc(): Promise<string>
 }
+
+/**
+ * Sends this process's spans to the OTLP/HTTP collector at `url`. Once
+ * per process.
+ */
+export declare function startTracing(url: string): void
+
+/** Sends the spans not sent yet and stops. */
+export declare function stopTracing(): void

@@ -8,6 +8,7 @@
 //! - `calls`: runs off the JavaScript thread, settled as promises, with
 //!   cancellation and streamed output.
 //! - `store`: `NativeStore`, where durable snapshots are saved.
+//! - `tracing`: `startTracing`/`stopTracing`, spans over OTLP.
 //! - `values`: changes, listings, reports as JavaScript values.
 //! - `errors`: library errors as JavaScript errors carrying `code`.
 
@@ -15,6 +16,7 @@ mod calls;
 mod errors;
 mod sandbox;
 mod store;
+mod tracing;
 mod values;
 
 pub use calls::CancelToken;

@@ -17,6 +17,7 @@ mod pending;
 mod sandbox;
 mod spec;
 mod store;
+mod tracing;
 mod values;
 
 #[pymodule]
@@ -32,6 +33,8 @@ fn _goccia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::WriteBackReport>()?;
     m.add_class::<sandbox::Sandbox>()?;
     m.add_class::<store::SnapshotStore>()?;
+    m.add_function(pyo3::wrap_pyfunction!(tracing::start_tracing, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(tracing::stop_tracing, m)?)?;
     m.add_class::<pending::Pending>()?;
     Ok(())
 }

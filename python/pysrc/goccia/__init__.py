@@ -12,6 +12,9 @@ variants. A run that fails is a `Run` with `ok == False`; errors that keep a
 call from running at all are exceptions deriving from `GocciaError`.
 """
 
+import atexit as _atexit
+
+from goccia import _goccia
 from goccia._goccia import (
     AccessError,
     ApplyError,
@@ -36,6 +39,20 @@ from goccia._goccia import (
     WriteBackReport,
 )
 
+def start_tracing(url: str) -> None:
+    """Sends this process's spans (calls, shell commands, host commands,
+    fetches) to an OpenTelemetry collector over OTLP/HTTP, such as
+    http://127.0.0.1:4318 (docs/telemetry.md); what is left is sent at exit
+    or by `stop_tracing()`."""
+    _goccia.start_tracing(url)
+    _atexit.register(_goccia.stop_tracing)
+
+
+def stop_tracing() -> None:
+    """Sends the spans not sent yet and stops tracing."""
+    _goccia.stop_tracing()
+
+
 __all__ = [
     "AccessError",
     "ApplyError",
@@ -56,6 +73,8 @@ __all__ = [
     "SnapshotLimitError",
     "SnapshotStore",
     "StoreError",
+    "start_tracing",
+    "stop_tracing",
     "WriteBackError",
     "WriteBackReport",
 ]
