@@ -22,4 +22,5 @@ mod values;
 pub use calls::CancelToken;
 pub use sandbox::NativeSandbox;
 pub use store::NativeStore;
+pub use tracing::{start_tracing, stop_tracing};
 pub use values::NativeChange;
