@@ -27,6 +27,7 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{BatchConfigBuilder, BatchSpanProcessor, SdkTracerProvider};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
+use tracing_subscriber::Layer as _;
 use tracing_subscriber::layer::SubscriberExt;
 
 /// How long the batch waits before it sends: short, so that a collector
@@ -105,8 +106,22 @@ impl Tracing {
             )
             .build();
         let tracer = provider.tracer("goccia");
-        let subscriber =
-            tracing_subscriber::registry().with(tracing_opentelemetry::layer().with_tracer(tracer));
+        // goccia's own spans only: a dependency's spans and events (rmcp
+        // logs whole requests at debug level) could carry what a span
+        // must never hold (docs/telemetry.md). And only the attributes the
+        // spans name: no source locations, thread names, targets or
+        // busy/idle timings, each a cost on every span.
+        let layer = tracing_opentelemetry::layer()
+            .with_tracer(tracer)
+            .with_location(false)
+            .with_threads(false)
+            .with_target(false)
+            .with_level(false)
+            .with_tracked_inactivity(false)
+            .with_filter(tracing_subscriber::filter::filter_fn(|metadata| {
+                metadata.is_span() && metadata.name().starts_with("goccia.")
+            }));
+        let subscriber = tracing_subscriber::registry().with(layer);
         tracing::subscriber::set_global_default(subscriber)
             .map_err(|_| TelemetryError::AlreadySet)?;
         Ok(Tracing { provider })

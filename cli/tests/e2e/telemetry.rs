@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
-use super::common::{Project, binary};
+use super::common::{Project, binary, isolated};
 use super::serve::{http, workspace_server};
 
 /// An OTLP/HTTP receiver on a loopback port: every body POSTed to it, as
@@ -115,6 +115,16 @@ fn each_shell_command_is_a_span_with_its_exit_code_and_no_arguments() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let spans = receiver.spans();
     let commands = named(&spans, "goccia.shell.command");
+    let raw = receiver.raw();
+    assert!(!raw.contains("secret-file-contents"), "{raw}");
+    assert!(!raw.contains("/missing"), "{raw}");
+    if isolated() {
+        // A confined worker sends nothing (docs/telemetry.md): its
+        // commands have no spans; the call around them has.
+        assert!(commands.is_empty(), "{spans:?}");
+        assert_eq!(named(&spans, "goccia.call").len(), 1, "{spans:?}");
+        return;
+    }
     let shown: Vec<(String, i64)> = commands
         .iter()
         .map(|span| {
@@ -149,10 +159,18 @@ fn each_shell_command_is_a_span_with_its_exit_code_and_no_arguments() {
         assert_eq!(command["traceId"], call["traceId"]);
     }
     assert!(named(&spans, "goccia.seed").len() == 1, "{spans:?}");
-    // Nothing of the file's contents, or of the commands' arguments.
-    let raw = receiver.raw();
-    assert!(!raw.contains("secret-file-contents"), "{raw}");
-    assert!(!raw.contains("/missing"), "{raw}");
+    // Only goccia's own spans, and only the attributes they name.
+    for span in &spans {
+        assert!(
+            span["name"].as_str().unwrap().starts_with("goccia."),
+            "{span}"
+        );
+        assert!(attribute(span, "code.file.path").is_none(), "{span}");
+        assert!(
+            span["events"].as_array().is_none_or(Vec::is_empty),
+            "{span}"
+        );
+    }
 }
 
 #[test]
@@ -201,14 +219,19 @@ fn a_server_request_continues_the_callers_trace() {
         .iter()
         .map(|span| span["name"].as_str().unwrap())
         .collect();
-    for expected in ["goccia.store", "goccia.call", "goccia.shell.command"] {
+    for expected in ["goccia.store", "goccia.call"] {
         assert!(names.contains(&expected), "{expected} in {names:?}");
     }
     let commands: Vec<&&Value> = in_trace
         .iter()
         .filter(|span| span["name"] == "goccia.shell.command")
         .collect();
-    assert_eq!(commands.len(), 2, "{commands:?}");
+    // A confined worker sends nothing (docs/telemetry.md).
+    assert_eq!(
+        commands.len(),
+        if isolated() { 0 } else { 2 },
+        "{commands:?}"
+    );
 }
 
 #[test]
@@ -253,10 +276,18 @@ fn an_mcp_call_continues_the_trace_its_meta_names() {
         .find(|span| span["traceId"] == trace)
         .unwrap_or_else(|| panic!("no tool span in the client's trace: {spans:?}"));
     assert_eq!(tool["parentSpanId"], "b7ad6b7169203331");
-    assert!(
+    // A confined worker sends nothing (docs/telemetry.md).
+    assert_eq!(
         spans
             .iter()
             .any(|span| span["traceId"] == trace && span["name"] == "goccia.shell.command"),
+        !isolated(),
         "{spans:?}"
+    );
+    // rmcp's own spans and events (whole requests at debug level) stay out.
+    assert!(
+        !receiver.raw().contains("received request"),
+        "{}",
+        receiver.raw()
     );
 }
