@@ -244,62 +244,26 @@ pub trait HasSandbox {
     fn sandbox(&self) -> Option<&str>;
 }
 
-impl HasSandbox for ShellArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
+/// Each argument struct names its sandbox in its `sandbox` field.
+macro_rules! has_sandbox {
+    ($($args:ty),* $(,)?) => {
+        $(impl HasSandbox for $args {
+            fn sandbox(&self) -> Option<&str> {
+                self.sandbox.as_deref()
+            }
+        })*
+    };
 }
 
-impl HasSandbox for RunScriptArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for ReadFileArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for WriteFileArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for EditFileArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for ListArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for DiffArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for RestoreArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for SnapshotArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
-
-impl HasSandbox for SandboxArgs {
-    fn sandbox(&self) -> Option<&str> {
-        self.sandbox.as_deref()
-    }
-}
+has_sandbox!(
+    ShellArgs,
+    RunScriptArgs,
+    ReadFileArgs,
+    WriteFileArgs,
+    EditFileArgs,
+    ListArgs,
+    DiffArgs,
+    RestoreArgs,
+    SnapshotArgs,
+    SandboxArgs,
+);
