@@ -118,6 +118,10 @@ impl Tracing {
             .with_target(false)
             .with_level(false)
             .with_tracked_inactivity(false)
+            // Parents come from `tracing`'s own span stack; no other
+            // OpenTelemetry instrumentation reads the current context, so
+            // entering a span need not activate one.
+            .with_context_activation(false)
             .with_filter(tracing_subscriber::filter::filter_fn(|metadata| {
                 metadata.is_span() && metadata.name().starts_with("goccia.")
             }));
