@@ -62,7 +62,13 @@ impl Handles {
         }
     }
 
-    /// Forgets the handles unused for longer than the idle TTL.
+    /// Whether `held` went unused past the idle TTL.
+    fn expired(&self, held: &Held, now: Instant) -> bool {
+        now.duration_since(held.used) > self.idle
+    }
+
+    /// Forgets the handles unused for longer than the idle TTL: when one
+    /// is opened (what makes memory grow), not on every call.
     fn sweep(&self, open: &mut HashMap<String, Held>, now: Instant) {
         open.retain(|_, held| now.duration_since(held.used) <= self.idle);
     }
@@ -111,11 +117,14 @@ impl Handles {
         now: Instant,
     ) -> Result<(Arc<Sandbox>, CallLink), HandleRefusal> {
         let mut open = self.open.lock();
-        self.sweep(&mut open, now);
         match open.get_mut(handle) {
-            Some(held) if held.caller == *caller => {
+            Some(held) if held.caller == *caller && !self.expired(held, now) => {
                 held.used = now;
                 Ok((held.sandbox.clone(), held.link.clone()))
+            }
+            Some(held) if self.expired(held, now) => {
+                open.remove(handle);
+                Err(HandleRefusal::Unknown(shown(handle)))
             }
             _ => Err(HandleRefusal::Unknown(shown(handle))),
         }
@@ -124,9 +133,8 @@ impl Handles {
     /// Closes `handle` if `caller` holds it.
     pub(crate) fn close(&self, caller: &Caller, handle: &str) -> Result<(), HandleRefusal> {
         let mut open = self.open.lock();
-        self.sweep(&mut open, Instant::now());
         match open.get(handle) {
-            Some(held) if held.caller == *caller => {
+            Some(held) if held.caller == *caller && !self.expired(held, Instant::now()) => {
                 open.remove(handle);
                 Ok(())
             }
@@ -188,5 +196,6 @@ mod tests {
         assert!(handles.get(&alice, &two).is_err());
         let later = Instant::now() + Duration::from_secs(61);
         assert!(handles.get_at(&alice, &one, later).is_err(), "expired");
+        assert!(handles.close(&alice, &one).is_err(), "gone, not closable");
     }
 }

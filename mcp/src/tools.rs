@@ -65,12 +65,18 @@ impl Shared {
     /// sandbox that cannot be made stops the server before it serves.
     pub(crate) fn new(config: &McpConfig) -> Result<Arc<Shared>, SetupError> {
         let probe = (config.factory)(Shared::approver_without_a_client(config))?;
-        Ok(Arc::new(Shared {
-            offers_write_back: config.write_back && probe.has_copy_rw(),
+        Ok(Shared::from_made(config, &probe))
+    }
+
+    /// The shared state, `write_back` offered or not as `made` (one
+    /// sandbox of the factory's) says.
+    fn from_made(config: &McpConfig, made: &Sandbox) -> Arc<Shared> {
+        Arc::new(Shared {
+            offers_write_back: config.write_back && made.has_copy_rw(),
             handles: Handles::new(config.handle_idle_ttl, config.max_handles),
             calls: Calls::new(config.approval_timeout),
             config: config.clone(),
-        }))
+        })
     }
 }
 
@@ -162,7 +168,14 @@ impl Call {
             caller: caller(context),
             stateless: stateless(context),
             handle: args.sandbox().map(str::to_string),
-            key: call_key(tool, args),
+            // Only a call that can be suspended needs identifying for its
+            // retry: its arguments (a whole file for write_file) are not
+            // hashed on every call.
+            key: if stateless(context) && args.sandbox().is_some() {
+                call_key(tool, args)
+            } else {
+                String::new()
+            },
             state,
             responses,
         }
@@ -170,24 +183,50 @@ impl Call {
 }
 
 impl GocciaMcp {
-    /// A server of one connection: its sandbox made by `config`'s factory
-    /// when first used. Must be called on the Tokio runtime the session
-    /// will run on.
+    /// A server of one connection (stdio): its session's sandbox made by
+    /// `config`'s factory now — once, the same sandbox telling whether
+    /// `write_back` is offered. Must be called on the Tokio runtime the
+    /// session will run on.
     pub fn new(config: &McpConfig) -> Result<Self, SetupError> {
-        Ok(Self::with_shared(Shared::new(config)?))
+        let peer: PeerSlot = Arc::new(OnceLock::new());
+        let made = (config.factory)(Self::session_approver(config, &peer))?;
+        let shared = Shared::from_made(config, &made);
+        Ok(Self::with_parts(
+            shared,
+            peer,
+            OnceLock::from(Arc::new(made)),
+        ))
     }
 
-    /// One connection's handler over a server's shared state.
+    /// One connection's handler over a server's shared state (HTTP): its
+    /// session's sandbox made on first use.
     pub(crate) fn with_shared(shared: Arc<Shared>) -> Self {
+        Self::with_parts(shared, Arc::new(OnceLock::new()), OnceLock::new())
+    }
+
+    fn with_parts(shared: Arc<Shared>, peer: PeerSlot, session: OnceLock<Arc<Sandbox>>) -> Self {
         let mut tool_router = Self::tool_router();
         if !shared.offers_write_back {
             tool_router.remove_route("write_back");
         }
         GocciaMcp {
             shared,
-            session: Arc::new(OnceLock::new()),
-            peer: Arc::new(OnceLock::new()),
+            session: Arc::new(session),
+            peer,
             tool_router,
+        }
+    }
+
+    /// Who the session's sandbox asks about escalations: the client over
+    /// `peer` ([`Approval::Client`]), or the factory's own choice.
+    fn session_approver(config: &McpConfig, peer: &PeerSlot) -> Option<Arc<dyn Approver>> {
+        match config.approval {
+            Approval::Client => Some(Arc::new(ClientApprover {
+                peer: peer.clone(),
+                runtime: tokio::runtime::Handle::current(),
+                timeout: config.approval_timeout,
+            })),
+            Approval::Sandbox => None,
         }
     }
 
@@ -197,15 +236,9 @@ impl GocciaMcp {
             return Ok(sandbox.clone());
         }
         let config = &self.shared.config;
-        let approver: Option<Arc<dyn Approver>> = match config.approval {
-            Approval::Client => Some(Arc::new(ClientApprover {
-                peer: self.peer.clone(),
-                runtime: tokio::runtime::Handle::current(),
-                timeout: config.approval_timeout,
-            })),
-            Approval::Sandbox => None,
-        };
-        let made = Arc::new((config.factory)(approver)?);
+        let made = Arc::new((config.factory)(Self::session_approver(
+            config, &self.peer,
+        ))?);
         Ok(self.session.get_or_init(|| made).clone())
     }
 
