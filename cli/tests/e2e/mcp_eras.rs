@@ -342,3 +342,17 @@ fn over_http_the_method_headers_must_agree_with_the_body() {
     let status = server.stop();
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn a_handle_idle_ttl_of_zero_is_refused_before_serving() {
+    let output = Command::new(binary())
+        .args(["mcp", "--handle-idle-ttl", "0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("--handle-idle-ttl"),
+        "{output:?}"
+    );
+}

@@ -291,3 +291,21 @@ fn an_mcp_call_continues_the_trace_its_meta_names() {
         receiver.raw()
     );
 }
+
+#[test]
+fn an_otlp_url_that_is_not_http_stops_the_command_before_it_runs() {
+    for command in [&["run", "-e", "1"][..], &["mcp"][..]] {
+        let output = std::process::Command::new(binary())
+            .args(["--otlp", "localhost:4318"])
+            .args(command)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("--otlp: `localhost:4318` is not an OTLP/HTTP URL"),
+            "{stderr}"
+        );
+    }
+}
