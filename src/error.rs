@@ -419,3 +419,10 @@ pub enum Error {
     #[error(transparent)]
     Fork(#[from] ForkError),
 }
+
+/// A store's own error (opening one, listing, `gc`) as the library's.
+impl From<StoreError> for Error {
+    fn from(error: StoreError) -> Error {
+        Error::Saved(SavedSnapshotError::Store(error))
+    }
+}

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
-use goccia_store::{ManifestBlob, NewSnapshot, SavedId, SnapshotStore, StoreError};
+use goccia_store::{ManifestBlob, NewSnapshot, SavedId, SnapshotStore};
 use goccia_vfs::Snapshot;
 use goccia_vfs::image::{Contents, Manifest};
 
@@ -182,11 +182,5 @@ impl Sandbox {
             // Its output is the restore's own, not the guest's.
             let _ = self.run_shell(&script);
         }
-    }
-}
-
-impl From<StoreError> for crate::Error {
-    fn from(error: StoreError) -> crate::Error {
-        crate::Error::Saved(SavedSnapshotError::Store(error))
     }
 }

@@ -232,15 +232,5 @@ pub fn adopt(
     ))
 }
 
-/// The common schema both backends create, in their own dialect: one
-/// table of blobs, the manifests whose content references are recorded
-/// (a manifest there has every content it names stored), those
-/// references, and the saved snapshots with the blobs each names.
-pub(crate) mod schema {
-    /// The advisory lock (PostgreSQL) every save takes shared and `gc`
-    /// takes exclusive, and set-up takes to create the tables once.
-    pub const LOCK_KEY: i64 = 0x676f_6363_6961_0002;
-}
-
 #[cfg(test)]
 mod tests;

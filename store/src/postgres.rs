@@ -14,7 +14,6 @@ use parking_lot::Mutex;
 use postgres::{Client, NoTls, Transaction};
 
 use crate::record::now_ms;
-use crate::schema::LOCK_KEY;
 use crate::{FORMAT_VERSION, GcReport, NewSnapshot, Saved, SavedId, SnapshotRecord};
 use crate::{SnapshotStore, StoreError};
 
@@ -38,6 +37,10 @@ const SCHEMA: &str = "
         record text NOT NULL,
         saved_at bigint NOT NULL
     );";
+
+/// The advisory lock every save takes shared and `gc` takes exclusive,
+/// and set-up takes to create the tables once.
+const LOCK_KEY: i64 = 0x676f_6363_6961_0002;
 
 /// The manifests saved snapshots name.
 const ROOT_MANIFESTS: &str = "SELECT baseline FROM goccia_saved_snapshots
