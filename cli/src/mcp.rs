@@ -46,7 +46,7 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
     };
     if matches!(
         spec.approve,
-        goccia::Approve::Prompt | goccia::Approve::Callback
+        goccia::Approve::Prompt | goccia::Approve::Callback | goccia::Approve::Console
     ) {
         return usage(format!(
             "--approve {} is not available for goccia mcp: use client, never or always",

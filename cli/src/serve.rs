@@ -60,6 +60,12 @@ pub struct ServeArgs {
     /// connection is closed, in milliseconds.
     #[arg(long = "header-read-timeout", value_name = "MS", default_value_t = goccia_server::connections::HEADER_READ_TIMEOUT.as_millis() as u64)]
     pub header_read_timeout: u64,
+    /// Serve the web console at /console (docs/console.md): live
+    /// sessions, their calls and diffs, change logs, and escalation
+    /// requests to approve or deny (with --approve console). It takes the
+    /// admin token.
+    #[arg(long)]
+    pub console: bool,
     /// The server's spec: the defaults and the ceiling of every session
     /// (a session may ask only for narrower settings); --audit-log is the
     /// server's log of every session's decisions and every refusal.
@@ -170,9 +176,14 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
         goccia::Approve::Prompt | goccia::Approve::Client | goccia::Approve::Callback
     ) {
         return usage(format!(
-            "--approve {} is not available for goccia serve: use never or always",
+            "--approve {} is not available for goccia serve: use never, always or console",
             spec.approve
         ));
+    }
+    if spec.approve == goccia::Approve::Console && !args.console {
+        return usage(
+            "--approve console sends requests to the web console: add --console".to_string(),
+        );
     }
     let audit = match &spec.audit_log {
         Some(path) => match std::fs::OpenOptions::new()
@@ -189,6 +200,7 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
         return usage("--header-read-timeout must be at least 1 ms".to_string());
     }
     let mut config = ServerConfig::new(token)
+        .console(args.console)
         .header_read_timeout(Duration::from_millis(args.header_read_timeout))
         .audit(audit)
         .max_body_bytes(usize::try_from(args.max_body).unwrap_or(usize::MAX));

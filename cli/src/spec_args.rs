@@ -104,7 +104,8 @@ pub struct SpecArgs {
     pub writable: Vec<String>,
     /// Who approves escalation requests: never (no approver: requests are
     /// unavailable), always (every checked request is granted once), prompt
-    /// (asked on the controlling terminal: y, n, or Ctrl-C).
+    /// (asked on the controlling terminal: y, n, or Ctrl-C), console (goccia
+    /// serve --console: a person answers on the web console).
     #[arg(long, value_name = "WHO", default_value = "never", value_parser = named::<Approve>(), help_heading = "Policy")]
     pub approve: Approve,
     /// Append one JSON line per security-relevant decision (fetch, refused

@@ -10,6 +10,8 @@ mod archives;
 mod audit;
 #[path = "e2e/cli.rs"]
 mod cli;
+#[path = "e2e/console.rs"]
+mod console;
 #[path = "e2e/diff.rs"]
 mod diff;
 #[path = "e2e/escape.rs"]

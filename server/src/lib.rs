@@ -16,6 +16,8 @@
 //!   bytes) and the cross-process lock.
 //! - [`connections`]: accepting connections, each bounded in how long its
 //!   headers may take and in how many may be open at once.
+//! - `console`: the web page at `/console` (`--console`), what it shows
+//!   and the escalation requests it answers.
 //! - [`provenance`]: the change log's records.
 //! - [`store`]: where grants, sessions, snapshots and change logs live
 //!   (memory, an SQLite file, or PostgreSQL shared by several servers),
@@ -28,6 +30,7 @@ pub mod access;
 mod api;
 pub mod clock;
 pub mod connections;
+mod console;
 pub mod grants;
 mod metrics;
 pub mod provenance;
@@ -105,7 +108,7 @@ impl Server {
             };
             let live = grant
                 .is_some_and(|grant| grant.expires_at > now && !self.shared.moved_away(&grant));
-            if !live && self.shared.sessions.remove(&id).is_some() {
+            if !live && self.shared.forget(&id).is_some() {
                 evicted += 1;
             }
         }
@@ -138,6 +141,15 @@ impl Server {
             }
         });
         let timeout = self.shared.config.header_read_timeout;
+        // Pages' event streams never end by themselves: they are ended
+        // first, so requests in flight can finish and the server stop.
+        let console = self.shared.console.clone();
+        let shutdown = async move {
+            shutdown.await;
+            if let Some(console) = console {
+                console.close();
+            }
+        };
         let served = connections::serve(listener, router, timeout, shutdown).await;
         eviction.abort();
         served

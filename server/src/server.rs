@@ -34,6 +34,8 @@ pub struct ServerConfig {
     pub(crate) audit: Audit,
     pub(crate) max_body_bytes: usize,
     pub(crate) header_read_timeout: std::time::Duration,
+    /// Whether `/console` is served (docs/console.md).
+    pub(crate) console: bool,
 }
 
 /// The largest request body by default.
@@ -53,7 +55,17 @@ impl ServerConfig {
             audit: Audit::default(),
             max_body_bytes: DEFAULT_MAX_BODY,
             header_read_timeout: crate::connections::HEADER_READ_TIMEOUT,
+            console: false,
         }
+    }
+
+    /// Serves the web console at `/console` (docs/console.md): the live
+    /// sessions, their timelines and diffs, and — under `approve:
+    /// console` — the escalation requests waiting for a person. Off by
+    /// default.
+    pub fn console(mut self, on: bool) -> Self {
+        self.console = on;
+        self
     }
 
     /// Serves the host folder `dir` as workspace `name` (repeatable).
@@ -179,6 +191,8 @@ pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
     pub sessions: Sessions,
     pub metrics: crate::metrics::Metrics,
+    /// The console's state, when it is on.
+    pub console: Option<Arc<crate::console::hub::Console>>,
 }
 
 /// A checked configuration: the admin token and the workspaces, before
@@ -228,7 +242,9 @@ impl Checked {
 
     /// The state every handler shares, around `store`.
     pub fn with_store(self, store: Arc<dyn Store>) -> Shared {
+        let console = self.config.console.then(Default::default);
         Shared {
+            console,
             config: self.config,
             workspaces: self.workspaces,
             store,
@@ -241,6 +257,15 @@ impl Checked {
 impl Shared {
     pub fn now(&self) -> u64 {
         self.config.clock.now()
+    }
+
+    /// Drops session `id` from this server (closed, expired, or held
+    /// elsewhere now).
+    pub fn forget(&self, id: &str) -> Option<Arc<crate::sessions::Session>> {
+        if let Some(console) = &self.console {
+            console.closed(id);
+        }
+        self.sessions.remove(id)
     }
 
     /// This server's id among those sharing the store.

@@ -373,6 +373,9 @@ pub enum Approve {
     /// A callback the embedding program passes when it builds the sandbox
     /// (Rust, Python, Node).
     Callback,
+    /// A person on the web console of `goccia serve --console`
+    /// (docs/console.md): a request waits up to its call's deadline.
+    Console,
 }
 
 goccia_core::named!(Approve {
@@ -381,6 +384,7 @@ goccia_core::named!(Approve {
     "prompt" => Approve::Prompt,
     "client" => Approve::Client,
     "callback" => Approve::Callback,
+    "console" => Approve::Console,
 });
 
 /// Where guest code runs.

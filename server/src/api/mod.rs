@@ -53,6 +53,11 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/v1/workspaces/{name}/root", get(submit::root))
         .route("/v1/changes", get(submit::changes))
+        .merge(if shared.console.is_some() {
+            crate::console::routes()
+        } else {
+            Router::new()
+        })
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(shared)

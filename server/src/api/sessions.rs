@@ -60,13 +60,20 @@ fn error_limit(error: &crate::sessions::SpecError) -> bool {
     matches!(error, crate::sessions::SpecError::Setup(setup) if setup.limit().is_some())
 }
 
-/// What the server gives each session's build: its trail scoped to the
-/// session, JSON advice, its worker.
-pub(crate) fn session_extras(shared: &Shared) -> goccia::Extras {
+/// What the server gives the build of session `id`: its trail scoped to
+/// the session, JSON advice, its worker, and with the console on, the
+/// console as its approver (used under `approve: console`; a request
+/// waits at most the running call's deadline, else the server's timeout).
+pub(crate) fn session_extras(shared: &Shared, id: &str) -> goccia::Extras {
+    let fallback = Duration::from_millis(shared.config.spec.limits.timeout_ms);
     goccia::Extras {
         audit: Some(shared.config.audit.scoped()),
         advice: Some(goccia::spec::advice_for(goccia::Spelling::Json)),
         worker: shared.config.worker.clone(),
+        approver: shared
+            .console
+            .as_ref()
+            .map(|console| console.approver(id.to_string(), fallback)),
         ..goccia::Extras::default()
     }
 }
@@ -134,13 +141,14 @@ pub(crate) async fn open(
         .fence(&workspace)
         .await
         .map_err(ApiError::store)?;
+    let id = new_id();
     let seeded = blocking(move || {
         let sandbox = spec
-            .build(&workspace, &worker.config.spec, session_extras(&worker))
+            .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
             .map_err(|error| spec_refused(&error))?;
         let root = workspace.root().map_err(ApiError::internal)?;
         let session = Arc::new(Session {
-            id: new_id(),
+            id,
             spec,
             sandbox: Arc::new(sandbox),
             snapshots: Default::default(),
@@ -151,7 +159,7 @@ pub(crate) async fn open(
     fence.release().await.map_err(ApiError::store)?;
     let (session, root) = seeded?;
     let id = session.id.clone();
-    let (token, expires_at) = register(&shared, session, capabilities, ttl).await?;
+    let (token, expires_at) = register(&shared, session, capabilities, ttl, None).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({
@@ -165,12 +173,13 @@ pub(crate) async fn open(
 
 /// Makes `session` live: its grant (a fresh token, returned with its
 /// expiry), what the store keeps of it, and its place among the open
-/// sessions.
+/// sessions (and the console's, with the session it was forked from).
 pub(crate) async fn register(
     shared: &Arc<Shared>,
     session: Arc<Session>,
     capabilities: Vec<Capability>,
     ttl: u64,
+    parent: Option<&str>,
 ) -> Result<(String, u64), ApiError> {
     let token = mint_token();
     let expires_at = shared.now() + ttl;
@@ -179,7 +188,7 @@ pub(crate) async fn register(
         .insert_grant(&Grant {
             sandbox_id: session.id.clone(),
             token_hash: token_hash(&token),
-            capabilities,
+            capabilities: capabilities.clone(),
             expires_at,
             revoked: false,
             owner: None,
@@ -196,8 +205,40 @@ pub(crate) async fn register(
         })
         .await
         .map_err(ApiError::store)?;
+    watch(shared, &session, &capabilities, expires_at, parent);
     shared.sessions.insert(session);
     Ok((token, expires_at))
+}
+
+/// Shows `session` on the console, if it is on.
+fn watch(
+    shared: &Shared,
+    session: &Session,
+    capabilities: &[Capability],
+    expires_at: u64,
+    parent: Option<&str>,
+) {
+    let Some(console) = &shared.console else {
+        return;
+    };
+    console.opened(crate::console::hub::SessionView {
+        id: session.id.clone(),
+        workspace: session.spec.workspace.clone(),
+        opened_at: shared.now(),
+        expires_at,
+        capabilities: capabilities.iter().map(ToString::to_string).collect(),
+        owner: shared.server_id().to_string(),
+        parent: parent.map(str::to_string),
+        snapshots: session
+            .snapshots
+            .lock()
+            .numbered()
+            .into_iter()
+            .map(|(number, _)| number)
+            .collect(),
+        forks: Vec::new(),
+        calls: 0,
+    });
 }
 
 /// The session `grant` opens. Held by another server sharing the store:
@@ -210,7 +251,7 @@ pub(crate) async fn session_of(
 ) -> Result<Arc<Session>, ApiError> {
     let id = &grant.sandbox_id;
     if shared.moved_away(grant) {
-        shared.sessions.remove(id);
+        shared.forget(id);
         let owner = grant.owner.clone().unwrap_or_default();
         return Err(refused(
             shared,
@@ -228,7 +269,11 @@ pub(crate) async fn session_of(
         return Ok(session);
     }
     let (session, _) = reopen(shared, id).await?;
-    Ok(shared.sessions.insert_or_get(session))
+    let held = shared.sessions.insert_or_get(session.clone());
+    if Arc::ptr_eq(&held, &session) {
+        watch(shared, &held, &grant.capabilities, grant.expires_at, None);
+    }
+    Ok(held)
 }
 
 fn not_open(id: &str) -> ApiError {
@@ -277,7 +322,7 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
     let id = id.to_string();
     blocking(move || {
         let sandbox = spec
-            .build(&workspace, &worker.config.spec, session_extras(&worker))
+            .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
             .map_err(|error| spec_refused(&error))?;
         let mut table = SnapshotTable::default();
         let from = match loaded {
@@ -330,13 +375,15 @@ pub(crate) async fn resume(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    authorize(&shared, &headers, &id, None).await?;
+    let grant = authorize(&shared, &headers, &id, None).await?;
     let (session, from) = reopen(&shared, &id).await?;
     shared
         .store
         .set_owner(&id, shared.server_id())
         .await
         .map_err(ApiError::store)?;
+    shared.forget(&id);
+    watch(&shared, &session, &grant.capabilities, grant.expires_at, None);
     shared.sessions.insert(session);
     Ok(Json(json!({
         "sandboxId": id,
@@ -385,7 +432,7 @@ pub(crate) async fn close(
         .drop_session(&id)
         .await
         .map_err(ApiError::store)?;
-    shared.sessions.remove(&id);
+    shared.forget(&id);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -427,18 +474,45 @@ fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOption
         .map_err(|error| ApiError::bad_request(error.spelled(goccia::Spelling::Json)))
 }
 
-/// The `--json` envelope of one call of `kind`: its events are that
-/// call's own, recorded in the session's own trail after `mark`; the call
-/// is counted in the server's metrics.
+/// Tells the console a call of `session` starts: an escalation it asks
+/// for waits at most its deadline (`timeoutMs`, else the session's).
+fn call_starts(shared: &Shared, session: &Session, timeout_ms: Option<u64>) {
+    if let Some(console) = &shared.console {
+        let ceiling = session.sandbox.limits().timeout;
+        let timeout = timeout_ms.map_or(ceiling, |ms| Duration::from_millis(ms).min(ceiling));
+        console.call_started(&session.id, std::time::Instant::now() + timeout);
+    }
+}
+
+/// The `--json` envelope of one call of `kind` (`command` as asked): its
+/// events are that call's own, recorded in the session's own trail after
+/// `mark`; the call is counted in the server's metrics and shown on the
+/// console.
 fn envelope(
     shared: &Shared,
     kind: &'static str,
+    command: &str,
     session: &Session,
     run: &goccia::Run,
     mark: usize,
 ) -> Json<Value> {
     let envelope = Envelope::of_call(&session.sandbox, run, mark);
     shared.metrics.call(kind, &envelope, run.duration);
+    if let Some(console) = &shared.console {
+        console.call_ended(
+            &session.id,
+            crate::console::hub::Ended {
+                kind,
+                command,
+                exit_code: envelope.exit_code,
+                failure: envelope.failure_kind.map(|kind| kind.as_str()),
+                stdout: &envelope.stdout,
+                stderr: &envelope.stderr,
+                took: run.duration,
+                at: shared.now(),
+            },
+        );
+    }
     Json(serde_json::to_value(envelope).unwrap_or(Value::Null))
 }
 
@@ -461,6 +535,7 @@ pub(crate) async fn run(
     blocking(move || {
         let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
+        call_starts(&worker, &session, request.timeout_ms);
         let run = match (&request.entry, &request.code) {
             (Some(entry), None) => session.sandbox.run_script_with(entry, &options),
             (None, Some(code)) => session.sandbox.run_code_with(code, &options),
@@ -471,7 +546,11 @@ pub(crate) async fn run(
             }
         }
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
-        Ok(envelope(&worker, "run", &session, &run, mark))
+        let command = match (&request.entry, &request.code) {
+            (Some(entry), _) => entry.as_str(),
+            (_, code) => code.as_deref().unwrap_or_default(),
+        };
+        Ok(envelope(&worker, "run", command, &session, &run, mark))
     })
     .await
 }
@@ -501,6 +580,7 @@ pub(crate) async fn shell(
     blocking(move || {
         let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
+        call_starts(&worker, &session, request.timeout_ms);
         let run = session
             .sandbox
             .run_shell_with(&request.command, &options)
@@ -509,7 +589,14 @@ pub(crate) async fn shell(
                 goccia::RunError::Cwd { .. } => ApiError::bad_request(error.to_string()),
                 error => ApiError::internal(error),
             })?;
-        Ok(envelope(&worker, "shell", &session, &run, mark))
+        Ok(envelope(
+            &worker,
+            "shell",
+            &request.command,
+            &session,
+            &run,
+            mark,
+        ))
     })
     .await
 }
@@ -567,5 +654,8 @@ pub(crate) async fn renew(
         .set_expiry(&id, expires_at)
         .await
         .map_err(ApiError::store)?;
+    if let Some(console) = &shared.console {
+        console.renewed(&id, expires_at);
+    }
     Ok(Json(json!({"expiresAt": rfc3339(expires_at)})))
 }

@@ -80,6 +80,9 @@ pub(crate) async fn snapshot(
     )
     .await
     .map_err(ApiError::store)?;
+    if let Some(console) = &shared.console {
+        console.snapshot(&id, number);
+    }
     Ok((StatusCode::CREATED, Json(json!({"snapshotId": number}))))
 }
 
@@ -318,11 +321,12 @@ pub(crate) async fn fork(
     let forks: Vec<Arc<Session>> = blocking(move || {
         let mut forks = Vec::new();
         for _ in 0..request.count {
+            let id = new_id();
             // Built from the session's spec with the fork's own nesting,
             // then given the parent's state: a fork never holds a setting
             // its grant does not.
             let sandbox = spec
-                .build(&workspace, &worker.config.spec, session_extras(&worker))
+                .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
                 .map_err(|error| spec_refused(&error))?;
             match &source {
                 None => parent.sandbox.fork_into(None, &sandbox),
@@ -336,7 +340,7 @@ pub(crate) async fn fork(
             }
             .map_err(ApiError::internal)?;
             forks.push(Arc::new(Session {
-                id: new_id(),
+                id,
                 spec: spec.clone(),
                 sandbox: Arc::new(sandbox),
                 snapshots: parking_lot::Mutex::new(SnapshotTable::default()),
@@ -365,7 +369,8 @@ pub(crate) async fn fork(
             .map_err(ApiError::store)?;
         }
         let fork_id = fork.id.clone();
-        let (token, expires_at) = register(&shared, fork, capabilities.clone(), ttl).await?;
+        let (token, expires_at) =
+            register(&shared, fork, capabilities.clone(), ttl, Some(&id)).await?;
         answered.push(json!({
             "sandboxId": fork_id,
             "token": token,

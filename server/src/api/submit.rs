@@ -71,6 +71,7 @@ pub(crate) async fn submit(
     let grant = authorize(&shared, &headers, &id, Some(Capability::Submit)).await?;
     super::sessions::session_of(&shared, &grant).await?;
     let worker = shared.clone();
+    let workspace_name = session.spec.workspace.clone();
     let landed = blocking(move || {
         let _entered = tracing::info_span!(parent: &span, "goccia.submit").entered();
         // A holder that died mid-write may have left temporaries: they are
@@ -169,6 +170,9 @@ pub(crate) async fn submit(
         .map_err(ApiError::store)?;
     fence.release().await.map_err(ApiError::store)?;
     shared.metrics.submit("landed");
+    if let Some(console) = &shared.console {
+        console.changed(&workspace_name, &record.change_id, &record.sandbox_id);
+    }
     Ok(Json(json!({
         "root": record.root,
         "changeId": record.change_id,
