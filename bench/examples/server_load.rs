@@ -13,7 +13,8 @@
 //!
 //! `GOCCIA_BENCH_ONLY=warm` runs part 2 alone; `GOCCIA_BENCH_OTLP=<url>`
 //! sends the server's traces to that collector (the cost of tracing,
-//! bench/README.md).
+//! bench/README.md); `GOCCIA_BENCH_CONSOLE=1` turns the console on (what
+//! it keeps of every call costs).
 
 use std::time::{Duration, Instant};
 
@@ -95,7 +96,12 @@ fn main() {
             .map(|url| goccia::telemetry::Tracing::start(&url, "goccia-bench").unwrap()); // telemetry
     let small = tempfile::tempdir().unwrap();
     std::fs::write(small.path().join("a.txt"), "a\n").unwrap();
-    let base = start(ServerConfig::new(ADMIN).workspace("w", small.path()));
+    let console = std::env::var("GOCCIA_BENCH_CONSOLE").as_deref() == Ok("1");
+    let base = start(
+        ServerConfig::new(ADMIN)
+            .workspace("w", small.path())
+            .console(console),
+    );
     let only_warm = std::env::var("GOCCIA_BENCH_ONLY").as_deref() == Ok("warm");
     if !only_warm {
         load(&base);

@@ -92,7 +92,12 @@ impl Server {
 
     /// The API as an axum router (for tests, or to mount elsewhere).
     pub fn router(&self) -> axum::Router {
-        api::router(self.shared.clone())
+        let console = if self.shared.console.is_some() {
+            console::routes()
+        } else {
+            axum::Router::new()
+        };
+        api::router(self.shared.clone(), console)
     }
 
     /// Drops the sessions whose grant expired or was revoked, or that

@@ -168,7 +168,9 @@ impl SandboxSpec {
             (Approve::Prompt, None) => Err(needs("a terminal (goccia run or goccia shell)")),
             (Approve::Client, None) => Err(needs("an MCP client (goccia mcp)")),
             (Approve::Callback, None) => Err(needs("an approver function given with the spec")),
-            (Approve::Console, None) => Err(needs("the web console (goccia serve --console)")),
+            (Approve::Console, None) => {
+                Err(needs("the sandbox server's web console (goccia serve)"))
+            }
         }
     }
 

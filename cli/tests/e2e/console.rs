@@ -148,7 +148,11 @@ fn the_page_loads_nothing_from_elsewhere_and_cannot_be_framed() {
     .unwrap();
     let mut answer = String::new();
     std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
-    let headers = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    let headers = answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap()
+        .to_ascii_lowercase();
     assert!(
         headers.contains("content-security-policy: default-src 'none'; script-src 'self';"),
         "{headers}"
@@ -170,7 +174,10 @@ fn calls_arrive_as_events_and_in_the_timeline() {
     let (id, token) = open(&served.address, &admin);
     let opened = next(&stream, "session");
     assert_eq!(opened["id"], id.as_str());
-    assert_eq!(opened["capabilities"], serde_json::json!(["shell", "submit"]));
+    assert_eq!(
+        opened["capabilities"],
+        serde_json::json!(["shell", "submit"])
+    );
     let (status, _) = http(
         &served.address,
         "POST",
@@ -232,9 +239,21 @@ fn an_approved_request_runs_and_a_denied_one_does_not() {
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"], "ESCALATION_NOT_WAITING");
     let path = format!("/console/api/escalations/{}", asked["id"].as_str().unwrap());
-    let (status, _) = http(&served.address, "POST", &path, &admin, r#"{"decision":"yes"}"#);
+    let (status, _) = http(
+        &served.address,
+        "POST",
+        &path,
+        &admin,
+        r#"{"decision":"yes"}"#,
+    );
     assert_eq!(status, 400);
-    let (status, _) = http(&served.address, "POST", &path, &admin, r#"{"decision":"approve"}"#);
+    let (status, _) = http(
+        &served.address,
+        "POST",
+        &path,
+        &admin,
+        r#"{"decision":"approve"}"#,
+    );
     assert_eq!(status, 204);
     let ended = next(&stream, "escalation-ended");
     assert_eq!(ended["decision"], "approved");
@@ -242,14 +261,26 @@ fn an_approved_request_runs_and_a_denied_one_does_not() {
     assert_eq!(status, 200);
     assert_eq!(envelope["exitCode"], 0, "{envelope}");
     // Deciding it again changes nothing.
-    let (status, _) = http(&served.address, "POST", &path, &admin, r#"{"decision":"deny"}"#);
+    let (status, _) = http(
+        &served.address,
+        "POST",
+        &path,
+        &admin,
+        r#"{"decision":"deny"}"#,
+    );
     assert_eq!(status, 404);
 
     let denied = "escalate --mode workspace-write --justification 'again' -- touch /w/second.txt";
     let call = shell_later(&served.address, &id, &token, denied, None);
     let asked = next(&stream, "escalation");
     let path = format!("/console/api/escalations/{}", asked["id"].as_str().unwrap());
-    let (status, _) = http(&served.address, "POST", &path, &admin, r#"{"decision":"deny"}"#);
+    let (status, _) = http(
+        &served.address,
+        "POST",
+        &path,
+        &admin,
+        r#"{"decision":"deny"}"#,
+    );
     assert_eq!(status, 204);
     let (_, envelope) = call.join().unwrap();
     assert_eq!(envelope["exitCode"], 1, "{envelope}");
@@ -316,7 +347,10 @@ fn approve_console_needs_the_console_and_a_session_cannot_ask_for_it() {
         r#"{"workspace":"w","seeds":[{"from":".","to":"/w"}],"capabilities":["shell"],"approve":"console"}"#,
     );
     assert_eq!(status, 400, "{body}");
-    assert!(body["message"].as_str().unwrap().contains("approve"), "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("approve"),
+        "{body}"
+    );
     served.terminate();
 }
 

@@ -24,8 +24,8 @@ use crate::access::resolve;
 use crate::grants::{Capability, Grant, Refusal};
 use crate::server::Shared;
 
-/// Every route.
-pub(crate) fn router(shared: Arc<Shared>) -> Router {
+/// Every route of the API, and `more` (the console's, when it is on).
+pub(crate) fn router(shared: Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
     let max_body = shared.config.max_body_bytes;
     Router::new()
         .route("/v1/openapi.json", get(openapi))
@@ -53,11 +53,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/v1/workspaces/{name}/root", get(submit::root))
         .route("/v1/changes", get(submit::changes))
-        .merge(if shared.console.is_some() {
-            crate::console::routes()
-        } else {
-            Router::new()
-        })
+        .merge(more)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(shared)

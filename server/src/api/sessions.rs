@@ -144,7 +144,11 @@ pub(crate) async fn open(
     let id = new_id();
     let seeded = blocking(move || {
         let sandbox = spec
-            .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
+            .build(
+                &workspace,
+                &worker.config.spec,
+                session_extras(&worker, &id),
+            )
             .map_err(|error| spec_refused(&error))?;
         let root = workspace.root().map_err(ApiError::internal)?;
         let session = Arc::new(Session {
@@ -322,7 +326,11 @@ async fn reopen(shared: &Arc<Shared>, id: &str) -> Result<(Arc<Session>, Option<
     let id = id.to_string();
     blocking(move || {
         let sandbox = spec
-            .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
+            .build(
+                &workspace,
+                &worker.config.spec,
+                session_extras(&worker, &id),
+            )
             .map_err(|error| spec_refused(&error))?;
         let mut table = SnapshotTable::default();
         let from = match loaded {
@@ -383,7 +391,13 @@ pub(crate) async fn resume(
         .await
         .map_err(ApiError::store)?;
     shared.forget(&id);
-    watch(&shared, &session, &grant.capabilities, grant.expires_at, None);
+    watch(
+        &shared,
+        &session,
+        &grant.capabilities,
+        grant.expires_at,
+        None,
+    );
     shared.sessions.insert(session);
     Ok(Json(json!({
         "sandboxId": id,

@@ -326,7 +326,11 @@ pub(crate) async fn fork(
             // then given the parent's state: a fork never holds a setting
             // its grant does not.
             let sandbox = spec
-                .build(&workspace, &worker.config.spec, session_extras(&worker, &id))
+                .build(
+                    &workspace,
+                    &worker.config.spec,
+                    session_extras(&worker, &id),
+                )
                 .map_err(|error| spec_refused(&error))?;
             match &source {
                 None => parent.sandbox.fork_into(None, &sandbox),

@@ -92,7 +92,7 @@ pub(crate) struct EscalationView {
     pub requested_mode: String,
     pub current_mode: String,
     pub justification: String,
-    /// `fs` or `shell`.
+    /// `operation` (an `fs` call) or `command`.
     pub subject: String,
     /// What exactly would run.
     pub detail: String,
@@ -139,7 +139,9 @@ pub(crate) struct Console {
 pub(crate) enum DecideError {
     /// No such request is waiting: never asked, already decided, or its
     /// call's deadline passed.
-    #[error("no escalation request `{0}` is waiting (never asked, already decided, or cancelled at its call's deadline)")]
+    #[error(
+        "no escalation request `{0}` is waiting (never asked, already decided, or cancelled at its call's deadline)"
+    )]
     NotWaiting(String),
 }
 
@@ -163,6 +165,10 @@ fn clipped(text: &str, chars: usize) -> String {
 
 impl Console {
     fn send(&self, name: &'static str, data: &impl Serialize) {
+        // No page watching: nothing to write.
+        if self.events.receiver_count() == 0 {
+            return;
+        }
         let data = serde_json::to_string(data).unwrap_or_else(|_| "null".to_string());
         // No page watching is not an error.
         let _ = self.events.send(Event { name, data });
@@ -404,7 +410,13 @@ impl Console {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use crate::console::hub::{
+        Console, DecideError, EXCERPT_CHARS, Ended, MAX_PENDING, SessionView, TIMELINE_CALLS,
+    };
+    use goccia::{Decision, EscalationRequest};
     use goccia::{PolicyMode, Subject};
 
     fn request() -> EscalationRequest {
@@ -412,7 +424,7 @@ mod tests {
             requested_mode: PolicyMode::Full,
             current_mode: PolicyMode::ReadOnly,
             justification: "write the report".to_string(),
-            subject: Subject::Shell,
+            subject: Subject::Command,
             detail: "touch /out".to_string(),
         }
     }

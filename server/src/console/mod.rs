@@ -72,7 +72,10 @@ async fn asset(body: &'static str, kind: &'static str) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
@@ -149,11 +152,7 @@ async fn diff(
 ) -> Result<Response, ApiError> {
     let session = shared.sessions.get(&id).ok_or_else(|| no_session(&id))?;
     let text = blocking(move || Ok(session.sandbox.diff(DiffFormat::Unified))).await?;
-    Ok((
-        [(header::CONTENT_TYPE, "text/x-diff; charset=utf-8")],
-        text,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "text/x-diff; charset=utf-8")], text).into_response())
 }
 
 #[derive(Deserialize)]
@@ -185,7 +184,11 @@ async fn decide(
         refused(
             &shared,
             &id,
-            ApiError::new(StatusCode::NOT_FOUND, "ESCALATION_NOT_WAITING", error.to_string()),
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "ESCALATION_NOT_WAITING",
+                error.to_string(),
+            ),
         )
     })?;
     Ok(StatusCode::NO_CONTENT)
@@ -200,18 +203,19 @@ async fn events(Operator(console): Operator) -> impl IntoResponse {
     let ready = futures_util::stream::once(async {
         Ok::<_, std::convert::Infallible>(SseEvent::default().event("ready").data("{}"))
     });
-    let rest = futures_util::stream::unfold((events, closed), |(mut events, mut closed)| async move {
-        use tokio::sync::broadcast::error::RecvError;
-        let event = tokio::select! {
-            received = events.recv() => match received {
-                Ok(event) => SseEvent::default().event(event.name).data(event.data),
-                Err(RecvError::Lagged(_)) => SseEvent::default().event("resync").data("{}"),
-                Err(RecvError::Closed) => return None,
-            },
-            _ = closed.wait_for(|closed| *closed) => return None,
-        };
-        Some((Ok(event), (events, closed)))
-    });
+    let rest =
+        futures_util::stream::unfold((events, closed), |(mut events, mut closed)| async move {
+            use tokio::sync::broadcast::error::RecvError;
+            let event = tokio::select! {
+                received = events.recv() => match received {
+                    Ok(event) => SseEvent::default().event(event.name).data(event.data),
+                    Err(RecvError::Lagged(_)) => SseEvent::default().event("resync").data("{}"),
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = closed.wait_for(|closed| *closed) => return None,
+            };
+            Some((Ok(event), (events, closed)))
+        });
     let mut response = Sse::new(futures_util::StreamExt::chain(ready, rest))
         .keep_alive(KeepAlive::default())
         .into_response();

@@ -86,12 +86,14 @@ function span(seconds) {
 // ---- sessions ---------------------------------------------------------------
 
 function sessionRow(session) {
+  // The id is long: the table shows its start, the button's name all of it.
   const open = el("button", {
     class: "link",
     type: "button",
     "aria-label": `Show session ${session.id}`,
+    title: session.id,
     onclick: () => select(session.id),
-  }, session.id);
+  }, `${session.id.slice(0, 11)}…`);
   const row = el("tr", { "data-id": session.id },
     el("td", {}, open),
     el("td", { text: session.workspace }),
@@ -238,6 +240,13 @@ function parseDiff(text) {
   return files;
 }
 
+// A burst of calls refreshes the diff once.
+let diffTimer = null;
+function refreshDiffSoon() {
+  clearTimeout(diffTimer);
+  diffTimer = setTimeout(() => loadDiff().catch(() => {}), 250);
+}
+
 async function loadDiff() {
   const id = state.selected;
   if (!id) return;
@@ -250,7 +259,7 @@ async function loadDiff() {
   }
   $("diff").replaceChildren(...files.map((file) => {
     const body = [];
-    for (const meta of file.meta) body.push(el("p", { class: "hint", text: meta }));
+    if (file.meta.length) body.push(el("pre", { class: "meta", text: file.meta.join("\n") }));
     for (const hunk of file.hunks) {
       const pre = el("pre", { class: "hunk" }, el("span", { class: "line at", text: hunk.at }));
       for (const line of hunk.lines) {
@@ -386,7 +395,10 @@ const handlers = {
   call: (call) => {
     const session = state.sessions.get(call.session);
     if (session) upsertSession({ ...session, calls: Math.max(session.calls, call.seq) });
-    if (call.session === state.selected) appendCall(call);
+    if (call.session === state.selected) {
+      appendCall(call);
+      refreshDiffSoon();
+    }
   },
   escalation: (request) => addEscalation(request),
   "escalation-ended": (ended) => endEscalation(ended),
@@ -448,6 +460,7 @@ function retry(controller) {
 
 $("login-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  performance.mark("goccia-console-signin");
   const input = $("token");
   state.token = input.value.trim();
   input.value = "";
