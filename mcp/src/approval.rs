@@ -117,9 +117,7 @@ pub(crate) fn decision(result: &ElicitResult) -> Decision {
 }
 
 /// Answers every request `unavailable`: the approver of a sandbox no one
-/// can be asked about — one opened by handle in the 2026-07-28 revision,
-/// which has no server-to-client questions (its input-required answers
-/// are not built yet, docs/mcp.md), and the start-up probe.
+/// can be asked about (the start-up probe).
 pub struct NobodyToAsk;
 
 impl Approver for NobodyToAsk {

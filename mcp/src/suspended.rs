@@ -85,6 +85,16 @@ impl CallLink {
     }
 }
 
+impl CallLink {
+    /// Waits for this handle's turn: a call that runs without a link (its
+    /// client cannot be asked) still runs one at a time with the others,
+    /// and the link stays empty meanwhile, so its guest's questions are
+    /// answered `unavailable`.
+    pub(crate) async fn turn(&self) -> tokio::sync::OwnedMutexGuard<()> {
+        self.turn.clone().lock_owned().await
+    }
+}
+
 /// A call waiting for the answer to its question.
 struct Waiting {
     caller: Caller,

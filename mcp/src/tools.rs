@@ -118,6 +118,40 @@ fn stateless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
+/// Whether the client of a 2026-07-28 request can be asked a question: it
+/// declared form elicitation in the request's `_meta` (an `elicitation`
+/// naming neither mode means form, as in the handshake era). A client
+/// that cannot is never asked: its guest's requests are `unavailable`.
+fn can_be_asked(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .meta
+        .client_capabilities()
+        .and_then(|capabilities| capabilities.elicitation)
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+/// Runs `work` on this worker thread when the runtime has others to take
+/// its tasks (no thread hop per call), else on the blocking pool. A panic
+/// in the library would unwind through the protocol's task and leave the
+/// request unanswered: it becomes an error.
+async fn in_place(
+    work: impl FnOnce() -> CallToolResult + Send + 'static,
+) -> Result<CallToolResponse, ErrorData> {
+    if tokio::runtime::Handle::current().runtime_flavor()
+        == tokio::runtime::RuntimeFlavor::MultiThread
+    {
+        return tokio::task::block_in_place(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        })
+        .map(CallToolResponse::from)
+        .map_err(|_| ErrorData::internal_error("the sandbox call panicked", None));
+    }
+    tokio::task::spawn_blocking(work)
+        .await
+        .map(CallToolResponse::from)
+        .map_err(panicked)
+}
+
 /// Who calls: the bearer token's hash over HTTP (set by the transport),
 /// the one client over stdio.
 fn caller(context: &RequestContext<RoleServer>) -> Caller {
@@ -145,6 +179,9 @@ struct Call {
     span: tracing::Span,
     caller: Caller,
     stateless: bool,
+    /// A 2026-07-28 client that declared elicitation: its call may be
+    /// suspended on a question.
+    can_be_asked: bool,
     handle: Option<String>,
     key: String,
     state: Option<String>,
@@ -167,11 +204,12 @@ impl Call {
             span,
             caller: caller(context),
             stateless: stateless(context),
+            can_be_asked: can_be_asked(context),
             handle: args.sandbox().map(str::to_string),
             // Only a call that can be suspended needs identifying for its
             // retry: its arguments (a whole file for write_file) are not
             // hashed on every call.
-            key: if stateless(context) && args.sandbox().is_some() {
+            key: if stateless(context) && can_be_asked(context) && args.sandbox().is_some() {
                 call_key(tool, args)
             } else {
                 String::new()
@@ -290,34 +328,26 @@ impl GocciaMcp {
                 )
                 .await;
         }
-        let sandbox = match self.target(&call)? {
-            Target::Handle(sandbox, link) if call.stateless => {
-                return self
-                    .shared
+        match self.target(&call)? {
+            // A call that may be suspended on a question runs on a thread
+            // of its own, which waits for the answer while the tool call
+            // answers `input_required`.
+            Target::Handle(sandbox, link) if call.stateless && call.can_be_asked => {
+                self.shared
                     .calls
                     .run(&link, call.caller, call.key, move || Ok(work(&sandbox)))
-                    .await;
+                    .await
             }
-            Target::Handle(sandbox, _) | Target::Session(sandbox) => sandbox,
-        };
-        // On the multi-threaded runtime the call runs on this worker, which
-        // hands its other tasks to the rest (no thread hop per call); else
-        // it goes to the blocking pool.
-        if tokio::runtime::Handle::current().runtime_flavor()
-            == tokio::runtime::RuntimeFlavor::MultiThread
-        {
-            // A panic in the library would unwind through the protocol's
-            // task and leave the request unanswered: it becomes an error.
-            return tokio::task::block_in_place(move || {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&sandbox)))
-            })
-            .map(CallToolResponse::from)
-            .map_err(|_| ErrorData::internal_error("the sandbox call panicked", None));
+            // One that cannot be asked runs in place, its handle's calls
+            // still one at a time; its guest's requests are `unavailable`.
+            Target::Handle(sandbox, link) if call.stateless => {
+                let _turn = link.turn().await;
+                in_place(move || work(&sandbox)).await
+            }
+            Target::Handle(sandbox, _) | Target::Session(sandbox) => {
+                in_place(move || work(&sandbox)).await
+            }
         }
-        tokio::task::spawn_blocking(move || work(&sandbox))
-            .await
-            .map(CallToolResponse::from)
-            .map_err(panicked)
     }
 
     /// A run with this call's deadline, its output captured against the

@@ -62,6 +62,8 @@ fn the_old_era_still_works_without_a_handle() {
 /// A raw stdio client of the new era: each request carries the version
 /// in `_meta`.
 struct Raw {
+    /// What the client declares in every request's `_meta`.
+    capabilities: Value,
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
@@ -69,7 +71,12 @@ struct Raw {
 }
 
 impl Raw {
+    /// A client that can be asked (it declares form elicitation).
     fn start(extra: &[&str]) -> Raw {
+        Raw::declaring(extra, json!({"elicitation": {"form": {}}}))
+    }
+
+    fn declaring(extra: &[&str], capabilities: Value) -> Raw {
         let mut child = Command::new(binary())
             .arg("mcp")
             .args(extra)
@@ -81,6 +88,7 @@ impl Raw {
         let stdin = child.stdin.take().unwrap();
         let lines = BufReader::new(child.stdout.take().unwrap()).lines();
         Raw {
+            capabilities,
             child,
             stdin,
             lines,
@@ -93,7 +101,7 @@ impl Raw {
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
         });
         let line =
             json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
@@ -245,6 +253,29 @@ fn typescript_2_in_both_eras_asks_and_edits() {
     let report = drive(Sdk::TypeScript2, config);
     assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
     assert!(call_text(&report, 1).contains("/tmp\nkept\n"), "{report}");
+}
+
+#[test]
+fn a_client_that_declared_no_elicitation_is_never_asked() {
+    let mut raw = Raw::declaring(&["--policy", "read-only"], json!({}));
+    let opened: Value =
+        serde_json::from_str(text_of(&raw.call("open_sandbox", json!({})))).unwrap();
+    let handle = opened["sandbox"].as_str().unwrap().to_string();
+    let answer = raw.call(
+        "shell",
+        json!({"command": "escalate --mode full --justification why -- touch /g; ls /", "sandbox": handle}),
+    );
+    assert_ne!(answer["result"]["resultType"], "input_required", "{answer}");
+    assert!(
+        text_of(&answer).contains("escalate: no approver is available"),
+        "{answer}"
+    );
+    // Its calls on one handle still run one at a time, and in order.
+    let checked = raw.call(
+        "shell",
+        json!({"command": "test -e /g && echo present || echo absent", "sandbox": handle}),
+    );
+    assert!(text_of(&checked).contains("absent"), "{checked}");
 }
 
 #[test]
