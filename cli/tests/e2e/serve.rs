@@ -60,6 +60,17 @@ impl Served {
     }
 }
 
+/// A server a test did not terminate (it failed, or had no need to) does
+/// not outlive the test.
+impl Drop for Served {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 /// One HTTP/1.1 request over `stream`; the status and body.
 fn exchange(
     mut stream: impl Read + Write,
