@@ -20,6 +20,8 @@ mod links;
 mod procsub;
 #[path = "differential/tools.rs"]
 mod tools;
+#[path = "differential/verbose.rs"]
+mod verbose;
 
 use std::path::Path;
 use std::process::Command;
@@ -162,4 +164,9 @@ fn agent_tools_behave_as_the_real_ones() {
 #[test]
 fn one_liners_that_change_data_behave_as_under_real_bash() {
     check(data_safety::CASES);
+}
+
+#[test]
+fn verbose_flags_xargs_options_and_head_counts_behave_as_gnu() {
+    check(verbose::CASES);
 }

@@ -85,6 +85,13 @@ fn shell_later(
     })
 }
 
+/// The operator's decision on request `escalation`; the status.
+fn decide(served: &Served, admin: &str, escalation: &str, decision: &str) -> u16 {
+    let body = serde_json::json!({ "decision": decision }).to_string();
+    let path = format!("/console/api/escalations/{escalation}");
+    http(&served.address, "POST", &path, admin, &body).0
+}
+
 const ESCALATE: &str =
     "escalate --mode workspace-write --justification 'write the report' -- touch /w/report.txt";
 
@@ -238,50 +245,22 @@ fn an_approved_request_runs_and_a_denied_one_does_not() {
     );
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"], "ESCALATION_NOT_WAITING");
-    let path = format!("/console/api/escalations/{}", asked["id"].as_str().unwrap());
-    let (status, _) = http(
-        &served.address,
-        "POST",
-        &path,
-        &admin,
-        r#"{"decision":"yes"}"#,
-    );
-    assert_eq!(status, 400);
-    let (status, _) = http(
-        &served.address,
-        "POST",
-        &path,
-        &admin,
-        r#"{"decision":"approve"}"#,
-    );
-    assert_eq!(status, 204);
+    let escalation = asked["id"].as_str().unwrap().to_string();
+    assert_eq!(decide(&served, &admin, &escalation, "yes"), 400);
+    assert_eq!(decide(&served, &admin, &escalation, "approve"), 204);
     let ended = next(&stream, "escalation-ended");
     assert_eq!(ended["decision"], "approved");
     let (status, envelope) = call.join().unwrap();
     assert_eq!(status, 200);
     assert_eq!(envelope["exitCode"], 0, "{envelope}");
     // Deciding it again changes nothing.
-    let (status, _) = http(
-        &served.address,
-        "POST",
-        &path,
-        &admin,
-        r#"{"decision":"deny"}"#,
-    );
-    assert_eq!(status, 404);
+    assert_eq!(decide(&served, &admin, &escalation, "deny"), 404);
 
     let denied = "escalate --mode workspace-write --justification 'again' -- touch /w/second.txt";
     let call = shell_later(&served.address, &id, &token, denied, None);
     let asked = next(&stream, "escalation");
-    let path = format!("/console/api/escalations/{}", asked["id"].as_str().unwrap());
-    let (status, _) = http(
-        &served.address,
-        "POST",
-        &path,
-        &admin,
-        r#"{"decision":"deny"}"#,
-    );
-    assert_eq!(status, 204);
+    let escalation = asked["id"].as_str().unwrap().to_string();
+    assert_eq!(decide(&served, &admin, &escalation, "deny"), 204);
     let (_, envelope) = call.join().unwrap();
     assert_eq!(envelope["exitCode"], 1, "{envelope}");
     assert!(

@@ -118,9 +118,17 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
             if moving {
                 continue;
             }
+            // GNU names the destination as it builds it: the folder
+            // operand and the source's name.
+            let shown = match source.file_name() {
+                Some(file) if target_is_dir => {
+                    format!("{}/{file}", target.trim_end_matches('/'))
+                }
+                _ => target.to_string(),
+            };
             status = shell.fail_command(
                 name,
-                &format!("'{operand}' and '{target}' are the same file"),
+                &format!("'{operand}' and '{shown}' are the same file"),
                 1,
             );
             continue;

@@ -393,13 +393,42 @@ pub(crate) fn parse_mode(text: &str, current: u32, directory: bool) -> Option<u3
     Some(mode)
 }
 
+/// What `chmod -v`/`-c` report (GNU's words).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ChmodReport {
+    Nothing,
+    /// `-c`: the files whose mode changed.
+    Changes,
+    /// `-v`: every file.
+    Everything,
+}
+
 pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut recursive = false;
+    let mut report = ChmodReport::Nothing;
+    let mut quiet = false;
     let mut rest = Vec::new();
     for arg in &args[1..] {
         match arg.as_str() {
-            "-R" | "--recursive" => recursive = true,
-            "-v" | "-f" | "-c" => {}
+            "--recursive" => recursive = true,
+            "--verbose" => report = ChmodReport::Everything,
+            "--changes" => report = report.max_with(ChmodReport::Changes),
+            "--silent" | "--quiet" => quiet = true,
+            // Clustered flags (`-Rv`); a mode such as `-w` has other letters.
+            flags
+                if flags.len() > 1
+                    && flags.starts_with('-')
+                    && flags[1..].chars().all(|c| "Rvcf".contains(c)) =>
+            {
+                for flag in flags[1..].chars() {
+                    match flag {
+                        'R' => recursive = true,
+                        'v' => report = ChmodReport::Everything,
+                        'c' => report = report.max_with(ChmodReport::Changes),
+                        _ => quiet = true,
+                    }
+                }
+            }
             _ => rest.push(arg.clone()),
         }
     }
@@ -408,6 +437,7 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let mode_text = rest.remove(0);
     let mut status = 0;
+    let mut lines = String::new();
     for operand in &rest {
         let Ok(path) = resolve(shell, operand) else {
             status = 1;
@@ -422,16 +452,28 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         if !vfs.exists(&path) {
             drop(vfs);
-            status = shell.fail_command(
-                "chmod",
-                &format!("cannot access '{operand}': No such file or directory"),
-                1,
-            );
+            status = if quiet {
+                1
+            } else {
+                shell.fail_command(
+                    "chmod",
+                    &format!("cannot access '{operand}': No such file or directory"),
+                    1,
+                )
+            };
+            if report == ChmodReport::Everything {
+                lines.push_str(&format!("'{operand}' could not be accessed\n"));
+            }
+            if let Err(error) = shell.write_stdout(std::mem::take(&mut lines).as_bytes()) {
+                return shell.io_status("chmod", error);
+            }
             continue;
         }
         // `chmod -R` changes a tree as one change: all of it, or nothing
         // if any path is refused.
+        let mut modes = Vec::new();
         let changed = vfs.all_or_nothing(|vfs| {
+            modes.clear();
             for target in &paths {
                 let stat = vfs.stat(target);
                 let current = stat.as_ref().map(|s| s.mode).unwrap_or(0o644);
@@ -440,12 +482,25 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
                     return Ok(false);
                 };
                 vfs.set_mode(target, mode)?;
+                modes.push((target.clone(), current, mode));
             }
             Ok(true)
         });
         drop(vfs);
         match changed {
-            Ok(true) => {}
+            Ok(true) => {
+                for (target, old, new) in &modes {
+                    if report == ChmodReport::Everything
+                        || (report == ChmodReport::Changes && old != new)
+                    {
+                        let shown = shown_below(operand, &path, target);
+                        lines.push_str(&mode_report(&shown, *old, *new));
+                    }
+                }
+                if let Err(error) = shell.write_stdout(std::mem::take(&mut lines).as_bytes()) {
+                    return shell.io_status("chmod", error);
+                }
+            }
             Ok(false) => {
                 return Ok(shell.fail_command("chmod", &format!("invalid mode: '{mode_text}'"), 1));
             }
@@ -461,6 +516,51 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     Ok(status)
+}
+
+impl ChmodReport {
+    /// `-c` after `-v` keeps `-v`.
+    fn max_with(self, other: ChmodReport) -> ChmodReport {
+        if self == ChmodReport::Everything {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+/// `target` (at or below `top`, the operand's path) named as the user
+/// wrote the operand.
+fn shown_below(operand: &str, top: &VfsPath, target: &VfsPath) -> String {
+    let top_text = top.to_string();
+    let target_text = target.to_string();
+    match target_text.strip_prefix(&top_text) {
+        Some("") | None => operand.to_string(),
+        Some(rest) => format!(
+            "{}/{}",
+            operand.trim_end_matches('/'),
+            rest.trim_start_matches('/')
+        ),
+    }
+}
+
+/// One line of `chmod -v`: `mode of 'f' changed from 0644 (rw-r--r--) to
+/// 0600 (rw-------)`, or `... retained as ...`.
+fn mode_report(shown: &str, old: u32, new: u32) -> String {
+    use crate::utilities::files::list::permission_string;
+    let (old, new) = (old & 0o7777, new & 0o7777);
+    if old == new {
+        format!(
+            "mode of '{shown}' retained as {new:04o} ({})\n",
+            permission_string(new)
+        )
+    } else {
+        format!(
+            "mode of '{shown}' changed from {old:04o} ({}) to {new:04o} ({})\n",
+            permission_string(old),
+            permission_string(new)
+        )
+    }
 }
 
 fn walk_paths(vfs: &goccia_vfs::Vfs, path: &VfsPath) -> Vec<VfsPath> {

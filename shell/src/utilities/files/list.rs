@@ -20,13 +20,20 @@ struct Entry {
 }
 
 pub(crate) fn mode_string(node: &Node) -> String {
-    let mode = node.meta().mode;
     let mut out = String::with_capacity(10);
     out.push(match node.node_type() {
         NodeType::Directory => 'd',
         NodeType::Symlink => 'l',
         NodeType::File => '-',
     });
+    out.push_str(&permission_string(node.meta().mode));
+    out
+}
+
+/// The nine permission letters of `mode`, as `ls -l` and `chmod -v` show
+/// them (`rwxr-x---`).
+pub(crate) fn permission_string(mode: u32) -> String {
+    let mut out = String::with_capacity(9);
     // setuid, setgid and sticky show in the execute column: lower case
     // over an execute bit, upper case without one.
     for (shift, special, letter) in [(6, 0o4000, 's'), (3, 0o2000, 's'), (0, 0o1000, 't')] {

@@ -143,15 +143,27 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
                 continue;
             }
         };
+        // `-p` removes the operand's own parents as written (`a/b/c`,
+        // then `a/b`, then `a`), and `-v` names each so.
+        let mut shown = operand.clone();
+        let mut parent = false;
         loop {
+            if parsed.has('v')
+                && let Err(error) =
+                    shell.write_stdout(format!("rmdir: removing directory, '{shown}'\n").as_bytes())
+            {
+                return shell.io_status("rmdir", error);
+            }
             let result = shell.context().vfs.lock().remove_dir(&path);
             if let Err(error) = result {
                 if !(error.errno == Errno::NotEmpty && parsed.has('I')) {
+                    // GNU's words for a parent `-p` could not remove.
+                    let what = if parent { "directory " } else { "" };
                     status = shell.fail_fs(
                         "rmdir",
-                        operand,
+                        &shown,
                         &error,
-                        |reason| format!("failed to remove '{operand}': {reason}"),
+                        |reason| format!("failed to remove {what}'{shown}': {reason}"),
                         1,
                     );
                 }
@@ -160,8 +172,16 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
             if !parsed.has('p') {
                 break;
             }
+            let Some((head, _)) = shown.trim_end_matches('/').rsplit_once('/') else {
+                break;
+            };
+            let head = head.trim_end_matches('/');
             match path.parent() {
-                Some(parent) if !parent.is_root() && parent != *shell.cwd() => path = parent,
+                Some(above) if !head.is_empty() && !above.is_root() => {
+                    shown = head.to_string();
+                    path = above;
+                    parent = true;
+                }
                 _ => break,
             }
         }

@@ -165,7 +165,106 @@ fn xargs_items(text: &str) -> Vec<String> {
     items
 }
 
+/// `xargs`'s options one to an argument, as GNU's getopt reads them:
+/// clustered flags split (`-r0` is `-r -0`), a value given in the same
+/// word kept there (`-n1`), `-i[R]` as `-I R` (default `{}`) and `-l[N]`
+/// as `-L N` (default 1). Reading stops at the command.
+fn xargs_options(args: &[String]) -> Vec<String> {
+    let mut out = vec![args[0].clone()];
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        if !arg.starts_with('-') || arg == "-" || arg.starts_with("--") {
+            if arg.starts_with("--") && arg != "--" {
+                out.push(arg.clone());
+                index += 1;
+                continue;
+            }
+            out.extend_from_slice(&args[index..]);
+            return out;
+        }
+        let letters = &arg[1..];
+        for (at, letter) in letters.char_indices() {
+            let rest = &letters[at + letter.len_utf8()..];
+            match letter {
+                '0' | 't' | 'r' | 'x' | 'p' => out.push(format!("-{letter}")),
+                'n' | 'L' | 'I' | 'd' | 'P' | 's' => {
+                    out.push(format!("-{letter}"));
+                    if rest.is_empty() {
+                        index += 1;
+                        if let Some(value) = args.get(index) {
+                            out.push(value.clone());
+                        }
+                    } else {
+                        out.push(rest.to_string());
+                    }
+                    break;
+                }
+                'i' => {
+                    out.push("-I".to_string());
+                    out.push(if rest.is_empty() { "{}" } else { rest }.to_string());
+                    break;
+                }
+                'l' => {
+                    out.push("-L".to_string());
+                    out.push(if rest.is_empty() { "1" } else { rest }.to_string());
+                    break;
+                }
+                // Unknown: the whole word, for the error to name.
+                _ => {
+                    out.push(format!("-{}", &letters[at..]));
+                    break;
+                }
+            }
+        }
+        index += 1;
+    }
+    out
+}
+
+/// The input of `xargs -L`: its logical lines (a line ending in a blank
+/// goes on to the next), each as its items; blank lines are none.
+fn xargs_lines(text: &str) -> Vec<Vec<String>> {
+    let mut lines = Vec::new();
+    let mut logical = String::new();
+    for line in text.split('\n') {
+        logical.push_str(line);
+        if line.ends_with([' ', '\t']) {
+            logical.push(' ');
+            continue;
+        }
+        let items = xargs_items(&logical);
+        if !items.is_empty() {
+            lines.push(items);
+        }
+        logical.clear();
+    }
+    let items = xargs_items(&logical);
+    if !items.is_empty() {
+        lines.push(items);
+    }
+    lines
+}
+
+/// A word of `xargs -t`'s trace: bare when the shell would read it back
+/// as is, else quoted (GNU quotes what needs it).
+fn traced(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:@%,+=^-".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        if word.chars().any(crate::printf::needs_ansi_c) {
+            crate::printf::ansi_c_quote(word)
+        } else {
+            format!("'{}'", word.replace('\'', "'\\''"))
+        }
+    }
+}
+
 pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
+    let args = &xargs_options(args)[..];
     let mut max_args: Option<usize> = None;
     let mut max_lines: Option<usize> = None;
     let mut replace: Option<String> = None;
@@ -210,7 +309,19 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
                 delimiter = crate::escape::printf_format(&arg[2..]).0.chars().next()
             }
             _ if arg.starts_with('-') && arg.len() > 1 => {
-                return Ok(shell.fail_command("xargs", &format!("invalid option -- '{}'\nUsage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...", &arg[1..]), 1));
+                let named = if arg.starts_with("--") {
+                    format!("unrecognized option '{arg}'")
+                } else {
+                    format!(
+                        "invalid option -- '{}'",
+                        arg[1..].chars().next().unwrap_or('-')
+                    )
+                };
+                return Ok(shell.fail_command(
+                    "xargs",
+                    &format!("{named}\nTry 'xargs --help' for more information."),
+                    1,
+                ));
             }
             _ => break,
         }
@@ -265,6 +376,24 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
                     .collect()
             })
             .collect()
+    } else if let (Some(lines), None, None) = (max_lines, max_args, delimiter) {
+        let groups = xargs_lines(&input);
+        if groups.is_empty() {
+            if no_run_empty {
+                Vec::new()
+            } else {
+                vec![command.clone()]
+            }
+        } else {
+            groups
+                .chunks(lines.max(1))
+                .map(|chunk| {
+                    let mut words = command.clone();
+                    words.extend(chunk.iter().flatten().cloned());
+                    words
+                })
+                .collect()
+        }
     } else {
         let size = max_args.or(max_lines).unwrap_or(usize::MAX).max(1);
         if items.is_empty() {
@@ -287,7 +416,8 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut status = 0;
     for words in batches {
         if trace {
-            shell.write_stderr(format!("{}\n", words.join(" ")).as_bytes());
+            let shown: Vec<String> = words.iter().map(|word| traced(word)).collect();
+            shell.write_stderr(format!("{}\n", shown.join(" ")).as_bytes());
         }
         let mut child = shell.child_process();
         if let Some(name) = &slot_var {

@@ -161,10 +161,15 @@ pub(crate) fn filter_lines(
 
 /// `-5` as `-n 5` (the obsolete form head and tail accept).
 pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
+    // `-5` is the obsolete `-n 5`, unless it is the value of an option
+    // before it (`head -n -5`: all but the last five lines).
+    let is_value =
+        |i: usize| i > 0 && matches!(args[i - 1].as_str(), "-n" | "-c" | "--lines" | "--bytes");
     args.iter()
         .enumerate()
         .flat_map(|(i, a)| {
             if i > 0
+                && !is_value(i)
                 && a.len() > 1
                 && a.starts_with('-')
                 && a[1..].chars().all(|c| c.is_ascii_digit())

@@ -1,0 +1,24 @@
+//! What people type with `find … | xargs …` and friends (issue 49, items
+//! 2 and 4): verbose and report flags as GNU words them, xargs's
+//! clustered and old-style options, `head` with a negative count.
+//! `2>&1` where the message is the behaviour.
+
+pub const CASES: &[&str] = &[
+    // chmod -v / -c: changed and retained, recursive names as given.
+    r#"chmod -v 600 data/words.txt; chmod -v 600 data/words.txt; chmod -c 600 data/words.txt; chmod -c u+x data/words.txt; echo "st $?""#,
+    // (one file a folder: GNU walks a folder in the order the file system
+    // lists it, which differs from one file system to the next)
+    r#"mkdir -p t/u; touch t/u/f; chmod -Rv go-r t; chmod -R -c 755 t/; chmod -vc a+rwx,o-w data/numbers.txt; chmod -v 4755 data/numbers.txt; chmod -v 1777 notes"#,
+    r#"chmod -v 600 nosuch data/words.txt 2>&1; echo "st $?"; chmod -fv 600 nosuch; echo "st $?""#,
+    // rmdir -v, with -p naming each parent as written.
+    r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
+    r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,
+    // xargs: clustered flags, -i and -l, -t tracing to stderr, -r.
+    r#"printf 'x\0y z\0' | xargs -r0 echo got; printf '' | xargs -r echo nothing; echo "st $?"; printf 'a\nb\n' | xargs -i echo "[{}]""#,
+    r#"printf 'a\nb c\nd\n' | xargs -l echo line; printf 'a\nb\n' | xargs -iX echo X-X; printf '1 2 3 4 5\n' | xargs -rn2 echo; printf 'a b\n' | xargs -t echo 2>&1"#,
+    r#"printf 'k\n' | xargs -tI{} echo '<{}>' 2>&1; printf 'a b c\n' | xargs -tn1 echo 2>&1; echo x | xargs -z echo 2>&1; echo "st $?""#,
+    // head: all but the last lines or bytes.
+    r#"seq 7 | head -n -5; seq 3 | head -n -5; echo "st $?"; printf 'abcdef' | head -c -2; echo; head -n -2 data/words.txt; seq 12 | head -3"#,
+    // cp -v and mv -v, and a copy onto itself through its folder.
+    r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
+];
