@@ -19,6 +19,9 @@ pub struct PatchOptions {
     pub strip: usize,
     /// The folder the stripped paths are relative to.
     pub base: VfsPath,
+    /// The one file the patch applies to, whatever names it gives (GNU
+    /// `patch FILE`): a patch of several files is refused with it.
+    pub file: Option<VfsPath>,
 }
 
 impl Default for PatchOptions {
@@ -27,6 +30,7 @@ impl Default for PatchOptions {
         PatchOptions {
             strip: 1,
             base: VfsPath::root(),
+            file: None,
         }
     }
 }
@@ -61,6 +65,12 @@ pub enum PatchError {
         path: String,
         /// Components stripped.
         strip: usize,
+    },
+    /// A file to patch was named, and the patch changes several.
+    #[error("the patch changes {count} files, and a file operand names one")]
+    SeveralFiles {
+        /// How many the patch changes.
+        count: usize,
     },
     /// A binary patch: not supported.
     #[error("{path}: binary patches cannot be applied (only text hunks)")]
@@ -103,6 +113,11 @@ pub fn apply_patch(
     if sections.is_empty() {
         return Err(PatchError::Empty);
     }
+    if options.file.is_some() && sections.len() > 1 {
+        return Err(PatchError::SeveralFiles {
+            count: sections.len(),
+        });
+    }
     let mut staged = vfs.clone();
     let mut patched = Vec::with_capacity(sections.len());
     for section in &sections {
@@ -118,6 +133,9 @@ fn apply_section(
     options: &PatchOptions,
 ) -> Result<PatchedFile, PatchError> {
     let resolve = |name: &str| -> Result<VfsPath, PatchError> {
+        if let Some(file) = &options.file {
+            return Ok(file.clone());
+        }
         let bad = || PatchError::BadPath {
             path: name.to_string(),
             strip: options.strip,
@@ -462,6 +480,28 @@ mod tests {
     }
 
     #[test]
+    fn a_named_file_takes_the_patch_whatever_it_names_but_only_one() {
+        let mut fs = Vfs::new(Quota::UNLIMITED);
+        fs.write_file(&p("/mine"), "old\n").unwrap();
+        let patch = "--- a/elsewhere\n+++ b/elsewhere\n@@ -1 +1 @@\n-old\n+new\n";
+        let options = PatchOptions {
+            file: Some(p("/mine")),
+            ..PatchOptions::default()
+        };
+        let patched = apply_patch(&mut fs, patch, &options).unwrap();
+        assert_eq!(patched[0].path, p("/mine"));
+        assert_eq!(fs.read_file(&p("/mine")).unwrap(), "new\n");
+        assert!(fs.lookup(&p("/elsewhere")).is_err());
+        let two = format!("{patch}{}", patch.replace("elsewhere", "other"));
+        let refused = apply_patch(&mut fs, &two, &options).unwrap_err();
+        assert!(
+            matches!(refused, PatchError::SeveralFiles { count: 2 }),
+            "{refused}"
+        );
+        assert_eq!(fs.read_file(&p("/mine")).unwrap(), "new\n");
+    }
+
+    #[test]
     fn paths_strip_like_patch_p_and_resolve_from_the_base() {
         let mut fs = Vfs::new(Quota::UNLIMITED);
         fs.mkdir_all(&p("/work/src")).unwrap();
@@ -470,6 +510,7 @@ mod tests {
         let options = PatchOptions {
             strip: 0,
             base: p("/work"),
+            file: None,
         };
         apply_patch(&mut fs, patch, &options).unwrap();
         assert_eq!(fs.read_file(&p("/work/src/x")).unwrap(), "new\n");
@@ -478,6 +519,7 @@ mod tests {
         let options = PatchOptions {
             strip: 1,
             base: p("/work"),
+            file: None,
         };
         apply_patch(&mut fs, patch, &options).unwrap();
         assert_eq!(fs.read_file(&p("/work/n")).unwrap(), "made\n");

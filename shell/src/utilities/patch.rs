@@ -1,4 +1,6 @@
-//! `patch`: applies a unified patch (from stdin or `-i FILE`) to the VFS,
+//! `patch`: applies a unified patch (from stdin, `-i FILE` or a second
+//! operand) to the VFS — to the files it names, or to the one file a first
+//! operand names (GNU's `patch FILE < PATCH`) —
 //! all or nothing (GNU patch applies file by file; a sandbox prefers
 //! nothing to half). The hunks are applied by `goccia_vfs::apply_patch`.
 //!
@@ -51,9 +53,29 @@ pub fn patch(shell: &mut Shell, args: &[String]) -> ExecResult {
             },
         }
     }
-    if let Some(extra) = parsed.operands.first() {
-        let message = format!("extra operand '{extra}' (name the patch with -i)");
-        return usage(shell, "patch", &message, 2);
+    // GNU's `patch [FILE [PATCHFILE]]`: the file every hunk applies to,
+    // then where the patch is read from.
+    let mut file = None;
+    match &parsed.operands[..] {
+        [] => {}
+        [original, rest @ ..] => {
+            match base.resolve(original) {
+                Ok(path) => file = Some(path),
+                Err(error) => {
+                    return Ok(shell.fail_command("patch", &format!("{original}: {error}"), 2));
+                }
+            }
+            match rest {
+                [] => {}
+                [patch_file] if !parsed.values.iter().any(|(flag, _)| *flag == 'i') => {
+                    input = patch_file.clone();
+                }
+                [extra, ..] => {
+                    let message = format!("extra operand '{extra}'");
+                    return usage(shell, "patch", &message, 2);
+                }
+            }
+        }
     }
     let Ok(mut source) = open_source(shell, "patch", &input) else {
         return Ok(2);
@@ -66,7 +88,7 @@ pub fn patch(shell: &mut Shell, args: &[String]) -> ExecResult {
         return Ok(shell.fail_command("patch", "the patch is not text", 2));
     };
     let dry_run = parsed.flags.contains(&'D');
-    let options = PatchOptions { strip, base };
+    let options = PatchOptions { strip, base, file };
     let outcome = {
         let mut vfs = shell.context().vfs.lock();
         if dry_run {
@@ -100,7 +122,10 @@ pub fn patch(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         Err(error) => {
             let status = match error {
-                PatchError::Malformed { .. } | PatchError::Empty | PatchError::BadPath { .. } => 2,
+                PatchError::Malformed { .. }
+                | PatchError::Empty
+                | PatchError::BadPath { .. }
+                | PatchError::SeveralFiles { .. } => 2,
                 _ => 1,
             };
             Ok(shell.fail_command("patch", &format!("{error}; nothing was changed"), status))

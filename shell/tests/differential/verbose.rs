@@ -1,6 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
-//! clustered and old-style options, `head` with a negative count.
+//! clustered and old-style options, `head` with a negative count, and
+//! `patch FILE` (item 7).
 //! `2>&1` where the message is the behaviour.
 
 pub const CASES: &[&str] = &[
@@ -19,6 +20,13 @@ pub const CASES: &[&str] = &[
     r#"printf 'k\n' | xargs -tI{} echo '<{}>' 2>&1; printf 'a b c\n' | xargs -tn1 echo 2>&1; echo x | xargs -z echo 2>&1; echo "st $?""#,
     // head: all but the last lines or bytes.
     r#"seq 7 | head -n -5; seq 3 | head -n -5; echo "st $?"; printf 'abcdef' | head -c -2; echo; head -n -2 data/words.txt; seq 12 | head -3"#,
+    // patch FILE < PATCH and patch FILE PATCHFILE: the file named, whatever the patch names.
+    r#"sed 's/an/AN/' data/words.txt > w2; diff -u data/words.txt w2 > p.diff; cp data/words.txt mine; patch mine < p.diff; echo "st $?"; cat mine; cp data/words.txt other; patch -s other p.diff; echo "st $?"; diff other w2 && echo same"#,
+    r#"printf 'a
+b
+' > f; printf 'a
+B
+' > g; diff -u f g > p.diff; cp f x; patch x p.diff extra 2>/dev/null; echo "st $?"; cat x"#,
     // cp -v and mv -v, and a copy onto itself through its folder.
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
 ];
