@@ -50,6 +50,7 @@ fn child_spawn(c: &mut Criterion) {
             }),
             timeout: None,
             policy: None,
+            inline_source: None,
         };
         group.bench_function(format!("spawn + run + diff, seeded with {label}"), |b| {
             b.iter(|| {

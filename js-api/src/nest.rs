@@ -42,6 +42,10 @@ pub struct ScriptRequest {
     pub timeout: Option<Duration>,
     /// A narrower write policy mode for the run (never a wider one).
     pub policy: Option<PolicyMode>,
+    /// The entry's source given inline (`goccia --eval`): `entry` then
+    /// only names it (its folder is where relative imports start), and it
+    /// is never written to the VFS.
+    pub inline_source: Option<String>,
 }
 
 fn policy_named(name: &str, what: &str) -> Result<PolicyMode, String> {
@@ -50,7 +54,7 @@ fn policy_named(name: &str, what: &str) -> Result<PolicyMode, String> {
 }
 
 /// The shell builtin's usage line.
-pub const LAUNCHER_USAGE: &str = "usage: goccia [--sandbox] [--seed <from>[=<to>]]... [--diff] [--diff-format json|unified] [--timeout ms] [--policy mode] <path>";
+pub const LAUNCHER_USAGE: &str = "usage: goccia [--sandbox] [--seed <from>[=<to>]]... [--diff] [--diff-format json|unified] [--timeout ms] [--policy mode] (<path> | --eval <code> [<name>])";
 
 impl ScriptRequest {
     /// Reads `runScript(entry, options)`'s options (JSON text from the JS
@@ -123,6 +127,7 @@ impl ScriptRequest {
         let mut diff = None;
         let mut timeout = None;
         let mut policy = None;
+        let mut inline_source = None;
         let mut index = 1;
         while index < args.len() {
             let arg = args[index].as_str();
@@ -164,6 +169,7 @@ impl ScriptRequest {
                     timeout = Some(Duration::from_millis(ms));
                 }
                 "--policy" => policy = Some(policy_named(&take()?, "--policy")?),
+                "--eval" => inline_source = Some(take()?),
                 "--" => {
                     index += 1;
                     break;
@@ -176,6 +182,10 @@ impl ScriptRequest {
             index += 1;
         }
         let entry = match &args[index.min(args.len())..] {
+            // Named as node names it, in the caller's folder; a name
+            // given with the code says where it is and which kind of
+            // module (`[eval].mjs`, `[eval].cjs`).
+            [] if inline_source.is_some() => "[eval].js".to_string(),
             [entry] => entry.clone(),
             [] => return Err("missing the script path".to_string()),
             [_, extra, ..] => {
@@ -186,6 +196,7 @@ impl ScriptRequest {
         };
         let mut request = ScriptRequest::assemble(entry, sandbox, seeds, diff, timeout);
         request.policy = policy;
+        request.inline_source = inline_source;
         Ok(request)
     }
 
@@ -204,6 +215,7 @@ impl ScriptRequest {
             child,
             timeout,
             policy: None,
+            inline_source: None,
         }
     }
 }

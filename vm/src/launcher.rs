@@ -68,7 +68,9 @@ impl ScriptLauncher for Nester {
         let _policy = goccia_vfs::policy::Scope::enter_if(policy);
         let result =
             nested.run_request(&request, &parent, output, Arc::new(Mutex::new(Some(copy))));
-        if let Some(error) = &result.error {
+        // A deliberate `process.exit(n)` is the status, not an error.
+        let exited = format!("process.exit({})", result.exit_code);
+        if let Some(error) = result.error.as_ref().filter(|error| **error != exited) {
             shell.write_stderr(format!("goccia: {error}\n").as_bytes());
         }
         if let Some(changes) = &result.changes

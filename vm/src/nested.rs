@@ -128,6 +128,7 @@ impl Nester {
             parent,
             timeout: request.timeout,
             output,
+            inline: request.inline_source.as_deref().map(std::sync::Arc::from),
         };
         let result = match &request.child {
             None => run.shared(entry, shell),
@@ -150,6 +151,8 @@ struct NestedRun<'a> {
     parent: &'a ParentState,
     timeout: Option<Duration>,
     output: Output,
+    /// The entry's source, when given inline.
+    inline: Option<std::sync::Arc<str>>,
 }
 
 impl NestedRun<'_> {
@@ -197,7 +200,7 @@ impl NestedRun<'_> {
             depth: self.nester.depth,
             shell: Some(shell),
             memory: self.nester.memory.clone(),
-            inline_source: None,
+            inline_source: self.inline.clone(),
         })
     }
 }

@@ -261,3 +261,67 @@ fn buffers_and_hashes_agree_with_known_vectors() {
              aGVsbG8= hello\n",
         );
 }
+
+/// `node` in the shell, as models type it (issue 49 item 8): a file, `-e`,
+/// `-p`, a script on stdin and `--input-type=module` print what the
+/// machine's Node prints for the same lines; `command -v` finds it.
+#[test]
+fn node_in_the_shell_runs_the_sandboxes_javascript_as_node_would() {
+    let project = Project::new();
+    project.write("s.js", "console.log(2 + 2, [1, { a: 2 }]);\n");
+    let lines = [
+        "node s.js",
+        "node -e 'console.log(3)'",
+        "node -p '1 + 4'",
+        "node -p '[1, {a: 2}, \"x\"]'",
+        "node --print 'typeof require'",
+        "echo 'console.log(\"from stdin\")' | node",
+        "echo 'console.log(\"dash\")' | node -",
+        "node --input-type=module -e 'import os from \"os\"; console.log(typeof os.platform)'",
+        "node -e 'process.exit(3)'; echo \"st $?\"",
+    ];
+    let script = lines.join("\n");
+    let oracle = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(project.path())
+        .output()
+        .expect("the machine's bash and node");
+    let ours = project.goccia(&[
+        "shell",
+        "--seed",
+        ".=/work",
+        "-c",
+        &format!("cd /work\n{script}"),
+    ]);
+    assert_eq!(
+        ours.stdout,
+        String::from_utf8_lossy(&oracle.stdout),
+        "{}",
+        ours.stderr
+    );
+    let found = project.goccia(&["shell", "-c", "command -v node; type -t node"]);
+    assert!(found.stdout.ends_with("node\nfile\n"), "{}", found.stdout);
+}
+
+/// What the sandbox's `node` and `npm` cannot do is said plainly, with a
+/// status of its own; a host command of the same name comes first.
+#[test]
+fn npm_and_node_say_what_they_cannot_do() {
+    let project = Project::new();
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        "npm install left-pad; echo \"st $?\"; npx cowsay; echo \"st $?\"",
+    ]);
+    run.stdout_is("st 1\nst 1\n")
+        .stderr_has("npm: packages cannot be installed in the sandbox")
+        .stderr_has("--host-command npx");
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        "node --inspect x.js; echo \"st $?\"; node x.js a; echo \"st $?\"",
+    ]);
+    run.stdout_is("st 9\nst 9\n")
+        .stderr_has("node: bad option: --inspect")
+        .stderr_has("arguments after the script are not passed to it");
+}

@@ -18,6 +18,7 @@ pub mod input;
 pub mod jq;
 pub mod matcher;
 pub mod net;
+pub mod node;
 pub mod numbers;
 pub mod output;
 pub mod patch;
