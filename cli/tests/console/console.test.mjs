@@ -231,6 +231,68 @@ test("one escalation approved, another denied from the keyboard: the calls finis
   await context.close();
 });
 
+/** WCAG contrast ratio of an element's text against the background it
+ * sits on (the nearest ancestor with an opaque one). */
+function contrastOf(selector) {
+  const parse = (text) => text.match(/[\d.]+/g).map(Number);
+  const luminance = ([r, g, b]) => {
+    const channel = (c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const node = document.querySelector(selector);
+  if (!node) return null;
+  let back = node;
+  let background = [255, 255, 255];
+  while (back) {
+    const color = parse(getComputedStyle(back).backgroundColor);
+    if (color.length < 4 || color[3] > 0) {
+      if (color.length >= 3 && !(color.length === 4 && color[3] === 0)) {
+        background = color.slice(0, 3);
+        break;
+      }
+    }
+    back = back.parentElement;
+  }
+  const text = luminance(parse(getComputedStyle(node).color).slice(0, 3));
+  const ground = luminance(background);
+  return (Math.max(text, ground) + 0.05) / (Math.min(text, ground) + 0.05);
+}
+
+test("text keeps a contrast of 4.5:1 or more (WCAG AA)", async () => {
+  const { context, page } = await newPage({ viewport: { width: 1280, height: 900 } });
+  await signIn(page, admin);
+  await page.getByText(/^Live · /).waitFor();
+  const session = await openSession();
+  await page.getByRole("button", { name: `Show session ${session.id}` }).click();
+  await shell(session, "echo hello; exit 2");
+  await page.locator("#timeline .failed").waitFor();
+  const pending = shell(session,
+    "printf 'x\\n' | escalate --mode workspace-write --justification 'contrast' -- tee /w/a.txt");
+  const card = page.locator("#escalations li");
+  await card.waitFor();
+  for (const selector of [
+    "body", ".bar h1", "#status", "h2", ".hint", "#sessions td", ".link", "#timeline .failed",
+    "pre.excerpt", ".card p", ".card button", ".card button.deny", "label",
+  ]) {
+    const ratio = await page.evaluate(contrastOf, selector);
+    assert.ok(ratio !== null, `${selector} is on the page`);
+    assert.ok(ratio >= 4.5, `${selector}: contrast ${ratio.toFixed(2)}:1`);
+  }
+  await card.getByRole("button", { name: /^Approve/ }).click();
+  await pending;
+  // The diff's added and removed lines, once drawn.
+  const line = page.locator("#diff .line.add");
+  await line.first().waitFor();
+  for (const selector of ["#diff .line.add", "#diff .line.del", "#diff .line.at"]) {
+    const ratio = await page.evaluate(contrastOf, selector);
+    assert.ok(ratio >= 4.5, `${selector}: contrast ${ratio.toFixed(2)}:1`);
+  }
+  await context.close();
+});
+
 test("usable at a phone's width", async () => {
   const { context, page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signIn(page, admin);
