@@ -206,13 +206,15 @@ const NON_WRITERS: &[&str] = &[
     "nproc",
     "envsubst",
     "ps",
+    "npm",
+    "npx",
 ];
 
 /// Commands that run other commands or scripts, which are checked
 /// themselves (`goccia` is tested below, with a script that writes).
 const RUNNERS: &[&str] = &[
     "eval", "source", ".", "command", "builtin", "exec", "bash", "sh", "env", "timeout", "xargs",
-    "goccia", "escalate", "gawk", "mawk", "nohup", "time", "compgen", "fc",
+    "goccia", "escalate", "gawk", "mawk", "nohup", "time", "compgen", "fc", "node",
 ];
 
 /// Commands that write what they download: they need a server the
@@ -733,7 +735,7 @@ fn denials_and_escalations_are_audited() {
 }
 
 #[test]
-fn dollar_and_the_goccia_builtin_are_fenced_too() {
+fn dollar_the_goccia_builtin_and_node_are_fenced_too() {
     let sandbox = seeded(Sandbox::builder().policy(PolicyMode::ReadOnly));
     let run = sandbox.run_shell("goccia /w.js").unwrap();
     assert_ne!(run.exit_code, 0);
@@ -746,5 +748,18 @@ fn dollar_and_the_goccia_builtin_are_fenced_too() {
         .run_code("import { $ } from 'goccia'; const r = await $`mkdir /d/m`.nothrow().quiet(); console.log(r.exitCode, r.stderr);")
         .unwrap();
     assert_eq!(run.stdout_text(), format!("1 mkdir: /d/m: {READ_ONLY}\n\n"));
+    // `node` runs through the same launcher: a file, and code given inline.
+    for line in [
+        "node /w.js",
+        "node -e \"require('fs').writeFileSync('/d/e.txt', 'x')\"",
+    ] {
+        let run = sandbox.run_shell(line).unwrap();
+        assert_ne!(run.exit_code, 0, "{line}");
+        assert!(
+            run.stderr_text().contains("FS_SANDBOX_DENIED"),
+            "{line}: {}",
+            run.stderr_text()
+        );
+    }
     assert!(sandbox.changes().is_empty());
 }
