@@ -47,8 +47,12 @@ fn allowed(file: &Path, flag: &str) -> bool {
                 "--timeout",
                 "--sandbox",
                 "--policy",
+                "--eval",
             ]
             .contains(&flag))
+        // The shell's `node` takes Node's own `--eval` and hands it to the
+        // shell's `goccia`, which spells it as `goccia run` does.
+        || (file.ends_with("shell/src/utilities/node.rs") && flag == "--eval")
         // The shell's `escalate` builtin has its own `--mode` (docs/policy.md).
         || (file.ends_with("shell/src/builtins/escalate.rs") && flag == "--mode")
         // wget has its own `--timeout` (accepted and ignored: the run's
