@@ -18,6 +18,10 @@ pub const CASES: &[&str] = &[
     r#"printf 'x\0y z\0' | xargs -r0 echo got; printf '' | xargs -r echo nothing; echo "st $?"; printf 'a\nb\n' | xargs -i echo "[{}]""#,
     r#"printf 'a\nb c\nd\n' | xargs -l echo line; printf 'a\nb\n' | xargs -iX echo X-X; printf '1 2 3 4 5\n' | xargs -rn2 echo; printf 'a b\n' | xargs -t echo 2>&1"#,
     r#"printf 'k\n' | xargs -tI{} echo '<{}>' 2>&1; printf 'a b c\n' | xargs -tn1 echo 2>&1; echo x | xargs -z echo 2>&1; echo "st $?""#,
+    // xargs -E/-e: input ends at that word; no effect with -0 (a warning).
+    r#"printf 'a b STOP c\nd\n' | xargs -E STOP echo; printf 'l1\nl2\n' | xargs -E l2 echo; printf 'a\nSTOP\nb\n' | xargs -eSTOP echo; printf 'x y\n' | xargs -E '' echo; printf 'a\0END\0b\0' | xargs -0 -E END echo 2>&1"#,
+    // awk prints an integral number as an integer, however large (gawk).
+    r#"awk 'BEGIN { print 1e17, -1e17, 1e30, 2^63, 2^53 + 1, 1e16 * 10, 0.1 * 3, 123456789012; OFS = "-"; $0 = "a b c"; $1 = $1; print }'"#,
     // head: all but the last lines or bytes.
     r#"seq 7 | head -n -5; seq 3 | head -n -5; echo "st $?"; printf 'abcdef' | head -c -2; echo; head -n -2 data/words.txt; seq 12 | head -3"#,
     // patch FILE < PATCH and patch FILE PATCHFILE: the file named, whatever the patch names.

@@ -104,6 +104,11 @@ pub fn number_to_string(n: f64, format: &str) -> String {
     if n == n.trunc() && n.abs() < 1e16 {
         return format!("{}", n as i64);
     }
+    // gawk prints an integral value as an integer whatever its size: the
+    // double's exact decimal digits (1e30 is 1000000000000000019884624838656).
+    if n == n.trunc() {
+        return format!("{n:.0}");
+    }
     super::format::sprintf_number(format, n)
 }
 

@@ -187,7 +187,7 @@ fn xargs_options(args: &[String]) -> Vec<String> {
             let rest = &letters[at + letter.len_utf8()..];
             match letter {
                 '0' | 't' | 'r' | 'x' | 'p' => out.push(format!("-{letter}")),
-                'n' | 'L' | 'I' | 'd' | 'P' | 's' => {
+                'n' | 'L' | 'I' | 'd' | 'P' | 's' | 'E' => {
                     out.push(format!("-{letter}"));
                     if rest.is_empty() {
                         index += 1;
@@ -202,6 +202,12 @@ fn xargs_options(args: &[String]) -> Vec<String> {
                 'i' => {
                     out.push("-I".to_string());
                     out.push(if rest.is_empty() { "{}" } else { rest }.to_string());
+                    break;
+                }
+                // `-e[EOF]`: `-E EOF`, none given turning it off.
+                'e' => {
+                    out.push("-E".to_string());
+                    out.push(rest.to_string());
                     break;
                 }
                 'l' => {
@@ -245,6 +251,31 @@ fn xargs_lines(text: &str) -> Vec<Vec<String>> {
     lines
 }
 
+/// `xargs` input up to the first blank-separated word equal to `end`.
+fn before_end_of_input(input: &str, end: &str) -> String {
+    let mut kept = String::new();
+    for line in input.split_inclusive('\n') {
+        let mut words = line
+            .split([' ', '\t', '\n'])
+            .filter(|word| !word.is_empty());
+        if let Some(at) = words.position(|word| word == end) {
+            let mut taken = line
+                .split([' ', '\t', '\n'])
+                .filter(|word| !word.is_empty())
+                .take(at)
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !taken.is_empty() {
+                taken.push('\n');
+            }
+            kept.push_str(&taken);
+            return kept;
+        }
+        kept.push_str(line);
+    }
+    kept
+}
+
 /// A word of `xargs -t`'s trace: bare when the shell would read it back
 /// as is, else quoted (GNU quotes what needs it).
 fn traced(word: &str) -> String {
@@ -271,6 +302,7 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut delimiter: Option<char> = None;
     let mut trace = false;
     let mut no_run_empty = false;
+    let mut end_of_input: Option<String> = None;
     let mut slot_var: Option<String> = None;
     let mut index = 1;
     while let Some(arg) = args.get(index) {
@@ -292,6 +324,10 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
                 })
             }
             "-0" | "--null" => delimiter = Some('\0'),
+            "-E" => end_of_input = value(&mut index).filter(|text| !text.is_empty()),
+            _ if arg.starts_with("--eof=") => {
+                end_of_input = Some(arg["--eof=".len()..].to_string()).filter(|t| !t.is_empty())
+            }
             "-t" | "--verbose" => trace = true,
             "-r" | "--no-run-if-empty" => no_run_empty = true,
             "-P" | "-s" | "--max-procs" | "--max-chars" => {
@@ -341,6 +377,17 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         input = crate::raw::decode_vec(bytes);
     }
+    // `-E EOF`: input ends at the first word that is EOF (a delimiter
+    // given with -0 or -d turns it off, as in GNU xargs).
+    if let Some(end) = end_of_input.as_deref() {
+        if delimiter.is_none() {
+            input = before_end_of_input(&input, end);
+        } else {
+            shell.write_stderr(
+                b"xargs: warning: the -E option has no effect if -0 or -d is used.\n\n",
+            );
+        }
+    }
     let items: Vec<String> = if replace.is_some() {
         let lines: Vec<String> = match delimiter {
             Some(d) => input.split(d).map(str::to_string).collect(),
@@ -376,9 +423,17 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
                     .collect()
             })
             .collect()
-    } else if let (Some(lines), None, None) = (max_lines, max_args, delimiter) {
-        let groups = xargs_lines(&input);
+    } else {
+        // Each run takes up to `size` groups: lines with -L, else items.
+        let (groups, size) = match (max_lines, max_args, delimiter) {
+            (Some(lines), None, None) => (xargs_lines(&input), lines),
+            _ => (
+                items.into_iter().map(|item| vec![item]).collect(),
+                max_args.or(max_lines).unwrap_or(usize::MAX),
+            ),
+        };
         if groups.is_empty() {
+            // No input: the command runs once, unless -r.
             if no_run_empty {
                 Vec::new()
             } else {
@@ -386,28 +441,10 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
         } else {
             groups
-                .chunks(lines.max(1))
+                .chunks(size.max(1))
                 .map(|chunk| {
                     let mut words = command.clone();
                     words.extend(chunk.iter().flatten().cloned());
-                    words
-                })
-                .collect()
-        }
-    } else {
-        let size = max_args.or(max_lines).unwrap_or(usize::MAX).max(1);
-        if items.is_empty() {
-            if no_run_empty {
-                Vec::new()
-            } else {
-                vec![command.clone()]
-            }
-        } else {
-            items
-                .chunks(size)
-                .map(|chunk| {
-                    let mut words = command.clone();
-                    words.extend(chunk.iter().cloned());
                     words
                 })
                 .collect()
