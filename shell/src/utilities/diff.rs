@@ -1,5 +1,5 @@
-//! `diff`: normal (default), unified and context-free brief output, over
-//! files or directories (`-r`).
+//! `diff`: normal (default), unified, side-by-side (`-y`) and brief
+//! output, over files or directories (`-r`).
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,8 @@ struct Options {
     ignore_all_space: bool,
     ignore_blank: bool,
     labels: Vec<String>,
+    /// `-y`: the two files side by side, in columns of this total width.
+    side_by_side: Option<SideBySide>,
     /// The run's deadline.
     deadline: Option<Instant>,
 }
@@ -37,7 +39,11 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
         ignore_blank: false,
         deadline: Some(shell.watch().deadline()),
         labels: Vec::new(),
+        side_by_side: None,
     };
+    let mut width = 130;
+    let mut side = SideBySide::default();
+    let mut side_by_side = false;
     let mut operands = Vec::new();
     let mut i = 1;
     while i < args.len() {
@@ -52,6 +58,36 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
             "-w" | "--ignore-all-space" => options.ignore_all_space = true,
             "-B" | "--ignore-blank-lines" => options.ignore_blank = true,
             "-a" | "--text" | "-s" | "--report-identical-files" => {}
+            "-y" | "--side-by-side" => side_by_side = true,
+            "--suppress-common-lines" => side.suppress_common = true,
+            "--left-column" => side.left_column = true,
+            "-W" | "--width" => {
+                i += 1;
+                match args.get(i).and_then(|n| n.parse().ok()) {
+                    Some(n) if n > 0 => width = n,
+                    _ => {
+                        let given = args.get(i).map_or("", String::as_str);
+                        return Ok(shell.fail_command(
+                            "diff",
+                            &format!("invalid width '{given}'"),
+                            2,
+                        ));
+                    }
+                }
+            }
+            _ if arg.starts_with("--width=") || (arg.starts_with("-W") && arg.len() > 2) => {
+                let given = arg.trim_start_matches("--width=").trim_start_matches("-W");
+                match given.parse() {
+                    Ok(n) if n > 0 => width = n,
+                    _ => {
+                        return Ok(shell.fail_command(
+                            "diff",
+                            &format!("invalid width '{given}'"),
+                            2,
+                        ));
+                    }
+                }
+            }
             "-U" => {
                 i += 1;
                 options.unified = args.get(i).and_then(|n| n.parse().ok());
@@ -75,6 +111,10 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
             _ => operands.push(arg.to_string()),
         }
         i += 1;
+    }
+    if side_by_side {
+        side.set_width(width);
+        options.side_by_side = Some(side);
     }
     if operands.len() != 2 {
         let message = if operands.len() < 2 {
@@ -230,6 +270,7 @@ fn compare_files(
     let left_keys: Vec<String> = left_lines.iter().map(|l| normalize(l, options)).collect();
     let right_keys: Vec<String> = right_lines.iter().map(|l| normalize(l, options)).collect();
     if left_keys == right_keys
+        && options.side_by_side.is_none()
         && (options.ignore_case
             || options.ignore_space
             || options.ignore_all_space
@@ -249,6 +290,9 @@ fn compare_files(
         }
     }
     if options.brief {
+        if left_keys == right_keys {
+            return 0;
+        }
         out.push_str(&format!("Files {a} and {b} differ\n"));
         return 1;
     }
@@ -270,6 +314,14 @@ fn compare_files(
             out.push_str("\n\\ No newline at end of file\n");
         }
     };
+    if let Some(side) = &options.side_by_side {
+        side.write(&diff, &left_lines, &right_lines, out);
+        let same = diff
+            .ops()
+            .iter()
+            .all(|op| matches!(op, DiffOp::Equal { .. }));
+        return i32::from(!same);
+    }
     if let Some(context) = options.unified {
         let label_a = options
             .labels
@@ -366,4 +418,184 @@ fn compare_files(
         }
     }
     1
+}
+
+/// `diff -y`'s layout (GNU's side.c): a left column, a gutter holding
+/// the mark (` ` same, `|` changed, `<` left only, `>` right only), and a
+/// right column starting at a tab stop; tabs pad to the columns.
+#[derive(Clone, Copy, Default)]
+struct SideBySide {
+    /// Columns each side may fill.
+    half: usize,
+    /// Where the right column starts.
+    right_at: usize,
+    suppress_common: bool,
+    left_column: bool,
+}
+
+const TAB: usize = 8;
+
+impl SideBySide {
+    /// Columns for a total `width` (`-W`, default 130), as GNU sets them.
+    fn set_width(&mut self, width: usize) {
+        let gutter = 3;
+        let offset = (width + TAB + gutter) / (2 * TAB) * TAB;
+        self.half = offset
+            .saturating_sub(gutter)
+            .min(width.saturating_sub(offset));
+        self.right_at = if self.half > 0 { offset } else { width };
+    }
+
+    fn write(
+        &self,
+        diff: &TextDiff<'_, '_, '_, str>,
+        left: &[&str],
+        right: &[&str],
+        out: &mut String,
+    ) {
+        for op in diff.ops() {
+            match *op {
+                DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => {
+                    if self.suppress_common {
+                        continue;
+                    }
+                    for k in 0..len {
+                        if self.left_column {
+                            self.line(Some(left[old_index + k]), '(', None, out);
+                        } else {
+                            self.line(
+                                Some(left[old_index + k]),
+                                ' ',
+                                Some(right[new_index + k]),
+                                out,
+                            );
+                        }
+                    }
+                }
+                DiffOp::Delete {
+                    old_index, old_len, ..
+                } => {
+                    for line in &left[old_index..old_index + old_len] {
+                        self.line(Some(line), '<', None, out);
+                    }
+                }
+                DiffOp::Insert {
+                    new_index, new_len, ..
+                } => {
+                    for line in &right[new_index..new_index + new_len] {
+                        self.line(None, '>', Some(line), out);
+                    }
+                }
+                DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => {
+                    let paired = old_len.min(new_len);
+                    for k in 0..paired {
+                        self.line(
+                            Some(left[old_index + k]),
+                            '|',
+                            Some(right[new_index + k]),
+                            out,
+                        );
+                    }
+                    for line in &left[old_index + paired..old_index + old_len] {
+                        self.line(Some(line), '<', None, out);
+                    }
+                    for line in &right[new_index + paired..new_index + new_len] {
+                        self.line(None, '>', Some(line), out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One output line.
+    fn line(&self, left: Option<&str>, mark: char, right: Option<&str>, out: &mut String) {
+        let mut newline = false;
+        let mut column = 0;
+        if let Some(text) = left {
+            newline |= text.ends_with('\n');
+            column = half_line(text, self.half, out);
+        }
+        let mut mark = mark;
+        if mark != ' ' {
+            column = pad(column, (self.half + self.right_at - 1) / 2, out) + 1;
+            // A changed pair where one side ends without a newline.
+            if mark == '|'
+                && let Some(text) = right
+                && newline != text.ends_with('\n')
+            {
+                mark = if newline { '/' } else { '\\' };
+            }
+            out.push(mark);
+        }
+        if let Some(text) = right {
+            newline |= text.ends_with('\n');
+            if !text.starts_with('\n') {
+                column = pad(column, self.right_at, out);
+                half_line(text, self.half, out);
+            }
+        }
+        let _ = column;
+        if newline {
+            out.push('\n');
+        }
+    }
+}
+
+/// Pads from column `from` to `to` with tabs, then spaces; returns `to`.
+fn pad(mut from: usize, to: usize, out: &mut String) -> usize {
+    let mut stop = from + TAB - from % TAB;
+    while stop <= to {
+        out.push('\t');
+        from = stop;
+        stop += TAB;
+    }
+    while from < to {
+        out.push(' ');
+        from += 1;
+    }
+    to
+}
+
+/// Writes `line` (its newline left out) within `bound` columns; the
+/// column reached.
+fn half_line(line: &str, bound: usize, out: &mut String) -> usize {
+    let (mut read, mut written) = (0, 0);
+    for c in line.chars() {
+        match c {
+            '\n' => break,
+            '\t' => {
+                let spaces = TAB - read % TAB;
+                if read == written {
+                    let stop = written + spaces;
+                    if stop < bound {
+                        written = stop;
+                        out.push('\t');
+                    }
+                }
+                read += spaces;
+            }
+            c if c.is_control() => {
+                if read < bound {
+                    out.push(c);
+                }
+            }
+            c => {
+                if read < bound {
+                    written = read + 1;
+                    out.push(c);
+                }
+                read += 1;
+            }
+        }
+    }
+    written
 }

@@ -1,7 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
 //! clustered and old-style options, `head` with a negative count, and
-//! `patch FILE` (item 7).
+//! `patch FILE` (item 7), `diff -y` (item 4).
 //! `2>&1` where the message is the behaviour.
 
 pub const CASES: &[&str] = &[
@@ -31,6 +31,9 @@ b
 ' > f; printf 'a
 B
 ' > g; diff -u f g > p.diff; cp f x; patch x p.diff extra 2>/dev/null; echo "st $?"; cat x"#,
+    // diff -y: GNU's columns, marks, tabs, widths, and its options.
+    r#"printf 'a\nb\ncommon\nx\tTab\nlonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglong line\nend\n' > d1; printf 'a\nc\ncommon\nnew1\nnew2\nx\tTab\nend\nextra' > d2; diff -y d1 d2; echo "st $?"; diff -y -W 60 d1 d2; echo "st $?"; diff -y --width=40 d2 d1"#,
+    r#"printf 'a\nb\nc\n' > d1; printf 'a\nB\nc\nd\n' > d2; diff -y --suppress-common-lines d1 d2; diff -y --left-column d1 d2; diff -y d1 d1; echo "st $?"; printf '\n\nq\n' > e1; printf '\nz\n' > e2; diff -y e1 e2; diff -y -W 0 d1 d2 2>/dev/null; echo "st $?""#,
     // cp -v and mv -v, and a copy onto itself through its folder.
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
 ];
