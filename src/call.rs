@@ -79,6 +79,12 @@ impl CallOptions {
         self
     }
 
+    /// How long this call may take: its own timeout (capped already, if it
+    /// was asked for with a ceiling), else `sandbox_timeout`.
+    pub fn timeout_or(&self, sandbox_timeout: Duration) -> Duration {
+        self.timeout.unwrap_or(sandbox_timeout)
+    }
+
     /// This call's deadline as a surface's caller asked for it, checked: a
     /// zero deadline (which could never let the call run) is refused,
     /// naming the call's timeout ([`CALL_TIMEOUT`]; spell it with

@@ -83,9 +83,7 @@ impl CallLink {
             HandleApprover { link, timeout },
         )
     }
-}
 
-impl CallLink {
     /// Waits for this handle's turn: a call that runs without a link (its
     /// client cannot be asked) still runs one at a time with the others,
     /// and the link stays empty meanwhile, so its guest's questions are
@@ -133,7 +131,7 @@ impl Calls {
         call: String,
         work: impl FnOnce() -> Result<CallToolResult, ErrorData> + Send + 'static,
     ) -> Result<CallToolResponse, ErrorData> {
-        let turn = link.turn.clone().lock_owned().await;
+        let turn = link.turn().await;
         let (events, receiver) = mpsc::unbounded_channel();
         *link.link.lock() = Some(events.clone());
         let slot = link.link.clone();

@@ -179,9 +179,9 @@ struct Call {
     span: tracing::Span,
     caller: Caller,
     stateless: bool,
-    /// A 2026-07-28 client that declared elicitation: its call may be
+    /// A 2026-07-28 call whose client declared elicitation: it may be
     /// suspended on a question.
-    can_be_asked: bool,
+    suspendable: bool,
     handle: Option<String>,
     key: String,
     state: Option<String>,
@@ -200,16 +200,18 @@ impl Call {
         if let Some(parent) = context.meta.get_traceparent() {
             goccia::telemetry::continue_trace(&span, parent);
         }
+        let stateless = stateless(context);
+        let suspendable = stateless && can_be_asked(context);
         Call {
             span,
             caller: caller(context),
-            stateless: stateless(context),
-            can_be_asked: can_be_asked(context),
+            stateless,
+            suspendable,
             handle: args.sandbox().map(str::to_string),
             // Only a call that can be suspended needs identifying for its
             // retry: its arguments (a whole file for write_file) are not
             // hashed on every call.
-            key: if stateless(context) && can_be_asked(context) && args.sandbox().is_some() {
+            key: if suspendable && args.sandbox().is_some() {
                 call_key(tool, args)
             } else {
                 String::new()
@@ -332,7 +334,7 @@ impl GocciaMcp {
             // A call that may be suspended on a question runs on a thread
             // of its own, which waits for the answer while the tool call
             // answers `input_required`.
-            Target::Handle(sandbox, link) if call.stateless && call.can_be_asked => {
+            Target::Handle(sandbox, link) if call.suspendable => {
                 self.shared
                     .calls
                     .run(&link, call.caller, call.key, move || Ok(work(&sandbox)))

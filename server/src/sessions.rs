@@ -242,9 +242,14 @@ impl Sessions {
 
 /// A fresh session id: `sb_` and 16 random bytes, hex.
 pub fn new_id() -> String {
+    random_id("sb_")
+}
+
+/// `prefix` and 16 random bytes, hex: an id nobody can guess.
+pub fn random_id(prefix: &str) -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source works");
-    format!("sb_{}", crate::workspace::hex(&bytes))
+    format!("{prefix}{}", crate::workspace::hex(&bytes))
 }
 
 /// An optional field that, when present, must hold a value: `null` is

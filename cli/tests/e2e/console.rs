@@ -208,6 +208,14 @@ fn calls_arrive_as_events_and_in_the_timeline() {
     assert_eq!(status, 200);
     assert_eq!(detail["timeline"][0]["exitCode"], 3);
     assert_eq!(detail["session"]["calls"], 1);
+    for path in [
+        "/console/api/sessions/sb_nosuch",
+        "/console/api/sessions/sb_nosuch/diff",
+    ] {
+        let (status, body) = http(&served.address, "GET", path, &admin, "");
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["error"], "SANDBOX_NOT_FOUND");
+    }
     let (status, _) = http(
         &served.address,
         "DELETE",

@@ -324,4 +324,12 @@ fn npm_and_node_say_what_they_cannot_do() {
     run.stdout_is("st 9\nst 9\n")
         .stderr_has("node: bad option: --inspect")
         .stderr_has("arguments after the script are not passed to it");
+    let run = project.goccia(&[
+        "shell",
+        "-c",
+        "node -e; echo \"st $?\"; node --input-type=wasm -e 1; echo \"st $?\"",
+    ]);
+    run.stdout_is("st 9\nst 9\n")
+        .stderr_has("node: -e requires an argument")
+        .stderr_has("--input-type must be module or commonjs, not `wasm`");
 }

@@ -209,13 +209,13 @@ pub(crate) async fn register(
         })
         .await
         .map_err(ApiError::store)?;
-    watch(shared, &session, &capabilities, expires_at, parent);
+    show_on_console(shared, &session, &capabilities, expires_at, parent);
     shared.sessions.insert(session);
     Ok((token, expires_at))
 }
 
 /// Shows `session` on the console, if it is on.
-fn watch(
+fn show_on_console(
     shared: &Shared,
     session: &Session,
     capabilities: &[Capability],
@@ -275,7 +275,7 @@ pub(crate) async fn session_of(
     let (session, _) = reopen(shared, id).await?;
     let held = shared.sessions.insert_or_get(session.clone());
     if Arc::ptr_eq(&held, &session) {
-        watch(shared, &held, &grant.capabilities, grant.expires_at, None);
+        show_on_console(shared, &held, &grant.capabilities, grant.expires_at, None);
     }
     Ok(held)
 }
@@ -391,7 +391,7 @@ pub(crate) async fn resume(
         .await
         .map_err(ApiError::store)?;
     shared.forget(&id);
-    watch(
+    show_on_console(
         &shared,
         &session,
         &grant.capabilities,
@@ -490,10 +490,9 @@ fn call_options(session: &Session, timeout_ms: Option<u64>) -> Result<CallOption
 
 /// Tells the console a call of `session` starts: an escalation it asks
 /// for waits at most its deadline (`timeoutMs`, else the session's).
-fn call_starts(shared: &Shared, session: &Session, timeout_ms: Option<u64>) {
+fn call_starts(shared: &Shared, session: &Session, options: &CallOptions) {
     if let Some(console) = &shared.console {
-        let ceiling = session.sandbox.limits().timeout;
-        let timeout = timeout_ms.map_or(ceiling, |ms| Duration::from_millis(ms).min(ceiling));
+        let timeout = options.timeout_or(session.sandbox.limits().timeout);
         console.call_started(&session.id, std::time::Instant::now() + timeout);
     }
 }
@@ -549,21 +548,18 @@ pub(crate) async fn run(
     blocking(move || {
         let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
-        call_starts(&worker, &session, request.timeout_ms);
-        let run = match (&request.entry, &request.code) {
-            (Some(entry), None) => session.sandbox.run_script_with(entry, &options),
-            (None, Some(code)) => session.sandbox.run_code_with(code, &options),
+        call_starts(&worker, &session, &options);
+        // What the console's timeline names the call by: its entry, or its code.
+        let (run, command) = match (&request.entry, &request.code) {
+            (Some(entry), None) => (session.sandbox.run_script_with(entry, &options), entry),
+            (None, Some(code)) => (session.sandbox.run_code_with(code, &options), code),
             _ => {
                 return Err(ApiError::bad_request(
                     "give exactly one of `entry` and `code`",
                 ));
             }
-        }
-        .map_err(|error| ApiError::bad_request(error.to_string()))?;
-        let command = match (&request.entry, &request.code) {
-            (Some(entry), _) => entry.as_str(),
-            (_, code) => code.as_deref().unwrap_or_default(),
         };
+        let run = run.map_err(|error| ApiError::bad_request(error.to_string()))?;
         Ok(envelope(&worker, "run", command, &session, &run, mark))
     })
     .await
@@ -594,7 +590,7 @@ pub(crate) async fn shell(
     blocking(move || {
         let _entered = span.enter();
         let mark = session.sandbox.engine().audit.mark();
-        call_starts(&worker, &session, request.timeout_ms);
+        call_starts(&worker, &session, &options);
         let run = session
             .sandbox
             .run_shell_with(&request.command, &options)

@@ -333,7 +333,7 @@ impl Console {
         let wait = deadline.saturating_duration_since(now);
         let (answer, decision) = sync_channel(1);
         let view = EscalationView {
-            id: crate::sessions::new_id().replacen("sb_", "esc_", 1),
+            id: crate::sessions::random_id("esc_"),
             session: id.to_string(),
             requested_mode: request.requested_mode.to_string(),
             current_mode: request.current_mode.to_string(),

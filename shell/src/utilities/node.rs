@@ -12,47 +12,59 @@ use crate::utilities::input::open_source;
 /// Node's own status for an option it does not know.
 const BAD_OPTION: i32 = 9;
 
-/// What to run: a file, or source code.
+/// What to run.
 enum Script {
+    /// A file of the sandbox.
     File(String),
+    /// Source given inline (`-e`; `-p` already wrapped to print its value).
     Code(String),
+    /// Source read from stdin (no script, or `-`).
+    Stdin,
+}
+
+/// A `node` command line, read.
+struct Invocation<'a> {
+    script: Script,
+    /// The name inline source runs under: its folder is the shell's, its
+    /// extension the module kind (`--input-type`).
+    name: &'static str,
+    /// Words after the script.
+    extra: &'a [String],
 }
 
 /// Reads node's command line: `-e`/`--eval`, `-p`/`--print` (the value of
-/// the expression, printed), `--input-type` (the runtime takes ES modules
-/// and CommonJS alike), `-` or nothing for a script on stdin.
-type Parsed<'a> = (Option<Script>, bool, &'static str, &'a [String]);
-
-fn script_of(args: &[String]) -> Result<Parsed<'_>, String> {
+/// the expression, printed), `--input-type`, a script path, `-` or
+/// nothing for a script on stdin.
+fn invocation(args: &[String]) -> Result<Invocation<'_>, String> {
     let mut index = 1;
     let mut code = None;
-    let mut print = false;
     // Code given inline is CommonJS unless it has module syntax, as in
     // Node 22, or as `--input-type` says.
-    let mut name_as = "[eval].js";
+    let mut name = "[eval].js";
     while let Some(arg) = args.get(index) {
-        let (name, attached) = match arg.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+        let (option, attached) = match arg.split_once('=') {
+            Some((option, value)) if option.starts_with("--") => (option, Some(value)),
             _ => (arg.as_str(), None),
         };
-        let mut value = |what: &str| -> Result<String, String> {
+        let mut value = || -> Result<String, String> {
             if let Some(value) = attached {
                 return Ok(value.to_string());
             }
             index += 1;
             args.get(index)
                 .cloned()
-                .ok_or_else(|| format!("{what} requires an argument"))
+                .ok_or_else(|| format!("{option} requires an argument"))
         };
-        match name {
-            "-e" | "--eval" => code = Some(value(name)?),
+        match option {
+            "-e" | "--eval" => code = Some(value()?),
             "-p" | "--print" => {
-                code = Some(value(name)?);
-                print = true;
+                // The expression's value, as console.log shows it.
+                let quoted = serde_json::to_string(&value()?).unwrap_or_default();
+                code = Some(format!("console.log(eval({quoted}));"));
             }
             "--input-type" => {
-                let kind = value(name)?;
-                name_as = match kind.as_str() {
+                let kind = value()?;
+                name = match kind.as_str() {
                     "module" => "[eval].mjs",
                     "commonjs" => "[eval].cjs",
                     _ => {
@@ -77,55 +89,52 @@ fn script_of(args: &[String]) -> Result<Parsed<'_>, String> {
         index += 1;
     }
     let rest = &args[index.min(args.len())..];
-    Ok(match (code, rest.first()) {
-        (Some(code), _) => (Some(Script::Code(code)), print, name_as, rest),
-        (None, Some(first)) if first != "-" => (
-            Some(Script::File(first.clone())),
-            false,
-            name_as,
-            &rest[1..],
-        ),
-        (None, Some(_)) => (None, false, name_as, &rest[1..]),
-        (None, None) => (None, false, name_as, rest),
+    let (script, extra) = match (code, rest.first()) {
+        (Some(code), _) => (Script::Code(code), rest),
+        (None, Some(first)) if first != "-" => (Script::File(first.clone()), &rest[1..]),
+        (None, Some(_)) => (Script::Stdin, &rest[1..]),
+        (None, None) => (Script::Stdin, rest),
+    };
+    Ok(Invocation {
+        script,
+        name,
+        extra,
     })
 }
 
 pub fn node(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let (script, print, name_as, extra) = match script_of(args) {
-        Ok(parsed) => parsed,
+    let invocation = match invocation(args) {
+        Ok(invocation) => invocation,
         Err(message) => return Ok(shell.fail_command("node", &message, BAD_OPTION)),
     };
-    if !extra.is_empty() {
+    if !invocation.extra.is_empty() {
         let message = format!(
             "arguments after the script are not passed to it here (`{}`): process.argv holds the script only",
-            extra.join(" ")
+            invocation.extra.join(" ")
         );
         return Ok(shell.fail_command("node", &message, BAD_OPTION));
     }
-    let mut launched = vec!["goccia".to_string()];
-    match script {
-        Some(Script::File(path)) => launched.push(path),
-        Some(Script::Code(code)) => {
-            let code = if print {
-                // `-p`: the expression's value, as console.log shows it.
-                let quoted = serde_json::to_string(&code).unwrap_or_default();
-                format!("console.log(eval({quoted}));")
-            } else {
-                code
-            };
-            launched.extend(["--eval".to_string(), code, name_as.to_string()]);
+    let code = match invocation.script {
+        Script::File(path) => {
+            return crate::builtins::flow::goccia(shell, &["goccia".to_string(), path]);
         }
-        None => {
+        Script::Code(code) => code,
+        Script::Stdin => {
             let Ok(mut source) = open_source(shell, "node", "-") else {
                 return Ok(1);
             };
-            let code = match source.read_all() {
+            match source.read_all() {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 Err(error) => return shell.io_status("node", error),
-            };
-            launched.extend(["--eval".to_string(), code, name_as.to_string()]);
+            }
         }
-    }
+    };
+    let launched = [
+        "goccia".to_string(),
+        "--eval".to_string(),
+        code,
+        invocation.name.to_string(),
+    ];
     crate::builtins::flow::goccia(shell, &launched)
 }
 

@@ -393,8 +393,9 @@ pub(crate) fn parse_mode(text: &str, current: u32, directory: bool) -> Option<u3
     Some(mode)
 }
 
-/// What `chmod -v`/`-c` report (GNU's words).
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// What `chmod -v`/`-c` report (GNU's words), from least to most: `-c`
+/// after `-v` keeps `-v`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum ChmodReport {
     Nothing,
     /// `-c`: the files whose mode changed.
@@ -412,7 +413,7 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         match arg.as_str() {
             "--recursive" => recursive = true,
             "--verbose" => report = ChmodReport::Everything,
-            "--changes" => report = report.max_with(ChmodReport::Changes),
+            "--changes" => report = report.max(ChmodReport::Changes),
             "--silent" | "--quiet" => quiet = true,
             // Clustered flags (`-Rv`); a mode such as `-w` has other letters.
             flags
@@ -424,7 +425,7 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
                     match flag {
                         'R' => recursive = true,
                         'v' => report = ChmodReport::Everything,
-                        'c' => report = report.max_with(ChmodReport::Changes),
+                        'c' => report = report.max(ChmodReport::Changes),
                         _ => quiet = true,
                     }
                 }
@@ -516,17 +517,6 @@ pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     }
     Ok(status)
-}
-
-impl ChmodReport {
-    /// `-c` after `-v` keeps `-v`.
-    fn max_with(self, other: ChmodReport) -> ChmodReport {
-        if self == ChmodReport::Everything {
-            self
-        } else {
-            other
-        }
-    }
 }
 
 /// `target` (at or below `top`, the operand's path) named as the user

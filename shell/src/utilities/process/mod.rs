@@ -255,20 +255,15 @@ fn xargs_lines(text: &str) -> Vec<Vec<String>> {
 fn before_end_of_input(input: &str, end: &str) -> String {
     let mut kept = String::new();
     for line in input.split_inclusive('\n') {
-        let mut words = line
+        let words: Vec<&str> = line
             .split([' ', '\t', '\n'])
-            .filter(|word| !word.is_empty());
-        if let Some(at) = words.position(|word| word == end) {
-            let mut taken = line
-                .split([' ', '\t', '\n'])
-                .filter(|word| !word.is_empty())
-                .take(at)
-                .collect::<Vec<_>>()
-                .join(" ");
-            if !taken.is_empty() {
-                taken.push('\n');
+            .filter(|word| !word.is_empty())
+            .collect();
+        if let Some(at) = words.iter().position(|word| *word == end) {
+            if at > 0 {
+                kept.push_str(&words[..at].join(" "));
+                kept.push('\n');
             }
-            kept.push_str(&taken);
             return kept;
         }
         kept.push_str(line);
