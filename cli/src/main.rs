@@ -42,6 +42,23 @@ fn end_cleanly_on_signals(interrupt_too: bool) {
     });
 }
 
+/// For `serve` and `mcp --http`: a future that ends at SIGTERM or SIGINT.
+/// The handlers are installed by this call, before the server says it is
+/// listening, not at the future's first poll: a signal that came between
+/// the two would otherwise end the process by its default action, with
+/// calls cut short and no "server stopped". Call it inside the runtime.
+fn stop_requested() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+    })
+}
+
 mod advice;
 mod approve;
 mod args;

@@ -148,9 +148,13 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
                 let listener = tokio::net::TcpListener::bind(bind)
                     .await
                     .map_err(|error| usage(format!("--http {address}: {error}")))?;
+                let stop = crate::stop_requested().map_err(|error| {
+                    eprintln!("goccia: cannot watch for SIGTERM: {error}");
+                    70
+                })?;
                 let bound = listener.local_addr().map_or(bind, |a| a);
                 eprintln!("goccia: MCP listening on http://{bound}/mcp");
-                goccia_mcp::serve_http(config, listener, token, shutdown())
+                goccia_mcp::serve_http(config, listener, token, stop)
                     .await
                     .map_err(failed)
             }
@@ -174,15 +178,5 @@ fn failed(error: goccia_mcp::McpError) -> i32 {
             eprintln!("goccia: the MCP server failed: {error}");
             70
         }
-    }
-}
-
-/// SIGTERM or Ctrl-C.
-async fn shutdown() {
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("a SIGTERM handler installs");
-    tokio::select! {
-        _ = terminate.recv() => {}
-        _ = tokio::signal::ctrl_c() => {}
     }
 }

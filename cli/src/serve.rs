@@ -259,6 +259,13 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
             }
             Err(error) => return usage(error.to_string()),
         };
+        let stop = match crate::stop_requested() {
+            Ok(stop) => stop,
+            Err(error) => {
+                eprintln!("goccia: cannot watch for SIGTERM: {error}");
+                return 70;
+            }
+        };
         let (store, schema) = server.store();
         match schema {
             Some(version) => eprintln!("goccia: store {store} (schema version {version})"),
@@ -271,7 +278,7 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
             match tokio::net::UnixListener::bind(path) {
                 Ok(listener) => {
                     eprintln!("goccia: listening on unix:{path}");
-                    server.serve(listener, shutdown()).await
+                    server.serve(listener, stop).await
                 }
                 Err(error) => return usage(format!("--listen {}: {error}", args.listen)),
             }
@@ -291,7 +298,7 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
                 Ok(listener) => {
                     let bound = listener.local_addr().map_or(address, |a| a);
                     eprintln!("goccia: listening on http://{bound}");
-                    server.serve(listener, shutdown()).await
+                    server.serve(listener, stop).await
                 }
                 Err(error) => return usage(format!("--listen {}: {error}", args.listen)),
             }
@@ -307,16 +314,6 @@ pub fn serve(args: ServeArgs, matches: &clap::ArgMatches) -> i32 {
             }
         }
     })
-}
-
-/// SIGTERM or Ctrl-C.
-async fn shutdown() {
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("a SIGTERM handler installs");
-    tokio::select! {
-        _ = terminate.recv() => {}
-        _ = tokio::signal::ctrl_c() => {}
-    }
 }
 
 /// The change log `config`'s store keeps for workspace `name`; a store

@@ -655,6 +655,16 @@ fn streamable_http_serves_clients_with_the_token_only() {
     assert!(status.success(), "{status}");
 }
 
+/// As `serve`'s: SIGTERM sent as soon as the listening line is read is a
+/// graceful stop (exit 0), never the signal's default action.
+#[test]
+fn sigterm_at_once_after_the_listening_line_is_a_graceful_stop() {
+    for _ in 0..20 {
+        let status = HttpServer::start("s3cret-token").stop();
+        assert!(status.success(), "{status}");
+    }
+}
+
 // ----- issue 41: hostile input on the MCP surface -----
 
 #[test]

@@ -261,6 +261,19 @@ fn sigterm_lets_the_call_in_flight_finish() {
     assert_eq!(code, 0);
 }
 
+/// The SIGTERM handler is in place before the listening line: a signal
+/// sent as soon as the line is read stops the server gracefully (exit 0),
+/// never by the signal's default action. (It was installed at the first
+/// poll of the accept loop, after the line; some tries lost the race.)
+#[test]
+fn sigterm_at_once_after_the_listening_line_is_a_graceful_stop() {
+    for _ in 0..20 {
+        let project = Project::with("ws/a.txt", "a\n");
+        let (served, _) = workspace_server(&project, &["--console"]);
+        assert_eq!(served.terminate(), 0);
+    }
+}
+
 #[test]
 fn bad_serve_flags_are_usage_errors() {
     let project = Project::with("ws/a.txt", "a\n");
