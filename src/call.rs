@@ -52,6 +52,7 @@ pub struct CallOptions {
     pub(crate) output: Option<Output>,
     pub(crate) cwd: Option<String>,
     pub(crate) env: Vec<(String, String)>,
+    pub(crate) process_exits_after: bool,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -63,6 +64,7 @@ impl std::fmt::Debug for CallOptions {
             .field("stream", &self.output.is_some())
             .field("cwd", &self.cwd)
             .field("env", &self.env.len())
+            .field("process_exits_after", &self.process_exits_after)
             .finish()
     }
 }
@@ -175,6 +177,16 @@ impl CallOptions {
     /// command` binds one (the shell only).
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.env.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// The process exits right after this call has been reported (a
+    /// one-shot command line): a script's JS heap is then left to the OS
+    /// rather than freed object by object (about a tenth of a cold hello
+    /// world). Only for the last call a process makes: the heap is never
+    /// given back to the sandbox. No effect on shell calls or in a worker.
+    pub fn process_exits_after(mut self) -> Self {
+        self.process_exits_after = true;
         self
     }
 

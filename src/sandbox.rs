@@ -265,6 +265,7 @@ impl Sandbox {
         inline_source: Option<Arc<str>>,
         output: &Output,
         watch: Watch,
+        process_exits_after: bool,
     ) -> Result<Run, RunError> {
         let entry = VfsPath::parse(entry).map_err(|source| RunError::Entry {
             raw: entry.to_string(),
@@ -291,6 +292,7 @@ impl Sandbox {
             self.engine.clone(),
         );
         request.inline_source = inline_source;
+        request.leave_heap_to_exit = process_exits_after;
         request.shell = Some(self.session_state.clone());
         let outcome = goccia_vm::run(&request);
         // Truncate mode held the last half back: it lands now.
@@ -773,7 +775,7 @@ impl Sandbox {
         let span = crate::run::call_span("script");
         let _entered = span.enter();
         let ran = self.run_with_options(options, |output, watch| {
-            self.run_entry(entry, None, output, watch)
+            self.run_entry(entry, None, output, watch, options.process_exits_after)
         });
         crate::run::record_run(&span, &ran);
         ran
@@ -789,7 +791,13 @@ impl Sandbox {
         let span = crate::run::call_span("code");
         let _entered = span.enter();
         let ran = self.run_with_options(options, |output, watch| {
-            self.run_entry(INLINE_ENTRY, Some(source.into()), output, watch)
+            self.run_entry(
+                INLINE_ENTRY,
+                Some(source.into()),
+                output,
+                watch,
+                options.process_exits_after,
+            )
         });
         crate::run::record_run(&span, &ran);
         ran

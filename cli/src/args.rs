@@ -15,16 +15,21 @@ Exit codes: 0 success, 1 script error (also a refused write-back), 2 usage error
 
 Every option accepts both `--name value` and `--name=value`. Sizes accept k, m and g suffixes.";
 
+const ABOUT: &str = "A sandboxed JavaScript runtime and virtual shell for AI agents";
+
 #[derive(Debug, Parser)]
-#[command(
-    name = "goccia",
-    version,
-    about = "A sandboxed JavaScript runtime and virtual shell for AI agents",
-    after_help = AFTER_HELP
-)]
+#[command(name = "goccia", version, about = ABOUT, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub globals: Globals,
+}
+
+// Flags every command takes. (No doc comment: a derived `Args` makes its
+// doc comment the about text of the command it augments.)
+#[derive(Debug, Args)]
+pub struct Globals {
     /// Send traces to this OpenTelemetry collector over OTLP/HTTP (its
     /// base URL, such as http://127.0.0.1:4318): a span per call, shell
     /// command, host command, fetch, request, submit and store call
@@ -33,25 +38,67 @@ pub struct Cli {
     pub otlp: Option<String>,
 }
 
+const RUN_ABOUT: &str = "Run a sandbox entry (a VFS path such as /main.js).";
+const SHELL_ABOUT: &str = "The virtual shell: -c runs a command line, a path runs a VFS script, \
+otherwise stdin is the script (an interactive session on a terminal).";
+const MCP_ABOUT: &str = "A Model Context Protocol server: one sandbox per MCP session with shell, \
+run_script, read/write/edit, list, diff and snapshot tools (stdio, or streamable HTTP with --http \
+and --token-file).";
+const SERVE_ABOUT: &str = "The sandbox server: persistent sandboxes over HTTP, token grants, \
+fenced submits to workspaces, a change log.";
+const LOG_ABOUT: &str = "Print a workspace's change log (.goccia/changes.jsonl).";
+const SPEC_ABOUT: &str = "Print the effective sandbox spec (JSON) that these flags and --spec \
+describe; `--spec` reads it back.";
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a sandbox entry (a VFS path such as /main.js).
+    #[command(about = RUN_ABOUT)]
     Run(RunArgs),
-    /// The virtual shell: -c runs a command line, a path runs a VFS script,
-    /// otherwise stdin is the script (an interactive session on a terminal).
+    #[command(about = SHELL_ABOUT)]
     Shell(ShellArgs),
-    /// A Model Context Protocol server: one sandbox per MCP session with
-    /// shell, run_script, read/write/edit, list, diff and snapshot tools
-    /// (stdio, or streamable HTTP with --http and --token-file).
+    #[command(about = MCP_ABOUT)]
     Mcp(McpArgs),
-    /// The sandbox server: persistent sandboxes over HTTP, token grants,
-    /// fenced submits to workspaces, a change log.
+    #[command(about = SERVE_ABOUT)]
     Serve(crate::serve::ServeArgs),
-    /// Print a workspace's change log (.goccia/changes.jsonl).
+    #[command(about = LOG_ABOUT)]
     Log(crate::serve::LogArgs),
-    /// Print the effective sandbox spec (JSON) that these flags and
-    /// --spec describe; `--spec` reads it back.
+    #[command(about = SPEC_ABOUT)]
     Spec(SandboxArgs),
+}
+
+/// What `Cli::command()` defines, with each subcommand's flags built only
+/// when that subcommand is the one used (`Command::defer`): building all
+/// five commands' flags, then dropping them, was a tenth of a cold hello
+/// world's instructions. A test holds it to the derived definition.
+pub fn command() -> clap::Command {
+    // A derived `Args` sets its own doc comment as the about text: each
+    // subcommand's is set again after its flags, as the derive does.
+    let root = clap::Command::new("goccia")
+        .version(env!("CARGO_PKG_VERSION"))
+        .after_help(AFTER_HELP)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands([
+            clap::Command::new("run")
+                .about(RUN_ABOUT)
+                .defer(|run| RunArgs::augment_args(run).about(RUN_ABOUT)),
+            clap::Command::new("shell")
+                .about(SHELL_ABOUT)
+                .defer(|shell| ShellArgs::augment_args(shell).about(SHELL_ABOUT)),
+            clap::Command::new("mcp")
+                .about(MCP_ABOUT)
+                .defer(|mcp| McpArgs::augment_args(mcp).about(MCP_ABOUT)),
+            clap::Command::new("serve")
+                .about(SERVE_ABOUT)
+                .defer(|serve| crate::serve::ServeArgs::augment_args(serve).about(SERVE_ABOUT)),
+            clap::Command::new("log")
+                .about(LOG_ABOUT)
+                .defer(|log| crate::serve::LogArgs::augment_args(log).about(LOG_ABOUT)),
+            clap::Command::new("spec")
+                .about(SPEC_ABOUT)
+                .defer(|spec| SandboxArgs::augment_args(spec).about(SPEC_ABOUT)),
+        ]);
+    Globals::augment_args(root).about(ABOUT)
 }
 
 const APPROVE_HELP: &str = "Who approves escalation requests: client (the MCP client is asked \
@@ -233,8 +280,41 @@ mod tests {
     use clap::{CommandFactory, FromArgMatches};
 
     fn parse(args: &[&str]) -> (Cli, ArgMatches) {
-        let matches = Cli::command().try_get_matches_from(args).unwrap();
+        let matches = command().try_get_matches_from(args).unwrap();
         (Cli::from_arg_matches(&matches).unwrap(), matches)
+    }
+
+    /// The deferred definition is the derived one: the same help, root
+    /// and subcommands, word for word, and the same flags.
+    #[test]
+    fn the_deferred_command_line_is_the_derived_one() {
+        let mut derived = Cli::command();
+        let mut deferred = command();
+        derived.build();
+        deferred.build();
+        assert_eq!(
+            deferred.render_long_help().to_string(),
+            derived.render_long_help().to_string()
+        );
+        assert_eq!(deferred.render_version(), derived.render_version());
+        let names: Vec<String> = derived
+            .get_subcommands()
+            .map(|sub| sub.get_name().to_string())
+            .collect();
+        assert_eq!(names.len(), 7, "six commands and help: {names:?}");
+        for name in names {
+            let help = |root: &mut clap::Command| {
+                let sub = root.find_subcommand_mut(&name).unwrap();
+                let mut ids: Vec<String> = sub
+                    .get_arguments()
+                    .map(|arg| arg.get_id().to_string())
+                    .collect();
+                // The global flag comes first or last: order is not meaning.
+                ids.sort();
+                (sub.render_long_help().to_string(), ids)
+            };
+            assert_eq!(help(&mut deferred), help(&mut derived), "{name}");
+        }
     }
 
     #[test]

@@ -72,21 +72,21 @@ mod shell;
 mod spec;
 mod spec_args;
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 use args::{Cli, Command, seed_order};
 
 /// Parses the process arguments and runs the command; returns the exit
 /// code. Usage errors exit 2 before anything runs.
 fn dispatch() -> i32 {
-    let matches = Cli::command().get_matches();
+    let matches = args::command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),
     };
     let (_, sub) = matches.subcommand().expect("a subcommand is required");
     // Kept until the command returns: dropping it sends what is left.
-    let _tracing = match &cli.otlp {
+    let _tracing = match &cli.globals.otlp {
         Some(url) => match goccia::telemetry::Tracing::start(url, "goccia") {
             Ok(tracing) => Some(tracing),
             Err(error) => {

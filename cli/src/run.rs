@@ -23,13 +23,13 @@ pub fn run(args: RunArgs, seeds: Vec<SeedFlag>, matches: &clap::ArgMatches) -> i
         }
         _ => None,
     };
+    // `run` makes one call, then reports and exits.
+    let options = goccia::CallOptions::new()
+        .stream(&prepared.output)
+        .process_exits_after();
     let ran = match (&inline, &args.entry) {
-        (Some(source), _) => prepared
-            .sandbox
-            .run_code_with(source, &goccia::CallOptions::new().stream(&prepared.output)),
-        (None, Some(entry)) => prepared
-            .sandbox
-            .run_script_with(entry, &goccia::CallOptions::new().stream(&prepared.output)),
+        (Some(source), _) => prepared.sandbox.run_code_with(source, &options),
+        (None, Some(entry)) => prepared.sandbox.run_script_with(entry, &options),
         (None, None) => unreachable!("clap requires an entry or -e"),
     };
     let run = match ran {

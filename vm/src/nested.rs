@@ -201,6 +201,8 @@ impl NestedRun<'_> {
             shell: Some(shell),
             memory: self.nester.memory.clone(),
             inline_source: self.inline.clone(),
+            // A nested run ends inside its caller's: its heap is freed.
+            leave_heap_to_exit: false,
         })
     }
 }

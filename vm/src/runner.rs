@@ -49,6 +49,12 @@ pub struct RunRequest {
     /// The entry's source, when it is given inline rather than read from
     /// the VFS (it then never appears there, nor in the diff).
     pub inline_source: Option<std::sync::Arc<str>>,
+    /// The process exits as soon as this run has reported (a one-shot
+    /// command line): its JS heap is left to the OS instead of being freed
+    /// object by object, a tenth of a hello world's time. Never for a run
+    /// the process outlives, nor for a nested one: that memory stays
+    /// charged to the heap budget and is never given back.
+    pub leave_heap_to_exit: bool,
 }
 
 impl RunRequest {
@@ -72,6 +78,7 @@ impl RunRequest {
             shell: None,
             memory,
             inline_source: None,
+            leave_heap_to_exit: false,
         }
     }
 }
@@ -249,7 +256,12 @@ fn run_here(request: &RunRequest) -> RunOutcome {
     outcome.memory_used = runtime.memory_usage().malloc_size.max(0) as u64;
     // Persistent values must go before the runtime does.
     rejections.borrow_mut().clear();
-    drop(context);
+    if request.leave_heap_to_exit && request.depth == 0 {
+        std::mem::forget(context);
+        std::mem::forget(runtime);
+    } else {
+        drop(context);
+    }
     outcome
 }
 
@@ -683,6 +695,50 @@ mod tests {
         );
         let outcome = run(&request);
         (outcome, out, err)
+    }
+
+    /// A run's heap goes back to the budget when it ends; a run whose
+    /// process exits after it leaves it charged (nothing was freed), and
+    /// only at the top: a nested run's heap is freed either way.
+    #[test]
+    fn only_a_top_level_run_the_process_ends_after_leaves_its_heap() {
+        let run_with = |leave: bool, source: &str| {
+            let mut vfs = Vfs::new(Quota::UNLIMITED);
+            vfs.write_file(&VfsPath::parse("/main.js").unwrap(), source.to_string())
+                .unwrap();
+            vfs.write_file(&VfsPath::parse("/child.js").unwrap(), "globalThis.x = 1;")
+                .unwrap();
+            let (output, _, err) = Output::captured(OutputBudget::new(1 << 20));
+            let mut request = RunRequest::new(
+                VfsPath::parse("/main.js").unwrap(),
+                Arc::new(Mutex::new(vfs)),
+                output,
+                Watch::new(Duration::from_secs(10)),
+                Engine::default(),
+            );
+            request.leave_heap_to_exit = leave;
+            let outcome = run(&request);
+            assert!(
+                outcome.failure.is_none(),
+                "{:?} {}",
+                outcome.failure,
+                String::from_utf8_lossy(&err.take())
+            );
+            request.memory.used()
+        };
+        let hello = "console.log('hi')";
+        assert_eq!(run_with(false, hello), 0);
+        assert!(run_with(true, hello) > 0);
+        // The parent's own heap aside, the child's was given back: leaving
+        // the parent's costs the same with or without a child run.
+        let nesting =
+            "import { runScript } from 'goccia'; runScript('/child.js'); runScript('/child.js');";
+        let without_child = run_with(true, "import { runScript } from 'goccia';");
+        let with_children = run_with(true, nesting);
+        assert!(
+            with_children < without_child * 2,
+            "{with_children} vs {without_child}"
+        );
     }
 
     /// Under a write policy, a refused `fs` write is the documented error
