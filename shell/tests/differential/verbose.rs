@@ -1,6 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
-//! clustered and old-style options, `head` with a negative count, and
+//! clustered and old-style options, `head` with a negative count, `ln -v`
+//! and `gzip -v`, and
 //! `patch FILE` (item 7), `diff -y` (item 4).
 //! `2>&1` where the message is the behaviour.
 
@@ -36,4 +37,8 @@ B
     r#"printf 'a\nb\nc\n' > d1; printf 'a\nB\nc\nd\n' > d2; diff -y --suppress-common-lines d1 d2; diff -y --left-column d1 d2; diff -y d1 d1; echo "st $?"; printf '\n\nq\n' > e1; printf '\nz\n' > e2; diff -y e1 e2; diff -y -W 0 d1 d2 2>/dev/null; echo "st $?""#,
     // cp -v and mv -v, and a copy onto itself through its folder.
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
+    // ln -v: a hard link reported with =>, a symbolic one with ->.
+    r#"ln -v data/words.txt hard; ln -sv data/words.txt soft; mkdir into; ln -v data/words.txt data/numbers.txt into; ls into; cmp hard data/words.txt && echo same"#,
+    // gzip -v: the ratio of the deflate stream, and what became of the file.
+    r#"seq 1000 > n; printf abc > s; : > e; gzip -v n s e 2>&1; gzip -dv n.gz 2>&1; gzip -kv n 2>&1; gzip -cv n 2>&1 >/dev/null; gzip -dcv n.gz 2>&1 >/dev/null; gzip -v < n 2>&1 >/dev/null; gunzip -v s.gz 2>&1; ls"#,
 ];

@@ -34,6 +34,7 @@ fn compress_command(
             ("keep", 'k', false),
             ("force", 'f', false),
             ("quiet", 'q', false),
+            ("verbose", 'v', false),
         ],
     ) {
         Ok(parsed) => parsed,
@@ -62,6 +63,7 @@ fn compress_command(
                 continue;
             }
         };
+        let verbose = parsed.has('v') && name != "zcat";
         let converted = if decompress {
             match gunzip_bytes(&data, limit) {
                 Ok(bytes) => bytes,
@@ -73,9 +75,22 @@ fn compress_command(
         } else {
             gzip_bytes(&data)
         };
+        let ratio = if decompress {
+            ratio(converted.len(), payload_len(&data))
+        } else {
+            ratio(data.len(), payload_len(&converted))
+        };
         if to_stdout || operand == "-" {
             if let Err(error) = shell.write_stdout(&converted) {
                 return shell.io_status(name, error);
+            }
+            if verbose {
+                let line = if operand == "-" {
+                    format!("{ratio}\n")
+                } else {
+                    format!("{operand}:\t{ratio} -- replaced with stdout\n")
+                };
+                shell.write_stderr(line.as_bytes());
             }
             continue;
         }
@@ -129,6 +144,54 @@ fn compress_command(
         {
             let _ = shell.context().vfs.lock().remove_file(&path);
         }
+        if verbose {
+            let done = if parsed.has('k') {
+                "created"
+            } else {
+                "replaced with"
+            };
+            shell.write_stderr(format!("{operand}:\t{ratio} -- {done} {target}\n").as_bytes());
+        }
     }
     Ok(status)
+}
+
+/// GNU gzip's `-v` ratio: the share of the plain size the compression
+/// saved, counting only the deflate stream (`%5.1f%%`; 0.0% when empty).
+fn ratio(plain: usize, deflated: usize) -> String {
+    let saved = if plain == 0 {
+        0.0
+    } else {
+        100.0 * (plain as f64 - deflated as f64) / plain as f64
+    };
+    format!("{saved:5.1}%")
+}
+
+/// The deflate stream's length in a gzip member: the whole less the
+/// header (with its optional fields, RFC 1952) and the 8-byte trailer.
+fn payload_len(member: &[u8]) -> usize {
+    const FHCRC: u8 = 0x02;
+    const FEXTRA: u8 = 0x04;
+    const FNAME: u8 = 0x08;
+    const FCOMMENT: u8 = 0x10;
+    let flags = member.get(3).copied().unwrap_or(0);
+    let mut at = 10;
+    if flags & FEXTRA != 0 {
+        let extra = member
+            .get(at..at + 2)
+            .map_or(0, |len| u16::from_le_bytes([len[0], len[1]]) as usize);
+        at += 2 + extra;
+    }
+    for field in [FNAME, FCOMMENT] {
+        if flags & field != 0 {
+            let end = member
+                .get(at..)
+                .and_then(|rest| rest.iter().position(|byte| *byte == 0));
+            at += end.map_or(0, |end| end + 1);
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    member.len().saturating_sub(at + 8)
 }

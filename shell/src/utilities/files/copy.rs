@@ -219,6 +219,9 @@ pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> 
                 if parsed.has('v') {
                     if moving {
                         report.push_str(&format!("renamed '{operand}' -> '{shown_destination}'\n"));
+                    } else if args[0] == "ln" {
+                        // A hard link (made as a copy), as GNU ln words it.
+                        report.push_str(&format!("'{shown_destination}' => '{operand}'\n"));
                     } else {
                         report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
                     }

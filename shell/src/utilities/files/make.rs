@@ -282,6 +282,9 @@ pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
             return usage(shell, "ln", "missing file operand", 1);
         }
         let mut copy_args = vec!["ln".to_string()];
+        if parsed.has('v') {
+            copy_args.push("-v".to_string());
+        }
         copy_args.extend(parsed.operands.iter().cloned());
         return copy_or_move(shell, &copy_args, false);
     }
