@@ -12,6 +12,8 @@ mod core_cases;
 mod data_safety;
 #[path = "differential/descriptors.rs"]
 mod descriptors;
+#[path = "differential/find.rs"]
+mod find;
 #[path = "differential/gnu.rs"]
 mod gnu;
 #[path = "differential/links.rs"]
@@ -169,4 +171,9 @@ fn one_liners_that_change_data_behave_as_under_real_bash() {
 #[test]
 fn verbose_flags_xargs_options_and_head_counts_behave_as_gnu() {
     check(verbose::CASES);
+}
+
+#[test]
+fn find_tests_and_printf_behave_as_gnu_find() {
+    check(find::CASES);
 }

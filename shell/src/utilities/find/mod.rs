@@ -1,297 +1,14 @@
 //! `find`: walks the VFS (sorted by name; the VFS has no readdir order)
 //! and evaluates an expression of tests and actions per entry.
 
+mod parse;
+mod printf;
+
 use goccia_vfs::{Node, NodeType, VfsPath};
 
 use crate::interp::{ExecResult, Flow, Shell};
 use crate::pattern::Pattern;
-
-#[derive(Clone, Debug)]
-enum Expr {
-    True,
-    False,
-    Name(String, bool),
-    Path(String, bool),
-    Regex(regex::Regex),
-    Type(char),
-    Size(i8, u64, u64),
-    Empty,
-    Newer(i64),
-    Mtime(i8, i64, i64),
-    Perm(u32, Option<char>),
-    Executable,
-    Print(bool),
-    Printf(String),
-    Exec { command: Vec<String>, batch: bool },
-    Delete,
-    Prune,
-    Quit,
-    Not(Box<Expr>),
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
-}
-
-struct Options {
-    max_depth: usize,
-    min_depth: usize,
-    depth_first: bool,
-    follow: Follow,
-}
-
-/// Which symbolic links `find` follows: none (`-P`, the default), the
-/// starting points only (`-H`), or all of them (`-L`, `-follow`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Follow {
-    Never,
-    Starts,
-    Always,
-}
-
-struct Parser<'a> {
-    args: &'a [String],
-    pos: usize,
-    has_action: bool,
-    options: Options,
-    /// Modification time (ns) of a `-newer` reference file, resolved against the VFS.
-    mtime_of: &'a dyn Fn(&str) -> Option<i64>,
-}
-
-fn compare_prefix(text: &str) -> (i8, &str) {
-    match text.chars().next() {
-        Some('+') => (1, &text[1..]),
-        Some('-') => (-1, &text[1..]),
-        _ => (0, text),
-    }
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<&str> {
-        self.args.get(self.pos).map(String::as_str)
-    }
-
-    fn value(&mut self, what: &str) -> Result<String, String> {
-        self.pos += 1;
-        let value = self
-            .args
-            .get(self.pos)
-            .cloned()
-            .ok_or_else(|| format!("missing argument to `{what}'"))?;
-        self.pos += 1;
-        Ok(value)
-    }
-
-    fn or(&mut self) -> Result<Expr, String> {
-        let mut left = self.and()?;
-        while matches!(self.peek(), Some("-o") | Some("-or")) {
-            self.pos += 1;
-            let right = self.and()?;
-            left = Expr::Or(Box::new(left), Box::new(right));
-        }
-        Ok(left)
-    }
-
-    fn and(&mut self) -> Result<Expr, String> {
-        let mut left = self.not()?;
-        loop {
-            match self.peek() {
-                None | Some("-o") | Some("-or") | Some(")") | Some(",") => return Ok(left),
-                Some("-a") | Some("-and") => self.pos += 1,
-                _ => {}
-            }
-            let right = self.not()?;
-            left = Expr::And(Box::new(left), Box::new(right));
-        }
-    }
-
-    fn not(&mut self) -> Result<Expr, String> {
-        if matches!(self.peek(), Some("!") | Some("-not")) {
-            self.pos += 1;
-            return Ok(Expr::Not(Box::new(self.not()?)));
-        }
-        self.primary()
-    }
-
-    fn primary(&mut self) -> Result<Expr, String> {
-        let Some(token) = self.peek().map(str::to_string) else {
-            return Err("expected an expression".to_string());
-        };
-        let expr = match token.as_str() {
-            "(" => {
-                self.pos += 1;
-                let inner = self.or()?;
-                if self.peek() != Some(")") {
-                    return Err("invalid expression; I was expecting to find a ')' somewhere but did not see one.".to_string());
-                }
-                self.pos += 1;
-                return Ok(inner);
-            }
-            "-name" | "-iname" => Expr::Name(self.value(&token)?, token == "-iname"),
-            "-path" | "-ipath" | "-wholename" | "-iwholename" => {
-                Expr::Path(self.value(&token)?, token.starts_with("-i"))
-            }
-            "-regex" | "-iregex" => {
-                let text = self.value(&token)?;
-                let translated = format!("^(?:{})$", crate::regex_compat::ere_to_rust(&text));
-                Expr::Regex(
-                    regex::RegexBuilder::new(&translated)
-                        .case_insensitive(token == "-iregex")
-                        .build()
-                        .map_err(|e| e.to_string())?,
-                )
-            }
-            "-type" => {
-                let kind = self.value("-type")?;
-                Expr::Type(kind.chars().next().unwrap_or('f'))
-            }
-            "-size" => {
-                let text = self.value("-size")?;
-                let (sign, rest) = compare_prefix(&text);
-                let unit = rest
-                    .chars()
-                    .last()
-                    .filter(|c| c.is_ascii_alphabetic())
-                    .unwrap_or('b');
-                let digits = rest.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-                let count: u64 = digits
-                    .parse()
-                    .map_err(|_| format!("invalid argument `{text}' to `-size'"))?;
-                let unit_bytes = match unit {
-                    'c' => 1,
-                    'w' => 2,
-                    'k' => 1024,
-                    'M' => 1 << 20,
-                    'G' => 1 << 30,
-                    _ => 512,
-                };
-                Expr::Size(sign, count, unit_bytes)
-            }
-            "-empty" => {
-                self.pos += 1;
-                Expr::Empty
-            }
-            "-newer" => {
-                let file = self.value("-newer")?;
-                Expr::Newer(self.reference_time(&file)?)
-            }
-            "-mtime" | "-mmin" => {
-                let text = self.value(&token)?;
-                let (sign, rest) = compare_prefix(&text);
-                let n: i64 = rest
-                    .parse()
-                    .map_err(|_| format!("invalid argument `{text}' to `{token}'"))?;
-                Expr::Mtime(sign, n, if token == "-mtime" { 86400 } else { 60 })
-            }
-            "-perm" => {
-                let text = self.value("-perm")?;
-                let (mode_text, kind) = match text.chars().next() {
-                    Some(c @ ('-' | '/')) => (&text[1..], Some(c)),
-                    _ => (text.as_str(), None),
-                };
-                let mode = crate::utilities::files::info::parse_mode(mode_text, 0, false)
-                    .ok_or_else(|| format!("invalid mode `{text}'"))?;
-                Expr::Perm(mode, kind)
-            }
-            "-executable" => {
-                self.pos += 1;
-                Expr::Executable
-            }
-            "-readable" | "-writable" | "-true" => {
-                self.pos += 1;
-                Expr::True
-            }
-            "-false" => {
-                self.pos += 1;
-                Expr::False
-            }
-            "-print" | "-print0" => {
-                self.pos += 1;
-                self.has_action = true;
-                Expr::Print(token == "-print0")
-            }
-            "-printf" => {
-                self.has_action = true;
-                Expr::Printf(self.value("-printf")?)
-            }
-            "-ls" => {
-                self.pos += 1;
-                self.has_action = true;
-                Expr::Printf("%M %s %p\n".to_string())
-            }
-            "-delete" => {
-                self.pos += 1;
-                self.has_action = true;
-                self.options.depth_first = true;
-                Expr::Delete
-            }
-            "-prune" => {
-                self.pos += 1;
-                Expr::Prune
-            }
-            "-quit" => {
-                self.pos += 1;
-                Expr::Quit
-            }
-            "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                self.pos += 1;
-                self.has_action = true;
-                let mut command = Vec::new();
-                let mut batch = false;
-                loop {
-                    let Some(word) = self.peek().map(str::to_string) else {
-                        return Err(format!("missing argument to `{token}'"));
-                    };
-                    self.pos += 1;
-                    if word == ";" {
-                        break;
-                    }
-                    if word == "+" && command.last().map(String::as_str) == Some("{}") {
-                        batch = true;
-                        break;
-                    }
-                    command.push(word);
-                }
-                if command.is_empty() {
-                    return Err(format!("missing argument to `{token}'"));
-                }
-                Expr::Exec { command, batch }
-            }
-            "-maxdepth" | "-mindepth" => {
-                let value = self.value(&token)?;
-                let depth: usize = value.parse().map_err(|_| {
-                    format!(
-                        "Expected a positive decimal integer argument to {token}, but got `{value}'"
-                    )
-                })?;
-                if token == "-maxdepth" {
-                    self.options.max_depth = depth;
-                } else {
-                    self.options.min_depth = depth;
-                }
-                Expr::True
-            }
-            "-depth" => {
-                self.pos += 1;
-                self.options.depth_first = true;
-                Expr::True
-            }
-            "-follow" => {
-                self.pos += 1;
-                self.options.follow = Follow::Always;
-                Expr::True
-            }
-            "-xdev" | "-mount" | "-noleaf" => {
-                self.pos += 1;
-                Expr::True
-            }
-            other => return Err(format!("unknown predicate `{other}'")),
-        };
-        Ok(expr)
-    }
-
-    fn reference_time(&self, file: &str) -> Result<i64, String> {
-        (self.mtime_of)(file).ok_or_else(|| format!("'{file}': No such file or directory"))
-    }
-}
+use parse::{Expr, Follow, Options, Parser, RegexType};
 
 /// One entry being visited.
 struct Visit<'a> {
@@ -310,6 +27,9 @@ struct Run<'a> {
     batches: Vec<(Vec<String>, Vec<String>)>,
     /// The clock `-printf`'s times are shown on (`TZ`).
     zone: crate::time::Zone,
+    /// What ages (`-mtime`, `-mmin`) count from, in seconds: now, or with
+    /// `-daystart` the start of tomorrow.
+    now: i64,
 }
 
 impl Run<'_> {
@@ -356,16 +76,21 @@ impl Run<'_> {
             },
             Expr::Newer(reference) => visit.node.meta().mtime_ns > *reference,
             Expr::Mtime(sign, n, unit) => {
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_secs() as i64)
-                    .unwrap_or(0);
+                let now = self.now;
                 let age =
                     (now - visit.node.meta().mtime_ns.div_euclid(1_000_000_000)).max(0) / unit;
                 match sign {
                     1 => age > *n,
                     -1 => age < *n,
                     _ => age == *n,
+                }
+            }
+            Expr::Links(sign, n) => {
+                let links = printf::links(visit.node);
+                match sign {
+                    1 => links > *n,
+                    -1 => links < *n,
+                    _ => links == *n,
                 }
             }
             Expr::Perm(mode, kind) => {
@@ -383,7 +108,7 @@ impl Run<'_> {
                 true
             }
             Expr::Printf(format) => {
-                let text = printf(format, visit, &self.zone);
+                let text = printf::printf(format, visit, &self.zone);
                 self.out.extend_from_slice(text.as_bytes());
                 true
             }
@@ -460,86 +185,6 @@ impl Run<'_> {
     }
 }
 
-fn printf(format: &str, visit: &Visit<'_>, zone: &crate::time::Zone) -> String {
-    let (format, _) = crate::escape::printf_format(format);
-    let mut out = String::new();
-    let mut chars = format.chars();
-    let name = if visit.depth == 0 {
-        visit
-            .shown
-            .rsplit('/')
-            .find(|s| !s.is_empty())
-            .unwrap_or(&visit.shown)
-            .to_string()
-    } else {
-        visit.path.file_name().unwrap_or("/").to_string()
-    };
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('p') => out.push_str(&visit.shown),
-            Some('f') => out.push_str(&name),
-            Some('h') => out.push_str(&crate::utilities::files::names::dir_name(&visit.shown)),
-            Some('P') => out.push_str(
-                visit
-                    .shown
-                    .strip_prefix(visit.start)
-                    .unwrap_or(&visit.shown)
-                    .trim_start_matches('/'),
-            ),
-            Some('s') => {
-                out.push_str(&crate::utilities::files::list::node_size(visit.node).to_string())
-            }
-            Some('l') => {
-                if let Node::Link(link) = visit.node {
-                    out.push_str(link.target());
-                }
-            }
-            Some('d') => out.push_str(&visit.depth.to_string()),
-            Some('y') => out.push(match visit.node.node_type() {
-                NodeType::Directory => 'd',
-                NodeType::Symlink => 'l',
-                NodeType::File => 'f',
-            }),
-            Some('m') => out.push_str(&format!("{:o}", visit.node.meta().mode)),
-            Some('M') => out.push_str(&crate::utilities::files::list::mode_string(visit.node)),
-            // GNU find shows ten digits of the second: the nanoseconds
-            // and a zero.
-            Some('t') => out.push_str(&crate::time::strftime(
-                "%a %b %e %H:%M:%S.%N0 %Y",
-                crate::time::at(
-                    visit.node.meta().mtime_ns.div_euclid(1_000_000_000),
-                    visit.node.meta().mtime_ns.rem_euclid(1_000_000_000) as u32,
-                ),
-                zone,
-            )),
-            Some('T') => {
-                if chars.next() == Some('s') {
-                    out.push_str(
-                        &visit
-                            .node
-                            .meta()
-                            .mtime_ns
-                            .div_euclid(1_000_000_000)
-                            .to_string(),
-                    );
-                }
-            }
-            Some('u') | Some('g') => out.push_str("user"),
-            Some('%') => out.push('%'),
-            Some(other) => {
-                out.push('%');
-                out.push(other);
-            }
-            None => out.push('%'),
-        }
-    }
-    out
-}
-
 pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut starts = Vec::new();
     let mut index = 1;
@@ -569,16 +214,21 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         let stat = shell.context().vfs.lock().stat(&path).ok()?;
         Some(stat.mtime_ns)
     };
+    let zone = shell.time_zone();
+    let date_of = |text: &str| crate::time::parse_date(text, &zone);
     let mut parser = Parser {
         args: &args[index..],
         pos: 0,
         has_action: false,
         mtime_of: &mtime_of,
+        date_of: &date_of,
+        regex_type: RegexType::default(),
         options: Options {
             max_depth: usize::MAX,
             min_depth: 0,
             depth_first: false,
             follow,
+            day_start: false,
         },
     };
     let expr = if parser.args.is_empty() {
@@ -605,7 +255,25 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         Expr::And(Box::new(expr), Box::new(Expr::Print(false)))
     };
     let options = parser.options;
-    let zone = shell.time_zone();
+    // GNU warns of a directive it does not know once, before the walk.
+    let mut warned = Vec::new();
+    for format in printf_formats(&expr) {
+        for directive in printf::unknown_directives(format) {
+            if !warned.contains(&directive) {
+                shell.write_stderr(
+                    format!("find: warning: unrecognized format directive `{directive}'\n")
+                        .as_bytes(),
+                );
+                warned.push(directive);
+            }
+        }
+    }
+    let now = crate::time::now().timestamp();
+    let now = if options.day_start {
+        start_of_tomorrow(now, &zone)
+    } else {
+        now
+    };
     let mut run = Run {
         shell,
         out: Vec::new(),
@@ -613,6 +281,7 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
         quit: false,
         batches: Vec::new(),
         zone,
+        now,
     };
     for start in &starts {
         // An empty operand names nothing (GNU find), never the working
@@ -776,4 +445,24 @@ fn walk(
         run.eval(expr, &visit, &mut prune)?;
     }
     Ok(())
+}
+
+/// The `-printf` formats of `expr`, in order.
+fn printf_formats(expr: &Expr) -> Vec<&str> {
+    match expr {
+        Expr::Printf(format) => vec![format.as_str()],
+        Expr::Not(inner) => printf_formats(inner),
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            let mut formats = printf_formats(a);
+            formats.extend(printf_formats(b));
+            formats
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Local midnight after `now` (GNU find's `-daystart` reference).
+fn start_of_tomorrow(now: i64, zone: &crate::time::Zone) -> i64 {
+    let today = crate::time::strftime_at("%Y-%m-%d", now, zone);
+    crate::time::parse_date(&today, zone).map_or(now, |midnight| midnight + 86_400)
 }

@@ -1,0 +1,27 @@
+//! `find` as the one-liners use it (issue 49, item 3): `-newermt` and
+//! `-newerXY`, `-regextype` and the Emacs syntax of `-regex` by default,
+//! `-links`, `-daystart`, and `-printf` with widths, precisions and the
+//! time directives. Times are set with `touch -d` (TZ is UTC both ways);
+//! `2>&1` where the message is the behaviour.
+
+pub const CASES: &[&str] = &[
+    // -newermt and -newerXY against dates and files; a date it cannot read.
+    r#"touch -d '2024-01-02 03:04:05' src/lib.rs; touch -d '2025-06-07 08:09:10' data/*; find . -type f -newermt 2025-01-01 | sort; find . -newermt 2099-01-01; find src -newermm src/lib.rs -name '*.rs' | sort; find . -newer src/lib.rs -path './data/*' | sort; find . -newermt 'no such date' 2>&1; echo "st $?""#,
+    // No birth time: GNU says so and refuses the test.
+    r#"find . -newerBt 2025-01-01 2>&1; echo "st $?"; find . -newerXt 1 2>&1; echo "st $?""#,
+    // -regex: Emacs syntax by default (\| and \( are the operators),
+    // then each -regextype.
+    r#"find . -regex '.*\.\(rs\|md\)' | sort; find . -regex '.*(rs).*'; find . -regextype posix-extended -regex '.*/[a-z]+\.(csv|json)' | sort; find . -regextype posix-basic -regex '.*/\(lib\|main\)\.rs' | sort; find . -regextype egrep -iregex '.*README.*'; find . -regextype nope -regex x 2>&1; echo "st $?""#,
+    // -links: a folder's count is two and one per subfolder.
+    r#"find . -type d -links 2 | sort; find . -links +2 | sort; find src -links 1 -type f | sort; find . -links -2 -name '*.txt' | sort"#,
+    // -daystart: ages from the start of tomorrow.
+    r#"touch -d '3 days ago' data/numbers.txt; find . -daystart -mtime +1 -type f | sort; find . -daystart -mtime 0 -name '*.md'; find . -daystart -mmin -5 -name numbers.txt; echo "st $?""#,
+    // -printf: fields, widths, precisions, # for %m, and links, blocks.
+    r#"find . -type f -printf '%f %s %M %d %p %h %P %y %m %n %k %b %H\n' | sort; find data -printf '%16f|%-6s|%6s|%.3f|%#m|%-4d|\n' | sort"#,
+    // -printf's times: %T@, %T+, %t, and strftime's letters, fractions
+    // where GNU shows them.
+    r#"touch -d '2024-01-02 03:04:05' src/lib.rs; find src/lib.rs -printf '%T@ %T+ %t %TS %TT %TX %Tc %TD %Tk %Tp %Tr %Tj %Tz %TY-%Tm-%Td %TH:%TM %Ta %Tb %Tq\n'"#,
+    // A directive GNU does not know: warned of once, printed as written;
+    // %f and %h of starting points written with a slash.
+    r#"find src/lib.rs data/words.txt -printf '%o %w|%f\n' 2>&1; find src/ -maxdepth 1 -printf '%h|%f|%P|%H\n' | sort; find . -maxdepth 0 -printf '%h|%f|%P|%H\n'"#,
+];
