@@ -20,6 +20,8 @@ mod gnu;
 mod links;
 #[path = "differential/procsub.rs"]
 mod procsub;
+#[path = "differential/tar.rs"]
+mod tar_cases;
 #[path = "differential/tools.rs"]
 mod tools;
 #[path = "differential/verbose.rs"]
@@ -176,4 +178,9 @@ fn verbose_flags_xargs_options_and_head_counts_behave_as_gnu() {
 #[test]
 fn find_tests_and_printf_behave_as_gnu_find() {
     check(find::CASES);
+}
+
+#[test]
+fn tar_appends_updates_and_lists_as_gnu_tar() {
+    check(tar_cases::CASES);
 }

@@ -7,6 +7,7 @@
 
 mod gzip;
 mod tar;
+mod tar_members;
 mod unzip;
 mod zip;
 

@@ -1,5 +1,5 @@
-//! `tar`: create, extract and list (gzip with `-z`), as GNU tar names
-//! members and reports errors.
+//! `tar`: create, append (`-r`), update (`-u`), extract and list (gzip
+//! with `-z`), as GNU tar names members, lists them and reports errors.
 
 use std::io::Read;
 
@@ -22,6 +22,16 @@ struct TarOptions {
     directory: Option<String>,
     strip: usize,
     members: Vec<String>,
+    /// `-T`/`--files-from`: files naming more members (`-` is stdin).
+    files_from: Vec<String>,
+    /// `--null`: those names end with NUL, not newline.
+    null: bool,
+    /// `--no-recursion`: a folder is archived without its entries.
+    no_recursion: bool,
+    /// `--owner`, `--group`: the names (and ids) written in the headers;
+    /// otherwise the sandbox user's.
+    owner: Option<String>,
+    group: Option<String>,
 }
 
 fn tar_usage(shell: &mut Shell, message: &str) -> ExecResult {
@@ -38,7 +48,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
     // Old style: `tar czf out.tar.gz files`.
     if let Some(first) = rest.first()
         && !first.starts_with('-')
-        && first.chars().all(|c| "cxtzvfOCk".contains(c))
+        && first.chars().all(|c| "cxtruzvfOCkT".contains(c))
     {
         rest[0] = format!("-{first}");
     }
@@ -63,6 +73,16 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                 "create" => options.mode = Some('c'),
                 "extract" | "get" => options.mode = Some('x'),
                 "list" => options.mode = Some('t'),
+                "append" => options.mode = Some('r'),
+                "update" => options.mode = Some('u'),
+                "files-from" => options
+                    .files_from
+                    .push(attached.map_or_else(|| value("T"), Ok)?),
+                "null" => options.null = true,
+                "no-recursion" => options.no_recursion = true,
+                "recursion" => options.no_recursion = false,
+                "owner" => options.owner = Some(attached.map_or_else(|| value("owner"), Ok)?),
+                "group" => options.group = Some(attached.map_or_else(|| value("group"), Ok)?),
                 "gzip" | "gunzip" => options.gzip = true,
                 "verbose" => options.verbose = true,
                 "to-stdout" => options.to_stdout = true,
@@ -82,7 +102,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
             let flags: Vec<char> = arg[1..].chars().collect();
             for (index, flag) in flags.iter().enumerate() {
                 match flag {
-                    'c' | 'x' | 't' => {
+                    'c' | 'x' | 't' | 'r' | 'u' => {
                         if options.mode.is_some_and(|m| m != *flag) {
                             return Err(
                                 "You may not specify more than one '-Acdtrux' option".into()
@@ -94,17 +114,17 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     'v' => options.verbose = true,
                     'O' => options.to_stdout = true,
                     'k' => {}
-                    'f' | 'C' => {
+                    'f' | 'C' | 'T' => {
                         let attached: String = flags[index + 1..].iter().collect();
                         let text = if attached.is_empty() {
                             value(&flag.to_string())?
                         } else {
                             attached
                         };
-                        if *flag == 'f' {
-                            options.file = Some(text);
-                        } else {
-                            options.directory = Some(text);
+                        match flag {
+                            'f' => options.file = Some(text),
+                            'C' => options.directory = Some(text),
+                            _ => options.files_from.push(text),
                         }
                         break;
                     }
@@ -124,7 +144,7 @@ pub fn tar(shell: &mut Shell, args: &[String]) -> ExecResult {
         Err(message) => return tar_usage(shell, &message),
     };
     match options.mode {
-        Some('c') => tar_create(shell, &options),
+        Some(mode @ ('c' | 'r' | 'u')) => tar_create(shell, options, mode),
         Some(mode) => tar_read(shell, &options, mode),
         None => tar_usage(
             shell,
@@ -144,19 +164,64 @@ fn base(shell: &Shell, options: &TarOptions) -> Result<VfsPath, String> {
         .ok_or_else(|| format!("{dir}: Cannot open: No such file or directory"))
 }
 
-fn tar_create(shell: &mut Shell, options: &TarOptions) -> ExecResult {
-    if options.members.is_empty() {
+/// `-c`, and `-r`/`-u`, which add to the archive that is there.
+fn tar_create(shell: &mut Shell, mut options: TarOptions, mode: char) -> ExecResult {
+    for list in std::mem::take(&mut options.files_from) {
+        match read_input(shell, "tar", Some(&list)) {
+            Ok(bytes) => options
+                .members
+                .extend(super::tar_members::names(&bytes, options.null)),
+            Err(status) => return Ok(status),
+        }
+    }
+    let options = &options;
+    if options.members.is_empty() && mode == 'c' {
         return tar_usage(shell, "Cowardly refusing to create an empty archive");
     }
+    // What is there already (`-r`, `-u`): its members up to the end
+    // marker, and each name's latest time (what `-u` compares with).
+    let existing = if mode == 'c' {
+        None
+    } else {
+        match super::tar_members::existing(shell, options.file.as_deref(), options.gzip) {
+            Ok(existing) => Some(existing),
+            Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+        }
+    };
     let base = match base(shell, options) {
         Ok(base) => base,
         Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
     };
-    let mut builder = tar::Builder::new(Vec::new());
+    let owners =
+        super::tar_members::Owners::new(options.owner.as_deref(), options.group.as_deref());
+    let mut adding = Adding {
+        builder: tar::Builder::new(Vec::new()),
+        listing: String::new(),
+        owners,
+        recursive: !options.no_recursion,
+    };
+    let members = match (&existing, mode) {
+        (Some(existing), 'u') => {
+            let vfs = shell.context().vfs.clone();
+            let now = |name: &str| {
+                let path = base.resolve(name).ok()?;
+                let vfs = vfs.lock();
+                match vfs.lookup_link(&path).ok()? {
+                    Node::Dir(dir) => Some(super::tar_members::Now::Folder(
+                        dir.iter().map(|(child, _)| child.to_string()).collect(),
+                    )),
+                    node => Some(super::tar_members::Now::File(
+                        (node.meta().mtime_ns.max(0) / 1_000_000_000) as u64,
+                    )),
+                }
+            };
+            super::tar_members::still_to_update(&existing.entries, options.members.clone(), now)
+        }
+        _ => options.members.clone(),
+    };
     let mut status = 0;
-    let mut listing = String::new();
     let mut warned = false;
-    for member in &options.members {
+    for member in &members {
         let Ok(path) = base.resolve(member) else {
             status = shell.fail_command(
                 "tar",
@@ -181,19 +246,20 @@ fn tar_create(shell: &mut Shell, options: &TarOptions) -> ExecResult {
             warned = true;
             shell.write_stderr(b"tar: Removing leading `/' from member names\n");
         }
-        if let Err(error) = append(
-            &mut builder,
-            name.trim_end_matches('/'),
-            &node,
-            &mut listing,
-        ) {
+        if let Err(error) = adding.append(name.trim_end_matches('/'), &node) {
             return Ok(shell.fail_command("tar", &error.to_string(), 2));
         }
         shell.check_watch()?;
     }
-    let archive = match builder.into_inner() {
+    let listing = std::mem::take(&mut adding.listing);
+    let archive = match adding.builder.into_inner() {
         Ok(archive) => archive,
         Err(error) => return Ok(shell.fail_command("tar", &error.to_string(), 2)),
+    };
+    // Appended after what was there, before its end marker.
+    let archive = match existing {
+        Some(existing) => [existing.members, archive].concat(),
+        None => archive,
     };
     let archive = if options.gzip {
         gzip_bytes(&archive)
@@ -217,49 +283,59 @@ fn tar_create(shell: &mut Shell, options: &TarOptions) -> ExecResult {
     Ok(status)
 }
 
-/// Appends `node` as `name` (folders recursively, in name order).
-fn append(
-    builder: &mut tar::Builder<Vec<u8>>,
-    name: &str,
-    node: &Node,
-    listing: &mut String,
-) -> std::io::Result<()> {
-    let meta = node.meta();
-    let mut header = tar::Header::new_gnu();
-    header.set_mode(meta.mode & 0o7777);
-    header.set_mtime((meta.mtime_ns.max(0) / 1_000_000_000) as u64);
-    match node {
-        Node::Link(link) => {
-            header.set_entry_type(tar::EntryType::Symlink);
-            header.set_size(0);
-            listing.push_str(&format!("{name}\n"));
-            header
-                .set_link_name(link.target())
-                .map_err(|error| std::io::Error::other(format!("{name}: {error}")))?;
-            append_named(builder, &mut header, name, &[][..])
-        }
-        Node::File(file) => {
-            header.set_entry_type(tar::EntryType::Regular);
-            header.set_size(file.data().len() as u64);
-            listing.push_str(&format!("{name}\n"));
-            append_named(builder, &mut header, name, &file.data()[..])
-        }
-        Node::Dir(dir) => {
-            header.set_entry_type(tar::EntryType::Directory);
-            header.set_size(0);
-            let folder = if name.is_empty() {
-                String::new()
-            } else {
-                format!("{name}/")
-            };
-            if !folder.is_empty() {
-                listing.push_str(&format!("{folder}\n"));
-                append_named(builder, &mut header, &folder, &[][..])?;
+/// Members being added to a new archive.
+struct Adding {
+    builder: tar::Builder<Vec<u8>>,
+    /// What `-v` prints: one name a line.
+    listing: String,
+    owners: super::tar_members::Owners,
+    recursive: bool,
+}
+
+impl Adding {
+    /// Appends `node` as `name` (folders recursively, in name order).
+    fn append(&mut self, name: &str, node: &Node) -> std::io::Result<()> {
+        let meta = node.meta();
+        let mtime = (meta.mtime_ns.max(0) / 1_000_000_000) as u64;
+        let mut header = tar::Header::new_gnu();
+        header.set_mode(meta.mode & 0o7777);
+        header.set_mtime(mtime);
+        self.owners.set(&mut header)?;
+        match node {
+            Node::Link(link) => {
+                header.set_entry_type(tar::EntryType::Symlink);
+                header.set_size(0);
+                self.listing.push_str(&format!("{name}\n"));
+                header
+                    .set_link_name(link.target())
+                    .map_err(|error| std::io::Error::other(format!("{name}: {error}")))?;
+                append_named(&mut self.builder, &mut header, name, &[][..])
             }
-            for (child, node) in dir.iter() {
-                append(builder, &format!("{folder}{child}"), node, listing)?;
+            Node::File(file) => {
+                header.set_entry_type(tar::EntryType::Regular);
+                header.set_size(file.data().len() as u64);
+                self.listing.push_str(&format!("{name}\n"));
+                append_named(&mut self.builder, &mut header, name, &file.data()[..])
             }
-            Ok(())
+            Node::Dir(dir) => {
+                header.set_entry_type(tar::EntryType::Directory);
+                header.set_size(0);
+                let folder = if name.is_empty() {
+                    String::new()
+                } else {
+                    format!("{name}/")
+                };
+                if !folder.is_empty() {
+                    self.listing.push_str(&format!("{folder}\n"));
+                    append_named(&mut self.builder, &mut header, &folder, &[][..])?;
+                }
+                if self.recursive {
+                    for (child, node) in dir.iter() {
+                        self.append(&format!("{folder}{child}"), node)?;
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -329,6 +405,8 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
     // whether any member failed (exit 2 at the end, the rest extracted).
     let mut said: Vec<String> = Vec::new();
     let mut failed = false;
+    let mut listing = super::tar_members::Listing::default();
+    let zone = shell.time_zone();
     for entry in entries {
         shell.check_watch()?;
         let mut entry = match entry {
@@ -400,7 +478,10 @@ fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
         } else {
             None
         };
-        if mode == 't' || options.verbose {
+        if mode == 't' && options.verbose {
+            let line = listing.line(entry.header(), &name, &zone);
+            out.extend_from_slice(line.as_bytes());
+        } else if mode == 't' || options.verbose {
             out.extend_from_slice(format!("{name}\n").as_bytes());
         }
         // `./` itself, and names climbing out with `..`, extract nothing.

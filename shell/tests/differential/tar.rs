@@ -1,0 +1,26 @@
+//! `tar` as people use it with `find` (issue 49, item 1): append and
+//! update to an archive that is there, names from a list (`-T`, `--null`),
+//! `--no-recursion`, the long listing of `-tv`, and GNU's messages and
+//! statuses. (GNU tar archives a folder's entries in the order the file
+//! system lists them: listings of folders are sorted here; owners are
+//! named with `--owner`/`--group`, as the oracle runs as root.)
+
+pub const CASES: &[&str] = &[
+    // -r appends; an archive not there yet is made.
+    r#"tar cf t.tar README.md; tar rf t.tar data/words.txt src; tar tf t.tar | sort; echo "st $?"; tar rf new.tar notes/todo.txt; echo "st $?"; tar tf new.tar"#,
+    // -u: a newer file is added again; a folder whose archived file is
+    // not newer is left out whole (GNU tar's way).
+    r#"touch -d '2024-01-02' README.md data/*; tar cf u.tar README.md data/words.txt; touch -d '2025-01-01' data/numbers.txt; tar uf u.tar README.md data; tar tf u.tar; touch README.md; tar uvf u.tar README.md; tar tf u.tar"#,
+    // Names from a list: lines, or NUL-separated with --null; a name
+    // that is not there fails the run at the end, the rest archived.
+    r#"find src -name '*.rs' | sort | tar cf l.tar -T -; tar tf l.tar; printf 'README.md\0notes/todo.txt\0' | tar cf n.tar --null -T -; tar tf n.tar; printf 'nosuch\nREADME.md\n' > list; tar cf m.tar --files-from=list 2>&1; echo "st $?"; tar tf m.tar"#,
+    // --no-recursion: the folder alone.
+    r#"tar cf nr.tar --no-recursion src data/words.txt; tar tf nr.tar; tar cf r.tar --no-recursion --recursion src/util; tar tf r.tar"#,
+    // -tv: GNU's long listing (mode, owner/group, size in a column that
+    // widens and stays wide, time, name; links with their targets).
+    r#"touch -d '2024-01-02 03:04:05' README.md data/words.txt; tar --owner=root --group=root -cf v.tar README.md data/words.txt; tar tvf v.tar; tar --owner=alice:1234 --group=staff:99 -cf o.tar README.md; tar tvf o.tar; tar --owner=a-long-owner-name:7 --group=g:8 -cf w.tar README.md data/words.txt; tar tvf w.tar"#,
+    // (A link's own time is the time it was made, both ways.)
+    r#"ln -s README.md lnk; tar --owner=root --group=root -cf s.tar lnk; tar tvf s.tar | sed 's/20[0-9-]* [0-9:]*/TIME/'; tar -tvf s.tar lnk | cut -c1-30"#,
+    // What cannot be added to: standard output, compressed archives.
+    r#"tar rf - README.md 2>&1; echo "st $?"; tar czf z.tgz README.md; tar rzf z.tgz README.md 2>&1; echo "st $?"; tar uf z.tgz README.md 2>&1; echo "st $?""#,
+];
