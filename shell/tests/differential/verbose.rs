@@ -1,7 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
-//! clustered and old-style options, `head` with a negative count, `ln -v`
-//! and `gzip -v`, and
+//! clustered and old-style options, `head` with a negative count, `ln -v`,
+//! `gzip -v` and `ls -l`/`-s` columns, and
 //! `patch FILE` (item 7), `diff -y` (item 4).
 //! `2>&1` where the message is the behaviour.
 
@@ -39,6 +39,10 @@ B
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
     // ln -v: a hard link reported with =>, a symbolic one with ->.
     r#"ln -v data/words.txt hard; ln -sv data/words.txt soft; mkdir into; ln -v data/words.txt data/numbers.txt into; ls into; cmp hard data/words.txt && echo same"#,
+    // ls -l: link counts of folders, columns as wide as the widest; -s
+    // and -sh blocks of a 4 KiB-block file system, with totals. (The
+    // oracle runs as root: its owner columns are renamed.)
+    r#"seq 10000 > big; mkdir -p sub/deeper sub/other; ls -l big data/words.txt README.md | sed 's/root root/user user/' | cut -c1-32; ls -ld sub src data | cut -c1-12; ls -s big data; ls -sh big README.md; ls -ls src | sed 's/root root/user user/' | cut -c1-34; ls -lh big | sed 's/root root/user user/' | cut -c1-26"#,
     // gzip -v: the ratio of the deflate stream, and what became of the file.
     r#"seq 1000 > n; printf abc > s; : > e; gzip -v n s e 2>&1; gzip -dv n.gz 2>&1; gzip -kv n 2>&1; gzip -cv n 2>&1 >/dev/null; gzip -dcv n.gz 2>&1 >/dev/null; gzip -v < n 2>&1 >/dev/null; gunzip -v s.gz 2>&1; ls"#,
 ];

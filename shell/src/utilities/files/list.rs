@@ -280,34 +280,57 @@ fn write_entries(
             _ => "",
         }
     };
-    if parsed.has('l') {
-        if in_dir {
-            let blocks: u64 = entries
-                .iter()
-                .map(|e| node_size(&e.node).div_ceil(4096) * 4)
-                .sum();
-            writeln!(out, "total {blocks}")?;
+    let human = |size: u64| {
+        if parsed.has('h') {
+            human_size(size)
+        } else {
+            size.to_string()
         }
-        for entry in entries {
-            let size = node_size(&entry.node);
-            let size = if parsed.has('h') {
-                human_size(size)
-            } else {
-                size.to_string()
-            };
-            let links = if entry.node.node_type() == NodeType::Directory {
-                2
-            } else {
-                1
-            };
+    };
+    // `-s`: each entry's blocks (KiB, or human-readable with -h), in a
+    // column as wide as the widest; with -l or -s a folder's listing
+    // starts with their total.
+    let blocks: Vec<String> = entries
+        .iter()
+        .map(|entry| human(kibibytes(&entry.node) * if parsed.has('h') { 1024 } else { 1 }))
+        .collect();
+    let blocks_width = blocks.iter().map(String::len).max().unwrap_or(0);
+    let block = |index: usize| {
+        if parsed.has('s') {
+            format!("{:>blocks_width$} ", blocks[index])
+        } else {
+            String::new()
+        }
+    };
+    if in_dir && (parsed.has('l') || parsed.has('s')) {
+        let total: u64 = entries.iter().map(|e| kibibytes(&e.node)).sum();
+        writeln!(
+            out,
+            "total {}",
+            human(total * if parsed.has('h') { 1024 } else { 1 })
+        )?;
+    }
+    if parsed.has('l') {
+        // Link counts and sizes right-aligned to the widest, as GNU.
+        let links: Vec<String> = entries
+            .iter()
+            .map(|e| link_count(&e.node).to_string())
+            .collect();
+        let sizes: Vec<String> = entries.iter().map(|e| human(node_size(&e.node))).collect();
+        let links_width = links.iter().map(String::len).max().unwrap_or(0);
+        let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
+        for (index, entry) in entries.iter().enumerate() {
             let target = match &entry.node {
                 Node::Link(link) => format!(" -> {}", link.target()),
                 _ => String::new(),
             };
             writeln!(
                 out,
-                "{} {links} user user {size:>5} {} {}{}{target}",
+                "{}{} {:>links_width$} user user {:>size_width$} {} {}{}{target}",
+                block(index),
                 mode_string(&entry.node),
+                links[index],
+                sizes[index],
                 clock.format(entry.node.meta().mtime_ns),
                 entry.name,
                 suffix(entry)
@@ -324,7 +347,8 @@ fn write_entries(
     }
     let names: Vec<String> = entries
         .iter()
-        .map(|e| format!("{}{}", e.name, suffix(e)))
+        .enumerate()
+        .map(|(index, e)| format!("{}{}{}", block(index), e.name, suffix(e)))
         .collect();
     // The last of `-1`, `-C` and `-x` decides the layout.
     let layout = parsed
@@ -339,6 +363,30 @@ fn write_entries(
         writeln!(out, "{name}")?;
     }
     Ok(())
+}
+
+/// KiB a file system of 4 KiB blocks gives `node` (as `du` counts).
+pub(crate) fn kibibytes(node: &Node) -> u64 {
+    match node {
+        Node::File(file) => file.len().div_ceil(4096) * 4,
+        Node::Dir(_) => 4,
+        Node::Link(_) => 0,
+    }
+}
+
+/// Hard links as a POSIX file system counts them: a folder's `.`, its
+/// entry in its parent and each subfolder's `..`; one for anything else
+/// (the VFS has no hard links).
+pub(crate) fn link_count(node: &Node) -> u64 {
+    match node {
+        Node::Dir(dir) => {
+            2 + dir
+                .iter()
+                .filter(|(_, child)| matches!(child, Node::Dir(_)))
+                .count() as u64
+        }
+        _ => 1,
+    }
 }
 
 /// The width `ls -C`/`-x` fills (a terminal's default; there is none).

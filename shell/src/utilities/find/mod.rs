@@ -86,7 +86,7 @@ impl Run<'_> {
                 }
             }
             Expr::Links(sign, n) => {
-                let links = printf::links(visit.node);
+                let links = crate::utilities::files::list::link_count(visit.node);
                 match sign {
                     1 => links > *n,
                     -1 => links < *n,

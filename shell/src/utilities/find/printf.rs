@@ -175,14 +175,14 @@ fn field(directive: char, alternate: bool, visit: &Visit<'_>, zone: &Zone) -> Op
             .to_string(),
         's' => crate::utilities::files::list::node_size(visit.node).to_string(),
         // Blocks as a 4 KiB-block file system counts them (as `du` here).
-        'k' => kibibytes(visit.node).to_string(),
-        'b' => (kibibytes(visit.node) * 2).to_string(),
+        'k' => crate::utilities::files::list::kibibytes(visit.node).to_string(),
+        'b' => (crate::utilities::files::list::kibibytes(visit.node) * 2).to_string(),
         'l' => match visit.node {
             Node::Link(link) => link.target().to_string(),
             _ => String::new(),
         },
         'd' => visit.depth.to_string(),
-        'n' => links(visit.node).to_string(),
+        'n' => crate::utilities::files::list::link_count(visit.node).to_string(),
         'y' => kind(visit.node.node_type()).to_string(),
         // What a link points at (the VFS resolves links inside the
         // sandbox; the walk already followed those it should).
@@ -250,28 +250,5 @@ fn kind(node_type: NodeType) -> char {
         NodeType::Directory => 'd',
         NodeType::Symlink => 'l',
         NodeType::File => 'f',
-    }
-}
-
-fn kibibytes(node: &Node) -> u64 {
-    match node {
-        Node::File(file) => file.len().div_ceil(4096) * 4,
-        Node::Dir(_) => 4,
-        Node::Link(_) => 0,
-    }
-}
-
-/// Hard links as a POSIX file system counts them: a folder's `.`, its
-/// entry in its parent and each subfolder's `..`; one for anything else
-/// (the VFS has no hard links).
-pub(super) fn links(node: &Node) -> u64 {
-    match node {
-        Node::Dir(dir) => {
-            2 + dir
-                .iter()
-                .filter(|(_, child)| matches!(child, Node::Dir(_)))
-                .count() as u64
-        }
-        _ => 1,
     }
 }
