@@ -127,6 +127,7 @@ registry! {
     Utility "rm" => utilities::files::remove::rm,
     Utility "cp" => utilities::files::copy::cp,
     Utility "mv" => utilities::files::copy::mv,
+    Utility "rename" => utilities::files::rename::rename,
     Utility "touch" => utilities::files::make::touch,
     Utility "stat" => utilities::files::info::stat,
     Utility "tree" => utilities::files::list::tree,

@@ -69,6 +69,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("rm", "rm -r /d/sub", "/d/sub"),
     ("cp", "cp /d/a.txt /d/c.txt", "/d/c.txt"),
     ("mv", "mv /d/a.txt /tmp/a.txt", "/d/a.txt"),
+    ("rename", "rename 's/a/z/' /d/a.txt", "/d/a.txt"),
     ("ln", "ln /d/a.txt /d/l.txt", "/d/l.txt"),
     ("chmod", "chmod -R 700 /d", "/d"),
     ("mktemp", "mktemp /d/t.XXXXXX", "/d/t."),

@@ -1,6 +1,7 @@
 //! Commands agents reach for (issue 19 item 5), against the real tools on
 //! the machine: Debian's `yq` (jq over YAML), `xxd`, `hexdump`, `od`,
-//! `envsubst`, `fmt`, `sqlite3`, `zip`/`unzip`, `nproc`, `nohup`.
+//! `envsubst`, `fmt`, `sqlite3`, `zip`/`unzip`, `nproc`, `nohup`; and
+//! (issue 49, item 5) Debian's Perl `rename` (File::Rename).
 
 pub const CASES: &[&str] = &[
     // yq: YAML in; JSON out, or YAML with -y.
@@ -57,4 +58,10 @@ yq . c.yaml; yq -r '.deps[].name' c.yaml; yq -c '.tags' c.yaml; yq -y . c.yaml; 
     r#"printf '.mode column\nselect 1 as x;\n.mode box\nselect 2 as y;\n.mode list\nselect 3 as z;\n.headers off\n.mode column\nselect 4 as w;\n.mode insert t\nselect 1, null, 1.5, x'"'"'00'"'"', '"'"'a'"'"';\n.mode csv\nselect 1, 2;\n.mode tabs\nselect 1,2;\n.nullvalue NULL\n.mode list\nselect null;\n.separator ,\nselect 1,2;\n.print hi there\n' | sqlite3 | od -c | tail -4; printf 'select 1;\nselect\n 2;\nselect 3 -- c\n;\nselect "x;y";' | sqlite3; sqlite3 :memory: "select 'a' as k, 1 as v union all select 'longer', 22" -column -header; sqlite3 -header -box :memory: 'select 1 as a where 0'; sqlite3 -json :memory: 'select 1 as a where 0'"#,
     r#"sqlite3 u.db 'create table t(a primary key)' 'insert into t values(1)' 'insert into t values(1)' 'select 5'; echo "st $?"; printf 'insert into t values(1);\nselect 6;\n.bogus\nselect 7;\n' | sqlite3 u.db; echo "st $?"; sqlite3 -bail u.db 'select * from nope' 'select 8'; echo "st $?"; printf 'select 1;\nselect * from nope;\nselect 2;\n' | sqlite3 -bail u.db; echo "st $?"; sqlite3 new.db 'select 1'; wc -c < new.db; sqlite3 -readonly new.db 'create table x(y)'; echo "st $?"; sqlite3 -readonly nothere.db 'select 1'; echo "st $?"; ls nothere.db; printf 'garbage garbage' > g.db; sqlite3 g.db 'select 1'; echo "st $?"; sqlite3 :memory: 'select'; echo "st $?"; sqlite3 -bogus; echo "st $?""#,
     r#"sqlite3 m.db 'create table beta(x); create table alpha(y, z); create index ia on alpha(y); create table long_table_name_here(q); create trigger tr after insert on beta begin select 1; end; insert into alpha values (1, null), (2.5, x'"'"'ff'"'"');' && sqlite3 m.db .tables '.tables a%' .schema '.schema alpha' .indexes '.indexes alpha' .dump; for i in $(seq 1 12); do sqlite3 m.db "create table tbl_number_$i(a)"; done; sqlite3 m.db .tables; printf 'name,age\nada,36\n"lovelace, a",37\n' > p.csv; sqlite3 m.db '.import --csv p.csv people' 'select * from people' '.schema people'; sqlite3 m.db '.output out.txt' 'select count(*) from people' '.output' 'select 9'; cat out.txt; printf 'select 41+1;\n' > s.sql; sqlite3 m.db '.read s.sql'"#,
+    // rename: substitutions with groups and modifiers, transliterations,
+    // -v, -n, -f, -d, names from stdin (-0 too); a name taken already is
+    // said and skipped (status 0).
+    r#"touch a.txt b.txt c.TXT d.log; mkdir sub; touch sub/x.txt; rename 's/\.txt$/.md/' *.txt; ls; rename -v 's/(\w)\.md/$1-new.md/' *.md; rename -n 's/d/D/' d.log; touch e.md; rename 's/e/a-new/' e.md 2>&1; echo "st $?"; rename -f -v 's/e/a-new/' e.md; rename 'y/a-z/A-Z/' c.TXT; rename -v 's/TXT/txt/i' C.TXT; rename -v 'tr/a-z/A-Z/' d.log; ls; ls | rename 's/-new/-old/'; rename -d -v 's/x/y/' sub/x.txt; ls sub; printf 'a-old.md\0b-old.md\0' | rename -0 -e 's/old/x/; s/\.md/.txt/'; ls; rename 2>&1 | head -1; echo "st $?""#,
+    // A program of several; nothing changes for a name nothing matches.
+    r#"touch 'My File.TXT' other; rename 's/ /_/g; y/A-Z/a-z/; s/\.txt$/.text/' 'My File.TXT' other; ls; rename -v 's/zzz/q/' other; echo "st $?""#,
 ];

@@ -6,3 +6,4 @@ pub mod list;
 pub mod make;
 pub mod names;
 pub mod remove;
+pub mod rename;
