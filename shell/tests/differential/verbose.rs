@@ -1,7 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
 //! clustered and old-style options, `head` with a negative count, `ln -v`,
-//! `gzip -v` and `ls -l`/`-s` columns, and
+//! `gzip -v`, `ls -l`/`-s` columns, `diff -c` and headers, and
 //! `patch FILE` (item 7), `diff -y` (item 4).
 //! `2>&1` where the message is the behaviour.
 
@@ -35,6 +35,11 @@ B
     // diff -y: GNU's columns, marks, tabs, widths, and its options.
     r#"printf 'a\nb\ncommon\nx\tTab\nlonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglonglong line\nend\n' > d1; printf 'a\nc\ncommon\nnew1\nnew2\nx\tTab\nend\nextra' > d2; diff -y d1 d2; echo "st $?"; diff -y -W 60 d1 d2; echo "st $?"; diff -y --width=40 d2 d1"#,
     r#"printf 'a\nb\nc\n' > d1; printf 'a\nB\nc\nd\n' > d2; diff -y --suppress-common-lines d1 d2; diff -y --left-column d1 d2; diff -y d1 d1; echo "st $?"; printf '\n\nq\n' > e1; printf '\nz\n' > e2; diff -y e1 e2; diff -y -W 0 d1 d2 2>/dev/null; echo "st $?""#,
+    // diff: unified and context headers with the files' times, -c and
+    // -C N hunks, clustered flags (-Naur, -qr), the `diff …` line of a
+    // recursive comparison, a last line without its newline.
+    r#"printf 'a\nb\n' > x; printf 'a\nc\n' > y; touch -d '2024-01-02 03:04:05' x; touch -d '2025-06-07 08:09:10' y; diff -u x y; diff -c x y; echo "st $?"; diff --label A --label B -c x y; seq 1 20 > s1; seq 1 20 | sed 's/^5$/five/; s/^15$/fifteen/; 18d' > s2; printf 'new\n' >> s2; diff -c s1 s2 | tail -n +3; diff -C 1 s1 s2 | tail -n +3; diff -U1 s1 s2 | tail -n +3; : > empty; diff -c empty x | tail -n +3; diff -c x empty | tail -n +3; printf 'a\nb' > nonl; diff -c x nonl | tail -n +3; diff -u x nonl | tail -n +3; diff x nonl"#,
+    r#"mkdir d1 d2; printf 'a\nb\n' > d1/f; printf 'a\nc\n' > d2/f; echo only > d1/g; touch -d '2024-01-02 03:04:05' d1/f d2/f d1/g; diff -ru d1 d2; echo "st $?"; diff -Naur d1 d2; echo "st $?"; diff -r d1 d2; diff -qr d1 d2; echo "st $?"; diff -r -c d1 d2 | head -3"#,
     // cp -v and mv -v, and a copy onto itself through its folder.
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
     // ln -v: a hard link reported with =>, a symbolic one with ->.

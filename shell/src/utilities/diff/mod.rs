@@ -1,14 +1,25 @@
-//! `diff`: normal (default), unified, side-by-side (`-y`) and brief
-//! output, over files or directories (`-r`).
+//! `diff`: normal (default), unified, context (`-c`), side-by-side
+//! (`-y`) and brief output, over files or directories (`-r`).
+
+mod context;
+mod side;
 
 use std::time::{Duration, Instant};
 
 use similar::{DiffOp, TextDiff};
 
 use crate::interp::{ExecResult, Shell};
+use side::SideBySide;
 
 struct Options {
     unified: Option<usize>,
+    /// `-c`, `-C N`: context format with this many lines around changes.
+    context: Option<usize>,
+    /// The options as given, which a recursive comparison repeats in the
+    /// `diff …` line before each pair of files that differ.
+    given: Vec<String>,
+    /// The clock header times are shown on (`TZ`).
+    zone: crate::time::Zone,
     brief: bool,
     recursive: bool,
     new_file: bool,
@@ -30,6 +41,9 @@ const EFFORT: Duration = Duration::from_secs(1);
 pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut options = Options {
         unified: None,
+        context: None,
+        given: Vec::new(),
+        zone: shell.time_zone(),
         brief: false,
         recursive: false,
         new_file: false,
@@ -45,11 +59,26 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut side = SideBySide::default();
     let mut side_by_side = false;
     let mut operands = Vec::new();
+    // The options as written (`-Naur`), for the lines a recursive
+    // comparison prints; then clustered short flags one by one.
+    let mut taking_value = false;
+    for arg in &args[1..] {
+        if taking_value || (arg.starts_with('-') && arg.len() > 1) {
+            options.given.push(arg.clone());
+            taking_value = matches!(arg.as_str(), "-U" | "-C" | "-W" | "--label" | "--width");
+        }
+    }
+    let args = unclustered(args);
     let mut i = 1;
     while i < args.len() {
         let arg = args[i].as_str();
         match arg {
             "-u" | "--unified" => options.unified = Some(3),
+            "-c" | "--context" => options.context = Some(3),
+            "-C" => {
+                i += 1;
+                options.context = args.get(i).and_then(|n| n.parse().ok());
+            }
             "-q" | "--brief" => options.brief = true,
             "-r" | "--recursive" => options.recursive = true,
             "-N" | "--new-file" => options.new_file = true,
@@ -97,6 +126,8 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
                 options.labels.extend(args.get(i).cloned());
             }
             _ if arg.starts_with("-U") => options.unified = arg[2..].parse().ok(),
+            _ if arg.starts_with("-C") => options.context = arg[2..].parse().ok(),
+            _ if arg.starts_with("--context=") => options.context = arg[10..].parse().ok(),
             _ if arg.starts_with("--unified=") => options.unified = arg[10..].parse().ok(),
             _ if arg.starts_with("--label=") => options.labels.push(arg[8..].to_string()),
             _ if arg.starts_with('-') && arg.len() > 1 => {
@@ -140,7 +171,8 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 enum Item {
-    File(Vec<u8>),
+    /// A file's bytes and modification time (ns; now for a stream).
+    File(Vec<u8>, i64),
     Dir(Vec<String>),
     Missing,
 }
@@ -149,7 +181,10 @@ fn load(shell: &mut Shell, operand: &str) -> Item {
     // stdin, devices and `/dev/fd/N` (process substitution) are streams.
     if operand == "-" || operand.starts_with("/dev/") {
         return match crate::utilities::input::open_quiet(shell, operand) {
-            Ok(mut source) => Item::File(source.read_all().unwrap_or_default()),
+            Ok(mut source) => Item::File(
+                source.read_all().unwrap_or_default(),
+                crate::time::now().timestamp_nanos_opt().unwrap_or(0),
+            ),
             Err(_) => Item::Missing,
         };
     }
@@ -158,7 +193,7 @@ fn load(shell: &mut Shell, operand: &str) -> Item {
     };
     let vfs = shell.context().vfs.lock();
     match vfs.lookup(&path) {
-        Ok(goccia_vfs::Node::File(file)) => Item::File(file.data().to_vec()),
+        Ok(goccia_vfs::Node::File(file)) => Item::File(file.data().to_vec(), file.meta().mtime_ns),
         Ok(goccia_vfs::Node::Dir(dir)) => {
             Item::Dir(dir.iter().map(|(n, _)| n.to_string()).collect())
         }
@@ -200,20 +235,19 @@ fn compare_paths(shell: &mut Shell, a: &str, b: &str, options: &Options, out: &m
                         let before = out.len();
                         let result = compare_paths(shell, &pa, &pb, options, out);
                         if result == 1 && !both_dirs {
-                            out.insert_str(
-                                before,
-                                &format!(
-                                    "diff {}{pa} {pb}\n",
-                                    if options.unified.is_some() { "-u " } else { "" }
-                                ),
-                            );
+                            out.insert_str(before, &pair_line(options, &pa, &pb));
                         }
                         status = status.max(result);
                     } else {
                         status = status.max(compare_paths(shell, &pa, &pb, options, out));
                     }
                 } else if options.new_file {
-                    status = status.max(compare_paths(shell, &pa, &pb, options, out));
+                    let before = out.len();
+                    let result = compare_paths(shell, &pa, &pb, options, out);
+                    if result == 1 && !options.brief {
+                        out.insert_str(before, &pair_line(options, &pa, &pb));
+                    }
+                    status = status.max(result);
                 } else {
                     let dir = if in_a { a } else { b };
                     out.push_str(&format!("Only in {}: {name}\n", dir.trim_end_matches('/')));
@@ -229,20 +263,41 @@ fn compare_paths(shell: &mut Shell, a: &str, b: &str, options: &Options, out: &m
             1
         }
         (left, right) => {
-            let left = match left {
-                Item::File(data) => data,
-                _ => Vec::new(),
+            // A file missing under -N is empty, dated at the epoch.
+            let (left, left_time) = match left {
+                Item::File(data, time) => (data, time),
+                _ => (Vec::new(), 0),
             };
-            let right = match right {
-                Item::File(data) => data,
-                _ => Vec::new(),
+            let (right, right_time) = match right {
+                Item::File(data, time) => (data, time),
+                _ => (Vec::new(), 0),
             };
-            compare_files(a, b, &left, &right, options, out)
+            let a = Side {
+                name: a,
+                time: left_time,
+            };
+            let b = Side {
+                name: b,
+                time: right_time,
+            };
+            compare_files(&a, &b, &left, &right, options, out)
         }
     }
 }
 
+/// The line a recursive comparison prints before a pair of files that
+/// differ: `diff`, the options as given, the two paths.
+fn pair_line(options: &Options, a: &str, b: &str) -> String {
+    let mut words = vec!["diff"];
+    words.extend(options.given.iter().map(String::as_str));
+    words.extend([a, b]);
+    format!("{}\n", words.join(" "))
+}
+
 fn normalize(line: &str, options: &Options) -> String {
+    // A last line without its newline differs from the same text with
+    // one (GNU's "\ No newline at end of file" is a change).
+    let incomplete = !line.ends_with('\n');
     let mut line = line.trim_end_matches('\n').to_string();
     if options.ignore_case {
         line = line.to_lowercase();
@@ -252,12 +307,40 @@ fn normalize(line: &str, options: &Options) -> String {
     } else if options.ignore_space {
         line = line.split_whitespace().collect::<Vec<_>>().join(" ");
     }
+    if incomplete {
+        line.push('\0');
+    }
     line
 }
 
+/// One of the two files: its name and modification time (ns).
+struct Side<'a> {
+    name: &'a str,
+    time: i64,
+}
+
+impl Side<'_> {
+    /// How a unified or context header names it: a `--label` (`index` 0
+    /// or 1) alone, else the name and time as GNU diff prints them.
+    fn header(&self, options: &Options, index: usize) -> String {
+        if let Some(label) = options.labels.get(index) {
+            return label.clone();
+        }
+        let time = crate::time::strftime(
+            "%Y-%m-%d %H:%M:%S.%N %z",
+            crate::time::at(
+                self.time.div_euclid(1_000_000_000),
+                self.time.rem_euclid(1_000_000_000) as u32,
+            ),
+            &options.zone,
+        );
+        format!("{}\t{time}", self.name)
+    }
+}
+
 fn compare_files(
-    a: &str,
-    b: &str,
+    a: &Side<'_>,
+    b: &Side<'_>,
     left: &[u8],
     right: &[u8],
     options: &Options,
@@ -293,7 +376,7 @@ fn compare_files(
         if left_keys == right_keys {
             return 0;
         }
-        out.push_str(&format!("Files {a} and {b} differ\n"));
+        out.push_str(&format!("Files {} and {} differ\n", a.name, b.name));
         return 1;
     }
     let left_refs: Vec<&str> = left_keys.iter().map(String::as_str).collect();
@@ -322,18 +405,21 @@ fn compare_files(
             .all(|op| matches!(op, DiffOp::Equal { .. }));
         return i32::from(!same);
     }
+    if let Some(lines) = options.context.filter(|_| options.unified.is_none()) {
+        out.push_str(&format!(
+            "*** {}\n--- {}\n",
+            a.header(options, 0),
+            b.header(options, 1)
+        ));
+        context::write(&diff, lines, &left_lines, &right_lines, out);
+        return 1;
+    }
     if let Some(context) = options.unified {
-        let label_a = options
-            .labels
-            .first()
-            .cloned()
-            .unwrap_or_else(|| a.to_string());
-        let label_b = options
-            .labels
-            .get(1)
-            .cloned()
-            .unwrap_or_else(|| b.to_string());
-        out.push_str(&format!("--- {label_a}\n+++ {label_b}\n"));
+        out.push_str(&format!(
+            "--- {}\n+++ {}\n",
+            a.header(options, 0),
+            b.header(options, 1)
+        ));
         for group in diff.grouped_ops(context) {
             let (first, last) = (&group[0], &group[group.len() - 1]);
             let old = first.old_range().start..last.old_range().end;
@@ -420,182 +506,36 @@ fn compare_files(
     1
 }
 
-/// `diff -y`'s layout (GNU's side.c): a left column, a gutter holding
-/// the mark (` ` same, `|` changed, `<` left only, `>` right only), and a
-/// right column starting at a tab stop; tabs pad to the columns.
-#[derive(Clone, Copy, Default)]
-struct SideBySide {
-    /// Columns each side may fill.
-    half: usize,
-    /// Where the right column starts.
-    right_at: usize,
-    suppress_common: bool,
-    left_column: bool,
-}
-
-const TAB: usize = 8;
-
-impl SideBySide {
-    /// Columns for a total `width` (`-W`, default 130), as GNU sets them.
-    fn set_width(&mut self, width: usize) {
-        let gutter = 3;
-        let offset = (width + TAB + gutter) / (2 * TAB) * TAB;
-        self.half = offset
-            .saturating_sub(gutter)
-            .min(width.saturating_sub(offset));
-        self.right_at = if self.half > 0 { offset } else { width };
-    }
-
-    fn write(
-        &self,
-        diff: &TextDiff<'_, '_, '_, str>,
-        left: &[&str],
-        right: &[&str],
-        out: &mut String,
-    ) {
-        for op in diff.ops() {
-            match *op {
-                DiffOp::Equal {
-                    old_index,
-                    new_index,
-                    len,
-                } => {
-                    if self.suppress_common {
-                        continue;
-                    }
-                    for k in 0..len {
-                        if self.left_column {
-                            self.line(Some(left[old_index + k]), '(', None, out);
-                        } else {
-                            self.line(
-                                Some(left[old_index + k]),
-                                ' ',
-                                Some(right[new_index + k]),
-                                out,
-                            );
-                        }
-                    }
-                }
-                DiffOp::Delete {
-                    old_index, old_len, ..
-                } => {
-                    for line in &left[old_index..old_index + old_len] {
-                        self.line(Some(line), '<', None, out);
-                    }
-                }
-                DiffOp::Insert {
-                    new_index, new_len, ..
-                } => {
-                    for line in &right[new_index..new_index + new_len] {
-                        self.line(None, '>', Some(line), out);
-                    }
-                }
-                DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => {
-                    let paired = old_len.min(new_len);
-                    for k in 0..paired {
-                        self.line(
-                            Some(left[old_index + k]),
-                            '|',
-                            Some(right[new_index + k]),
-                            out,
-                        );
-                    }
-                    for line in &left[old_index + paired..old_index + old_len] {
-                        self.line(Some(line), '<', None, out);
-                    }
-                    for line in &right[new_index + paired..new_index + new_len] {
-                        self.line(None, '>', Some(line), out);
-                    }
-                }
+/// `args` with each cluster of short flags (`-Naur`) split into its flags
+/// (`-N -a -u -r`); a flag that takes a value (`-U`, `-C`, `-W`) keeps the
+/// rest of its word as that value.
+fn unclustered(args: &[String]) -> Vec<String> {
+    const FLAGS: &str = "uqrNibwBasyc";
+    let mut out = vec![args[0].clone()];
+    let mut operands = false;
+    for arg in &args[1..] {
+        if operands || arg == "--" {
+            operands = true;
+            out.push(arg.clone());
+            continue;
+        }
+        let Some(cluster) = arg.strip_prefix('-').filter(|rest| {
+            rest.len() > 1
+                && !rest.starts_with('-')
+                && rest.chars().next().is_some_and(|c| FLAGS.contains(c))
+        }) else {
+            out.push(arg.clone());
+            continue;
+        };
+        let chars: Vec<char> = cluster.chars().collect();
+        for (at, flag) in chars.iter().enumerate() {
+            if matches!(flag, 'U' | 'C' | 'W') {
+                let value: String = chars[at + 1..].iter().collect();
+                out.push(format!("-{flag}{value}"));
+                break;
             }
+            out.push(format!("-{flag}"));
         }
     }
-
-    /// One output line.
-    fn line(&self, left: Option<&str>, mark: char, right: Option<&str>, out: &mut String) {
-        let mut newline = false;
-        let mut column = 0;
-        if let Some(text) = left {
-            newline |= text.ends_with('\n');
-            column = half_line(text, self.half, out);
-        }
-        let mut mark = mark;
-        if mark != ' ' {
-            column = pad(column, (self.half + self.right_at - 1) / 2, out) + 1;
-            // A changed pair where one side ends without a newline.
-            if mark == '|'
-                && let Some(text) = right
-                && newline != text.ends_with('\n')
-            {
-                mark = if newline { '/' } else { '\\' };
-            }
-            out.push(mark);
-        }
-        if let Some(text) = right {
-            newline |= text.ends_with('\n');
-            if !text.starts_with('\n') {
-                column = pad(column, self.right_at, out);
-                half_line(text, self.half, out);
-            }
-        }
-        let _ = column;
-        if newline {
-            out.push('\n');
-        }
-    }
-}
-
-/// Pads from column `from` to `to` with tabs, then spaces; returns `to`.
-fn pad(mut from: usize, to: usize, out: &mut String) -> usize {
-    let mut stop = from + TAB - from % TAB;
-    while stop <= to {
-        out.push('\t');
-        from = stop;
-        stop += TAB;
-    }
-    while from < to {
-        out.push(' ');
-        from += 1;
-    }
-    to
-}
-
-/// Writes `line` (its newline left out) within `bound` columns; the
-/// column reached.
-fn half_line(line: &str, bound: usize, out: &mut String) -> usize {
-    let (mut read, mut written) = (0, 0);
-    for c in line.chars() {
-        match c {
-            '\n' => break,
-            '\t' => {
-                let spaces = TAB - read % TAB;
-                if read == written {
-                    let stop = written + spaces;
-                    if stop < bound {
-                        written = stop;
-                        out.push('\t');
-                    }
-                }
-                read += spaces;
-            }
-            c if c.is_control() => {
-                if read < bound {
-                    out.push(c);
-                }
-            }
-            c => {
-                if read < bound {
-                    written = read + 1;
-                    out.push(c);
-                }
-                read += 1;
-            }
-        }
-    }
-    written
+    out
 }
