@@ -249,9 +249,9 @@ impl Listing {
             _ => String::new(),
         };
         format!(
-            "{type_char}{} {user}/{group} {size:>width$} {time} {name}{tail}\n",
+            "{type_char}{} {user}/{group} {} {time} {name}{tail}\n",
             crate::utilities::files::list::permission_string(mode),
-            width = pad - 1,
+            crate::pad::left_pad(&size, pad - 1, ' '),
         )
     }
 }

@@ -297,7 +297,10 @@ fn write_entries(
     let blocks_width = blocks.iter().map(String::len).max().unwrap_or(0);
     let block = |index: usize| {
         if parsed.has('s') {
-            format!("{:>blocks_width$} ", blocks[index])
+            format!(
+                "{} ",
+                crate::pad::left_pad(&blocks[index], blocks_width, ' ')
+            )
         } else {
             String::new()
         }
@@ -326,11 +329,11 @@ fn write_entries(
             };
             writeln!(
                 out,
-                "{}{} {:>links_width$} user user {:>size_width$} {} {}{}{target}",
+                "{}{} {} user user {} {} {}{}{target}",
                 block(index),
                 mode_string(&entry.node),
-                links[index],
-                sizes[index],
+                crate::pad::left_pad(&links[index], links_width, ' '),
+                crate::pad::left_pad(&sizes[index], size_width, ' '),
                 clock.format(entry.node.meta().mtime_ns),
                 entry.name,
                 suffix(entry)

@@ -2,8 +2,8 @@
 //! File::Rename), for the expressions people give it: substitutions
 //! (`s/RE/REPLACEMENT/gi`, any delimiter) and transliterations
 //! (`y/a-z/A-Z/`, `tr/…/…/`), as many as `-e` names, applied in turn to
-//! each name. Other Perl code needs Perl: `--host-command perl` runs the
-//! real `rename` (docs/host-commands.md).
+//! each name. Other Perl code needs Perl: the host's `rename`, run as a
+//! host command (docs/host-commands.md).
 
 use crate::interp::{ExecResult, Shell};
 use crate::utilities::files::names::resolve;
@@ -268,7 +268,7 @@ fn parse_one<'a>(text: &'a str, expression: &str) -> Result<(Edit, &'a str), Str
     }
     Err(format!(
         "only s/PATTERN/REPLACEMENT/ and y/FROM/TO/ (tr) are understood here, not `{expression}'; \
-         for other Perl code, run the real rename with --host-command rename"
+         for other Perl code, run the host's rename as a host command (docs/host-commands.md)"
     ))
 }
 
@@ -451,7 +451,7 @@ mod tests {
     #[test]
     fn other_perl_is_refused_by_name() {
         let error = parse("$_ = lc").err().unwrap();
-        assert!(error.contains("--host-command"), "{error}");
+        assert!(error.contains("as a host command"), "{error}");
         assert!(parse("s/(/x/").is_err());
         assert!(parse("s/a/b").is_err());
         assert!(parse("s/a/b/ junk").is_err());
