@@ -275,8 +275,8 @@ fn parse_one<'a>(text: &'a str, expression: &str) -> Result<(Edit, &'a str), Str
 /// The first part of `s/…/…/`: `(text, closing delimiter)` and the rest
 /// after it. Brackets pair (`s{…}{…}`); other delimiters repeat.
 fn delimited(text: &str) -> Result<((String, char), &str), String> {
-    let mut chars = text.char_indices();
-    let Some((_, open)) = chars.next() else {
+    let mut chars = text.chars();
+    let Some(open) = chars.next() else {
         return Err("Substitution pattern not terminated".to_string());
     };
     if open.is_alphanumeric() || open.is_whitespace() {
@@ -289,36 +289,21 @@ fn delimited(text: &str) -> Result<((String, char), &str), String> {
         '<' => '>',
         other => other,
     };
-    let mut part = String::new();
-    let mut escaped = false;
-    for (at, c) in chars {
-        if escaped {
-            // An escaped delimiter is the character itself.
-            if c != close {
-                part.push('\\');
-            }
-            part.push(c);
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if c == close {
-            let rest = &text[at + c.len_utf8()..];
-            let rest = if open != close {
-                rest.trim_start()
-                    .strip_prefix(open)
-                    .ok_or("Substitution replacement not terminated")?
-            } else {
-                rest
-            };
-            return Ok(((part, close), rest));
-        } else {
-            part.push(c);
-        }
-    }
-    Err("Substitution pattern not terminated".to_string())
+    let (part, rest) = second_part(chars.as_str(), close)
+        .map_err(|_| "Substitution pattern not terminated".to_string())?;
+    // Bracketed, the second part opens with its own bracket.
+    let rest = if open != close {
+        rest.trim_start()
+            .strip_prefix(open)
+            .ok_or("Substitution replacement not terminated")?
+    } else {
+        rest
+    };
+    Ok(((part, close), rest))
 }
 
-/// The second part up to `close`, and what follows (the flags).
+/// The text up to an unescaped `close` (an escaped delimiter is the
+/// character itself), and what follows it.
 fn second_part(text: &str, close: char) -> Result<(String, &str), String> {
     let mut part = String::new();
     let mut escaped = false;
