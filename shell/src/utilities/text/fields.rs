@@ -246,13 +246,35 @@ pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
-    let parsed = parse_options!(shell, args, "t12aveo", &[("ignore-case", 'i', false)]);
+    // GNU checks the order only where it matters (unpairable lines) and
+    // reports it; `--check-order`/`--nocheck-order` are taken, and the
+    // inputs are read as sorted.
+    let parsed = parse_options!(
+        shell,
+        args,
+        "t12aveoj",
+        &[
+            ("ignore-case", 'i', false),
+            ("check-order", 'C', false),
+            ("nocheck-order", 'N', false),
+        ]
+    );
     if parsed.operands.len() != 2 {
         return usage(shell, "join", "missing operand", 1);
     }
     let separator = parsed.value('t').and_then(|t| t.chars().next());
-    let field1: usize = parsed.value('1').and_then(|v| v.parse().ok()).unwrap_or(1);
-    let field2: usize = parsed.value('2').and_then(|v| v.parse().ok()).unwrap_or(1);
+    let both: Option<usize> = parsed.value('j').and_then(|v| v.parse().ok());
+    let field1: usize = parsed
+        .value('1')
+        .and_then(|v| v.parse().ok())
+        .or(both)
+        .unwrap_or(1);
+    let field2: usize = parsed
+        .value('2')
+        .and_then(|v| v.parse().ok())
+        .or(both)
+        .unwrap_or(1);
+    let ignore_case = parsed.has('i');
     let unpaired: Vec<&str> = parsed.all('a');
     let only: Option<&str> = parsed.value('v');
     let empty = parsed.value('e').unwrap_or("").to_string();
@@ -273,17 +295,34 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
     let out_sep = separator
         .map(String::from)
         .unwrap_or_else(|| " ".to_string());
-    let format: Option<Vec<(usize, usize)>> = parsed.value('o').filter(|o| *o != "auto").map(|o| {
-        o.split([',', ' '])
-            .filter_map(|spec| {
-                if spec == "0" {
-                    return Some((0, 0));
-                }
-                let (file, field) = spec.split_once('.')?;
-                Some((file.parse().ok()?, field.parse().ok()?))
-            })
-            .collect()
-    });
+    let left: Vec<Vec<String>> = left.iter().map(|l| split(l)).collect();
+    let right: Vec<Vec<String>> = right.iter().map(|l| split(l)).collect();
+    // `-o auto`: the join field, then the other fields of each file as
+    // many as its first line has (missing ones are `-e`'s text).
+    let auto = |lines: &[Vec<String>], file: usize, join_field: usize| {
+        let count = lines.first().map_or(0, Vec::len);
+        (1..=count)
+            .filter(move |field| *field != join_field)
+            .map(move |field| (file, field))
+    };
+    let format: Option<Vec<(usize, usize)>> = if parsed.value('o') == Some("auto") {
+        let mut fields = vec![(0, 0)];
+        fields.extend(auto(&left, 1, field1));
+        fields.extend(auto(&right, 2, field2));
+        Some(fields)
+    } else {
+        parsed.value('o').map(|o| {
+            o.split([',', ' '])
+                .filter_map(|spec| {
+                    if spec == "0" {
+                        return Some((0, 0));
+                    }
+                    let (file, field) = spec.split_once('.')?;
+                    Some((file.parse().ok()?, field.parse().ok()?))
+                })
+                .collect()
+        })
+    };
     let render = |key: &str, a: Option<&Vec<String>>, b: Option<&Vec<String>>| -> String {
         if let Some(format) = &format {
             return format
@@ -318,12 +357,15 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
     };
     let mut text = String::new();
     let (mut i, mut j) = (0, 0);
-    let left: Vec<Vec<String>> = left.iter().map(|l| split(l)).collect();
-    let right: Vec<Vec<String>> = right.iter().map(|l| split(l)).collect();
     let key_of = |fields: &Vec<String>, n: usize| fields.get(n - 1).cloned().unwrap_or_default();
+    // Keys as compared: case folded under -i.
+    let compared = |fields: &Vec<String>, n: usize| {
+        let key = key_of(fields, n);
+        if ignore_case { key.to_lowercase() } else { key }
+    };
     while i < left.len() || j < right.len() {
         let ord = match (left.get(i), right.get(j)) {
-            (Some(a), Some(b)) => key_of(a, field1).cmp(&key_of(b, field2)),
+            (Some(a), Some(b)) => compared(a, field1).cmp(&compared(b, field2)),
             (Some(_), None) => Ordering::Less,
             _ => Ordering::Greater,
         };
@@ -344,10 +386,11 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             Ordering::Equal => {
                 let key = key_of(&left[i], field1);
+                let folded = compared(&left[i], field1);
                 let j_end = (j..right.len())
-                    .find(|&k| key_of(&right[k], field2) != key)
+                    .find(|&k| compared(&right[k], field2) != folded)
                     .unwrap_or(right.len());
-                while i < left.len() && key_of(&left[i], field1) == key {
+                while i < left.len() && compared(&left[i], field1) == folded {
                     if only.is_none() {
                         for item in &right[j..j_end] {
                             text.push_str(&render(&key, Some(&left[i]), Some(item)));
