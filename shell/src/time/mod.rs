@@ -191,7 +191,24 @@ pub(crate) fn parse_datetime(text: &str, zone: &Zone) -> Option<DateTime<Utc>> {
             && let Ok(naive) = NaiveDateTime::parse_from_str(&rest[..len], pattern)
         {
             base = naive;
-            rest = rest[len..].trim_start();
+            rest = &rest[len..];
+            // Seconds may carry a fraction (`10:09:08.5`, GNU date's).
+            if len == 19
+                && let Some(fraction) = rest.strip_prefix('.')
+            {
+                let digits = fraction.len()
+                    - fraction
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .len();
+                let nanos: String = fraction[..digits]
+                    .chars()
+                    .chain("000000000".chars())
+                    .take(9)
+                    .collect();
+                base += Duration::nanoseconds(nanos.parse().unwrap_or(0));
+                rest = &fraction[digits..];
+            }
+            rest = rest.trim_start();
             absolute = true;
             break;
         }

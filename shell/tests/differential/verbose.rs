@@ -43,6 +43,9 @@ B
     r#"mkdir d1 d2; printf 'a\nb\n' > d1/f; printf 'a\nc\n' > d2/f; echo only > d1/g; touch -d '2024-01-02 03:04:05' d1/f d2/f d1/g; diff -ru d1 d2; echo "st $?"; diff -Naur d1 d2; echo "st $?"; diff -r d1 d2; diff -qr d1 d2; echo "st $?"; diff -r -c d1 d2 | head -3"#,
     // join: -o auto with -e, -j, -i, the order flags, unpaired lines.
     r#"printf '1 a\n2 b\n4 d\n' > l; printf '1 x\n3 y\n4 z\n' > r; join -o auto -a1 -e - l r; join -o auto -a2 -e 0 l r; join -a1 -a2 -e NULL -o 0,1.2,2.2 l r; join -v2 l r; printf 'b 1\na 2\n' > u; join --nocheck-order u u; join --check-order l r; printf 'id name\n1 ann\n' > h1; printf 'id age\n1 30\n' > h2; join -j 1 h1 h2; printf 'A 1\nb 2\n' > c1; printf 'a x\nB y\n' > c2; join -i c1 c2; join -t, -o 1.1,2.2 <(printf '1,a\n') <(printf '1,x\n')"#,
+    // touch -d with a fraction of a second, stat showing it; a date touch
+    // cannot read is an error and creates nothing.
+    r#"touch -d '2025-06-07 08:09:10.5' y; stat -c '%y %Y' y; find y -printf '%T@\n'; touch -d '2024-01-02 03:04:05.123456789' z; stat -c '%y' z; touch -d bogus q 2>&1; echo "st $?"; ls q 2>&1"#,
     // cp -v and mv -v, and a copy onto itself through its folder.
     r#"cp -v data/words.txt w2; mv -v w2 w3; rm -v w3; mkdir -v -p d1/d2; touch q; cp q q 2>&1; cp q ./ 2>&1; echo "st $?""#,
     // ln -v: a hard link reported with =>, a symbolic one with ->.

@@ -84,9 +84,13 @@ pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
                 } else {
                     "regular file"
                 };
-                let time = crate::time::strftime_at(
-                    "%Y-%m-%d %H:%M:%S.000000000 %z",
-                    node.meta().mtime_ns.div_euclid(1_000_000_000),
+                let mtime = node.meta().mtime_ns;
+                let time = crate::time::strftime(
+                    "%Y-%m-%d %H:%M:%S.%N %z",
+                    crate::time::at(
+                        mtime.div_euclid(1_000_000_000),
+                        mtime.rem_euclid(1_000_000_000) as u32,
+                    ),
                     &zone,
                 );
                 let shown = match &node {
@@ -145,9 +149,11 @@ fn stat_format(format: &str, name: &str, node: &Node, zone: &crate::time::Zone) 
             Some('b') => out.push_str(&node_size(node).div_ceil(512).to_string()),
             Some('B') => out.push_str("512"),
             Some('Y') | Some('X') | Some('Z') | Some('W') => out.push_str(&secs.to_string()),
-            Some('y') | Some('x') | Some('z') | Some('w') => out.push_str(
-                &crate::time::strftime_at("%Y-%m-%d %H:%M:%S.000000000 %z", secs, zone),
-            ),
+            Some('y') | Some('x') | Some('z') | Some('w') => out.push_str(&crate::time::strftime(
+                "%Y-%m-%d %H:%M:%S.%N %z",
+                crate::time::at(secs, node.meta().mtime_ns.rem_euclid(1_000_000_000) as u32),
+                zone,
+            )),
             Some('%') => out.push('%'),
             Some(other) => {
                 out.push('%');

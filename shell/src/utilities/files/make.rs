@@ -205,7 +205,15 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let time = match (parsed.value('d'), parsed.value('t'), parsed.value('r')) {
         (Some(date), _, _) => {
-            crate::time::parse_date(date, &shell.time_zone()).map(|s| s * 1_000_000_000)
+            match crate::time::parse_datetime(date, &shell.time_zone())
+                .and_then(|time| time.timestamp_nanos_opt())
+            {
+                Some(nanos) => Some(nanos),
+                None => {
+                    let message = format!("invalid date format \u{2018}{date}\u{2019}");
+                    return Ok(shell.fail_command("touch", &message, 1));
+                }
+            }
         }
         (_, Some(stamp), _) => {
             crate::time::parse_touch_stamp(stamp, &shell.time_zone()).map(|s| s * 1_000_000_000)
