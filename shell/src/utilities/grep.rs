@@ -336,6 +336,14 @@ fn run(shell: &mut Shell, args: &[String]) -> ExecResult {
         let node = resolved
             .as_ref()
             .and_then(|p| shell.context().vfs.lock().lookup(p).ok());
+        // Devices and `/dev/fd/N` (a process substitution) are streams,
+        // read when their turn comes; named, they are shown by name.
+        if node.is_none()
+            && (crate::interp::test_expr::is_device(operand) || operand.starts_with("/dev/fd/"))
+        {
+            files.push((operand.clone(), None));
+            continue;
+        }
         match (resolved, node) {
             (Some(path), Some(Node::Dir(_))) => {
                 if options.recursive {
@@ -372,13 +380,23 @@ fn run(shell: &mut Shell, args: &[String]) -> ExecResult {
     let mut out: Vec<u8> = Vec::new();
     for (shown, path) in &files {
         let mut source = match path {
-            None => Source::stdin(shell),
+            None if shown == "-" => Source::stdin(shell),
+            None => match open_quiet(shell, shown) {
+                Ok(source) => source,
+                Err(reason) => {
+                    if !options.silent {
+                        shell.fail_command(name, &format!("{shown}: {reason}"), 2);
+                    }
+                    error = true;
+                    continue;
+                }
+            },
             Some(path) => match shell.context().vfs.lock().read_file(path) {
                 Ok(data) => Source::Data(data),
                 Err(_) => continue,
             },
         };
-        let display = if path.is_none() {
+        let display = if shown == "-" && path.is_none() {
             options.label.clone()
         } else {
             shown.clone()

@@ -24,4 +24,7 @@ cat < <(echo redirected)"#,
     r#"if [[ $(cat <(echo yes)) == yes ]]; then echo matched; fi; case $(cat <(echo b)) in b) echo case;; esac"#,
     r#"echo before; cat <(echo one; exit 3); echo "status $?"; cat <(false) <(echo two)"#,
     r#"sum=0; while read n; do sum=$((sum + n)); done < <(seq 10); echo "$sum""#,
+    // grep reads a process substitution and devices named among its
+    // files, each shown by its name (issue 49, item 6).
+    r#"grep -l hi <(echo hi); grep -c x <(printf 'x\nx\n') /dev/null; echo hi | grep -c hi - /dev/null; echo hi | grep -H hi /dev/stdin; grep -q x /dev/null; echo "st $?"; grep x /dev/fd/9 2>&1; echo "st $?""#,
 ];
