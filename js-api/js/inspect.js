@@ -225,7 +225,16 @@ function formatValue(ctx, value, recurseTimes, topLevel) {
   if (typeof value !== 'object' && typeof value !== 'function') {
     return formatPrimitive(value);
   }
-  if (ctx.seen.includes(value)) return '[Circular *1]';
+  // A value met again on its own path is circular: numbered in the order
+  // found, and the value itself is marked `<ref *N>` where it is shown.
+  if (ctx.seen.includes(value)) {
+    let index = ctx.circular.get(value);
+    if (index === undefined) {
+      index = ctx.circular.size + 1;
+      ctx.circular.set(value, index);
+    }
+    return `[Circular *${index}]`;
+  }
   const custom = value[inspectCustom];
   if (typeof custom === 'function' && custom !== inspect) {
     const options = { depth: ctx.depth - recurseTimes, customInspect: true };
@@ -336,6 +345,8 @@ function formatRaw(ctx, value, recurseTimes) {
   } finally {
     ctx.seen.pop();
   }
+  const index = ctx.circular.get(value);
+  if (index !== undefined) base = base === '' ? `<ref *${index}>` : `<ref *${index}> ${base}`;
   const result = reduceToSingleString(ctx, output, base, braces, isArrayLike, recurseTimes, value);
   ctx.extraEntry = false;
   return result;
@@ -401,7 +412,7 @@ function inspect(value, options) {
   if (options !== null && typeof options === 'object' && 'depth' in options) {
     depth = options.depth === null ? Infinity : Number(options.depth);
   }
-  const ctx = { seen: [], indentationLvl: 0, currentDepth: 0, extraEntry: false, depth };
+  const ctx = { seen: [], circular: new Map(), indentationLvl: 0, currentDepth: 0, extraEntry: false, depth };
   return formatValue(ctx, value, 0, true);
 }
 inspect.custom = inspectCustom;

@@ -124,7 +124,7 @@ fn console_formats_like_node() {
              [\n  1, 2, 3, 4,  5,\n  6, 7, 8, 9, 10\n]\n\
              Bob is 42 years extra\n\
              Map(1) { 'k' => 1 } Set(1) { 1 } null undefined -0 10n Symbol(s)\n\
-             { name: 'c', self: [Circular *1] }\n\
+             <ref *1> { name: 'c', self: [Circular *1] }\n\
              [ undefined, <1 empty item>, 3 ] str [ 'str' ] [Function: named] [class K]\n",
     );
 }

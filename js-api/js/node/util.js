@@ -213,35 +213,50 @@ function parseArgs(config = {}) {
       values[name] = stored;
     }
   };
+  // Tokens as Node gives them: each option with its name as written, the
+  // index of the argument it came from, its value and whether that was
+  // inline (undefined for a boolean); positionals and the `--`.
+  const option = (name, rawName, index, value, inlineValue) =>
+    tokens.push({ kind: 'option', name, rawName, index, value, inlineValue });
+  const positional = (index, value) => {
+    if (!allowPositionals) {
+      fail('ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', `Unexpected argument '${value}'. This command does not take positional arguments`);
+    }
+    positionals.push(value);
+    tokens.push({ kind: 'positional', index, value });
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
-      positionals.push(...args.slice(i + 1));
+      tokens.push({ kind: 'option-terminator', index: i });
+      for (let j = i + 1; j < args.length; j++) positional(j, args[j]);
       break;
     }
     if (arg.startsWith('--')) {
+      const index = i;
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
       let value = inline;
       if (value === undefined && options[name]?.type === 'string' && i + 1 < args.length) value = args[++i];
       store(name, value, `--${name}`);
-      tokens.push({ kind: 'option', name, rawName: `--${name}`, value, inlineValue: inline !== undefined });
+      const typed = value !== undefined || options[name]?.type === 'string';
+      option(name, `--${name}`, index, value, typed ? inline !== undefined : undefined);
     } else if (arg.startsWith('-') && arg.length > 1) {
+      const index = i;
       for (let j = 1; j < arg.length; j++) {
         const short = arg[j];
         const name = byShort.get(short) ?? short;
-        let value;
         if (options[name]?.type === 'string') {
-          value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
+          const inline = j + 1 < arg.length;
+          const value = inline ? arg.slice(j + 1) : args[++i];
           store(name, value, `-${short}`);
+          option(name, `-${short}`, index, value, inline);
           break;
         }
-        store(name, value, `-${short}`);
+        store(name, undefined, `-${short}`);
+        option(name, `-${short}`, index, undefined, undefined);
       }
     } else {
-      if (!allowPositionals) {
-        fail('ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', `Unexpected argument '${arg}'. This command does not take positional arguments`);
-      }
-      positionals.push(arg);
+      positional(i, arg);
     }
   }
   for (const [name, option] of Object.entries(options)) {
