@@ -10,7 +10,7 @@ use bytes::Bytes;
 
 use super::{DIR_MODE, FILE_MODE, Vfs, edit_dir, lookup_in};
 use crate::error::{Errno, FsError, FsResult};
-use crate::node::{DirNode, FileNode, Meta, Name, Node, Usage};
+use crate::node::{DirNode, FileNode, LinkNode, Meta, Name, Node, Usage};
 use crate::path::VfsPath;
 
 impl Vfs {
@@ -319,17 +319,29 @@ impl Vfs {
 
     /// Sets permission bits.
     pub fn set_mode(&mut self, path: &VfsPath, mode: u32) -> FsResult<()> {
-        self.set_meta(path, |meta| meta.mode = mode & 0o7777)
+        self.set_meta(path, true, |meta| meta.mode = mode & 0o7777)
     }
 
     /// Sets the modification time (`None`: now).
     pub fn set_mtime(&mut self, path: &VfsPath, mtime_ns: Option<i64>) -> FsResult<()> {
         let time = mtime_ns.unwrap_or_else(|| self.clock.tick());
-        self.set_meta(path, |meta| meta.mtime_ns = time)
+        self.set_meta(path, true, |meta| meta.mtime_ns = time)
     }
 
-    fn set_meta(&mut self, path: &VfsPath, change: impl FnOnce(&mut Meta)) -> FsResult<()> {
-        let path = &self.resolve(path, true)?;
+    /// Sets the modification time of `path` itself: a link's own, not its
+    /// target's (`touch -h`).
+    pub fn set_link_mtime(&mut self, path: &VfsPath, mtime_ns: Option<i64>) -> FsResult<()> {
+        let time = mtime_ns.unwrap_or_else(|| self.clock.tick());
+        self.set_meta(path, false, |meta| meta.mtime_ns = time)
+    }
+
+    fn set_meta(
+        &mut self,
+        path: &VfsPath,
+        follow_last: bool,
+        change: impl FnOnce(&mut Meta),
+    ) -> FsResult<()> {
+        let path = &self.resolve(path, follow_last)?;
         let node = lookup_in(&self.root, path)?;
         self.allow(path)?;
         if path.is_root() {
@@ -348,7 +360,11 @@ impl Vfs {
                 change(&mut Arc::make_mut(&mut dir).meta);
                 Node::Dir(dir)
             }
-            Node::Link(_) => unreachable!("resolved through links"),
+            Node::Link(link) => {
+                let mut meta = link.meta();
+                change(&mut meta);
+                Node::Link(Arc::new(LinkNode::new(link.target(), meta)))
+            }
         };
         edit_dir(&mut self.root, &Self::names(&parent), |dir| {
             dir.insert(Name::from(name), node);

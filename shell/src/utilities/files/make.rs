@@ -198,6 +198,7 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
             ("no-create", 'c', false),
             ("date", 'd', true),
             ("reference", 'r', true),
+            ("no-dereference", 'h', false),
         ]
     );
     if parsed.operands.is_empty() {
@@ -236,22 +237,26 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
         };
         let new_mode = shell.mode_for_new(false);
         let mut vfs = shell.context().vfs.lock();
-        let result = if vfs.exists(&path) {
-            vfs.set_mtime(&path, time)
-        } else if parsed.has('c') {
-            Ok(())
-        } else {
-            vfs.write_file(&path, Vec::new()).and_then(|()| {
-                if let Some(mode) = new_mode {
-                    vfs.set_mode(&path, mode)?;
-                }
-                if time.is_some() {
-                    vfs.set_mtime(&path, time)
-                } else {
-                    Ok(())
-                }
-            })
-        };
+        // -h: a link's own time (a link is never created by touch).
+        let result =
+            if parsed.has('h') && matches!(vfs.lookup_link(&path), Ok(goccia_vfs::Node::Link(_))) {
+                vfs.set_link_mtime(&path, time)
+            } else if vfs.exists(&path) {
+                vfs.set_mtime(&path, time)
+            } else if parsed.has('c') {
+                Ok(())
+            } else {
+                vfs.write_file(&path, Vec::new()).and_then(|()| {
+                    if let Some(mode) = new_mode {
+                        vfs.set_mode(&path, mode)?;
+                    }
+                    if time.is_some() {
+                        vfs.set_mtime(&path, time)
+                    } else {
+                        Ok(())
+                    }
+                })
+            };
         drop(vfs);
         if let Err(error) = result {
             status = shell.fail_fs(
