@@ -1,7 +1,7 @@
 //! `tar` as people use it with `find` (issue 49, item 1): append and
 //! update to an archive that is there, names from a list (`-T`, `--null`),
-//! `--no-recursion`, the long listing of `-tv`, and GNU's messages and
-//! statuses. (GNU tar archives a folder's entries in the order the file
+//! `--no-recursion`, `-C` between members, the long listing of `-tv`, and
+//! GNU's messages and statuses. (GNU tar archives a folder's entries in the order the file
 //! system lists them: listings of folders are sorted here; owners are
 //! named with `--owner`/`--group`, as the oracle runs as root.)
 
@@ -20,6 +20,9 @@ pub const CASES: &[&str] = &[
     // widens and stays wide, time, name; links with their targets).
     r#"touch -d '2024-01-02 03:04:05' README.md data/words.txt; tar --owner=root --group=root -cf v.tar README.md data/words.txt; tar tvf v.tar; tar --owner=alice:1234 --group=staff:99 -cf o.tar README.md; tar tvf o.tar; tar --owner=a-long-owner-name:7 --group=g:8 -cf w.tar README.md data/words.txt; tar tvf w.tar"#,
     r#"ln -s README.md lnk; touch -h -d '2024-01-02 03:04:05' lnk; tar --owner=root --group=root -cf s.tar lnk; tar tvf s.tar; tar -tvf s.tar lnk; stat -c '%y %N' lnk"#,
+    // -C between members: each from the folder the ones before lead to;
+    // a folder that is not there ends tar (GNU's words, status 2).
+    r#"tar cf a.tar -C src lib.rs -C util strings.rs -C ../../data words.txt; tar tf a.tar; tar cf b.tar README.md -C data words.txt; tar tf b.tar; mkdir out; tar xf a.tar -C out; find out | sort; tar cf c.tar -C nosuch x 2>&1; echo "st $?"; tar xf a.tar -C nosuch 2>&1; echo "st $?""#,
     // What cannot be added to: standard output, compressed archives.
     r#"tar rf - README.md 2>&1; echo "st $?"; tar czf z.tgz README.md; tar rzf z.tgz README.md 2>&1; echo "st $?"; tar uf z.tgz README.md 2>&1; echo "st $?""#,
 ];

@@ -20,8 +20,13 @@ struct TarOptions {
     verbose: bool,
     to_stdout: bool,
     directory: Option<String>,
+    /// Every `-C` in order: GNU tar changes folder at each, relative to
+    /// the one before, for the members named after it.
+    chdirs: Vec<String>,
     strip: usize,
     members: Vec<String>,
+    /// For each member, how many `-C` came before it.
+    chdirs_before: Vec<usize>,
     /// `-T`/`--files-from`: files naming more members (`-` is stdin).
     files_from: Vec<String>,
     /// `--null`: those names end with NUL, not newline.
@@ -87,7 +92,11 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                 "verbose" => options.verbose = true,
                 "to-stdout" => options.to_stdout = true,
                 "file" => options.file = Some(attached.map_or_else(|| value("f"), Ok)?),
-                "directory" => options.directory = Some(attached.map_or_else(|| value("C"), Ok)?),
+                "directory" => {
+                    let dir = attached.map_or_else(|| value("C"), Ok)?;
+                    options.chdirs.push(dir.clone());
+                    options.directory = Some(dir);
+                }
                 "strip-components" => {
                     let text = attached.map_or_else(|| value("strip-components"), Ok)?;
                     options.strip = text
@@ -123,7 +132,10 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                         };
                         match flag {
                             'f' => options.file = Some(text),
-                            'C' => options.directory = Some(text),
+                            'C' => {
+                                options.chdirs.push(text.clone());
+                                options.directory = Some(text);
+                            }
                             _ => options.files_from.push(text),
                         }
                         break;
@@ -134,6 +146,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
             continue;
         }
         options.members.push(arg);
+        options.chdirs_before.push(options.chdirs.len());
     }
     Ok(options)
 }
@@ -155,13 +168,24 @@ pub fn tar(shell: &mut Shell, args: &[String]) -> ExecResult {
 
 /// The base folder of member paths (`-C`).
 fn base(shell: &Shell, options: &TarOptions) -> Result<VfsPath, String> {
-    let dir = options.directory.as_deref().unwrap_or(".");
-    shell
-        .cwd()
-        .resolve(dir)
-        .ok()
-        .filter(|path| shell.context().vfs.lock().is_dir(path))
-        .ok_or_else(|| format!("{dir}: Cannot open: No such file or directory"))
+    base_after(shell, &options.chdirs)
+}
+
+/// The folder the `-C`s of `chdirs` lead to, each from the one before.
+fn base_after(shell: &Shell, chdirs: &[String]) -> Result<VfsPath, String> {
+    let mut at = shell.cwd().clone();
+    for dir in chdirs {
+        at = at
+            .resolve(dir)
+            .ok()
+            .filter(|path| shell.context().vfs.lock().is_dir(path))
+            .ok_or_else(|| {
+                format!(
+                    "{dir}: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now"
+                )
+            })?;
+    }
+    Ok(at)
 }
 
 /// `-c`, and `-r`/`-u`, which add to the archive that is there.
@@ -221,8 +245,20 @@ fn tar_create(shell: &mut Shell, mut options: TarOptions, mode: char) -> ExecRes
     };
     let mut status = 0;
     let mut warned = false;
-    for member in &members {
-        let Ok(path) = base.resolve(member) else {
+    for (index, member) in members.iter().enumerate() {
+        // Named on the command line, a member is found from the folder
+        // the `-C`s before it lead to (`-u`'s names, and -T's, from the
+        // last).
+        let here = match options.chdirs_before.get(index) {
+            Some(count) if mode != 'u' && *count < options.chdirs.len() => {
+                match base_after(shell, &options.chdirs[..*count]) {
+                    Ok(here) => here,
+                    Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+                }
+            }
+            _ => base.clone(),
+        };
+        let Ok(path) = here.resolve(member) else {
             status = shell.fail_command(
                 "tar",
                 &format!("{member}: Cannot stat: Invalid argument"),
