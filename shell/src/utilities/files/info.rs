@@ -140,11 +140,7 @@ fn stat_format(format: &str, name: &str, node: &Node, zone: &crate::time::Zone) 
             Some('A') => out.push_str(&mode_string(node)),
             Some('U') | Some('G') => out.push_str("user"),
             Some('u') | Some('g') => out.push_str("1000"),
-            Some('h') => out.push_str(if node.node_type() == NodeType::Directory {
-                "2"
-            } else {
-                "1"
-            }),
+            Some('h') => out.push_str(&crate::utilities::files::list::link_count(node).to_string()),
             Some('i') => out.push('1'),
             Some('b') => out.push_str(&node_size(node).div_ceil(512).to_string()),
             Some('B') => out.push_str("512"),
@@ -166,10 +162,10 @@ fn stat_format(format: &str, name: &str, node: &Node, zone: &crate::time::Zone) 
 }
 
 fn disk_usage(node: &Node) -> u64 {
+    let own = crate::utilities::files::list::kibibytes(node);
     match node {
-        Node::File(file) => file.len().div_ceil(4096) * 4,
-        Node::Link(_) => 0,
-        Node::Dir(dir) => 4 + dir.iter().map(|(_, child)| disk_usage(child)).sum::<u64>(),
+        Node::Dir(dir) => own + dir.iter().map(|(_, child)| disk_usage(child)).sum::<u64>(),
+        _ => own,
     }
 }
 
