@@ -108,7 +108,7 @@ impl Run<'_> {
                 true
             }
             Expr::Printf(format) => {
-                let text = printf::printf(format, visit, &self.zone);
+                let text = format.render(visit, &self.zone);
                 self.out.extend_from_slice(text.as_bytes());
                 true
             }
@@ -258,7 +258,7 @@ pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
     // GNU warns of a directive it does not know once, before the walk.
     let mut warned = Vec::new();
     for format in printf_formats(&expr) {
-        for directive in printf::unknown_directives(format) {
+        for directive in format.unknown_directives() {
             if !warned.contains(&directive) {
                 shell.write_stderr(
                     format!("find: warning: unrecognized format directive `{directive}'\n")
@@ -448,9 +448,9 @@ fn walk(
 }
 
 /// The `-printf` formats of `expr`, in order.
-fn printf_formats(expr: &Expr) -> Vec<&str> {
+fn printf_formats(expr: &Expr) -> Vec<&printf::Format> {
     match expr {
-        Expr::Printf(format) => vec![format.as_str()],
+        Expr::Printf(format) => vec![format],
         Expr::Not(inner) => printf_formats(inner),
         Expr::And(a, b) | Expr::Or(a, b) => {
             let mut formats = printf_formats(a);

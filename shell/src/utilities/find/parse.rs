@@ -20,7 +20,7 @@ pub(super) enum Expr {
     Perm(u32, Option<char>),
     Executable,
     Print(bool),
-    Printf(String),
+    Printf(super::printf::Format),
     Exec {
         command: Vec<String>,
         batch: bool,
@@ -405,12 +405,12 @@ impl Parser<'_> {
             }
             "-printf" => {
                 self.has_action = true;
-                Expr::Printf(self.value("-printf")?)
+                Expr::Printf(super::printf::Format::parse(&self.value("-printf")?))
             }
             "-ls" => {
                 self.pos += 1;
                 self.has_action = true;
-                Expr::Printf("%M %s %p\n".to_string())
+                Expr::Printf(super::printf::Format::parse("%M %s %p\n"))
             }
             "-delete" => {
                 self.pos += 1;

@@ -8,7 +8,13 @@ use goccia_vfs::{Node, NodeType};
 use super::Visit;
 use crate::time::Zone;
 
+/// A `-printf` format, read once when the expression is parsed (not for
+/// every entry the walk visits).
+#[derive(Clone, Debug)]
+pub(super) struct Format(Vec<Piece>);
+
 /// A piece of a `-printf` format: text, or a directive with its flags.
+#[derive(Clone, Debug)]
 enum Piece {
     Text(String),
     Directive {
@@ -81,20 +87,6 @@ fn pieces(format: &str) -> Vec<Piece> {
     pieces
 }
 
-/// The directives of `format` GNU find does not know (it warns of each
-/// once, before it walks, and prints them as written).
-pub(super) fn unknown_directives(format: &str) -> Vec<String> {
-    pieces(format)
-        .into_iter()
-        .filter_map(|piece| match piece {
-            Piece::Directive {
-                directive, letter, ..
-            } if !known(directive, letter) => Some(format!("%{directive}")),
-            _ => None,
-        })
-        .collect()
-}
-
 fn known(directive: char, letter: Option<char>) -> bool {
     match directive {
         // An unknown letter goes to strftime, which prints it as written.
@@ -107,48 +99,65 @@ fn known(directive: char, letter: Option<char>) -> bool {
 /// are its own, with fractions).
 const TIME_LETTERS: &str = "aAbBcdDhHIjklmMprsUwWxyYzZ";
 
-/// `format` filled in for `visit`.
-pub(super) fn printf(format: &str, visit: &Visit<'_>, zone: &Zone) -> String {
-    let mut out = String::new();
-    for piece in pieces(format) {
-        let Piece::Directive {
-            left,
-            alternate,
-            width,
-            precision,
-            directive,
-            letter,
-            raw,
-        } = piece
-        else {
-            if let Piece::Text(text) = piece {
-                out.push_str(&text);
-            }
-            continue;
-        };
-        let text = match (directive, letter) {
-            ('%', _) => Some("%".to_string()),
-            ('A' | 'C' | 'T', Some(letter)) => Some(time_field(letter, visit, zone)),
-            ('A' | 'C' | 'T', None) => None,
-            (other, _) => field(other, alternate, visit, zone),
-        };
-        let Some(mut text) = text else {
-            out.push_str(&raw);
-            continue;
-        };
-        if let Some(keep) = precision {
-            text = text.chars().take(keep).collect();
-        }
-        let pad = width.saturating_sub(text.chars().count());
-        if left {
-            out.push_str(&text);
-            out.extend(std::iter::repeat_n(' ', pad));
-        } else {
-            out.extend(std::iter::repeat_n(' ', pad));
-            out.push_str(&text);
-        }
+impl Format {
+    pub(super) fn parse(format: &str) -> Self {
+        Format(pieces(format))
     }
-    out
+
+    /// The directives GNU find does not know (it warns of each once,
+    /// before it walks, and prints them as written).
+    pub(super) fn unknown_directives(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Directive {
+                    directive, letter, ..
+                } if !known(*directive, *letter) => Some(format!("%{directive}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The format filled in for `visit`.
+    pub(super) fn render(&self, visit: &Visit<'_>, zone: &Zone) -> String {
+        let mut out = String::new();
+        for piece in &self.0 {
+            let Piece::Directive {
+                left,
+                alternate,
+                width,
+                precision,
+                directive,
+                letter,
+                raw,
+            } = piece
+            else {
+                if let Piece::Text(text) = piece {
+                    out.push_str(text);
+                }
+                continue;
+            };
+            let text = match (*directive, *letter) {
+                ('%', _) => Some("%".to_string()),
+                ('A' | 'C' | 'T', Some(letter)) => Some(time_field(letter, visit, zone)),
+                ('A' | 'C' | 'T', None) => None,
+                (other, _) => field(other, *alternate, visit, zone),
+            };
+            let Some(mut text) = text else {
+                out.push_str(raw);
+                continue;
+            };
+            if let Some(keep) = precision {
+                text = text.chars().take(*keep).collect();
+            }
+            out.push_str(&if *left {
+                crate::pad::right_pad(&text, *width, ' ')
+            } else {
+                crate::pad::left_pad(&text, *width, ' ')
+            });
+        }
+        out
+    }
 }
 
 fn digits(chars: &[char], at: &mut usize) -> Option<usize> {
