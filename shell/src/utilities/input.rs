@@ -279,3 +279,24 @@ pub(crate) fn open_quiet(shell: &mut Shell, operand: &str) -> Result<Source, &'s
         Err(error) => Err(error.errno.strerror()),
     }
 }
+
+/// Names a list holds, one a line (one per NUL with `null`, as `-0` and
+/// `--null` read them); empty ones name nothing. (`tar -T`, `rename`.)
+pub(crate) fn names(list: &[u8], null: bool) -> Vec<String> {
+    let separator = if null { b'\0' } else { b'\n' };
+    list.split(|byte| *byte == separator)
+        .filter(|name| !name.is_empty())
+        .map(|name| String::from_utf8_lossy(name).into_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod names_tests {
+    use super::names;
+
+    #[test]
+    fn lists_take_lines_or_nuls() {
+        assert_eq!(names(b"a\n\nb c\n", false), ["a", "b c"]);
+        assert_eq!(names(b"a\0b\nc\0", true), ["a", "b\nc"]);
+    }
+}

@@ -194,7 +194,7 @@ fn tar_create(shell: &mut Shell, mut options: TarOptions, mode: char) -> ExecRes
         match read_input(shell, "tar", Some(&list)) {
             Ok(bytes) => options
                 .members
-                .extend(super::tar_members::names(&bytes, options.null)),
+                .extend(crate::utilities::input::names(&bytes, options.null)),
             Err(status) => return Ok(status),
         }
     }

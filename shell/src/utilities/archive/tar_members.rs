@@ -5,16 +5,6 @@
 use crate::interp::Shell;
 use crate::time::Zone;
 
-/// The names a `-T` list holds: one a line (one per NUL with `--null`);
-/// empty ones name nothing.
-pub(super) fn names(list: &[u8], null: bool) -> Vec<String> {
-    let separator = if null { b'\0' } else { b'\n' };
-    list.split(|byte| *byte == separator)
-        .filter(|name| !name.is_empty())
-        .map(|name| String::from_utf8_lossy(name).into_owned())
-        .collect()
-}
-
 /// The archive `-r`/`-u` add to.
 pub(super) struct Existing {
     /// Its members, up to (not including) the end-of-archive blocks.
@@ -294,11 +284,5 @@ mod tests {
             still_to_update(&entries, vec!["d".to_string()], now),
             ["d/x", "d/y"]
         );
-    }
-
-    #[test]
-    fn lists_take_lines_or_nuls() {
-        assert_eq!(names(b"a\n\nb c\n", false), ["a", "b c"]);
-        assert_eq!(names(b"a\0b\nc\0", true), ["a", "b\nc"]);
     }
 }

@@ -120,12 +120,7 @@ pub fn rename(shell: &mut Shell, args: &[String]) -> ExecResult {
             Ok(mut source) => source.read_all().unwrap_or_default(),
             Err(_) => Vec::new(),
         };
-        let separator = if null { b'\0' } else { b'\n' };
-        operands = input
-            .split(|byte| *byte == separator)
-            .filter(|name| !name.is_empty())
-            .map(|name| String::from_utf8_lossy(name).into_owned())
-            .collect();
+        operands = crate::utilities::input::names(&input, null);
     }
     let mut status = 0;
     for old in &operands {
