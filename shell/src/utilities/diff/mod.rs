@@ -77,7 +77,10 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
             "-c" | "--context" => options.context = Some(3),
             "-C" => {
                 i += 1;
-                options.context = args.get(i).and_then(|n| n.parse().ok());
+                match context_length(args.get(i).map_or("", String::as_str)) {
+                    Ok(n) => options.context = Some(n),
+                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
+                }
             }
             "-q" | "--brief" => options.brief = true,
             "-r" | "--recursive" => options.recursive = true,
@@ -119,16 +122,30 @@ pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
             }
             "-U" => {
                 i += 1;
-                options.unified = args.get(i).and_then(|n| n.parse().ok());
+                match context_length(args.get(i).map_or("", String::as_str)) {
+                    Ok(n) => options.unified = Some(n),
+                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
+                }
             }
             "--label" => {
                 i += 1;
                 options.labels.extend(args.get(i).cloned());
             }
-            _ if arg.starts_with("-U") => options.unified = arg[2..].parse().ok(),
-            _ if arg.starts_with("-C") => options.context = arg[2..].parse().ok(),
-            _ if arg.starts_with("--context=") => options.context = arg[10..].parse().ok(),
-            _ if arg.starts_with("--unified=") => options.unified = arg[10..].parse().ok(),
+            _ if arg.starts_with("-U")
+                || arg.starts_with("-C")
+                || arg.starts_with("--context=")
+                || arg.starts_with("--unified=") =>
+            {
+                let (unified, text) = match arg.split_once('=') {
+                    Some((name, text)) => (name == "--unified", text),
+                    None => (arg.starts_with("-U"), &arg[2..]),
+                };
+                match context_length(text) {
+                    Ok(n) if unified => options.unified = Some(n),
+                    Ok(n) => options.context = Some(n),
+                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
+                }
+            }
             _ if arg.starts_with("--label=") => options.labels.push(arg[8..].to_string()),
             _ if arg.starts_with('-') && arg.len() > 1 => {
                 return Ok(shell.fail_command(
@@ -283,6 +300,14 @@ fn compare_paths(shell: &mut Shell, a: &str, b: &str, options: &Options, out: &m
             compare_files(&a, &b, &left, &right, options, out)
         }
     }
+}
+
+/// The lines of context `-C`, `-U` and their long forms ask for; GNU's
+/// words for anything else.
+fn context_length(text: &str) -> Result<usize, String> {
+    text.parse().map_err(|_| {
+        format!("invalid context length '{text}'\ndiff: Try 'diff --help' for more information.")
+    })
 }
 
 /// The line a recursive comparison prints before a pair of files that
