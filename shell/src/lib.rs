@@ -31,6 +31,7 @@ pub(crate) mod builtins;
 pub mod commands;
 pub(crate) mod completion;
 pub(crate) mod escape;
+pub(crate) mod input;
 pub mod interp;
 pub(crate) mod interrupt;
 pub mod io;

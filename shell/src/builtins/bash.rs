@@ -189,7 +189,8 @@ pub fn bash(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
     } else {
         // The script is stdin (read whole: the commands do not share it).
-        let text = match crate::utilities::input::Source::stdin(shell).read_all() {
+        let text = match crate::input::Source::stdin(crate::interp::ShellView::of(shell)).read_all()
+        {
             Ok(text) => text,
             Err(error) => return shell.io_status(&name, error),
         };

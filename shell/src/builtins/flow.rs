@@ -235,7 +235,7 @@ pub fn source(shell: &mut Shell, args: &[String]) -> ExecResult {
     // Opened as commands open their input: `/dev/null`, `/dev/stdin` and
     // a process substitution's `/dev/fd/N` are readable too.
     let operand = found.as_deref().unwrap_or(file);
-    let text = match crate::utilities::input::open_quiet(shell, operand) {
+    let text = match crate::input::open_quiet(crate::interp::ShellView::of(shell), operand) {
         Ok(mut source) => match source.read_all() {
             Ok(bytes) => crate::raw::decode_vec(bytes),
             Err(error) => return shell.io_status(file, error),

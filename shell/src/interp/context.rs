@@ -9,11 +9,28 @@ use goccia_core::host_memory::{MemoryCeiling, Meter, Metered};
 use goccia_core::{Audit, LimitKind, Limits, Stop, Watch};
 use goccia_vfs::SharedVfs;
 
-use super::{ExecResult, Flow, Shell};
+use super::{ExecResult, Flow, Shell, ShellView};
 
 /// A command: a function from the shell and its arguments (`args[0]` is
-/// its name) to a status.
-pub type CommandFn = fn(&mut Shell, &[String]) -> ExecResult;
+/// its name) to a status. Builtins take the whole shell; utilities the
+/// view of it they may use ([`ShellView`]).
+#[derive(Clone, Copy, Debug)]
+pub enum CommandFn {
+    /// A builtin (interpreter state: `cd`, `set`, `read`, ...).
+    Shell(fn(&mut Shell, &[String]) -> ExecResult),
+    /// A utility (`cat`, `grep`, ...).
+    View(fn(&mut ShellView, &[String]) -> ExecResult),
+}
+
+impl CommandFn {
+    /// Runs the command in `shell` with `args`.
+    pub fn call(self, shell: &mut Shell, args: &[String]) -> ExecResult {
+        match self {
+            CommandFn::Shell(run) => run(shell, args),
+            CommandFn::View(run) => run(ShellView::of(shell), args),
+        }
+    }
+}
 
 /// How `type` describes a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,6 +20,8 @@
 //! - `jobs`: background jobs and their statuses (`wait`, `jobs`, `kill`).
 //! - `declare`: the declaration builtins (`declare`, `local`, `export`,
 //!   `readonly`), part of assignment.
+//! - [`view`]: what a utility may do with its shell ([`ShellView`]):
+//!   builtins take the [`Shell`], utilities only the view.
 
 mod assign;
 mod brace;
@@ -51,6 +53,7 @@ pub(crate) mod test_expr;
 mod timing;
 mod traps;
 mod variables;
+pub mod view;
 
 pub use context::{
     CommandFn, CommandKind, CommandTable, Context, Hooks, HostCommands, ScriptLauncher,
@@ -67,6 +70,7 @@ pub use shell::Shell;
 pub(crate) use shell::{Call, EchoedInput};
 pub(crate) use shell::{DEFAULT_PATH, HOST_NAME};
 pub(crate) use variables::split_subscript;
+pub use view::{ChildShell, ShellView};
 
 use goccia_core::Stop;
 

@@ -451,7 +451,7 @@ impl Shell {
                     started: std::time::SystemTime::now(),
                 })
             });
-            return run(self, words);
+            return run.call(self, words);
         }
         if name.contains('/') {
             if let Some(program) = self.system_program_at(name) {

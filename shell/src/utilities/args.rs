@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use crate::interp::ExecResult;
-use crate::interp::Shell;
+use crate::interp::ShellView;
 
 /// Parsed command-line options.
 #[derive(Clone, Debug, Default)]
@@ -197,12 +197,12 @@ pub(crate) use parse_options;
 pub(crate) type Out = std::io::BufWriter<crate::interp::OutHandle>;
 
 /// The command's stdout, buffered.
-pub(crate) fn buffered(shell: &Shell) -> Out {
+pub(crate) fn buffered(shell: &ShellView) -> Out {
     std::io::BufWriter::with_capacity(16 << 10, shell.out())
 }
 
 /// Flushes `out`; the status, or the write's failure.
-pub(crate) fn finish(shell: &mut Shell, name: &str, mut out: Out, status: i32) -> ExecResult {
+pub(crate) fn finish(shell: &mut ShellView, name: &str, mut out: Out, status: i32) -> ExecResult {
     match out.flush() {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status(name, error),
@@ -210,7 +210,7 @@ pub(crate) fn finish(shell: &mut Shell, name: &str, mut out: Out, status: i32) -
 }
 
 /// A usage error, GNU-style: `name: message` and the `--help` hint.
-pub(crate) fn usage(shell: &mut Shell, name: &str, message: &str, status: i32) -> ExecResult {
+pub(crate) fn usage(shell: &mut ShellView, name: &str, message: &str, status: i32) -> ExecResult {
     Ok(shell.fail_command(
         name,
         &format!("{message}\nTry '{name} --help' for more information."),
@@ -219,7 +219,7 @@ pub(crate) fn usage(shell: &mut Shell, name: &str, message: &str, status: i32) -
 }
 
 /// Writes `text` to stdout and ends with `status` (or the write's failure).
-pub(crate) fn print_text(shell: &mut Shell, name: &str, text: &str, status: i32) -> ExecResult {
+pub(crate) fn print_text(shell: &mut ShellView, name: &str, text: &str, status: i32) -> ExecResult {
     match shell.write_stdout(&crate::raw::encode(text)) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status(name, error),

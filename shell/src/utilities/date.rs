@@ -1,14 +1,14 @@
 //! `date`: the sandbox's clock is the host's; its zone is the one `TZ`
 //! names, UTC without (formatting, zones and parsing are [`crate::time`]).
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::time::at;
 use crate::time::now;
 use crate::time::parse_datetime;
 use crate::time::strftime;
 use crate::utilities::args::getopt;
 
-pub fn date(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn date(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // `-I[FMT]`/`--iso-8601[=FMT]` take an optional, attached argument,
     // which getopt-style parsing cannot express: taken out first.
     let is_iso = |a: &String| a.starts_with("-I") || a.starts_with("--iso-8601");

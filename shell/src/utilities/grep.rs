@@ -2,9 +2,9 @@
 
 use goccia_vfs::{Node, VfsPath};
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::{Source, open_quiet};
+use crate::interp::{ExecResult, ShellView};
 use crate::pattern::Pattern;
-use crate::utilities::input::{Source, open_quiet};
 use crate::utilities::matcher::{Matcher, Syntax};
 
 #[derive(Default)]
@@ -224,27 +224,27 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-pub fn grep(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn grep(shell: &mut ShellView, args: &[String]) -> ExecResult {
     run(shell, args)
 }
 
-pub fn egrep(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn egrep(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut args = args.to_vec();
     args.insert(1, "-E".to_string());
     run(shell, &args)
 }
 
-pub fn fgrep(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn fgrep(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut args = args.to_vec();
     args.insert(1, "-F".to_string());
     run(shell, &args)
 }
 
-fn usage(shell: &mut Shell, name: &str, message: &str) -> ExecResult {
+fn usage(shell: &mut ShellView, name: &str, message: &str) -> ExecResult {
     Ok(shell.fail_command(name, &format!("{message}\nUsage: {name} [OPTION]... PATTERNS [FILE]...\nTry '{name} --help' for more information."), 2))
 }
 
-fn run(shell: &mut Shell, args: &[String]) -> ExecResult {
+fn run(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let name = "grep";
     let mut options = match parse(args) {
         Ok(options) => options,
@@ -443,7 +443,7 @@ fn run(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 fn collect_files(
-    shell: &Shell,
+    shell: &ShellView,
     shown: &str,
     path: &VfsPath,
     options: &Options,
@@ -524,7 +524,7 @@ struct Selector<'a> {
 /// (`-q`, `-l`, `-L`, `-m`), so a writer upstream sees a closed pipe, as
 /// with GNU grep.
 fn search(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     source: &mut Source,
     name: &str,
     show_names: bool,

@@ -2,7 +2,7 @@
 //! folder or file. Each is a function from the shell and its arguments
 //! (`args[0]` is the name) to a status; the table in [`crate::commands`]
 //! names them. They read their arguments with [`args`] and their input
-//! with [`input`].
+//! with [`crate::input`].
 
 pub mod archive;
 pub mod args;
@@ -14,7 +14,6 @@ pub mod diff;
 pub mod files;
 pub mod find;
 pub mod grep;
-pub mod input;
 pub mod jq;
 pub mod matcher;
 pub mod net;

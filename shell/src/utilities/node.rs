@@ -6,8 +6,8 @@
 //! instead. A host command of the same name (docs/host-commands.md) comes
 //! first: these run only when the host named none.
 
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_source;
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 
 /// Node's own status for an option it does not know.
 const BAD_OPTION: i32 = 9;
@@ -102,7 +102,7 @@ fn invocation(args: &[String]) -> Result<Invocation<'_>, String> {
     })
 }
 
-pub fn node(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn node(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let invocation = match invocation(args) {
         Ok(invocation) => invocation,
         Err(message) => return Ok(shell.fail_command("node", &message, BAD_OPTION)),
@@ -116,7 +116,7 @@ pub fn node(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     let code = match invocation.script {
         Script::File(path) => {
-            return crate::builtins::flow::goccia(shell, &["goccia".to_string(), path]);
+            return shell.run_nested(&["goccia".to_string(), path]);
         }
         Script::Code(code) => code,
         Script::Stdin => {
@@ -135,12 +135,12 @@ pub fn node(shell: &mut Shell, args: &[String]) -> ExecResult {
         code,
         invocation.name.to_string(),
     ];
-    crate::builtins::flow::goccia(shell, &launched)
+    shell.run_nested(&launched)
 }
 
 /// `npm`, `npx` (and the like): nothing is installed from a registry
 /// inside the sandbox.
-pub fn npm(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn npm(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let name = args.first().map_or("npm", String::as_str);
     let message = format!(
         "packages cannot be installed in the sandbox (no registry, no network for it). \

@@ -1,6 +1,6 @@
 //! Numbers: `expr`, `numfmt`, `shuf`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{getopt, print_text};
 use std::io::Read;
 
@@ -217,7 +217,7 @@ fn regex_match(text: &str, pattern: &str) -> Result<String, ExprError> {
     }
 }
 
-pub fn expr(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn expr(shell: &mut ShellView, args: &[String]) -> ExecResult {
     if args.len() < 2 {
         return Ok(shell.fail_command(
             "expr",
@@ -321,7 +321,7 @@ fn format_scaled(value: f64, to: &str) -> String {
     format!("{text}{letter}{}", if binary_suffix { "i" } else { "" })
 }
 
-pub fn numfmt(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn numfmt(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut to = None;
     let mut from = None;
     let mut suffix = String::new();
@@ -376,7 +376,7 @@ pub fn numfmt(shell: &mut Shell, args: &[String]) -> ExecResult {
     print_text(shell, "numfmt", &out, 0)
 }
 
-pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn shuf(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = match getopt(
         args,
         "ni",
@@ -408,7 +408,7 @@ pub fn shuf(shell: &mut Shell, args: &[String]) -> ExecResult {
             .first()
             .cloned()
             .unwrap_or_else(|| "-".to_string());
-        let Ok(mut source) = crate::utilities::input::open_source(shell, "shuf", &operand) else {
+        let Ok(mut source) = crate::input::open_source(shell, "shuf", &operand) else {
             return Ok(1);
         };
         match source.read_all() {

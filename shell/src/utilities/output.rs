@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use goccia_vfs::FsError;
 
-use crate::interp::Shell;
+use crate::interp::ShellView;
 use crate::io::{Fd, FileWriter, SharedWriter};
 
 /// Where an opened operand's bytes go.
@@ -50,7 +50,7 @@ pub enum OpenError {
 }
 
 /// Opens `operand` for writing (`append`: at its end).
-pub fn open_sink(shell: &mut Shell, operand: &str, append: bool) -> Result<Sink, OpenError> {
+pub fn open_sink(shell: &mut ShellView, operand: &str, append: bool) -> Result<Sink, OpenError> {
     let descriptor = match operand {
         "/dev/stdout" => Some(1),
         "/dev/stderr" => Some(2),
@@ -88,7 +88,7 @@ pub fn open_sink(shell: &mut Shell, operand: &str, append: bool) -> Result<Sink,
 /// `command: operand: reason` and becomes `status`. An unopened
 /// `/dev/fd/N` is `No such file or directory`, as Linux says for it.
 pub fn open_sink_or_fail(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     command: &str,
     operand: &str,
     append: bool,

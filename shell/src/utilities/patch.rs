@@ -12,11 +12,11 @@
 
 use goccia_vfs::{PatchError, PatchOptions, apply_patch};
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{check_flags, parse_options, usage};
-use crate::utilities::input::open_source;
 
-pub fn patch(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn patch(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(status 2; shell, args, "pid", &[
         ("strip", 'p', true),
         ("input", 'i', true),

@@ -1,13 +1,12 @@
 //! The sandbox's view of the system: `env`, `printenv`, `sleep`,
 //! `whoami`, `hostname`, `uname`, `id` (fixed values: nothing of the host).
 
-use crate::builtins::common::write_out;
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::interp::{ExecResult, Flow, ShellView};
 use crate::utilities::args::{parse_options, print_text};
 use goccia_core::Stop;
 use std::time::Duration;
 
-pub fn env(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn env(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut clear = false;
     let mut unset = Vec::new();
     let mut index = 1;
@@ -46,31 +45,28 @@ pub fn env(shell: &mut Shell, args: &[String]) -> ExecResult {
             vars.push((name.clone(), value.clone()));
         }
         let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-        return write_out(shell, "env", &text);
+        return print_text(shell, "env", &text, 0);
     }
     let mut child = shell.child_process();
     if clear {
         for (name, _) in child.exported() {
-            child.vars.unset(&name);
+            child.unset(&name);
         }
     }
     for name in &unset {
-        child.vars.unset(name);
+        child.unset(name);
     }
     for (name, value) in assignments {
-        let _ = child.set_var(&name, value);
-        if let Some(var) = child.vars.get_mut(&name) {
-            var.attrs.exported = true;
-        }
+        let _ = child.export(&name, value);
     }
     child.dispatch_command(&args[index..])
 }
 
-pub fn printenv(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn printenv(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let vars = shell.exported();
     if args.len() == 1 {
         let text: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-        return write_out(shell, "printenv", &text);
+        return print_text(shell, "printenv", &text, 0);
     }
     let mut status = 0;
     let mut text = String::new();
@@ -80,7 +76,7 @@ pub fn printenv(shell: &mut Shell, args: &[String]) -> ExecResult {
             None => status = 1,
         }
     }
-    write_out(shell, "printenv", &text)?;
+    print_text(shell, "printenv", &text, 0)?;
     Ok(status)
 }
 
@@ -100,7 +96,7 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
     Some(Duration::from_secs_f64(value * unit))
 }
 
-pub fn sleep(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn sleep(shell: &mut ShellView, args: &[String]) -> ExecResult {
     if args.len() < 2 {
         shell.fail_command(
             "sleep",
@@ -130,7 +126,7 @@ pub fn sleep(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// Sleeps in slices, honouring the deadline and cancellation.
-pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
+pub(crate) fn sleep_for(shell: &ShellView, total: Duration) -> Result<(), Flow> {
     let end = std::time::Instant::now() + total;
     loop {
         shell.check_watch()?;
@@ -146,12 +142,12 @@ pub(crate) fn sleep_for(shell: &Shell, total: Duration) -> Result<(), Flow> {
     }
 }
 
-pub fn whoami(shell: &mut Shell, _: &[String]) -> ExecResult {
+pub fn whoami(shell: &mut ShellView, _: &[String]) -> ExecResult {
     let user = shell.user_name();
     print_text(shell, "whoami", &format!("{user}\n"), 0)
 }
 
-pub fn hostname(shell: &mut Shell, _: &[String]) -> ExecResult {
+pub fn hostname(shell: &mut ShellView, _: &[String]) -> ExecResult {
     print_text(
         shell,
         "hostname",
@@ -162,7 +158,7 @@ pub fn hostname(shell: &mut Shell, _: &[String]) -> ExecResult {
 
 /// `tty`: the sandbox has no terminal, so standard input is never one
 /// (`-s` only answers with the status).
-pub fn tty(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tty(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let silent = match args.get(1).map(String::as_str) {
         None => false,
         Some("-s" | "--silent" | "--quiet") if args.len() == 2 => true,
@@ -189,7 +185,7 @@ pub fn tty(shell: &mut Shell, args: &[String]) -> ExecResult {
     print_text(shell, "tty", "not a tty\n", 1)
 }
 
-pub fn uname(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn uname(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let all = args.iter().any(|a| a == "-a");
     let mut parts = Vec::new();
     for arg in &args[1..] {
@@ -215,7 +211,7 @@ pub fn uname(shell: &mut Shell, args: &[String]) -> ExecResult {
     print_text(shell, "uname", &format!("{text}\n"), 0)
 }
 
-pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn id(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let text = match args.get(1).map(String::as_str) {
         Some("-u") | Some("-g") => "1000",
         Some("-un") | Some("-gn") | Some("-n") => "user",
@@ -228,7 +224,7 @@ pub fn id(shell: &mut Shell, args: &[String]) -> ExecResult {
 /// (nothing of the host's identity shows), with GNU's rules around it:
 /// `OMP_NUM_THREADS` and `OMP_THREAD_LIMIT` (exported) set it unless
 /// `--all`; `--ignore=N` leaves N out, never going below 1.
-pub fn nproc(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn nproc(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

@@ -1,25 +1,25 @@
 //! `gzip`, `gunzip` and `zcat`.
 
 use super::{gunzip_bytes, gzip_bytes, write_output};
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_quiet;
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 
-pub fn gzip(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn gzip(shell: &mut ShellView, args: &[String]) -> ExecResult {
     compress_command(shell, args, "gzip", false)
 }
 
-pub fn gunzip(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn gunzip(shell: &mut ShellView, args: &[String]) -> ExecResult {
     compress_command(shell, args, "gunzip", true)
 }
 
-pub fn zcat(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn zcat(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut args = args.to_vec();
     args.insert(1, "-c".to_string());
     compress_command(shell, &args, "zcat", true)
 }
 
 fn compress_command(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     args: &[String],
     name: &str,
     mut decompress: bool,

@@ -23,8 +23,8 @@ use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use goccia_vfs::VfsPath;
 
-use crate::interp::Shell;
-use crate::utilities::input::open_source;
+use crate::input::open_source;
+use crate::interp::ShellView;
 
 /// A member's path below the extraction folder: leading `/` and the first
 /// `strip` components removed; `None` when nothing is left or it would
@@ -133,7 +133,7 @@ pub(super) fn extract(
 
 /// The archive or compressed file: `-`/none is stdin.
 pub(super) fn read_input(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     file: Option<&str>,
 ) -> Result<Vec<u8>, i32> {
@@ -148,7 +148,7 @@ pub(super) fn read_input(
 
 /// Writes `bytes` to `file` (`-`/none: stdout).
 pub(super) fn write_output(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     file: Option<&str>,
     bytes: Vec<u8>,

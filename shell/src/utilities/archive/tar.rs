@@ -9,7 +9,7 @@ use super::{
     Extracted, Member, Refused, climbs, extract, gunzip_bytes, gzip_bytes, leading_prefix,
     member_path, read_input, write_output,
 };
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 
 /// What `tar` is asked to do.
 #[derive(Default)]
@@ -39,7 +39,7 @@ struct TarOptions {
     group: Option<String>,
 }
 
-fn tar_usage(shell: &mut Shell, message: &str) -> ExecResult {
+fn tar_usage(shell: &mut ShellView, message: &str) -> ExecResult {
     Ok(shell.fail_command(
         "tar",
         &format!("{message}\nTry 'tar --help' for more information."),
@@ -151,7 +151,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
     Ok(options)
 }
 
-pub fn tar(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let options = match parse_tar(args) {
         Ok(options) => options,
         Err(message) => return tar_usage(shell, &message),
@@ -167,12 +167,12 @@ pub fn tar(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// The base folder of member paths (`-C`).
-fn base(shell: &Shell, options: &TarOptions) -> Result<VfsPath, String> {
+fn base(shell: &ShellView, options: &TarOptions) -> Result<VfsPath, String> {
     base_after(shell, &options.chdirs)
 }
 
 /// The folder the `-C`s of `chdirs` lead to, each from the one before.
-fn base_after(shell: &Shell, chdirs: &[String]) -> Result<VfsPath, String> {
+fn base_after(shell: &ShellView, chdirs: &[String]) -> Result<VfsPath, String> {
     let mut at = shell.cwd().clone();
     for dir in chdirs {
         at = at
@@ -189,12 +189,12 @@ fn base_after(shell: &Shell, chdirs: &[String]) -> Result<VfsPath, String> {
 }
 
 /// `-c`, and `-r`/`-u`, which add to the archive that is there.
-fn tar_create(shell: &mut Shell, mut options: TarOptions, mode: char) -> ExecResult {
+fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> ExecResult {
     for list in std::mem::take(&mut options.files_from) {
         match read_input(shell, "tar", Some(&list)) {
             Ok(bytes) => options
                 .members
-                .extend(crate::utilities::input::names(&bytes, options.null)),
+                .extend(crate::input::names(&bytes, options.null)),
             Err(status) => return Ok(status),
         }
     }
@@ -395,7 +395,7 @@ fn append_named(
     builder.append(header, data)
 }
 
-fn tar_read(shell: &mut Shell, options: &TarOptions, mode: char) -> ExecResult {
+fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResult {
     let archive = match read_input(shell, "tar", options.file.as_deref()) {
         Ok(bytes) => bytes,
         Err(status) => return Ok(status),

@@ -2,7 +2,7 @@
 //! archive `-r` and `-u` add to, the owners written in headers, and the
 //! long listing of `-tv` as GNU tar prints it.
 
-use crate::interp::Shell;
+use crate::interp::ShellView;
 use crate::time::Zone;
 
 /// The archive `-r`/`-u` add to.
@@ -16,7 +16,7 @@ pub(super) struct Existing {
 /// Reads the archive at `file` (none yet is an empty one). Standard
 /// output and compressed archives cannot be added to, as GNU tar says.
 pub(super) fn existing(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     file: Option<&str>,
     gzip: bool,
 ) -> Result<Existing, String> {

@@ -8,9 +8,9 @@
 
 use super::zip::{Entry, ReadError, dos_time, read_archive};
 use super::{Member, Refused, extract};
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 use crate::pattern::Pattern;
-use crate::utilities::input::open_quiet;
 
 #[derive(Default)]
 struct Options {
@@ -87,7 +87,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// The archive's bytes, trying `NAME`, `NAME.zip` and `NAME.ZIP`.
-fn open_archive(shell: &mut Shell, name: &str) -> Option<Vec<u8>> {
+fn open_archive(shell: &mut ShellView, name: &str) -> Option<Vec<u8>> {
     for candidate in [
         name.to_string(),
         format!("{name}.zip"),
@@ -122,7 +122,7 @@ fn files_word(count: usize) -> String {
     }
 }
 
-pub fn unzip(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn unzip(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let options = match parse(args) {
         Ok(options) => options,
         Err(message) => return Ok(shell.fail_command("unzip", &message, 10)),
@@ -278,7 +278,7 @@ fn listing(name: &str, entries: &[&Entry], options: &Options, out: &mut String) 
 
 /// The path below the extraction folder: `..` parts and a leading `/`
 /// dropped (with unzip's warning), or only the last name with `-j`.
-fn extraction_path(shell: &mut Shell, name: &str, junk: bool) -> Option<String> {
+fn extraction_path(shell: &mut ShellView, name: &str, junk: bool) -> Option<String> {
     if name.starts_with('/') {
         let warning = format!("warning:  stripped absolute path spec from {name}\n");
         shell.write_stderr(warning.as_bytes());
@@ -300,7 +300,7 @@ fn extraction_path(shell: &mut Shell, name: &str, junk: bool) -> Option<String> 
 
 /// Extracts the members; the status (1 when the question found no answer).
 fn extract_all(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     entries: &[&Entry],
     options: &Options,
@@ -415,7 +415,7 @@ enum Answer {
 
 /// unzip's question about an existing file, answered from stdin (what
 /// unzip reads when there is no terminal).
-fn ask(shell: &mut Shell, name: &str) -> Answer {
+fn ask(shell: &mut ShellView, name: &str) -> Answer {
     let question = format!("replace {name}? [y]es, [n]o, [A]ll, [N]one, [r]ename: ");
     shell.write_stderr(question.as_bytes());
     let mut line = Vec::new();

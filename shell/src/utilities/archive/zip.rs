@@ -14,9 +14,9 @@ use goccia_vfs::{Node, NodeType, VfsPath};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::pattern::Pattern;
-use crate::utilities::input::open_source;
 
 /// One member of an archive, whole in memory.
 pub(super) struct Entry {
@@ -251,7 +251,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// Info-ZIP writes its warnings and errors to stdout, after what it did.
-fn fail(shell: &mut Shell, log: &str, message: &str, status: i32) -> ExecResult {
+fn fail(shell: &mut ShellView, log: &str, message: &str, status: i32) -> ExecResult {
     let text = format!("{log}\nzip error: {message}\n");
     match shell.write_stdout(text.as_bytes()) {
         Ok(()) => Ok(status),
@@ -259,7 +259,7 @@ fn fail(shell: &mut Shell, log: &str, message: &str, status: i32) -> ExecResult 
     }
 }
 
-pub fn zip(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn zip(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut options = match parse(args) {
         Ok(options) => options,
         Err(message) => return fail(shell, "", &message, 16),
@@ -443,7 +443,7 @@ fn member_name(operand: &str) -> String {
 /// Adds what `operand` names (a folder's entry, and with `-r` what it
 /// holds, in name order); false when it does not exist.
 fn collect(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     options: &Options,
     operand: &str,
     added: &mut Vec<(Entry, Option<VfsPath>)>,

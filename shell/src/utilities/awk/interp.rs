@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::parser::{Dest, Expr, GetlineSource, Pattern, Program, Stmt};
 use super::value::{Value, leading_number, number_to_string};
-use crate::interp::{Flow, Shell};
+use crate::interp::{Flow, ShellView};
 use crate::io::SharedReader;
 use crate::utilities::matcher::Matcher;
 
@@ -50,7 +50,7 @@ enum RecordSource {
 }
 
 pub struct Awk<'a> {
-    pub shell: &'a mut Shell,
+    pub shell: &'a mut ShellView,
     program: &'a Program,
     globals: HashMap<String, Cell>,
     arrays: Vec<Array>,
@@ -80,7 +80,7 @@ fn rust_regex(pattern: &str) -> String {
 
 impl<'a> Awk<'a> {
     pub fn new(
-        shell: &'a mut Shell,
+        shell: &'a mut ShellView,
         program: &'a Program,
         operands: Vec<String>,
         assignments: &[(String, String)],

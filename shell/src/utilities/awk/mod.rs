@@ -10,10 +10,10 @@ mod value;
 /// C's `strtod` on a prefix, as awk reads numbers (also `sort -g`'s).
 pub(crate) use value::leading_number as strtod;
 
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_quiet;
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 
-pub fn awk(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut field_separator = None;
     let mut assignments = Vec::new();
     let mut program_text: Option<String> = None;

@@ -12,9 +12,9 @@ use std::io::Write;
 use lang::{Expr, Function, Parser, Place, Stmt, tokenize};
 use number::Number;
 
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, Flow, ShellView};
 use crate::utilities::args::getopt;
-use crate::utilities::input::open_source;
 
 /// bc's line length: longer numbers continue after a `\`.
 const LINE_LENGTH: usize = 70;
@@ -22,7 +22,7 @@ const LINE_LENGTH: usize = 70;
 /// Nested calls of user functions.
 const MAX_CALL_DEPTH: usize = 1000;
 
-pub fn bc(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn bc(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = match getopt(
         args,
         "",
@@ -84,7 +84,7 @@ struct Frame {
 }
 
 pub(crate) struct Machine<'a> {
-    shell: &'a mut Shell,
+    shell: &'a mut ShellView,
     vars: HashMap<String, Number>,
     arrays: HashMap<String, HashMap<i64, Number>>,
     functions: HashMap<String, Function>,
@@ -97,7 +97,7 @@ pub(crate) struct Machine<'a> {
 }
 
 impl<'a> Machine<'a> {
-    fn new(shell: &'a mut Shell, mathlib: bool) -> Self {
+    fn new(shell: &'a mut ShellView, mathlib: bool) -> Self {
         Machine {
             shell,
             vars: HashMap::new(),

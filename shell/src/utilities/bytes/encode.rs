@@ -3,13 +3,13 @@
 use ::base64::Engine;
 
 use super::{read_operands, write};
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
-use crate::utilities::input::open_source;
 
 // ----- base64 -----
 
-pub fn base64(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -80,7 +80,7 @@ fn digest(name: &str, data: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn checksum(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let name = args[0].clone();
     let parsed = parse_options!(
         shell,
@@ -122,7 +122,7 @@ pub fn checksum(shell: &mut Shell, args: &[String]) -> ExecResult {
                 continue;
             };
             formatted += 1;
-            let data = match crate::utilities::input::open_quiet(shell, file) {
+            let data = match crate::input::open_quiet(shell, file) {
                 Ok(mut source) => source.read_all().ok(),
                 Err(reason) => {
                     shell.fail_command(&name, &format!("{file}: {reason}"), 1);

@@ -3,13 +3,13 @@
 use std::io::Write;
 
 use super::{read_operands, write};
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{parse_options, usage};
-use crate::utilities::input::open_source;
 
 // ----- cmp, strings -----
 
-pub fn cmp(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn cmp(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(status 2; shell, args,
     "",
     &[
@@ -79,7 +79,7 @@ pub fn cmp(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(0)
 }
 
-pub fn strings(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn strings(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args: Vec<String> = args
         .iter()
         .enumerate()

@@ -15,12 +15,12 @@ pub use inspect::{cmp, strings};
 pub use od::od;
 pub use xxd::xxd;
 
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::{Source, open_source};
+use crate::input::{Source, open_source};
+use crate::interp::{ExecResult, ShellView};
 
 /// The operands' bytes, concatenated (stdin when there are none); on an
 /// unreadable operand the message is printed and the status returned.
-fn read_operands(shell: &mut Shell, name: &str, operands: &[String]) -> Result<Vec<u8>, i32> {
+fn read_operands(shell: &mut ShellView, name: &str, operands: &[String]) -> Result<Vec<u8>, i32> {
     let operands = if operands.is_empty() {
         vec!["-".to_string()]
     } else {
@@ -42,7 +42,7 @@ fn read_operands(shell: &mut Shell, name: &str, operands: &[String]) -> Result<V
     Ok(data)
 }
 
-fn write(shell: &mut Shell, name: &str, text: &[u8], status: i32) -> ExecResult {
+fn write(shell: &mut ShellView, name: &str, text: &[u8], status: i32) -> ExecResult {
     match shell.write_stdout(text) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status(name, error),
@@ -109,7 +109,7 @@ impl Concatenated {
 
     /// Fills `buffer` as far as the input goes; the count read (short only
     /// at the end of the last operand).
-    fn fill(&mut self, shell: &mut Shell, buffer: &mut [u8]) -> usize {
+    fn fill(&mut self, shell: &mut ShellView, buffer: &mut [u8]) -> usize {
         let mut filled = 0;
         while filled < buffer.len() {
             let source = match &mut self.current {
@@ -141,7 +141,7 @@ impl Concatenated {
     }
 
     /// Skips `count` bytes; how many could not be skipped (past the end).
-    fn skip(&mut self, shell: &mut Shell, mut count: u64) -> u64 {
+    fn skip(&mut self, shell: &mut ShellView, mut count: u64) -> u64 {
         let mut scratch = vec![0u8; 64 << 10];
         while count > 0 {
             let want = count.min(scratch.len() as u64) as usize;

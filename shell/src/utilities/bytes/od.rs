@@ -8,7 +8,7 @@
 use std::io::Write;
 
 use super::Concatenated;
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{buffered, finish, parse_options, usage};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,7 +219,7 @@ struct Layout {
     big_endian: bool,
 }
 
-pub fn od(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn od(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // `-w` and `--width` take an optional value (32 when bare).
     let args: Vec<String> = args
         .iter()

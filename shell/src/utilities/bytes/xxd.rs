@@ -7,9 +7,9 @@
 
 use std::io::Write;
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::{ByteStream, Source, open_source};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{buffered, finish};
-use crate::utilities::input::{ByteStream, Source, open_source};
 use crate::utilities::output::open_sink_or_fail;
 
 /// Most columns a dump line may have.
@@ -150,7 +150,7 @@ fn parse(args: &[String]) -> Result<Options, (i32, String)> {
     Ok(options)
 }
 
-pub fn xxd(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn xxd(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let options = match parse(args) {
         Ok(options) => options,
         Err((status, message)) => {
@@ -229,10 +229,10 @@ impl From<std::io::Error> for Failure {
 
 /// Writes the result to the output operand: a dump replaces the file, a
 /// revert patches it in place (xxd opens it without truncating).
-fn write_output(shell: &mut Shell, path: &str, data: &[u8], patch: bool) -> ExecResult {
+fn write_output(shell: &mut ShellView, path: &str, data: &[u8], patch: bool) -> ExecResult {
     let mut content = data.to_vec();
     if patch
-        && let Ok(Source::Data(existing)) = crate::utilities::input::open_quiet(shell, path)
+        && let Ok(Source::Data(existing)) = crate::input::open_quiet(shell, path)
         && existing.len() > data.len()
     {
         content.extend_from_slice(&existing[data.len()..]);

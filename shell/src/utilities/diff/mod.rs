@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use similar::{DiffOp, TextDiff};
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use side::SideBySide;
 
 struct Options {
@@ -38,7 +38,7 @@ struct Options {
 /// possibly longer diff.
 const EFFORT: Duration = Duration::from_secs(1);
 
-pub fn diff(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn diff(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut options = Options {
         unified: None,
         context: None,
@@ -194,10 +194,10 @@ enum Item {
     Missing,
 }
 
-fn load(shell: &mut Shell, operand: &str) -> Item {
+fn load(shell: &mut ShellView, operand: &str) -> Item {
     // stdin, devices and `/dev/fd/N` (process substitution) are streams.
     if operand == "-" || operand.starts_with("/dev/") {
-        return match crate::utilities::input::open_quiet(shell, operand) {
+        return match crate::input::open_quiet(shell, operand) {
             Ok(mut source) => Item::File(
                 source.read_all().unwrap_or_default(),
                 crate::time::now().timestamp_nanos_opt().unwrap_or(0),
@@ -218,7 +218,13 @@ fn load(shell: &mut Shell, operand: &str) -> Item {
     }
 }
 
-fn compare_paths(shell: &mut Shell, a: &str, b: &str, options: &Options, out: &mut String) -> i32 {
+fn compare_paths(
+    shell: &mut ShellView,
+    a: &str,
+    b: &str,
+    options: &Options,
+    out: &mut String,
+) -> i32 {
     match (load(shell, a), load(shell, b)) {
         (Item::Missing, _) if !options.new_file => {
             shell.fail_command("diff", &format!("{a}: No such file or directory"), 2);

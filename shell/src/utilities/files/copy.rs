@@ -1,12 +1,12 @@
 //! Copying and moving: `cp` and `mv` (one implementation).
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::getopt;
 use crate::utilities::args::usage;
 use crate::utilities::files::names::resolve;
 use goccia_vfs::{Node, NodeType, VfsPath};
 
-pub(crate) fn copy_or_move(shell: &mut Shell, args: &[String], moving: bool) -> ExecResult {
+pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool) -> ExecResult {
     // `ln` (a hard link is a copy here) words its errors as itself.
     let name = match args[0].as_str() {
         "ln" => "ln",
@@ -308,10 +308,10 @@ fn merge_copy(
     Ok(())
 }
 
-pub fn cp(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn cp(shell: &mut ShellView, args: &[String]) -> ExecResult {
     copy_or_move(shell, args, false)
 }
 
-pub fn mv(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn mv(shell: &mut ShellView, args: &[String]) -> ExecResult {
     copy_or_move(shell, args, true)
 }

@@ -1,6 +1,6 @@
 //! What a file is: `stat`, `file`, `du`, `df`, `chmod`, `chown`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::list::mode_string;
@@ -32,7 +32,7 @@ pub(crate) fn human_size(bytes: u64) -> String {
     }
 }
 
-pub fn stat(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn stat(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -169,7 +169,7 @@ fn disk_usage(node: &Node) -> u64 {
     }
 }
 
-pub fn du(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn du(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -300,7 +300,7 @@ fn du_walk(
     }
 }
 
-pub fn df(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn df(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let human = args.iter().any(|a| a == "-h");
     let vfs = shell.context().vfs.lock();
     let quota = vfs.quota();
@@ -406,7 +406,7 @@ enum ChmodReport {
     Everything,
 }
 
-pub fn chmod(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut recursive = false;
     let mut report = ChmodReport::Nothing;
     let mut quiet = false;
@@ -565,7 +565,7 @@ fn walk_paths(vfs: &goccia_vfs::Vfs, path: &VfsPath) -> Vec<VfsPath> {
     out
 }
 
-pub fn chown(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn chown(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let operands: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
     if operands.len() < 2 {
         return usage(shell, &args[0], "missing operand", 1);
@@ -584,7 +584,7 @@ pub fn chown(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-pub fn file(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut out = String::new();
     let follow = args[1..].iter().any(|a| a == "-L" || a == "--dereference");
     for operand in args[1..].iter().filter(|a| !a.starts_with('-')) {

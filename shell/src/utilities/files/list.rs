@@ -1,6 +1,6 @@
 //! Listing: `ls` and `tree`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::time::Zone;
 use crate::utilities::args::Out;
 use crate::utilities::args::buffered;
@@ -66,7 +66,7 @@ struct Clock {
 }
 
 impl Clock {
-    fn of(shell: &Shell) -> Clock {
+    fn of(shell: &ShellView) -> Clock {
         Clock {
             zone: shell.time_zone(),
             now_ns: crate::time::now().timestamp_nanos_opt().unwrap_or(i64::MAX),
@@ -83,7 +83,7 @@ impl Clock {
     }
 }
 
-pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(status 2; shell, args,
     "",
     &[
@@ -207,7 +207,7 @@ pub fn ls(shell: &mut Shell, args: &[String]) -> ExecResult {
     finish(shell, "ls", out, status)
 }
 
-fn list_dir(shell: &Shell, dir: &Entry, parsed: &crate::utilities::args::Parsed) -> Vec<Entry> {
+fn list_dir(shell: &ShellView, dir: &Entry, parsed: &crate::utilities::args::Parsed) -> Vec<Entry> {
     let Node::Dir(node) = &dir.node else {
         return Vec::new();
     };
@@ -463,7 +463,7 @@ fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Resu
     Ok(())
 }
 
-pub fn tree(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tree(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(shell, args, "L", &[]);
     let depth_limit: usize = parsed
         .value('L')

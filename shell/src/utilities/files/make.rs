@@ -1,6 +1,6 @@
 //! Creating: `mkdir`, `rmdir`, `touch`, `mktemp`, `truncate`, `ln`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::copy::copy_or_move;
@@ -8,7 +8,7 @@ use crate::utilities::files::info::parse_mode;
 use crate::utilities::files::names::resolve;
 use goccia_vfs::{Errno, VfsPath};
 
-pub fn mkdir(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn mkdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -116,7 +116,7 @@ fn relative_display(operand: &str, full: &VfsPath, created: &VfsPath) -> String 
     parts.join("/")
 }
 
-pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn rmdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -189,7 +189,7 @@ pub fn rmdir(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn touch(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -271,7 +271,7 @@ pub fn touch(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn ln(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -393,7 +393,7 @@ pub fn ln(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-pub fn mktemp(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn mktemp(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -516,7 +516,7 @@ impl SizeChange {
     }
 }
 
-pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn truncate(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -579,7 +579,7 @@ pub fn truncate(shell: &mut Shell, args: &[String]) -> ExecResult {
 /// Resizes one file; the quota is checked before anything is allocated, so
 /// `truncate -s 1T` fails with ENOSPC instead of taking the host's memory.
 fn truncate_one(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     path: &goccia_vfs::VfsPath,
     change: SizeChange,
     no_create: bool,

@@ -1,11 +1,11 @@
 //! Path names: `realpath`, `readlink`, `basename`, `dirname`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use goccia_vfs::{Errno, VfsPath};
 
-pub(crate) fn resolve(shell: &Shell, operand: &str) -> Result<VfsPath, &'static str> {
+pub(crate) fn resolve(shell: &ShellView, operand: &str) -> Result<VfsPath, &'static str> {
     shell
         .cwd()
         .resolve(operand)
@@ -25,7 +25,7 @@ enum Existing {
 
 /// `path` with every symbolic link followed (inside the VFS), or `None`
 /// when what must exist does not.
-fn canonicalize(shell: &Shell, path: &VfsPath, existing: Existing) -> Option<VfsPath> {
+fn canonicalize(shell: &ShellView, path: &VfsPath, existing: Existing) -> Option<VfsPath> {
     let vfs = shell.context().vfs.lock();
     match existing {
         Existing::All => vfs.canonical(path).ok(),
@@ -37,7 +37,7 @@ fn canonicalize(shell: &Shell, path: &VfsPath, existing: Existing) -> Option<Vfs
     }
 }
 
-pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn realpath(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -98,7 +98,7 @@ pub fn realpath(shell: &mut Shell, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
-pub fn readlink(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn readlink(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -177,7 +177,7 @@ fn base_name(text: &str) -> String {
     trimmed.rsplit('/').next().unwrap_or(trimmed).to_string()
 }
 
-pub fn basename(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn basename(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -251,7 +251,7 @@ pub(crate) fn dir_name(text: &str) -> String {
     }
 }
 
-pub fn dirname(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn dirname(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let operands: Vec<&String> = args[1..]
         .iter()
         .filter(|a| !a.starts_with('-') || a.len() == 1)

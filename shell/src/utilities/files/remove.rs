@@ -1,12 +1,12 @@
 //! Removing: `rm`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
 use crate::utilities::files::names::resolve;
 use goccia_vfs::Node;
 
-pub fn rm(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

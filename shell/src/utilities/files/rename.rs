@@ -5,7 +5,7 @@
 //! each name. Other Perl code needs Perl: the host's `rename`, run as a
 //! host command (docs/host-commands.md).
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::files::names::resolve;
 
 /// One expression of the program.
@@ -52,7 +52,7 @@ const USAGE: &str = "Usage:
     [ -e|-E perlexpr]*|perlexpr [ files ]
 ";
 
-pub fn rename(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn rename(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut verbose = false;
     let mut dry_run = false;
     let mut force = false;
@@ -116,11 +116,11 @@ pub fn rename(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
     // No names given: they are read from standard input.
     if operands.is_empty() {
-        let input = match crate::utilities::input::open_quiet(shell, "-") {
+        let input = match crate::input::open_quiet(shell, "-") {
             Ok(mut source) => source.read_all().unwrap_or_default(),
             Err(_) => Vec::new(),
         };
-        operands = crate::utilities::input::names(&input, null);
+        operands = crate::input::names(&input, null);
     }
     let mut status = 0;
     for old in &operands {

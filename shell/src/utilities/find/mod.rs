@@ -6,7 +6,7 @@ mod printf;
 
 use goccia_vfs::{Node, NodeType, VfsPath};
 
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::interp::{ExecResult, Flow, ShellView};
 use crate::pattern::Pattern;
 use parse::{Expr, Follow, Options, Parser, RegexType};
 
@@ -20,7 +20,7 @@ struct Visit<'a> {
 }
 
 struct Run<'a> {
-    shell: &'a mut Shell,
+    shell: &'a mut ShellView,
     out: Vec<u8>,
     status: i32,
     quit: bool,
@@ -185,7 +185,7 @@ impl Run<'_> {
     }
 }
 
-pub fn find(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut starts = Vec::new();
     let mut index = 1;
     // `-H`, `-L`, `-P` come before the starting points; the last wins.

@@ -14,9 +14,9 @@ use std::io::Write;
 
 use goccia_core::{LimitKind, Stop};
 
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::interp::{ExecResult, Flow, ShellView};
 
-use super::input::{Source, open_quiet};
+use crate::input::{Source, open_quiet};
 use options::{Named, Options, Positional};
 use runtime::{Globals, Outcome, Program};
 use stream::Input;
@@ -43,7 +43,7 @@ fn jq_stack(max_memory: u64) -> usize {
         .clamp(MIN_JQ_STACK, MAX_JQ_STACK)
 }
 
-pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn jq(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let stack = jq_stack(shell.context().limits.max_memory);
     let ran = std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -65,7 +65,7 @@ pub fn jq(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-fn run_jq(shell: &mut Shell, args: &[String], stack: usize) -> ExecResult {
+fn run_jq(shell: &mut ShellView, args: &[String], stack: usize) -> ExecResult {
     let mut options = match parse_options(&args[1..]) {
         Ok(options) => options,
         Err(message) => {
@@ -170,7 +170,7 @@ fn exit_status(outcome: &Outcome, options: &Options) -> i32 {
     0
 }
 
-fn write_or_status(shell: &mut Shell, bytes: &[u8], status: i32) -> ExecResult {
+fn write_or_status(shell: &mut ShellView, bytes: &[u8], status: i32) -> ExecResult {
     match shell.write_stdout(bytes) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status("jq", error),
@@ -178,7 +178,7 @@ fn write_or_status(shell: &mut Shell, bytes: &[u8], status: i32) -> ExecResult {
 }
 
 /// The filter text: the first operand, or the file of `-f`.
-fn load_filter(shell: &mut Shell, options: &Options) -> Result<String, i32> {
+fn load_filter(shell: &mut ShellView, options: &Options) -> Result<String, i32> {
     match &options.filter_file {
         Some(file) => {
             read_file(shell, file).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
@@ -188,7 +188,7 @@ fn load_filter(shell: &mut Shell, options: &Options) -> Result<String, i32> {
 }
 
 /// A whole VFS file (or `-`); failure is reported as jq does, status 2.
-fn read_file(shell: &mut Shell, file: &str) -> Result<Vec<u8>, i32> {
+fn read_file(shell: &mut ShellView, file: &str) -> Result<Vec<u8>, i32> {
     let read = open_quiet(shell, file)
         .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"));
     read.map_err(|reason| {
@@ -198,7 +198,7 @@ fn read_file(shell: &mut Shell, file: &str) -> Result<Vec<u8>, i32> {
 }
 
 /// `$ENV`, `$ARGS` and the named arguments, their files read.
-fn globals(shell: &mut Shell, options: &Options) -> Result<Globals, i32> {
+fn globals(shell: &mut ShellView, options: &Options) -> Result<Globals, i32> {
     let mut named = Vec::new();
     for (name, value) in &options.named {
         let value = match value {
@@ -245,7 +245,7 @@ fn globals(shell: &mut Shell, options: &Options) -> Result<Globals, i32> {
     })
 }
 
-fn usage(shell: &mut Shell, message: &str) -> i32 {
+fn usage(shell: &mut ShellView, message: &str) -> i32 {
     shell.write_stderr(format!("jq: {message}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n").as_bytes());
     2
 }
@@ -253,7 +253,7 @@ fn usage(shell: &mut Shell, message: &str) -> i32 {
 /// The inputs: the files in order, or stdin streamed. A file that cannot
 /// be opened is reported and skipped (the run still ends with status 2,
 /// as jq's does): the flag says whether one was.
-fn inputs(shell: &mut Shell, options: &Options, wants_input: bool) -> (Vec<Input>, bool) {
+fn inputs(shell: &mut ShellView, options: &Options, wants_input: bool) -> (Vec<Input>, bool) {
     if options.files.is_empty() {
         let stdin = match shell.fds().input(0) {
             Some(reader) if wants_input => vec![Input::Stream(reader)],

@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use super::{header, perform, remote_name, save, url_encode};
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 use crate::network::{HttpRequest, HttpResponse, NetworkError};
-use crate::utilities::input::open_quiet;
 
 /// The version curl's own `User-Agent` names (the oracle's).
 const USER_AGENT: &str = "curl/7.88.1";
@@ -57,7 +57,7 @@ enum DataKind {
 /// curl's failure: an exit code and its words.
 struct Failure(i32, String);
 
-fn usage(shell: &mut Shell, message: &str) -> ExecResult {
+fn usage(shell: &mut ShellView, message: &str) -> ExecResult {
     Ok(shell.fail_command(
         "curl",
         &format!("{message}\ncurl: try 'curl --help' or 'curl --manual' for more information"),
@@ -89,8 +89,8 @@ const VALUED: &[(&str, char)] = &[
     ("url", '\0'),
 ];
 
-fn read_data(shell: &mut Shell, value: &str, kind: DataKind) -> Result<Vec<u8>, String> {
-    let from_file = |shell: &mut Shell, name: &str| -> Result<Vec<u8>, String> {
+fn read_data(shell: &mut ShellView, value: &str, kind: DataKind) -> Result<Vec<u8>, String> {
+    let from_file = |shell: &mut ShellView, name: &str| -> Result<Vec<u8>, String> {
         open_quiet(shell, name)
             .and_then(|mut source| source.read_all().map_err(|_| "read error"))
             .map_err(|reason| format!("Failed to open {name}: {reason}"))
@@ -131,7 +131,7 @@ fn read_data(shell: &mut Shell, value: &str, kind: DataKind) -> Result<Vec<u8>, 
     })
 }
 
-fn parse(shell: &mut Shell, args: &[String]) -> Result<Options, String> {
+fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, String> {
     let mut o = Options::default();
     let mut i = 1;
     while i < args.len() {
@@ -245,7 +245,7 @@ fn parse(shell: &mut Shell, args: &[String]) -> Result<Options, String> {
 }
 
 /// The request for `url` as the options describe it.
-fn request(shell: &mut Shell, options: &Options, url: &str) -> Result<HttpRequest, Failure> {
+fn request(shell: &mut ShellView, options: &Options, url: &str) -> Result<HttpRequest, Failure> {
     let mut url = url.to_string();
     if !url.contains("://") {
         // curl's guess: plain host names are http.
@@ -447,7 +447,7 @@ fn write_out(format: &str, response: Option<&HttpResponse>, exit: i32, error: &s
     out
 }
 
-pub fn curl(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn curl(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let options = match parse(shell, args) {
         Ok(options) => options,
         Err(message) => return usage(shell, &format!("curl: {message}")),

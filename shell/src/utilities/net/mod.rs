@@ -13,14 +13,14 @@ pub mod wget;
 
 use std::time::Duration;
 
-use crate::interp::{Flow, Shell};
+use crate::interp::{Flow, ShellView};
 use crate::network::{HttpRequest, HttpResponse, NetworkError};
 
 /// Performs `request` within `max_time` (narrowing the shell's deadline);
 /// `Ok(Err(..))` is the command's own failure, `Err` a stop of the shell
 /// (its deadline, a cancellation).
 pub(crate) fn perform(
-    shell: &Shell,
+    shell: &ShellView,
     request: HttpRequest,
     max_time: Option<Duration>,
 ) -> Result<Result<HttpResponse, NetworkError>, Flow> {
@@ -45,7 +45,7 @@ pub(crate) fn perform(
 /// `/dev/stdout`, `/dev/fd/N`); the status `command` ends with if it
 /// cannot (`status` for anything but a policy denial).
 pub(crate) fn save(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     command: &str,
     file: &str,
     data: &[u8],

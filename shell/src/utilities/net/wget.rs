@@ -7,9 +7,9 @@
 //! response.
 
 use super::{header, perform, remote_name};
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 use crate::network::{HttpRequest, NetworkError};
-use crate::utilities::input::open_quiet;
 
 #[derive(Default)]
 struct Options {
@@ -25,7 +25,7 @@ struct Options {
     server_response: bool,
 }
 
-fn parse(shell: &mut Shell, args: &[String]) -> Result<Options, String> {
+fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, String> {
     let mut o = Options::default();
     let mut i = 1;
     while i < args.len() {
@@ -131,7 +131,7 @@ fn parse(shell: &mut Shell, args: &[String]) -> Result<Options, String> {
 }
 
 /// A file name not taken yet in the VFS: `name`, else `name.1`, ...
-fn free_name(shell: &Shell, name: &str) -> String {
+fn free_name(shell: &ShellView, name: &str) -> String {
     let taken = |candidate: &str| {
         shell
             .cwd()
@@ -147,7 +147,7 @@ fn free_name(shell: &Shell, name: &str) -> String {
         .expect("unbounded")
 }
 
-pub fn wget(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn wget(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let options = match parse(shell, args) {
         Ok(options) => options,
         Err(message) => {
@@ -165,7 +165,7 @@ pub fn wget(shell: &mut Shell, args: &[String]) -> ExecResult {
             1,
         ));
     }
-    let say = |shell: &Shell, text: &str| {
+    let say = |shell: &ShellView, text: &str| {
         if !options.quiet {
             shell.write_stderr(text.as_bytes());
         }

@@ -7,13 +7,13 @@ mod time;
 pub use ps::ps;
 pub use time::time;
 
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::interp::{ChildShell, ExecResult, Flow, ShellView};
 use goccia_core::Stop;
 
 /// Whether `name` is something a utility can run: a host command, a
 /// builtin or utility, or an executable file (by path or in `$PATH`).
 /// Functions are not: a utility runs programs, as coreutils' do.
-fn runnable(shell: &mut Shell, name: &str) -> bool {
+fn runnable(shell: &mut ShellView, name: &str) -> bool {
     let context = shell.context();
     if context.host.as_ref().is_some_and(|host| host.has(name)) || context.table.get(name).is_some()
     {
@@ -30,7 +30,12 @@ fn runnable(shell: &mut Shell, name: &str) -> bool {
 
 /// Runs `command` for `utility` (`timeout`, `nohup`) in a child process;
 /// a name nothing answers to is reported as coreutils reports it (127).
-fn run_child(shell: &mut Shell, utility: &str, command: &[String], child: Shell) -> ExecResult {
+fn run_child(
+    shell: &mut ShellView,
+    utility: &str,
+    command: &[String],
+    child: ChildShell,
+) -> ExecResult {
     let mut child = child;
     if !runnable(shell, &command[0]) {
         let message = format!(
@@ -52,7 +57,7 @@ fn run_child(shell: &mut Shell, utility: &str, command: &[String], child: Shell)
 /// `nohup`: runs the command. A sandbox has no terminal and no hangup
 /// signal, so there is nothing to ignore and no `nohup.out`: the output
 /// goes where the command's would.
-pub fn nohup(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn nohup(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut command = &args[1..];
     if command.first().is_some_and(|arg| arg == "--") {
         command = &command[1..];
@@ -75,7 +80,7 @@ pub fn nohup(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn timeout(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut index = 1;
     let mut preserve = false;
     while let Some(arg) = args.get(index) {
@@ -115,7 +120,7 @@ pub fn timeout(shell: &mut Shell, args: &[String]) -> ExecResult {
     } else {
         Some(duration)
     };
-    child.watch = shell.watch().narrowed(limit);
+    child.set_watch(shell.watch().narrowed(limit));
     match run_child(shell, "timeout", command, child) {
         Err(Flow::Stop(Stop::DEADLINE)) if shell.watch().check().is_ok() => {
             Ok(if preserve { 137 } else { 124 })
@@ -289,7 +294,7 @@ fn traced(word: &str) -> String {
     }
 }
 
-pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args = &xargs_options(args)[..];
     let mut max_args: Option<usize> = None;
     let mut max_lines: Option<usize> = None;
@@ -453,10 +458,7 @@ pub fn xargs(shell: &mut Shell, args: &[String]) -> ExecResult {
         }
         let mut child = shell.child_process();
         if let Some(name) = &slot_var {
-            let _ = child.set_var(name, "0");
-            if let Some(var) = child.vars.get_mut(name) {
-                var.attrs.exported = true;
-            }
+            let _ = child.export(name, "0");
         }
         let result = match child.dispatch_command(&words) {
             Ok(code) => code,

@@ -9,7 +9,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::interp::{ExecResult, Process, Shell};
+use crate::interp::{ExecResult, Process, ShellView};
 use crate::utilities::args::print_text;
 
 /// A column `-o` can name: its header, width and alignment.
@@ -274,7 +274,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
     Ok(request)
 }
 
-pub fn ps(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn ps(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let request = match parse(args) {
         Ok(request) => request,
         Err(message) => {
@@ -340,7 +340,7 @@ pub fn ps(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// The shell `ps` runs in, and its top shell when that is another.
-fn shell_processes(shell: &Shell) -> Vec<Process> {
+fn shell_processes(shell: &ShellView) -> Vec<Process> {
     let (top, own) = shell.process_ids();
     let started = SystemTime::now() - shell.started().elapsed();
     let mut shells = vec![Process {

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::output::open_sink_or_fail;
 
 const DEFAULT_FORMAT: &str = "%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Ddavgdata %Mmaxresident)k\n%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps";
@@ -21,7 +21,7 @@ struct TimeOptions {
     append: bool,
 }
 
-pub fn time(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn time(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let (options, first) = match read_options(args) {
         Ok(read) => read,
         Err(message) => {

@@ -18,8 +18,8 @@ mod walk;
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::open_quiet;
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, ShellView};
 use options::Mode;
 use walk::{Filters, Subject};
 
@@ -45,11 +45,11 @@ repository), .ignore and .rgignore name are skipped.
   --files --hidden --no-ignore -u -uu -uuu --max-depth N -H -I --null -a
 ";
 
-fn fail(shell: &mut Shell, message: &str) -> ExecResult {
+fn fail(shell: &mut ShellView, message: &str) -> ExecResult {
     Ok(shell.fail_command("rg", message, 2))
 }
 
-pub fn rg(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn rg(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut options = match options::parse(args) {
         Ok(options) => options,
         Err(message) => return fail(shell, &message),
@@ -215,7 +215,7 @@ pub fn rg(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// `--type-list`: every type and its globs, by name.
-fn type_list(shell: &mut Shell, types: &TypesBuilder) -> ExecResult {
+fn type_list(shell: &mut ShellView, types: &TypesBuilder) -> ExecResult {
     let mut definitions = types.definitions();
     definitions.sort_by(|a, b| a.name().cmp(b.name()));
     let text: String = definitions

@@ -13,8 +13,8 @@ use termcolor::NoColor;
 
 use super::options::{Case, Mode, Options};
 use super::walk::Subject;
-use crate::interp::Shell;
-use crate::utilities::input::Source;
+use crate::input::Source;
+use crate::interp::ShellView;
 
 /// The matcher the patterns make, as ripgrep builds it.
 pub fn matcher(options: &Options, patterns: &[String]) -> Result<RegexMatcher, String> {
@@ -88,7 +88,7 @@ pub struct Outcome {
 /// Searches every subject, writing as ripgrep would; a closed stdout ends
 /// the search quietly (ripgrep exits 0 on a broken pipe).
 pub fn search_all(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     options: &Options,
     matcher: &RegexMatcher,
     subjects: &[Subject],

@@ -15,7 +15,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::Override;
 use ignore::types::Types;
 
-use crate::interp::Shell;
+use crate::interp::ShellView;
 
 /// A file to search.
 pub struct Subject {
@@ -54,7 +54,7 @@ fn std_path(path: &VfsPath) -> PathBuf {
 }
 
 /// A gitignore matcher for `dir` from the VFS file `name` in it, if any.
-fn ignore_file(shell: &Shell, dir: &VfsPath, file: &VfsPath) -> Option<Gitignore> {
+fn ignore_file(shell: &ShellView, dir: &VfsPath, file: &VfsPath) -> Option<Gitignore> {
     let data = shell.context().vfs.lock().read_file(file).ok()?;
     let mut builder = GitignoreBuilder::new(std_path(dir));
     let from = std_path(file);
@@ -67,7 +67,7 @@ fn ignore_file(shell: &Shell, dir: &VfsPath, file: &VfsPath) -> Option<Gitignore
 }
 
 impl Filters {
-    fn level(&self, shell: &Shell, dir: &VfsPath) -> Level {
+    fn level(&self, shell: &ShellView, dir: &VfsPath) -> Level {
         let vfs_has = |name: &str| shell.context().vfs.lock().exists(&dir.join(name));
         let has_git = vfs_has(".git");
         if self.no_ignore {
@@ -154,7 +154,7 @@ fn ignore_match(levels: &[Level], path: &Path, is_dir: bool) -> Option<bool> {
 
 /// Walks `root` (a folder, shown as `shown`) and adds what rg searches.
 pub fn walk(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     filters: &Filters,
     root: &VfsPath,
     shown: &str,
@@ -176,7 +176,7 @@ pub fn walk(
 }
 
 fn descend(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     filters: &Filters,
     dir: &VfsPath,
     shown: &str,

@@ -7,12 +7,12 @@ mod run;
 
 use std::collections::HashMap;
 
-use crate::interp::{ExecResult, Shell};
-use crate::utilities::input::{Source, open_quiet};
+use crate::input::{Source, open_quiet};
+use crate::interp::{ExecResult, ShellView};
 use program::{Cmd, Compiler};
 use run::{Lines, Machine, flush_writes, run_program};
 
-pub fn sed(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn sed(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut scripts: Vec<String> = Vec::new();
     let mut quiet = false;
     let mut extended = false;

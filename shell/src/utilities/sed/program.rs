@@ -1,7 +1,7 @@
 //! A sed script compiled: addresses, ranges and commands (the
 //! [`Compiler`] reads the script text, GNU extensions included).
 
-use crate::interp::Shell;
+use crate::interp::ShellView;
 use crate::utilities::matcher::{Found, Matcher, Syntax};
 use std::borrow::Cow;
 
@@ -133,7 +133,7 @@ pub(super) struct Compiler<'a> {
     pub(super) extended: bool,
     pub(super) instructions: Vec<Instruction>,
     pub(super) blocks: Vec<usize>,
-    pub(super) shell: &'a mut Shell,
+    pub(super) shell: &'a mut ShellView,
 }
 
 pub(super) type CResult<T> = Result<T, String>;

@@ -1,9 +1,9 @@
 //! Running a compiled sed program over the input: the pattern and hold
 //! spaces, cycles, branches, substitutions and the output they make.
 
-use crate::interp::{Flow, Shell};
-use crate::utilities::input::Source;
-use crate::utilities::input::open_quiet;
+use crate::input::Source;
+use crate::input::open_quiet;
+use crate::interp::{Flow, ShellView};
 use crate::utilities::sed::program::Address;
 use crate::utilities::sed::program::Cmd;
 use crate::utilities::sed::program::Instruction;
@@ -243,7 +243,7 @@ fn list_escape(space: &str, width: usize) -> String {
 
 /// Writes what `w` commands collected; `Some(status)` when a file was
 /// refused (reported on stderr).
-pub(super) fn flush_writes(shell: &mut Shell, machine: &mut Machine<'_>) -> Option<i32> {
+pub(super) fn flush_writes(shell: &mut ShellView, machine: &mut Machine<'_>) -> Option<i32> {
     let mut failed = None;
     for (file, data) in std::mem::take(&mut machine.writes) {
         match file.as_str() {
@@ -361,7 +361,7 @@ impl From<Flow> for Ended {
 /// (or a status the run ended with). With `stream`, output goes to stdout
 /// as it grows; otherwise it stays in `machine.output` (`-i`).
 pub(super) fn run_program(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     machine: &mut Machine<'_>,
     lines: &mut Lines,
     stream: bool,
@@ -379,7 +379,7 @@ pub(super) fn run_program(
 /// Checks the deadline and the host-memory ceiling, and bounds what the
 /// pattern and hold spaces may hold: a branch loop (`:a;ba`) or an endless
 /// growth (`:a;s/^/y/;H;x;ba`) stops here.
-fn check(shell: &mut Shell, machine: &Machine<'_>, space: &str) -> Result<(), Ended> {
+fn check(shell: &mut ShellView, machine: &Machine<'_>, space: &str) -> Result<(), Ended> {
     shell.check_watch()?;
     let limit = shell.context().limits.max_buffered_input;
     if space.len() > limit || machine.hold.len() > limit {
@@ -390,7 +390,7 @@ fn check(shell: &mut Shell, machine: &Machine<'_>, space: &str) -> Result<(), En
 }
 
 /// Sends what output has gathered to stdout.
-fn flush_output(shell: &mut Shell, machine: &mut Machine<'_>) -> Result<(), Ended> {
+fn flush_output(shell: &mut ShellView, machine: &mut Machine<'_>) -> Result<(), Ended> {
     if machine.output.is_empty() {
         return Ok(());
     }
@@ -404,7 +404,7 @@ fn flush_output(shell: &mut Shell, machine: &mut Machine<'_>) -> Result<(), Ende
     }
 }
 
-fn io_failed(shell: &mut Shell, error: std::io::Error) -> Ended {
+fn io_failed(shell: &mut ShellView, error: std::io::Error) -> Ended {
     match shell.io_status("sed", error) {
         Ok(status) => Ended::Status(status),
         Err(flow) => Ended::Flow(flow),
@@ -412,7 +412,7 @@ fn io_failed(shell: &mut Shell, error: std::io::Error) -> Ended {
 }
 
 fn cycles(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     machine: &mut Machine<'_>,
     lines: &mut Lines,
     stream: bool,

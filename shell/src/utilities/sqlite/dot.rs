@@ -7,8 +7,8 @@ use rusqlite::types::ValueRef;
 
 use super::output::{Cell, Mode};
 use super::{Database, OpenError, Session, Sink};
-use crate::interp::{Flow, Shell};
-use crate::utilities::input::open_source;
+use crate::input::open_source;
+use crate::interp::{Flow, ShellView};
 
 /// A dot command's words: blanks separate, quotes group.
 fn words(line: &str) -> Vec<String> {
@@ -52,7 +52,7 @@ fn on(word: Option<&String>) -> bool {
 /// Runs one dot command; a status when it failed.
 pub(super) fn run(
     session: &mut Session,
-    shell: &mut Shell,
+    shell: &mut ShellView,
     line: &str,
 ) -> Result<Option<i32>, Flow> {
     let words = words(line.trim_start_matches('.'));
@@ -344,7 +344,7 @@ fn dump(session: &Session, pattern: Option<&String>, out: &mut Vec<u8>) -> Resul
 /// `.import [--csv] [--skip N] FILE TABLE`: rows of a CSV (or, in list
 /// mode, separator-split) file into a table, created from the first row
 /// when it does not exist.
-fn import(session: &mut Session, shell: &mut Shell, args: &[String]) -> Result<(), String> {
+fn import(session: &mut Session, shell: &mut ShellView, args: &[String]) -> Result<(), String> {
     let mut csv = session.format.mode == Mode::Csv;
     let mut skip = 0usize;
     let mut operands = Vec::new();

@@ -17,8 +17,8 @@ use goccia_core::{LimitKind, Stop};
 use goccia_vfs::{Node, VfsPath};
 use rusqlite::{Connection, MAIN_DB, ffi};
 
-use crate::interp::{ExecResult, Flow, Shell};
-use crate::utilities::input::open_source;
+use crate::input::open_source;
+use crate::interp::{ExecResult, Flow, ShellView};
 use output::{Cell, Format, Mode, Printer};
 
 /// An open database and where it came from.
@@ -40,7 +40,11 @@ enum OpenError {
 }
 
 impl Database {
-    fn open(shell: &mut Shell, name: Option<&str>, readonly: bool) -> Result<Database, OpenError> {
+    fn open(
+        shell: &mut ShellView,
+        name: Option<&str>,
+        readonly: bool,
+    ) -> Result<Database, OpenError> {
         // sqlite3 words every failure to open alike.
         let unable = |_: String| {
             OpenError::Message(format!(
@@ -104,7 +108,7 @@ impl Database {
     }
 
     /// Writes the database back to its file if it changed.
-    fn save(&mut self, shell: &mut Shell) -> Result<(), i32> {
+    fn save(&mut self, shell: &mut ShellView) -> Result<(), i32> {
         let Some((path, name)) = &self.file else {
             return Ok(());
         };
@@ -301,7 +305,7 @@ impl Session {
     /// Runs the statements of `sql` (`line` is where it starts, 1-based).
     fn run_sql(
         &mut self,
-        shell: &mut Shell,
+        shell: &mut ShellView,
         sql: &str,
         line: usize,
         source: Source,
@@ -335,7 +339,7 @@ impl Session {
     /// error and whether it came from preparing.
     fn run_statement(
         &mut self,
-        shell: &mut Shell,
+        shell: &mut ShellView,
         sql: &str,
         out: &mut Vec<u8>,
     ) -> Result<(), (rusqlite::Error, bool)> {
@@ -382,7 +386,7 @@ impl Session {
     }
 
     /// Sends printed results where `.output` says.
-    fn emit(&mut self, shell: &mut Shell, bytes: &[u8]) -> Result<(), Flow> {
+    fn emit(&mut self, shell: &mut ShellView, bytes: &[u8]) -> Result<(), Flow> {
         match &mut self.sink {
             Sink::Stdout => {
                 if let Err(error) = shell.write_stdout(bytes) {
@@ -397,7 +401,7 @@ impl Session {
 
     /// A script, line by line: dot commands at the start of a statement,
     /// SQL run as each statement completes.
-    fn run_script(&mut self, shell: &mut Shell, text: &str) -> Result<Option<i32>, Flow> {
+    fn run_script(&mut self, shell: &mut ShellView, text: &str) -> Result<Option<i32>, Flow> {
         let mut buffer = String::new();
         let mut start = 1;
         for (index, line) in text.split_inclusive('\n').enumerate() {
@@ -440,7 +444,7 @@ impl Session {
 
     /// Ends a `.once` output after one command's results; writes a
     /// finished `.output` file.
-    fn close_sink(&mut self, shell: &mut Shell) -> Result<(), i32> {
+    fn close_sink(&mut self, shell: &mut ShellView) -> Result<(), i32> {
         let sink = std::mem::replace(&mut self.sink, Sink::Stdout);
         let Sink::File {
             path, name, data, ..
@@ -551,7 +555,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(options)
 }
 
-pub fn sqlite3(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn sqlite3(shell: &mut ShellView, args: &[String]) -> ExecResult {
     guard::route_allocations();
     let options = match parse(args) {
         Ok(options) => options,
@@ -592,7 +596,7 @@ pub fn sqlite3(shell: &mut Shell, args: &[String]) -> ExecResult {
 }
 
 /// Runs `-init`, `-cmd`, then the SQL arguments or stdin; the status.
-fn run(session: &mut Session, shell: &mut Shell, options: &Options) -> Result<i32, Flow> {
+fn run(session: &mut Session, shell: &mut ShellView, options: &Options) -> Result<i32, Flow> {
     if let Some(init) = &options.init {
         let Ok(mut source) = open_source(shell, "sqlite3", init) else {
             return Ok(1);

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{parse_options, print_text, usage};
 use crate::utilities::text::lines::filter_lines;
 
@@ -73,7 +73,7 @@ fn substitute(
     }
 }
 
-pub fn envsubst(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn envsubst(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

@@ -1,11 +1,11 @@
 //! Fields of lines: `cut`, `paste`, `join`, `column`, `expand`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
-use crate::utilities::input::open_source;
 use crate::utilities::text::sort::read_lines;
 use crate::utilities::text::tr::unescape_tr;
 use std::cmp::Ordering;
@@ -38,7 +38,7 @@ fn in_list(ranges: &[(usize, usize)], index: usize) -> bool {
     ranges.iter().any(|(a, b)| index >= *a && index <= *b)
 }
 
-pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn cut(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -148,7 +148,7 @@ pub fn cut(shell: &mut Shell, args: &[String]) -> ExecResult {
     finish(shell, "cut", out, status)
 }
 
-pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn paste(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -245,7 +245,7 @@ pub fn paste(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn join(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // GNU checks the order only where it matters (unpairable lines) and
     // reports it; `--check-order`/`--nocheck-order` are taken, and the
     // inputs are read as sorted.
@@ -409,7 +409,7 @@ pub fn join(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn column(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn column(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

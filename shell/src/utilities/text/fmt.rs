@@ -12,9 +12,9 @@
 
 use std::io::Write;
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::{ByteStream, open_source};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{buffered, finish, parse_options, usage};
-use crate::utilities::input::{ByteStream, open_source};
 use crate::utilities::text::lines::operands_or_stdin;
 
 type Cost = i64;
@@ -492,7 +492,7 @@ impl Formatter<'_> {
 }
 
 /// A width up to `most` (GNU's messages for a bad one and a large one).
-fn parse_width(shell: &mut Shell, text: &str, most: usize) -> Result<usize, i32> {
+fn parse_width(shell: &mut ShellView, text: &str, most: usize) -> Result<usize, i32> {
     match text.parse::<usize>() {
         Ok(n) if n <= most => Ok(n),
         Ok(_) => {
@@ -503,7 +503,7 @@ fn parse_width(shell: &mut Shell, text: &str, most: usize) -> Result<usize, i32>
     }
 }
 
-pub fn fmt(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn fmt(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // The obsolete `-72` means `-w 72`.
     let args: Vec<String> = args
         .iter()

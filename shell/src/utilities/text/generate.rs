@@ -1,6 +1,6 @@
 //! Generated lines: `seq` and `yes`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
 use crate::utilities::args::usage;
@@ -17,7 +17,7 @@ fn decimals(text: &str) -> usize {
     text.split_once('.').map_or(0, |(_, frac)| frac.len())
 }
 
-pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn seq(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut separator = "\n".to_string();
     let mut format: Option<String> = None;
     let mut equal_width = false;
@@ -161,7 +161,7 @@ pub fn seq(shell: &mut Shell, args: &[String]) -> ExecResult {
     finish(shell, "seq", out, 0)
 }
 
-pub fn yes(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn yes(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let text = if args.len() > 1 {
         args[1..].join(" ")
     } else {

@@ -1,17 +1,17 @@
 //! Line layout: `rev`, `tac`, `nl`, `fold`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::Out;
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
 use crate::utilities::args::parse_options;
-use crate::utilities::input::open_source;
 use crate::utilities::text::lines::normalize_count_args;
 use crate::utilities::text::lines::operands_or_stdin;
 use std::io::Write;
 
 fn line_filter(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     operands: &[String],
     mut f: impl FnMut(&[u8], &mut Out) -> std::io::Result<()>,
@@ -33,7 +33,7 @@ fn line_filter(
     finish(shell, name, out, status)
 }
 
-pub fn rev(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn rev(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let operands: Vec<String> = args[1..].to_vec();
     line_filter(shell, "rev", &operands, |line, out| {
         let (body, newline) = match line.strip_suffix(b"\n") {
@@ -49,7 +49,7 @@ pub fn rev(shell: &mut Shell, args: &[String]) -> ExecResult {
     })
 }
 
-pub fn tac(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tac(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let files = operands_or_stdin(&args[1..]);
     let mut out = buffered(shell);
     let mut status = 0;
@@ -83,7 +83,7 @@ pub fn tac(shell: &mut Shell, args: &[String]) -> ExecResult {
     finish(shell, "tac", out, status)
 }
 
-pub fn nl(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn nl(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(shell, args, "bwsvinf", &[]);
     let style = parsed.value('b').unwrap_or("t").to_string();
     let width: usize = parsed.value('w').and_then(|w| w.parse().ok()).unwrap_or(6);
@@ -116,7 +116,7 @@ pub fn nl(shell: &mut Shell, args: &[String]) -> ExecResult {
     })
 }
 
-pub fn fold(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn fold(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args = normalize_count_args(args)
         .into_iter()
         .map(|a| if a == "-n" { "-w".to_string() } else { a })

@@ -1,15 +1,15 @@
 //! Lines and bytes of a stream: `cat`, `head`, `tail`, `wc`, `tee`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::{Source, open_source};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::buffered;
 use crate::utilities::args::check_flags;
 use crate::utilities::args::finish;
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
-use crate::utilities::input::{Source, open_source};
 use std::io::Write;
 
-pub fn cat(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn cat(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -129,7 +129,7 @@ pub(crate) fn operands_or_stdin(operands: &[String]) -> Vec<String> {
 /// each line (newline included) to stdout, in 64 KiB writes as it goes
 /// (so `yes | expand | head` ends).
 pub(crate) fn filter_lines(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     operands: &[String],
     mut line: impl FnMut(&[u8], &mut Vec<u8>),
@@ -182,7 +182,7 @@ pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
         .collect()
 }
 
-pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn head(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args = normalize_count_args(args);
     let parsed = parse_options!(
         shell,
@@ -274,7 +274,7 @@ pub fn head(shell: &mut Shell, args: &[String]) -> ExecResult {
     finish(shell, "head", out, status)
 }
 
-pub fn tail(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tail(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args: Vec<String> = normalize_count_args(args);
     let parsed = parse_options!(
         shell,
@@ -376,7 +376,7 @@ impl Counter {
         self.counts.bytes += chunk.len() as u64;
         let mut data = std::mem::take(&mut self.pending);
         data.extend_from_slice(chunk);
-        let cut = crate::utilities::input::incomplete_utf8_tail(&data);
+        let cut = crate::input::incomplete_utf8_tail(&data);
         self.pending = data.split_off(data.len() - cut);
         for piece in data.utf8_chunks() {
             for c in piece.valid().chars() {
@@ -420,7 +420,7 @@ impl Counter {
     }
 }
 
-pub fn wc(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn wc(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -529,7 +529,7 @@ fn gnu_width(inputs: usize, fields: usize, stats: &[Option<Option<u64>>]) -> usi
     total.to_string().len().max(minimum)
 }
 
-pub fn tee(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tee(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

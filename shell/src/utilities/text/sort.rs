@@ -1,14 +1,14 @@
 //! Ordering lines: `sort`, `uniq`, `comm`.
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
 use crate::utilities::args::usage;
-use crate::utilities::input::open_source;
 use std::cmp::Ordering;
 
 /// Every line of every operand (stdin when none), without newlines.
 pub(crate) fn read_lines(
-    shell: &mut Shell,
+    shell: &mut ShellView,
     name: &str,
     operands: &[String],
     delimiter: u8,
@@ -317,7 +317,7 @@ fn compare_keys(a: &str, b: &str, key: &KeySpec) -> Ordering {
     if key.reverse { ord.reverse() } else { ord }
 }
 
-pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn sort(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(status 2; shell, args,
     "kto",
     &[
@@ -488,7 +488,7 @@ pub fn sort(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn uniq(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -585,7 +585,7 @@ pub fn uniq(shell: &mut Shell, args: &[String]) -> ExecResult {
     }
 }
 
-pub fn comm(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn comm(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

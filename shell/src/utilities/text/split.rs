@@ -1,10 +1,10 @@
 //! `split`: a stream into files.
 
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::parse_options;
-use crate::utilities::input::open_source;
 
-pub fn split(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn split(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,

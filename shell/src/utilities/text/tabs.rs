@@ -5,7 +5,7 @@
 //! moving the column back. Checked byte for byte against GNU coreutils in
 //! the differential tests.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::text::lines::filter_lines as filter;
 
 /// Where tabs stop.
@@ -59,7 +59,7 @@ struct Parsed {
     operands: Vec<String>,
 }
 
-fn parse(shell: &mut Shell, name: &str, args: &[String]) -> Result<Parsed, i32> {
+fn parse(shell: &mut ShellView, name: &str, args: &[String]) -> Result<Parsed, i32> {
     let mut stops: Vec<String> = Vec::new();
     let mut tabs_option = false;
     let mut iter = args[1..].iter();
@@ -149,7 +149,7 @@ fn parse(shell: &mut Shell, name: &str, args: &[String]) -> Result<Parsed, i32> 
     })
 }
 
-fn usage(shell: &mut Shell, name: &str, message: &str) -> i32 {
+fn usage(shell: &mut ShellView, name: &str, message: &str) -> i32 {
     shell.fail_command(
         name,
         &format!("{message}\nTry '{name} --help' for more information."),
@@ -157,7 +157,7 @@ fn usage(shell: &mut Shell, name: &str, message: &str) -> i32 {
     )
 }
 
-pub fn expand(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn expand(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = match parse(shell, "expand", args) {
         Ok(parsed) => parsed,
         Err(status) => return Ok(status),
@@ -209,7 +209,7 @@ fn expand_line(line: &[u8], stops: &Stops, initial: bool, out: &mut Vec<u8>) {
     }
 }
 
-pub fn unexpand(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn unexpand(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = match parse(shell, "unexpand", args) {
         Ok(parsed) => parsed,
         Err(status) => return Ok(status),

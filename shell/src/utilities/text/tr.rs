@@ -1,6 +1,6 @@
 //! `tr`: translating, squeezing and deleting characters.
 
-use crate::interp::{ExecResult, Shell};
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::buffered;
 use crate::utilities::args::finish;
 use crate::utilities::args::parse_options;
@@ -129,7 +129,7 @@ pub(crate) fn unescape_tr(text: &str) -> Vec<char> {
     out
 }
 
-pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn tr(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -201,7 +201,7 @@ pub fn tr(shell: &mut Shell, args: &[String]) -> ExecResult {
         (Some(set2), true) => set2.clone(),
         (None, _) => set1.clone(),
     };
-    let mut input = crate::utilities::input::Source::stdin(shell);
+    let mut input = crate::input::Source::stdin(shell);
     let mut out = buffered(shell);
     let mut last: Option<char> = None;
     let result = input.for_each_text_chunk(|text| {

@@ -10,15 +10,15 @@
 mod emit;
 mod load;
 
-use crate::interp::{ExecResult, Flow, Shell};
+use crate::input::open_quiet;
+use crate::interp::{ExecResult, Flow, ShellView};
 use crate::io::{CaptureWriter, Fd};
-use crate::utilities::input::open_quiet;
 
-fn fail(shell: &mut Shell, message: &str, status: i32) -> ExecResult {
+fn fail(shell: &mut ShellView, message: &str, status: i32) -> ExecResult {
     Ok(shell.fail_command("yq", message, status))
 }
 
-pub fn yq(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn yq(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // yq's own flags; everything else is jq's.
     let mut yaml_output = false;
     let mut jq_args: Vec<String> = Vec::new();
@@ -93,7 +93,7 @@ pub fn yq(shell: &mut Shell, args: &[String]) -> ExecResult {
     if yaml_output {
         child.fds_mut().set(1, Fd::writer(captured.clone()));
     }
-    let status = match crate::utilities::jq::jq(&mut child, &jq_args) {
+    let status = match crate::utilities::jq::jq(child.view(), &jq_args) {
         Ok(status) => status,
         Err(Flow::Exit(status)) => status,
         Err(other) => return Err(other),

@@ -66,7 +66,7 @@ impl Awk<'_> {
                 self.main = Some(self.stdin_source());
                 return Ok(true);
             }
-            match crate::utilities::input::open_quiet(self.shell, &operand) {
+            match crate::input::open_quiet(self.shell, &operand) {
                 Ok(mut source) => {
                     let data = source.read_all().map_err(|e| self.io_jump(e))?;
                     self.main = Some(RecordSource::Data { data, pos: 0 });
@@ -272,7 +272,7 @@ impl Awk<'_> {
                     let source = if name == "-" || name == "/dev/stdin" {
                         self.stdin_source()
                     } else {
-                        match crate::utilities::input::open_quiet(self.shell, &name) {
+                        match crate::input::open_quiet(self.shell, &name) {
                             Ok(mut source) => RecordSource::Data {
                                 data: source.read_all().unwrap_or_default(),
                                 pos: 0,

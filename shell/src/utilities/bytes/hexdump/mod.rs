@@ -9,9 +9,9 @@ mod format;
 use format::{FormatString, Kind};
 
 use super::Concatenated;
-use crate::interp::{ExecResult, Shell};
+use crate::input::open_source;
+use crate::interp::{ExecResult, ShellView};
 use crate::utilities::args::{buffered, finish, parse_options, usage};
-use crate::utilities::input::open_source;
 
 /// The canned formats, as util-linux defines them.
 fn canned(flag: char) -> Option<&'static [&'static str]> {
@@ -32,7 +32,7 @@ fn canned(flag: char) -> Option<&'static [&'static str]> {
 
 const DEFAULT: &[&str] = &[r#""%07.7_Ax\n""#, r#""%07.7_ax " 8/2 "%04x " "\n""#];
 
-pub fn hexdump(shell: &mut Shell, args: &[String]) -> ExecResult {
+pub fn hexdump(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let parsed = parse_options!(
         shell,
         args,
@@ -142,7 +142,7 @@ impl Dump {
 
     fn run(
         mut self,
-        shell: &mut Shell,
+        shell: &mut ShellView,
         input: &mut Concatenated,
         skip: u64,
         length: Option<u64>,

@@ -1,14 +1,15 @@
 //! What utilities read: operands opened as sources (files, `-`, devices,
 //! pipes), each with the most a command may buffer from it, and byte
-//! streams that keep a UTF-8 sequence whole across chunks. Options are
-//! parsed in `args.rs`.
+//! streams that keep a UTF-8 sequence whole across chunks. Utilities parse
+//! their options with `utilities::args`; a builtin that reads a file or
+//! stdin (`source`, `bash -s`) uses this too.
 
 use std::io::{self, Read};
 
 use bytes::Bytes;
 use goccia_vfs::{Errno, Node};
 
-use crate::interp::Shell;
+use crate::interp::ShellView;
 use crate::io::{Fd, SharedReader};
 
 /// An input: a stream (stdin, a pipe, a device) with the most a command
@@ -20,7 +21,7 @@ pub(crate) enum Source {
 
 impl Source {
     /// The shell's standard input.
-    pub fn stdin(shell: &Shell) -> Source {
+    pub fn stdin(shell: &ShellView) -> Source {
         Source::Stdin(
             shell.fds().input(0),
             shell.context().limits.max_buffered_input,
@@ -231,7 +232,7 @@ impl Source {
 /// Opens an operand: `-` is stdin; `/dev/stdin`, `/dev/fd/N` and the
 /// usual devices work; anything else is a VFS file. On failure prints
 /// `name: operand: reason` and returns `Err(())`.
-pub(crate) fn open_source(shell: &mut Shell, name: &str, operand: &str) -> Result<Source, ()> {
+pub(crate) fn open_source(shell: &mut ShellView, name: &str, operand: &str) -> Result<Source, ()> {
     match open_quiet(shell, operand) {
         Ok(source) => Ok(source),
         Err(reason) => {
@@ -242,7 +243,7 @@ pub(crate) fn open_source(shell: &mut Shell, name: &str, operand: &str) -> Resul
 }
 
 /// Like [`open_source`] without the message.
-pub(crate) fn open_quiet(shell: &mut Shell, operand: &str) -> Result<Source, &'static str> {
+pub(crate) fn open_quiet(shell: &mut ShellView, operand: &str) -> Result<Source, &'static str> {
     match operand {
         "-" | "/dev/stdin" => return Ok(Source::stdin(shell)),
         "/dev/null" => return Ok(Source::Data(Bytes::new())),
