@@ -12,7 +12,7 @@ use goccia_core::{
     Advice, Audit, CancelToken, Capture, Limits, Output, OutputBudget, Stop, Stream, Watch,
 };
 use goccia_shell::io::{BytesReader, Fd, HostWriter};
-use goccia_shell::{Context, LineStatus, Shell};
+use goccia_shell::{LineStatus, Shell};
 use goccia_vm::{Failure, Nester};
 
 use crate::call::{Call, Stdin};
@@ -170,7 +170,7 @@ impl Sandbox {
             advice: engine.advice.clone(),
             relay: engine.relay.clone(),
         };
-        let context = Context::with_hooks(
+        let context = goccia_shell::context_with_hooks(
             self.shared_vfs(),
             watch,
             limits.clone(),

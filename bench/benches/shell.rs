@@ -10,7 +10,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use goccia_core::Watch;
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, Limits, Shell};
+use goccia_shell::{Limits, Shell};
 use goccia_vfs::{Quota, SharedVfs, Vfs};
 use parking_lot::Mutex;
 
@@ -35,7 +35,7 @@ const ROWS: &[(&str, &str)] = &[
 ];
 
 fn goccia_shell(vfs: SharedVfs) -> (Shell, CaptureWriter) {
-    let context = Context::new(
+    let context = goccia_shell::context(
         vfs,
         Watch::new(Duration::from_secs(3600)),
         Limits::default(),

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::Fd;
-use goccia_shell::{Context, Shell};
+use goccia_shell::Shell;
 use goccia_vfs::{Quota, Vfs};
 use libfuzzer_sys::fuzz_target;
 use parking_lot::Mutex;
@@ -21,7 +21,7 @@ fuzz_target!(|script: &str| {
         max_nodes: 200,
     })));
     let limits = tight::shell_limits();
-    let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
+    let context = goccia_shell::context(vfs, Watch::new(Duration::from_millis(200)), limits);
     let mut shell = Shell::new(
         context,
         Fd::null_input(),

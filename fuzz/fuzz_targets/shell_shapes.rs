@@ -18,7 +18,7 @@ use std::time::Duration;
 use arbitrary::Arbitrary;
 use goccia_core::Watch;
 use goccia_shell::io::Fd;
-use goccia_shell::{Context, Shell};
+use goccia_shell::Shell;
 use goccia_vfs::{Quota, Vfs};
 use libfuzzer_sys::fuzz_target;
 use parking_lot::Mutex;
@@ -123,7 +123,7 @@ fuzz_target!(|input: Input| {
         max_nodes: 2_000,
     })));
     let limits = tight::shell_limits();
-    let context = Context::new(vfs, Watch::new(Duration::from_millis(200)), limits);
+    let context = goccia_shell::context(vfs, Watch::new(Duration::from_millis(200)), limits);
     // The shell runs on a deep stack, as the library runs it.
     std::thread::Builder::new()
         .stack_size(256 << 20)

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use std::rc::Rc;
 
 use goccia_core::{FailureKind, LimitKind, Output, Stream};
+use goccia_shell::Shell;
 use goccia_shell::io::{BytesReader, Fd};
-use goccia_shell::{Context, Shell};
 use rquickjs::{Ctx, Function, Object, Result, Value};
 
 use crate::errors::{new_error, throw, throw_stopped};
@@ -154,7 +154,7 @@ fn new_shell(host: &Host) -> Shell {
         advice: host.advice.clone(),
         relay: host.relay.clone(),
     };
-    let context = Context::with_hooks(
+    let context = goccia_shell::context_with_hooks(
         host.vfs.clone(),
         host.watch.clone(),
         host.limits.clone(),

@@ -8,14 +8,15 @@ use std::time::Duration;
 
 use goccia_core::{Output, OutputBudget, Stream, Watch};
 use goccia_shell::io::{Fd, HostWriter};
-use goccia_shell::{Context, Limits, Shell};
+use goccia_shell::{Limits, Shell};
 use goccia_vfs::{Quota, Vfs};
 use parking_lot::Mutex;
 
 fn main() {
     let script = std::env::args().nth(1).unwrap_or_default();
     let vfs = Arc::new(Mutex::new(Vfs::new(Quota::UNLIMITED)));
-    let context = Context::new(vfs, Watch::new(Duration::from_secs(10)), Limits::default());
+    let context =
+        goccia_shell::context(vfs, Watch::new(Duration::from_secs(10)), Limits::default());
     let output = Output::process(OutputBudget::new(64 << 20));
     let stdout = Fd::writer(HostWriter {
         output: output.clone(),

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, Limits, Shell};
+use goccia_shell::{Limits, Shell};
 use goccia_vfs::{Quota, Vfs};
 use parking_lot::Mutex;
 use spec_cases::Case;
@@ -75,7 +75,8 @@ fn run_case(case: &Case) -> Outcome {
         max_bytes: 256 << 20,
         max_nodes: 100_000,
     })));
-    let context = Context::new(vfs, Watch::new(Duration::from_secs(10)), Limits::default());
+    let context =
+        goccia_shell::context(vfs, Watch::new(Duration::from_secs(10)), Limits::default());
     let stdout = CaptureWriter::new(16 << 20);
     let mut shell = Shell::new(
         context,

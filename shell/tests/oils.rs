@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use goccia_core::{Audit, Watch};
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, ExecResult, Hooks, HostCommands, Limits, Shell};
+use goccia_shell::{ExecResult, Hooks, HostCommands, Limits, Shell};
 use goccia_vfs::{Quota, Vfs, VfsPath};
 use oils_cases::Case;
 use parking_lot::Mutex;
@@ -256,7 +256,7 @@ fn run_case(case: &Case, number: usize) -> Ran {
         host: Some(Arc::new(Helpers)),
         ..Hooks::default()
     };
-    let context = Context::with_hooks(
+    let context = goccia_shell::context_with_hooks(
         vfs,
         Watch::new(Duration::from_secs(10)),
         Limits::default(),

@@ -226,7 +226,8 @@ const NETWORK_WRITERS: &[&str] = &["curl", "wget"];
 #[test]
 fn every_command_is_classified_as_writing_or_not() {
     let writers: Vec<&str> = WRITERS.iter().map(|(name, _, _)| *name).collect();
-    for name in goccia_shell::commands::TABLE.names {
+    for name in goccia_shell::commands::TABLE.names() {
+        let name = &name;
         let classes = [
             writers.contains(name),
             NON_WRITERS.contains(name),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use goccia_core::Watch;
 use goccia_shell::io::{CaptureWriter, Fd};
-use goccia_shell::{Context, Limits, Shell, Stop};
+use goccia_shell::{Limits, Shell, Stop};
 use goccia_vfs::{Quota, SharedVfs, Vfs};
 use parking_lot::Mutex;
 
@@ -50,7 +50,7 @@ pub fn run_limited(vfs: SharedVfs, script: &str, timeout: Duration, limits: Limi
 }
 
 fn run_here(vfs: SharedVfs, script: &str, timeout: Duration, limits: Limits) -> Ran {
-    let context = Context::new(vfs, Watch::new(timeout), limits);
+    let context = goccia_shell::context(vfs, Watch::new(timeout), limits);
     let stdout = CaptureWriter::new(16 << 20);
     let stderr = CaptureWriter::new(16 << 20);
     let mut shell = Shell::new(

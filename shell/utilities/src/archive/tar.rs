@@ -1,0 +1,586 @@
+//! `tar`: create, append (`-r`), update (`-u`), extract and list (gzip
+//! with `-z`), as GNU tar names members, lists them and reports errors.
+
+use std::io::Read;
+
+use goccia_vfs::{Node, VfsPath};
+
+use super::{
+    Extracted, Member, Refused, climbs, extract, gunzip_bytes, gzip_bytes, leading_prefix,
+    member_path, read_input, write_output,
+};
+use goccia_interp::interp::{ExecResult, ShellView};
+
+/// What `tar` is asked to do.
+#[derive(Default)]
+struct TarOptions {
+    mode: Option<char>,
+    file: Option<String>,
+    gzip: bool,
+    verbose: bool,
+    to_stdout: bool,
+    directory: Option<String>,
+    /// Every `-C` in order: GNU tar changes folder at each, relative to
+    /// the one before, for the members named after it.
+    chdirs: Vec<String>,
+    strip: usize,
+    members: Vec<String>,
+    /// For each member, how many `-C` came before it.
+    chdirs_before: Vec<usize>,
+    /// `-T`/`--files-from`: files naming more members (`-` is stdin).
+    files_from: Vec<String>,
+    /// `--null`: those names end with NUL, not newline.
+    null: bool,
+    /// `--no-recursion`: a folder is archived without its entries.
+    no_recursion: bool,
+    /// `--owner`, `--group`: the names (and ids) written in the headers;
+    /// otherwise the sandbox user's.
+    owner: Option<String>,
+    group: Option<String>,
+}
+
+fn tar_usage(shell: &mut ShellView, message: &str) -> ExecResult {
+    Ok(shell.fail_command(
+        "tar",
+        &format!("{message}\nTry 'tar --help' for more information."),
+        2,
+    ))
+}
+
+fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
+    let mut options = TarOptions::default();
+    let mut rest: Vec<String> = args[1..].to_vec();
+    // Old style: `tar czf out.tar.gz files`.
+    if let Some(first) = rest.first()
+        && !first.starts_with('-')
+        && first.chars().all(|c| "cxtruzvfOCkT".contains(c))
+    {
+        rest[0] = format!("-{first}");
+    }
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = rest[i].clone();
+        i += 1;
+        let mut value = |name: &str| -> Result<String, String> {
+            let value = rest
+                .get(i)
+                .cloned()
+                .ok_or(format!("option requires an argument -- '{name}'"))?;
+            i += 1;
+            Ok(value)
+        };
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "create" => options.mode = Some('c'),
+                "extract" | "get" => options.mode = Some('x'),
+                "list" => options.mode = Some('t'),
+                "append" => options.mode = Some('r'),
+                "update" => options.mode = Some('u'),
+                "files-from" => options
+                    .files_from
+                    .push(attached.map_or_else(|| value("T"), Ok)?),
+                "null" => options.null = true,
+                "no-recursion" => options.no_recursion = true,
+                "recursion" => options.no_recursion = false,
+                "owner" => options.owner = Some(attached.map_or_else(|| value("owner"), Ok)?),
+                "group" => options.group = Some(attached.map_or_else(|| value("group"), Ok)?),
+                "gzip" | "gunzip" => options.gzip = true,
+                "verbose" => options.verbose = true,
+                "to-stdout" => options.to_stdout = true,
+                "file" => options.file = Some(attached.map_or_else(|| value("f"), Ok)?),
+                "directory" => {
+                    let dir = attached.map_or_else(|| value("C"), Ok)?;
+                    options.chdirs.push(dir.clone());
+                    options.directory = Some(dir);
+                }
+                "strip-components" => {
+                    let text = attached.map_or_else(|| value("strip-components"), Ok)?;
+                    options.strip = text
+                        .parse()
+                        .map_err(|_| format!("invalid number: {text}"))?;
+                }
+                _ => return Err(format!("unrecognized option '--{name}'")),
+            }
+            continue;
+        }
+        if arg.len() > 1 && arg.starts_with('-') {
+            let flags: Vec<char> = arg[1..].chars().collect();
+            for (index, flag) in flags.iter().enumerate() {
+                match flag {
+                    'c' | 'x' | 't' | 'r' | 'u' => {
+                        if options.mode.is_some_and(|m| m != *flag) {
+                            return Err(
+                                "You may not specify more than one '-Acdtrux' option".into()
+                            );
+                        }
+                        options.mode = Some(*flag);
+                    }
+                    'z' => options.gzip = true,
+                    'v' => options.verbose = true,
+                    'O' => options.to_stdout = true,
+                    'k' => {}
+                    'f' | 'C' | 'T' => {
+                        let attached: String = flags[index + 1..].iter().collect();
+                        let text = if attached.is_empty() {
+                            value(&flag.to_string())?
+                        } else {
+                            attached
+                        };
+                        match flag {
+                            'f' => options.file = Some(text),
+                            'C' => {
+                                options.chdirs.push(text.clone());
+                                options.directory = Some(text);
+                            }
+                            _ => options.files_from.push(text),
+                        }
+                        break;
+                    }
+                    other => return Err(format!("invalid option -- '{other}'")),
+                }
+            }
+            continue;
+        }
+        options.members.push(arg);
+        options.chdirs_before.push(options.chdirs.len());
+    }
+    Ok(options)
+}
+
+pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let options = match parse_tar(args) {
+        Ok(options) => options,
+        Err(message) => return tar_usage(shell, &message),
+    };
+    match options.mode {
+        Some(mode @ ('c' | 'r' | 'u')) => tar_create(shell, options, mode),
+        Some(mode) => tar_read(shell, &options, mode),
+        None => tar_usage(
+            shell,
+            "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options",
+        ),
+    }
+}
+
+/// The base folder of member paths (`-C`).
+fn base(shell: &ShellView, options: &TarOptions) -> Result<VfsPath, String> {
+    base_after(shell, &options.chdirs)
+}
+
+/// The folder the `-C`s of `chdirs` lead to, each from the one before.
+fn base_after(shell: &ShellView, chdirs: &[String]) -> Result<VfsPath, String> {
+    let mut at = shell.cwd().clone();
+    for dir in chdirs {
+        at = at
+            .resolve(dir)
+            .ok()
+            .filter(|path| shell.context().vfs.lock().is_dir(path))
+            .ok_or_else(|| {
+                format!(
+                    "{dir}: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now"
+                )
+            })?;
+    }
+    Ok(at)
+}
+
+/// `-c`, and `-r`/`-u`, which add to the archive that is there.
+fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> ExecResult {
+    for list in std::mem::take(&mut options.files_from) {
+        match read_input(shell, "tar", Some(&list)) {
+            Ok(bytes) => options
+                .members
+                .extend(goccia_interp::input::names(&bytes, options.null)),
+            Err(status) => return Ok(status),
+        }
+    }
+    let options = &options;
+    if options.members.is_empty() && mode == 'c' {
+        return tar_usage(shell, "Cowardly refusing to create an empty archive");
+    }
+    // What is there already (`-r`, `-u`): its members up to the end
+    // marker, and each name's latest time (what `-u` compares with).
+    let existing = if mode == 'c' {
+        None
+    } else {
+        match super::tar_members::existing(shell, options.file.as_deref(), options.gzip) {
+            Ok(existing) => Some(existing),
+            Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+        }
+    };
+    let base = match base(shell, options) {
+        Ok(base) => base,
+        Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+    };
+    let owners =
+        super::tar_members::Owners::new(options.owner.as_deref(), options.group.as_deref());
+    let mut adding = Adding {
+        builder: tar::Builder::new(Vec::new()),
+        listing: String::new(),
+        owners,
+        recursive: !options.no_recursion,
+    };
+    let members = match (&existing, mode) {
+        (Some(existing), 'u') => {
+            let vfs = shell.context().vfs.clone();
+            let now = |name: &str| {
+                let path = base.resolve(name).ok()?;
+                let vfs = vfs.lock();
+                match vfs.lookup_link(&path).ok()? {
+                    Node::Dir(dir) => Some(super::tar_members::Now::Folder(
+                        dir.iter().map(|(child, _)| child.to_string()).collect(),
+                    )),
+                    node => Some(super::tar_members::Now::File(
+                        (node.meta().mtime_ns.max(0) / 1_000_000_000) as u64,
+                    )),
+                }
+            };
+            super::tar_members::still_to_update(&existing.entries, options.members.clone(), now)
+        }
+        _ => options.members.clone(),
+    };
+    let mut status = 0;
+    let mut warned = false;
+    for (index, member) in members.iter().enumerate() {
+        // Named on the command line, a member is found from the folder
+        // the `-C`s before it lead to (`-u`'s names, and -T's, from the
+        // last).
+        let here = match options.chdirs_before.get(index) {
+            Some(count) if mode != 'u' && *count < options.chdirs.len() => {
+                match base_after(shell, &options.chdirs[..*count]) {
+                    Ok(here) => here,
+                    Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+                }
+            }
+            _ => base.clone(),
+        };
+        let Ok(path) = here.resolve(member) else {
+            status = shell.fail_command(
+                "tar",
+                &format!("{member}: Cannot stat: Invalid argument"),
+                2,
+            );
+            continue;
+        };
+        // A link is archived as a link (GNU tar without -h).
+        let node = shell.context().vfs.lock().lookup_link(&path);
+        let Ok(node) = node else {
+            shell.fail_command(
+                "tar",
+                &format!("{member}: Cannot stat: No such file or directory"),
+                2,
+            );
+            status = 2;
+            continue;
+        };
+        let name = member.trim_start_matches('/');
+        if name.len() != member.len() && !warned {
+            warned = true;
+            shell.write_stderr(b"tar: Removing leading `/' from member names\n");
+        }
+        if let Err(error) = adding.append(name.trim_end_matches('/'), &node) {
+            return Ok(shell.fail_command("tar", &error.to_string(), 2));
+        }
+        shell.check_watch()?;
+    }
+    let listing = std::mem::take(&mut adding.listing);
+    let archive = match adding.builder.into_inner() {
+        Ok(archive) => archive,
+        Err(error) => return Ok(shell.fail_command("tar", &error.to_string(), 2)),
+    };
+    // Appended after what was there, before its end marker.
+    let archive = match existing {
+        Some(existing) => [existing.members, archive].concat(),
+        None => archive,
+    };
+    let archive = if options.gzip {
+        gzip_bytes(&archive)
+    } else {
+        archive
+    };
+    if options.verbose {
+        // With the archive on stdout, the listing goes to stderr.
+        if options.file.as_deref().is_none_or(|f| f == "-") {
+            shell.write_stderr(listing.as_bytes());
+        } else if let Err(error) = shell.write_stdout(listing.as_bytes()) {
+            return shell.io_status("tar", error);
+        }
+    }
+    if let Err(status) = write_output(shell, "tar", options.file.as_deref(), archive) {
+        return Ok(status);
+    }
+    if status != 0 {
+        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
+    }
+    Ok(status)
+}
+
+/// Members being added to a new archive.
+struct Adding {
+    builder: tar::Builder<Vec<u8>>,
+    /// What `-v` prints: one name a line.
+    listing: String,
+    owners: super::tar_members::Owners,
+    recursive: bool,
+}
+
+impl Adding {
+    /// Appends `node` as `name` (folders recursively, in name order).
+    fn append(&mut self, name: &str, node: &Node) -> std::io::Result<()> {
+        let meta = node.meta();
+        let mtime = (meta.mtime_ns.max(0) / 1_000_000_000) as u64;
+        let mut header = tar::Header::new_gnu();
+        header.set_mode(meta.mode & 0o7777);
+        header.set_mtime(mtime);
+        self.owners.set(&mut header)?;
+        match node {
+            Node::Link(link) => {
+                header.set_entry_type(tar::EntryType::Symlink);
+                header.set_size(0);
+                self.listing.push_str(&format!("{name}\n"));
+                header
+                    .set_link_name(link.target())
+                    .map_err(|error| std::io::Error::other(format!("{name}: {error}")))?;
+                append_named(&mut self.builder, &mut header, name, &[][..])
+            }
+            Node::File(file) => {
+                header.set_entry_type(tar::EntryType::Regular);
+                header.set_size(file.data().len() as u64);
+                self.listing.push_str(&format!("{name}\n"));
+                append_named(&mut self.builder, &mut header, name, &file.data()[..])
+            }
+            Node::Dir(dir) => {
+                header.set_entry_type(tar::EntryType::Directory);
+                header.set_size(0);
+                let folder = if name.is_empty() {
+                    String::new()
+                } else {
+                    format!("{name}/")
+                };
+                if !folder.is_empty() {
+                    self.listing.push_str(&format!("{folder}\n"));
+                    append_named(&mut self.builder, &mut header, &folder, &[][..])?;
+                }
+                if self.recursive {
+                    for (child, node) in dir.iter() {
+                        self.append(&format!("{folder}{child}"), node)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Appends an entry named exactly `name` (the `tar` crate's own path
+/// handling drops `./`, which GNU tar keeps); names past the 100-byte
+/// header field take the crate's GNU long-name path.
+fn append_named(
+    builder: &mut tar::Builder<Vec<u8>>,
+    header: &mut tar::Header,
+    name: &str,
+    data: &[u8],
+) -> std::io::Result<()> {
+    let field = &mut header.as_old_mut().name;
+    if name.len() >= field.len() {
+        return builder.append_data(header, name, data);
+    }
+    field.fill(0);
+    field[..name.len()].copy_from_slice(name.as_bytes());
+    header.set_cksum();
+    builder.append(header, data)
+}
+
+fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResult {
+    let archive = match read_input(shell, "tar", options.file.as_deref()) {
+        Ok(bytes) => bytes,
+        Err(status) => return Ok(status),
+    };
+    let archive = if options.gzip || archive.starts_with(&[0x1f, 0x8b]) {
+        match gunzip_bytes(&archive, shell.context().limits.max_buffered_input) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                return Ok(shell.fail_command(
+                    "tar",
+                    &format!("Child returned status 1: {error}"),
+                    2,
+                ));
+            }
+        }
+    } else {
+        archive
+    };
+    let base = if mode == 'x' && !options.to_stdout {
+        match base(shell, options) {
+            Ok(base) => Some(base),
+            Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+        }
+    } else {
+        None
+    };
+    let mut out = Vec::new();
+    // What extraction writes, applied at the end as one change: if any of
+    // it is refused (the write policy, the quota) nothing is written.
+    let mut members = Vec::new();
+    let mut reader = tar::Archive::new(&archive[..]);
+    let entries = match reader.entries() {
+        Ok(entries) => entries,
+        Err(error) => {
+            return Ok(shell.fail_command(
+                "tar",
+                &format!("This does not look like a tar archive: {error}"),
+                2,
+            ));
+        }
+    };
+    // GNU tar's messages about member names, each prefix said once, and
+    // whether any member failed (exit 2 at the end, the rest extracted).
+    let mut said: Vec<String> = Vec::new();
+    let mut failed = false;
+    let mut listing = super::tar_members::Listing::default();
+    let zone = shell.time_zone();
+    for entry in entries {
+        shell.check_watch()?;
+        let mut entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                return Ok(shell.fail_command("tar", &format!("Damaged archive: {error}"), 2));
+            }
+        };
+        let name = match entry.path() {
+            Ok(path) => path.to_string_lossy().into_owned(),
+            Err(_) => continue,
+        };
+        let relative = member_path(&name, options.strip);
+        let wanted = options.members.is_empty()
+            || options.members.iter().any(|member| {
+                let member = member_path(member, 0).unwrap_or_default();
+                relative
+                    .as_deref()
+                    .is_some_and(|r| r == member || r.starts_with(&format!("{member}/")))
+            });
+        if !wanted {
+            continue;
+        }
+        if mode == 'x' && !options.to_stdout {
+            if let Some(prefix) = leading_prefix(&name)
+                && !said.contains(&prefix)
+            {
+                shell.write_stderr(
+                    format!("tar: Removing leading `{prefix}' from member names\n").as_bytes(),
+                );
+                said.push(prefix);
+            }
+            if climbs(&name) {
+                shell.write_stderr(format!("tar: {name}: Member name contains '..'\n").as_bytes());
+                failed = true;
+                continue;
+            }
+        }
+        let is_dir = entry.header().entry_type().is_dir();
+        let hard_link = if entry.header().entry_type() == tar::EntryType::Link {
+            let target = entry
+                .link_name()
+                .ok()
+                .flatten()
+                .map(|target| target.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if mode == 'x' && target.starts_with('/') && !said.iter().any(|s| s == "link /") {
+                shell.write_stderr(b"tar: Removing leading `/' from hard link targets\n");
+                said.push("link /".to_string());
+            }
+            if climbs(&target) {
+                shell.write_stderr(
+                    format!("tar: {name}: Cannot hard link to \u{2018}{target}\u{2019}: Member name contains '..'\n")
+                        .as_bytes(),
+                );
+                failed = true;
+                continue;
+            }
+            Some(member_path(&target, options.strip).unwrap_or_default())
+        } else {
+            None
+        };
+        let link = if entry.header().entry_type().is_symlink() {
+            entry
+                .link_name()
+                .ok()
+                .flatten()
+                .map(|target| target.to_string_lossy().into_owned())
+        } else {
+            None
+        };
+        if mode == 't' && options.verbose {
+            let line = listing.line(entry.header(), &name, &zone);
+            out.extend_from_slice(line.as_bytes());
+        } else if mode == 't' || options.verbose {
+            out.extend_from_slice(format!("{name}\n").as_bytes());
+        }
+        // `./` itself, and names climbing out with `..`, extract nothing.
+        let Some(relative) = relative.filter(|_| mode == 'x') else {
+            continue;
+        };
+        let mut data = Vec::new();
+        if let Err(error) = entry.read_to_end(&mut data) {
+            return Ok(shell.fail_command("tar", &format!("{name}: {error}"), 2));
+        }
+        if options.to_stdout {
+            if !is_dir {
+                out.extend_from_slice(&data);
+            }
+            continue;
+        }
+        if base.is_some() {
+            let mode = entry.header().mode().unwrap_or(0o644);
+            members.push(Member {
+                relative,
+                is_dir,
+                link,
+                hard_link,
+                data,
+                mode,
+            });
+        }
+    }
+    if let Some(base) = &base {
+        let vfs = shell.context().vfs.clone();
+        let mut member_failures = Vec::new();
+        let extracted = vfs.lock().all_or_nothing(|vfs| {
+            members.into_iter().try_for_each(|member| {
+                if let Extracted::Failed(message) = extract(vfs, base, member)? {
+                    member_failures.push(message);
+                }
+                Ok(())
+            })
+        });
+        for message in &member_failures {
+            shell.write_stderr(format!("tar: {message}\n").as_bytes());
+            failed = true;
+        }
+        match extracted {
+            Ok(()) => {}
+            Err(Refused::Path(message)) => return Ok(shell.fail_command("tar", &message, 2)),
+            Err(Refused::Fs(relative, error)) => {
+                return Ok(shell.fail_fs(
+                    "tar",
+                    &relative,
+                    &error,
+                    |reason| format!("{relative}: Cannot open: {reason}"),
+                    2,
+                ));
+            }
+        }
+    }
+    if let Err(error) = shell.write_stdout(&out) {
+        return shell.io_status("tar", error);
+    }
+    if failed {
+        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
+        return Ok(2);
+    }
+    Ok(0)
+}

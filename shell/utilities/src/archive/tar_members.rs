@@ -1,0 +1,291 @@
+//! What `tar` needs around its members: names read from `-T` lists, the
+//! archive `-r` and `-u` add to, the owners written in headers, and the
+//! long listing of `-tv` as GNU tar prints it.
+
+use goccia_interp::interp::ShellView;
+use goccia_interp::time::Zone;
+
+/// The archive `-r`/`-u` add to.
+pub(super) struct Existing {
+    /// Its members, up to (not including) the end-of-archive blocks.
+    pub(super) members: Vec<u8>,
+    /// Each member's name and modification time (seconds), in order.
+    pub(super) entries: Vec<(String, u64)>,
+}
+
+/// Reads the archive at `file` (none yet is an empty one). Standard
+/// output and compressed archives cannot be added to, as GNU tar says.
+pub(super) fn existing(
+    shell: &mut ShellView,
+    file: Option<&str>,
+    gzip: bool,
+) -> Result<Existing, String> {
+    let empty = Existing {
+        members: Vec::new(),
+        entries: Vec::new(),
+    };
+    let Some(file) = file.filter(|file| *file != "-") else {
+        return Err("Options '-Aru' are incompatible with '-f -'\n\
+                    Try 'tar --help' or 'tar --usage' for more information."
+            .to_string());
+    };
+    if gzip {
+        return Err("Cannot update compressed archives\n\
+                    Try 'tar --help' or 'tar --usage' for more information."
+            .to_string());
+    }
+    let Ok(path) = shell.cwd().resolve(file) else {
+        return Err(format!("{file}: Cannot open: Invalid argument"));
+    };
+    let bytes = match shell.context().vfs.lock().read_file(&path) {
+        Ok(bytes) => bytes.to_vec(),
+        Err(error) if error.errno == goccia_vfs::Errno::NoEnt => return Ok(empty),
+        Err(error) => return Err(format!("{file}: Cannot open: {}", error.reason())),
+    };
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return Err(
+            "Cannot update compressed archives\ntar: Error is not recoverable: exiting now"
+                .to_string(),
+        );
+    }
+    let end = members_end(&bytes);
+    let mut listed = Vec::new();
+    let mut archive = tar::Archive::new(&bytes[..end]);
+    if let Ok(entries) = archive.entries() {
+        for entry in entries.flatten() {
+            if let (Ok(name), Ok(time)) = (entry.path(), entry.header().mtime()) {
+                listed.push((name.to_string_lossy().into_owned(), time));
+            }
+        }
+    }
+    Ok(Existing {
+        members: bytes[..end].to_vec(),
+        entries: listed,
+    })
+}
+
+/// What a name is now, for `-u`: a folder (its entries' names) or a file
+/// with its modification time in seconds.
+pub(super) enum Now {
+    Folder(Vec<String>),
+    File(u64),
+}
+
+/// The names `-u` still adds, as GNU tar decides: each member of the
+/// archive, in order, is matched to the first name that is it or a folder
+/// above it. If that member is a folder now, the name gives way to the
+/// folder's entries; if it is a file no newer than the member, the name is
+/// dropped — all of it, even when the match was a file inside a folder
+/// named (GNU tar's way). What is left is added whole.
+pub(super) fn still_to_update(
+    entries: &[(String, u64)],
+    mut names: Vec<String>,
+    now: impl Fn(&str) -> Option<Now>,
+) -> Vec<String> {
+    for (member, archived) in entries {
+        let member = member.trim_end_matches('/');
+        let matched = names.iter().position(|name| {
+            let name = name.trim_end_matches('/');
+            member == name
+                || member
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        });
+        let Some(index) = matched else {
+            continue;
+        };
+        match now(member) {
+            Some(Now::Folder(children)) => {
+                let name = names.remove(index);
+                let folder = name.trim_end_matches('/');
+                names.extend(
+                    children
+                        .into_iter()
+                        .map(|child| format!("{folder}/{child}")),
+                );
+            }
+            Some(Now::File(time)) if time <= *archived => {
+                names.remove(index);
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Where the members of a ustar/GNU archive end: the first all-zero
+/// header block (the start of the end marker), or the end of the data.
+fn members_end(archive: &[u8]) -> usize {
+    let mut at = 0;
+    while at + 512 <= archive.len() {
+        let header = &archive[at..at + 512];
+        if header.iter().all(|byte| *byte == 0) {
+            return at;
+        }
+        let size = octal(&header[124..136]);
+        at += 512 + size.div_ceil(512) * 512;
+    }
+    archive.len().min(at)
+}
+
+fn octal(field: &[u8]) -> usize {
+    field
+        .iter()
+        .skip_while(|byte| **byte == b' ')
+        .take_while(|byte| (b'0'..=b'7').contains(byte))
+        .fold(0usize, |value, digit| {
+            value
+                .saturating_mul(8)
+                .saturating_add(usize::from(digit - b'0'))
+        })
+}
+
+/// The owner and group written in each header: the sandbox user's
+/// (`user`, 1000) unless `--owner`/`--group` name others (`NAME` or
+/// `NAME:ID`, as GNU tar takes them).
+pub(super) struct Owners {
+    user: (String, u64),
+    group: (String, u64),
+}
+
+impl Owners {
+    pub(super) fn new(owner: Option<&str>, group: Option<&str>) -> Self {
+        Owners {
+            user: owner.map_or(("user".to_string(), 1000), named),
+            group: group.map_or(("user".to_string(), 1000), named),
+        }
+    }
+
+    pub(super) fn set(&self, header: &mut tar::Header) -> std::io::Result<()> {
+        header.set_uid(self.user.1);
+        header.set_gid(self.group.1);
+        header.set_username(&self.user.0)?;
+        header.set_groupname(&self.group.0)
+    }
+}
+
+/// `NAME:ID`, `NAME` (the ids of the names the sandbox knows, else 0) or
+/// a number alone (no name).
+fn named(spec: &str) -> (String, u64) {
+    if let Some((name, id)) = spec.split_once(':')
+        && let Ok(id) = id.parse()
+    {
+        return (name.to_string(), id);
+    }
+    if let Ok(id) = spec.parse() {
+        return (String::new(), id);
+    }
+    let id = match spec {
+        "user" => 1000,
+        _ => 0,
+    };
+    (spec.to_string(), id)
+}
+
+/// The width GNU tar gives `owner/group size` (19 at first; it grows to
+/// the widest seen and stays).
+pub(super) struct Listing {
+    width: usize,
+}
+
+impl Default for Listing {
+    fn default() -> Self {
+        Listing { width: 19 }
+    }
+}
+
+impl Listing {
+    /// One `-tv` line: mode, owner/group, size, time, name (and where a
+    /// link points).
+    pub(super) fn line(&mut self, header: &tar::Header, name: &str, zone: &Zone) -> String {
+        use tar::EntryType;
+        let kind = header.entry_type();
+        let type_char = match kind {
+            EntryType::Directory => 'd',
+            EntryType::Symlink => 'l',
+            EntryType::Link => 'h',
+            EntryType::Char => 'c',
+            EntryType::Block => 'b',
+            EntryType::Fifo => 'p',
+            _ => '-',
+        };
+        let mode = header.mode().unwrap_or(0);
+        let who = |name: Option<&str>, id: u64| match name.filter(|name| !name.is_empty()) {
+            Some(name) => name.to_string(),
+            None => id.to_string(),
+        };
+        let user = who(header.username().ok().flatten(), header.uid().unwrap_or(0));
+        let group = who(header.groupname().ok().flatten(), header.gid().unwrap_or(0));
+        let size = if matches!(kind, EntryType::Link | EntryType::Symlink) {
+            0
+        } else {
+            header.size().unwrap_or(0)
+        }
+        .to_string();
+        let used = user.len() + 1 + group.len() + 1 + size.len();
+        self.width = self.width.max(used);
+        let pad = self.width - (user.len() + 1 + group.len());
+        let time = goccia_interp::time::strftime_at(
+            "%Y-%m-%d %H:%M",
+            header.mtime().unwrap_or(0) as i64,
+            zone,
+        );
+        let target = header
+            .link_name()
+            .ok()
+            .flatten()
+            .map(|target| target.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tail = match kind {
+            EntryType::Symlink => format!(" -> {target}"),
+            EntryType::Link => format!(" link to {target}"),
+            _ => String::new(),
+        };
+        format!(
+            "{type_char}{} {user}/{group} {} {time} {name}{tail}\n",
+            crate::files::list::permission_string(mode),
+            goccia_interp::pad::left_pad(&size, pad - 1, ' '),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_members_end_at_the_first_zero_block() {
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(600);
+        header.set_cksum();
+        builder
+            .append_data(&mut header, "a", &[7u8; 600][..])
+            .unwrap();
+        let archive = builder.into_inner().unwrap();
+        // One header and two blocks of data, then the end marker.
+        assert_eq!(members_end(&archive), 512 * 3);
+        assert_eq!(members_end(&[]), 0);
+    }
+
+    /// GNU tar's quirk kept: a folder named whose archived file is not
+    /// newer is dropped whole; a newer file is added again.
+    #[test]
+    fn update_drops_a_name_whose_match_is_not_newer() {
+        let entries = [("c.txt".to_string(), 5), ("d/a.txt".to_string(), 5)];
+        let now = |name: &str| match name {
+            "c.txt" => Some(Now::File(9)),
+            "d/a.txt" => Some(Now::File(5)),
+            _ => None,
+        };
+        let names = vec!["c.txt".to_string(), "d".to_string(), "e".to_string()];
+        assert_eq!(still_to_update(&entries, names, now), ["c.txt", "e"]);
+        // An archived folder gives way to its entries.
+        let entries = [("d/".to_string(), 5)];
+        let now = |name: &str| (name == "d").then(|| Now::Folder(vec!["x".into(), "y".into()]));
+        assert_eq!(
+            still_to_update(&entries, vec!["d".to_string()], now),
+            ["d/x", "d/y"]
+        );
+    }
+}

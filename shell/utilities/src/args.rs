@@ -1,0 +1,227 @@
+//! Reading a utility's arguments, GNU-style, and the helpers every
+//! utility shares to report a usage error and flush buffered output.
+
+use std::io::Write;
+
+use goccia_interp::interp::ExecResult;
+use goccia_interp::interp::ShellView;
+
+/// Parsed command-line options.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parsed {
+    /// Flags in order (repeats kept: `-vv`).
+    pub flags: Vec<char>,
+    /// Options with values, in order.
+    pub values: Vec<(char, String)>,
+    pub operands: Vec<String>,
+    /// Every option in the order given, with its value if it takes one
+    /// (for commands where flags and valued options interleave: `od -c -t x1`).
+    pub sequence: Vec<(char, Option<String>)>,
+}
+
+impl Parsed {
+    pub fn has(&self, flag: char) -> bool {
+        self.flags.contains(&flag)
+    }
+
+    /// Of `flags`, the one given last (options that override each other).
+    pub fn last_of(&self, flags: &[char]) -> Option<char> {
+        self.flags.iter().rev().find(|f| flags.contains(f)).copied()
+    }
+
+    /// The last value given for `option`.
+    pub fn value(&self, option: char) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(o, _)| *o == option)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn all(&self, option: char) -> Vec<&str> {
+        self.values
+            .iter()
+            .filter(|(o, _)| *o == option)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+}
+
+/// A long option: its name, the short option it means, whether it takes
+/// a value.
+pub(crate) type Long = (&'static str, char, bool);
+
+/// GNU-style parsing: short flags combine (`-la`), short options take
+/// their value attached or next (`-n5`, `-n 5`), long options use `=` or
+/// the next argument, `--` ends options, options may follow operands.
+pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Result<Parsed, String> {
+    let mut parsed = Parsed::default();
+    let mut i = 1;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "--" {
+            parsed.operands.extend(args[i..].iter().cloned());
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_string())),
+                None => (long, None),
+            };
+            let matches: Vec<&Long> = longs
+                .iter()
+                .filter(|(n, _, _)| n.starts_with(name))
+                .collect();
+            let exact = longs.iter().find(|(n, _, _)| *n == name);
+            let Some(&(_, short, takes)) = exact.or(if matches.len() == 1 {
+                Some(matches[0])
+            } else {
+                None
+            }) else {
+                return Err(if matches.len() > 1 {
+                    format!("option '--{name}' is ambiguous")
+                } else {
+                    format!("unrecognized option '--{name}'")
+                });
+            };
+            if takes {
+                let value = match attached {
+                    Some(value) => value,
+                    None => {
+                        let Some(value) = args.get(i) else {
+                            return Err(format!("option '--{name}' requires an argument"));
+                        };
+                        i += 1;
+                        value.clone()
+                    }
+                };
+                parsed.sequence.push((short, Some(value.clone())));
+                parsed.values.push((short, value));
+            } else {
+                parsed.sequence.push((short, None));
+                parsed.flags.push(short);
+            }
+            continue;
+        }
+        if arg.len() > 1 && arg.starts_with('-') {
+            let chars: Vec<char> = arg[1..].chars().collect();
+            let mut j = 0;
+            while j < chars.len() {
+                let c = chars[j];
+                j += 1;
+                if with_value.contains(c) {
+                    let value = if j < chars.len() {
+                        let value: String = chars[j..].iter().collect();
+                        j = chars.len();
+                        value
+                    } else {
+                        let Some(value) = args.get(i) else {
+                            return Err(format!("option requires an argument -- '{c}'"));
+                        };
+                        i += 1;
+                        value.clone()
+                    };
+                    parsed.sequence.push((c, Some(value.clone())));
+                    parsed.values.push((c, value));
+                } else if longs.iter().any(|(_, s, _)| *s == c) || c.is_ascii_alphanumeric() {
+                    parsed.sequence.push((c, None));
+                    parsed.flags.push(c);
+                } else {
+                    return Err(format!("invalid option -- '{c}'"));
+                }
+            }
+            continue;
+        }
+        parsed.operands.push(arg.clone());
+    }
+    Ok(parsed)
+}
+
+/// Rejects flags outside `allowed` (`getopt` accepts any alphanumeric).
+pub(crate) fn check_flags(parsed: &Parsed, allowed: &str) -> Result<(), String> {
+    match parsed.flags.iter().find(|f| !allowed.contains(**f)) {
+        Some(flag) => Err(format!("invalid option -- '{flag}'")),
+        None => Ok(()),
+    }
+}
+
+/// A count with an optional binary suffix (`10`, `2K`, `1M`, `3kB`).
+pub(crate) fn parse_size_suffix(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let value: u64 = text[..digits_end].parse().ok()?;
+    let multiplier: u64 = match &text[digits_end..] {
+        "" | "c" => 1,
+        "b" => 512,
+        "K" | "KiB" | "k" => 1 << 10,
+        "kB" | "KB" => 1000,
+        "M" | "MiB" => 1 << 20,
+        "MB" => 1_000_000,
+        "G" | "GiB" => 1 << 30,
+        "GB" => 1_000_000_000,
+        "T" | "TiB" => 1 << 40,
+        "TB" => 1_000_000_000_000,
+        "P" | "PiB" => 1 << 50,
+        "PB" => 1_000_000_000_000_000,
+        "E" | "EiB" => 1 << 60,
+        "EB" => 1_000_000_000_000_000_000,
+        _ => return None,
+    };
+    value.checked_mul(multiplier)
+}
+
+/// Parses a utility's options GNU-style with [`getopt`]; on a usage error,
+/// reports it (`name: message` and the `--help` hint, `name` being
+/// `args[0]`) and returns from the utility with status 1 (or the status
+/// given first: `parse_options!(status 2; shell, args, "n", &[...])`).
+macro_rules! parse_options {
+    (status $status:expr; $shell:expr, $args:expr, $values:expr, $longs:expr $(,)?) => {
+        match $crate::args::getopt($args, $values, $longs) {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                let name = $args[0].clone();
+                return $crate::args::usage($shell, &name, &message, $status);
+            }
+        }
+    };
+    ($shell:expr, $args:expr, $values:expr, $longs:expr $(,)?) => {
+        parse_options!(status 1; $shell, $args, $values, $longs)
+    };
+}
+pub(crate) use parse_options;
+
+/// Output buffered in 16 KiB, flushed by [`finish`].
+pub(crate) type Out = std::io::BufWriter<goccia_interp::interp::OutHandle>;
+
+/// The command's stdout, buffered.
+pub(crate) fn buffered(shell: &ShellView) -> Out {
+    std::io::BufWriter::with_capacity(16 << 10, shell.out())
+}
+
+/// Flushes `out`; the status, or the write's failure.
+pub(crate) fn finish(shell: &mut ShellView, name: &str, mut out: Out, status: i32) -> ExecResult {
+    match out.flush() {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status(name, error),
+    }
+}
+
+/// A usage error, GNU-style: `name: message` and the `--help` hint.
+pub(crate) fn usage(shell: &mut ShellView, name: &str, message: &str, status: i32) -> ExecResult {
+    Ok(shell.fail_command(
+        name,
+        &format!("{message}\nTry '{name} --help' for more information."),
+        status,
+    ))
+}
+
+/// Writes `text` to stdout and ends with `status` (or the write's failure).
+pub(crate) fn print_text(shell: &mut ShellView, name: &str, text: &str, status: i32) -> ExecResult {
+    match shell.write_stdout(&goccia_interp::raw::encode(text)) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status(name, error),
+    }
+}

@@ -1,0 +1,313 @@
+//! Tokens of the awk language. Whether `/` starts a regex or divides
+//! depends on the token before it.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Token {
+    Number(f64),
+    Str(String),
+    Regex(String),
+    /// A name directly followed by `(` (a user function call).
+    FuncName(String),
+    Name(String),
+    Builtin(String),
+    Keyword(&'static str),
+    Op(&'static str),
+    Newline,
+    Eof,
+}
+
+const KEYWORDS: &[&str] = &[
+    "BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break", "continue",
+    "next", "nextfile", "exit", "return", "delete", "in", "getline", "print", "printf",
+];
+
+pub const BUILTINS: &[&str] = &[
+    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2",
+    "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system", "close",
+    "fflush", "systime", "strftime", "gensub",
+];
+
+const OPS: &[&str] = &[
+    "**=", "+=", "-=", "*=", "/=", "%=", "^=", "==", "<=", ">=", "!=", "++", "--", "&&", "||",
+    ">>", "!~", "**", "{", "}", "(", ")", "[", "]", ";", ",", "+", "-", "*", "/", "%", "^", "!",
+    ">", "<", "|", "?", ":", "~", "$", "=",
+];
+
+pub struct Lexer {
+    chars: Vec<char>,
+    pos: usize,
+    last: Option<Token>,
+}
+
+impl Lexer {
+    pub fn new(source: &str) -> Self {
+        Lexer {
+            chars: source.chars().collect(),
+            pos: 0,
+            last: None,
+        }
+    }
+
+    /// At most `most` digits of `radix` from here, as a number (`None`
+    /// when there is none).
+    fn digits(&mut self, radix: u32, most: usize) -> Option<u32> {
+        let mut value = 0u32;
+        let mut count = 0;
+        while count < most {
+            match self.chars.get(self.pos).and_then(|c| c.to_digit(radix)) {
+                Some(digit) => {
+                    value = value * radix + digit;
+                    self.pos += 1;
+                    count += 1;
+                }
+                None => break,
+            }
+        }
+        (count > 0).then_some(value)
+    }
+
+    fn regex_allowed(&self) -> bool {
+        match &self.last {
+            None => true,
+            Some(Token::Number(_))
+            | Some(Token::Str(_))
+            | Some(Token::Name(_))
+            | Some(Token::Builtin(_))
+            | Some(Token::Regex(_)) => false,
+            Some(Token::Op(op)) => !matches!(*op, ")" | "]" | "$" | "++" | "--"),
+            Some(Token::Keyword("getline")) => false,
+            _ => true,
+        }
+    }
+
+    pub fn tokens(mut self) -> Result<Vec<Token>, String> {
+        let mut out = Vec::new();
+        loop {
+            let token = self.next_token()?;
+            let end = token == Token::Eof;
+            self.last = Some(token.clone());
+            out.push(token);
+            if end {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn next_token(&mut self) -> Result<Token, String> {
+        loop {
+            match self.chars.get(self.pos) {
+                Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
+                Some('\\') if matches!(self.chars.get(self.pos + 1), Some('\n')) => self.pos += 2,
+                Some('\\')
+                    if matches!(self.chars.get(self.pos + 1), Some('\r'))
+                        && self.chars.get(self.pos + 2) == Some(&'\n') =>
+                {
+                    self.pos += 3
+                }
+                Some('#') => {
+                    while self.chars.get(self.pos).is_some_and(|c| *c != '\n') {
+                        self.pos += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let Some(&c) = self.chars.get(self.pos) else {
+            return Ok(Token::Eof);
+        };
+        if c == '\n' {
+            self.pos += 1;
+            return Ok(Token::Newline);
+        }
+        if c.is_ascii_digit()
+            || (c == '.'
+                && self
+                    .chars
+                    .get(self.pos + 1)
+                    .is_some_and(|d| d.is_ascii_digit()))
+        {
+            return Ok(Token::Number(self.number()));
+        }
+        if c == '"' {
+            self.pos += 1;
+            return self.string().map(Token::Str);
+        }
+        if c == '/' && self.regex_allowed() {
+            self.pos += 1;
+            return self.regex().map(Token::Regex);
+        }
+        if c == '_' || c.is_ascii_alphabetic() {
+            let start = self.pos;
+            while self
+                .chars
+                .get(self.pos)
+                .is_some_and(|c| *c == '_' || c.is_ascii_alphanumeric())
+            {
+                self.pos += 1;
+            }
+            let word: String = self.chars[start..self.pos].iter().collect();
+            if let Some(keyword) = KEYWORDS.iter().find(|k| **k == word) {
+                return Ok(Token::Keyword(keyword));
+            }
+            if BUILTINS.contains(&word.as_str()) {
+                return Ok(Token::Builtin(word));
+            }
+            if self.chars.get(self.pos) == Some(&'(') {
+                return Ok(Token::FuncName(word));
+            }
+            return Ok(Token::Name(word));
+        }
+        for op in OPS {
+            if op
+                .chars()
+                .enumerate()
+                .all(|(i, ch)| self.chars.get(self.pos + i) == Some(&ch))
+            {
+                self.pos += op.len();
+                return Ok(Token::Op(op));
+            }
+        }
+        Err(format!(
+            "syntax error at source line: unexpected character '{c}'"
+        ))
+    }
+
+    fn number(&mut self) -> f64 {
+        let start = self.pos;
+        if self.chars[self.pos] == '0'
+            && matches!(self.chars.get(self.pos + 1), Some('x') | Some('X'))
+        {
+            self.pos += 2;
+            let hex_start = self.pos;
+            while self
+                .chars
+                .get(self.pos)
+                .is_some_and(|c| c.is_ascii_hexdigit())
+            {
+                self.pos += 1;
+            }
+            let text: String = self.chars[hex_start..self.pos].iter().collect();
+            return i64::from_str_radix(&text, 16).unwrap_or(0) as f64;
+        }
+        while self
+            .chars
+            .get(self.pos)
+            .is_some_and(|c| c.is_ascii_digit() || *c == '.')
+        {
+            self.pos += 1;
+        }
+        if matches!(self.chars.get(self.pos), Some('e') | Some('E')) {
+            let save = self.pos;
+            self.pos += 1;
+            if matches!(self.chars.get(self.pos), Some('+') | Some('-')) {
+                self.pos += 1;
+            }
+            if self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
+                while self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+            } else {
+                self.pos = save;
+            }
+        }
+        let text: String = self.chars[start..self.pos].iter().collect();
+        text.parse().unwrap_or(0.0)
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        let mut out = String::new();
+        loop {
+            let Some(&c) = self.chars.get(self.pos) else {
+                return Err("non-terminated string".to_string());
+            };
+            self.pos += 1;
+            match c {
+                '"' => return Ok(out),
+                '\n' => return Err("newline in string".to_string()),
+                '\\' => {
+                    let Some(&e) = self.chars.get(self.pos) else {
+                        continue;
+                    };
+                    self.pos += 1;
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        '\\' => out.push('\\'),
+                        '"' => out.push('"'),
+                        '/' => out.push('/'),
+                        'a' => out.push('\x07'),
+                        'b' => out.push('\x08'),
+                        'f' => out.push('\x0c'),
+                        'v' => out.push('\x0b'),
+                        '\n' => {}
+                        'u' => match self.digits(16, 8) {
+                            Some(value) => out.push(char::from_u32(value).unwrap_or('\u{fffd}')),
+                            None => out.push_str("\\u"),
+                        },
+                        '0'..='7' => {
+                            self.pos -= 1;
+                            let value = self.digits(8, 3).unwrap_or(0);
+                            // A byte, as gawk writes it (`"\377"` is 0xff).
+                            out.push(goccia_interp::raw::byte_char(value as u8));
+                        }
+                        // gawk takes at most two hex digits.
+                        'x' => match self.digits(16, 2) {
+                            Some(value) => out.push(goccia_interp::raw::byte_char(value as u8)),
+                            None => out.push('x'),
+                        },
+                        other => {
+                            out.push('\\');
+                            out.push(other);
+                        }
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+    }
+
+    fn regex(&mut self) -> Result<String, String> {
+        let mut out = String::new();
+        let mut in_bracket = false;
+        loop {
+            let Some(&c) = self.chars.get(self.pos) else {
+                return Err("non-terminated regular expression".to_string());
+            };
+            self.pos += 1;
+            match c {
+                '\n' => return Err("newline in regex".to_string()),
+                '/' if !in_bracket => return Ok(out),
+                '[' => {
+                    in_bracket = true;
+                    out.push(c);
+                    if self.chars.get(self.pos) == Some(&'^') {
+                        out.push('^');
+                        self.pos += 1;
+                    }
+                    if self.chars.get(self.pos) == Some(&']') {
+                        out.push(']');
+                        self.pos += 1;
+                    }
+                }
+                ']' => {
+                    in_bracket = false;
+                    out.push(c);
+                }
+                '\\' => match self.chars.get(self.pos) {
+                    Some('/') => {
+                        out.push('/');
+                        self.pos += 1;
+                    }
+                    Some(&next) => {
+                        out.push('\\');
+                        out.push(next);
+                        self.pos += 1;
+                    }
+                    None => out.push('\\'),
+                },
+                c => out.push(c),
+            }
+        }
+    }
+}

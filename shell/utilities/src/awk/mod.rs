@@ -1,0 +1,144 @@
+//! `awk`: the POSIX language with the common gawk extensions (`gensub`,
+//! `strftime`, `systime`, `**`, `nextfile`, regex `RS`, `length(array)`).
+
+mod format;
+mod interp;
+mod lexer;
+mod parser;
+mod value;
+
+/// C's `strtod` on a prefix, as awk reads numbers (also `sort -g`'s).
+pub(crate) use value::leading_number as strtod;
+
+use goccia_interp::input::open_quiet;
+use goccia_interp::interp::{ExecResult, ShellView};
+
+pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let mut field_separator = None;
+    let mut assignments = Vec::new();
+    let mut program_text: Option<String> = None;
+    let mut program_files = Vec::new();
+    let mut i = 1;
+    while i < args.len() {
+        let arg = &args[i];
+        if arg == "--" {
+            i += 1;
+            break;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        let value = |i: &mut usize, attached: &str| -> Option<String> {
+            if !attached.is_empty() {
+                return Some(attached.to_string());
+            }
+            *i += 1;
+            args.get(*i).cloned()
+        };
+        if let Some(rest) = arg.strip_prefix("-F") {
+            let fs = value(&mut i, rest).unwrap_or_default();
+            field_separator = Some(if fs == "t" {
+                "\t".to_string()
+            } else {
+                goccia_interp::escape::printf_format(&fs).0
+            });
+        } else if let Some(rest) = arg.strip_prefix("-v") {
+            let Some(assignment) = value(&mut i, rest) else {
+                return Ok(shell.fail_command("awk", "option requires an argument -- v", 2));
+            };
+            match assignment.split_once('=') {
+                Some((name, value)) => assignments.push((name.to_string(), value.to_string())),
+                None => {
+                    return Ok(shell.fail_command(
+                        "awk",
+                        &format!("`{assignment}' argument to `-v' not in `var=value' form"),
+                        2,
+                    ));
+                }
+            }
+        } else if let Some(rest) = arg.strip_prefix("-f") {
+            match value(&mut i, rest) {
+                Some(file) => program_files.push(file),
+                None => {
+                    return Ok(shell.fail_command("awk", "option requires an argument -- f", 2));
+                }
+            }
+        } else if arg == "--version" || arg == "-V" {
+            return match shell.write_stdout(b"GNU Awk 5.2.1 (goccia)\n") {
+                Ok(()) => Ok(0),
+                Err(error) => shell.io_status("awk", error),
+            };
+        } else if arg.starts_with("--") || arg == "-e" || arg == "-E" {
+            if arg == "-e" || arg == "--source" {
+                program_text = value(&mut i, "");
+            }
+        } else {
+            return Ok(shell.fail_command("awk", &format!("invalid option -- '{}'", &arg[1..]), 2));
+        }
+        i += 1;
+    }
+    let mut source = String::new();
+    for file in &program_files {
+        match open_quiet(shell, file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
+            Ok(data) => {
+                source.push_str(&goccia_interp::raw::decode(&data));
+                source.push('\n');
+            }
+            Err(reason) => {
+                return Ok(shell.fail_command(
+                    "awk",
+                    &format!("fatal: can't open source file `{file}' for reading: {reason}"),
+                    2,
+                ));
+            }
+        }
+    }
+    if let Some(text) = program_text {
+        source.push_str(&text);
+    } else if program_files.is_empty() {
+        let Some(text) = args.get(i) else {
+            return Ok(shell.fail_command("awk", "usage: awk [POSIX or GNU style options] -f progfile [--] file ...\nusage: awk [POSIX or GNU style options] [--] 'program' file ...", 2));
+        };
+        source.push_str(text);
+        i += 1;
+    }
+    let operands: Vec<String> = args[i.min(args.len())..].to_vec();
+    let tokens = match lexer::Lexer::new(&source).tokens() {
+        Ok(tokens) => tokens,
+        Err(message) => {
+            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 2));
+        }
+    };
+    let program = match parser::Parser::new(tokens).program() {
+        Ok(program) => program,
+        Err(message) => {
+            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 2));
+        }
+    };
+    let mut runner = interp::Awk::new(shell, &program, operands, &assignments, field_separator);
+    let result = runner.run();
+    let closing = runner.close_all();
+    let flushed = runner.flush();
+    let exit_code = runner.exit_code;
+    for result in [result, closing, flushed] {
+        match result {
+            Ok(())
+            | Err(interp::Jump::Exit)
+            | Err(interp::Jump::Next)
+            | Err(interp::Jump::NextFile) => {}
+            Err(interp::Jump::Error(message)) => {
+                let _ = runner.flush();
+                return Ok(runner
+                    .shell
+                    .fail_command("awk", &format!("fatal: {message}"), 2));
+            }
+            Err(interp::Jump::Denied(message)) => {
+                let _ = runner.flush();
+                return Ok(runner.shell.fail_command("awk", &message, 1));
+            }
+            Err(interp::Jump::Stop(flow)) => return Err(flow),
+            Err(_) => {}
+        }
+    }
+    Ok(exit_code)
+}

@@ -1,0 +1,124 @@
+//! Looking into bytes: `cmp` and `strings`.
+
+use std::io::Write;
+
+use super::{read_operands, write};
+use crate::args::{parse_options, usage};
+use goccia_interp::input::open_source;
+use goccia_interp::interp::{ExecResult, ShellView};
+
+// ----- cmp, strings -----
+
+pub fn cmp(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(status 2; shell, args,
+    "",
+    &[
+        ("silent", 's', false),
+        ("quiet", 's', false),
+        ("verbose", 'l', false),
+    ]);
+    if parsed.operands.is_empty() {
+        return usage(shell, "cmp", "missing operand", 2);
+    }
+    let second = parsed
+        .operands
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| "-".to_string());
+    let Ok(mut a) = open_source(shell, "cmp", &parsed.operands[0]) else {
+        return Ok(2);
+    };
+    let Ok(mut b) = open_source(shell, "cmp", &second) else {
+        return Ok(2);
+    };
+    let (a, b) = match (a.read_all(), b.read_all()) {
+        (Ok(a), Ok(b)) => (a, b),
+        _ => return Ok(2),
+    };
+    let mut line = 1;
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if x != y {
+            if parsed.has('l') {
+                let mut text = String::new();
+                for (j, (x, y)) in a.iter().zip(&b).enumerate().skip(i) {
+                    if x != y {
+                        text.push_str(&format!("{} {:o} {:o}\n", j + 1, x, y));
+                    }
+                }
+                return write(shell, "cmp", text.as_bytes(), 1);
+            }
+            if !parsed.has('s') {
+                let text = format!(
+                    "{} {second} differ: byte {}, line {line}\n",
+                    parsed.operands[0],
+                    i + 1
+                );
+                return write(shell, "cmp", text.as_bytes(), 1);
+            }
+            return Ok(1);
+        }
+        if *x == b'\n' {
+            line += 1;
+        }
+    }
+    if a.len() != b.len() {
+        if !parsed.has('s') {
+            let shorter = if a.len() < b.len() {
+                &parsed.operands[0]
+            } else {
+                &second
+            };
+            shell.fail_command(
+                "cmp",
+                &format!("EOF on {shorter} after byte {}", a.len().min(b.len())),
+                1,
+            );
+        }
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+pub fn strings(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let args: Vec<String> = args
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            if i > 0
+                && a.len() > 1
+                && a.starts_with('-')
+                && a[1..].chars().all(|c| c.is_ascii_digit())
+            {
+                vec!["-n".to_string(), a[1..].to_string()]
+            } else {
+                vec![a.clone()]
+            }
+        })
+        .collect();
+    let parsed = parse_options!(
+        shell,
+        &args,
+        "n",
+        &[("bytes", 'n', true), ("all", 'a', false)]
+    );
+    let minimum: usize = parsed.value('n').and_then(|n| n.parse().ok()).unwrap_or(4);
+    let data = match read_operands(shell, "strings", &parsed.operands) {
+        Ok(data) => data,
+        Err(status) => return Ok(status),
+    };
+    let mut text = Vec::new();
+    let mut run = Vec::new();
+    for byte in data.iter().copied().chain(std::iter::once(0)) {
+        if byte == b'\t' || (32..127).contains(&byte) {
+            run.push(byte);
+        } else {
+            if run.len() >= minimum {
+                text.extend_from_slice(&run);
+                text.push(b'\n');
+            }
+            run.clear();
+        }
+    }
+    let _ = shell.out().flush();
+    write(shell, "strings", &text, 0)
+}

@@ -1,0 +1,317 @@
+//! Copying and moving: `cp` and `mv` (one implementation).
+
+use crate::args::getopt;
+use crate::args::usage;
+use crate::files::names::resolve;
+use goccia_interp::interp::{ExecResult, ShellView};
+use goccia_vfs::{Node, NodeType, VfsPath};
+
+pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool) -> ExecResult {
+    // `ln` (a hard link is a copy here) words its errors as itself.
+    let name = match args[0].as_str() {
+        "ln" => "ln",
+        _ if moving => "mv",
+        _ => "cp",
+    };
+    let parsed = match getopt(
+        args,
+        "tS",
+        &[
+            ("recursive", 'r', false),
+            ("force", 'f', false),
+            ("no-clobber", 'n', false),
+            ("verbose", 'v', false),
+            ("archive", 'a', false),
+            ("preserve", 'p', false),
+            ("target-directory", 't', true),
+            ("interactive", 'i', false),
+            ("update", 'u', false),
+            ("no-target-directory", 'T', false),
+            ("dereference", 'L', false),
+            ("no-dereference", 'P', false),
+            ("no-dereference-preserve-links", 'd', false),
+            ("dereference-command-line", 'H', false),
+        ],
+    ) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, name, &message, 1),
+    };
+    let recursive = moving || parsed.has('r') || parsed.has('R') || parsed.has('a');
+    // Which links cp follows (GNU's rules): -L all, -P/-d/-a none, -H
+    // those named on the command line; by default those named, unless
+    // copying recursively. `mv` moves links as they are.
+    let follow_all = !moving && parsed.last_of(&['L', 'P', 'd', 'a', 'H']) == Some('L');
+    let follow_named = !moving
+        && match parsed.last_of(&['L', 'P', 'd', 'a', 'H']) {
+            Some('L' | 'H') => true,
+            Some(_) => false,
+            None => !recursive,
+        };
+    let mut operands = parsed.operands.clone();
+    let target = match parsed.value('t') {
+        Some(target) => target.to_string(),
+        None => {
+            if operands.len() < 2 {
+                let message = if operands.is_empty() {
+                    "missing file operand".to_string()
+                } else {
+                    format!("missing destination file operand after '{}'", operands[0])
+                };
+                return usage(shell, name, &message, 1);
+            }
+            operands.pop().expect("two operands")
+        }
+    };
+    let Ok(target_path) = resolve(shell, &target) else {
+        return Ok(shell.fail_command(name, &format!("cannot stat '{target}'"), 1));
+    };
+    let target_is_dir = shell.context().vfs.lock().is_dir(&target_path) && !parsed.has('T');
+    if operands.len() > 1 && !target_is_dir {
+        return Ok(shell.fail_command(name, &format!("target '{target}' is not a directory"), 1));
+    }
+    let mut status = 0;
+    let mut report = String::new();
+    for operand in &operands {
+        let source = match resolve(shell, operand) {
+            Ok(source) => source,
+            Err(reason) => {
+                status = shell.fail_command(name, &format!("cannot stat '{operand}': {reason}"), 1);
+                continue;
+            }
+        };
+        let node = {
+            let vfs = shell.context().vfs.lock();
+            if follow_named {
+                vfs.lookup(&source)
+            } else {
+                vfs.lookup_link(&source)
+            }
+        };
+        let node = match node {
+            Ok(node) => node,
+            Err(_) => {
+                status = shell.fail_command(
+                    name,
+                    &format!("cannot stat '{operand}': No such file or directory"),
+                    1,
+                );
+                continue;
+            }
+        };
+        if node.node_type() == NodeType::Directory && !recursive {
+            status = shell.fail_command(
+                name,
+                &format!("-r not specified; omitting directory '{operand}'"),
+                1,
+            );
+            continue;
+        }
+        let destination = if target_is_dir {
+            match source.file_name() {
+                Some(file) => target_path.join(file),
+                None => target_path.clone(),
+            }
+        } else {
+            target_path.clone()
+        };
+        if destination == source {
+            if moving {
+                continue;
+            }
+            // GNU names the destination as it builds it: the folder
+            // operand and the source's name.
+            let shown = match source.file_name() {
+                Some(file) if target_is_dir => {
+                    format!("{}/{file}", target.trim_end_matches('/'))
+                }
+                _ => target.to_string(),
+            };
+            status = shell.fail_command(
+                name,
+                &format!("'{operand}' and '{shown}' are the same file"),
+                1,
+            );
+            continue;
+        }
+        if destination.starts_with(&source) && node.node_type() == NodeType::Directory {
+            status = shell.fail_command(
+                name,
+                &format!(
+                    "cannot {} '{operand}' to a subdirectory of itself, '{target}'",
+                    if moving { "move" } else { "copy a directory," }
+                ),
+                1,
+            );
+            continue;
+        }
+        // A file is copied through a link at the destination (never a
+        // dangling one), as cp writes through links.
+        let destination = {
+            let vfs = shell.context().vfs.lock();
+            match vfs.lookup_link(&destination) {
+                Ok(Node::Link(_)) if !moving && node.node_type() == NodeType::File => {
+                    match vfs.lookup(&destination) {
+                        Ok(_) => vfs.resolve(&destination, true).unwrap_or(destination),
+                        Err(_) => {
+                            drop(vfs);
+                            status = shell.fail_command(
+                                name,
+                                &format!("not writing through dangling symlink '{target}'"),
+                                1,
+                            );
+                            continue;
+                        }
+                    }
+                }
+                _ => destination,
+            }
+        };
+        let exists = shell.context().vfs.lock().lookup_link(&destination).ok();
+        if let Some(existing) = &exists {
+            if parsed.has('n') {
+                continue;
+            }
+            if existing.node_type() == NodeType::Directory && node.node_type() == NodeType::File {
+                status = shell.fail_command(
+                    name,
+                    &format!(
+                        "cannot overwrite directory '{}' with non-directory",
+                        destination
+                    ),
+                    1,
+                );
+                continue;
+            }
+        }
+        let shown_destination = if target_is_dir {
+            format!(
+                "{}/{}",
+                target.trim_end_matches('/'),
+                source.file_name().unwrap_or("")
+            )
+        } else {
+            target.clone()
+        };
+        let result = {
+            let mut vfs = shell.context().vfs.lock();
+            if moving {
+                vfs.rename(&source, &destination)
+            } else {
+                match (&node, &exists) {
+                    // With -L, links inside are followed too: the tree is
+                    // copied entry by entry.
+                    (Node::Dir(_), _) if follow_all => {
+                        vfs.all_or_nothing(|vfs| copy_dereferenced(vfs, &source, &destination))
+                    }
+                    // Merging into a tree is one change: all of it or,
+                    // if any path is refused, none.
+                    (Node::Dir(_), Some(Node::Dir(_))) => {
+                        vfs.all_or_nothing(|vfs| merge_copy(vfs, &source, &destination))
+                    }
+                    // A link copied as a link (its text, never followed).
+                    (Node::Link(_), _) => vfs.graft(&destination, node.clone()),
+                    _ => vfs.copy(&source, &destination),
+                }
+            }
+        };
+        match result {
+            Ok(()) => {
+                if parsed.has('v') {
+                    if moving {
+                        report.push_str(&format!("renamed '{operand}' -> '{shown_destination}'\n"));
+                    } else if args[0] == "ln" {
+                        // A hard link (made as a copy), as GNU ln words it.
+                        report.push_str(&format!("'{shown_destination}' => '{operand}'\n"));
+                    } else {
+                        report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
+                    }
+                }
+            }
+            Err(error) => {
+                let verb = if moving { "move" } else { "copy" };
+                // A denial names the end it is about: the destination, or
+                // (moving out of a protected place) the source.
+                let about = if error.path.starts_with(&destination) {
+                    shown_destination.as_str()
+                } else {
+                    operand.as_str()
+                };
+                status = shell.fail_fs(
+                    name,
+                    about,
+                    &error,
+                    |reason| format!("cannot {verb} '{operand}': {reason}"),
+                    1,
+                );
+            }
+        }
+    }
+    if !report.is_empty()
+        && let Err(error) = shell.write_stdout(report.as_bytes())
+    {
+        return shell.io_status(name, error);
+    }
+    Ok(status)
+}
+
+/// `cp -rL`: a tree copied with every link in it followed (a dangling one
+/// is copied as the link it is; a folder already on the way is not
+/// entered again).
+fn copy_dereferenced(
+    vfs: &mut goccia_vfs::Vfs,
+    source: &VfsPath,
+    destination: &VfsPath,
+) -> Result<(), goccia_vfs::FsError> {
+    match vfs.lookup(source) {
+        Ok(Node::Dir(dir)) => {
+            if !vfs.is_dir(destination) {
+                vfs.mkdir(destination)?;
+            }
+            let real = vfs.resolve(source, true)?;
+            for (name, _) in dir.iter() {
+                let child = source.join(name);
+                if vfs
+                    .resolve(&child, true)
+                    .is_ok_and(|to| real.starts_with(&to))
+                {
+                    continue;
+                }
+                copy_dereferenced(vfs, &child, &destination.join(name))?;
+            }
+            Ok(())
+        }
+        Ok(_) => vfs.copy(source, destination),
+        Err(_) => {
+            let node = vfs.lookup_link(source)?;
+            vfs.graft(destination, node)
+        }
+    }
+}
+
+/// `cp -r dir existing-dir/dir`: merge into what is there.
+fn merge_copy(
+    vfs: &mut goccia_vfs::Vfs,
+    source: &VfsPath,
+    destination: &VfsPath,
+) -> Result<(), goccia_vfs::FsError> {
+    let Node::Dir(dir) = vfs.lookup(source)? else {
+        return vfs.copy(source, destination);
+    };
+    for (name, child) in dir.iter() {
+        let target = destination.join(name);
+        match (child, vfs.lookup_link(&target).ok()) {
+            (Node::Dir(_), Some(Node::Dir(_))) => merge_copy(vfs, &source.join(name), &target)?,
+            (Node::Link(_), _) => vfs.graft(&target, child.clone())?,
+            _ => vfs.copy(&source.join(name), &target)?,
+        }
+    }
+    Ok(())
+}
+
+pub fn cp(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    copy_or_move(shell, args, false)
+}
+
+pub fn mv(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    copy_or_move(shell, args, true)
+}

@@ -1,0 +1,663 @@
+//! What a file is: `stat`, `file`, `du`, `df`, `chmod`, `chown`.
+
+use crate::args::parse_options;
+use crate::args::usage;
+use crate::files::list::mode_string;
+use crate::files::list::node_size;
+use crate::files::names::resolve;
+use goccia_interp::interp::{ExecResult, ShellView};
+use goccia_vfs::{Node, NodeType, VfsPath};
+
+pub(crate) fn human_size(bytes: u64) -> String {
+    if bytes < 1024 {
+        return bytes.to_string();
+    }
+    let units = ['K', 'M', 'G', 'T', 'P'];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    value /= 1024.0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value < 10.0 {
+        let rounded = (value * 10.0).ceil() / 10.0;
+        if rounded >= 10.0 {
+            format!("{:.0}{}", rounded, units[unit])
+        } else {
+            format!("{:.1}{}", rounded, units[unit])
+        }
+    } else {
+        format!("{:.0}{}", value.ceil(), units[unit])
+    }
+}
+
+pub fn stat(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(
+        shell,
+        args,
+        "c",
+        &[
+            ("format", 'c', true),
+            ("printf", 'P', true),
+            ("terse", 't', false),
+            ("dereference", 'L', false),
+        ]
+    );
+    if parsed.operands.is_empty() {
+        return usage(shell, "stat", "missing operand", 1);
+    }
+    let mut out = String::new();
+    let mut status = 0;
+    let zone = shell.time_zone();
+    for operand in &parsed.operands {
+        // The link itself, unless -L follows it.
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            if parsed.has('L') {
+                vfs.lookup(&p).ok()
+            } else {
+                vfs.lookup_link(&p).ok()
+            }
+        });
+        let Some(node) = node else {
+            status = shell.fail_command(
+                "stat",
+                &format!("cannot statx '{operand}': No such file or directory"),
+                1,
+            );
+            continue;
+        };
+        let format = parsed.value('c').map(|f| format!("{f}\n")).or_else(|| {
+            parsed
+                .value('P')
+                .map(|f| goccia_interp::escape::printf_format(f).0)
+        });
+        match format {
+            Some(format) => out.push_str(&stat_format(&format, operand, &node, &zone)),
+            None => {
+                let kind = if node.node_type() == NodeType::Directory {
+                    "directory"
+                } else if node.node_type() == NodeType::Symlink {
+                    "symbolic link"
+                } else if node_size(&node) == 0 {
+                    "regular empty file"
+                } else {
+                    "regular file"
+                };
+                let mtime = node.meta().mtime_ns;
+                let time = goccia_interp::time::strftime(
+                    "%Y-%m-%d %H:%M:%S.%N %z",
+                    goccia_interp::time::at(
+                        mtime.div_euclid(1_000_000_000),
+                        mtime.rem_euclid(1_000_000_000) as u32,
+                    ),
+                    &zone,
+                );
+                let shown = match &node {
+                    Node::Link(link) => format!("{operand} -> {}", link.target()),
+                    _ => operand.clone(),
+                };
+                out.push_str(&format!(
+                    "  File: {shown}\n  Size: {:<10}\tBlocks: {:<10} IO Block: 4096   {kind}\nDevice: 0,0\tInode: 1           Links: 1\nAccess: ({:04o}/{})  Uid: ( 1000/    user)   Gid: ( 1000/    user)\nAccess: {time}\nModify: {time}\nChange: {time}\n Birth: -\n",
+                    node_size(&node),
+                    node_size(&node).div_ceil(512),
+                    node.meta().mode,
+                    mode_string(&node)
+                ));
+            }
+        }
+    }
+    if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&out)) {
+        return shell.io_status("stat", error);
+    }
+    Ok(status)
+}
+
+fn stat_format(format: &str, name: &str, node: &Node, zone: &goccia_interp::time::Zone) -> String {
+    let mut out = String::new();
+    let mut chars = format.chars();
+    let meta = node.meta();
+    let secs = meta.mtime_ns.div_euclid(1_000_000_000);
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push_str(name),
+            Some('N') => match node {
+                Node::Link(link) => out.push_str(&format!("'{name}' -> '{}'", link.target())),
+                _ => out.push_str(&format!("'{name}'")),
+            },
+            Some('s') => out.push_str(&node_size(node).to_string()),
+            Some('F') => out.push_str(match node {
+                Node::Dir(_) => "directory",
+                Node::Link(_) => "symbolic link",
+                Node::File(file) if file.is_empty() => "regular empty file",
+                Node::File(_) => "regular file",
+            }),
+            Some('a') => out.push_str(&format!("{:o}", meta.mode)),
+            Some('A') => out.push_str(&mode_string(node)),
+            Some('U') | Some('G') => out.push_str("user"),
+            Some('u') | Some('g') => out.push_str("1000"),
+            Some('h') => out.push_str(&crate::files::list::link_count(node).to_string()),
+            Some('i') => out.push('1'),
+            Some('b') => out.push_str(&node_size(node).div_ceil(512).to_string()),
+            Some('B') => out.push_str("512"),
+            Some('Y') | Some('X') | Some('Z') | Some('W') => out.push_str(&secs.to_string()),
+            Some('y') | Some('x') | Some('z') | Some('w') => {
+                out.push_str(&goccia_interp::time::strftime(
+                    "%Y-%m-%d %H:%M:%S.%N %z",
+                    goccia_interp::time::at(
+                        secs,
+                        node.meta().mtime_ns.rem_euclid(1_000_000_000) as u32,
+                    ),
+                    zone,
+                ))
+            }
+            Some('%') => out.push('%'),
+            Some(other) => {
+                out.push('%');
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
+}
+
+fn disk_usage(node: &Node) -> u64 {
+    let own = crate::files::list::kibibytes(node);
+    match node {
+        Node::Dir(dir) => own + dir.iter().map(|(_, child)| disk_usage(child)).sum::<u64>(),
+        _ => own,
+    }
+}
+
+pub fn du(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(
+        shell,
+        args,
+        "d",
+        &[
+            ("summarize", 's', false),
+            ("human-readable", 'h', false),
+            ("all", 'a', false),
+            ("total", 'c', false),
+            ("max-depth", 'd', true),
+            ("bytes", 'b', false),
+        ]
+    );
+    let operands = if parsed.operands.is_empty() {
+        vec![".".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let max_depth = if parsed.has('s') {
+        Some(0)
+    } else {
+        parsed.value('d').and_then(|v| v.parse::<usize>().ok())
+    };
+    let bytes = parsed.has('b');
+    let show = |size: u64| -> String {
+        if parsed.has('h') {
+            human_size(if bytes { size } else { size * 1024 })
+        } else {
+            size.to_string()
+        }
+    };
+    let mut out = String::new();
+    let mut status = 0;
+    let mut total = 0;
+    for operand in &operands {
+        let node = resolve(shell, operand)
+            .ok()
+            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok());
+        let Some(node) = node else {
+            status = shell.fail_command(
+                "du",
+                &format!("cannot access '{operand}': No such file or directory"),
+                1,
+            );
+            continue;
+        };
+        let size_of = |n: &Node| {
+            if bytes {
+                apparent_size(n)
+            } else {
+                disk_usage(n)
+            }
+        };
+        let mut lines = Vec::new();
+        du_walk(
+            &node,
+            operand.trim_end_matches('/').to_string(),
+            0,
+            max_depth,
+            parsed.has('a'),
+            &size_of,
+            &mut lines,
+        );
+        if operand == "/"
+            && let Some(last) = lines.last_mut()
+        {
+            last.1 = "/".to_string();
+        }
+        total += size_of(&node);
+        for (size, path) in lines {
+            out.push_str(&format!("{}\t{path}\n", show(size)));
+        }
+    }
+    if parsed.has('c') {
+        out.push_str(&format!("{}\ttotal\n", show(total)));
+    }
+    if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&out)) {
+        return shell.io_status("du", error);
+    }
+    Ok(status)
+}
+
+fn apparent_size(node: &Node) -> u64 {
+    match node {
+        Node::File(file) => file.len(),
+        Node::Link(link) => link.target().len() as u64,
+        Node::Dir(dir) => {
+            4096 + dir
+                .iter()
+                .map(|(_, child)| apparent_size(child))
+                .sum::<u64>()
+        }
+    }
+}
+
+fn du_walk(
+    node: &Node,
+    path: String,
+    depth: usize,
+    max_depth: Option<usize>,
+    all: bool,
+    size_of: &dyn Fn(&Node) -> u64,
+    lines: &mut Vec<(u64, String)>,
+) {
+    if let Node::Dir(dir) = node {
+        for (name, child) in dir.iter() {
+            let child_path = format!("{path}/{name}");
+            match child {
+                Node::Dir(_) => {
+                    du_walk(child, child_path, depth + 1, max_depth, all, size_of, lines)
+                }
+                Node::File(_) | Node::Link(_) if all && max_depth.is_none_or(|m| depth < m) => {
+                    lines.push((size_of(child), child_path))
+                }
+                Node::File(_) | Node::Link(_) => {}
+            }
+        }
+    }
+    if max_depth.is_none_or(|m| depth <= m) || depth == 0 {
+        lines.push((
+            size_of(node),
+            if path.is_empty() {
+                "/".to_string()
+            } else {
+                path
+            },
+        ));
+    }
+}
+
+pub fn df(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let human = args.iter().any(|a| a == "-h");
+    let vfs = shell.context().vfs.lock();
+    let quota = vfs.quota();
+    let used = vfs.usage().bytes;
+    drop(vfs);
+    let size = if quota.max_bytes == u64::MAX {
+        1 << 40
+    } else {
+        quota.max_bytes
+    };
+    let available = size.saturating_sub(used);
+    let percent = if size == 0 {
+        0
+    } else {
+        (used * 100).div_ceil(size.max(1))
+    };
+    let text = if human {
+        format!(
+            "Filesystem      Size  Used Avail Use% Mounted on\ngoccia-vfs {:>8} {:>5} {:>5} {:>3}% /\n",
+            human_size(size),
+            human_size(used),
+            human_size(available),
+            percent
+        )
+    } else {
+        format!(
+            "Filesystem     1K-blocks  Used Available Use% Mounted on\ngoccia-vfs {:>13} {:>5} {:>9} {:>3}% /\n",
+            size / 1024,
+            used.div_ceil(1024),
+            available / 1024,
+            percent
+        )
+    };
+    if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&text)) {
+        return shell.io_status("df", error);
+    }
+    Ok(0)
+}
+
+/// Parses a numeric or symbolic (`u+x,go-w`, `u+s`, `+t`, `a+X`) mode
+/// against `current`, the mode of a directory when `directory` (for `X`).
+pub(crate) fn parse_mode(text: &str, current: u32, directory: bool) -> Option<u32> {
+    if !text.is_empty() && text.len() <= 4 && text.chars().all(|c| c.is_digit(8)) {
+        return u32::from_str_radix(text, 8).ok();
+    }
+    let mut mode = current;
+    for clause in text.split(',') {
+        let chars: Vec<char> = clause.chars().collect();
+        let mut i = 0;
+        let mut who = 0u32;
+        while i < chars.len() && "ugoa".contains(chars[i]) {
+            who |= match chars[i] {
+                'u' => 0o4700,
+                'g' => 0o2070,
+                'o' => 0o1007,
+                _ => 0o7777,
+            };
+            i += 1;
+        }
+        // No `ugoa`: as `a`, less what the default umask (022) masks.
+        let who = if who == 0 { 0o7755 } else { who };
+        if i >= chars.len() {
+            return None;
+        }
+        while i < chars.len() {
+            let op = chars[i];
+            if !"+-=".contains(op) {
+                return None;
+            }
+            i += 1;
+            let mut bits = 0u32;
+            while i < chars.len() && "rwxXst".contains(chars[i]) {
+                bits |= match chars[i] {
+                    'r' => 0o444,
+                    'w' => 0o222,
+                    'x' => 0o111,
+                    'X' if directory || mode & 0o111 != 0 => 0o111,
+                    'X' => 0,
+                    's' => 0o6000,
+                    _ => 0o1000,
+                };
+                i += 1;
+            }
+            let bits = bits & who;
+            match op {
+                '+' => mode |= bits,
+                '-' => mode &= !bits,
+                _ => mode = (mode & !who) | bits,
+            }
+        }
+    }
+    Some(mode)
+}
+
+/// What `chmod -v`/`-c` report (GNU's words), from least to most: `-c`
+/// after `-v` keeps `-v`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum ChmodReport {
+    Nothing,
+    /// `-c`: the files whose mode changed.
+    Changes,
+    /// `-v`: every file.
+    Everything,
+}
+
+pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let mut recursive = false;
+    let mut report = ChmodReport::Nothing;
+    let mut quiet = false;
+    let mut rest = Vec::new();
+    for arg in &args[1..] {
+        match arg.as_str() {
+            "--recursive" => recursive = true,
+            "--verbose" => report = ChmodReport::Everything,
+            "--changes" => report = report.max(ChmodReport::Changes),
+            "--silent" | "--quiet" => quiet = true,
+            // Clustered flags (`-Rv`); a mode such as `-w` has other letters.
+            flags
+                if flags.len() > 1
+                    && flags.starts_with('-')
+                    && flags[1..].chars().all(|c| "Rvcf".contains(c)) =>
+            {
+                for flag in flags[1..].chars() {
+                    match flag {
+                        'R' => recursive = true,
+                        'v' => report = ChmodReport::Everything,
+                        'c' => report = report.max(ChmodReport::Changes),
+                        _ => quiet = true,
+                    }
+                }
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    if rest.len() < 2 {
+        return usage(shell, "chmod", "missing operand", 1);
+    }
+    let mode_text = rest.remove(0);
+    let mut status = 0;
+    let mut lines = String::new();
+    for operand in &rest {
+        let Ok(path) = resolve(shell, operand) else {
+            status = 1;
+            continue;
+        };
+        let vfs = shell.context().vfs.clone();
+        let mut vfs = vfs.lock();
+        let paths = if recursive {
+            walk_paths(&vfs, &path)
+        } else {
+            vec![path.clone()]
+        };
+        if !vfs.exists(&path) {
+            drop(vfs);
+            status = if quiet {
+                1
+            } else {
+                shell.fail_command(
+                    "chmod",
+                    &format!("cannot access '{operand}': No such file or directory"),
+                    1,
+                )
+            };
+            if report == ChmodReport::Everything {
+                lines.push_str(&format!("'{operand}' could not be accessed\n"));
+            }
+            if let Err(error) = shell.write_stdout(std::mem::take(&mut lines).as_bytes()) {
+                return shell.io_status("chmod", error);
+            }
+            continue;
+        }
+        // `chmod -R` changes a tree as one change: all of it, or nothing
+        // if any path is refused.
+        let mut modes = Vec::new();
+        let changed = vfs.all_or_nothing(|vfs| {
+            modes.clear();
+            for target in &paths {
+                let stat = vfs.stat(target);
+                let current = stat.as_ref().map(|s| s.mode).unwrap_or(0o644);
+                let directory = stat.is_ok_and(|s| s.node_type == NodeType::Directory);
+                let Some(mode) = parse_mode(&mode_text, current, directory) else {
+                    return Ok(false);
+                };
+                vfs.set_mode(target, mode)?;
+                modes.push((target.clone(), current, mode));
+            }
+            Ok(true)
+        });
+        drop(vfs);
+        match changed {
+            Ok(true) => {
+                for (target, old, new) in &modes {
+                    if report == ChmodReport::Everything
+                        || (report == ChmodReport::Changes && old != new)
+                    {
+                        let shown = shown_below(operand, &path, target);
+                        lines.push_str(&mode_report(&shown, *old, *new));
+                    }
+                }
+                if let Err(error) = shell.write_stdout(std::mem::take(&mut lines).as_bytes()) {
+                    return shell.io_status("chmod", error);
+                }
+            }
+            Ok(false) => {
+                return Ok(shell.fail_command("chmod", &format!("invalid mode: '{mode_text}'"), 1));
+            }
+            Err(error) => {
+                status = shell.fail_fs(
+                    "chmod",
+                    operand,
+                    &error,
+                    |reason| format!("changing permissions of '{operand}': {reason}"),
+                    1,
+                );
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `target` (at or below `top`, the operand's path) named as the user
+/// wrote the operand.
+fn shown_below(operand: &str, top: &VfsPath, target: &VfsPath) -> String {
+    let top_text = top.to_string();
+    let target_text = target.to_string();
+    match target_text.strip_prefix(&top_text) {
+        Some("") | None => operand.to_string(),
+        Some(rest) => format!(
+            "{}/{}",
+            operand.trim_end_matches('/'),
+            rest.trim_start_matches('/')
+        ),
+    }
+}
+
+/// One line of `chmod -v`: `mode of 'f' changed from 0644 (rw-r--r--) to
+/// 0600 (rw-------)`, or `... retained as ...`.
+fn mode_report(shown: &str, old: u32, new: u32) -> String {
+    use crate::files::list::permission_string;
+    let (old, new) = (old & 0o7777, new & 0o7777);
+    if old == new {
+        format!(
+            "mode of '{shown}' retained as {new:04o} ({})\n",
+            permission_string(new)
+        )
+    } else {
+        format!(
+            "mode of '{shown}' changed from {old:04o} ({}) to {new:04o} ({})\n",
+            permission_string(old),
+            permission_string(new)
+        )
+    }
+}
+
+fn walk_paths(vfs: &goccia_vfs::Vfs, path: &VfsPath) -> Vec<VfsPath> {
+    let mut out = vec![path.clone()];
+    if let Ok(entries) = vfs.read_dir(path) {
+        for entry in entries {
+            out.extend(walk_paths(vfs, &path.join(&entry.name)));
+        }
+    }
+    out
+}
+
+pub fn chown(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let operands: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
+    if operands.len() < 2 {
+        return usage(shell, &args[0], "missing operand", 1);
+    }
+    let mut status = 0;
+    for operand in &operands[1..] {
+        let exists = resolve(shell, operand).is_ok_and(|p| shell.context().vfs.lock().exists(&p));
+        if !exists {
+            status = shell.fail_command(
+                &args[0],
+                &format!("cannot access '{operand}': No such file or directory"),
+                1,
+            );
+        }
+    }
+    Ok(status)
+}
+
+pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let mut out = String::new();
+    let follow = args[1..].iter().any(|a| a == "-L" || a == "--dereference");
+    for operand in args[1..].iter().filter(|a| !a.starts_with('-')) {
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            if follow {
+                vfs.lookup(&p).ok()
+            } else {
+                vfs.lookup_link(&p).ok()
+            }
+        });
+        let kind = match node {
+            None => format!("cannot open `{operand}' (No such file or directory)"),
+            Some(Node::Dir(_)) => "directory".to_string(),
+            Some(Node::File(file)) => describe_content(file.data()),
+            Some(Node::Link(link)) => format!("symbolic link to {}", link.target()),
+        };
+        out.push_str(&format!("{operand}: {kind}\n"));
+    }
+    if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&out)) {
+        return shell.io_status("file", error);
+    }
+    Ok(0)
+}
+
+fn describe_content(data: &[u8]) -> String {
+    if data.is_empty() {
+        return "empty".to_string();
+    }
+    if data.starts_with(b"#!") {
+        let line = data.split(|b| *b == b'\n').next().unwrap_or(b"");
+        let line = String::from_utf8_lossy(line);
+        let interpreter = line[2..].trim().to_string();
+        let program = interpreter
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        let program = if program == "env" {
+            interpreter
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or("")
+                .to_string()
+        } else {
+            program.to_string()
+        };
+        return match program.as_str() {
+            "bash" => "Bourne-Again shell script, ASCII text executable".to_string(),
+            "sh" => "POSIX shell script, ASCII text executable".to_string(),
+            other => format!("a {other} script, ASCII text executable"),
+        };
+    }
+    if data.starts_with(b"\x89PNG") {
+        return "PNG image data".to_string();
+    }
+    if data.starts_with(b"\x1f\x8b") {
+        return "gzip compressed data".to_string();
+    }
+    if data.contains(&0) || std::str::from_utf8(data).is_err() {
+        return "data".to_string();
+    }
+    if data.is_ascii() {
+        "ASCII text".to_string()
+    } else {
+        "Unicode text, UTF-8 text".to_string()
+    }
+}

@@ -1,0 +1,567 @@
+//! Listing: `ls` and `tree`.
+
+use crate::args::Out;
+use crate::args::buffered;
+use crate::args::check_flags;
+use crate::args::finish;
+use crate::args::parse_options;
+use crate::args::usage;
+use crate::files::info::human_size;
+use crate::files::names::resolve;
+use goccia_interp::interp::{ExecResult, ShellView};
+use goccia_interp::time::Zone;
+use goccia_vfs::{Node, NodeType, VfsPath};
+use std::io::Write;
+
+struct Entry {
+    name: String,
+    path: VfsPath,
+    node: Node,
+}
+
+pub(crate) fn mode_string(node: &Node) -> String {
+    let mut out = String::with_capacity(10);
+    out.push(match node.node_type() {
+        NodeType::Directory => 'd',
+        NodeType::Symlink => 'l',
+        NodeType::File => '-',
+    });
+    out.push_str(&permission_string(node.meta().mode));
+    out
+}
+
+/// The nine permission letters of `mode`, as `ls -l` and `chmod -v` show
+/// them (`rwxr-x---`).
+pub(crate) fn permission_string(mode: u32) -> String {
+    let mut out = String::with_capacity(9);
+    // setuid, setgid and sticky show in the execute column: lower case
+    // over an execute bit, upper case without one.
+    for (shift, special, letter) in [(6, 0o4000, 's'), (3, 0o2000, 's'), (0, 0o1000, 't')] {
+        let bits = (mode >> shift) & 7;
+        out.push(if bits & 4 != 0 { 'r' } else { '-' });
+        out.push(if bits & 2 != 0 { 'w' } else { '-' });
+        out.push(match (bits & 1 != 0, mode & special != 0) {
+            (true, true) => letter,
+            (false, true) => letter.to_ascii_uppercase(),
+            (true, false) => 'x',
+            (false, false) => '-',
+        });
+    }
+    out
+}
+
+pub(crate) fn node_size(node: &Node) -> u64 {
+    match node {
+        Node::File(file) => file.len(),
+        Node::Dir(_) => 4096,
+        Node::Link(link) => link.target().len() as u64,
+    }
+}
+
+/// The zone and the moment one `ls` shows its times against (read once,
+/// not per file).
+struct Clock {
+    zone: Zone,
+    now_ns: i64,
+}
+
+impl Clock {
+    fn of(shell: &ShellView) -> Clock {
+        Clock {
+            zone: shell.time_zone(),
+            now_ns: goccia_interp::time::now()
+                .timestamp_nanos_opt()
+                .unwrap_or(i64::MAX),
+        }
+    }
+
+    /// `ls -l`'s time: the hour for a file changed in the last six months
+    /// (GNU's half of a Gregorian year), else the year, as GNU ls shows it.
+    fn format(&self, mtime_ns: i64) -> String {
+        const SIX_MONTHS_NS: i64 = 31_556_952 / 2 * 1_000_000_000;
+        let recent = self.now_ns - SIX_MONTHS_NS < mtime_ns && mtime_ns <= self.now_ns;
+        let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
+        goccia_interp::time::strftime_at(format, mtime_ns.div_euclid(1_000_000_000), &self.zone)
+    }
+}
+
+pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(status 2; shell, args,
+    "",
+    &[
+        ("all", 'a', false),
+        ("almost-all", 'A', false),
+        ("recursive", 'R', false),
+        ("reverse", 'r', false),
+        ("human-readable", 'h', false),
+        ("directory", 'd', false),
+        ("classify", 'F', false),
+    ]);
+    if let Err(message) = check_flags(&parsed, "laARrtShdF1pCxmiUs") {
+        return usage(shell, "ls", &message, 2);
+    }
+    let operands = if parsed.operands.is_empty() {
+        vec![".".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    let mut status = 0;
+    // A link named on the command line is listed as what it points at
+    // when that is a folder, unless -l, -d or -F ask about the link itself.
+    let about_links = parsed.has('l') || parsed.has('d') || parsed.has('F');
+    for operand in &operands {
+        let node = resolve(shell, operand).ok().and_then(|p| {
+            let vfs = shell.context().vfs.lock();
+            let node = vfs.lookup_link(&p).ok()?;
+            if matches!(node, Node::Link(_))
+                && !about_links
+                && let Ok(target @ Node::Dir(_)) = vfs.lookup(&p)
+            {
+                return Some((vfs.resolve(&p, true).unwrap_or(p), target));
+            }
+            Some((p, node))
+        });
+        // The shell's devices have no node: listed as empty files.
+        let node = node.or_else(|| {
+            let path = VfsPath::parse(operand).ok()?;
+            goccia_interp::interp::is_device(operand).then(|| {
+                let meta = goccia_vfs::node::Meta {
+                    mode: 0o666,
+                    mtime_ns: 0,
+                };
+                let file = goccia_vfs::node::FileNode::new(Default::default(), meta);
+                (path, Node::File(std::sync::Arc::new(file)))
+            })
+        });
+        match node {
+            None => {
+                shell.fail_command(
+                    "ls",
+                    &format!("cannot access '{operand}': No such file or directory"),
+                    2,
+                );
+                status = 2;
+            }
+            Some((path, node)) => {
+                let entry = Entry {
+                    name: operand.clone(),
+                    path,
+                    node,
+                };
+                if entry.node.node_type() == NodeType::Directory && !parsed.has('d') {
+                    dirs.push(entry);
+                } else {
+                    files.push(entry);
+                }
+            }
+        }
+    }
+    let clock = Clock::of(shell);
+    let mut out = buffered(shell);
+    sort_entries(&mut files, &parsed);
+    sort_entries(&mut dirs, &parsed);
+    let result = (|| -> std::io::Result<()> {
+        if !files.is_empty() {
+            write_entries(&mut out, &files, &parsed, false, &clock)?;
+        }
+        let show_headers = operands.len() > 1 || parsed.has('R');
+        let mut first = files.is_empty();
+        let mut queue: Vec<Entry> = dirs;
+        while !queue.is_empty() {
+            let dir = queue.remove(0);
+            if !first {
+                writeln!(out)?;
+            }
+            first = false;
+            if show_headers {
+                writeln!(out, "{}:", dir.name)?;
+            }
+            let mut children = list_dir(shell, &dir, &parsed);
+            sort_entries(&mut children, &parsed);
+            write_entries(&mut out, &children, &parsed, true, &clock)?;
+            if parsed.has('R') {
+                let mut subdirs: Vec<Entry> = children
+                    .into_iter()
+                    .filter(|e| {
+                        e.node.node_type() == NodeType::Directory && e.name != "." && e.name != ".."
+                    })
+                    .map(|e| Entry {
+                        name: if dir.name.ends_with('/') {
+                            format!("{}{}", dir.name, e.name)
+                        } else {
+                            format!("{}/{}", dir.name, e.name)
+                        },
+                        path: e.path,
+                        node: e.node,
+                    })
+                    .collect();
+                subdirs.append(&mut queue);
+                queue = subdirs;
+            }
+        }
+        Ok(())
+    })();
+    if let Err(error) = result {
+        return shell.io_status("ls", error);
+    }
+    finish(shell, "ls", out, status)
+}
+
+fn list_dir(shell: &ShellView, dir: &Entry, parsed: &crate::args::Parsed) -> Vec<Entry> {
+    let Node::Dir(node) = &dir.node else {
+        return Vec::new();
+    };
+    let mut entries: Vec<Entry> = node
+        .iter()
+        .filter(|(name, _)| parsed.has('a') || parsed.has('A') || !name.starts_with('.'))
+        .map(|(name, child)| Entry {
+            name: name.to_string(),
+            path: dir.path.join(name),
+            node: child.clone(),
+        })
+        .collect();
+    if parsed.has('a') {
+        let parent = dir.path.parent().unwrap_or_else(VfsPath::root);
+        let vfs = shell.context().vfs.lock();
+        if let Ok(parent_node) = vfs.lookup(&parent) {
+            entries.push(Entry {
+                name: "..".into(),
+                path: parent,
+                node: parent_node,
+            });
+        }
+        entries.push(Entry {
+            name: ".".into(),
+            path: dir.path.clone(),
+            node: dir.node.clone(),
+        });
+    }
+    entries
+}
+
+fn sort_entries(entries: &mut [Entry], parsed: &crate::args::Parsed) {
+    if parsed.has('U') {
+        return;
+    }
+    if parsed.has('t') {
+        entries.sort_by(|a, b| {
+            b.node
+                .meta()
+                .mtime_ns
+                .cmp(&a.node.meta().mtime_ns)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+    } else if parsed.has('S') {
+        entries.sort_by(|a, b| {
+            node_size(&b.node)
+                .cmp(&node_size(&a.node))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+    } else {
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    if parsed.has('r') {
+        entries.reverse();
+    }
+}
+
+fn write_entries(
+    out: &mut Out,
+    entries: &[Entry],
+    parsed: &crate::args::Parsed,
+    in_dir: bool,
+    clock: &Clock,
+) -> std::io::Result<()> {
+    let suffix = |entry: &Entry| -> &'static str {
+        match entry.node.node_type() {
+            NodeType::Directory if parsed.has('F') || parsed.has('p') => "/",
+            NodeType::File if parsed.has('F') && entry.node.meta().mode & 0o111 != 0 => "*",
+            NodeType::Symlink if parsed.has('F') && !parsed.has('l') => "@",
+            _ => "",
+        }
+    };
+    let human = |size: u64| {
+        if parsed.has('h') {
+            human_size(size)
+        } else {
+            size.to_string()
+        }
+    };
+    // `-s`: each entry's blocks (KiB, or human-readable with -h), in a
+    // column as wide as the widest; with -l or -s a folder's listing
+    // starts with their total.
+    let blocks: Vec<String> = entries
+        .iter()
+        .map(|entry| human(kibibytes(&entry.node) * if parsed.has('h') { 1024 } else { 1 }))
+        .collect();
+    let blocks_width = blocks.iter().map(String::len).max().unwrap_or(0);
+    let block = |index: usize| {
+        if parsed.has('s') {
+            format!(
+                "{} ",
+                goccia_interp::pad::left_pad(&blocks[index], blocks_width, ' ')
+            )
+        } else {
+            String::new()
+        }
+    };
+    if in_dir && (parsed.has('l') || parsed.has('s')) {
+        let total: u64 = entries.iter().map(|e| kibibytes(&e.node)).sum();
+        writeln!(
+            out,
+            "total {}",
+            human(total * if parsed.has('h') { 1024 } else { 1 })
+        )?;
+    }
+    if parsed.has('l') {
+        // Link counts and sizes right-aligned to the widest, as GNU.
+        let links: Vec<String> = entries
+            .iter()
+            .map(|e| link_count(&e.node).to_string())
+            .collect();
+        let sizes: Vec<String> = entries.iter().map(|e| human(node_size(&e.node))).collect();
+        let links_width = links.iter().map(String::len).max().unwrap_or(0);
+        let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
+        for (index, entry) in entries.iter().enumerate() {
+            let target = match &entry.node {
+                Node::Link(link) => format!(" -> {}", link.target()),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{}{} {} user user {} {} {}{}{target}",
+                block(index),
+                mode_string(&entry.node),
+                goccia_interp::pad::left_pad(&links[index], links_width, ' '),
+                goccia_interp::pad::left_pad(&sizes[index], size_width, ' '),
+                clock.format(entry.node.meta().mtime_ns),
+                entry.name,
+                suffix(entry)
+            )?;
+        }
+        return Ok(());
+    }
+    if parsed.has('m') {
+        let names: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{}{}", e.name, suffix(e)))
+            .collect();
+        return writeln!(out, "{}", names.join(", "));
+    }
+    let names: Vec<String> = entries
+        .iter()
+        .enumerate()
+        .map(|(index, e)| format!("{}{}{}", block(index), e.name, suffix(e)))
+        .collect();
+    // The last of `-1`, `-C` and `-x` decides the layout.
+    let layout = parsed
+        .flags
+        .iter()
+        .rev()
+        .find(|f| matches!(f, '1' | 'C' | 'x'));
+    if let Some(layout @ ('C' | 'x')) = layout {
+        return write_columns(out, &names, *layout == 'x');
+    }
+    for name in names {
+        writeln!(out, "{name}")?;
+    }
+    Ok(())
+}
+
+/// KiB a file system of 4 KiB blocks gives `node` (as `du` counts).
+pub(crate) fn kibibytes(node: &Node) -> u64 {
+    match node {
+        Node::File(file) => file.len().div_ceil(4096) * 4,
+        Node::Dir(_) => 4,
+        Node::Link(_) => 0,
+    }
+}
+
+/// Hard links as a POSIX file system counts them: a folder's `.`, its
+/// entry in its parent and each subfolder's `..`; one for anything else
+/// (the VFS has no hard links).
+pub(crate) fn link_count(node: &Node) -> u64 {
+    match node {
+        Node::Dir(dir) => {
+            2 + dir
+                .iter()
+                .filter(|(_, child)| matches!(child, Node::Dir(_)))
+                .count() as u64
+        }
+        _ => 1,
+    }
+}
+
+/// The width `ls -C`/`-x` fills (a terminal's default; there is none).
+const LS_WIDTH: usize = 80;
+
+/// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
+/// wide as its longest name plus two spaces (the last column unpadded),
+/// filled down the columns (`-C`) or across the rows (`-x`).
+fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Result<()> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let widths: Vec<usize> = names.iter().map(|n| n.chars().count()).collect();
+    let place = |index: usize, rows: usize, columns: usize| {
+        if across {
+            (index / columns, index % columns)
+        } else {
+            (index % rows, index / rows)
+        }
+    };
+    let mut chosen = (names.len(), 1, vec![0]);
+    for columns in (1..=names.len().clamp(1, LS_WIDTH / 3)).rev() {
+        let rows = names.len().div_ceil(columns);
+        let mut column_widths = vec![0usize; columns];
+        for (index, width) in widths.iter().enumerate() {
+            let (_, column) = place(index, rows, columns);
+            column_widths[column] = column_widths[column].max(*width);
+        }
+        let used = column_widths.iter().filter(|w| **w > 0).count();
+        let total: usize = column_widths.iter().sum::<usize>() + 2 * used.saturating_sub(1);
+        if total < LS_WIDTH || columns == 1 {
+            chosen = (rows, columns, column_widths);
+            break;
+        }
+    }
+    let (rows, columns, column_widths) = chosen;
+    let mut grid = vec![vec![None; columns]; rows];
+    for (index, name) in names.iter().enumerate() {
+        let (row, column) = place(index, rows, columns);
+        grid[row][column] = Some(name);
+    }
+    for row in grid {
+        let cells: Vec<(usize, &String)> = row
+            .iter()
+            .enumerate()
+            .filter_map(|(column, cell)| cell.map(|name| (column, name)))
+            .collect();
+        // Padding as GNU writes it: tabs (every 8 columns) while they do
+        // not pass the next column's start, then spaces.
+        let mut line = String::new();
+        let mut at = 0;
+        for (position, (column, name)) in cells.iter().enumerate() {
+            line.push_str(name);
+            let start = at;
+            at += name.chars().count();
+            if position + 1 < cells.len() {
+                let target = start + column_widths[*column] + 2;
+                while at < target {
+                    if target / 8 > (at + 1) / 8 {
+                        line.push('\t');
+                        at += 8 - at % 8;
+                    } else {
+                        line.push(' ');
+                        at += 1;
+                    }
+                }
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+pub fn tree(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let parsed = parse_options!(shell, args, "L", &[]);
+    let depth_limit: usize = parsed
+        .value('L')
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let operands = if parsed.operands.is_empty() {
+        vec![".".to_string()]
+    } else {
+        parsed.operands.clone()
+    };
+    let mut out = String::new();
+    let (mut dirs, mut files) = (0, 0);
+    for operand in &operands {
+        let node = resolve(shell, operand)
+            .ok()
+            .and_then(|p| shell.context().vfs.lock().lookup(&p).ok());
+        match node {
+            Some(Node::Dir(dir)) => {
+                out.push_str(operand);
+                out.push('\n');
+                tree_walk(
+                    &dir,
+                    "",
+                    &mut out,
+                    &mut dirs,
+                    &mut files,
+                    parsed.has('a'),
+                    parsed.has('d'),
+                    1,
+                    depth_limit,
+                );
+            }
+            Some(Node::File(_) | Node::Link(_)) => {
+                out.push_str(&format!("{operand} [error opening dir]\n"));
+            }
+            None => out.push_str(&format!("{operand} [error opening dir]\n")),
+        }
+    }
+    out.push_str(&format!(
+        "\n{dirs} director{}, {files} file{}\n",
+        if dirs == 1 { "y" } else { "ies" },
+        if files == 1 { "" } else { "s" }
+    ));
+    if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&out)) {
+        return shell.io_status("tree", error);
+    }
+    Ok(0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tree_walk(
+    dir: &goccia_vfs::node::DirNode,
+    prefix: &str,
+    out: &mut String,
+    dirs: &mut usize,
+    files: &mut usize,
+    all: bool,
+    dirs_only: bool,
+    depth: usize,
+    limit: usize,
+) {
+    if depth > limit {
+        return;
+    }
+    let entries: Vec<(&goccia_vfs::node::Name, &Node)> = dir
+        .iter()
+        .filter(|(name, _)| all || !name.starts_with('.'))
+        .filter(|(_, node)| !dirs_only || node.node_type() == NodeType::Directory)
+        .collect();
+    for (i, (name, node)) in entries.iter().enumerate() {
+        let last = i + 1 == entries.len();
+        out.push_str(prefix);
+        out.push_str(if last { "└── " } else { "├── " });
+        out.push_str(name);
+        if let Node::Link(link) = node {
+            out.push_str(" -> ");
+            out.push_str(link.target());
+        }
+        out.push('\n');
+        match node {
+            Node::Dir(child) => {
+                *dirs += 1;
+                let next = format!("{prefix}{}", if last { "    " } else { "│   " });
+                tree_walk(
+                    child,
+                    &next,
+                    out,
+                    dirs,
+                    files,
+                    all,
+                    dirs_only,
+                    depth + 1,
+                    limit,
+                );
+            }
+            Node::File(_) | Node::Link(_) => *files += 1,
+        }
+    }
+}
