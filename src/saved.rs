@@ -74,6 +74,7 @@ impl Sandbox {
                 taken.taken_at,
             )
         };
+        let _span = tracing::info_span!("goccia.store", db.operation.name = "save").entered();
         let baseline_blob = self.baseline_manifest(&baseline);
         let mut contents = Contents::new();
         let changes = Manifest::of_changes(&baseline, &tree, &mut contents);
@@ -163,6 +164,7 @@ impl Sandbox {
         id: &SavedId,
         put: PutTrees,
     ) -> Result<goccia_store::Loaded, SavedSnapshotError> {
+        let _span = tracing::info_span!("goccia.store", db.operation.name = "load").entered();
         let loaded = goccia_store::load(store, id)?;
         let content = |hash: &str| loaded.contents.get(hash).cloned();
         put(self, &loaded.baseline, &loaded.changes, &content).map_err(|source| {

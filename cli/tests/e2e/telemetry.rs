@@ -235,6 +235,64 @@ fn a_server_request_continues_the_callers_trace() {
 }
 
 #[test]
+fn saving_and_loading_a_snapshot_are_store_spans() {
+    let receiver = Receiver::start();
+    let project = Project::new();
+    project.write("ws/a.txt", "a\n");
+    // A server with a state file keeps its sessions' snapshots there.
+    let (server, admin) = workspace_server(
+        &project,
+        &["--otlp", &receiver.url, "--state", "state.sqlite"],
+    );
+    let (status, opened) = http(
+        &server.address,
+        "POST",
+        "/v1/sandboxes",
+        &admin,
+        &json!({"workspace": "w", "seeds": [{"from": ".", "to": "/w"}], "capabilities": ["shell", "write"]})
+            .to_string(),
+    );
+    assert_eq!(status, 201, "{opened}");
+    let id = opened["sandboxId"].as_str().unwrap();
+    let token = opened["token"].as_str().unwrap();
+    let (status, saved) = http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/snapshots"),
+        token,
+        &json!({"label": "first"}).to_string(),
+    );
+    assert_eq!(status, 201, "{saved}");
+    assert_eq!(server.terminate(), 0);
+    // After a restart the snapshot is in the store only: restoring it
+    // loads it.
+    let (server, _) = workspace_server(
+        &project,
+        &["--otlp", &receiver.url, "--state", "state.sqlite"],
+    );
+    let (status, restored) = http(
+        &server.address,
+        "POST",
+        &format!("/v1/sandboxes/{id}/restore"),
+        token,
+        &json!({"snapshotId": saved["snapshotId"]}).to_string(),
+    );
+    assert_eq!(status, 204, "{restored}");
+    assert_eq!(server.terminate(), 0);
+    let spans = receiver.spans();
+    let operations: Vec<&Value> = named(&spans, "goccia.store")
+        .into_iter()
+        .filter_map(|span| attribute(span, "db.operation.name"))
+        .collect();
+    for operation in ["save", "load"] {
+        assert!(
+            operations.contains(&&json!({ "stringValue": operation })),
+            "no store span for {operation}: {operations:?}"
+        );
+    }
+}
+
+#[test]
 fn an_mcp_call_continues_the_trace_its_meta_names() {
     let receiver = Receiver::start();
     let mut child = std::process::Command::new(binary())
