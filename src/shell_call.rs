@@ -174,6 +174,10 @@ impl Sandbox {
         let ended = span.clone();
         let done = move |ran: Result<Run, RunError>| {
             crate::run::record_run(&ended, &ran);
+            // The call's span ends before the caller hears of it: a caller
+            // that then exits (a tool server whose client left) has it to
+            // export, and its parent, which stays open while a child does.
+            drop(ended);
             done(ran)
         };
         match self.post_shell_call(command_line, options, done) {

@@ -28,6 +28,7 @@ mod resources;
 mod suspended;
 mod tools;
 mod transport;
+mod work;
 
 pub use config::{Approval, McpConfig, SandboxFactory};
 pub use tools::GocciaMcp;

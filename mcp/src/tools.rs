@@ -3,7 +3,6 @@
 //! command never holds the protocol loop), answered as text.
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use goccia::{
     AccessError, Approver, CallOptions, DiffFormat, NodeType, Run, Sandbox, SetupError, SnapshotId,
@@ -29,6 +28,7 @@ use crate::params::{
 };
 use crate::render;
 use crate::suspended::{CallLink, Calls, call_key};
+use crate::work::{ShellLine, Work};
 
 const INSTRUCTIONS: &str = "\
 goccia is a sandbox: a virtual filesystem (seeded from the host when the server started) with a \
@@ -99,15 +99,15 @@ impl std::fmt::Debug for GocciaMcp {
 
 /// A tool's failure to do what was asked (a missing file, an ambiguous
 /// edit), shown to the model as an error result it can act on.
-fn refused(message: impl Into<String>) -> CallToolResult {
+pub(crate) fn refused(message: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.into())])
 }
 
-fn text(message: impl Into<String>) -> CallToolResult {
+pub(crate) fn text(message: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(message.into())])
 }
 
-fn panicked(error: tokio::task::JoinError) -> ErrorData {
+pub(crate) fn panicked(error: tokio::task::JoinError) -> ErrorData {
     ErrorData::internal_error(format!("the sandbox call failed: {error}"), None)
 }
 
@@ -128,28 +128,6 @@ fn can_be_asked(context: &RequestContext<RoleServer>) -> bool {
         .client_capabilities()
         .and_then(|capabilities| capabilities.elicitation)
         .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
-}
-
-/// Runs `work` on this worker thread when the runtime has others to take
-/// its tasks (no thread hop per call), else on the blocking pool. A panic
-/// in the library would unwind through the protocol's task and leave the
-/// request unanswered: it becomes an error.
-async fn in_place(
-    work: impl FnOnce() -> CallToolResult + Send + 'static,
-) -> Result<CallToolResponse, ErrorData> {
-    if tokio::runtime::Handle::current().runtime_flavor()
-        == tokio::runtime::RuntimeFlavor::MultiThread
-    {
-        return tokio::task::block_in_place(move || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-        })
-        .map(CallToolResponse::from)
-        .map_err(|_| ErrorData::internal_error("the sandbox call panicked", None));
-    }
-    tokio::task::spawn_blocking(work)
-        .await
-        .map(CallToolResponse::from)
-        .map_err(panicked)
 }
 
 /// Who calls: the bearer token's hash over HTTP (set by the transport),
@@ -302,20 +280,21 @@ impl GocciaMcp {
         }
     }
 
-    /// Runs `work` on the call's sandbox. In the 2026-07-28 revision a
-    /// handle's call runs suspended-capable (`crate::suspended`): its
-    /// guest's escalation answers `input_required`, and a retry carrying
-    /// `requestState` delivers the answer instead of running anew.
+    /// Runs `work` on the call's sandbox (see [`Sandbox::run_shell_then`]
+    /// for a command line, which holds no thread here while it runs).
     async fn blocking(
         &self,
         call: Call,
         work: impl FnOnce(&Sandbox) -> CallToolResult + Send + 'static,
     ) -> Result<CallToolResponse, ErrorData> {
-        let span = call.span.clone();
-        let work = move |sandbox: &Sandbox| {
-            let _entered = span.enter();
-            work(sandbox)
-        };
+        self.dispatch(call, Work::Blocking(Box::new(work))).await
+    }
+
+    /// Runs `work` on the call's sandbox. In the 2026-07-28 revision a
+    /// handle's call runs suspended-capable (`crate::suspended`): its
+    /// guest's escalation answers `input_required`, and a retry carrying
+    /// `requestState` delivers the answer instead of running anew.
+    async fn dispatch(&self, call: Call, work: Work) -> Result<CallToolResponse, ErrorData> {
         if call.stateless
             && let Some(state) = &call.state
         {
@@ -330,6 +309,7 @@ impl GocciaMcp {
                 )
                 .await;
         }
+        let span = call.span.clone();
         match self.target(&call)? {
             // A call that may be suspended on a question runs on a thread
             // of its own, which waits for the answer while the tool call
@@ -337,17 +317,19 @@ impl GocciaMcp {
             Target::Handle(sandbox, link) if call.suspendable => {
                 self.shared
                     .calls
-                    .run(&link, call.caller, call.key, move || Ok(work(&sandbox)))
+                    .run(&link, call.caller, call.key, move || {
+                        Ok(work.run_blocking(&sandbox, &span))
+                    })
                     .await
             }
             // One that cannot be asked runs in place, its handle's calls
             // still one at a time; its guest's requests are `unavailable`.
             Target::Handle(sandbox, link) if call.stateless => {
                 let _turn = link.turn().await;
-                in_place(move || work(&sandbox)).await
+                work.answer(sandbox, span).await
             }
             Target::Handle(sandbox, _) | Target::Session(sandbox) => {
-                in_place(move || work(&sandbox)).await
+                work.answer(sandbox, span).await
             }
         }
     }
@@ -361,26 +343,9 @@ impl GocciaMcp {
         runs: impl FnOnce(&Sandbox, &CallOptions) -> Result<Run, goccia::RunError> + Send + 'static,
     ) -> Result<CallToolResponse, ErrorData> {
         self.blocking(call, move |sandbox| {
-            // The client's timeoutMs never outlasts the server's limit.
-            let options = match timeout_ms {
-                Some(ms) => CallOptions::new()
-                    .requested_timeout(Duration::from_millis(ms), Some(sandbox.limits().timeout)),
-                None => Ok(CallOptions::new()),
-            };
-            let options = match options {
-                Ok(options) => options,
-                Err(error) => return refused(error.spelled(goccia::Spelling::Json)),
-            };
-            match runs(sandbox, &options) {
-                Ok(run) => {
-                    let shown = render::run_text(&run);
-                    if render::is_refusal(&run) {
-                        refused(shown)
-                    } else {
-                        text(shown)
-                    }
-                }
-                Err(error) => refused(error.to_string()),
+            match crate::work::call_options(sandbox, timeout_ms) {
+                Ok(options) => crate::work::rendered(runs(sandbox, &options)),
+                Err(refusal) => refusal,
             }
         })
         .await
@@ -411,17 +376,13 @@ impl GocciaMcp {
             env,
             sandbox: _,
         } = args;
-        self.run(call, timeout_ms, move |sandbox, options| {
-            let mut options = options.clone();
-            if let Some(cwd) = &cwd {
-                options = options.cwd(cwd);
-            }
-            for (name, value) in env.iter().flatten() {
-                options = options.env(name, value);
-            }
-            sandbox.run_shell_with(&command, &options)
-        })
-        .await
+        let line = ShellLine {
+            command,
+            timeout_ms,
+            cwd,
+            env,
+        };
+        self.dispatch(call, Work::Shell(line)).await
     }
 
     #[tool(
