@@ -1,7 +1,8 @@
 //! Commands agents reach for (issue 19 item 5), against the real tools on
 //! the machine: Debian's `yq` (jq over YAML), `xxd`, `hexdump`, `od`,
 //! `envsubst`, `fmt`, `sqlite3`, `zip`/`unzip`, `nproc`, `nohup`; and
-//! (issue 49, item 5) Debian's Perl `rename` (File::Rename).
+//! (issue 49, item 5) Debian's Perl `rename` (File::Rename); (item 4)
+//! `file` naming formats by their magic and headers.
 
 pub const CASES: &[&str] = &[
     // yq: YAML in; JSON out, or YAML with -y.
@@ -24,6 +25,12 @@ yq . c.yaml; yq -r '.deps[].name' c.yaml; yq -c '.tags' c.yaml; yq -y . c.yaml; 
     r#"printf 'k: "it'"'"'s"\nq: "x: y"\nn: "0x10"\ns: " lead"\nu: "ünï"\nl: [1, [2, 3]]\n' > q.yaml; yq -y . q.yaml; yq -y '.l[1]' q.yaml"#,
     r#"printf 'a: 1\nb: [x]\n' | yq -y '.c = {"d": "e f", "g": [true, false]}'; printf 'a: 1\n' | yq --arg v hi -y '.b = $v'; printf 'x: 1\n' | yq -e .y; echo "st $?""#,
     r#"printf 'long: "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq rrrr"\n' | yq -y .; printf '[1.5, 100, -3, 0.25]\n' | yq -y ."#,
+    // file: formats by their magic and header fields, text by encoding,
+    // terminators and `#!` line; names padded so the kinds line up.
+    r#"printf '\211PNG\r\n\032\n\0\0\0\rIHDR\0\0\0\020\0\0\0\040\010\006\0\0\0' > a.png; printf '\211PNG\r\n\032\n\0\0\0\rIHDR\0\0\001\0\0\0\0\003\020\000\0\0\001' > g.png; printf 'GIF89a\020\0\040\0\200\0\0' > b.gif; printf '\377\330\377\340\0\020JFIF\0\001\001\0\0\001\0\001\0\0\377\300\0\021\010\0\040\0\020\003' > c.jpg; printf 'hi\n' | gzip -n > d.gz; printf 'hi\n' | gzip -9 > d9.gz; printf '%%PDF-1.7\n' > e.pdf; printf 'ID3\003\0\0\0\0\0\0' > f.mp3; printf 'BZh91AY' > g.bz2; printf '\375\067zXZ\0\0\001' > h.xz; printf 'hello\n' > t.txt; zip -q -0 i.zip t.txt; zip -q j.zip README.md; tar cf k.tar t.txt; : > empty; mkdir folder; file a.png g.png b.gif c.jpg d.gz d9.gz e.pdf f.mp3 g.bz2 h.xz i.zip j.zip k.tar t.txt empty folder nothere; echo "st $?"; file -b a.png; file -N t.txt empty; printf 'x' | file -; file -z; echo "st $?"; file; echo "st $?""#,
+    r#"printf 'some text\n' > n.txt; touch -d '2026-03-04 05:06:07' n.txt; gzip -k n.txt; gzip -9 -c n.txt > n9.gz; gzip --fast -c n.txt > n1.gz; gzip -n -c n.txt > nn.gz; file n.txt.gz n9.gz n1.gz nn.gz; gzip -dc n9.gz; gzip -z n.txt; echo "st $?"; gzip --bogus n.txt; echo "st $?"; printf 'x' > one; printf '\001\002' > two; file one two"#,
+    r#"printf '\177ELF\002\001\001\0\0\0\0\0\0\0\0\0\002\0\076\0\001\0\0\0\0\0\0\0\0\0\0\0\100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\100\0\070\0\001\0\100\0\0\0\0\0\003\0\0\0\004\0\0\0\170\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\015\0\0\0\0\0\0\0\015\0\0\0\0\0\0\0\001\0\0\0\0\0\0\0/lib/ld-x.so\0' > exe; printf '\177ELF\002\001\001\003\0\0\0\0\0\0\0\0\003\0\267\0\001\0\0\0' > lib.so; printf '\177ELF\001\002\001\0\0\0\0\0\0\0\0\0\0\001\0\010\0\0\0\001' > obj.o; file exe lib.so obj.o"#,
+    r#"for l in '#!/bin/sh' '#!/bin/bash' '#!/usr/bin/env bash' '#!/usr/bin/env python3' '#!/usr/bin/python3.11' '#!/usr/bin/env node' '#!/usr/bin/perl -w' '#!/usr/bin/env ruby' '#!/bin/zsh' '#!/bin/ksh' '#!/usr/bin/env ksh' '#!/usr/bin/env tclsh' '#!/usr/bin/tclsh' '#!/usr/bin/make -f' '#!/usr/bin/env -S deno run' '#! /bin/sh'; do printf '%s\necho\n' "$l" > s; file -b s; done; printf '#!/bin/sh\r\necho\r\n' > w; printf 'a\rb\r' > cr; printf 'a\r\nb\n' > mix; printf 'abc' > noeol; printf 'caf\351\n' > latin; printf 'caf\351 \200\n' > nonisa; printf '\357\273\277bom\n' > bom; printf 'h\303\251\n' > utf; printf 'a\033[1mb\n' > esc; printf 'a\001b\n' > ctl; printf '<!DOCTYPE html>\n<p>x\n' > p.html; printf '<?xml version="1.0"?>\n<a/>\n' > x.xml; printf '{"a": [1, 2]}\n' > o.json; printf '{"a": 1\n' > bad.json; seq -s ' ' 400 > long; file w cr mix noeol latin nonisa bom utf esc ctl p.html x.xml o.json bad.json long"#,
     // od: types side by side, duplicate blocks, partial blocks, floats.
     r#"printf 'hello world, this is a test of od\000\001\377\303\251' > t.bin; od -c t.bin; od -t x1z t.bin; od -c -t x2 t.bin; od -a t.bin; od -t f4 t.bin; od -t f8 -t x8 t.bin"#,
     r#"printf 'hello world, this is a test\000\001\377' > t.bin; printf abc | od -t x1 -t o2 -t d4; printf abcdefgh | od -w5 -c; od -A x -t x4 -w8 t.bin; od -s -i -l t.bin; od -b -d -f t.bin; od -j 0x10 -N 010 -c t.bin; od -t x2 --endian=big t.bin"#,

@@ -1,6 +1,6 @@
 //! `gzip`, `gunzip` and `zcat`.
 
-use super::{gunzip_bytes, gzip_bytes, write_output};
+use super::{GzipHeader, gunzip_bytes, gzip_bytes, write_output};
 use goccia_interp::input::open_quiet;
 use goccia_interp::interp::{ExecResult, ShellView};
 
@@ -35,11 +35,22 @@ fn compress_command(
             ("force", 'f', false),
             ("quiet", 'q', false),
             ("verbose", 'v', false),
+            ("fast", '1', false),
+            ("best", '9', false),
+            ("no-name", 'n', false),
+            ("name", 'N', false),
         ],
-    ) {
+    )
+    .and_then(|parsed| crate::args::check_flags(&parsed, "cdkfqv123456789nN").map(|()| parsed))
+    {
         Ok(parsed) => parsed,
         Err(message) => return Ok(shell.fail_command(name, &message, 1)),
     };
+    // The last level given wins; -n keeps the name and time out.
+    let level = parsed
+        .last_of(&['1', '2', '3', '4', '5', '6', '7', '8', '9'])
+        .and_then(|digit| digit.to_digit(10));
+    let keep_name = parsed.last_of(&['n', 'N']) != Some('n');
     decompress |= parsed.has('d');
     let to_stdout = parsed.has('c') || parsed.operands.is_empty();
     let operands = if parsed.operands.is_empty() {
@@ -73,7 +84,15 @@ fn compress_command(
                 }
             }
         } else {
-            gzip_bytes(&data)
+            let mut header = GzipHeader {
+                level,
+                ..GzipHeader::default()
+            };
+            if keep_name && operand != "-" {
+                header.name = operand.rsplit('/').next().map(str::to_string);
+                header.mtime = mtime_of(shell, operand);
+            }
+            gzip_bytes(&data, &header)
         };
         let ratio = if decompress {
             ratio(converted.len(), payload_len(&data))
@@ -154,6 +173,18 @@ fn compress_command(
         }
     }
     Ok(status)
+}
+
+/// The modification time of the file at `operand`, in whole seconds (0
+/// when there is none to read).
+fn mtime_of(shell: &ShellView, operand: &str) -> u32 {
+    let Ok(path) = shell.cwd().resolve(operand) else {
+        return 0;
+    };
+    let vfs = shell.context().vfs.lock();
+    vfs.lookup(&path).map_or(0, |node| {
+        (node.meta().mtime_ns.max(0) / 1_000_000_000) as u32
+    })
 }
 
 /// GNU gzip's `-v` ratio: the share of the plain size the compression

@@ -20,7 +20,6 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::read::MultiGzDecoder;
-use flate2::write::GzEncoder;
 use goccia_vfs::VfsPath;
 
 use goccia_interp::input::open_source;
@@ -175,8 +174,29 @@ pub(super) fn write_output(
     }
 }
 
-pub(super) fn gzip_bytes(data: &[u8]) -> Vec<u8> {
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+/// What a gzip member's header says besides its data: the original
+/// file's name and time (none for standard input, or with `-n`) and the
+/// level, which the header records as "max compression" (9) or "max
+/// speed" (1). The system is always Unix, as GNU gzip writes it.
+#[derive(Default)]
+pub(super) struct GzipHeader {
+    pub name: Option<String>,
+    pub mtime: u32,
+    pub level: Option<u32>,
+}
+
+pub(super) fn gzip_bytes(data: &[u8], header: &GzipHeader) -> Vec<u8> {
+    const UNIX: u8 = 3;
+    let mut builder = flate2::GzBuilder::new()
+        .operating_system(UNIX)
+        .mtime(header.mtime);
+    if let Some(name) = &header.name {
+        builder = builder.filename(name.as_bytes());
+    }
+    let level = header
+        .level
+        .map_or(Compression::default(), Compression::new);
+    let mut encoder = builder.write(Vec::new(), level);
     // Writing to a Vec cannot fail.
     let _ = encoder.write_all(data);
     encoder.finish().unwrap_or_default()

@@ -298,7 +298,7 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         None => archive,
     };
     let archive = if options.gzip {
-        gzip_bytes(&archive)
+        gzip_bytes(&archive, &Default::default())
     } else {
         archive
     };

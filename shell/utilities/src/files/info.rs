@@ -590,25 +590,85 @@ pub fn chown(shell: &mut ShellView, args: &[String]) -> ExecResult {
     Ok(status)
 }
 
+/// `file`: each operand's kind (docs/shell.md): its name padded so that
+/// the descriptions line up, as `file` pads them (`-N` not), or the
+/// description alone (`-b`). A link is described as one unless `-L`.
 pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let mut out = String::new();
-    let follow = args[1..].iter().any(|a| a == "-L" || a == "--dereference");
-    for operand in args[1..].iter().filter(|a| !a.starts_with('-')) {
-        let node = resolve(shell, operand).ok().and_then(|p| {
-            let vfs = shell.context().vfs.lock();
-            if follow {
-                vfs.lookup(&p).ok()
-            } else {
-                vfs.lookup_link(&p).ok()
+    let mut brief = false;
+    let mut follow = false;
+    let mut pad = true;
+    let mut operands = Vec::new();
+    let mut options_end = false;
+    for arg in &args[1..] {
+        if options_end || arg == "-" || !arg.starts_with('-') {
+            operands.push(arg.as_str());
+            continue;
+        }
+        match arg.as_str() {
+            "--" => options_end = true,
+            "--brief" => brief = true,
+            "--dereference" => follow = true,
+            "--no-dereference" => follow = false,
+            "--no-pad" => pad = false,
+            long if long.starts_with("--") => {
+                return usage(shell, "file", &format!("unrecognized option '{long}'"), 1);
             }
-        });
-        let kind = match node {
-            None => format!("cannot open `{operand}' (No such file or directory)"),
-            Some(Node::Dir(_)) => "directory".to_string(),
-            Some(Node::File(file)) => describe_content(file.data()),
-            Some(Node::Link(link)) => format!("symbolic link to {}", link.target()),
+            flags => {
+                for flag in flags[1..].chars() {
+                    match flag {
+                        'b' => brief = true,
+                        'L' => follow = true,
+                        'h' => follow = false,
+                        'N' => pad = false,
+                        other => {
+                            return usage(
+                                shell,
+                                "file",
+                                &format!("invalid option -- '{other}'"),
+                                1,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if operands.is_empty() {
+        return usage(shell, "file", "missing operand", 1);
+    }
+    fn shown(operand: &str) -> &str {
+        if operand == "-" {
+            "/dev/stdin"
+        } else {
+            operand
+        }
+    }
+    let width = operands
+        .iter()
+        .map(|operand| shown(operand).chars().count() + 1)
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for operand in &operands {
+        let kind = if *operand == "-" {
+            match goccia_interp::input::Source::stdin(shell).read_all() {
+                Ok(data) => super::magic::describe(&data),
+                Err(error) => return shell.io_status("file", error),
+            }
+        } else {
+            describe_operand(shell, operand, follow)
         };
-        out.push_str(&format!("{operand}: {kind}\n"));
+        if !brief {
+            let name = format!("{}:", shown(operand));
+            out.push_str(&if pad {
+                goccia_interp::pad::right_pad(&name, width, ' ')
+            } else {
+                name
+            });
+            out.push(' ');
+        }
+        out.push_str(&kind);
+        out.push('\n');
     }
     if let Err(error) = shell.write_stdout(&goccia_interp::raw::encode(&out)) {
         return shell.io_status("file", error);
@@ -616,48 +676,20 @@ pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
     Ok(0)
 }
 
-fn describe_content(data: &[u8]) -> String {
-    if data.is_empty() {
-        return "empty".to_string();
-    }
-    if data.starts_with(b"#!") {
-        let line = data.split(|b| *b == b'\n').next().unwrap_or(b"");
-        let line = String::from_utf8_lossy(line);
-        let interpreter = line[2..].trim().to_string();
-        let program = interpreter
-            .rsplit('/')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next()
-            .unwrap_or("");
-        let program = if program == "env" {
-            interpreter
-                .split_whitespace()
-                .nth(1)
-                .unwrap_or("")
-                .to_string()
+/// What `file` says of the node at `operand`.
+fn describe_operand(shell: &mut ShellView, operand: &str, follow: bool) -> String {
+    let node = resolve(shell, operand).ok().and_then(|path| {
+        let vfs = shell.context().vfs.lock();
+        if follow {
+            vfs.lookup(&path).ok()
         } else {
-            program.to_string()
-        };
-        return match program.as_str() {
-            "bash" => "Bourne-Again shell script, ASCII text executable".to_string(),
-            "sh" => "POSIX shell script, ASCII text executable".to_string(),
-            other => format!("a {other} script, ASCII text executable"),
-        };
-    }
-    if data.starts_with(b"\x89PNG") {
-        return "PNG image data".to_string();
-    }
-    if data.starts_with(b"\x1f\x8b") {
-        return "gzip compressed data".to_string();
-    }
-    if data.contains(&0) || std::str::from_utf8(data).is_err() {
-        return "data".to_string();
-    }
-    if data.is_ascii() {
-        "ASCII text".to_string()
-    } else {
-        "Unicode text, UTF-8 text".to_string()
+            vfs.lookup_link(&path).ok()
+        }
+    });
+    match node {
+        None => format!("cannot open `{operand}' (No such file or directory)"),
+        Some(Node::Dir(_)) => "directory".to_string(),
+        Some(Node::File(file)) => super::magic::describe(file.data()),
+        Some(Node::Link(link)) => format!("symbolic link to {}", link.target()),
     }
 }

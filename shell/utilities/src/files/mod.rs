@@ -3,6 +3,7 @@
 pub mod copy;
 pub mod info;
 pub mod list;
+pub mod magic;
 pub mod make;
 pub mod names;
 pub mod remove;
