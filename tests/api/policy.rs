@@ -11,20 +11,21 @@ use parking_lot::Mutex;
 
 const READ_ONLY: &str = "[sandbox: file access denied under read-only mode]";
 
-/// A tar of `/d` and a gzip file, made in a full-mode sandbox to seed the
-/// read-only one with.
-fn archives() -> (Vec<u8>, Vec<u8>) {
+/// A tar of `/d`, a gzip file and a bzip2 file, made in a full-mode
+/// sandbox to seed the read-only one with.
+fn archives() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     let maker = Sandbox::builder()
         .file("/d/a.txt", "hello\n")
         .build()
         .unwrap();
     let run = maker
-        .run_shell("tar -cf /arc.tar -C /d . && echo zip > /z && gzip /z")
+        .run_shell("tar -cf /arc.tar -C /d . && echo zip > /z && gzip -k /z && bzip2 /z")
         .unwrap();
     assert_eq!(run.exit_code, 0, "{}", run.stderr_text());
     (
         maker.read("/arc.tar").unwrap().to_vec(),
         maker.read("/z.gz").unwrap().to_vec(),
+        maker.read("/z.bz2").unwrap().to_vec(),
     )
 }
 
@@ -40,11 +41,12 @@ fn zip_archive() -> Vec<u8> {
 }
 
 fn seeded(builder: SandboxBuilder) -> Sandbox {
-    let (tar, gz) = archives();
+    let (tar, gz, bz) = archives();
     builder
         .file("/d/a.txt", "hello\nhello\nworld\n")
         .file("/d/sub/b.txt", "b\n")
         .file("/d/g.gz", gz)
+        .file("/d/g.bz2", bz)
         .file("/arc.tar", tar)
         .file("/arc.zip", zip_archive())
         .file(
@@ -81,6 +83,8 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("tar", "tar -xf /arc.tar -C /d", "a.txt"),
     ("gzip", "gzip /d/a.txt", "/d/a.txt.gz"),
     ("gunzip", "gunzip /d/g.gz", "/d/g"),
+    ("bzip2", "bzip2 /d/a.txt", "/d/a.txt.bz2"),
+    ("bunzip2", "bunzip2 /d/g.bz2", "/d/g"),
     ("patch", "patch -p0 -i /p.diff", "/d/a.txt"),
     ("sort", "sort -o /d/s.txt /d/a.txt", "/d/s.txt"),
     ("uniq", "uniq /d/a.txt /d/u.txt", "/d/u.txt"),
@@ -193,6 +197,7 @@ const NON_WRITERS: &[&str] = &[
     "fgrep",
     "rg",
     "zcat",
+    "bzcat",
     "bc",
     "jq",
     "yq",

@@ -5,12 +5,14 @@
 //! out with `..`; an extraction is one change to the VFS, refused whole
 //! if the write policy or the quota refuses any of it.
 
+mod bzip2;
 mod gzip;
 mod tar;
 mod tar_members;
 mod unzip;
 mod zip;
 
+pub use bzip2::{bunzip2, bzcat, bzip2};
 pub use gzip::{gunzip, gzip, zcat};
 pub use tar::tar;
 pub use unzip::unzip;
@@ -200,6 +202,63 @@ pub(super) fn gzip_bytes(data: &[u8], header: &GzipHeader) -> Vec<u8> {
     // Writing to a Vec cannot fail.
     let _ = encoder.write_all(data);
     encoder.finish().unwrap_or_default()
+}
+
+/// `data` compressed by bzip2 with blocks of `level` × 100k (1–9), as
+/// `bzip2 -LEVEL` writes it.
+pub(super) fn bzip2_bytes(data: &[u8], level: u32) -> Vec<u8> {
+    let mut encoder =
+        ::bzip2::write::BzEncoder::new(Vec::new(), ::bzip2::Compression::new(level.clamp(1, 9)));
+    // Writing to a Vec cannot fail.
+    let _ = encoder.write_all(data);
+    encoder.finish().unwrap_or_default()
+}
+
+/// Decompresses every bzip2 stream of `data` (as `bunzip2` does), refusing
+/// output past `limit`.
+pub(super) fn bunzip2_bytes(data: &[u8], limit: usize) -> std::io::Result<Vec<u8>> {
+    if !data.starts_with(b"BZh") {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a bzip2 file",
+        ));
+    }
+    goccia_interp::io::read_to_end_capped(&mut ::bzip2::read::MultiBzDecoder::new(data), limit)
+}
+
+/// The compressor `tar` filters an archive through (`-z`, `-j`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Filter {
+    Gzip,
+    Bzip2,
+}
+
+impl Filter {
+    /// The filter whose magic `data` starts with, if any (what GNU tar
+    /// recognises when reading without `-z` or `-j`).
+    pub(super) fn of(data: &[u8]) -> Option<Filter> {
+        if data.starts_with(&[0x1f, 0x8b]) {
+            Some(Filter::Gzip)
+        } else if data.starts_with(b"BZh") {
+            Some(Filter::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn compress(self, data: &[u8]) -> Vec<u8> {
+        match self {
+            Filter::Gzip => gzip_bytes(data, &GzipHeader::default()),
+            Filter::Bzip2 => bzip2_bytes(data, 9),
+        }
+    }
+
+    pub(super) fn decompress(self, data: &[u8], limit: usize) -> std::io::Result<Vec<u8>> {
+        match self {
+            Filter::Gzip => gunzip_bytes(data, limit),
+            Filter::Bzip2 => bunzip2_bytes(data, limit),
+        }
+    }
 }
 
 /// Decompresses, refusing output past `limit` (a small archive can expand

@@ -1,13 +1,14 @@
 //! `tar`: create, append (`-r`), update (`-u`), extract and list (gzip
-//! with `-z`), as GNU tar names members, lists them and reports errors.
+//! with `-z`, bzip2 with `-j`), as GNU tar names members, lists them and
+//! reports errors.
 
 use std::io::Read;
 
 use goccia_vfs::{Node, VfsPath};
 
 use super::{
-    Extracted, Member, Refused, climbs, extract, gunzip_bytes, gzip_bytes, leading_prefix,
-    member_path, read_input, write_output,
+    Extracted, Filter, Member, Refused, climbs, extract, leading_prefix, member_path, read_input,
+    write_output,
 };
 use goccia_interp::interp::{ExecResult, ShellView};
 
@@ -16,7 +17,8 @@ use goccia_interp::interp::{ExecResult, ShellView};
 struct TarOptions {
     mode: Option<char>,
     file: Option<String>,
-    gzip: bool,
+    /// `-z`, `-j`: the compressor the archive goes through.
+    filter: Option<Filter>,
     verbose: bool,
     to_stdout: bool,
     directory: Option<String>,
@@ -53,7 +55,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
     // Old style: `tar czf out.tar.gz files`.
     if let Some(first) = rest.first()
         && !first.starts_with('-')
-        && first.chars().all(|c| "cxtruzvfOCkT".contains(c))
+        && first.chars().all(|c| "cxtruzjvfOCkT".contains(c))
     {
         rest[0] = format!("-{first}");
     }
@@ -88,7 +90,8 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                 "recursion" => options.no_recursion = false,
                 "owner" => options.owner = Some(attached.map_or_else(|| value("owner"), Ok)?),
                 "group" => options.group = Some(attached.map_or_else(|| value("group"), Ok)?),
-                "gzip" | "gunzip" => options.gzip = true,
+                "gzip" | "gunzip" | "ungzip" => options.filter = Some(Filter::Gzip),
+                "bzip2" => options.filter = Some(Filter::Bzip2),
                 "verbose" => options.verbose = true,
                 "to-stdout" => options.to_stdout = true,
                 "file" => options.file = Some(attached.map_or_else(|| value("f"), Ok)?),
@@ -119,7 +122,8 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                         }
                         options.mode = Some(*flag);
                     }
-                    'z' => options.gzip = true,
+                    'z' => options.filter = Some(Filter::Gzip),
+                    'j' => options.filter = Some(Filter::Bzip2),
                     'v' => options.verbose = true,
                     'O' => options.to_stdout = true,
                     'k' => {}
@@ -207,7 +211,8 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
     let existing = if mode == 'c' {
         None
     } else {
-        match super::tar_members::existing(shell, options.file.as_deref(), options.gzip) {
+        match super::tar_members::existing(shell, options.file.as_deref(), options.filter.is_some())
+        {
             Ok(existing) => Some(existing),
             Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
         }
@@ -297,10 +302,9 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         Some(existing) => [existing.members, archive].concat(),
         None => archive,
     };
-    let archive = if options.gzip {
-        gzip_bytes(&archive, &Default::default())
-    } else {
-        archive
+    let archive = match options.filter {
+        Some(filter) => filter.compress(&archive),
+        None => archive,
     };
     if options.verbose {
         // With the archive on stdout, the listing goes to stderr.
@@ -400,8 +404,8 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
         Ok(bytes) => bytes,
         Err(status) => return Ok(status),
     };
-    let archive = if options.gzip || archive.starts_with(&[0x1f, 0x8b]) {
-        match gunzip_bytes(&archive, shell.context().limits.max_buffered_input) {
+    let archive = if let Some(filter) = options.filter.or(Filter::of(&archive)) {
+        match filter.decompress(&archive, shell.context().limits.max_buffered_input) {
             Ok(bytes) => bytes,
             Err(error) => {
                 return Ok(shell.fail_command(

@@ -18,7 +18,7 @@ pub(super) struct Existing {
 pub(super) fn existing(
     shell: &mut ShellView,
     file: Option<&str>,
-    gzip: bool,
+    compressed: bool,
 ) -> Result<Existing, String> {
     let empty = Existing {
         members: Vec::new(),
@@ -29,7 +29,7 @@ pub(super) fn existing(
                     Try 'tar --help' or 'tar --usage' for more information."
             .to_string());
     };
-    if gzip {
+    if compressed {
         return Err("Cannot update compressed archives\n\
                     Try 'tar --help' or 'tar --usage' for more information."
             .to_string());
@@ -42,7 +42,7 @@ pub(super) fn existing(
         Err(error) if error.errno == goccia_vfs::Errno::NoEnt => return Ok(empty),
         Err(error) => return Err(format!("{file}: Cannot open: {}", error.reason())),
     };
-    if bytes.starts_with(&[0x1f, 0x8b]) {
+    if super::Filter::of(&bytes).is_some() {
         return Err(
             "Cannot update compressed archives\ntar: Error is not recoverable: exiting now"
                 .to_string(),
