@@ -92,6 +92,40 @@ fn a_decompression_bomb_stops_at_the_buffer_limit() {
 }
 
 #[test]
+fn gunzip_and_bunzip2_name_the_buffer_limit_a_bomb_passes() {
+    let vfs = run::fresh_vfs();
+    let made = run::run_on(
+        vfs.clone(),
+        "head -c 8000000 /dev/zero > /z && gzip -k /z && bzip2 /z && ls /",
+        Duration::from_secs(10),
+    );
+    assert_eq!(made.stdout, "tmp\nz.bz2\nz.gz\n", "{}", made.stderr);
+    let limits = Limits {
+        max_buffered_input: 1 << 20,
+        ..Limits::default()
+    };
+    let ran = run::run_limited(
+        vfs,
+        "gunzip -k /z.gz; echo \"gunzip $?\"; zcat /z.gz > /dev/null; echo \"zcat $?\"; \
+         bunzip2 -k /z.bz2; echo \"bunzip2 $?\"; bzcat /z.bz2 > /dev/null; echo \"bzcat $?\"; ls /",
+        Duration::from_secs(10),
+        limits,
+    );
+    assert_eq!(
+        ran.stdout,
+        "gunzip 1\nzcat 1\nbunzip2 1\nbzcat 1\ntmp\nz.bz2\nz.gz\n"
+    );
+    for line in [
+        "gunzip: /z.gz: input larger than 1048576 bytes",
+        "zcat: /z.gz: input larger than 1048576 bytes",
+        "bunzip2: /z.bz2: input larger than 1048576 bytes",
+        "bzcat: /z.bz2: input larger than 1048576 bytes",
+    ] {
+        assert!(ran.stderr.contains(line), "{line} in {}", ran.stderr);
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let ran = run::run(
         "tar; echo $?; tar -cf /x.tar; echo $?; tar -cf /x.tar /missing; echo $?; tar -xf /missing.tar; echo $?",

@@ -139,15 +139,18 @@ fn shown(operand: &str) -> &str {
     if operand == "-" { "(stdin)" } else { operand }
 }
 
+/// The suffixes bzip2 knows, and what each becomes when decompressed.
+const SUFFIXES: [(&str, &str); 4] = [
+    (".bz2", ""),
+    (".bz", ""),
+    (".tbz2", ".tar"),
+    (".tbz", ".tar"),
+];
+
 /// The file a compressed name decompresses to, and whether bzip2 had to
 /// guess (`NAME.out`).
 fn decompressed_name(operand: &str) -> (String, bool) {
-    for (suffix, replacement) in [
-        (".bz2", ""),
-        (".bz", ""),
-        (".tbz2", ".tar"),
-        (".tbz", ".tar"),
-    ] {
+    for (suffix, replacement) in SUFFIXES {
         if let Some(stem) = operand.strip_suffix(suffix)
             && !stem.is_empty()
             && !stem.ends_with('/')
@@ -186,7 +189,7 @@ fn one(
         }
     }
     if options.action == Action::Compress && !to_stdout {
-        for suffix in [".bz2", ".bz", ".tbz2", ".tbz"] {
+        for (suffix, _) in SUFFIXES {
             if operand.ends_with(suffix) {
                 return Ok(complain(
                     shell,
@@ -215,19 +218,12 @@ fn one(
         Action::Compress => bzip2_bytes(&data, options.level),
         Action::Decompress | Action::Test => match bunzip2_bytes(&data, limit) {
             Ok(plain) => plain,
-            Err(_) if options.action == Action::Test => {
-                return Ok(complain(
-                    shell,
-                    format!("{}: data integrity (CRC) error in data", shown(operand)),
-                    2,
-                ));
-            }
-            Err(_) => {
-                return Ok(complain(
-                    shell,
-                    format!("{} is not a bzip2 file.", shown(operand)),
-                    2,
-                ));
+            Err(error) => {
+                let failure = undecompressable(&data, &error, shown(operand), options.action);
+                if failure.after_blank_line {
+                    shell.write_stderr(b"\n");
+                }
+                return Ok(complain(shell, failure.message, failure.status));
             }
         },
     };
@@ -283,6 +279,51 @@ fn one(
         let _ = shell.context().vfs.lock().remove_file(&path);
     }
     Ok(0)
+}
+
+/// What bzip2 says of data it could not decompress (or test).
+struct Failure {
+    message: String,
+    status: i32,
+    /// bzip2 sets a corrupt stream's message apart with a blank line.
+    after_blank_line: bool,
+}
+
+/// Why `data` could not be decompressed (or tested): not bzip2 at all,
+/// cut short, or failing its checks (status 2, as bzip2 exits for corrupt
+/// data); past the shell's buffered-input limit, that limit (1).
+fn undecompressable(data: &[u8], error: &std::io::Error, shown: &str, action: Action) -> Failure {
+    let testing = action == Action::Test;
+    if error.kind() == std::io::ErrorKind::OutOfMemory {
+        return Failure {
+            message: format!("{shown}: {error}"),
+            status: 1,
+            after_blank_line: false,
+        };
+    }
+    let magic = data.starts_with(b"BZh");
+    let message = if !magic {
+        if testing {
+            format!("{shown}: bad magic number (file not created by bzip2)")
+        } else {
+            format!("{shown} is not a bzip2 file.")
+        }
+    } else if error.kind() == std::io::ErrorKind::UnexpectedEof {
+        if testing {
+            format!("{shown}: file ends unexpectedly")
+        } else {
+            "Compressed file ends unexpectedly;\n\tperhaps it is corrupted?".to_string()
+        }
+    } else if testing {
+        format!("{shown}: data integrity (CRC) error in data")
+    } else {
+        "Data integrity error when decompressing.".to_string()
+    };
+    Failure {
+        message,
+        status: 2,
+        after_blank_line: magic && !testing,
+    }
 }
 
 /// bzip2's `-v` report of a compression: the ratio, bits per byte, the

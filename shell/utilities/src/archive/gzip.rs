@@ -78,8 +78,15 @@ fn compress_command(
         let converted = if decompress {
             match gunzip_bytes(&data, limit) {
                 Ok(bytes) => bytes,
-                Err(_) => {
-                    status = shell.fail_command(name, &format!("{operand}: not in gzip format"), 1);
+                Err(error) => {
+                    // Past the buffered-input limit is that limit, not a
+                    // file that is not gzip.
+                    let reason = if error.kind() == std::io::ErrorKind::OutOfMemory {
+                        error.to_string()
+                    } else {
+                        "not in gzip format".to_string()
+                    };
+                    status = shell.fail_command(name, &format!("{operand}: {reason}"), 1);
                     continue;
                 }
             }
