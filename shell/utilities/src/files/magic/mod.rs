@@ -345,9 +345,18 @@ fn text_details(data: &[u8]) -> String {
     out
 }
 
+/// How much of a file `file` reads to call it text, and to describe its
+/// lines: what lies past it is not looked at (GNU's window, which also
+/// bounds the work for a large file).
+const TEXT_WINDOW: usize = 64 << 10;
+
+/// How much of a file is parsed to call it JSON (file's read limit).
+const JSON_WINDOW: usize = 7 << 20;
+
 /// Text: a script by its `#!` line, a document by its start, JSON, or
 /// plain text; `data` when it is not text.
-fn text(data: &[u8]) -> String {
+fn text(whole: &[u8]) -> String {
+    let data = &whole[..whole.len().min(TEXT_WINDOW)];
     let Some(encoding) = encoding(data) else {
         return "data".to_string();
     };
@@ -367,7 +376,8 @@ fn text(data: &[u8]) -> String {
         return format!("XML {version} document, {encoding}{details}");
     }
     if matches!(start.as_bytes().first(), Some(b'{' | b'['))
-        && serde_json::from_slice::<serde_json::Value>(data).is_ok()
+        && serde_json::from_slice::<serde_json::Value>(&whole[..whole.len().min(JSON_WINDOW)])
+            .is_ok()
     {
         return "JSON text data".to_string();
     }
