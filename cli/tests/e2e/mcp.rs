@@ -764,6 +764,35 @@ fn a_calls_timeout_cannot_outlast_the_servers() {
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
 
+/// A deadline of nothing is refused, naming the argument, whether the
+/// call is posted to the shell session (`shell`) or runs in place
+/// (`run_script`); nothing runs.
+#[test]
+fn a_zero_timeout_is_refused_naming_timeout_ms() {
+    let report = drive(
+        Sdk::Python,
+        stdio(
+            &[],
+            json!([
+                ["shell", {"command": "echo ran > /r", "timeoutMs": 0}],
+                ["run_script", {"code": "console.log('ran')", "timeoutMs": 0}],
+                ["shell", {"command": "cat /r 2>&1; echo ok"}],
+            ]),
+        ),
+    );
+    for call in [0, 1] {
+        assert!(is_error(&report, call), "{report}");
+        let text = call_text(&report, call);
+        assert!(
+            text.contains("timeoutMs") && text.contains("at least 1 ms"),
+            "{text}"
+        );
+    }
+    let after = call_text(&report, 2);
+    assert!(after.contains("No such file or directory"), "{after}");
+    assert!(after.contains("ok"), "{after}");
+}
+
 /// One shape per value: `restore` takes the snapshot id as the number
 /// `snapshot` gave (as the server's API does), or as its text.
 #[test]
