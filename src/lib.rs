@@ -5,6 +5,7 @@ pub mod background;
 mod builder;
 mod call;
 mod child;
+pub mod deep_stack;
 mod envelope;
 mod error;
 mod escalation;

@@ -5,6 +5,7 @@
 //! scripts must not overflow the caller's thread); every call is a message
 //! to that thread.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
@@ -49,10 +50,63 @@ pub struct ShellSession {
 /// [`Backend`]: crate::isolation::Backend
 pub(crate) enum SessionBackend {
     /// On a thread of this process, reached by jobs.
-    Local(mpsc::Sender<Job>),
+    Local(LocalSession),
     /// In the worker of a process-isolated sandbox (boxed: it is large,
     /// and most sessions are local).
     Worker(Box<crate::isolation::remote::RemoteSession>),
+}
+
+/// A session on a thread of this process: the queue its thread takes
+/// jobs from, and its state, which a caller on a deep-stack thread
+/// ([`crate::deep_stack`]) borrows to run a job in place while the
+/// session's thread is idle. Handing a job over wakes that thread, and on
+/// a virtual machine the wake-up (and the one back) costs more than a
+/// short command (bench/README.md, issue 46).
+#[derive(Clone)]
+pub(crate) struct LocalSession {
+    jobs: mpsc::Sender<Job>,
+    resident: Arc<Resident>,
+}
+
+/// What the session's thread and in-place callers share.
+struct Resident {
+    state: parking_lot::Mutex<SessionState>,
+    /// Jobs handed to the thread, and jobs it finished (under the lock):
+    /// equal when none waits or runs there, so a job run in place is not
+    /// run before one handed over earlier.
+    handed: AtomicU64,
+    finished: AtomicU64,
+    /// Set when a job run in place panicked: the state may be half
+    /// changed, so the session is over, as when its thread dies.
+    broken: AtomicBool,
+}
+
+/// The session's thread is gone (or its state broke): the job was dropped,
+/// and answered as a panic if it carried an answer.
+pub(crate) struct Gone;
+
+impl LocalSession {
+    /// Runs `job` in place when this is a deep-stack thread and the session
+    /// is idle, else hands it to the session's thread.
+    pub(crate) fn post(&self, job: Job) -> Result<(), Gone> {
+        let resident = &self.resident;
+        if resident.broken.load(Ordering::SeqCst) {
+            return Err(Gone);
+        }
+        if crate::deep_stack::is_current()
+            && let Some(mut state) = resident.state.try_lock()
+            && resident.handed.load(Ordering::SeqCst) == resident.finished.load(Ordering::SeqCst)
+        {
+            // A panic unwinds through the job, whose answer says so.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut state)));
+            if ran.is_err() {
+                resident.broken.store(true, Ordering::SeqCst);
+            }
+            return Ok(());
+        }
+        resident.handed.fetch_add(1, Ordering::SeqCst);
+        self.jobs.send(job).map_err(|_| Gone)
+    }
 }
 
 /// How long a caller waits on the CPU for its job's answer before it
@@ -199,7 +253,7 @@ impl Sandbox {
         if let Some(cwd) = &engine.cwd {
             shell.set_cwd(cwd.clone());
         }
-        let mut state = SessionState {
+        let state = SessionState {
             shared: self.session_state.clone(),
             shell,
             audit: engine.audit.clone(),
@@ -209,18 +263,32 @@ impl Sandbox {
             cancel: cancel.clone(),
         };
         let (jobs, queue) = mpsc::channel::<Job>();
+        let resident = Arc::new(Resident {
+            state: parking_lot::Mutex::new(state),
+            handed: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            broken: AtomicBool::new(false),
+        });
+        let thread_resident = resident.clone();
         std::thread::Builder::new()
             .name("goccia-shell".into())
             .stack_size(goccia_shell::THREAD_STACK)
             .spawn(move || {
+                let resident = thread_resident;
                 while let Some(job) = next_job(&queue) {
+                    let mut state = resident.state.lock();
+                    if resident.broken.load(Ordering::SeqCst) {
+                        // Dropped: its answer says the session is gone.
+                        break;
+                    }
                     job(&mut state);
+                    resident.finished.fetch_add(1, Ordering::SeqCst);
                 }
             })
             .map_err(RunError::Thread)?;
         Ok(ShellSession {
             cancel,
-            backend: SessionBackend::Local(jobs),
+            backend: SessionBackend::Local(LocalSession { jobs, resident }),
         })
     }
 }
@@ -237,10 +305,10 @@ impl ShellSession {
         let job: Job = Box::new(move |state| {
             let _ = answer.send(job(state));
         });
-        let SessionBackend::Local(jobs) = &self.backend else {
+        let SessionBackend::Local(local) = &self.backend else {
             return None;
         };
-        jobs.send(job).ok()?;
+        local.post(job).ok()?;
         wait_for(&reply)
     }
 

@@ -269,7 +269,7 @@ impl Sandbox {
             });
         }
         let shell = slot.as_mut().expect("opened above");
-        let SessionBackend::Local(jobs) = shell.session.backend() else {
+        let SessionBackend::Local(local) = shell.session.backend() else {
             return Posted::Worker(slot, done);
         };
         let finish = shell.finish(options);
@@ -288,11 +288,13 @@ impl Sandbox {
             let ran = state.run_call(&source, call);
             answer.give(Ok(finish.run(ran, started)));
         });
-        if jobs.send(job).is_err() {
-            // The thread is gone (the dropped job answered `Panicked`); the
-            // next call starts anew.
-            *slot = None;
-        }
+        // A job run in place holds the session's state, not this slot:
+        // other callers post behind it meanwhile.
+        let local = local.clone();
+        drop(slot);
+        // A thread that is gone dropped the job, whose answer said
+        // `Panicked` and marked the session dead: the next call starts anew.
+        let _ = local.post(job);
         Posted::Local
     }
 }

@@ -1,6 +1,7 @@
 """The server side of an MCP round trip without an SDK: a plain JSON-RPC
 loop over the server's stdin/stdout (one `initialize`, then 1,200
-`tools/call` of `echo hi`; p50/p99 of the last 1,000). With
+`tools/call` of `echo hi`; p50/p99 of the last 1,000; the server's CPU
+time and context switches per call, its start included). With
 `GOCCIA_RAW_ERA=2026-07-28` it speaks that revision instead: no handshake,
 the version in every request's `_meta`, and (when the server lists
 `open_sandbox`) a sandbox handle in every call.
@@ -46,9 +47,15 @@ def bench(argv, tool):
         times.append(time.perf_counter() - begun)
         assert b"hi" in line, line
     server.stdin.close()
-    server.wait()
+    # The server's own resource use over its life (start included), per
+    # call: CPU time, and context switches of all its threads.
+    _, status, usage = os.wait4(server.pid, 0)
+    server.returncode = os.waitstatus_to_exitcode(status)
+    calls = len(times)
+    cpu = (usage.ru_utime + usage.ru_stime) / calls * 1e6
+    switches = (usage.ru_nvcsw + usage.ru_nivcsw) / calls
     times = sorted(times[200:])
-    return times[len(times) // 2] * 1e6, times[int(len(times) * 0.99)] * 1e6
+    return times[len(times) // 2] * 1e6, times[int(len(times) * 0.99)] * 1e6, cpu, switches
 
 
 def main():
@@ -57,8 +64,9 @@ def main():
         spec = words[: words.index("--")] if "--" in words else words
         words = words[len(spec) + 1:]
         name, tool, argv = spec[0], spec[1], spec[2:]
-        p50, p99 = bench(argv, tool)
-        print(f"{name:<12} p50 {p50:.0f} µs  p99 {p99:.0f} µs")
+        p50, p99, cpu, switches = bench(argv, tool)
+        print(f"{name:<12} p50 {p50:.0f} µs  p99 {p99:.0f} µs  "
+              f"server CPU {cpu:.0f} µs/call  {switches:.1f} context switches/call")
 
 
 main()

@@ -122,6 +122,14 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
         .write_back(args.allow_write_back)
         .approval(approval)
         .handle_idle_ttl(std::time::Duration::from_secs(args.handle_idle_ttl));
+    // (--http without --token-file was refused above.)
+    let (Some(address), Some(token)) = (args.http, token) else {
+        // Stdio: the server's own runtime (goccia_mcp::run_stdio).
+        return match goccia_mcp::run_stdio(config) {
+            Ok(()) => 0,
+            Err(error) => failed(error),
+        };
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -134,32 +142,27 @@ pub fn mcp(args: McpArgs, seeds: Vec<SeedFlag>, matches: &ArgMatches) -> i32 {
         }
     };
     let served = runtime.block_on(async move {
-        match (args.http, token) {
-            (Some(address), Some(token)) => {
-                let loopback = address
-                    .parse::<std::net::SocketAddr>()
-                    .ok()
-                    .filter(|address| address.ip().is_loopback());
-                let Some(bind) = loopback else {
-                    return Err(usage(format!(
-                        "--http {address}: not a loopback address such as 127.0.0.1:8765"
-                    )));
-                };
-                let listener = tokio::net::TcpListener::bind(bind)
-                    .await
-                    .map_err(|error| usage(format!("--http {address}: {error}")))?;
-                let stop = crate::stop_requested().map_err(|error| {
-                    eprintln!("goccia: cannot watch for SIGTERM: {error}");
-                    70
-                })?;
-                let bound = listener.local_addr().map_or(bind, |a| a);
-                eprintln!("goccia: MCP listening on http://{bound}/mcp");
-                goccia_mcp::serve_http(config, listener, token, stop)
-                    .await
-                    .map_err(failed)
-            }
-            _ => goccia_mcp::serve_stdio(config).await.map_err(failed),
-        }
+        let loopback = address
+            .parse::<std::net::SocketAddr>()
+            .ok()
+            .filter(|address| address.ip().is_loopback());
+        let Some(bind) = loopback else {
+            return Err(usage(format!(
+                "--http {address}: not a loopback address such as 127.0.0.1:8765"
+            )));
+        };
+        let listener = tokio::net::TcpListener::bind(bind)
+            .await
+            .map_err(|error| usage(format!("--http {address}: {error}")))?;
+        let stop = crate::stop_requested().map_err(|error| {
+            eprintln!("goccia: cannot watch for SIGTERM: {error}");
+            70
+        })?;
+        let bound = listener.local_addr().map_or(bind, |a| a);
+        eprintln!("goccia: MCP listening on http://{bound}/mcp");
+        goccia_mcp::serve_http(config, listener, token, stop)
+            .await
+            .map_err(failed)
     });
     // Blocking threads may still hold a finished session's sandbox.
     runtime.shutdown_background();

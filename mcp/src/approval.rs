@@ -4,7 +4,8 @@
 //!
 //! The library asks its approver from the thread the guest runs on; the
 //! question goes out through the session's peer on the async runtime and
-//! that thread waits for the answer (or the timeout). A client that did
+//! that thread waits for the answer (or the timeout) aside ([`wait_aside`]:
+//! over stdio that thread may be the runtime's worker). A client that did
 //! not declare form elicitation is never asked: `unavailable`.
 
 use std::sync::{Arc, OnceLock};
@@ -44,13 +45,28 @@ impl Approver for ClientApprover {
                 .await;
             let _ = answer.send(result);
         });
-        match answered.recv() {
+        match wait_aside(|| answered.recv()) {
             Ok(Ok(result)) => decision(&result),
             // Nobody answered in time: as if the question was dismissed.
             Ok(Err(ServiceError::Timeout { .. })) => Decision::Cancelled,
             // The client went away or refused the request itself.
             Ok(Err(_)) | Err(_) => Decision::Unavailable,
         }
+    }
+}
+
+/// Runs `wait` (a wait for the client's answer) without holding up the
+/// runtime. Over stdio a shell call runs in place on the runtime's worker
+/// (`crate::transport::run_stdio`), and the answer can only be read by
+/// that worker's other tasks: on a runtime worker they are handed to
+/// another thread first (`block_in_place`). Elsewhere (a thread of the
+/// library's, the blocking pool) it just waits.
+pub(crate) fn wait_aside<R>(wait: impl FnOnce() -> R) -> R {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(wait)
+        }
+        _ => wait(),
     }
 }
 

@@ -57,8 +57,7 @@ impl Approver for HandleApprover {
         {
             return Decision::Unavailable;
         }
-        answered
-            .recv_timeout(self.timeout)
+        crate::approval::wait_aside(|| answered.recv_timeout(self.timeout))
             .unwrap_or(Decision::Cancelled)
     }
 }

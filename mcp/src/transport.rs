@@ -33,6 +33,29 @@ pub enum McpError {
     Io(#[from] std::io::Error),
 }
 
+/// Serves one session on stdin/stdout until the client closes it, on a
+/// runtime of its own: one worker thread with the stack the shell needs
+/// ([`goccia::deep_stack`]), so a `shell` call runs in place on it while
+/// the sandbox's session is idle — no thread is woken to run it, or to
+/// hear its answer (bench/README.md, issue 46). While a call runs the
+/// server reads nothing else; a question for the client (an escalation)
+/// hands the worker's other tasks to another thread while it waits
+/// ([`crate::approval::wait_aside`]), and other tools block aside as before.
+pub fn run_stdio(config: McpConfig) -> Result<(), McpError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_stack_size(goccia::deep_stack::STACK)
+        .on_thread_start(|| {
+            goccia::deep_stack::adopt_current();
+        })
+        .enable_all()
+        .build()?;
+    let served = runtime.block_on(serve_stdio(config));
+    // Blocking threads may still hold a finished session's sandbox.
+    runtime.shutdown_background();
+    served
+}
+
 /// Serves one session on stdin/stdout until the client closes it. Lines
 /// that are not JSON-RPC messages are answered with protocol errors
 /// ([`crate::framing`]) and the session goes on.

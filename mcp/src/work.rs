@@ -3,11 +3,13 @@
 //! Most work is a blocking call into the library, run on this runtime
 //! worker in place (`block_in_place`: no thread hop) or, for a call that
 //! may be suspended on a question, on a thread of its own. A shell command
-//! line — the call models make most — need not block a thread here at all:
-//! it is posted to the sandbox's shell session and answered through a
-//! channel the session's thread fills ([`Sandbox::run_shell_then`]), so
-//! the runtime worker goes back to reading requests while it runs, and no
-//! thread waits on the CPU for its answer (bench/README.md, issue 46).
+//! line — the call models make most — goes through
+//! [`Sandbox::run_shell_then`]: on the stdio server's deep-stack worker
+//! ([`crate::transport::run_stdio`]) an idle session runs it right there,
+//! answered before the await (no thread woken); on the HTTP server's
+//! workers it is posted to the sandbox's shell session and answered
+//! through a channel that session's thread fills, so the worker goes back
+//! to reading requests while it runs (bench/README.md, issue 46).
 
 use std::sync::Arc;
 use std::time::Duration;

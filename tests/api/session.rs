@@ -35,3 +35,99 @@ fn scripts_see_what_run_shell_did_and_the_other_way_round() {
     let run = sandbox.run_shell("cd /w && goccia b.js").unwrap();
     assert_eq!(run.stdout_text(), "b ran\n", "{}", run.stderr_text());
 }
+
+/// The thread a shell call ran on, as its approver sees it (the library
+/// asks the approver from the thread the guest runs on).
+fn thread_of_a_shell_call(sandbox: &Sandbox) -> String {
+    let run = sandbox
+        .run_shell("escalate --mode full --justification 'which thread' -- touch /x")
+        .unwrap();
+    assert!(run.success(), "{}", run.stderr_text());
+    LAST_THREAD.lock().unwrap().clone()
+}
+
+static LAST_THREAD: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+fn sandbox_that_names_its_threads() -> std::sync::Arc<Sandbox> {
+    use goccia::{Decision, EscalationRequest, PolicyMode};
+    std::sync::Arc::new(
+        Sandbox::builder()
+            .policy(PolicyMode::WorkspaceWrite)
+            .file("/w/.keep", "")
+            .approver(|_: &EscalationRequest| {
+                let name = std::thread::current().name().unwrap_or("").to_string();
+                *LAST_THREAD.lock().unwrap() = name;
+                Decision::AllowedOnce
+            })
+            .build()
+            .unwrap(),
+    )
+}
+
+/// docs/calls.md, "Where a call runs": on a deep-stack thread an idle
+/// session's call runs in place; elsewhere it crosses to the session's
+/// own thread. The session's state is one either way.
+#[test]
+fn a_deep_stack_thread_runs_an_idle_sessions_call_in_place() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap();
+    let sandbox = sandbox_that_names_its_threads();
+    assert_eq!(thread_of_a_shell_call(&sandbox), "goccia-shell");
+    sandbox.run_shell("cd /w && v=kept").unwrap();
+    let deep = sandbox.clone();
+    let (thread, pwd) = goccia::deep_stack::spawn("caller", move || {
+        let thread = thread_of_a_shell_call(&deep);
+        let pwd = deep
+            .run_shell("pwd; echo $v; cd /")
+            .unwrap()
+            .stdout_text()
+            .to_string();
+        (thread, pwd)
+    })
+    .unwrap()
+    .join()
+    .unwrap();
+    assert_eq!(thread, "caller");
+    assert_eq!(pwd, "/w\nkept\n");
+    assert_eq!(sandbox.run_shell("pwd").unwrap().stdout_text(), "/\n");
+    // A thread without the stack never runs it in place.
+    let shallow = sandbox.clone();
+    let thread = std::thread::Builder::new()
+        .name("shallow".into())
+        .spawn(move || {
+            assert!(!goccia::deep_stack::adopt_current());
+            thread_of_a_shell_call(&shallow)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(thread, "goccia-shell");
+}
+
+/// A call handed to the session's thread earlier runs first: a deep
+/// caller that finds the session busy hands its call over behind it.
+#[test]
+fn a_call_in_place_never_overtakes_one_handed_over_before_it() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap();
+    let sandbox = sandbox_that_names_its_threads();
+    let (answer, answered) = std::sync::mpsc::channel();
+    sandbox.run_shell_then(
+        "sleep 0.3; echo first >> /tmp/order",
+        &goccia::CallOptions::new(),
+        move |run| answer.send(run.map(|run| run.exit_code)).unwrap(),
+    );
+    let deep = sandbox.clone();
+    let order = goccia::deep_stack::spawn("caller", move || {
+        deep.run_shell("echo second >> /tmp/order; cat /tmp/order")
+            .unwrap()
+            .stdout_text()
+            .to_string()
+    })
+    .unwrap()
+    .join()
+    .unwrap();
+    assert_eq!(answered.recv().unwrap().unwrap(), 0);
+    assert_eq!(order, "first\nsecond\n");
+}
+
+/// The approvers above record into one slot.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
