@@ -3,13 +3,26 @@
 //! floor under the MCP round trip of bench/mcp/compare.py. With
 //! `--captured`, the plain `run_shell("echo hi")` (output in the `Run`),
 //! as the Node and Python bindings call it: the floor under
-//! bench/node/binding.mjs.
+//! bench/node/binding.mjs. With `--in-place`, the calls are made from a
+//! `goccia::deep_stack` thread, which runs them in place (docs/calls.md):
+//! the difference is the cost of handing a call to the session's thread.
 
 use std::time::Instant;
 
 use goccia::{CallOptions, Output, OutputBudget, Sandbox};
 
 fn main() {
+    if std::env::args().any(|arg| arg == "--in-place") {
+        goccia::deep_stack::spawn("caller", measure)
+            .expect("a thread")
+            .join()
+            .expect("measured");
+    } else {
+        measure();
+    }
+}
+
+fn measure() {
     let sandbox = Sandbox::builder().build().expect("a sandbox");
     let captured = std::env::args().any(|arg| arg == "--captured");
     let rounds = std::env::args()
@@ -42,7 +55,12 @@ fn main() {
     }
     times.sort();
     println!(
-        "{}: p50 {:?}, p99 {:?} over {} calls",
+        "{}{}: p50 {:?}, p99 {:?} over {} calls",
+        if goccia::deep_stack::is_current() {
+            "in place: "
+        } else {
+            ""
+        },
         if captured {
             "run_shell(\"echo hi\")"
         } else {
