@@ -172,6 +172,7 @@ const NON_WRITERS: &[&str] = &[
     "printenv",
     "sleep",
     "date",
+    "cal",
     "cut",
     "tr",
     "paste",

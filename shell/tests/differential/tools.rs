@@ -2,9 +2,14 @@
 //! the machine: Debian's `yq` (jq over YAML), `xxd`, `hexdump`, `od`,
 //! `envsubst`, `fmt`, `sqlite3`, `zip`/`unzip`, `nproc`, `nohup`; and
 //! (issue 49, item 5) Debian's Perl `rename` (File::Rename); (item 4)
-//! `file` naming formats by their magic and headers; (item 5) bzip2.
+//! `file` naming formats by their magic and headers; (item 5) bzip2 and
+//! `cal` (Debian's, BSD `ncal` in its `cal` mode).
 
 pub const CASES: &[&str] = &[
+    // cal: a month, a year, three months, spans titled by year or by
+    // month, day-of-year numbers, the 1752 reform, names, bad input.
+    r#"cal 2 2024; cal 9 1752; cal 2023; cal -y 1752 | head -20; cal -j 2 2024; cal -j 9 1752; cal -3 3 2024; cal -A 1 -B 1 2 2024; cal -A 4 2 2024; cal -j -A 5 11 2023; cal -A 14 1 2024 | tail -12; cal feb 2024 | head -1; cal -m 2 2024 | head -1; cal 2 1700; cal 1 1; cal -A 3 12 9999 | head -3; cal -d 2024-13 | head -1"#,
+    r#"cal 13 2024 2>&1; echo "st $?"; cal 0 2>&1; echo "st $?"; cal abc 2>&1; echo "st $?"; cal 2 2024 3 2> err; echo "st $?"; head -1 err; cal -x 2> err; echo "st $?"; head -1 err; cal -y | head -1; cal | wc -l; cal -3 | wc -l"#,
     // yq: YAML in; JSON out, or YAML with -y.
     r#"cat > c.yaml <<'YAML'
 name: demo

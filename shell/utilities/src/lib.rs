@@ -13,6 +13,7 @@ pub mod args;
 pub mod awk;
 pub mod bc;
 pub mod bytes;
+pub mod cal;
 pub mod date;
 pub mod diff;
 pub mod files;
@@ -75,6 +76,7 @@ goccia_interp::commands! {
         Utility "printenv" => View(system::printenv),
         Utility "sleep" => View(system::sleep),
         Utility "date" => View(date::date),
+        Utility "cal" => View(cal::cal),
         Utility "sort" => View(text::sort::sort),
         Utility "uniq" => View(text::sort::uniq),
         Utility "cut" => View(text::fields::cut),
