@@ -55,6 +55,10 @@ pub enum Fd {
         reader: SharedReader,
         /// The file's size when opened.
         size: u64,
+        /// Its modification time then (nanoseconds since the epoch), when
+        /// it was opened from the VFS (`gzip < file` stores it, as GNU's
+        /// does from a regular file on its standard input).
+        mtime_ns: Option<i64>,
     },
 }
 
@@ -71,10 +75,16 @@ impl Fd {
 
     /// A regular file's `content`, read from the start (`< file`).
     pub fn file(content: bytes::Bytes) -> Fd {
+        Fd::regular_file(content, None)
+    }
+
+    /// [`Fd::file`] of a file modified at `mtime_ns`.
+    pub fn regular_file(content: bytes::Bytes, mtime_ns: Option<i64>) -> Fd {
         let size = content.len() as u64;
         Fd::File {
             reader: Arc::new(Mutex::new(Box::new(BytesReader::new(content)))),
             size,
+            mtime_ns,
         }
     }
 
@@ -207,6 +217,15 @@ impl FdTable {
     pub fn regular_size(&self, fd: usize) -> Option<u64> {
         match self.get(fd) {
             Some(Fd::File { size, .. }) => Some(*size),
+            _ => None,
+        }
+    }
+
+    /// The modification time (nanoseconds since the epoch) of the regular
+    /// file descriptor `fd` reads, if it reads one opened from the VFS.
+    pub fn regular_mtime_ns(&self, fd: usize) -> Option<i64> {
+        match self.get(fd) {
+            Some(Fd::File { mtime_ns, .. }) => *mtime_ns,
             _ => None,
         }
     }

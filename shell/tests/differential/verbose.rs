@@ -54,6 +54,9 @@ B
     // and -sh blocks of a 4 KiB-block file system, with totals. (The
     // oracle runs as root: its owner columns are renamed.)
     r#"seq 10000 > big; mkdir -p sub/deeper sub/other; ls -l big data/words.txt README.md | sed 's/root root/user user/' | cut -c1-32; ls -ld sub src data | cut -c1-12; ls -s big data; ls -sh big README.md; ls -ls src | sed 's/root root/user user/' | cut -c1-34; ls -lh big | sed 's/root root/user user/' | cut -c1-26; stat -c '%h %n' sub src big; du -s sub"#,
+    // gzip of a redirected regular file stores its time (no name), of a
+    // pipe none, with -n none.
+    r#"seq 10 > g.txt; touch -d '2024-01-02 03:04:05' g.txt; gzip < g.txt | od -A d -t x1 | head -1; cat g.txt | gzip | od -A d -t x1 | head -1; gzip -n < g.txt | od -A d -t x1 | head -1; gzip -c - < g.txt | od -A d -t x1 | head -1; gzip -N < g.txt | od -A d -t x1 | head -1"#,
     // gzip -v: the ratio of the deflate stream, and what became of the file.
     r#"seq 1000 > n; printf abc > s; : > e; gzip -v n s e 2>&1; gzip -dv n.gz 2>&1; gzip -kv n 2>&1; gzip -cv n 2>&1 >/dev/null; gzip -dcv n.gz 2>&1 >/dev/null; gzip -v < n 2>&1 >/dev/null; gunzip -v s.gz 2>&1; ls"#,
 ];

@@ -328,7 +328,10 @@ impl Shell {
         let vfs = self.ctx.vfs.clone();
         let mut vfs = vfs.lock();
         match vfs.read_file(&path) {
-            Ok(data) => Ok(Fd::file(data)),
+            Ok(data) => {
+                let mtime_ns = vfs.lookup(&path).ok().map(|node| node.meta().mtime_ns);
+                Ok(Fd::regular_file(data, mtime_ns))
+            }
             Err(error) if error.errno == Errno::IsDir && !create => Ok(Fd::directory()),
             Err(error) if error.errno == Errno::NoEnt && create => {
                 // `<>` creates a missing file, but not its folder.

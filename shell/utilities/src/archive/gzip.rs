@@ -98,6 +98,13 @@ fn compress_command(
             if keep_name && operand != "-" {
                 header.name = operand.rsplit('/').next().map(str::to_string);
                 header.mtime = mtime_of(shell, operand);
+            } else if keep_name {
+                // A regular file on standard input lends its time (no name),
+                // as it does to GNU gzip; a pipe has none.
+                header.mtime = shell
+                    .fds()
+                    .regular_mtime_ns(0)
+                    .map_or(0, |ns| (ns.max(0) / 1_000_000_000) as u32);
             }
             gzip_bytes(&data, &header)
         };
