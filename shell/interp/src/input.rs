@@ -262,7 +262,7 @@ pub fn open_quiet(shell: &mut ShellView, operand: &str) -> Result<Source, &'stat
         "/dev/null" => return Ok(Source::Data(Bytes::new())),
         _ => {}
     }
-    if let Some(Fd::Input(reader)) = crate::interp::device_input(operand, shell.watch()) {
+    if let Some(Fd::Input(reader, _)) = crate::interp::device_input(operand, shell.watch()) {
         return Ok(Source::Stdin(
             Some(reader),
             shell.context().limits.max_buffered_input,

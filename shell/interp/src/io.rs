@@ -34,13 +34,23 @@ pub type SharedReader = Arc<Mutex<Box<dyn BufRead + Send>>>;
 /// A writable stream shared by the descriptors that point at it.
 pub type SharedWriter = Arc<Mutex<Box<dyn Write + Send>>>;
 
+/// What an [`Fd::Input`] or [`Fd::Output`] is open on, as `test -p`
+/// tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// A pipe: a pipeline's, or a process substitution's.
+    Pipe,
+    /// Anything else (a here-document, a device, the host's streams).
+    Other,
+}
+
 /// An open descriptor. Clones share the stream (like `dup`).
 #[derive(Clone)]
 pub enum Fd {
-    /// Open for reading.
-    Input(SharedReader),
-    /// Open for writing.
-    Output(SharedWriter),
+    /// Open for reading: a pipe's end, or another stream.
+    Input(SharedReader, Opened),
+    /// Open for writing: a pipe's end, or another stream.
+    Output(SharedWriter, Opened),
     /// Open for both (`n<>file`), the two halves sharing one offset.
     Both(SharedReader, SharedWriter),
     /// Open for reading, holding nothing (`< /dev/null`, or no stdin at
@@ -65,12 +75,30 @@ pub enum Fd {
 impl Fd {
     /// A descriptor reading `reader`.
     pub fn reader(reader: impl BufRead + Send + 'static) -> Fd {
-        Fd::Input(Arc::new(Mutex::new(Box::new(reader))))
+        Fd::Input(Arc::new(Mutex::new(Box::new(reader))), Opened::Other)
     }
 
     /// A descriptor writing to `writer`.
     pub fn writer(writer: impl Write + Send + 'static) -> Fd {
-        Fd::Output(Arc::new(Mutex::new(Box::new(writer))))
+        Fd::Output(Arc::new(Mutex::new(Box::new(writer))), Opened::Other)
+    }
+
+    /// The read end of a pipe.
+    pub fn pipe_reader(reader: impl BufRead + Send + 'static) -> Fd {
+        Fd::Input(Arc::new(Mutex::new(Box::new(reader))), Opened::Pipe)
+    }
+
+    /// The write end of a pipe.
+    pub fn pipe_writer(writer: impl Write + Send + 'static) -> Fd {
+        Fd::Output(Arc::new(Mutex::new(Box::new(writer))), Opened::Pipe)
+    }
+
+    /// Whether this is a pipe's end (`test -p`).
+    pub fn is_pipe(&self) -> bool {
+        matches!(
+            self,
+            Fd::Input(_, Opened::Pipe) | Fd::Output(_, Opened::Pipe)
+        )
     }
 
     /// A regular file's `content`, read from the start (`< file`).
@@ -196,9 +224,9 @@ impl FdTable {
     /// Descriptor `fd`'s reader, if it is open for reading.
     pub fn input(&self, fd: usize) -> Option<SharedReader> {
         match self.get(fd) {
-            Some(Fd::Input(reader)) | Some(Fd::Both(reader, _)) | Some(Fd::File { reader, .. }) => {
-                Some(reader.clone())
-            }
+            Some(Fd::Input(reader, _))
+            | Some(Fd::Both(reader, _))
+            | Some(Fd::File { reader, .. }) => Some(reader.clone()),
             Some(Fd::Null) => Some(Arc::new(Mutex::new(Box::new(io::empty())))),
             _ => None,
         }
@@ -209,7 +237,7 @@ impl FdTable {
     pub fn has_data_input(&self, fd: usize) -> bool {
         matches!(
             self.get(fd),
-            Some(Fd::Input(_) | Fd::Both(..) | Fd::File { .. })
+            Some(Fd::Input(..) | Fd::Both(..) | Fd::File { .. })
         )
     }
 
@@ -233,7 +261,7 @@ impl FdTable {
     /// Descriptor `fd`'s writer, if it is open for writing.
     pub fn output(&self, fd: usize) -> Option<SharedWriter> {
         match self.get(fd) {
-            Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) => Some(writer.clone()),
+            Some(Fd::Output(writer, _)) | Some(Fd::Both(_, writer)) => Some(writer.clone()),
             _ => None,
         }
     }

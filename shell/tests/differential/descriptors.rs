@@ -1,8 +1,13 @@
 //! Descriptor variables and descriptors by number (issue 19 item 2):
 //! `exec {fd}<file`, `{fd}>&-`, `read -u "$fd"`, `{fd}<<<`, `<>`, and the
-//! descriptor usable by every command.
+//! descriptor usable by every command; (issue 49, item 6) `test` on
+//! `/dev/fd/N` and `/dev/stdin`: pipes, process substitutions, small
+//! here-documents (pipes in bash 5.2) and large ones (temporary files).
 
 pub const CASES: &[&str] = &[
+    r#"echo x | { test -p /dev/fd/0 && echo pipe0; test -r /dev/fd/0 && echo r0; test -w /dev/fd/0 && echo w0; }; test -p /dev/stdin < /dev/null || echo null-not-pipe; echo y | [[ -p /dev/stdin ]] && echo pipe-stdin; test -p <(echo) && echo procsub-pipe; [[ -p <(true) ]] && echo procsub-pipe2; test -r <(echo) && echo procsub-r"#,
+    r#"exec 4>&1; test -w /dev/fd/4 && echo w4; test -r /dev/fd/4 && echo r4; exec 5< data/words.txt; test -p /dev/fd/5 || echo file-notpipe; test -r /dev/fd/5 && echo r5; test -f /dev/fd/5 && echo f5; test -p /dev/fd/9 || echo closed9; test -p data/words.txt || echo plain"#,
+    r#"test -p /dev/stdin <<< hi && echo herestring-pipe; test -f /dev/stdin <<< hi || echo small-not-file; big=$(head -c 70000 /dev/zero | tr '\0' a); test -p /dev/stdin <<< "$big" || echo big-not-pipe; test -f /dev/stdin <<< "$big" && echo big-file; wc -c <<< "$big"; wc -c <<< hi; test -f /dev/stdin < data/words.txt && echo redirect-file; cat <<< "$big" | wc -c"#,
     r#"exec {fd}<data/words.txt; echo $fd; read -u "$fd" line; echo "$line"; read -u $fd l2; echo $l2; exec {fd}<&-; read -u $fd x 2>/dev/null; echo "st $?""#,
     r#"exec {o}>out.txt; echo hi >&$o; echo there >&"$o"; exec {o}>&-; cat out.txt; echo $o"#,
     r#"{ read -r a; echo "got [$a]"; } {in}<<< "herestring"; echo $in; cat <&$in; exec {in}<&-"#,

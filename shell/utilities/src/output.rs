@@ -61,7 +61,7 @@ pub fn open_sink(shell: &mut ShellView, operand: &str, append: bool) -> Result<S
     };
     if let Some(fd) = descriptor {
         return match shell.fds().get(fd) {
-            Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) => {
+            Some(Fd::Output(writer, _)) | Some(Fd::Both(_, writer)) => {
                 Ok(Sink::Descriptor(writer.clone()))
             }
             _ => Err(OpenError::BadDescriptor),

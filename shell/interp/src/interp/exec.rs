@@ -221,12 +221,12 @@ impl Shell {
             }
             if i + 1 < count {
                 let (writer, reader) = pipe(&self.watch);
-                let writer = Fd::writer(writer);
+                let writer = Fd::pipe_writer(writer);
                 if pipeline.pipe_stderr[i] {
                     stage.fds.set(2, writer.clone());
                 }
                 stage.fds.set(1, writer);
-                next_input = Some(Fd::reader(reader));
+                next_input = Some(Fd::pipe_reader(reader));
             }
             stages.push(stage);
         }

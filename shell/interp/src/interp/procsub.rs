@@ -36,11 +36,11 @@ impl Shell {
         let (writer, reader) = pipe(&self.watch);
         let mut sub = self.subshell();
         let ours = if input {
-            sub.fds.set(1, Fd::writer(writer));
-            Fd::reader(reader)
+            sub.fds.set(1, Fd::pipe_writer(writer));
+            Fd::pipe_reader(reader)
         } else {
-            sub.fds.set(0, Fd::reader(reader));
-            Fd::writer(writer)
+            sub.fds.set(0, Fd::pipe_reader(reader));
+            Fd::pipe_writer(writer)
         };
         let fd = self.fds.free_downward_from(63);
         let end = WeakEnd::of(&ours);

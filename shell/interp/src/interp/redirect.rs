@@ -48,7 +48,7 @@ impl Shell {
     pub(crate) fn restore_redirects(&mut self, saved: SavedFds) -> bool {
         let mut landed = true;
         for (fd, old) in saved.into_iter().rev() {
-            if let Some(Fd::Output(writer)) | Some(Fd::Both(_, writer)) = self.fds.get(fd) {
+            if let Some(Fd::Output(writer, _)) | Some(Fd::Both(_, writer)) = self.fds.get(fd) {
                 let flushed = writer.lock().flush();
                 if let Err(error) = flushed
                     && !is_stop(&error)
@@ -163,7 +163,7 @@ impl Shell {
                 let text = self.expand_string(&body).map_err(flow_status)?;
                 self.save(saved, fd);
                 let bytes = crate::raw::encode_string(text);
-                self.fds.set(fd, Fd::reader(BytesReader::new(bytes)));
+                self.fds.set(fd, here_document(bytes));
                 return Ok(());
             }
             RedirectOp::HereString => {
@@ -171,7 +171,7 @@ impl Shell {
                 text.push('\n');
                 self.save(saved, fd);
                 let bytes = crate::raw::encode_string(text);
-                self.fds.set(fd, Fd::reader(BytesReader::new(bytes)));
+                self.fds.set(fd, here_document(bytes));
                 return Ok(());
             }
             _ => {}
@@ -403,4 +403,16 @@ impl Shell {
 /// ends with it; it is no write error to report.
 fn is_stop(error: &std::io::Error) -> bool {
     goccia_core::Stop::in_io(error).is_some()
+}
+
+/// What bash opens a here-document or here-string as: a pipe when it fits
+/// one (64 KiB, a Linux pipe's capacity), else a temporary regular file —
+/// which `test -p /dev/stdin`, `test -f /dev/stdin` and `wc`'s widths see.
+fn here_document(bytes: Vec<u8>) -> Fd {
+    const PIPE_CAPACITY: usize = 64 << 10;
+    if bytes.len() <= PIPE_CAPACITY {
+        Fd::pipe_reader(BytesReader::new(bytes))
+    } else {
+        Fd::file(bytes.into())
+    }
 }

@@ -40,8 +40,10 @@ pub(super) enum WeakEnd {
 impl WeakEnd {
     pub(super) fn of(fd: &Fd) -> WeakEnd {
         match fd {
-            Fd::Input(reader) | Fd::File { reader, .. } => WeakEnd::Reader(Arc::downgrade(reader)),
-            Fd::Output(writer) | Fd::Both(_, writer) => WeakEnd::Writer(Arc::downgrade(writer)),
+            Fd::Input(reader, _) | Fd::File { reader, .. } => {
+                WeakEnd::Reader(Arc::downgrade(reader))
+            }
+            Fd::Output(writer, _) | Fd::Both(_, writer) => WeakEnd::Writer(Arc::downgrade(writer)),
             // A substitution's end is a pipe, never nothing.
             Fd::Null => WeakEnd::Reader(Weak::new()),
         }
@@ -56,10 +58,10 @@ impl WeakEnd {
 
     pub(super) fn is(&self, fd: &Fd) -> bool {
         match (self, fd) {
-            (WeakEnd::Reader(weak), Fd::Input(reader)) => {
+            (WeakEnd::Reader(weak), Fd::Input(reader, _)) => {
                 std::ptr::eq(weak.as_ptr(), Arc::as_ptr(reader))
             }
-            (WeakEnd::Writer(weak), Fd::Output(writer)) => {
+            (WeakEnd::Writer(weak), Fd::Output(writer, _)) => {
                 std::ptr::eq(weak.as_ptr(), Arc::as_ptr(writer))
             }
             _ => false,

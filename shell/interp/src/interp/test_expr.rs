@@ -48,6 +48,17 @@ fn open_descriptor<'a>(shell: &'a Shell, path: &str) -> Option<&'a crate::io::Fd
     shell.fds.get(fd)
 }
 
+/// The descriptor `/dev/fd/N`, `/dev/stdin`, `/dev/stdout` or
+/// `/dev/stderr` names, if open.
+fn descriptor_named<'a>(shell: &'a Shell, path: &str) -> Option<&'a crate::io::Fd> {
+    match path {
+        "/dev/stdin" => shell.fds.get(0),
+        "/dev/stdout" => shell.fds.get(1),
+        "/dev/stderr" => shell.fds.get(2),
+        _ => open_descriptor(shell, path),
+    }
+}
+
 /// A path such as `/usr/bin/git` where a utility is taken to live (and
 /// the VFS holds nothing): `-e`, `-f`, `-r`, `-s` and `-x` see a program
 /// file there, so `[ -x "$(command -v git)" ]` agrees with `command -v`.
@@ -67,33 +78,33 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
                 || lookup(shell, arg).is_some()
                 || is_utility_path(shell, arg)
         }
-        "-f" => matches!(lookup(shell, arg), Some(Node::File(_))) || is_utility_path(shell, arg),
+        "-f" => {
+            matches!(lookup(shell, arg), Some(Node::File(_)))
+                || matches!(
+                    descriptor_named(shell, arg),
+                    Some(crate::io::Fd::File { .. })
+                )
+                || is_utility_path(shell, arg)
+        }
         "-d" => arg == "/dev" || matches!(lookup(shell, arg), Some(Node::Dir(_))),
         "-s" => match lookup(shell, arg) {
             Some(Node::File(file)) => !file.is_empty(),
             Some(Node::Dir(_) | Node::Link(_)) => true,
             None => is_utility_path(shell, arg),
         },
+        // An open `/dev/fd/N` is readable and writable as its object is:
+        // a pipe (either end) both, as bash's access() on it says; a file
+        // read from (`< file`) readable; the shell's other streams both.
         "-r" => {
             is_device(arg)
-                || matches!(
-                    open_descriptor(shell, arg),
-                    Some(
-                        crate::io::Fd::Input(_)
-                            | crate::io::Fd::Both(..)
-                            | crate::io::Fd::File { .. }
-                            | crate::io::Fd::Null
-                    )
-                )
+                || open_descriptor(shell, arg).is_some()
                 || lookup(shell, arg).is_some()
                 || is_utility_path(shell, arg)
         }
         "-w" => {
             is_device(arg)
-                || matches!(
-                    open_descriptor(shell, arg),
-                    Some(crate::io::Fd::Output(_) | crate::io::Fd::Both(..))
-                )
+                || open_descriptor(shell, arg)
+                    .is_some_and(|fd| !matches!(fd, crate::io::Fd::File { .. }))
                 || lookup(shell, arg).is_some()
         }
         "-x" => has_mode_bit(shell, arg, 0o111) || is_utility_path(shell, arg),
@@ -107,7 +118,8 @@ pub fn unary(shell: &mut Shell, op: &str, arg: &str) -> Option<bool> {
         "-k" => has_mode_bit(shell, arg, 0o1000),
         "-u" => has_mode_bit(shell, arg, 0o4000),
         "-g" => has_mode_bit(shell, arg, 0o2000),
-        "-p" | "-S" | "-b" => false,
+        "-p" => descriptor_named(shell, arg).is_some_and(crate::io::Fd::is_pipe),
+        "-S" | "-b" => false,
         "-t" => false,
         "-v" => {
             if let Some((name, index)) = super::variables::split_subscript(arg) {
