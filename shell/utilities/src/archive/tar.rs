@@ -39,6 +39,26 @@ struct TarOptions {
     /// otherwise the sandbox user's.
     owner: Option<String>,
     group: Option<String>,
+    /// `--numeric-owner`: ids without names, written and listed.
+    numeric_owner: bool,
+    /// `--mtime`: the time written for every member, or with
+    /// `--clamp-mtime` for those newer than it (read when creating, in
+    /// the sandbox's zone).
+    mtime: Option<String>,
+    clamp_mtime: bool,
+}
+
+/// `--mtime`'s argument: `@SECONDS`, or a date as `date -d` reads it in
+/// the sandbox's zone. What is neither is refused (GNU warns and writes a
+/// nonsense time instead).
+fn member_time(text: &str, zone: &goccia_interp::time::Zone) -> Result<i64, String> {
+    let parsed = match text.strip_prefix('@') {
+        Some(seconds) => seconds.parse().ok(),
+        None => goccia_interp::time::parse_datetime(text, zone).map(|time| time.timestamp()),
+    };
+    parsed.ok_or_else(|| {
+        format!("--mtime={text}: not a date (@SECONDS, or a date as date -d reads it)")
+    })
 }
 
 fn tar_usage(shell: &mut ShellView, message: &str) -> ExecResult {
@@ -89,6 +109,22 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                 "no-recursion" => options.no_recursion = true,
                 "recursion" => options.no_recursion = false,
                 "owner" => options.owner = Some(attached.map_or_else(|| value("owner"), Ok)?),
+                "numeric-owner" => options.numeric_owner = true,
+                // Members go in name order whatever is asked: the VFS lists
+                // a folder that way, so `none` (the file system's order)
+                // is that order too.
+                "sort" => {
+                    let order = attached.map_or_else(|| value("sort"), Ok)?;
+                    if !matches!(order.as_str(), "name" | "none" | "inode") {
+                        return Err(format!(
+                            "invalid argument \u{2018}{order}\u{2019} for \u{2018}--sort\u{2019}\nValid arguments are:\n  - \u{2018}none\u{2019}\n  - \u{2018}name\u{2019}\n  - \u{2018}inode\u{2019}"
+                        ));
+                    }
+                }
+                "mtime" => {
+                    options.mtime = Some(attached.map_or_else(|| value("mtime"), Ok)?);
+                }
+                "clamp-mtime" => options.clamp_mtime = true,
                 "group" => options.group = Some(attached.map_or_else(|| value("group"), Ok)?),
                 "gzip" | "gunzip" | "ungzip" => options.filter = Some(Filter::Gzip),
                 "bzip2" => options.filter = Some(Filter::Bzip2),
@@ -221,13 +257,23 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         Ok(base) => base,
         Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
     };
-    let owners =
-        super::tar_members::Owners::new(options.owner.as_deref(), options.group.as_deref());
+    let owners = super::tar_members::Owners::new(
+        options.owner.as_deref(),
+        options.group.as_deref(),
+        options.numeric_owner,
+    );
     let mut adding = Adding {
         builder: tar::Builder::new(Vec::new()),
         listing: String::new(),
         owners,
         recursive: !options.no_recursion,
+        mtime: match options.mtime.as_deref() {
+            None => None,
+            Some(text) => match member_time(text, &shell.time_zone()) {
+                Ok(time) => Some((time, options.clamp_mtime)),
+                Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+            },
+        },
     };
     let members = match (&existing, mode) {
         (Some(existing), 'u') => {
@@ -298,10 +344,11 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         Err(error) => return Ok(shell.fail_command("tar", &error.to_string(), 2)),
     };
     // Appended after what was there, before its end marker.
-    let archive = match existing {
+    let mut archive = match existing {
         Some(existing) => [existing.members, archive].concat(),
         None => archive,
     };
+    super::tar_members::as_gnu_writes(&mut archive);
     let archive = match options.filter {
         Some(filter) => filter.compress(&archive),
         None => archive,
@@ -330,13 +377,21 @@ struct Adding {
     listing: String,
     owners: super::tar_members::Owners,
     recursive: bool,
+    /// `--mtime` (and whether `--clamp-mtime` only lowers newer times).
+    mtime: Option<(i64, bool)>,
 }
 
 impl Adding {
     /// Appends `node` as `name` (folders recursively, in name order).
     fn append(&mut self, name: &str, node: &Node) -> std::io::Result<()> {
         let meta = node.meta();
-        let mtime = (meta.mtime_ns.max(0) / 1_000_000_000) as u64;
+        let own = meta.mtime_ns.div_euclid(1_000_000_000);
+        let mtime = match self.mtime {
+            Some((given, true)) => own.min(given),
+            Some((given, false)) => given,
+            None => own,
+        }
+        .max(0) as u64;
         let mut header = tar::Header::new_gnu();
         header.set_mode(meta.mode & 0o7777);
         header.set_mtime(mtime);

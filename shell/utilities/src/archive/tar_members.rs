@@ -149,11 +149,17 @@ pub(super) struct Owners {
 }
 
 impl Owners {
-    pub(super) fn new(owner: Option<&str>, group: Option<&str>) -> Self {
-        Owners {
+    pub(super) fn new(owner: Option<&str>, group: Option<&str>, numeric: bool) -> Self {
+        let mut owners = Owners {
             user: owner.map_or(("user".to_string(), 1000), named),
             group: group.map_or(("user".to_string(), 1000), named),
+        };
+        if numeric {
+            // Ids alone: no names in the headers.
+            owners.user.0.clear();
+            owners.group.0.clear();
         }
+        owners
     }
 
     pub(super) fn set(&self, header: &mut tar::Header) -> std::io::Result<()> {
@@ -249,6 +255,37 @@ impl Listing {
     }
 }
 
+/// The size of GNU tar's records: an archive is padded with zeros to a
+/// multiple of it (a blocking factor of 20 blocks of 512 bytes).
+const RECORD: usize = 20 * 512;
+
+/// Makes `archive` (headers and data, then the end marker) byte for byte
+/// what GNU tar writes for the same members: each header's checksum in
+/// GNU's form (six octal digits, NUL, space, where the `tar` crate writes
+/// seven digits and NUL), and the whole padded to a record.
+pub(super) fn as_gnu_writes(archive: &mut Vec<u8>) {
+    let mut offset = 0;
+    while offset + 512 <= archive.len() {
+        let block = &mut archive[offset..offset + 512];
+        if block.iter().all(|&byte| byte == 0) {
+            break;
+        }
+        let size = tar::Header::from_byte_slice(block)
+            .entry_size()
+            .unwrap_or(0) as usize;
+        block[148..156].fill(b' ');
+        let sum: u32 = block.iter().map(|&byte| u32::from(byte)).sum();
+        // At most 512 × 255, which six octal digits always hold.
+        let digits = format!("{sum:06o}");
+        block[148..154].copy_from_slice(digits.as_bytes());
+        block[154] = 0;
+        block[155] = b' ';
+        offset += 512 + size.div_ceil(512) * 512;
+    }
+    let padded = archive.len().div_ceil(RECORD).max(1) * RECORD;
+    archive.resize(padded, 0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,5 +324,28 @@ mod tests {
             still_to_update(&entries, vec!["d".to_string()], now),
             ["d/x", "d/y"]
         );
+    }
+
+    #[test]
+    fn checksums_and_padding_are_gnus() {
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(3);
+        header.set_mode(0o644);
+        builder
+            .append_data(&mut header, "a.txt", &b"abc"[..])
+            .unwrap();
+        let mut archive = builder.into_inner().unwrap();
+        assert_eq!(archive.len(), 2048);
+        as_gnu_writes(&mut archive);
+        assert_eq!(archive.len(), RECORD);
+        assert_eq!(&archive[154..156], b"\0 ");
+        let header = tar::Header::from_byte_slice(&archive[..512]);
+        // The field still reads as the right checksum.
+        assert_eq!(header.cksum().unwrap(), {
+            let mut copy = archive[..512].to_vec();
+            copy[148..156].fill(b' ');
+            copy.iter().map(|&b| u32::from(b)).sum::<u32>()
+        });
     }
 }
