@@ -84,12 +84,30 @@ function constructorName(obj) {
   let proto = obj;
   while (proto !== null) {
     const desc = Object.getOwnPropertyDescriptor(proto, 'constructor');
-    if (desc !== undefined && typeof desc.value === 'function' && desc.value.name !== '') {
+    // Only a constructor `obj` is an instance of names it: a function's
+    // `prototype` object is an `Object`, not a `foo`.
+    if (desc !== undefined && typeof desc.value === 'function' && desc.value.name !== ''
+        && isInstance(obj, desc.value)) {
       return desc.value.name;
     }
     proto = Object.getPrototypeOf(proto);
   }
   return null;
+}
+
+function isInstance(obj, ctor) {
+  try { return obj instanceof ctor; } catch (_) { return false; }
+}
+
+// What V8 gives a sloppy-mode plain function and QuickJS does not: own
+// `arguments` and `caller`, both null, which Node's `showHidden` lists
+// after `name`. (QuickJS lets a sloppy function's `caller` be read and
+// throws for a strict one.)
+function isSloppyPlainFunction(fn) {
+  if (Object.getPrototypeOf(fn) !== Function.prototype) return false;
+  if (!Object.prototype.hasOwnProperty.call(fn, 'prototype')) return false;
+  if (/^class\b/.test(Function.prototype.toString.call(fn))) return false;
+  try { void fn.caller; return true; } catch (_) { return false; }
 }
 
 function formatError(err) {
@@ -196,7 +214,10 @@ function reduceToSingleString(ctx, output, base, braces, isArrayLike, recurseTim
 }
 
 function formatProperty(ctx, value, recurseTimes, key) {
+  if (typeof key === 'object') return key.shown;
   const desc = Object.getOwnPropertyDescriptor(value, key) || { value: value[key], enumerable: true };
+  // With `showHidden`, a property that is not enumerable shows in brackets.
+  const name = desc.enumerable === false ? `[${typeof key === 'symbol' ? key.toString() : key}]` : formatKey(key);
   let str;
   if (desc.value !== undefined || !('get' in desc)) {
     ctx.indentationLvl += 2;
@@ -207,13 +228,16 @@ function formatProperty(ctx, value, recurseTimes, key) {
   } else {
     str = desc.set !== undefined ? '[Setter]' : 'undefined';
   }
-  return `${formatKey(key)}: ${str}`;
+  return `${name}: ${str}`;
 }
 
-function ownKeys(value) {
-  const keys = Object.keys(value);
+// The keys shown: the enumerable own ones, or with `showHidden` every own
+// one (an array's `length`, a function's `name`, a prototype's
+// `constructor`), as Node shows them.
+function ownKeys(value, showHidden) {
+  const keys = showHidden ? Object.getOwnPropertyNames(value) : Object.keys(value);
   for (const sym of Object.getOwnPropertySymbols(value)) {
-    if (Object.prototype.propertyIsEnumerable.call(value, sym)) keys.push(sym);
+    if (showHidden || Object.prototype.propertyIsEnumerable.call(value, sym)) keys.push(sym);
   }
   return keys;
 }
@@ -247,7 +271,7 @@ function formatValue(ctx, value, recurseTimes, topLevel) {
 }
 
 function formatRaw(ctx, value, recurseTimes) {
-  let keys = ownKeys(value);
+  let keys = ownKeys(value, ctx.showHidden);
   const ctor = constructorName(value);
   let tag = value[Symbol.toStringTag];
   if (typeof tag !== 'string') tag = '';
@@ -281,6 +305,11 @@ function formatRaw(ctx, value, recurseTimes) {
     formatter = formatSet;
   } else if (typeof value === 'function') {
     base = functionBase(value);
+    if (ctx.showHidden && isSloppyPlainFunction(value)) {
+      const at = keys.indexOf('name') + 1;
+      keys.splice(at, 0, { shown: '[arguments]: null' }, { shown: '[caller]: null' });
+      extraKeys = keys;
+    }
     if (keys.length === 0) return base;
     braces = ['{', '}'];
   } else if (value instanceof RegExp) {
@@ -412,7 +441,8 @@ function inspect(value, options) {
   if (options !== null && typeof options === 'object' && 'depth' in options) {
     depth = options.depth === null ? Infinity : Number(options.depth);
   }
-  const ctx = { seen: [], circular: new Map(), indentationLvl: 0, currentDepth: 0, extraEntry: false, depth };
+  const showHidden = options !== null && typeof options === 'object' && options.showHidden === true;
+  const ctx = { seen: [], circular: new Map(), indentationLvl: 0, currentDepth: 0, extraEntry: false, depth, showHidden };
   return formatValue(ctx, value, 0, true);
 }
 inspect.custom = inspectCustom;
@@ -454,9 +484,7 @@ function formatWithOptions(args) {
           try { piece = JSON.stringify(arg); } catch (_) { piece = '[Circular]'; }
           break;
         case 'o':
-          piece = inspect(arg, { depth: 4 });
-          // `%o` shows hidden properties too: an array's length.
-          if (Array.isArray(arg)) piece = piece.replace(/ \]$/, `, [length]: ${arg.length} ]`);
+          piece = inspect(arg, { depth: 4, showHidden: true });
           break;
         case 'O': piece = inspect(arg); break;
         case 'c': piece = ''; break;
