@@ -226,6 +226,10 @@ pub struct Redirect {
     /// The body of a here-document (expanded unless its delimiter was
     /// quoted).
     pub heredoc: Option<HereDoc>,
+    /// The line of its operator: where a compound command's redirection
+    /// that fails is reported, as bash reports it (`} > /x` on line 4 is
+    /// `line 4`, whatever ran last).
+    pub line: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]

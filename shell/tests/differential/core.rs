@@ -2,6 +2,22 @@
 //! the text tools.
 
 pub const CASES: &[&str] = &[
+    // A compound command's redirection that fails is reported at its own
+    // line (the closing line of a multi-line one), not the last command's.
+    // (At top level: inside another compound command bash reports the
+    // line that outer command ends on, which goccia does not follow.)
+    r#"exec 2>&1
+echo ok > /no/1
+{ echo never; } > /no/2; echo "st $?"
+{
+  echo x
+} > /no/3
+while false
+do :
+done > /no/4
+( echo ) > /no/5
+if true; then :; fi > /no/6
+echo $LINENO"#,
     // words, quoting, expansions
     r#"x="a  b"; echo $x "$x" '$x' "${x}!""#,
     r#"s=hello.tar.gz; echo ${s%.*} ${s%%.*} ${s#*.} ${s##*.} ${#s} ${s/l/L} ${s//l/L} ${s^^} ${s:2:3}"#,

@@ -48,7 +48,14 @@ impl Shell {
                 result
             }
             Command::Compound(compound, redirects) => {
-                let saved = match self.apply_redirects(redirects) {
+                // A failure is reported at the redirection's own line.
+                let line = self.line;
+                if let Some(first) = redirects.first() {
+                    self.line = first.line;
+                }
+                let applied = self.apply_redirects(redirects);
+                self.line = line;
+                let saved = match applied {
                     Ok(saved) => saved,
                     Err(status) => {
                         self.compound_redirect_failed = true;

@@ -83,6 +83,7 @@ impl Parser {
             op: *op,
             target,
             heredoc,
+            line: save.1,
         }))
     }
 
