@@ -46,6 +46,23 @@ struct TarOptions {
     /// the sandbox's zone).
     mtime: Option<String>,
     clamp_mtime: bool,
+    /// `--format=ustar` (`-H ustar`): POSIX headers instead of GNU's.
+    ustar: bool,
+}
+
+/// Whether `--format`/`-H` asks for ustar headers: `gnu` and `oldgnu`
+/// (GNU tar writes the two alike for short names) are GNU's, `ustar`
+/// POSIX's; `pax`/`posix` and `v7` are not written here, and are refused
+/// rather than written as something else.
+fn archive_format(format: &str) -> Result<bool, String> {
+    match format {
+        "gnu" | "oldgnu" => Ok(false),
+        "ustar" => Ok(true),
+        "posix" | "pax" | "v7" => Err(format!(
+            "--format={format}: not written here (use gnu or ustar)"
+        )),
+        _ => Err(format!("{format}: Invalid archive format")),
+    }
 }
 
 /// `--mtime`'s argument: `@SECONDS`, or a date as `date -d` reads it in
@@ -125,6 +142,10 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     options.mtime = Some(attached.map_or_else(|| value("mtime"), Ok)?);
                 }
                 "clamp-mtime" => options.clamp_mtime = true,
+                "format" => {
+                    let format = attached.map_or_else(|| value("format"), Ok)?;
+                    options.ustar = archive_format(&format)?;
+                }
                 "group" => options.group = Some(attached.map_or_else(|| value("group"), Ok)?),
                 "gzip" | "gunzip" | "ungzip" => options.filter = Some(Filter::Gzip),
                 "bzip2" => options.filter = Some(Filter::Bzip2),
@@ -163,7 +184,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     'v' => options.verbose = true,
                     'O' => options.to_stdout = true,
                     'k' => {}
-                    'f' | 'C' | 'T' => {
+                    'f' | 'C' | 'T' | 'H' => {
                         let attached: String = flags[index + 1..].iter().collect();
                         let text = if attached.is_empty() {
                             value(&flag.to_string())?
@@ -172,6 +193,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                         };
                         match flag {
                             'f' => options.file = Some(text),
+                            'H' => options.ustar = archive_format(&text)?,
                             'C' => {
                                 options.chdirs.push(text.clone());
                                 options.directory = Some(text);
@@ -267,6 +289,7 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         listing: String::new(),
         owners,
         recursive: !options.no_recursion,
+        ustar: options.ustar,
         mtime: match options.mtime.as_deref() {
             None => None,
             Some(text) => match member_time(text, &shell.time_zone()) {
@@ -379,6 +402,8 @@ struct Adding {
     recursive: bool,
     /// `--mtime` (and whether `--clamp-mtime` only lowers newer times).
     mtime: Option<(i64, bool)>,
+    /// POSIX ustar headers (`--format=ustar`).
+    ustar: bool,
 }
 
 impl Adding {
@@ -392,7 +417,11 @@ impl Adding {
             None => own,
         }
         .max(0) as u64;
-        let mut header = tar::Header::new_gnu();
+        let mut header = if self.ustar {
+            tar::Header::new_ustar()
+        } else {
+            tar::Header::new_gnu()
+        };
         header.set_mode(meta.mode & 0o7777);
         header.set_mtime(mtime);
         self.owners.set(&mut header)?;

@@ -262,7 +262,8 @@ const RECORD: usize = 20 * 512;
 /// Makes `archive` (headers and data, then the end marker) byte for byte
 /// what GNU tar writes for the same members: each header's checksum in
 /// GNU's form (six octal digits, NUL, space, where the `tar` crate writes
-/// seven digits and NUL), and the whole padded to a record.
+/// seven digits and NUL), a ustar header's device numbers written out,
+/// and the whole padded to a record.
 pub(super) fn as_gnu_writes(archive: &mut Vec<u8>) {
     let mut offset = 0;
     while offset + 512 <= archive.len() {
@@ -273,6 +274,15 @@ pub(super) fn as_gnu_writes(archive: &mut Vec<u8>) {
         let size = tar::Header::from_byte_slice(block)
             .entry_size()
             .unwrap_or(0) as usize;
+        // A POSIX ustar header carries the device numbers as octal zeros
+        // in GNU's, where the crate leaves them empty.
+        if &block[257..265] == b"ustar\x0000" {
+            for field in [329..337, 337..345] {
+                if block[field.clone()].iter().all(|&byte| byte == 0) {
+                    block[field.clone()][..7].copy_from_slice(b"0000000");
+                }
+            }
+        }
         block[148..156].fill(b' ');
         let sum: u32 = block.iter().map(|&byte| u32::from(byte)).sum();
         // At most 512 × 255, which six octal digits always hold.
