@@ -5,7 +5,7 @@
 //! scripts must not overflow the caller's thread); every call is a message
 //! to that thread.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
@@ -71,11 +71,10 @@ pub(crate) struct LocalSession {
 /// What the session's thread and in-place callers share.
 struct Resident {
     state: parking_lot::Mutex<SessionState>,
-    /// Jobs handed to the thread, and jobs it finished (under the lock):
-    /// equal when none waits or runs there, so a job run in place is not
-    /// run before one handed over earlier.
-    handed: AtomicU64,
-    finished: AtomicU64,
+    /// Jobs handed to the thread and not yet finished there (counted down
+    /// under the lock): a job runs in place only at zero, so never before
+    /// one handed over earlier.
+    pending: AtomicUsize,
     /// Set when a job run in place panicked: the state may be half
     /// changed, so the session is over, as when its thread dies.
     broken: AtomicBool,
@@ -95,7 +94,7 @@ impl LocalSession {
         }
         if crate::deep_stack::is_current()
             && let Some(mut state) = resident.state.try_lock()
-            && resident.handed.load(Ordering::SeqCst) == resident.finished.load(Ordering::SeqCst)
+            && resident.pending.load(Ordering::SeqCst) == 0
         {
             // A panic unwinds through the job, whose answer says so.
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut state)));
@@ -104,7 +103,7 @@ impl LocalSession {
             }
             return Ok(());
         }
-        resident.handed.fetch_add(1, Ordering::SeqCst);
+        resident.pending.fetch_add(1, Ordering::SeqCst);
         self.jobs.send(job).map_err(|_| Gone)
     }
 }
@@ -265,8 +264,7 @@ impl Sandbox {
         let (jobs, queue) = mpsc::channel::<Job>();
         let resident = Arc::new(Resident {
             state: parking_lot::Mutex::new(state),
-            handed: AtomicU64::new(0),
-            finished: AtomicU64::new(0),
+            pending: AtomicUsize::new(0),
             broken: AtomicBool::new(false),
         });
         let thread_resident = resident.clone();
@@ -282,7 +280,7 @@ impl Sandbox {
                         break;
                     }
                     job(&mut state);
-                    resident.finished.fetch_add(1, Ordering::SeqCst);
+                    resident.pending.fetch_sub(1, Ordering::SeqCst);
                 }
             })
             .map_err(RunError::Thread)?;
@@ -613,4 +611,38 @@ pub(crate) struct PersistentShell {
     /// Cleared when a call's job died with the session's thread (a shell
     /// panic): the next call opens another session.
     pub(crate) alive: Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job that panics while it runs in place leaves the state possibly
+    /// half changed: the session is over, as when its thread dies, and
+    /// what is posted after it is refused (and answered as lost).
+    #[test]
+    fn a_panic_in_place_ends_the_session_as_its_threads_death_would() {
+        let sandbox = Sandbox::builder().build().unwrap();
+        let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
+        let session = sandbox.shell_session(&output, Stdin::Empty).unwrap();
+        let SessionBackend::Local(local) = session.backend() else {
+            panic!("an unisolated sandbox's session is local");
+        };
+        let local = local.clone();
+        let (first, then, asked) = crate::deep_stack::spawn("caller", move || {
+            let fine = local.post(Box::new(|_| {})).is_ok();
+            let panicked = local.post(Box::new(|_| panic!("a shell bug"))).is_ok();
+            let (answer, reply) = mpsc::sync_channel::<()>(1);
+            let after = local.post(Box::new(move |_| {
+                let _ = answer.send(());
+            }));
+            (fine && panicked, after.is_err(), reply.recv().is_err())
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+        assert!(first, "the jobs before and at the panic ran in place");
+        assert!(then, "a job after the panic is refused");
+        assert!(asked, "and dropped: its answer never comes");
+    }
 }

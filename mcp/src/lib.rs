@@ -13,9 +13,8 @@
 //!   they may do, every default stated.
 //! - [`GocciaMcp`]: one session's handler (the tools, and the sandbox's
 //!   spec as a resource).
-//! - [`run_stdio`] (stdio on a runtime of its own, shell calls in place),
-//!   [`serve_stdio`], [`serve_http`]: the two transports; HTTP requires a
-//!   bearer token.
+//! - [`run_stdio`] (on a runtime of its own, shell calls in place),
+//!   [`serve_http`]: the two transports; HTTP requires a bearer token.
 
 #![warn(missing_docs)]
 
@@ -33,4 +32,4 @@ mod work;
 
 pub use config::{Approval, McpConfig, SandboxFactory};
 pub use tools::GocciaMcp;
-pub use transport::{McpError, run_stdio, serve_http, serve_stdio};
+pub use transport::{McpError, run_stdio, serve_http};

@@ -59,7 +59,7 @@ pub fn run_stdio(config: McpConfig) -> Result<(), McpError> {
 /// Serves one session on stdin/stdout until the client closes it. Lines
 /// that are not JSON-RPC messages are answered with protocol errors
 /// ([`crate::framing`]) and the session goes on.
-pub async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
+async fn serve_stdio(config: McpConfig) -> Result<(), McpError> {
     let session = GocciaMcp::new(&config)?;
     // Pipes (how clients start servers) are driven by the IO reactor, not
     // the blocking pool: no thread hand-off per message.

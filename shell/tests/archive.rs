@@ -54,6 +54,33 @@ fn create_list_extract_round_trip() {
     );
 }
 
+/// What goccia's tar refuses where GNU's would write something else:
+/// a format it does not write, a time it cannot read. Nothing is written.
+#[test]
+fn formats_and_times_tar_cannot_write_are_refused_naming_them() {
+    let ran = run::run(
+        "mkdir /d; echo x > /d/f\n\
+         tar --format=pax -cf /p.tar /d; echo \"st $?\"\n\
+         tar -H v7 -cf /v.tar /d; echo \"st $?\"\n\
+         tar --mtime=bogus -cf /m.tar /d; echo \"st $?\"\n\
+         tar --mtime=@x -cf /n.tar /d; echo \"st $?\"\n\
+         ls /",
+    );
+    assert_eq!(
+        ran.stdout, "st 2\nst 2\nst 2\nst 2\nd\ntmp\n",
+        "{}",
+        ran.stderr
+    );
+    for named in [
+        "tar: --format=pax: not written here (use gnu or ustar)",
+        "tar: --format=v7: not written here (use gnu or ustar)",
+        "tar: --mtime=bogus: not a date (@SECONDS, or a date as date -d reads it)",
+        "tar: --mtime=@x: not a date",
+    ] {
+        assert!(ran.stderr.contains(named), "{named}: {}", ran.stderr);
+    }
+}
+
 #[test]
 fn members_cannot_climb_out_of_the_extraction_folder() {
     let vfs = vfs_with_archive(&[

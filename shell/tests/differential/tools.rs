@@ -9,7 +9,7 @@ pub const CASES: &[&str] = &[
     // cal: a month, a year, three months, spans titled by year or by
     // month, day-of-year numbers, the 1752 reform, names, bad input.
     r#"cal 2 2024; cal 9 1752; cal 2023; cal -y 1752 | head -20; cal -j 2 2024; cal -j 9 1752; cal -3 3 2024; cal -A 1 -B 1 2 2024; cal -A 4 2 2024; cal -j -A 5 11 2023; cal -A 14 1 2024 | tail -12; cal feb 2024 | head -1; cal -m 2 2024 | head -1; cal 2 1700; cal 1 1; cal -A 3 12 9999 | head -3; cal -d 2024-13 | head -1"#,
-    r#"cal 13 2024 2>&1; echo "st $?"; cal 0 2>&1; echo "st $?"; cal abc 2>&1; echo "st $?"; cal 2 2024 3 2> err; echo "st $?"; head -1 err; cal -x 2> err; echo "st $?"; head -1 err; cal -y | head -1; cal | wc -l; cal -3 | wc -l"#,
+    r#"cal 13 2024 2>&1; echo "st $?"; cal 0 2>&1; echo "st $?"; cal abc 2>&1; echo "st $?"; cal 2 2024 3 2> err; echo "st $?"; head -1 err; cal -x 2> err; echo "st $?"; head -1 err; cal -d bogus 2>&1; echo "st $?"; cal -d 2024-0 | head -1; cal -m 0 2>&1; echo "st $?"; cal -A 2x -B x 2 2024 | head -1; cal -y | head -1; cal | wc -l; cal -3 | wc -l"#,
     // yq: YAML in; JSON out, or YAML with -y.
     r#"cat > c.yaml <<'YAML'
 name: demo

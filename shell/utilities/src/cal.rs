@@ -9,6 +9,7 @@ use std::io::Write;
 
 use goccia_interp::interp::{ExecResult, ShellView};
 use goccia_interp::pad::{left_pad, right_pad};
+use goccia_interp::time::MONTHS;
 
 use crate::args::{Out, buffered, check_flags, finish, parse_options};
 
@@ -16,21 +17,6 @@ use crate::args::{Out, buffered, check_flags, finish, parse_options};
 const USAGE_STATUS: i32 = 64;
 
 const USAGE: &str = "Usage: cal [general options] [-jy] [[month] year]\n       cal [general options] [-j] [-m month] [year]\nGeneral options: [-31] [-A months] [-B months] [-d yyyy-mm]";
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// A month as months since the start of year 1 (January of year 1 is 0;
 /// BSD prints year 0 and year 10000 when a span reaches them).
@@ -107,12 +93,15 @@ impl Request {
             _ => return Err(Refusal::Usage),
         }
         if let Some(text) = parsed.value('d') {
-            let (y, m) = text
-                .split_once('-')
-                .and_then(|(y, m)| Some((y.parse::<i64>().ok()?, m.parse::<i64>().ok()?)))
-                .ok_or_else(|| format!("-d {text}: not a date of the form yyyy-mm"))?;
-            // A month past December runs into the next year, as BSD's does.
-            let index = y * 12 + m - 1 - 12;
+            // BSD reads both numbers with atoi (what is not one is 0), and
+            // checks the year's range; a month past December runs into the
+            // next year.
+            let (y, m) = text.split_once('-').unwrap_or((text, ""));
+            let (year, month) = (leading_number(y), leading_number(m));
+            if !(1..=9999).contains(&year) {
+                return Err(format!("year `{year}' not in range 1..9999").into());
+            }
+            let index = (year - 1) * 12 + month - 1;
             return Ok(Request::span(index, parsed, parsed.has('j')));
         }
         let day_of_year = parsed.has('j');
@@ -133,9 +122,9 @@ impl Request {
     fn span(index: MonthIndex, parsed: &crate::args::Parsed, day_of_year: bool) -> Request {
         // BSD reads the counts with atoi: what is not a number is 0.
         let count_of = |option| {
-            parsed.value(option).map_or(0, |text: &str| {
-                text.trim().parse::<i64>().unwrap_or(0).max(0)
-            })
+            parsed
+                .value(option)
+                .map_or(0, |text: &str| leading_number(text).max(0))
         };
         let (mut before, mut after) = (count_of('B'), count_of('A'));
         if parsed.last_of(&['1', '3']) == Some('3') {
@@ -209,6 +198,20 @@ fn today(shell: &ShellView) -> (i64, i64) {
         .split(' ')
         .map(|part| part.parse::<i64>().unwrap_or(1));
     (parts.next().unwrap_or(1970), parts.next().unwrap_or(1))
+}
+
+/// The number `text` starts with, as C's `atoi` reads it (0 if none),
+/// kept within the range `cal` can lay out.
+fn leading_number(text: &str) -> i64 {
+    let text = text.trim_start();
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    sign * digits[..end].parse::<i64>().unwrap_or(0).min(1 << 40)
 }
 
 fn parse_year(text: &str) -> Result<i64, String> {
@@ -370,5 +373,14 @@ mod tests {
         assert_eq!(parse_month("September"), Ok(9));
         assert!(parse_month("13").is_err() && parse_month("ju").is_err());
         assert_eq!(parse_year("0"), Err("year `0' not in range 1..9999".into()));
+        assert_eq!(
+            (
+                leading_number("12x"),
+                leading_number("x"),
+                leading_number("-3")
+            ),
+            (12, 0, -3)
+        );
+        assert_eq!(leading_number("99999999999999999999999"), 0);
     }
 }

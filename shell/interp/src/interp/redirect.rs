@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use goccia_vfs::{Errno, VfsPath};
+use goccia_vfs::{Errno, FsError, Node, VfsPath};
 
 use super::{Flow, Shell};
 use crate::ast::*;
@@ -327,11 +327,16 @@ impl Shell {
         let path = self.redirect_path(target)?;
         let vfs = self.ctx.vfs.clone();
         let mut vfs = vfs.lock();
-        match vfs.read_file(&path) {
-            Ok(data) => {
-                let mtime_ns = vfs.lookup(&path).ok().map(|node| node.meta().mtime_ns);
-                Ok(Fd::regular_file(data, mtime_ns))
-            }
+        // One lookup: the content, and the time `gzip < file` stores.
+        let opened = vfs.lookup(&path).and_then(|node| match node {
+            Node::File(file) => Ok(Fd::regular_file(
+                file.data().clone(),
+                Some(file.meta().mtime_ns),
+            )),
+            _ => Err(FsError::new(Errno::IsDir, &path)),
+        });
+        match opened {
+            Ok(fd) => Ok(fd),
             Err(error) if error.errno == Errno::IsDir && !create => Ok(Fd::directory()),
             Err(error) if error.errno == Errno::NoEnt && create => {
                 // `<>` creates a missing file, but not its folder.

@@ -22,7 +22,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
     "Sunday",
 ];
-const MONTHS: [&str; 12] = [
+/// The months' names in English (`%B`; `%b` is their first three letters).
+pub const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

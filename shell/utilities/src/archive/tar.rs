@@ -529,7 +529,7 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
     // whether any member failed (exit 2 at the end, the rest extracted).
     let mut said: Vec<String> = Vec::new();
     let mut failed = false;
-    let mut listing = super::tar_members::Listing::default();
+    let mut listing = super::tar_members::Listing::new(options.numeric_owner);
     let zone = shell.time_zone();
     for entry in entries {
         shell.check_watch()?;

@@ -192,15 +192,15 @@ fn named(spec: &str) -> (String, u64) {
 /// the widest seen and stays).
 pub(super) struct Listing {
     width: usize,
-}
-
-impl Default for Listing {
-    fn default() -> Self {
-        Listing { width: 19 }
-    }
+    /// `--numeric-owner`: ids, not the names the headers carry.
+    numeric: bool,
 }
 
 impl Listing {
+    pub(super) fn new(numeric: bool) -> Self {
+        Listing { width: 19, numeric }
+    }
+
     /// One `-tv` line: mode, owner/group, size, time, name (and where a
     /// link points).
     pub(super) fn line(&mut self, header: &tar::Header, name: &str, zone: &Zone) -> String {
@@ -216,10 +216,12 @@ impl Listing {
             _ => '-',
         };
         let mode = header.mode().unwrap_or(0);
-        let who = |name: Option<&str>, id: u64| match name.filter(|name| !name.is_empty()) {
-            Some(name) => name.to_string(),
-            None => id.to_string(),
-        };
+        let numeric = self.numeric;
+        let who =
+            |name: Option<&str>, id: u64| match name.filter(|name| !numeric && !name.is_empty()) {
+                Some(name) => name.to_string(),
+                None => id.to_string(),
+            };
         let user = who(header.username().ok().flatten(), header.uid().unwrap_or(0));
         let group = who(header.groupname().ok().flatten(), header.gid().unwrap_or(0));
         let size = if matches!(kind, EntryType::Link | EntryType::Symlink) {
