@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rquickjs::{Context, Runtime, qjs};
 
-/// The prelude is one function expression over two fragments.
+/// The prelude is one function expression around `js/globals.js`.
 const PRELUDE_HEAD: &str = "(function (native) {\n'use strict';\n";
 const PRELUDE_TAIL: &str = "\n})";
 
@@ -47,6 +47,7 @@ const FACTORIES: &[(&str, &str)] = &[
     ("goccia:web", "node/web.js"),
     ("goccia:cjs", "node/cjs.js"),
     ("goccia:fs-handles", "node/fs_handles.js"),
+    ("goccia:inspect", "inspect.js"),
 ];
 
 /// A factory's source around its body.
@@ -61,11 +62,7 @@ fn main() {
         std::fs::read_to_string(js.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
     };
 
-    let prelude = format!(
-        "{PRELUDE_HEAD}{}{}{PRELUDE_TAIL}",
-        read("inspect.js"),
-        read("globals.js")
-    );
+    let prelude = format!("{PRELUDE_HEAD}{}{PRELUDE_TAIL}", read("globals.js"));
     std::fs::write(out.join("prelude.js"), &prelude).expect("write prelude.js");
 
     let runtime = Runtime::new().expect("runtime");

@@ -18,13 +18,14 @@ const intrinsics = Object.freeze({
 function guestFrames(raw) {
   const lines = raw.split('\n');
   const kept = [];
+  const isLoader = (line) => line.includes('(node:goccia:') || line.startsWith('    at runPlainEntry (<goccia prelude>');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (line.includes('(node:goccia:')) {
-      if (line.includes('at importCommonJs (')) i++;
+    if (isLoader(line)) {
+      if (line.includes('at importCommonJs (') || line.includes('at runPlainEntry (')) i++;
       continue;
     }
-    if (line === '    at call (native)' && (lines[i + 1] ?? '').includes('(node:goccia:')) continue;
+    if (line === '    at call (native)' && isLoader(lines[i + 1] ?? '')) continue;
     kept.push(line);
   }
   return kept.join('\n');
@@ -58,6 +59,26 @@ function guestFrames(raw) {
       enumerable: false,
     });
   }
+}
+
+// ----- formatting: js/inspect.js, made on first use -----
+let formatting;
+function formatter() {
+  if (formatting === undefined) formatting = requireBuiltin('goccia:inspect');
+  return formatting;
+}
+function inspect(value, options) {
+  return formatter().inspect(value, options);
+}
+inspect.custom = Symbol.for('nodejs.util.inspect.custom');
+// Strings alone, with no format directive to apply, print as they are,
+// joined by spaces: most console output, with no formatter to make.
+function formatWithOptions(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (typeof args[i] !== 'string') return formatter().formatWithOptions(args);
+  }
+  if (args.length > 1 && args[0].includes('%')) return formatter().formatWithOptions(args);
+  return args.join(' ');
 }
 
 function define(name, value) {
@@ -286,7 +307,7 @@ function structuredCloneImpl(value, memory) {
     if (typeof value === 'symbol') throw cloneError(`${value.toString()} could not be cloned.`);
     return value;
   }
-  if (typeof value === 'function') throw cloneError(`${functionBase(value)} could not be cloned.`);
+  if (typeof value === 'function') throw cloneError(`${formatter().functionBase(value)} could not be cloned.`);
   if (memory.has(value)) return memory.get(value);
   let out;
   if (Array.isArray(value)) {
@@ -322,7 +343,7 @@ function structuredCloneImpl(value, memory) {
     if ('cause' in value) out.cause = structuredCloneImpl(value.cause, memory);
     return out;
   } else if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) {
-    throw cloneError(`${constructorName(value)} object could not be cloned.`);
+    throw cloneError(`${formatter().constructorName(value)} object could not be cloned.`);
   } else {
     out = {};
     memory.set(value, out);
@@ -600,6 +621,26 @@ lazyGlobal('crypto', () => requireBuiltin('crypto').webcrypto);
 define('atob', (data) => requireBuiltin('buffer').atob(data));
 define('btoa', (data) => requireBuiltin('buffer').btoa(data));
 
+// The `{}` each CommonJS module starts with: a CommonJS entry that
+// leaves it empty has no result (the runner asks).
+const initialExports = new WeakSet();
+
+// A CommonJS entry whose source names none of the module system's
+// bindings (`require`, `module`, `exports`, ..., checked by the host's
+// loader): nothing in it can tell whether the module system exists, so it
+// runs as Node runs a main module, without it — Node's wrapper, `this` the
+// empty exports, the main module's ticks before its promise jobs — and
+// the module system is made only when something asks for it.
+function runPlainEntry(filename, dirname, source) {
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  if (source.startsWith('#!')) source = `//${source.slice(2)}`;
+  const exports = {};
+  initialExports.add(exports);
+  native.compileCommonJs(source, filename).call(exports, exports, undefined, undefined, filename, dirname);
+  runTicks();
+  return exports;
+}
+
 // Internals for the host and the built-in modules only.
 const internals = Object.freeze({
   requireBuiltin,
@@ -619,9 +660,8 @@ const internals = Object.freeze({
   // The settling of an fs callback or promise: a timer due now.
   defer: (fn) => { const id = nextTimerId++; pending.set(id, { id, due: virtualNow, delay: 0, callback: fn, args: [], repeat: false, ref: true }); },
   queueTick: (callback, args) => { ticks.push([callback, args]); },
-  // The `{}` each CommonJS module starts with: a CommonJS entry that
-  // leaves it empty has no result (the runner asks).
-  initialExports: new WeakSet(),
+  initialExports,
+  runPlainEntry,
   runTicks,
   Promise: intrinsics.Promise,
   // Captured before any guest code runs: the built-in modules do not use

@@ -1,7 +1,9 @@
 // Node-style value formatting for console output (a port of the parts of
 // Node's util.inspect that agents see most: objects and arrays broken at
 // 80 columns, short arrays grouped into columns, depth 2, circular refs).
-// Fragment of the globals prelude: shares its function scope.
+// The built-in `goccia:inspect`, made the first time a value is formatted
+// (console.log of strings alone never needs it): the prelude's `inspect`
+// and `formatWithOptions` hand over to what this returns.
 
 const kBreakLength = 80;
 const kCompact = 3;
@@ -508,3 +510,5 @@ function formatWithOptions(args) {
   }
   return out;
 }
+
+return { inspect, formatWithOptions, functionBase, constructorName };

@@ -297,7 +297,7 @@ fn wrapped(source: &str) -> String {
 
 /// A CommonJS module's function: its source inside Node's wrapper,
 /// compiled as a (sloppy) script named by its file (stack traces name it).
-fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'js>> {
+pub(crate) fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'js>> {
     let code = std::ffi::CString::new(wrapped(source)).map_err(|_| {
         type_error(
             ctx,
@@ -313,7 +313,13 @@ fn compile<'js>(ctx: &Ctx<'js>, source: &str, filename: &str) -> Result<Value<'j
 /// a `.js` file that shows neither syntax (top-level `await` fails it, so
 /// such a file is an ES module). Nothing runs; a parse error is cleared.
 pub fn compiles_as_commonjs(ctx: &Ctx<'_>, source: &str) -> bool {
-    let Ok(code) = std::ffi::CString::new(wrapped(source)) else {
+    // The loader reads a `#!` line as a comment (as Node does): so does
+    // the test, or every script with one would be taken for a module.
+    let source = match source.strip_prefix("#!") {
+        Some(rest) => std::borrow::Cow::Owned(format!("//{rest}")),
+        None => std::borrow::Cow::Borrowed(source),
+    };
+    let Ok(code) = std::ffi::CString::new(wrapped(&source)) else {
         return false;
     };
     let compiled = eval_global(

@@ -156,6 +156,17 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
             Ok(natives)
         })?,
     )?;
+    let h = host.clone();
+    object.set(
+        "compileCommonJs",
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>, source: String, filename: String| -> Result<Value<'js>> {
+                h.check().map_err(|stop| throw_stopped(&ctx, stop))?;
+                crate::node::compile(&ctx, &source, &filename)
+            },
+        )?,
+    )?;
     let h = host;
     object.set(
         "fetch",

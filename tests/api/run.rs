@@ -16,6 +16,39 @@ fn hello_world_is_captured_per_stream() {
     assert!(run.memory_used.unwrap() > 0);
 }
 
+/// An entry that cannot see the module system runs without it, and one
+/// that names `require` runs under it: either way its stack holds its own
+/// frames only (no loader frame of goccia's, no prelude frame).
+#[test]
+fn a_commonjs_entry_stack_shows_the_guest_frames_only() {
+    for source in [
+        "function f() { return new Error('x').stack; }\nconsole.log(f());",
+        "const path = require('path');\nfunction f() { return new Error('x').stack; }\nconsole.log(f());",
+    ] {
+        let run = script(source).run_script("/main.js").unwrap();
+        assert!(run.success(), "{source}: {}", run.stderr_text());
+        let stack = run.stdout_text();
+        let frames: Vec<&str> = stack.lines().skip(1).collect();
+        assert_eq!(stack.lines().next(), Some("Error: x"), "{stack}");
+        assert_eq!(frames.len(), 2, "{source}: {stack}");
+        assert!(frames[0].starts_with("    at f (/main.js:"), "{stack}");
+        assert!(frames[1].contains("(/main.js:"), "{stack}");
+    }
+}
+
+/// A plain entry's `module.exports` is the empty object it started with:
+/// no result, as for a CommonJS entry that never sets it.
+#[test]
+fn a_plain_commonjs_entry_has_no_result() {
+    let run = script("console.log('hi')").run_script("/main.js").unwrap();
+    assert!(run.success());
+    assert_eq!(run.result, None);
+    let set = script("module.exports = { n: 1 }")
+        .run_script("/main.js")
+        .unwrap();
+    assert_eq!(set.result, Some(serde_json::json!({"n": 1})));
+}
+
 #[test]
 fn a_missing_entry_is_a_failed_run_naming_it() {
     let run = script("").run_script("/nope.js").unwrap();

@@ -187,6 +187,49 @@ fn has_commonjs_markers(code: &str) -> bool {
         || words("__filename")
 }
 
+/// Whether a CommonJS `source` cannot see the module system: it names
+/// none of the bindings Node's wrapper gives a module (`require`, `module`,
+/// `exports`, `__filename`, `__dirname`, and `this`, which is `exports`),
+/// nothing that reaches them another way (`arguments`, `eval`, a dynamic
+/// `import` of `module`, `process.mainModule`). Anywhere in the text,
+/// comments and strings included: a word in a comment only costs the
+/// faster path, a word missed would change what runs. Such an entry runs
+/// without the module system (`runPlainEntry` in `js/globals.js`), which is
+/// then made only if something asks for it: the cost of most of a cold
+/// `console.log` script.
+pub fn is_plain_script(source: &str) -> bool {
+    const SEES_THE_MODULE_SYSTEM: [&str; 10] = [
+        "require",
+        "module",
+        "Module",
+        "exports",
+        "__filename",
+        "__dirname",
+        "this",
+        "arguments",
+        "eval",
+        "import",
+    ];
+    !SEES_THE_MODULE_SYSTEM
+        .iter()
+        .any(|word| source.contains(word))
+}
+
+/// The ES module that runs the plain CommonJS entry at `path` (see
+/// [`is_plain_script`]): its `module.exports` as the default.
+pub fn plain_entry_wrapper(path: &VfsPath, source: &str) -> String {
+    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    let dirname = path
+        .parent()
+        .map_or_else(|| "/".to_string(), |dir| dir.as_str().to_string());
+    format!(
+        "import {{ internals }} from 'goccia:native';\nexport default internals.runPlainEntry({}, {}, {});\n",
+        quote(path.as_str()),
+        quote(&dirname),
+        quote(source)
+    )
+}
+
 /// The ES module that imports the CommonJS file `path`: its exports as
 /// the default and `names` as named exports.
 pub fn wrapper(path: &str, names: &[String]) -> String {
@@ -222,6 +265,38 @@ mod tests {
 
     fn p(s: &str) -> VfsPath {
         VfsPath::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_plain_script_names_nothing_of_the_module_system() {
+        assert!(is_plain_script("console.log('hi')"));
+        assert!(is_plain_script("setTimeout(() => process.exit(2), 0)"));
+        for seeing in [
+            "require('fs')",
+            "module.exports = 1",
+            "exports.a = 1",
+            "console.log(__filename, __dirname)",
+            "this.a = 1",
+            "console.log(arguments.length)",
+            "eval('1')",
+            "import('node:module')",
+            "process.mainModule",
+            "`${require('fs')}`",
+            "// a comment naming the module is enough",
+        ] {
+            assert!(!is_plain_script(seeing), "{seeing}");
+        }
+    }
+
+    #[test]
+    fn the_plain_entry_wrapper_quotes_path_folder_and_source() {
+        let wrapper = plain_entry_wrapper(&p("/a b/x.js"), "console.log(\"*/\")\n");
+        assert!(
+            wrapper.contains(
+                "internals.runPlainEntry(\"/a b/x.js\", \"/a b\", \"console.log(\\\"*/\\\")\\n\")"
+            ),
+            "{wrapper}"
+        );
     }
 
     #[test]

@@ -138,6 +138,9 @@ pub struct VfsLoader {
     pub inline: Option<(VfsPath, std::sync::Arc<str>)>,
     /// The CommonJS wrappers declared (shared with the resolver).
     pub wrappers: Wrappers,
+    /// The run's entry: a CommonJS entry that cannot see the module
+    /// system runs without it (see `commonjs::is_plain_script`).
+    pub entry: VfsPath,
 }
 
 impl VfsLoader {
@@ -150,6 +153,11 @@ impl VfsLoader {
         source: &str,
         inline: bool,
     ) -> Result<Module<'js>> {
+        if name == self.entry.as_str() && crate::commonjs::is_plain_script(source) {
+            self.wrappers.lock().insert(name.to_string());
+            let wrapper = crate::commonjs::plain_entry_wrapper(&self.entry, source);
+            return Module::declare(ctx.clone(), name, wrapper);
+        }
         // Every form of named export `exportNames` finds assigns to
         // `exports`: a source without the word has none, and skips the
         // regular expressions (a twentieth of a cold hello world).

@@ -164,6 +164,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
             format!("entry not found: {}", request.entry),
         ));
     }
+    let heap_before = request.memory.used();
     let runtime = match new_runtime(request, &tripwire) {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -237,6 +238,8 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         limits: &applied,
         watch: &request.watch,
         first_turn: true,
+        heap: &request.memory,
+        heap_before,
     };
     let mut outcome = session.run(host, &request.entry);
     exited(&mut outcome, &tripwire);
@@ -298,6 +301,9 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
     let runtime = Runtime::new_with_alloc(request.memory.allocator())?;
     runtime.set_memory_limit(request.engine.limits.max_memory.min(usize::MAX as u64) as usize);
     runtime.set_max_stack_size(request.engine.limits.stack_size as usize);
+    // No collection before the globals are installed (see
+    // `gc_threshold_after_setup`, which sets the threshold after them).
+    runtime.set_gc_threshold(usize::MAX);
     let watch = request.watch.clone();
     let tripwire = tripwire.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
@@ -325,6 +331,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
                 .clone()
                 .map(|source| (request.entry.clone(), source)),
             wrappers,
+            entry: request.entry.clone(),
         },
     );
     Ok(runtime)
@@ -341,6 +348,20 @@ struct Session<'a> {
     watch: &'a Watch,
     /// Set until the entry's first turn.
     first_turn: bool,
+    /// The tree's heap, and what it held before this run's runtime.
+    heap: &'a HeapBudget,
+    heap_before: usize,
+}
+
+/// QuickJS collects cycles when its heap passes a threshold, 256 KiB at
+/// first, then half as much again as what a collection left. Installing the
+/// globals crosses 256 KiB, and a collection then finds nothing to free
+/// (all of it is live): [`new_runtime`] defers collections until they are
+/// in place, and this is the threshold a collection at that point would
+/// have set (`setup_bytes` being what they hold).
+fn gc_threshold_after_setup(setup_bytes: usize) -> usize {
+    const QUICKJS_INITIAL: usize = 256 * 1024;
+    (setup_bytes.saturating_add(setup_bytes / 2)).max(QUICKJS_INITIAL)
 }
 
 /// What one turn of the event loop found.
@@ -352,15 +373,25 @@ enum Turn {
 
 impl Session<'_> {
     fn run(&mut self, host: Rc<Host>, entry: &VfsPath) -> RunOutcome {
-        let started = self
-            .context
-            .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
-                goccia_js_api::install(&ctx, host).map_err(|error| {
+        let installed = self.context.with(|ctx| {
+            goccia_js_api::install(&ctx, host)
+                .map(drop)
+                .map_err(|error| {
                     Failure::new(
                         FailureKind::HostError,
                         format!("internal error: cannot install the globals: {error}"),
                     )
-                })?;
+                })
+        });
+        if let Err(failure) = installed {
+            return RunOutcome::failed(failure);
+        }
+        self.runtime.set_gc_threshold(gc_threshold_after_setup(
+            self.heap.used().saturating_sub(self.heap_before),
+        ));
+        let started = self
+            .context
+            .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
                 let promise = Module::import(&ctx, entry.as_str())
                     .catch(&ctx)
                     .map_err(|error| self.caught(&ctx, error))?;
