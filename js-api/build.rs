@@ -48,6 +48,9 @@ const FACTORIES: &[(&str, &str)] = &[
     ("goccia:cjs", "node/cjs.js"),
     ("goccia:fs-handles", "node/fs_handles.js"),
     ("goccia:inspect", "inspect.js"),
+    ("goccia:encoding", "encoding.js"),
+    ("goccia:clone", "clone.js"),
+    ("goccia:fetch", "fetch.js"),
 ];
 
 /// A factory's source around its body.

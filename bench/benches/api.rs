@@ -30,6 +30,24 @@ fn api(c: &mut Criterion) {
     group.bench_function("run_script of hello world, captured", |b| {
         b.iter(|| assert!(sandbox.run_script("/main.js").unwrap().success()))
     });
+    // One call at a time, as an agent makes them: the time of the call
+    // alone, with the machine idle for 2 ms before each (what a call leaves
+    // to finish after answering has finished by the next).
+    group.bench_function(
+        "run_script of hello world, captured, calls 2 ms apart",
+        |b| {
+            b.iter_custom(|iterations| {
+                let mut total = std::time::Duration::ZERO;
+                for _ in 0..iterations {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    let started = std::time::Instant::now();
+                    assert!(sandbox.run_script("/main.js").unwrap().success());
+                    total += started.elapsed();
+                }
+                total
+            })
+        },
+    );
     let big = tree(10_000);
     group.bench_function("child of a 10,000-file sandbox seeded with /repo", |b| {
         b.iter(|| big.child(&[ChildSeed::path("/repo")]).unwrap())

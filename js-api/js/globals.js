@@ -1,8 +1,10 @@
 // The globals every guest gets besides the ECMAScript built-ins: console,
-// timers on virtual time, TextEncoder/TextDecoder, structuredClone, URL,
-// URLSearchParams, fetch. Fragment of the globals prelude, evaluated once
-// per context before any guest code; `native` holds the host functions and
-// is never reachable from guest code.
+// timers on virtual time, URL, URLSearchParams, and, made from built-in
+// modules on first use, TextEncoder/TextDecoder (js/encoding.js),
+// structuredClone (js/clone.js), fetch/Headers/Response (js/fetch.js) and
+// Node's (Buffer, process, ...). The globals prelude, evaluated once per
+// context before any guest code; `native` holds the host functions and is
+// never reachable from guest code.
 
 const intrinsics = Object.freeze({
   Promise,
@@ -253,108 +255,6 @@ function runTicks() {
   return ran;
 }
 
-// ----- TextEncoder / TextDecoder (UTF-8) -----
-class TextEncoder {
-  get encoding() { return 'utf-8'; }
-  encode(input = '') { return native.encodeUtf8(String(input)); }
-  encodeInto(source, destination) {
-    const bytes = native.encodeUtf8(String(source));
-    let read = 0;
-    let written = 0;
-    for (const ch of String(source)) {
-      const size = new Uint8Array(native.encodeUtf8(ch)).length;
-      if (written + size > destination.length) break;
-      destination.set(bytes.subarray(written, written + size), written);
-      written += size;
-      read += ch.length;
-    }
-    return { read, written };
-  }
-}
-const utf8Labels = ['utf-8', 'utf8', 'unicode-1-1-utf-8'];
-class TextDecoder {
-  #fatal;
-  #ignoreBOM;
-  constructor(label = 'utf-8', options = {}) {
-    if (!utf8Labels.includes(String(label).trim().toLowerCase())) {
-      throw new RangeError(`The "${label}" encoding is not supported`);
-    }
-    this.#fatal = Boolean(options && options.fatal);
-    this.#ignoreBOM = Boolean(options && options.ignoreBOM);
-  }
-  get encoding() { return 'utf-8'; }
-  get fatal() { return this.#fatal; }
-  get ignoreBOM() { return this.#ignoreBOM; }
-  decode(input = new Uint8Array(0)) {
-    let bytes;
-    if (input instanceof ArrayBuffer) bytes = new Uint8Array(input);
-    else if (ArrayBuffer.isView(input)) bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    else throw new TypeError('The "input" argument must be an instance of ArrayBuffer or ArrayBufferView');
-    let text = native.decodeUtf8(bytes, this.#fatal);
-    if (!this.#ignoreBOM && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    return text;
-  }
-}
-define('TextEncoder', TextEncoder);
-define('TextDecoder', TextDecoder);
-
-// ----- structuredClone -----
-function cloneError(message) {
-  return new DOMException(message, 'DataCloneError');
-}
-function structuredCloneImpl(value, memory) {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
-    if (typeof value === 'symbol') throw cloneError(`${value.toString()} could not be cloned.`);
-    return value;
-  }
-  if (typeof value === 'function') throw cloneError(`${formatter().functionBase(value)} could not be cloned.`);
-  if (memory.has(value)) return memory.get(value);
-  let out;
-  if (Array.isArray(value)) {
-    out = new Array(value.length);
-    memory.set(value, out);
-    for (const key of Object.keys(value)) out[key] = structuredCloneImpl(value[key], memory);
-    return out;
-  }
-  if (value instanceof Date) out = new Date(value.getTime());
-  else if (value instanceof RegExp) out = new RegExp(value.source, value.flags);
-  else if (value instanceof Boolean || value instanceof Number || value instanceof String) out = Object(value.valueOf());
-  else if (value instanceof ArrayBuffer) out = value.slice(0);
-  else if (value instanceof DataView) {
-    out = new DataView(structuredCloneImpl(value.buffer, memory), value.byteOffset, value.byteLength);
-  } else if (ArrayBuffer.isView(value)) {
-    out = new value.constructor(structuredCloneImpl(value.buffer, memory), value.byteOffset, value.length);
-  } else if (value instanceof Map) {
-    out = new Map();
-    memory.set(value, out);
-    for (const [k, v] of value) out.set(structuredCloneImpl(k, memory), structuredCloneImpl(v, memory));
-    return out;
-  } else if (value instanceof Set) {
-    out = new Set();
-    memory.set(value, out);
-    for (const v of value) out.add(structuredCloneImpl(v, memory));
-    return out;
-  } else if (value instanceof Error) {
-    const ctors = { EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
-    const Ctor = ctors[value.name] || Error;
-    out = new Ctor(value.message);
-    memory.set(value, out);
-    if (typeof value.stack === 'string') out.stack = value.stack;
-    if ('cause' in value) out.cause = structuredCloneImpl(value.cause, memory);
-    return out;
-  } else if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) {
-    throw cloneError(`${formatter().constructorName(value)} object could not be cloned.`);
-  } else {
-    out = {};
-    memory.set(value, out);
-    for (const key of Object.keys(value)) out[key] = structuredCloneImpl(value[key], memory);
-    return out;
-  }
-  memory.set(value, out);
-  return out;
-}
-define('structuredClone', (value) => structuredCloneImpl(value, new Map()));
-
 // ----- URL / URLSearchParams (WHATWG parsing by the host's `url` crate) -----
 const urlFields = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'];
 
@@ -504,86 +404,6 @@ urlFields.forEach((field, index) => {
 define('URL', URL);
 define('URLSearchParams', URLSearchParams);
 
-// ----- fetch: refused unless the host allowed the target (contract §8) -----
-class Headers {
-  #map = new Map();
-  constructor(init) {
-    if (init === undefined || init === null) return;
-    const pairs = init instanceof Headers ? [...init.entries()]
-      : Array.isArray(init) ? init
-      : Object.entries(init);
-    for (const pair of pairs) {
-      if (!Array.isArray(pair) || pair.length !== 2) throw new TypeError('Headers: each entry must be a [name, value] pair');
-      this.append(pair[0], pair[1]);
-    }
-  }
-  append(name, value) {
-    const key = String(name).toLowerCase();
-    const old = this.#map.get(key);
-    this.#map.set(key, old === undefined ? String(value) : `${old}, ${value}`);
-  }
-  set(name, value) { this.#map.set(String(name).toLowerCase(), String(value)); }
-  get(name) { return this.#map.get(String(name).toLowerCase()) ?? null; }
-  has(name) { return this.#map.has(String(name).toLowerCase()); }
-  delete(name) { this.#map.delete(String(name).toLowerCase()); }
-  *entries() { yield* [...this.#map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)); }
-  *keys() { for (const [k] of this.entries()) yield k; }
-  *values() { for (const [, v] of this.entries()) yield v; }
-  forEach(callback, thisArg) { for (const [k, v] of this.entries()) callback.call(thisArg, v, k, this); }
-  [Symbol.iterator]() { return this.entries(); }
-}
-
-class Response {
-  #body;
-  #used = false;
-  constructor(body, init = {}) {
-    this.#body = body === undefined || body === null ? new Uint8Array(0)
-      : typeof body === 'string' ? new TextEncoder().encode(body)
-      : body instanceof ArrayBuffer ? new Uint8Array(body)
-      : body;
-    this.status = init.status ?? 200;
-    this.statusText = init.statusText ?? '';
-    this.headers = new Headers(init.headers);
-    this.url = init.url ?? '';
-    this.redirected = Boolean(init.redirected);
-    this.ok = this.status >= 200 && this.status < 300;
-    this.type = 'basic';
-  }
-  get bodyUsed() { return this.#used; }
-  #take() {
-    if (this.#used) return intrinsics.Promise.reject(new TypeError('Body is unusable: body has already been read'));
-    this.#used = true;
-    return intrinsics.Promise.resolve(this.#body);
-  }
-  arrayBuffer() { return this.#take().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); }
-  bytes() { return this.#take().then((b) => new Uint8Array(b)); }
-  text() { return this.#take().then((b) => new TextDecoder().decode(b)); }
-  json() { return this.text().then((t) => JSON.parse(t)); }
-}
-
-define('Headers', Headers);
-define('Response', Response);
-define('fetch', (input, init = {}) => new intrinsics.Promise((resolve, reject) => {
-  try {
-    const url = new URL(input instanceof URL ? input.href : String(input));
-    const options = init === null || typeof init !== 'object' ? {} : init;
-    let body = options.body;
-    if (body !== undefined && body !== null && typeof body !== 'string') {
-      if (body instanceof ArrayBuffer) body = new Uint8Array(body);
-      else if (!ArrayBuffer.isView(body)) body = String(body);
-      else body = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    }
-    const raw = native.fetch(url.href, {
-      method: options.method === undefined ? 'GET' : String(options.method),
-      headers: [...new Headers(options.headers).entries()],
-      body: body ?? null,
-    });
-    resolve(new Response(raw.body, raw));
-  } catch (error) {
-    reject(error);
-  }
-}));
-
 // ----- the built-in modules (Node's and goccia's) -----
 // Each is a factory compiled to bytecode at build time and made on first
 // use, by `import` and `require` alike (one instance per run).
@@ -618,6 +438,14 @@ lazyGlobal('AbortController', () => requireBuiltin('goccia:web').AbortController
 lazyGlobal('AbortSignal', () => requireBuiltin('goccia:web').AbortSignal);
 lazyGlobal('Request', () => requireBuiltin('goccia:web').Request);
 lazyGlobal('crypto', () => requireBuiltin('crypto').webcrypto);
+lazyGlobal('TextEncoder', () => requireBuiltin('goccia:encoding').TextEncoder);
+lazyGlobal('TextDecoder', () => requireBuiltin('goccia:encoding').TextDecoder);
+lazyGlobal('Headers', () => requireBuiltin('goccia:fetch').Headers);
+lazyGlobal('Response', () => requireBuiltin('goccia:fetch').Response);
+// Functions Node defines as values: they stay values, and make their
+// module when first called.
+define('fetch', (input, ...init) => requireBuiltin('goccia:fetch').fetch(input, ...init));
+define('structuredClone', (value) => requireBuiltin('goccia:clone').structuredClone(value));
 define('atob', (data) => requireBuiltin('buffer').atob(data));
 define('btoa', (data) => requireBuiltin('buffer').btoa(data));
 
@@ -645,8 +473,12 @@ function runPlainEntry(filename, dirname, source) {
 const internals = Object.freeze({
   requireBuiltin,
   write: (fd, text) => native.write(fd, text),
-  Headers,
-  Response,
+  // For `goccia:encoding` and `goccia:fetch`: the host's UTF-8 codec and
+  // request, and the prelude's own URL (a guest may replace the global).
+  encodeUtf8: native.encodeUtf8,
+  decodeUtf8: native.decodeUtf8,
+  hostFetch: native.fetch,
+  URL,
   inspect,
   format: formatWithOptions,
   hasTimers: () => nextMacrotask() !== undefined,

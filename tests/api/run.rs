@@ -49,6 +49,31 @@ fn a_plain_commonjs_entry_has_no_result() {
     assert_eq!(set.result, Some(serde_json::json!({"n": 1})));
 }
 
+/// Runs answer before their heap is freed (docs/calls.md, "Where a call
+/// runs"): script after script, big heaps and small, each run still
+/// answers with its own output and its own heap figure, whether the
+/// heap before it is still being freed or not.
+#[test]
+fn back_to_back_runs_each_report_their_own_heap() {
+    let sandbox = Sandbox::builder()
+        .file(
+            "/big.js",
+            "globalThis.keep = Array.from({ length: 300000 }, (_, i) => ({ i })); console.log('big')",
+        )
+        .file("/small.js", "console.log('small')")
+        .build()
+        .unwrap();
+    for _ in 0..5 {
+        let big = sandbox.run_script("/big.js").unwrap();
+        let small = sandbox.run_script("/small.js").unwrap();
+        assert_eq!(big.stdout_text(), "big\n");
+        assert_eq!(small.stdout_text(), "small\n");
+        let (big, small) = (big.memory_used.unwrap(), small.memory_used.unwrap());
+        assert!(big > 10 << 20, "the big run held {big} bytes");
+        assert!(small < 4 << 20, "the small run held {small} bytes");
+    }
+}
+
 #[test]
 fn a_missing_entry_is_a_failed_run_naming_it() {
     let run = script("").run_script("/nope.js").unwrap();

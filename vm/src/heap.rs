@@ -8,6 +8,8 @@
 //! allocation that would take the tree past the limit fails, and QuickJS
 //! turns that into its out-of-memory error in whichever runtime asked.
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -51,7 +53,21 @@ impl HeapBudget {
     pub(crate) fn allocator(&self) -> BudgetedAllocator {
         BudgetedAllocator {
             budget: self.shared.clone(),
+            held: Rc::default(),
         }
+    }
+}
+
+/// The bytes one runtime's allocator holds now: the runtime's own heap,
+/// read without walking it (QuickJS's `JS_ComputeMemoryUsage` visits every
+/// object, atom and shape). Single-threaded, as a runtime is.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Held(Rc<Cell<usize>>);
+
+impl Held {
+    /// Bytes held now.
+    pub(crate) fn bytes(&self) -> usize {
+        self.0.get()
     }
 }
 
@@ -75,6 +91,7 @@ impl Shared {
 /// size) to the tree's budget.
 pub(crate) struct BudgetedAllocator {
     budget: Arc<Shared>,
+    held: Rc<Cell<usize>>,
 }
 
 fn usable(ptr: *mut u8) -> usize {
@@ -87,7 +104,7 @@ fn usable(ptr: *mut u8) -> usize {
 // `usable_size` is the C allocator's own answer for such a block.
 unsafe impl Allocator for BudgetedAllocator {
     fn alloc(&mut self, size: usize) -> *mut u8 {
-        if !self.budget.take(size) {
+        if !self.take(size) {
             return std::ptr::null_mut();
         }
         // SAFETY: plain malloc; a null result is handled.
@@ -99,7 +116,7 @@ unsafe impl Allocator for BudgetedAllocator {
         let Some(total) = count.checked_mul(size) else {
             return std::ptr::null_mut();
         };
-        if !self.budget.take(total) {
+        if !self.take(total) {
             return std::ptr::null_mut();
         }
         // SAFETY: plain calloc; a null result is handled.
@@ -108,7 +125,7 @@ unsafe impl Allocator for BudgetedAllocator {
     }
 
     unsafe fn dealloc(&mut self, ptr: *mut u8) {
-        self.budget.give_back(usable(ptr));
+        self.give_back(usable(ptr));
         // SAFETY: the caller passes a block of this allocator.
         unsafe { libc::free(ptr.cast()) }
     }
@@ -126,13 +143,13 @@ unsafe impl Allocator for BudgetedAllocator {
         // Growth is taken before the block moves, so a refusal leaves the
         // block as it was (C's realloc contract).
         let growth = new_size.saturating_sub(old);
-        if !self.budget.take(growth) {
+        if !self.take(growth) {
             return std::ptr::null_mut();
         }
         // SAFETY: the caller passes a block of this allocator.
         let moved = unsafe { libc::realloc(ptr.cast(), new_size) }.cast::<u8>();
         if moved.is_null() {
-            self.budget.give_back(growth);
+            self.give_back(growth);
             return moved;
         }
         // The block now holds its usable size instead of `old + growth`.
@@ -141,9 +158,9 @@ unsafe impl Allocator for BudgetedAllocator {
         if now > charged {
             // Rounding up by the C allocator: charged even past the limit
             // (a few bytes), since the block exists.
-            self.budget.used.fetch_add(now - charged, Ordering::Relaxed);
+            self.charge_over(now - charged);
         } else {
-            self.budget.give_back(charged - now);
+            self.give_back(charged - now);
         }
         moved
     }
@@ -154,20 +171,43 @@ unsafe impl Allocator for BudgetedAllocator {
 }
 
 impl BudgetedAllocator {
+    /// What this runtime's allocator holds, for the runner to read.
+    pub(crate) fn held(&self) -> Held {
+        Held(self.held.clone())
+    }
+
+    /// Takes `bytes` from the tree's budget for this runtime, or nothing.
+    fn take(&self, bytes: usize) -> bool {
+        let taken = self.budget.take(bytes);
+        if taken {
+            self.held.set(self.held.get() + bytes);
+        }
+        taken
+    }
+
+    /// Charges `bytes` even past the limit (a block's rounding up).
+    fn charge_over(&self, bytes: usize) {
+        self.budget.used.fetch_add(bytes, Ordering::Relaxed);
+        self.held.set(self.held.get() + bytes);
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.budget.give_back(bytes);
+        self.held.set(self.held.get().saturating_sub(bytes));
+    }
+
     /// A new block (or the failure) after `requested` bytes were taken:
     /// the charge becomes the block's usable size.
     fn settle(&self, ptr: *mut u8, requested: usize) -> *mut u8 {
         if ptr.is_null() {
-            self.budget.give_back(requested);
+            self.give_back(requested);
             return ptr;
         }
         let now = usable(ptr);
         if now > requested {
-            self.budget
-                .used
-                .fetch_add(now - requested, Ordering::Relaxed);
+            self.charge_over(now - requested);
         } else {
-            self.budget.give_back(requested - now);
+            self.give_back(requested - now);
         }
         ptr
     }
@@ -189,6 +229,24 @@ mod tests {
         assert!(budget.used() >= 5000);
         unsafe { a.dealloc(p) };
         assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn each_allocator_knows_what_it_holds() {
+        let budget = HeapBudget::new(1 << 20);
+        let (mut a, mut b) = (budget.allocator(), budget.allocator());
+        let (held_a, held_b) = (a.held(), b.held());
+        let p = a.alloc(1000);
+        let q = b.alloc(3000);
+        assert!(held_a.bytes() >= 1000 && held_a.bytes() < 3000);
+        assert_eq!(held_a.bytes() + held_b.bytes(), budget.used());
+        let p = unsafe { a.realloc(p, 8000) };
+        assert!(held_a.bytes() >= 8000);
+        unsafe { a.dealloc(p) };
+        assert_eq!(held_a.bytes(), 0);
+        assert_eq!(held_b.bytes(), budget.used());
+        unsafe { b.dealloc(q) };
+        assert_eq!(held_b.bytes(), 0);
     }
 
     #[test]

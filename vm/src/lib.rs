@@ -28,7 +28,7 @@ pub use failure::Failure;
 pub use goccia_js_api::HostPrograms;
 pub use heap::HeapBudget;
 pub use nested::Nester;
-pub use runner::{RunOutcome, RunRequest, run};
+pub use runner::{RunOutcome, RunRequest, run, wait_for_teardowns};
 
 /// `fetch` as the host performs it (docs/limits.md), and the relay through
 /// which an isolated worker asks its parent to.

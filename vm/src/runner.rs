@@ -18,7 +18,7 @@ use rquickjs::{
 
 use crate::engine::Engine;
 use crate::failure::{Evidence, Failure, classify_exception};
-use crate::heap::HeapBudget;
+use crate::heap::{HeapBudget, Held};
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
 
@@ -122,6 +122,12 @@ pub fn run(request: &RunRequest) -> RunOutcome {
     // And inside its caller's span: the script's shell commands and
     // fetches are that call's children (docs/telemetry.md).
     let span = tracing::Span::current();
+    if request.depth == 0
+        && !request.leave_heap_to_exit
+        && let Some(teardown) = BackgroundTeardown::claim()
+    {
+        return run_answering_first(request.clone(), stack, policy_scope, span, teardown);
+    }
     let outcome = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("goccia-js".to_string())
@@ -129,34 +135,141 @@ pub fn run(request: &RunRequest) -> RunOutcome {
             .spawn_scoped(scope, || {
                 let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
                 let _span = span.enter();
-                run_here(request)
+                run_here(request).0
             })
             .map(|handle| handle.join())
     });
     match outcome {
         Ok(Ok(outcome)) => outcome,
-        Ok(Err(panic)) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".to_string());
+        Ok(Err(panic)) => panicked(panic),
+        Err(error) => cannot_start(error),
+    }
+}
+
+/// A sandbox's own run whose runtime is freed after the caller has its
+/// answer: freeing a QuickJS heap object by object is a fifth of an
+/// in-process hello world, and nothing the caller does next depends on it
+/// (the run's heap budget is its own, and no finalizer of goccia's touches
+/// the VFS or the output). The JS thread sends the outcome, leaves the
+/// run's span and write policy, then frees the runtime; at most one such
+/// teardown is in flight in the process ([`BackgroundTeardown`]), so a
+/// caller running script after script cannot pile up heaps.
+fn run_answering_first(
+    request: RunRequest,
+    stack: usize,
+    policy_scope: Option<goccia_vfs::policy::WritePolicy>,
+    span: tracing::Span,
+    teardown: BackgroundTeardown,
+) -> RunOutcome {
+    let (answer, answered) = std::sync::mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new()
+        .name("goccia-js".to_string())
+        .stack_size(stack)
+        .spawn(move || {
+            let policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
+            let entered = span.enter();
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_here(&request)));
+            drop(entered);
+            drop(span);
+            drop(policy);
+            let remains = match ran {
+                Ok((outcome, remains)) => {
+                    let _ = answer.send(outcome);
+                    remains
+                }
+                Err(panic) => {
+                    let _ = answer.send(panicked(panic));
+                    None
+                }
+            };
+            drop(remains);
+            drop(request);
+            drop(teardown);
+        });
+    match spawned {
+        Ok(_) => answered.recv().unwrap_or_else(|_| {
             RunOutcome::failed(Failure::new(
                 FailureKind::HostError,
-                format!("internal error: {what}"),
+                "internal error: the JS thread ended without an answer".to_string(),
             ))
-        }
-        Err(error) => RunOutcome::failed(Failure::new(
-            FailureKind::HostError,
-            format!("internal error: cannot start the JS thread: {error}"),
-        )),
+        }),
+        Err(error) => cannot_start(error),
     }
+}
+
+/// The one teardown in flight, if this run may have it (see
+/// [`run_answering_first`]); given back when dropped.
+struct BackgroundTeardown;
+
+/// Whether a teardown is in flight, and its end announced.
+static TEARDOWN_IN_FLIGHT: parking_lot::Mutex<bool> = parking_lot::Mutex::new(false);
+static TEARDOWN_ENDED: parking_lot::Condvar = parking_lot::Condvar::new();
+
+impl BackgroundTeardown {
+    fn claim() -> Option<Self> {
+        let mut in_flight = TEARDOWN_IN_FLIGHT.lock();
+        if *in_flight {
+            return None;
+        }
+        *in_flight = true;
+        Some(BackgroundTeardown)
+    }
+}
+
+impl Drop for BackgroundTeardown {
+    fn drop(&mut self) {
+        *TEARDOWN_IN_FLIGHT.lock() = false;
+        TEARDOWN_ENDED.notify_all();
+    }
+}
+
+/// Waits until no run's heap is being freed after its answer: every run
+/// that returned before this call has given its heap back.
+pub fn wait_for_teardowns() {
+    let mut in_flight = TEARDOWN_IN_FLIGHT.lock();
+    while *in_flight {
+        TEARDOWN_ENDED.wait(&mut in_flight);
+    }
+}
+
+/// A run's JS heap, kept past its outcome to be freed after the answer:
+/// the context before the runtime (fields drop in order).
+struct Remains {
+    _context: Context,
+    _runtime: Runtime,
+}
+
+fn panicked(panic: Box<dyn std::any::Any + Send>) -> RunOutcome {
+    let what = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".to_string());
+    RunOutcome::failed(Failure::new(
+        FailureKind::HostError,
+        format!("internal error: {what}"),
+    ))
+}
+
+fn cannot_start(error: std::io::Error) -> RunOutcome {
+    RunOutcome::failed(Failure::new(
+        FailureKind::HostError,
+        format!("internal error: cannot start the JS thread: {error}"),
+    ))
 }
 
 /// Promise rejections nobody handled yet.
 type Rejections = Rc<RefCell<Vec<(Persistent<Value<'static>>, Persistent<Value<'static>>)>>>;
 
-fn run_here(request: &RunRequest) -> RunOutcome {
+/// Runs the request on this thread: its outcome, and its heap when that is
+/// for the caller to free.
+fn run_here(request: &RunRequest) -> (RunOutcome, Option<Remains>) {
+    let mut remains = None;
+    let outcome = run_keeping(request, &mut remains);
+    (outcome, remains)
+}
+
+fn run_keeping(request: &RunRequest, remains: &mut Option<Remains>) -> RunOutcome {
     let tripwire = Arc::new(Tripwire::default());
     if request.inline_source.is_none() && !request.vfs.lock().is_file(&request.entry) {
         return RunOutcome::failed(Failure::new(
@@ -164,9 +277,8 @@ fn run_here(request: &RunRequest) -> RunOutcome {
             format!("entry not found: {}", request.entry),
         ));
     }
-    let heap_before = request.memory.used();
-    let runtime = match new_runtime(request, &tripwire) {
-        Ok(runtime) => runtime,
+    let (runtime, held) = match new_runtime(request, &tripwire) {
+        Ok(made) => made,
         Err(error) => {
             return RunOutcome::failed(Failure::new(
                 FailureKind::HostError,
@@ -238,8 +350,7 @@ fn run_here(request: &RunRequest) -> RunOutcome {
         limits: &applied,
         watch: &request.watch,
         first_turn: true,
-        heap: &request.memory,
-        heap_before,
+        held: &held,
     };
     let mut outcome = session.run(host, &request.entry);
     exited(&mut outcome, &tripwire);
@@ -256,14 +367,17 @@ fn run_here(request: &RunRequest) -> RunOutcome {
             Some(failure.message.clone()),
         );
     }
-    outcome.memory_used = runtime.memory_usage().malloc_size.max(0) as u64;
+    outcome.memory_used = held.bytes() as u64;
     // Persistent values must go before the runtime does.
     rejections.borrow_mut().clear();
     if request.leave_heap_to_exit && request.depth == 0 {
         std::mem::forget(context);
         std::mem::forget(runtime);
     } else {
-        drop(context);
+        *remains = Some(Remains {
+            _context: context,
+            _runtime: runtime,
+        });
     }
     outcome
 }
@@ -295,10 +409,16 @@ fn exited(outcome: &mut RunOutcome, tripwire: &Tripwire) {
     }
 }
 
-fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Result<Runtime> {
+/// The run's runtime, and what its heap holds as it goes.
+fn new_runtime(
+    request: &RunRequest,
+    tripwire: &Arc<Tripwire>,
+) -> rquickjs::Result<(Runtime, Held)> {
     // Every runtime of the tree draws from one heap budget; each also
     // keeps QuickJS's own limit (the same value) on itself.
-    let runtime = Runtime::new_with_alloc(request.memory.allocator())?;
+    let allocator = request.memory.allocator();
+    let held = allocator.held();
+    let runtime = Runtime::new_with_alloc(allocator)?;
     runtime.set_memory_limit(request.engine.limits.max_memory.min(usize::MAX as u64) as usize);
     runtime.set_max_stack_size(request.engine.limits.stack_size as usize);
     // No collection before the globals are installed (see
@@ -334,7 +454,7 @@ fn new_runtime(request: &RunRequest, tripwire: &Arc<Tripwire>) -> rquickjs::Resu
             entry: request.entry.clone(),
         },
     );
-    Ok(runtime)
+    Ok((runtime, held))
 }
 
 struct Session<'a> {
@@ -348,9 +468,8 @@ struct Session<'a> {
     watch: &'a Watch,
     /// Set until the entry's first turn.
     first_turn: bool,
-    /// The tree's heap, and what it held before this run's runtime.
-    heap: &'a HeapBudget,
-    heap_before: usize,
+    /// What this run's heap holds.
+    held: &'a Held,
 }
 
 /// QuickJS collects cycles when its heap passes a threshold, 256 KiB at
@@ -386,9 +505,8 @@ impl Session<'_> {
         if let Err(failure) = installed {
             return RunOutcome::failed(failure);
         }
-        self.runtime.set_gc_threshold(gc_threshold_after_setup(
-            self.heap.used().saturating_sub(self.heap_before),
-        ));
+        self.runtime
+            .set_gc_threshold(gc_threshold_after_setup(self.held.bytes()));
         let started = self
             .context
             .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
@@ -755,6 +873,7 @@ mod tests {
                 outcome.failure,
                 String::from_utf8_lossy(&err.take())
             );
+            wait_for_teardowns();
             request.memory.used()
         };
         let hello = "console.log('hi')";

@@ -149,7 +149,7 @@ class Request {
     const base = input instanceof Request ? input : null;
     this.url = base ? base.url : new URL(String(input)).href;
     this.method = String(init.method ?? base?.method ?? 'GET').toUpperCase();
-    this.headers = new internals.Headers(init.headers ?? base?.headers);
+    this.headers = new (require('goccia:fetch').Headers)(init.headers ?? base?.headers);
     this.body = init.body ?? base?.body ?? null;
     this.signal = init.signal ?? base?.signal ?? new AbortController().signal;
     this.redirect = init.redirect ?? 'follow';
