@@ -8,6 +8,8 @@ mod run;
 
 #[path = "differential/core.rs"]
 mod core_cases;
+#[path = "differential/cpio.rs"]
+mod cpio_cases;
 #[path = "differential/data_safety.rs"]
 mod data_safety;
 #[path = "differential/descriptors.rs"]
@@ -183,4 +185,9 @@ fn find_tests_and_printf_behave_as_gnu_find() {
 #[test]
 fn tar_appends_updates_and_lists_as_gnu_tar() {
     check(tar_cases::CASES);
+}
+
+#[test]
+fn cpio_copies_out_in_and_through_as_gnu_cpio() {
+    check(cpio_cases::CASES);
 }

@@ -81,6 +81,11 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("sed", "sed -i s/h/j/ /d/a.txt", "/d/a.txt"),
     ("awk", "awk '{print > \"/d/aw.txt\"}' /d/a.txt", "/d/aw.txt"),
     ("tar", "tar -xf /arc.tar -C /d", "a.txt"),
+    (
+        "cpio",
+        "cd /d && echo a.txt | cpio -pd --quiet /d/copy",
+        "/d/copy",
+    ),
     ("gzip", "gzip /d/a.txt", "/d/a.txt.gz"),
     ("gunzip", "gunzip /d/g.gz", "/d/g"),
     ("bzip2", "bzip2 /d/a.txt", "/d/a.txt.bz2"),

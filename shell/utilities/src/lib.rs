@@ -113,6 +113,7 @@ goccia_interp::commands! {
         Utility "sed" => View(sed::sed),
         Utility "awk" => View(awk::awk),
         Utility "tar" => View(archive::tar),
+        Utility "cpio" => View(archive::cpio),
         Utility "gzip" => View(archive::gzip),
         Utility "gunzip" => View(archive::gunzip),
         Utility "zcat" => View(archive::zcat),

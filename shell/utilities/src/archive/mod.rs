@@ -1,11 +1,13 @@
 //! Archives and compression over the VFS, one family per file: `tar`,
-//! `gzip`/`gunzip`/`zcat`, and `zip`/`unzip`. Archives are built and
+//! `cpio`, `gzip`/`gunzip`/`zcat`, `bzip2`, and `zip`/`unzip`. Archives are built and
 //! read in memory with the `tar`, `flate2` and `zip` crates; nothing
 //! touches the host. Member names lose a leading `/` and may not climb
 //! out with `..`; an extraction is one change to the VFS, refused whole
 //! if the write policy or the quota refuses any of it.
 
 mod bzip2;
+mod cpio;
+mod cpio_format;
 mod gzip;
 mod tar;
 mod tar_members;
@@ -13,6 +15,7 @@ mod unzip;
 mod zip;
 
 pub use bzip2::{bunzip2, bzcat, bzip2};
+pub use cpio::cpio;
 pub use gzip::{gunzip, gzip, zcat};
 pub use tar::tar;
 pub use unzip::unzip;
