@@ -99,13 +99,16 @@ pub(super) fn write_entry(out: &mut Vec<u8>, format: Format, entry: &Entry, ino:
     match format {
         Format::Newc | Format::Crc => {
             let (magic, check) = match format {
-                Format::Crc => (
+                // The sum of a file's bytes; GNU sums nothing else (a
+                // link's target included).
+                Format::Crc if entry.kind() == IS_FILE => (
                     "070702",
                     entry
                         .data
                         .iter()
                         .fold(0u32, |sum, byte| sum.wrapping_add(u32::from(*byte))),
                 ),
+                Format::Crc => ("070702", 0),
                 _ => ("070701", 0),
             };
             let fields = [
