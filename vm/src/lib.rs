@@ -2,6 +2,8 @@
 //!
 //! - [`runner`]: one entry module on a fresh runtime and thread, with the
 //!   limits of [`goccia_core::Limits`] and an event loop over virtual time.
+//! - `js_thread`: answering before freeing a run's heap
+//!   ([`wait_for_teardowns`]).
 //! - [`loader`]: module resolution and loading over the VFS only.
 //! - [`failure`]: classifying and describing how a run failed.
 //! - `nested`, `launcher`: `runScript` and the shell's `goccia` builtin,
@@ -17,6 +19,7 @@ mod commonjs;
 mod engine;
 pub mod failure;
 pub mod heap;
+mod js_thread;
 mod launcher;
 pub mod loader;
 mod nested;
@@ -27,8 +30,9 @@ pub use engine::Engine;
 pub use failure::Failure;
 pub use goccia_js_api::HostPrograms;
 pub use heap::HeapBudget;
+pub use js_thread::wait_for_teardowns;
 pub use nested::Nester;
-pub use runner::{RunOutcome, RunRequest, run, wait_for_teardowns};
+pub use runner::{RunOutcome, RunRequest, run};
 
 /// `fetch` as the host performs it (docs/limits.md), and the relay through
 /// which an isolated worker asks its parent to.

@@ -1,6 +1,8 @@
-//! Running one entry module: a fresh QuickJS runtime on its own thread,
-//! the VFS-only loader, the limits, and an event loop that drains jobs and
-//! fires virtual-time timers until the program is done.
+//! Running one entry module: a fresh QuickJS runtime, the VFS-only loader,
+//! the limits, and an event loop that drains jobs and fires virtual-time
+//! timers until the program is done, on a thread of its own.
+//! Over 800 lines with its unit tests, which drive this event loop and sit
+//! beside it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,11 +21,9 @@ use rquickjs::{
 use crate::engine::Engine;
 use crate::failure::{Evidence, Failure, classify_exception};
 use crate::heap::{HeapBudget, Held};
+use crate::js_thread::{Teardown, answer_then_free};
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
-
-/// Native stack beyond the JS stack limit, for the host's own frames.
-const STACK_HEADROOM: usize = 16 << 20;
 
 /// What to run and with what.
 #[derive(Clone)]
@@ -112,9 +112,20 @@ impl RunOutcome {
     }
 }
 
+/// Native stack beyond the JS stack limit, for the host's own frames.
+const STACK_HEADROOM: usize = 16 << 20;
+
 /// Runs `request.entry` to completion on a dedicated thread whose stack
 /// fits the configured JS stack. Never panics: an internal fault becomes a
 /// `host-error` outcome.
+///
+/// A sandbox's own run answers before its runtime is freed: freeing a
+/// QuickJS heap object by object is a fifth of an in-process hello world,
+/// and nothing the caller does next depends on it (the run's heap budget is
+/// its own, and no finalizer of goccia's touches the VFS or the output).
+/// Its thread sends the outcome, leaves the run's span and write policy,
+/// then frees the runtime (`js_thread`). A nested run frees first: its heap
+/// counts against its caller's budget.
 pub fn run(request: &RunRequest) -> RunOutcome {
     let stack = request.engine.limits.stack_size as usize + STACK_HEADROOM;
     // A nested run works under the write policy its caller set for it.
@@ -122,113 +133,50 @@ pub fn run(request: &RunRequest) -> RunOutcome {
     // And inside its caller's span: the script's shell commands and
     // fetches are that call's children (docs/telemetry.md).
     let span = tracing::Span::current();
-    if request.depth == 0
+    let answered = if request.depth == 0
         && !request.leave_heap_to_exit
-        && let Some(teardown) = BackgroundTeardown::claim()
+        && let Some(teardown) = Teardown::claim()
     {
-        return run_answering_first(request.clone(), stack, policy_scope, span, teardown);
-    }
-    let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("goccia-js".to_string())
-            .stack_size(stack)
-            .spawn_scoped(scope, || {
+        let request = request.clone();
+        answer_then_free("goccia-js", stack, teardown, move || {
+            let ran = {
                 let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
                 let _span = span.enter();
-                run_here(request).0
-            })
-            .map(|handle| handle.join())
-    });
-    match outcome {
-        Ok(Ok(outcome)) => outcome,
-        Ok(Err(panic)) => panicked(panic),
-        Err(error) => cannot_start(error),
-    }
-}
-
-/// A sandbox's own run whose runtime is freed after the caller has its
-/// answer: freeing a QuickJS heap object by object is a fifth of an
-/// in-process hello world, and nothing the caller does next depends on it
-/// (the run's heap budget is its own, and no finalizer of goccia's touches
-/// the VFS or the output). The JS thread sends the outcome, leaves the
-/// run's span and write policy, then frees the runtime; at most one such
-/// teardown is in flight in the process ([`BackgroundTeardown`]), so a
-/// caller running script after script cannot pile up heaps.
-fn run_answering_first(
-    request: RunRequest,
-    stack: usize,
-    policy_scope: Option<goccia_vfs::policy::WritePolicy>,
-    span: tracing::Span,
-    teardown: BackgroundTeardown,
-) -> RunOutcome {
-    let (answer, answered) = std::sync::mpsc::sync_channel(1);
-    let spawned = std::thread::Builder::new()
-        .name("goccia-js".to_string())
-        .stack_size(stack)
-        .spawn(move || {
-            let policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
-            let entered = span.enter();
-            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_here(&request)));
-            drop(entered);
-            drop(span);
-            drop(policy);
-            let remains = match ran {
-                Ok((outcome, remains)) => {
-                    let _ = answer.send(outcome);
-                    remains
-                }
-                Err(panic) => {
-                    let _ = answer.send(panicked(panic));
-                    None
-                }
+                run_here(&request)
             };
-            drop(remains);
-            drop(request);
-            drop(teardown);
-        });
-    match spawned {
-        Ok(_) => answered.recv().unwrap_or_else(|_| {
+            drop(span);
+            ran
+        })
+    } else {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("goccia-js".to_string())
+                .stack_size(stack)
+                .spawn_scoped(scope, || {
+                    let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
+                    let _span = span.enter();
+                    run_here(request).0
+                })
+                .map(|handle| handle.join())
+        })
+    };
+    match answered {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(panic)) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".to_string());
             RunOutcome::failed(Failure::new(
                 FailureKind::HostError,
-                "internal error: the JS thread ended without an answer".to_string(),
+                format!("internal error: {what}"),
             ))
-        }),
-        Err(error) => cannot_start(error),
-    }
-}
-
-/// The one teardown in flight, if this run may have it (see
-/// [`run_answering_first`]); given back when dropped.
-struct BackgroundTeardown;
-
-/// Whether a teardown is in flight, and its end announced.
-static TEARDOWN_IN_FLIGHT: parking_lot::Mutex<bool> = parking_lot::Mutex::new(false);
-static TEARDOWN_ENDED: parking_lot::Condvar = parking_lot::Condvar::new();
-
-impl BackgroundTeardown {
-    fn claim() -> Option<Self> {
-        let mut in_flight = TEARDOWN_IN_FLIGHT.lock();
-        if *in_flight {
-            return None;
         }
-        *in_flight = true;
-        Some(BackgroundTeardown)
-    }
-}
-
-impl Drop for BackgroundTeardown {
-    fn drop(&mut self) {
-        *TEARDOWN_IN_FLIGHT.lock() = false;
-        TEARDOWN_ENDED.notify_all();
-    }
-}
-
-/// Waits until no run's heap is being freed after its answer: every run
-/// that returned before this call has given its heap back.
-pub fn wait_for_teardowns() {
-    let mut in_flight = TEARDOWN_IN_FLIGHT.lock();
-    while *in_flight {
-        TEARDOWN_ENDED.wait(&mut in_flight);
+        Err(error) => RunOutcome::failed(Failure::new(
+            FailureKind::HostError,
+            format!("internal error: cannot start the JS thread: {error}"),
+        )),
     }
 }
 
@@ -237,25 +185,6 @@ pub fn wait_for_teardowns() {
 struct Remains {
     _context: Context,
     _runtime: Runtime,
-}
-
-fn panicked(panic: Box<dyn std::any::Any + Send>) -> RunOutcome {
-    let what = panic
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".to_string());
-    RunOutcome::failed(Failure::new(
-        FailureKind::HostError,
-        format!("internal error: {what}"),
-    ))
-}
-
-fn cannot_start(error: std::io::Error) -> RunOutcome {
-    RunOutcome::failed(Failure::new(
-        FailureKind::HostError,
-        format!("internal error: cannot start the JS thread: {error}"),
-    ))
 }
 
 /// Promise rejections nobody handled yet.
@@ -815,6 +744,7 @@ mod tests {
     use crate::ExecMode;
 
     use super::*;
+    use crate::js_thread::wait_for_teardowns;
 
     fn run_source(files: &[(&str, &str)], limits: Limits) -> (RunOutcome, Capture, Capture) {
         run_in_mode(files, limits, ExecMode::Interpreted)
