@@ -81,6 +81,54 @@ fn formats_and_times_tar_cannot_write_are_refused_naming_them() {
     }
 }
 
+/// cpio's members land below the folder as tar's do: a leading `/` is
+/// dropped, and a name that climbs out with `..` is refused (GNU cpio
+/// would write both where they point).
+#[test]
+fn cpio_members_stay_below_the_extraction_folder() {
+    let ran = run::run(
+        "mkdir -p /a/b /c/d /e; echo top > /a/up.txt; echo abs > /abs.txt; echo in > /a/b/in.txt\n\
+         cd /a/b && printf '../up.txt\\nin.txt\\n' | cpio -o -H newc --quiet > /climb.cpio\n\
+         echo /abs.txt | cpio -o --quiet > /abs.cpio\n\
+         cd /c/d && cpio -i --quiet < /climb.cpio; echo \"st $?\"\n\
+         echo changed > /abs.txt; cd /e && cpio -i --quiet < /abs.cpio; echo \"st $?\"\n\
+         find /c /e -type f | sort; cat /abs.txt /e/abs.txt",
+    );
+    assert_eq!(
+        ran.stdout, "st 2\nst 0\n/c/d/in.txt\n/e/abs.txt\nchanged\nabs\n",
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stderr.contains(
+            "cpio: ../up.txt: not extracted: the name climbs out of the folder with `..'"
+        ),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// What cpio does not do here is refused, naming it, writing nothing:
+/// the ustar and tar formats, and an option's missing value.
+#[test]
+fn cpio_refuses_formats_it_does_not_write_and_options_without_values() {
+    let ran = run::run(
+        "echo x > /f\n\
+         echo /f | cpio -o -H ustar > /u.cpio; echo \"st $?\"\n\
+         echo /f | cpio -o --format=tar > /t.cpio; echo \"st $?\"\n\
+         cpio -o -H < /f; echo \"st $?\"\n\
+         wc -c < /u.cpio; wc -c < /t.cpio",
+    );
+    assert_eq!(ran.stdout, "st 2\nst 2\nst 64\n0\n0\n", "{}", ran.stderr);
+    for named in [
+        "cpio: the ustar format is not written or read here (use tar)",
+        "cpio: the tar format is not written or read here (use tar)",
+        "cpio: option requires an argument -- 'H'",
+    ] {
+        assert!(ran.stderr.contains(named), "{named}: {}", ran.stderr);
+    }
+}
+
 #[test]
 fn members_cannot_climb_out_of_the_extraction_folder() {
     let vfs = vfs_with_archive(&[

@@ -36,7 +36,6 @@ struct Options {
     quiet: bool,
     nonmatching: bool,
     dereference: bool,
-    no_absolute: bool,
     /// `-n`: ids in `-tv`'s listing, not names.
     numeric: bool,
     /// `-F`, `-I`, `-O`: the archive instead of standard input or output.
@@ -108,7 +107,8 @@ fn parse(args: &[String]) -> Parsed {
                 "quiet" => options.quiet = true,
                 "nonmatching" => options.nonmatching = true,
                 "dereference" => options.dereference = true,
-                "no-absolute-filenames" => options.no_absolute = true,
+                // What extraction always does here.
+                "no-absolute-filenames" => {}
                 "numeric-uid-gid" => options.numeric = true,
                 other => return Err((format!("unrecognized option '--{other}'"), 64)),
             }
@@ -235,6 +235,27 @@ fn report_blocks(shell: &mut ShellView, options: &Options, bytes: usize) {
     shell.write_stderr(format!("{blocks} {unit}\n").as_bytes());
 }
 
+/// The node a name read from standard input stands for (a link itself
+/// unless `-L`), or GNU's message when there is none.
+fn named_node(shell: &mut ShellView, options: &Options, name: &str) -> Option<Node> {
+    let node = shell.cwd().resolve(name).ok().and_then(|path| {
+        let vfs = shell.context().vfs.lock();
+        if options.dereference {
+            vfs.lookup(&path).ok()
+        } else {
+            vfs.lookup_link(&path).ok()
+        }
+    });
+    if node.is_none() {
+        shell.fail_command(
+            "cpio",
+            &format!("{name}: Cannot stat: No such file or directory"),
+            2,
+        );
+    }
+    node
+}
+
 /// `-o`: the names on standard input, one archive on standard output (or
 /// `-F`/`-O`).
 fn copy_out(shell: &mut ShellView, options: &Options) -> ExecResult {
@@ -247,20 +268,8 @@ fn copy_out(shell: &mut ShellView, options: &Options) -> ExecResult {
     let mut status = 0;
     let mut ino = 0;
     for name in goccia_interp::input::names(&list, options.null) {
-        let node = shell.cwd().resolve(&name).ok().and_then(|path| {
-            let vfs = shell.context().vfs.lock();
-            if options.dereference {
-                vfs.lookup(&path).ok()
-            } else {
-                vfs.lookup_link(&path).ok()
-            }
-        });
-        let Some(node) = node else {
-            status = shell.fail_command(
-                "cpio",
-                &format!("{name}: Cannot stat: No such file or directory"),
-                2,
-            );
+        let Some(node) = named_node(shell, options, &name) else {
+            status = 2;
             continue;
         };
         ino += 1;
@@ -360,9 +369,10 @@ fn copy_in(shell: &mut ShellView, options: &Options) -> ExecResult {
             }
             continue;
         }
-        if options.no_absolute {
-            entry.name = entry.name.trim_start_matches('/').to_string();
-        }
+        // Below the folder, as every archive here extracts (archive/mod.rs):
+        // a leading `/` goes (`--no-absolute-filenames` always holds), and
+        // a name that climbs out with `..` is not extracted.
+        entry.name = entry.name.trim_start_matches('/').to_string();
         if let Err((message, failed)) = place(shell, &base, &entry, options, &entry.name) {
             status = status.max(shell.fail_command("cpio", &message, failed));
         }
@@ -442,6 +452,12 @@ fn place(
     options: &Options,
     name: &str,
 ) -> Result<(), (String, i32)> {
+    if super::climbs(&entry.name) {
+        return Err((
+            format!("{name}: not extracted: the name climbs out of the folder with `..'"),
+            2,
+        ));
+    }
     let path = base
         .resolve(&entry.name)
         .map_err(|_| (format!("{name}: Cannot open: Invalid argument"), 2))?;
@@ -550,20 +566,8 @@ fn pass_through(shell: &mut ShellView, options: &Options) -> ExecResult {
     let mut status = 0;
     let mut copied = 0;
     for name in goccia_interp::input::names(&list, options.null) {
-        let node = shell.cwd().resolve(&name).ok().and_then(|path| {
-            let vfs = shell.context().vfs.lock();
-            if options.dereference {
-                vfs.lookup(&path).ok()
-            } else {
-                vfs.lookup_link(&path).ok()
-            }
-        });
-        let Some(node) = node else {
-            status = shell.fail_command(
-                "cpio",
-                &format!("{name}: Cannot stat: No such file or directory"),
-                2,
-            );
+        let Some(node) = named_node(shell, options, &name) else {
+            status = 2;
             continue;
         };
         let entry = Entry::of(name.trim_start_matches('/'), &node, options.owner);
