@@ -36,6 +36,23 @@ fn a_commonjs_entry_stack_shows_the_guest_frames_only() {
     }
 }
 
+/// A script without CommonJS's names or ES syntax is CommonJS without
+/// being compiled to find out; one whose top level awaits is a module.
+#[test]
+fn a_top_level_await_still_makes_a_plain_script_a_module() {
+    let awaiting = script("await Promise.resolve(); console.log('awaited')")
+        .run_script("/main.js")
+        .unwrap();
+    assert!(awaiting.success(), "{}", awaiting.stderr_text());
+    assert_eq!(awaiting.stdout_text(), "awaited\n");
+    let broken = script("console.log(1;").run_script("/main.js").unwrap();
+    assert_eq!(broken.exit_code, 1);
+    assert!(
+        broken.failure.unwrap().report.contains("SyntaxError"),
+        "a syntax error is still reported"
+    );
+}
+
 /// A plain entry's `module.exports` is the empty object it started with:
 /// no result, as for a CommonJS entry that never sets it.
 #[test]

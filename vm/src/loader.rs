@@ -195,7 +195,14 @@ impl VfsLoader {
         match crate::commonjs::format_of(&self.vfs.lock(), path, source) {
             Format::CommonJs => true,
             Format::Module => false,
-            Format::Detect => goccia_js_api::compiles_as_commonjs(ctx, source),
+            // A source that names nothing of ES modules (`import`,
+            // `export`, `await`) nor of CommonJS's bindings cannot fail as
+            // CommonJS for a module's reason: it is CommonJS without being
+            // compiled twice (once here, once to run).
+            Format::Detect => {
+                (crate::commonjs::is_plain_script(source) && !source.contains("await"))
+                    || goccia_js_api::compiles_as_commonjs(ctx, source)
+            }
         }
     }
 }
