@@ -45,6 +45,11 @@ fn a_top_level_await_still_makes_a_plain_script_a_module() {
         .unwrap();
     assert!(awaiting.success(), "{}", awaiting.stderr_text());
     assert_eq!(awaiting.stdout_text(), "awaited\n");
+    // `export` after other code on its line: a module too.
+    let exporting = script("const n = 2; export default n * 21;")
+        .run_script("/main.js")
+        .unwrap();
+    assert_eq!(exporting.result, Some(serde_json::json!(42)));
     let broken = script("console.log(1;").run_script("/main.js").unwrap();
     assert_eq!(broken.exit_code, 1);
     assert!(

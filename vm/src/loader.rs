@@ -198,9 +198,13 @@ impl VfsLoader {
             // A source that names nothing of ES modules (`import`,
             // `export`, `await`) nor of CommonJS's bindings cannot fail as
             // CommonJS for a module's reason: it is CommonJS without being
-            // compiled twice (once here, once to run).
+            // compiled twice (once here, once to run). A NUL byte is left to
+            // the compiler, which refuses it as it always has.
             Format::Detect => {
-                (crate::commonjs::is_plain_script(source) && !source.contains("await"))
+                (crate::commonjs::is_plain_script(source)
+                    && !source.contains("export")
+                    && !source.contains("await")
+                    && !source.contains('\0'))
                     || goccia_js_api::compiles_as_commonjs(ctx, source)
             }
         }
