@@ -206,6 +206,87 @@ fn a_crashed_worker_is_replaced_by_a_fresh_one() {
     assert_eq!(run.stdout_text(), "/\n");
 }
 
+/// The worker processes of this test process whose command line holds
+/// `marker`.
+fn workers_marked(marker: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|children| {
+            children
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
+        .filter(|cmdline| {
+            let words: Vec<&[u8]> = cmdline.split(|byte| *byte == 0).collect();
+            words.contains(&&b"__goccia-worker"[..]) && words.contains(&marker.as_bytes())
+        })
+        .count()
+}
+
+#[test]
+fn the_worker_starts_when_the_sandbox_is_built() {
+    // An unknown hook does nothing but mark this test's worker on its
+    // command line (other tests' workers run beside it).
+    let marker = format!("prestart-{}", std::process::id());
+    let sandbox = Sandbox::builder()
+        .isolation(Isolation::Process(worker().hook(&marker)))
+        .build()
+        .unwrap();
+    assert_eq!(
+        workers_marked(&marker),
+        1,
+        "no call yet, and its worker runs"
+    );
+    assert_eq!(sandbox.confinement().enforcement, "not started");
+    assert_eq!(sandbox.run_shell("echo hi").unwrap().stdout_text(), "hi\n");
+    assert_eq!(sandbox.confinement().enforcement, "full");
+    assert_eq!(
+        workers_marked(&marker),
+        1,
+        "the first call used that worker"
+    );
+    drop(sandbox);
+    // Killed with the sandbox (and reaped off this thread): gone from the
+    // command lines once the kernel has taken it down.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while workers_marked(&marker) > 0 && Instant::now() < deadline {
+        std::thread::yield_now();
+    }
+    assert_eq!(
+        workers_marked(&marker),
+        0,
+        "the worker ended with its sandbox"
+    );
+}
+
+#[test]
+fn the_worker_outlives_the_thread_that_built_and_first_called_its_sandbox() {
+    // A pool's thread (tokio's blocking threads, a Python thread) may end
+    // while the sandbox lives on, and the kernel's parent-death signal
+    // follows the thread that started a worker, not the process.
+    let sandbox = std::thread::spawn(|| {
+        let sandbox = isolated().build().unwrap();
+        assert!(sandbox.run_shell("cd /tmp").unwrap().success());
+        sandbox
+    })
+    .join()
+    .unwrap();
+    // Long enough for a kill that follows the thread's end to land.
+    let run = sandbox.run_shell("sleep 0.3; pwd").unwrap();
+    assert_eq!(run.failure.as_ref().map(|failure| &failure.message), None);
+    assert_eq!(
+        run.stdout_text(),
+        "/tmp\n",
+        "the same worker, its session intact"
+    );
+}
+
 trait CrashCheck {
     fn unwrap_err_or_crash(self);
 }

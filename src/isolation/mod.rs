@@ -58,6 +58,14 @@ impl Backend {
         }
     }
 
+    /// Starts a worker's process ahead of the first call (nothing for an
+    /// in-process backend).
+    pub(crate) fn start(&self, limits: &goccia_core::Limits, host_commands: bool) {
+        if let Backend::Worker(remote) = self {
+            remote.start(limits, host_commands);
+        }
+    }
+
     /// The isolation it was chosen for.
     pub(crate) fn isolation(&self) -> &Isolation {
         static IN_PROCESS: Isolation = Isolation::None;

@@ -92,6 +92,23 @@ impl SandboxSpec {
         if let Some(runner) = &host {
             engine.programs = goccia_vm::HostPrograms(Some(runner.clone()));
         }
+        let isolation = match self.isolation {
+            IsolationMode::None => Isolation::None,
+            IsolationMode::Process => Isolation::Process(match extras.worker {
+                Some(worker) => worker,
+                None => WorkerProgram::current_exe().map_err(|error| {
+                    SetupError::Spec(SpecError::new(
+                        "isolation",
+                        format!("cannot find this program to start as the worker: {error}"),
+                    ))
+                })?,
+            }),
+        };
+        // An isolated sandbox's worker starts now and confines itself
+        // while the seeds are read (docs/isolation.md, "When the worker
+        // starts").
+        let backend = crate::isolation::Backend::new(isolation, false);
+        backend.start(&engine.limits, host.is_some());
         let quota = Quota {
             max_bytes: engine.limits.fs_quota_bytes,
             max_nodes: engine.limits.fs_node_limit,
@@ -122,20 +139,8 @@ impl SandboxSpec {
             policy = policy.with_approver(approver);
         }
         vfs.set_policy(Some(policy));
-        let isolation = match self.isolation {
-            IsolationMode::None => Isolation::None,
-            IsolationMode::Process => Isolation::Process(match extras.worker {
-                Some(worker) => worker,
-                None => WorkerProgram::current_exe().map_err(|error| {
-                    SetupError::Spec(SpecError::new(
-                        "isolation",
-                        format!("cannot find this program to start as the worker: {error}"),
-                    ))
-                })?,
-            }),
-        };
         let mut sandbox = Sandbox::new(vfs, copy_rw, engine);
-        sandbox.set_isolation(isolation, false);
+        sandbox.backend = backend;
         sandbox.host = host;
         sandbox.seed_skipped = filter.skipped();
         // What it was built from, with the host paths as they were read

@@ -6,7 +6,6 @@
 //! honest worker says, or dies is killed and the call is an isolation
 //! crash; nothing it sent is kept.
 
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -20,6 +19,7 @@ use goccia_vm::fetch::{FetchContext, FetchError, FetchRequest};
 use parking_lot::Mutex;
 
 use super::pipes::{reader, tail, writer};
+use super::spawn::{self, WorkerProcess};
 use crate::isolation::steps::{Assembler, send_steps};
 use crate::isolation::wire::{
     Call, Down, FrameError, Init, PROTOCOL, Reply, Up, WireEscalation, WireFetchError, WirePolicy,
@@ -56,7 +56,8 @@ static VERDICT: OnceLock<Result<Vec<Layer>, String>> = OnceLock::new();
 
 /// One live worker.
 pub(crate) struct Link {
-    child: Child,
+    /// Killed, and reaped off the caller's path, when the link is dropped.
+    child: WorkerProcess,
     down: mpsc::Sender<Down>,
     up: mpsc::Receiver<Result<Up, FrameError>>,
     stderr: Arc<Mutex<Vec<u8>>>,
@@ -72,11 +73,12 @@ pub(crate) struct Link {
     host_socket: Option<std::os::fd::OwnedFd>,
 }
 
-impl Drop for Link {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A worker whose process is started and confining itself, not yet heard
+/// from: what [`Link::start`] gives, and [`Starting::ready`] finishes. In
+/// between, the caller does its own work (seeding the tree, reading the
+/// script) while the worker starts.
+pub(crate) struct Starting {
+    link: Link,
 }
 
 /// What a call needs of its sandbox.
@@ -94,100 +96,104 @@ pub(crate) struct CallContext<'a> {
 }
 
 impl Link {
-    /// Starts a worker for a sandbox with `engine` and `policy`, waits for
-    /// its `Hello`, checks what held, and sends it the sandbox's settings.
-    pub(crate) fn spawn(
+    /// Starts a worker process for a sandbox with `limits` (and a socket
+    /// for host commands when `host_commands`), without waiting for it.
+    pub(crate) fn start(
         program: &WorkerProgram,
-        engine: &Engine,
-        policy: Option<&WritePolicy>,
-        held: bool,
-        host: Option<&Arc<goccia_host_commands::HostRunner>>,
-    ) -> Result<Link, LinkError> {
+        limits: &goccia_core::Limits,
+        host_commands: bool,
+    ) -> Result<Starting, LinkError> {
         if let Some(Err(reason)) = VERDICT.get() {
             return Err(LinkError::Unavailable(reason.clone()));
         }
-        let address_space = crate::isolation::command_line::address_space(&engine.limits);
-        let mut command = Command::new(&program.program);
-        // Its own process group: a Ctrl-C at the terminal is the parent's
-        // to handle (it cancels the call), never a signal to the worker.
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        command
-            .args(&program.args)
-            .arg(crate::isolation::command_line::WORKER_ARG)
-            .args(["--address-space", &address_space.to_string()])
-            .args(["--open-files", "64"])
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        let address_space = crate::isolation::command_line::address_space(limits);
+        let mut args = program.args.clone();
+        args.push(crate::isolation::command_line::WORKER_ARG.into());
+        args.extend([
+            "--address-space".into(),
+            address_space.to_string().into(),
+            "--open-files".into(),
+            "64".into(),
+        ]);
         if !program.leave_out.is_empty() {
             let names: Vec<&str> = program.leave_out.iter().map(|l| l.name()).collect();
-            command.args(["--leave-out", &names.join(",")]);
+            args.extend(["--leave-out".into(), names.join(",").into()]);
         }
         if let Some(hook) = &program.hook {
-            command.args(["--hook", hook]);
+            args.extend(["--hook".into(), hook.into()]);
         }
         // Host commands: the worker's end of a socket pair at descriptor 3.
-        let host_socket = match host {
-            Some(_) => Some(crate::isolation::fds::socketpair().map_err(|error| {
+        let host_socket = match host_commands {
+            true => Some(crate::isolation::fds::socketpair().map_err(|error| {
                 LinkError::Unavailable(format!("cannot make the host-command socket: {error}"))
             })?),
-            None => None,
+            false => None,
         };
-        let socket = host_socket
-            .as_ref()
-            .map(|(_, theirs)| std::os::fd::AsRawFd::as_raw_fd(theirs));
-        let ceiling = goccia_confine::descriptors::descriptor_ceiling();
-        // SAFETY: dup2 and fcntl only, after the fork; `theirs` stays open
-        // in the parent until the spawn returns.
-        unsafe {
-            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
-                use goccia_confine::descriptors::{close_on_exec_from, keep_across_exec};
-                let first_closed = match socket {
-                    Some(raw) if raw == crate::isolation::fds::WORKER_SOCKET => {
-                        keep_across_exec(raw)?;
-                        crate::isolation::fds::WORKER_SOCKET + 1
-                    }
-                    Some(raw) => {
-                        if libc::dup2(raw, crate::isolation::fds::WORKER_SOCKET) < 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                        crate::isolation::fds::WORKER_SOCKET + 1
-                    }
-                    None => crate::isolation::fds::WORKER_SOCKET,
-                };
-                // The worker starts with its three pipes (and the socket)
-                // only: nothing goccia's own parent left open crosses
-                // (docs/security.md).
-                close_on_exec_from(first_closed, ceiling)
-            });
-        }
-        let spawned = command.spawn();
+        let spawned = spawn::spawn(
+            program,
+            &args,
+            host_socket.as_ref().map(|(_, theirs)| theirs),
+        );
         // Their end now lives in the worker only.
         let host_socket = host_socket.map(|(ours, _theirs)| ours);
-        let mut child = spawned.map_err(|error| {
+        let (child, pipes) = spawned.map_err(|error| {
             LinkError::Unavailable(format!(
                 "cannot start the worker {}: {error}",
                 program.program.display()
             ))
         })?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().expect("piped");
-        let down = writer(stdin);
-        let up = reader(stdout);
-        let stderr_tail = tail(stderr);
-        let mut link = Link {
-            child,
-            down,
-            up,
-            stderr: stderr_tail,
-            confinement: Confinement::default(),
-            mirror: Vfs::new(Quota::UNLIMITED),
-            dead: None,
-            host_socket,
+        Ok(Starting {
+            link: Link {
+                child,
+                down: writer(pipes.stdin),
+                up: reader(pipes.stdout),
+                stderr: tail(pipes.stderr),
+                confinement: Confinement::default(),
+                mirror: Vfs::new(Quota::UNLIMITED),
+                dead: None,
+                host_socket,
+            },
+        })
+    }
+}
+
+impl Starting {
+    /// Sends the worker the sandbox's settings (it reads them only once
+    /// confined), waits for its `Hello`, and checks what held.
+    pub(crate) fn ready(
+        self,
+        engine: &Engine,
+        policy: Option<&WritePolicy>,
+        held: bool,
+        host: Option<&Arc<goccia_host_commands::HostRunner>>,
+    ) -> Result<Link, LinkError> {
+        let mut link = self.link;
+        let advice = Setting::ALL
+            .iter()
+            .map(|setting| engine.advice.text(*setting))
+            .collect();
+        let init = Init {
+            limits: engine.limits.clone(),
+            bytecode: engine.mode == goccia_vm::ExecMode::Bytecode,
+            policy: policy.map(|policy| WirePolicy {
+                mode: policy.mode(),
+                roots: policy
+                    .writable_roots()
+                    .iter()
+                    .map(|root| root.as_str().to_string())
+                    .collect(),
+                approver: policy.approver().is_some(),
+            }),
+            env: engine.env.clone(),
+            cwd: engine.cwd.as_ref().map(|cwd| cwd.as_str().to_string()),
+            audit: engine.audit.is_on(),
+            advice,
+            held: held.then_some((0, 0)),
+            host_commands: host
+                .map(|runner| goccia_shell::HostCommands::names(runner.as_ref()))
+                .unwrap_or_default(),
         };
+        link.send(Down::Init(Box::new(init)))?;
         let hello = match link.up.recv_timeout(HELLO_TIMEOUT) {
             Ok(Ok(Up::Hello(hello))) => hello,
             Ok(Ok(_)) => {
@@ -225,35 +231,11 @@ impl Link {
             )));
         }
         link.confinement = Confinement::from_report(&report);
-        let advice = Setting::ALL
-            .iter()
-            .map(|setting| engine.advice.text(*setting))
-            .collect();
-        let init = Init {
-            limits: engine.limits.clone(),
-            bytecode: engine.mode == goccia_vm::ExecMode::Bytecode,
-            policy: policy.map(|policy| WirePolicy {
-                mode: policy.mode(),
-                roots: policy
-                    .writable_roots()
-                    .iter()
-                    .map(|root| root.as_str().to_string())
-                    .collect(),
-                approver: policy.approver().is_some(),
-            }),
-            env: engine.env.clone(),
-            cwd: engine.cwd.as_ref().map(|cwd| cwd.as_str().to_string()),
-            audit: engine.audit.is_on(),
-            advice,
-            held: held.then_some((0, 0)),
-            host_commands: host
-                .map(|runner| goccia_shell::HostCommands::names(runner.as_ref()))
-                .unwrap_or_default(),
-        };
-        link.send(Down::Init(Box::new(init)))?;
         Ok(link)
     }
+}
 
+impl Link {
     /// The verdict on a worker's report, checked from outside where the
     /// kernel shows it: `no_new_privs` and seccomp in `/proc/<pid>/status`.
     fn check(&self, report: &Report) -> Result<(), String> {
@@ -299,7 +281,7 @@ impl Link {
     }
 
     fn why_gone(&mut self, what: &str) -> String {
-        let _ = self.child.kill();
+        self.child.kill();
         let exit = match self.child.wait() {
             Ok(status) => {
                 use std::os::unix::process::ExitStatusExt;
@@ -383,7 +365,7 @@ impl Link {
         let reply = loop {
             let now = Instant::now();
             if now >= kill_at {
-                let _ = self.child.kill();
+                self.child.kill();
                 let _ = self.child.wait();
                 self.dead = Some("killed at the deadline".into());
                 return Err(LinkError::Killed);

@@ -3,8 +3,9 @@
 //! ahead at most, so a flooding worker waits on its pipe), and one keeps
 //! the tail of its stderr for the crash report.
 
+use std::io::PipeReader;
+use std::io::PipeWriter;
 use std::io::{BufReader, Read};
-use std::process::{ChildStdin, ChildStdout};
 use std::sync::{Arc, mpsc};
 
 use parking_lot::Mutex;
@@ -12,7 +13,7 @@ use parking_lot::Mutex;
 use crate::isolation::wire::{Down, FrameError, Up, read_frame, write_frame};
 
 /// The thread that writes frames to the worker, in order.
-pub(super) fn writer(mut stdin: ChildStdin) -> mpsc::Sender<Down> {
+pub(super) fn writer(mut stdin: PipeWriter) -> mpsc::Sender<Down> {
     let (sender, queue) = mpsc::channel::<Down>();
     std::thread::Builder::new()
         .name("goccia-isolation-writer".into())
@@ -29,7 +30,7 @@ pub(super) fn writer(mut stdin: ChildStdin) -> mpsc::Sender<Down> {
 
 /// The thread that reads the worker's frames (a few ahead at most, so a
 /// flooding worker waits on its pipe instead of filling this process).
-pub(super) fn reader(stdout: ChildStdout) -> mpsc::Receiver<Result<Up, FrameError>> {
+pub(super) fn reader(stdout: PipeReader) -> mpsc::Receiver<Result<Up, FrameError>> {
     let (sender, receiver) = mpsc::sync_channel(8);
     std::thread::Builder::new()
         .name("goccia-isolation-reader".into())
@@ -56,7 +57,7 @@ pub(super) fn reader(stdout: ChildStdout) -> mpsc::Receiver<Result<Up, FrameErro
 
 /// Keeps the last 4 KiB the worker wrote on stderr (a panic message), for
 /// the crash report.
-pub(super) fn tail(mut stderr: std::process::ChildStderr) -> Arc<Mutex<Vec<u8>>> {
+pub(super) fn tail(mut stderr: PipeReader) -> Arc<Mutex<Vec<u8>>> {
     let kept = Arc::new(Mutex::new(Vec::new()));
     let writer = kept.clone();
     std::thread::Builder::new()

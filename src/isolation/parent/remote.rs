@@ -15,20 +15,23 @@ use goccia_vfs::SharedVfs;
 use goccia_vm::{Engine, Failure};
 use parking_lot::Mutex;
 
-use super::link::{CallContext, Link, LinkError};
+use super::link::{CallContext, Link, LinkError, Starting};
 use crate::call::{Call, Stdin};
 use crate::error::RunError;
 use crate::isolation::wire::{Down, Reply, WireRun, WireStdin, Work};
 use crate::isolation::{Confinement, WorkerProgram};
 use crate::run::{Run, ShellRun};
 
-/// A sandbox's worker: started by its first call, started again after a
-/// crash (its sessions are then gone), ended with the sandbox.
+/// A sandbox's worker: started when the sandbox is built (ready by its
+/// first call), started again by the call after a crash (its sessions are
+/// then gone), ended with the sandbox.
 pub(crate) struct Remote {
     /// `Isolation::Process` of the program the worker runs.
     isolation: crate::isolation::Isolation,
     program: WorkerProgram,
     slot: Mutex<Option<Link>>,
+    /// A worker started ahead of the first call, not yet heard from.
+    starting: Mutex<Option<Starting>>,
     /// Counts the workers started, so a session knows whether the worker
     /// it was opened on is still the one running.
     generation: AtomicU64,
@@ -45,6 +48,7 @@ impl Remote {
             isolation: crate::isolation::Isolation::Process(program.clone()),
             program,
             slot: Mutex::new(None),
+            starting: Mutex::new(None),
             generation: AtomicU64::new(0),
             next_session: AtomicU32::new(1),
             confinement: Mutex::new(None),
@@ -63,6 +67,18 @@ impl Remote {
         self.confinement.lock().clone()
     }
 
+    /// Starts the worker now, for a sandbox with `limits` (and host
+    /// commands when `host_commands`), so it confines itself while the
+    /// sandbox is being seeded; its first call finishes what this began.
+    /// A worker that cannot be started is not remembered: the first call
+    /// tries again and reports why.
+    pub(crate) fn start(&self, limits: &goccia_core::Limits, host_commands: bool) {
+        let mut starting = self.starting.lock();
+        if starting.is_none() && self.slot.lock().is_none() {
+            *starting = Link::start(&self.program, limits, host_commands).ok();
+        }
+    }
+
     /// Runs `work` through the worker (started if there is none) and
     /// returns the worker generation that ran it.
     fn call(
@@ -75,14 +91,19 @@ impl Remote {
         let mut slot = self.slot.lock();
         if slot.is_none() {
             let policy = sandbox.vfs.lock().policy();
-            // A test hook misbehaves in the sandbox's first worker only, so
-            // the tests can see what replaces it.
-            let mut program = self.program.clone();
-            if self.generation.load(Ordering::SeqCst) > 0 {
-                program.hook = None;
-            }
-            let link = Link::spawn(
-                &program,
+            let started = match self.starting.lock().take() {
+                Some(started) => started,
+                None => {
+                    // A test hook misbehaves in the sandbox's first worker
+                    // only, so the tests can see what replaces it.
+                    let mut program = self.program.clone();
+                    if self.generation.load(Ordering::SeqCst) > 0 {
+                        program.hook = None;
+                    }
+                    Link::start(&program, &sandbox.engine.limits, sandbox.host.is_some())?
+                }
+            };
+            let link = started.ready(
                 &sandbox.engine,
                 policy.as_ref(),
                 self.held,
