@@ -1,7 +1,7 @@
 //! What people type with `find … | xargs …` and friends (issue 49, items
 //! 2 and 4): verbose and report flags as GNU words them, xargs's
 //! clustered and old-style options, `head` with a negative count, `ln -v`,
-//! `gzip -v`, `ls -l`/`-s` columns, `diff -c` and headers, `join`'s
+//! `gzip -v`, `chown -v`/`chgrp -v`, `ls -l`/`-s`/`-n`/`-g`/`-o` columns, `diff -c` and headers, `join`'s
 //! options, and
 //! `patch FILE` (item 7), `diff -y` (item 4).
 //! `2>&1` where the message is the behaviour.
@@ -13,6 +13,24 @@ pub const CASES: &[&str] = &[
     // lists it, which differs from one file system to the next)
     r#"mkdir -p t/u; touch t/u/f; chmod -Rv go-r t; chmod -R -c 755 t/; chmod -vc a+rwx,o-w data/numbers.txt; chmod -v 4755 data/numbers.txt; chmod -v 1777 notes"#,
     r#"chmod -v 600 nosuch data/words.txt 2>&1; echo "st $?"; chmod -fv 600 nosuch; echo "st $?""#,
+    // chown/chgrp -v and -c (the oracle runs as root, which owns its
+    // files, and every name is the sandbox user's owner: "retained" in
+    // both), -R reporting a folder after its contents, what is missing.
+    r#"mkdir -p e/s; touch f e/s/a e/b; chown -v root f; chown -c root f; chown -vR root e; chgrp -v root f; chown -v root:root f; chown -v '' f; chown -vc root f; chown -cv root f"#,
+    r#"chown -v root nosuch f 2>&1; echo "st $?"; chown -fv root nosuch; echo "st $?"; chgrp -v root nosuch 2>&1; chown -v --reference=nosuch f 2>&1; echo "st $?"; chown 2>&1; chown root 2>&1; chown -x root f 2>&1; echo "st $?"; chown --bogus root f 2>&1; echo "st $?""#,
+    // ls -n, -g, -o: the long form, numbers for names, without the owner
+    // or the group (the columns that name an owner are left out).
+    r#"touch -d '2024-01-02 03:04:05' data/*; ls -go data; ls -n data/words.txt | cut -d' ' -f1,2,5-; ls -lo notes | cut -d' ' -f1,2,4-; ls -g notes | cut -d' ' -f1,2,4-"#,
+    // ls's long options and the letters people alias: word options as
+    // the letters they stand for (the last indicator and layout win),
+    // time styles, names hidden by pattern, -Q, widths, sorting by
+    // extension, version and width, folders first; and GNU's refusals.
+    r#"touch -d '2024-03-04 05:06:07' data/* src/* notes/*; ls --color=never data; ls --color -1 src; ls --col=auto data; ls -go --time-style=long-iso data; ls -go --full-time data/words.txt; ls -go --time-style=+%Y/%m data; ls -go --time-style=iso data; ls -go --time-style=posix-long-iso notes; ls -Q src; ls -goQ notes; ls -N data"#,
+    r#"touch a.tar.gz b.c c a.b 'x 10' 'x 9' 'x~' .y~; ls -X; ls -v; ls --sort=extension; ls --sort=width; ls -1U data | sort; ls -B; ls -aB; ls -I '*.c' -I 'x*'; ls -aI '.*' notes; ls --hide='*.b'; ls -A --hide='*.b'; ls --group-directories-first; ls -rX"#,
+    r#"ls -x -w 25 data; ls -C -w 0 data; ls -w 40 -C src data; ls --format=commas data; ls --format=across data; ls --format=single-column src; ls --format=long -go data | head -2; ls -pF src; ls -Fp src; ls --indicator-style=slash src; ls -F --indicator-style=none src; ls --file-type src; ls -G -1 data; ls -k -s data; ls -L src"#,
+    r#"ls --format=bogus data 2>&1; echo "st $?"; ls --sort=bogus data 2>&1; echo "st $?"; ls --time-style=bogus -l data 2>&1; echo "st $?"; ls --color=sometimes data 2>&1; echo "st $?"; ls -w x data 2>&1; echo "st $?"; ls --indicator-style=bogus 2>&1; echo "st $?"; ls --format 2>&1; echo "st $?"; ls -T data 2>&1; echo "st $?""#,
+    // Version order (sort -V, ls -v): gnulib's, `~` first, suffixes last.
+    r#"printf '%s\n' 'x~' 'x 9' 'x 10' c a1.2.tar.gz a1.10.tar.gz a1.2 a1.2~rc1 .hidden ..x . .. 1.0 1.0a 1.0~beta 1.0.1 foo-1.2.3.tgz foo-1.10.tgz foo.txt foo10 foo9 a.b.c abc~ a-b a_b A B 007 7 README.md readme.txt | sort -V; printf 'v1.10\nv1.9\nv1.9.1\n' | sort -rV"#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

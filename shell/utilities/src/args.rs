@@ -99,6 +99,11 @@ pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Resul
                 parsed.sequence.push((short, Some(value.clone())));
                 parsed.values.push((short, value));
             } else {
+                // A value given to a flag (`--color=never`) is kept for a
+                // command whose long option takes one optionally.
+                if let Some(value) = attached {
+                    parsed.values.push((short, value));
+                }
                 parsed.sequence.push((short, None));
                 parsed.flags.push(short);
             }

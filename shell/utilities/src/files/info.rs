@@ -1,4 +1,4 @@
-//! What a file is: `stat`, `file`, `du`, `df`, `chmod`, `chown`.
+//! What a file is: `stat`, `file`, `du`, `df`, `chmod`.
 
 use crate::args::parse_options;
 use crate::args::usage;
@@ -569,25 +569,6 @@ fn walk_paths(vfs: &goccia_vfs::Vfs, path: &VfsPath) -> Vec<VfsPath> {
         }
     }
     out
-}
-
-pub fn chown(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let operands: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
-    if operands.len() < 2 {
-        return usage(shell, &args[0], "missing operand", 1);
-    }
-    let mut status = 0;
-    for operand in &operands[1..] {
-        let exists = resolve(shell, operand).is_ok_and(|p| shell.context().vfs.lock().exists(&p));
-        if !exists {
-            status = shell.fail_command(
-                &args[0],
-                &format!("cannot access '{operand}': No such file or directory"),
-                1,
-            );
-        }
-    }
-    Ok(status)
 }
 
 /// `file`: each operand's kind (docs/shell.md): its name padded so that

@@ -7,6 +7,7 @@ use crate::args::finish;
 use crate::args::parse_options;
 use crate::args::usage;
 use crate::files::info::human_size;
+use crate::files::ls_options::{self, Extras};
 use crate::files::names::resolve;
 use goccia_interp::interp::{ExecResult, ShellView};
 use goccia_interp::time::Zone;
@@ -63,11 +64,13 @@ pub(crate) fn node_size(node: &Node) -> u64 {
 struct Clock {
     zone: Zone,
     now_ns: i64,
+    style: ls_options::TimeStyle,
 }
 
 impl Clock {
-    fn of(shell: &ShellView) -> Clock {
+    fn of(shell: &ShellView, extras: &Extras) -> Clock {
         Clock {
+            style: extras.time_style.clone(),
             zone: shell.time_zone(),
             now_ns: goccia_interp::time::now()
                 .timestamp_nanos_opt()
@@ -80,24 +83,30 @@ impl Clock {
     fn format(&self, mtime_ns: i64) -> String {
         const SIX_MONTHS_NS: i64 = 31_556_952 / 2 * 1_000_000_000;
         let recent = self.now_ns - SIX_MONTHS_NS < mtime_ns && mtime_ns <= self.now_ns;
-        let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
-        goccia_interp::time::strftime_at(format, mtime_ns.div_euclid(1_000_000_000), &self.zone)
+        self.style.format(mtime_ns, recent, &self.zone)
     }
 }
 
+/// Whether `ls` lists in the long form: `-l`, or `-n`, `-g` and `-o`,
+/// which imply it.
+fn long_form(parsed: &crate::args::Parsed) -> bool {
+    ['l', 'n', 'g', 'o']
+        .into_iter()
+        .any(|flag| parsed.has(flag))
+}
+
 pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let parsed = parse_options!(status 2; shell, args,
-    "",
-    &[
-        ("all", 'a', false),
-        ("almost-all", 'A', false),
-        ("recursive", 'R', false),
-        ("reverse", 'r', false),
-        ("human-readable", 'h', false),
-        ("directory", 'd', false),
-        ("classify", 'F', false),
-    ]);
-    if let Err(message) = check_flags(&parsed, "laARrtShdF1pCxmiUs") {
+    let mut parsed = parse_options!(status 2; shell, args,
+        ls_options::WITH_VALUE,
+        ls_options::LONGS);
+    let extras = match ls_options::normalise(&mut parsed) {
+        Ok(extras) => extras,
+        Err(refusal) if refusal.hint => {
+            return usage(shell, "ls", &refusal.message, refusal.status);
+        }
+        Err(refusal) => return Ok(shell.fail_command("ls", &refusal.message, refusal.status)),
+    };
+    if let Err(message) = check_flags(&parsed, ls_options::LETTERS) {
         return usage(shell, "ls", &message, 2);
     }
     let operands = if parsed.operands.is_empty() {
@@ -110,11 +119,15 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut status = 0;
     // A link named on the command line is listed as what it points at
     // when that is a folder, unless -l, -d or -F ask about the link itself.
-    let about_links = parsed.has('l') || parsed.has('d') || parsed.has('F');
+    let about_links = long_form(&parsed) || parsed.has('d') || parsed.has('F');
+    let follow = parsed.has('L');
     for operand in &operands {
         let node = resolve(shell, operand).ok().and_then(|p| {
             let vfs = shell.context().vfs.lock();
             let node = vfs.lookup_link(&p).ok()?;
+            if follow && let Ok(target) = vfs.lookup(&p) {
+                return Some((p, target));
+            }
             if matches!(node, Node::Link(_))
                 && !about_links
                 && let Ok(target @ Node::Dir(_)) = vfs.lookup(&p)
@@ -158,13 +171,13 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
         }
     }
-    let clock = Clock::of(shell);
+    let clock = Clock::of(shell, &extras);
     let mut out = buffered(shell);
-    sort_entries(&mut files, &parsed);
-    sort_entries(&mut dirs, &parsed);
+    sort_entries(&mut files, &parsed, &extras);
+    sort_entries(&mut dirs, &parsed, &extras);
     let result = (|| -> std::io::Result<()> {
         if !files.is_empty() {
-            write_entries(&mut out, &files, &parsed, false, &clock)?;
+            write_entries(&mut out, &files, &parsed, &extras, false, &clock)?;
         }
         let show_headers = operands.len() > 1 || parsed.has('R');
         let mut first = files.is_empty();
@@ -178,9 +191,9 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
             if show_headers {
                 writeln!(out, "{}:", dir.name)?;
             }
-            let mut children = list_dir(shell, &dir, &parsed);
-            sort_entries(&mut children, &parsed);
-            write_entries(&mut out, &children, &parsed, true, &clock)?;
+            let mut children = list_dir(shell, &dir, &parsed, &extras);
+            sort_entries(&mut children, &parsed, &extras);
+            write_entries(&mut out, &children, &parsed, &extras, true, &clock)?;
             if parsed.has('R') {
                 let mut subdirs: Vec<Entry> = children
                     .into_iter()
@@ -209,19 +222,41 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
     finish(shell, "ls", out, status)
 }
 
-fn list_dir(shell: &ShellView, dir: &Entry, parsed: &crate::args::Parsed) -> Vec<Entry> {
+fn list_dir(
+    shell: &ShellView,
+    dir: &Entry,
+    parsed: &crate::args::Parsed,
+    extras: &Extras,
+) -> Vec<Entry> {
     let Node::Dir(node) = &dir.node else {
         return Vec::new();
     };
+    let all = parsed.has('a') || parsed.has('A');
+    let shown = |name: &str| {
+        (all || !name.starts_with('.'))
+            && !extras.ignore.iter().any(|pattern| pattern.matches(name))
+            && (all || !extras.hide.iter().any(|pattern| pattern.matches(name)))
+    };
     let mut entries: Vec<Entry> = node
         .iter()
-        .filter(|(name, _)| parsed.has('a') || parsed.has('A') || !name.starts_with('.'))
+        .filter(|(name, _)| shown(name))
         .map(|(name, child)| Entry {
             name: name.to_string(),
             path: dir.path.join(name),
             node: child.clone(),
         })
         .collect();
+    if parsed.has('L') {
+        // `-L`: a link is listed as what it points at, when that is there.
+        let vfs = shell.context().vfs.lock();
+        for entry in &mut entries {
+            if matches!(entry.node, Node::Link(_))
+                && let Ok(target) = vfs.lookup(&entry.path)
+            {
+                entry.node = target;
+            }
+        }
+    }
     if parsed.has('a') {
         let parent = dir.path.parent().unwrap_or_else(VfsPath::root);
         let vfs = shell.context().vfs.lock();
@@ -237,11 +272,18 @@ fn list_dir(shell: &ShellView, dir: &Entry, parsed: &crate::args::Parsed) -> Vec
             path: dir.path.clone(),
             node: dir.node.clone(),
         });
+        // `-I` hides the implied entries too.
+        entries.retain(|entry| {
+            !extras
+                .ignore
+                .iter()
+                .any(|pattern| pattern.matches(&entry.name))
+        });
     }
     entries
 }
 
-fn sort_entries(entries: &mut [Entry], parsed: &crate::args::Parsed) {
+fn sort_entries(entries: &mut [Entry], parsed: &crate::args::Parsed, extras: &Extras) {
     if parsed.has('U') {
         return;
     }
@@ -259,11 +301,27 @@ fn sort_entries(entries: &mut [Entry], parsed: &crate::args::Parsed) {
                 .cmp(&node_size(&a.node))
                 .then_with(|| a.name.cmp(&b.name))
         });
+    } else if parsed.has('X') {
+        entries.sort_by(|a, b| {
+            ls_options::extension(&a.name)
+                .cmp(ls_options::extension(&b.name))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+    } else if extras.by_width {
+        entries.sort_by(|a, b| {
+            (a.name.chars().count(), &a.name).cmp(&(b.name.chars().count(), &b.name))
+        });
+    } else if parsed.has('v') {
+        entries.sort_by(|a, b| crate::text::sort::version_cmp(&a.name, &b.name));
     } else {
         entries.sort_by(|a, b| a.name.cmp(&b.name));
     }
     if parsed.has('r') {
         entries.reverse();
+    }
+    if extras.folders_first {
+        // Stable: each group keeps the order above.
+        entries.sort_by_key(|entry| entry.node.node_type() != NodeType::Directory);
     }
 }
 
@@ -271,16 +329,28 @@ fn write_entries(
     out: &mut Out,
     entries: &[Entry],
     parsed: &crate::args::Parsed,
+    extras: &Extras,
     in_dir: bool,
     clock: &Clock,
 ) -> std::io::Result<()> {
+    let classify = parsed.has('F') || extras.file_type_only;
     let suffix = |entry: &Entry| -> &'static str {
         match entry.node.node_type() {
-            NodeType::Directory if parsed.has('F') || parsed.has('p') => "/",
-            NodeType::File if parsed.has('F') && entry.node.meta().mode & 0o111 != 0 => "*",
-            NodeType::Symlink if parsed.has('F') && !parsed.has('l') => "@",
+            NodeType::Directory if classify || parsed.has('p') => "/",
+            NodeType::File
+                if parsed.has('F')
+                    && !extras.file_type_only
+                    && entry.node.meta().mode & 0o111 != 0 =>
+            {
+                "*"
+            }
+            NodeType::Symlink if classify && !long_form(parsed) => "@",
             _ => "",
         }
+    };
+    let named = |name: &str| match parsed.has('Q') {
+        true => ls_options::quoted(name),
+        false => name.to_string(),
     };
     let human = |size: u64| {
         if parsed.has('h') {
@@ -307,7 +377,7 @@ fn write_entries(
             String::new()
         }
     };
-    if in_dir && (parsed.has('l') || parsed.has('s')) {
+    if in_dir && (long_form(parsed) || parsed.has('s')) {
         let total: u64 = entries.iter().map(|e| kibibytes(&e.node)).sum();
         writeln!(
             out,
@@ -315,7 +385,18 @@ fn write_entries(
             human(total * if parsed.has('h') { 1024 } else { 1 })
         )?;
     }
-    if parsed.has('l') {
+    if long_form(parsed) {
+        // Owner and group: the sandbox user's, by name or (`-n`) number;
+        // `-g` leaves out the owner, `-o` the group.
+        let owner = if parsed.has('n') { "1000" } else { "user" };
+        let mut owners = String::new();
+        let no_group = parsed.has('o') || parsed.has('G');
+        for (shown, left_out) in [(owner, parsed.has('g')), (owner, no_group)] {
+            if !left_out {
+                owners.push(' ');
+                owners.push_str(shown);
+            }
+        }
         // Link counts and sizes right-aligned to the widest, as GNU.
         let links: Vec<String> = entries
             .iter()
@@ -326,18 +407,18 @@ fn write_entries(
         let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
         for (index, entry) in entries.iter().enumerate() {
             let target = match &entry.node {
-                Node::Link(link) => format!(" -> {}", link.target()),
+                Node::Link(link) => format!(" -> {}", named(link.target())),
                 _ => String::new(),
             };
             writeln!(
                 out,
-                "{}{} {} user user {} {} {}{}{target}",
+                "{}{} {}{owners} {} {} {}{}{target}",
                 block(index),
                 mode_string(&entry.node),
                 goccia_interp::pad::left_pad(&links[index], links_width, ' '),
                 goccia_interp::pad::left_pad(&sizes[index], size_width, ' '),
                 clock.format(entry.node.meta().mtime_ns),
-                entry.name,
+                named(&entry.name),
                 suffix(entry)
             )?;
         }
@@ -346,14 +427,14 @@ fn write_entries(
     if parsed.has('m') {
         let names: Vec<String> = entries
             .iter()
-            .map(|e| format!("{}{}", e.name, suffix(e)))
+            .map(|e| format!("{}{}", named(&e.name), suffix(e)))
             .collect();
         return writeln!(out, "{}", names.join(", "));
     }
     let names: Vec<String> = entries
         .iter()
         .enumerate()
-        .map(|(index, e)| format!("{}{}{}", block(index), e.name, suffix(e)))
+        .map(|(index, e)| format!("{}{}{}", block(index), named(&e.name), suffix(e)))
         .collect();
     // The last of `-1`, `-C` and `-x` decides the layout.
     let layout = parsed
@@ -362,7 +443,7 @@ fn write_entries(
         .rev()
         .find(|f| matches!(f, '1' | 'C' | 'x'));
     if let Some(layout @ ('C' | 'x')) = layout {
-        return write_columns(out, &names, *layout == 'x');
+        return write_columns(out, &names, *layout == 'x', extras);
     }
     for name in names {
         writeln!(out, "{name}")?;
@@ -400,7 +481,19 @@ const LS_WIDTH: usize = 80;
 /// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
 /// wide as its longest name plus two spaces (the last column unpadded),
 /// filled down the columns (`-C`) or across the rows (`-x`).
-fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Result<()> {
+fn write_columns(
+    out: &mut Out,
+    names: &[String],
+    across: bool,
+    extras: &Extras,
+) -> std::io::Result<()> {
+    let tab = extras.tab_size;
+    // `-w 0`: no limit.
+    let line_width = match extras.width {
+        Some(0) => usize::MAX,
+        Some(width) => width,
+        None => LS_WIDTH,
+    };
     if names.is_empty() {
         return Ok(());
     }
@@ -413,7 +506,7 @@ fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Resu
         }
     };
     let mut chosen = (names.len(), 1, vec![0]);
-    for columns in (1..=names.len().clamp(1, LS_WIDTH / 3)).rev() {
+    for columns in (1..=names.len().clamp(1, (line_width / 3).max(1))).rev() {
         let rows = names.len().div_ceil(columns);
         let mut column_widths = vec![0usize; columns];
         for (index, width) in widths.iter().enumerate() {
@@ -422,7 +515,7 @@ fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Resu
         }
         let used = column_widths.iter().filter(|w| **w > 0).count();
         let total: usize = column_widths.iter().sum::<usize>() + 2 * used.saturating_sub(1);
-        if total < LS_WIDTH || columns == 1 {
+        if total < line_width || columns == 1 {
             chosen = (rows, columns, column_widths);
             break;
         }
@@ -450,9 +543,9 @@ fn write_columns(out: &mut Out, names: &[String], across: bool) -> std::io::Resu
             if position + 1 < cells.len() {
                 let target = start + column_widths[*column] + 2;
                 while at < target {
-                    if target / 8 > (at + 1) / 8 {
+                    if tab > 0 && target / tab > (at + 1) / tab {
                         line.push('\t');
-                        at += 8 - at % 8;
+                        at += tab - at % tab;
                     } else {
                         line.push(' ');
                         at += 1;

@@ -3,8 +3,10 @@
 pub mod copy;
 pub mod info;
 pub mod list;
+pub(crate) mod ls_options;
 pub mod magic;
 pub mod make;
 pub mod names;
+pub mod owner;
 pub mod remove;
 pub mod rename;

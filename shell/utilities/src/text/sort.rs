@@ -249,40 +249,108 @@ fn month(text: &str) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-/// Compares version strings (`sort -V`): digit runs numerically.
+/// Compares names as versions, as GNU's `sort -V` and `ls -v` do (gnulib's
+/// `filevercmp`): `.` and `..` first, then hidden names, then the names
+/// without their file suffixes (`(\.[A-Za-z~][A-Za-z0-9~]*)*` at the end)
+/// compared as Debian compares versions, and the whole names only when
+/// those tie.
 pub(crate) fn version_cmp(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (a.first(), b.first()) {
-            (None, None) => return Ordering::Equal,
-            (None, _) => return Ordering::Less,
-            (_, None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
-                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
-                let na = std::str::from_utf8(&a[..da])
-                    .unwrap_or("0")
-                    .trim_start_matches('0');
-                let nb = std::str::from_utf8(&b[..db])
-                    .unwrap_or("0")
-                    .trim_start_matches('0');
-                let ord = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                a = &a[da..];
-                b = &b[db..];
-            }
-            (Some(x), Some(y)) => {
-                let ord = x.cmp(y);
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                a = &a[1..];
-                b = &b[1..];
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a == b {
+        return Ordering::Equal;
+    }
+    for special in [&b""[..], b".", b".."] {
+        match (a == special, b == special) {
+            (true, _) => return Ordering::Less,
+            (_, true) => return Ordering::Greater,
+            _ => {}
+        }
+    }
+    let (a, b) = match (a.first() == Some(&b'.'), b.first() == Some(&b'.')) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        (true, true) => (&a[1..], &b[1..]),
+        (false, false) => (a, b),
+    };
+    let (a_prefix, b_prefix) = (without_suffix(a), without_suffix(b));
+    let whole_names_only = a_prefix == a.len() && b_prefix == b.len();
+    match debian_cmp(&a[..a_prefix], &b[..b_prefix]) {
+        Ordering::Equal if !whole_names_only => debian_cmp(a, b),
+        order => order,
+    }
+}
+
+/// The length of `name` without its file suffixes: each a `.` and a
+/// letter or `~`, then letters, digits and `~`, running to the end.
+fn without_suffix(name: &[u8]) -> usize {
+    let mut prefix = 0;
+    let mut at = 0;
+    while at < name.len() {
+        // The character here always belongs to the name before a suffix.
+        at += 1;
+        prefix = at;
+        while at + 1 < name.len()
+            && name[at] == b'.'
+            && (name[at + 1].is_ascii_alphabetic() || name[at + 1] == b'~')
+        {
+            at += 2;
+            while at < name.len() && (name[at].is_ascii_alphanumeric() || name[at] == b'~') {
+                at += 1;
             }
         }
     }
+    prefix
+}
+
+/// Debian's version order: runs of non-digits compared character by
+/// character (`~` before everything, even the end; letters before other
+/// characters), runs of digits by their value.
+fn debian_cmp(a: &[u8], b: &[u8]) -> Ordering {
+    fn rank(c: Option<&u8>) -> i32 {
+        match c {
+            None => 0,
+            Some(c) if c.is_ascii_digit() => 0,
+            Some(c) if c.is_ascii_alphabetic() => i32::from(*c),
+            Some(b'~') => -1,
+            Some(c) => i32::from(*c) + 256,
+        }
+    }
+    let digit = |text: &[u8], at: usize| text.get(at).is_some_and(u8::is_ascii_digit);
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        while (i < a.len() && !digit(a, i)) || (j < b.len() && !digit(b, j)) {
+            let (x, y) = (rank(a.get(i)), rank(b.get(j)));
+            if x != y {
+                return x.cmp(&y);
+            }
+            i += 1;
+            j += 1;
+        }
+        while a.get(i) == Some(&b'0') {
+            i += 1;
+        }
+        while b.get(j) == Some(&b'0') {
+            j += 1;
+        }
+        let mut first_difference = Ordering::Equal;
+        while digit(a, i) && digit(b, j) {
+            if first_difference == Ordering::Equal {
+                first_difference = a[i].cmp(&b[j]);
+            }
+            i += 1;
+            j += 1;
+        }
+        if digit(a, i) {
+            return Ordering::Greater;
+        }
+        if digit(b, j) {
+            return Ordering::Less;
+        }
+        if first_difference != Ordering::Equal {
+            return first_difference;
+        }
+    }
+    Ordering::Equal
 }
 
 fn compare_keys(a: &str, b: &str, key: &KeySpec) -> Ordering {

@@ -1,0 +1,345 @@
+//! `ls`'s options beyond single letters (docs/shell.md): the long ones
+//! with a word (`--format=`, `--sort=`, `--indicator-style=`,
+//! `--time-style=`, `--color=`), the patterns that hide names (`-I`,
+//! `--hide`, `-B`), the width `-C`/`-x` fill, and how a name is written
+//! (`-Q`). The word options become the letters they stand for, in the
+//! order given, so "the last of `-1`, `-C`, `-x`, `-l`" keeps holding.
+
+use crate::args::{Long, Parsed};
+use goccia_interp::pattern::Pattern;
+use goccia_interp::time::Zone;
+
+// Long options without a letter of their own, as private characters
+// (nobody types them as short flags).
+const FORMAT: char = '\u{e000}';
+const SORT: char = '\u{e001}';
+const INDICATOR: char = '\u{e002}';
+const TIME_STYLE: char = '\u{e003}';
+const FULL_TIME: char = '\u{e004}';
+const COLOR: char = '\u{e005}';
+const GROUP_FOLDERS: char = '\u{e006}';
+const HIDE: char = '\u{e007}';
+const FILE_TYPE: char = '\u{e008}';
+
+/// Options `ls` takes with a value, as letters.
+pub(crate) const WITH_VALUE: &str = "IwT";
+
+/// Every long option `ls` knows.
+pub(crate) const LONGS: &[Long] = &[
+    ("all", 'a', false),
+    ("almost-all", 'A', false),
+    ("recursive", 'R', false),
+    ("reverse", 'r', false),
+    ("human-readable", 'h', false),
+    ("directory", 'd', false),
+    ("classify", 'F', false),
+    ("numeric-uid-gid", 'n', false),
+    ("no-group", 'G', false),
+    ("kibibytes", 'k', false),
+    ("dereference", 'L', false),
+    ("quote-name", 'Q', false),
+    ("literal", 'N', false),
+    ("ignore-backups", 'B', false),
+    ("inode", 'i', false),
+    ("size", 's', false),
+    ("ignore", 'I', true),
+    ("width", 'w', true),
+    ("tabsize", 'T', true),
+    ("format", FORMAT, true),
+    ("sort", SORT, true),
+    ("indicator-style", INDICATOR, true),
+    ("time-style", TIME_STYLE, true),
+    ("full-time", FULL_TIME, false),
+    ("color", COLOR, false),
+    ("group-directories-first", GROUP_FOLDERS, false),
+    ("hide", HIDE, true),
+    ("file-type", FILE_TYPE, false),
+];
+
+/// The single letters `ls` takes.
+pub(crate) const LETTERS: &str = "laARrtShdF1pCxmiUsngoGkLQNBXv";
+
+/// How `ls -l` writes a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TimeStyle {
+    /// `Mar  4 05:06` for the last six months, else `Mar  4  2024`.
+    Locale,
+    /// `2024-03-04 05:06:07.000000000 +0000`.
+    FullIso,
+    /// `2024-03-04 05:06`.
+    LongIso,
+    /// `03-04 05:06` for the last six months, else `2024-03-04 `.
+    Iso,
+    /// `+FORMAT`, or `+OLD\nRECENT`: `date`'s directives.
+    Format { old: String, recent: String },
+}
+
+impl TimeStyle {
+    fn parse(word: &str) -> Result<TimeStyle, Refusal> {
+        // `posix-` styles are the plain ones outside a POSIX locale.
+        let word = word.strip_prefix("posix-").unwrap_or(word);
+        Ok(match word {
+            "full-iso" => TimeStyle::FullIso,
+            "long-iso" => TimeStyle::LongIso,
+            "iso" => TimeStyle::Iso,
+            "locale" => TimeStyle::Locale,
+            format if format.starts_with('+') => {
+                let format = &format[1..];
+                let (old, recent) = format.split_once('\n').unwrap_or((format, format));
+                TimeStyle::Format {
+                    old: old.to_string(),
+                    recent: recent.to_string(),
+                }
+            }
+            other => {
+                return Err(Refusal {
+                    message: format!(
+                        "invalid argument \u{2018}{other}\u{2019} for \u{2018}time style\u{2019}\n\
+                         Valid arguments are:\n  - [posix-]full-iso\n  - [posix-]long-iso\n  \
+                         - [posix-]iso\n  - [posix-]locale\n  \
+                         - +FORMAT (e.g., +%H:%M) for a 'date'-style format"
+                    ),
+                    status: 2,
+                    hint: true,
+                });
+            }
+        })
+    }
+
+    /// `mtime_ns` written in this style, `recent` if in the last six
+    /// months.
+    pub(crate) fn format(&self, mtime_ns: i64, recent: bool, zone: &Zone) -> String {
+        let seconds = mtime_ns.div_euclid(1_000_000_000);
+        let at = |format: &str| goccia_interp::time::strftime_at(format, seconds, zone);
+        match self {
+            TimeStyle::Locale if recent => at("%b %e %H:%M"),
+            TimeStyle::Locale => at("%b %e  %Y"),
+            TimeStyle::FullIso => {
+                let nanos = mtime_ns.rem_euclid(1_000_000_000);
+                format!("{}.{nanos:09} {}", at("%Y-%m-%d %H:%M:%S"), at("%z"))
+            }
+            TimeStyle::LongIso => at("%Y-%m-%d %H:%M"),
+            TimeStyle::Iso if recent => at("%m-%d %H:%M"),
+            TimeStyle::Iso => at("%Y-%m-%d "),
+            TimeStyle::Format { recent: format, .. } if recent => at(format),
+            TimeStyle::Format { old, .. } => at(old),
+        }
+    }
+}
+
+/// What `ls`'s word options and patterns say, beside its letters.
+pub(crate) struct Extras {
+    pub time_style: TimeStyle,
+    pub folders_first: bool,
+    /// `-F` without the `*` of executables (`--file-type`,
+    /// `--indicator-style=file-type`).
+    pub file_type_only: bool,
+    /// Hidden always (`-I`, and `-B`'s `*~` and `.*~`).
+    pub ignore: Vec<Pattern>,
+    /// Hidden unless `-a`/`-A` (`--hide`).
+    pub hide: Vec<Pattern>,
+    /// The width `-C`/`-x` fill (0: no limit).
+    pub width: Option<usize>,
+    /// `--sort=width`: the shortest name first.
+    pub by_width: bool,
+    /// Where `-C`/`-x` may pad with tabs (`-T`; 0: spaces only).
+    pub tab_size: usize,
+}
+
+/// Why `ls`'s options were refused: the message, the status, and whether
+/// GNU adds its `--help` hint.
+#[derive(Debug)]
+pub(crate) struct Refusal {
+    pub message: String,
+    pub status: i32,
+    pub hint: bool,
+}
+
+/// The words of an option, in GNU's order, synonyms together.
+type Words = &'static [(&'static [&'static str], char)];
+
+const FORMATS: Words = &[
+    (&["verbose", "long"], 'l'),
+    (&["commas"], 'm'),
+    (&["horizontal", "across"], 'x'),
+    (&["vertical"], 'C'),
+    (&["single-column"], '1'),
+];
+const SORTS: Words = &[
+    (&["none"], 'U'),
+    (&["time"], 't'),
+    (&["size"], 'S'),
+    (&["extension"], 'X'),
+    (&["version"], 'v'),
+    (&["width"], 'W'),
+];
+const INDICATORS: Words = &[
+    (&["none"], ' '),
+    (&["slash"], 'p'),
+    (&["file-type"], 'T'),
+    (&["classify"], 'F'),
+];
+const COLORS: Words = &[
+    (&["always", "yes", "force"], ' '),
+    (&["never", "no", "none"], ' '),
+    (&["auto", "tty", "if-tty"], ' '),
+];
+
+/// Turns the word options into the letters they stand for, in place and
+/// in order, and gathers the rest.
+pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
+    let mut extras = Extras {
+        time_style: TimeStyle::Locale,
+        folders_first: false,
+        file_type_only: false,
+        by_width: false,
+        tab_size: 8,
+        ignore: Vec::new(),
+        hide: Vec::new(),
+        width: None,
+    };
+    let mut flags = Vec::new();
+    for (option, value) in &parsed.sequence {
+        let value = value.as_deref().unwrap_or("");
+        match *option {
+            FORMAT => flags.push(pick("--format", value, FORMATS)?),
+            SORT => match pick("--sort", value, SORTS)? {
+                'W' => extras.by_width = true,
+                letter => flags.push(letter),
+            },
+            // The last indicator option given decides.
+            INDICATOR | FILE_TYPE | 'F' | 'p' => {
+                let letter = match *option {
+                    INDICATOR => pick("--indicator-style", value, INDICATORS)?,
+                    FILE_TYPE => 'T',
+                    letter => letter,
+                };
+                flags.retain(|flag| !"Fp".contains(*flag));
+                extras.file_type_only = letter == 'T';
+                if "Fp".contains(letter) {
+                    flags.push(letter);
+                }
+            }
+            TIME_STYLE => extras.time_style = TimeStyle::parse(value)?,
+            FULL_TIME => {
+                flags.push('l');
+                extras.time_style = TimeStyle::FullIso;
+            }
+            // Never coloured: there is no terminal (docs/shell.md).
+            COLOR => {}
+            GROUP_FOLDERS => extras.folders_first = true,
+            HIDE => extras.hide.push(Pattern::new(value, false)),
+            'I' => extras.ignore.push(Pattern::new(value, false)),
+            'B' => {
+                extras.ignore.push(Pattern::new("*~", false));
+                extras.ignore.push(Pattern::new(".*~", false));
+            }
+            'w' => {
+                let width = value.parse().map_err(|_| Refusal {
+                    message: format!("invalid line width: \u{2018}{value}\u{2019}"),
+                    status: 2,
+                    hint: false,
+                })?;
+                extras.width = Some(width);
+            }
+            'T' => {
+                let size = value.parse().map_err(|_| Refusal {
+                    message: format!("invalid tab size: \u{2018}{value}\u{2019}"),
+                    status: 2,
+                    hint: false,
+                })?;
+                extras.tab_size = size;
+            }
+            letter => flags.push(letter),
+        }
+    }
+    // `--color=WHEN`: checked, then ignored.
+    if let Some(when) = parsed.value(COLOR) {
+        pick("--color", when, COLORS)?;
+    }
+    parsed.flags = flags;
+    Ok(extras)
+}
+
+/// The letter `word` stands for among `words`, or GNU's complaint.
+fn pick(option: &str, word: &str, words: Words) -> Result<char, Refusal> {
+    if let Some((_, letter)) = words.iter().find(|(names, _)| names.contains(&word)) {
+        return Ok(*letter);
+    }
+    let valid: Vec<String> = words
+        .iter()
+        .map(|(names, _)| {
+            let quoted: Vec<String> = names
+                .iter()
+                .map(|name| format!("\u{2018}{name}\u{2019}"))
+                .collect();
+            format!("  - {}", quoted.join(", "))
+        })
+        .collect();
+    Err(Refusal {
+        message: format!(
+            "invalid argument \u{2018}{word}\u{2019} for \u{2018}{option}\u{2019}\nValid arguments are:\n{}",
+            valid.join("\n")
+        ),
+        status: 1,
+        hint: true,
+    })
+}
+
+/// A name as `-Q` writes it: in double quotes, with C's escapes.
+pub(crate) fn quoted(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    out.push('"');
+    for c in name.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\{:03o}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `name`'s extension as `-X` sorts by it (none: empty, sorted first).
+pub(crate) fn extension(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(0) | None => "",
+        Some(dot) => &name[dot + 1..],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_and_quotes() {
+        let zone = Zone::default();
+        let at = 1_709_528_767_000_000_123; // 2024-03-04 05:06:07 UTC
+        assert_eq!(
+            TimeStyle::FullIso.format(at, false, &zone),
+            "2024-03-04 05:06:07.000000123 +0000"
+        );
+        assert_eq!(
+            TimeStyle::LongIso.format(at, true, &zone),
+            "2024-03-04 05:06"
+        );
+        assert_eq!(TimeStyle::Iso.format(at, false, &zone), "2024-03-04 ");
+        assert_eq!(
+            TimeStyle::parse("+%Y\n%H").unwrap().format(at, true, &zone),
+            "05"
+        );
+        assert!(TimeStyle::parse("bogus").is_err_and(|refusal| refusal.status == 2));
+        assert_eq!(quoted("a \"b\"\n"), "\"a \\\"b\\\"\\n\"");
+        assert_eq!(
+            (extension("a.tar.gz"), extension(".bashrc"), extension("x")),
+            ("gz", "", "")
+        );
+    }
+}
