@@ -11,6 +11,12 @@ macro_rules! tree {
 }
 
 pub const CASES: &[&str] = &[
+    // `cp -r dir/. target` copies what the folder holds into the target
+    // (it made target/dir before); `.` as the source likewise.
+    concat!(
+        r#"mkdir -p s/sub g; echo x > s/sub/b; echo y > s/a; cp -r s/. g/; cp -r s/. h; cd s; cp -r . ../k; cd ..; cp -r s/. s 2>&1; echo "st $?"; mkdir -p m/s; cp -r s/. m/s"#,
+        tree!()
+    ),
     // sed's escapes name characters: `\r` is a carriage return, in a
     // pattern, a bracket and a replacement, and so are \a \f \v \cX \xHH.
     concat!(

@@ -31,6 +31,10 @@ pub const CASES: &[&str] = &[
     r#"ls --format=bogus data 2>&1; echo "st $?"; ls --sort=bogus data 2>&1; echo "st $?"; ls --time-style=bogus -l data 2>&1; echo "st $?"; ls --color=sometimes data 2>&1; echo "st $?"; ls -w x data 2>&1; echo "st $?"; ls --indicator-style=bogus 2>&1; echo "st $?"; ls --format 2>&1; echo "st $?"; ls -T data 2>&1; echo "st $?""#,
     // Version order (sort -V, ls -v): gnulib's, `~` first, suffixes last.
     r#"printf '%s\n' 'x~' 'x 9' 'x 10' c a1.2.tar.gz a1.10.tar.gz a1.2 a1.2~rc1 .hidden ..x . .. 1.0 1.0a 1.0~beta 1.0.1 foo-1.2.3.tgz foo-1.10.tgz foo.txt foo10 foo9 a.b.c abc~ a-b a_b A B 007 7 README.md readme.txt | sort -V; printf 'v1.10\nv1.9\nv1.9.1\n' | sort -rV"#,
+    // cp -rv names everything it makes inside a folder, not the folders
+    // that were there (one entry per folder: GNU lists a folder in the
+    // order the file system gives).
+    r#"mkdir -p s/sub; touch s/sub/b; cp -rv s d; cp -rv s d; mkdir e; cp -rv s/ e/; cp -rv s/. f; mkdir -p d2/s/sub; cp -rv s/. d2/s; cp -rv s d2 2>&1; cp -v s x 2>&1; echo "st $?""#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

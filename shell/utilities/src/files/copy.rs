@@ -106,7 +106,10 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
             );
             continue;
         }
-        let destination = if target_is_dir {
+        // `cp -r dir/. target/` copies what the folder holds into the
+        // folder given: the name written last is `.`.
+        let dot = !moving && (operand == "." || operand.trim_end_matches('/').ends_with("/."));
+        let destination = if target_is_dir && !dot {
             match source.file_name() {
                 Some(file) => target_path.join(file),
                 None => target_path.clone(),
@@ -121,6 +124,7 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
             // GNU names the destination as it builds it: the folder
             // operand and the source's name.
             let shown = match source.file_name() {
+                _ if target_is_dir && dot => format!("{}/.", target.trim_end_matches('/')),
                 Some(file) if target_is_dir => {
                     format!("{}/{file}", target.trim_end_matches('/'))
                 }
@@ -187,11 +191,35 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
             format!(
                 "{}/{}",
                 target.trim_end_matches('/'),
-                source.file_name().unwrap_or("")
+                if dot {
+                    "."
+                } else {
+                    source.file_name().unwrap_or("")
+                }
             )
         } else {
             target.clone()
         };
+        // `cp -rv` names what it makes inside a folder too (a folder that
+        // was there already is not named), gathered before the copy.
+        let inside = match (&node, parsed.has('v') && !moving) {
+            (Node::Dir(_), true) => {
+                let vfs = shell.context().vfs.lock();
+                let mut lines = String::new();
+                copied_inside(
+                    &vfs,
+                    &source,
+                    &destination,
+                    operand,
+                    &shown_destination,
+                    &mut lines,
+                );
+                lines
+            }
+            _ => String::new(),
+        };
+        let top_was_there =
+            matches!(exists, Some(Node::Dir(_))) && node.node_type() == NodeType::Directory;
         let result = {
             let mut vfs = shell.context().vfs.lock();
             if moving {
@@ -223,7 +251,10 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
                         // A hard link (made as a copy), as GNU ln words it.
                         report.push_str(&format!("'{shown_destination}' => '{operand}'\n"));
                     } else {
-                        report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
+                        if !top_was_there {
+                            report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
+                        }
+                        report.push_str(&inside);
                     }
                 }
             }
@@ -252,6 +283,37 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
         return shell.io_status(name, error);
     }
     Ok(status)
+}
+
+/// The `cp -v` lines for what copying the folder `source` to
+/// `destination` makes inside it, in the order it is copied (a folder
+/// before what it holds); folders already at the destination are not
+/// named, as GNU names only what it creates.
+fn copied_inside(
+    vfs: &goccia_vfs::Vfs,
+    source: &VfsPath,
+    destination: &VfsPath,
+    shown_source: &str,
+    shown_destination: &str,
+    lines: &mut String,
+) {
+    let Ok(entries) = vfs.read_dir(source) else {
+        return;
+    };
+    for entry in entries {
+        let from = source.join(&entry.name);
+        let to = destination.join(&entry.name);
+        let shown_from = format!("{}/{}", shown_source.trim_end_matches('/'), entry.name);
+        let shown_to = format!("{}/{}", shown_destination.trim_end_matches('/'), entry.name);
+        let is_folder = matches!(vfs.lookup_link(&from), Ok(Node::Dir(_)));
+        let folder_there = matches!(vfs.lookup_link(&to), Ok(Node::Dir(_)));
+        if !(is_folder && folder_there) {
+            lines.push_str(&format!("'{shown_from}' -> '{shown_to}'\n"));
+        }
+        if is_folder {
+            copied_inside(vfs, &from, &to, &shown_from, &shown_to, lines);
+        }
+    }
 }
 
 /// `cp -rL`: a tree copied with every link in it followed (a dangling one
