@@ -35,6 +35,11 @@ pub const CASES: &[&str] = &[
     // that were there (one entry per folder: GNU lists a folder in the
     // order the file system gives).
     r#"mkdir -p s/sub; touch s/sub/b; cp -rv s d; cp -rv s d; mkdir e; cp -rv s/ e/; cp -rv s/. f; mkdir -p d2/s/sub; cp -rv s/. d2/s; cp -rv s d2 2>&1; cp -v s x 2>&1; echo "st $?""#,
+    // diff -s says when files are the same (not a folder with itself);
+    // cmp -l pads byte numbers to the smaller size's digits (a stream's
+    // as the largest offset) and says where one file ended.
+    r#"diff -s README.md README.md; diff -sq README.md README.md; diff -rs src src; diff -s data/words.txt data/numbers.txt | head -2; diff -s -u README.md README.md; cp -r src s2; diff -rs src s2; echo "st $?""#,
+    r#"printf 'abc\n' > c1; printf 'abd\n' > c2; seq 1000 > c3; seq 1000 | sed 's/5/6/' > c4; cmp -l c1 c2; cmp -l c3 c4 | head -2; cmp -l c1 c4 2>&1 | head -3; cat c1 | cmp -l - c2; cmp -l c1 c1; echo "st $?"; cmp -l <(echo ab) <(echo ac); printf abc > c5; cmp -l c5 c1 2>&1; echo "st $?""#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

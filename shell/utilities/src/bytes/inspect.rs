@@ -35,18 +35,56 @@ pub fn cmp(shell: &mut ShellView, args: &[String]) -> ExecResult {
         (Ok(a), Ok(b)) => (a, b),
         _ => return Ok(2),
     };
+    if parsed.has('l') {
+        // GNU pads the byte numbers to the digits of the smaller size,
+        // a stream's size counting as the largest file offset.
+        let stream = |name: &str| name == "-" || name.starts_with("/dev/");
+        let smallest = [(&parsed.operands[0], a.len()), (&second, b.len())]
+            .iter()
+            .map(|(name, len)| {
+                if stream(name) {
+                    i64::MAX as u64
+                } else {
+                    *len as u64
+                }
+            })
+            .min()
+            .unwrap_or(0);
+        let width = smallest.to_string().len();
+        let mut text = String::new();
+        for (j, (x, y)) in a.iter().zip(&b).enumerate() {
+            if x != y {
+                let at = goccia_interp::pad::left_pad(&(j + 1).to_string(), width, ' ');
+                text.push_str(&format!("{at} {x:3o} {y:3o}\n"));
+            }
+        }
+        let status = match (text.is_empty(), a.len() == b.len()) {
+            (true, true) => 0,
+            _ => 1,
+        };
+        // GNU writes this message at once and the list through stdio,
+        // which a pipe holds until the end.
+        if a.len() != b.len() {
+            let shorter = if a.len() < b.len() {
+                &parsed.operands[0]
+            } else {
+                &second
+            };
+            shell.fail_command(
+                "cmp",
+                &format!("EOF on {shorter} after byte {}", a.len().min(b.len())),
+                1,
+            );
+        }
+        let written = write(shell, "cmp", text.as_bytes(), status)?;
+        if written != status {
+            return Ok(written);
+        }
+        return Ok(status);
+    }
     let mut line = 1;
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
         if x != y {
-            if parsed.has('l') {
-                let mut text = String::new();
-                for (j, (x, y)) in a.iter().zip(&b).enumerate().skip(i) {
-                    if x != y {
-                        text.push_str(&format!("{} {:o} {:o}\n", j + 1, x, y));
-                    }
-                }
-                return write(shell, "cmp", text.as_bytes(), 1);
-            }
             if !parsed.has('s') {
                 let text = format!(
                     "{} {second} differ: byte {}, line {line}\n",

@@ -21,6 +21,8 @@ struct Options {
     /// The clock header times are shown on (`TZ`).
     zone: goccia_interp::time::Zone,
     brief: bool,
+    /// `-s`: say so when two files are the same.
+    report_identical: bool,
     recursive: bool,
     new_file: bool,
     ignore_case: bool,
@@ -45,6 +47,7 @@ pub fn diff(shell: &mut ShellView, args: &[String]) -> ExecResult {
         given: Vec::new(),
         zone: shell.time_zone(),
         brief: false,
+        report_identical: false,
         recursive: false,
         new_file: false,
         ignore_case: false,
@@ -89,7 +92,8 @@ pub fn diff(shell: &mut ShellView, args: &[String]) -> ExecResult {
             "-b" | "--ignore-space-change" => options.ignore_space = true,
             "-w" | "--ignore-all-space" => options.ignore_all_space = true,
             "-B" | "--ignore-blank-lines" => options.ignore_blank = true,
-            "-a" | "--text" | "-s" | "--report-identical-files" => {}
+            "-a" | "--text" => {}
+            "-s" | "--report-identical-files" => options.report_identical = true,
             "-y" | "--side-by-side" => side_by_side = true,
             "--suppress-common-lines" => side.suppress_common = true,
             "--left-column" => side.left_column = true,
@@ -236,6 +240,8 @@ fn compare_paths(
             shell.fail_command("diff", &format!("{b}: No such file or directory"), 2);
             2
         }
+        // A folder compared with itself: nothing to say, as GNU.
+        (Item::Dir(_), Item::Dir(_)) if same_path(shell, a, b) => 0,
         (Item::Dir(left), Item::Dir(right)) => {
             let mut names: Vec<String> = left.iter().chain(&right).cloned().collect();
             names.sort();
@@ -305,9 +311,22 @@ fn compare_paths(
                 name: b,
                 time: right_time,
             };
-            compare_files(&a, &b, &left, &right, options, out)
+            let status = compare_files(&a, &b, &left, &right, options, out);
+            if status == 0 && options.report_identical {
+                out.push_str(&format!("Files {} and {} are identical\n", a.name, b.name));
+            }
+            status
         }
     }
+}
+
+/// Whether two operands name one place of the tree.
+fn same_path(shell: &ShellView, a: &str, b: &str) -> bool {
+    let resolved = |operand: &str| {
+        let path = crate::files::names::resolve(shell, operand).ok()?;
+        shell.context().vfs.lock().resolve(&path, true).ok()
+    };
+    matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// The lines of context `-C`, `-U` and their long forms ask for; GNU's
