@@ -70,6 +70,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("rmdir", "mkdir -p /tmp/e; rmdir /d/sub", "/d/sub"),
     ("rm", "rm -r /d/sub", "/d/sub"),
     ("cp", "cp /d/a.txt /d/c.txt", "/d/c.txt"),
+    ("install", "install /d/a.txt /d/i.txt", "/d/i.txt"),
     ("mv", "mv /d/a.txt /tmp/a.txt", "/d/a.txt"),
     ("rename", "rename 's/a/z/' /d/a.txt", "/d/a.txt"),
     ("ln", "ln /d/a.txt /d/l.txt", "/d/l.txt"),

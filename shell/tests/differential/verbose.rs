@@ -40,6 +40,11 @@ pub const CASES: &[&str] = &[
     // as the largest offset) and says where one file ended.
     r#"diff -s README.md README.md; diff -sq README.md README.md; diff -rs src src; diff -s data/words.txt data/numbers.txt | head -2; diff -s -u README.md README.md; cp -r src s2; diff -rs src s2; echo "st $?""#,
     r#"printf 'abc\n' > c1; printf 'abd\n' > c2; seq 1000 > c3; seq 1000 | sed 's/5/6/' > c4; cmp -l c1 c2; cmp -l c3 c4 | head -2; cmp -l c1 c4 2>&1 | head -3; cat c1 | cmp -l - c2; cmp -l c1 c1; echo "st $?"; cmp -l <(echo ab) <(echo ac); printf abc > c5; cmp -l c5 c1 2>&1; echo "st $?""#,
+    // install: 0755 unless -m (symbolic from nothing), -D and -d making
+    // folders (named as written), -t, -T, -C, -v's removed/copied lines,
+    // and GNU's refusals.
+    r#"echo hi > f; echo ho > g; install -v f a; ls -l a | cut -c1-10; install -v -m 644 f b; ls -l b | cut -c1-10; install -vD f x/y/z; install -vd d1 d2/e; ls -ld d1 d2/e | cut -c1-10; mkdir t; install -v f g t; install -v -t t f; install -d -m 700 p; ls -ld p | cut -c1-10; install -v f t/; install -vC f a; install -vp f pp; install -o root -g root f og; install -Dv f t/n/m; install -vdm755 q/r; install -m u+x f ux; ls -l ux | cut -c1-10; cmp f a && echo same"#,
+    r#"echo hi > f; echo ho > g; mkdir t d1; install f 2>&1; echo "st $?"; install nosuch q 2>&1; echo "st $?"; install -m 999 f h 2>&1; echo "st $?"; install f g nodir 2>&1; echo "st $?"; install -d 2>&1; echo "st $?"; install -v d1 z 2>&1; echo "st $?"; install -T f t 2>&1; echo "st $?"; install f f2 g 2>&1; echo "st $?"; install -x f y 2>&1; echo "st $?""#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

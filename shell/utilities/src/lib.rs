@@ -57,6 +57,7 @@ goccia_interp::commands! {
         Utility "chmod" => View(files::info::chmod),
         Utility "chown" => View(files::owner::chown),
         Utility "chgrp" => View(files::owner::chown),
+        Utility "install" => View(files::install::install),
         Utility "ln" => View(files::make::ln),
         Utility "mktemp" => View(files::make::mktemp),
         Utility "truncate" => View(files::make::truncate),
