@@ -191,8 +191,8 @@ fn gunzip_and_bunzip2_name_the_buffer_limit_a_bomb_passes() {
         "gunzip 1\nzcat 1\nbunzip2 1\nbzcat 1\ntmp\nz.bz2\nz.gz\n"
     );
     for line in [
-        "gunzip: /z.gz: input larger than 1048576 bytes",
-        "zcat: /z.gz: input larger than 1048576 bytes",
+        // gunzip and zcat are `gzip -d`: their messages say `gzip`.
+        "gzip: /z.gz: input larger than 1048576 bytes",
         "bunzip2: /z.bz2: input larger than 1048576 bytes",
         "bzcat: /z.bz2: input larger than 1048576 bytes",
     ] {

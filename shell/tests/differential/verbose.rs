@@ -45,6 +45,12 @@ pub const CASES: &[&str] = &[
     // and GNU's refusals.
     r#"echo hi > f; echo ho > g; install -v f a; ls -l a | cut -c1-10; install -v -m 644 f b; ls -l b | cut -c1-10; install -vD f x/y/z; install -vd d1 d2/e; ls -ld d1 d2/e | cut -c1-10; mkdir t; install -v f g t; install -v -t t f; install -d -m 700 p; ls -ld p | cut -c1-10; install -v f t/; install -vC f a; install -vp f pp; install -o root -g root f og; install -Dv f t/n/m; install -vdm755 q/r; install -m u+x f ux; ls -l ux | cut -c1-10; cmp f a && echo same"#,
     r#"echo hi > f; echo ho > g; mkdir t d1; install f 2>&1; echo "st $?"; install nosuch q 2>&1; echo "st $?"; install -m 999 f h 2>&1; echo "st $?"; install f g nodir 2>&1; echo "st $?"; install -d 2>&1; echo "st $?"; install -v d1 z 2>&1; echo "st $?"; install -T f t 2>&1; echo "st $?"; install f f2 g 2>&1; echo "st $?"; install -x f y 2>&1; echo "st $?""#,
+    // gzip -l (-v, -q, totals, stdin), and what gunzip and zcat say as
+    // the `gzip -d` they are: `x` means `x.gz`, an unknown suffix is a
+    // warning (2, outranked by an error), "not in gzip format" after an
+    // empty line, `stdin` for standard input.
+    r#"cp data/words.txt w; cp data/numbers.txt r; touch -d '2024-03-04 05:06:07' w r; gzip w r; printf '' | gzip > e.gz; echo x > plain; touch -d '2024-03-04 05:06:07' w.gz r.gz e.gz plain; gzip -l w.gz; gzip -l w.gz r.gz; gzip -lv w.gz; gzip -lq w.gz r.gz; gzip -l nosuch.gz 2>&1; echo "st $?"; gzip -l plain 2>&1; echo "st $?"; cat w.gz | gzip -l; gzip -lv w.gz r.gz; gzip -l e.gz; gzip --list w.gz plain r.gz 2>&1; echo "st $?""#,
+    r#"gzip -c data/words.txt > w.gz; echo x > plain; cp plain p2; gunzip p2 2>&1; echo "st $?"; cp w.gz w2.gz; gunzip w2; echo "st $?"; ls w2*; gzip -d nosuch 2>&1; gzip nosuch 2>&1; echo "st $?"; cat plain | gunzip 2>&1; echo "st $?"; gunzip -c w.gz plain 2>&1; echo "st $?"; zcat plain 2>&1; gunzip -x 2>&1; echo "st $?"; cp plain p3; gunzip p3 nosuch 2>&1; echo "st $?""#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

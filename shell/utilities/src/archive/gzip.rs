@@ -39,12 +39,19 @@ fn compress_command(
             ("best", '9', false),
             ("no-name", 'n', false),
             ("name", 'N', false),
+            ("list", 'l', false),
         ],
     )
-    .and_then(|parsed| crate::args::check_flags(&parsed, "cdkfqv123456789nN").map(|()| parsed))
+    .and_then(|parsed| crate::args::check_flags(&parsed, "cdkfqv123456789nNl").map(|()| parsed))
     {
         Ok(parsed) => parsed,
-        Err(message) => return Ok(shell.fail_command(name, &message, 1)),
+        Err(message) => {
+            return Ok(shell.fail_command(
+                "gzip",
+                &format!("{message}\nTry `gzip --help' for more information."),
+                1,
+            ));
+        }
     };
     // The last level given wins; -n keeps the name and time out.
     let level = parsed
@@ -58,19 +65,38 @@ fn compress_command(
     } else {
         parsed.operands.clone()
     };
+    if parsed.has('l') && name != "zcat" {
+        return list(shell, name, &operands, parsed.has('v'), parsed.has('q'));
+    }
     let limit = shell.context().limits.max_buffered_input;
     let mut status = 0;
+    // gunzip and zcat are `gzip -d` and `gzip -cd`: every message says
+    // `gzip`, as theirs do.
     for operand in &operands {
+        // Decompressing `x` means `x.gz` when `x` is not there.
+        let operand = &match decompress && operand != "-" && !exists(shell, operand) {
+            true if !has_suffix(operand) => format!("{operand}.gz"),
+            _ => operand.clone(),
+        };
+        // A name gunzip cannot take a suffix off is left alone, unread.
+        if decompress && !to_stdout && operand != "-" && !has_suffix(operand) {
+            let warned =
+                shell.fail_command("gzip", &format!("{operand}: unknown suffix -- ignored"), 2);
+            if status == 0 {
+                status = warned;
+            }
+            continue;
+        }
         let data = match open_quiet(shell, operand) {
             Ok(mut source) => match source.read_all() {
                 Ok(data) => data,
                 Err(error) => {
-                    status = shell.fail_command(name, &format!("{operand}: {error}"), 1);
+                    status = shell.fail_command("gzip", &format!("{operand}: {error}"), 1);
                     continue;
                 }
             },
             Err(reason) => {
-                status = shell.fail_command(name, &format!("{operand}: {reason}"), 1);
+                status = shell.fail_command("gzip", &format!("{operand}: {reason}"), 1);
                 continue;
             }
         };
@@ -81,12 +107,19 @@ fn compress_command(
                 Err(error) => {
                     // Past the buffered-input limit is that limit, not a
                     // file that is not gzip.
-                    let reason = if error.kind() == std::io::ErrorKind::OutOfMemory {
-                        error.to_string()
+                    let shown = if operand == "-" {
+                        "stdin"
                     } else {
-                        "not in gzip format".to_string()
+                        operand.as_str()
                     };
-                    status = shell.fail_command(name, &format!("{operand}: {reason}"), 1);
+                    if error.kind() == std::io::ErrorKind::OutOfMemory {
+                        status = shell.fail_command("gzip", &format!("{shown}: {error}"), 1);
+                    } else {
+                        // GNU's message comes after an empty line.
+                        shell.write_stderr(b"\n");
+                        status =
+                            shell.fail_command("gzip", &format!("{shown}: not in gzip format"), 1);
+                    }
                     continue;
                 }
             }
@@ -127,8 +160,8 @@ fn compress_command(
             }
             continue;
         }
-        // gunzip is gzip -d: its messages say `gzip`. A warning (exit 0).
-        let gzip = if name == "zcat" { name } else { "gzip" };
+        // A warning (exit 0).
+        let gzip = "gzip";
         if !decompress && operand.ends_with(".gz") {
             shell.write_stderr(
                 format!("{gzip}: {operand} already has .gz suffix -- unchanged\n").as_bytes(),
@@ -143,11 +176,16 @@ fn compress_command(
             match stem {
                 Some(stem) => stem,
                 None => {
-                    status = shell.fail_command(
-                        name,
+                    // A warning: status 2, as GNU's.
+                    let warned = shell.fail_command(
+                        gzip,
                         &format!("{operand}: unknown suffix -- ignored"),
-                        1,
+                        2,
                     );
+                    // An error (1) outranks a warning, as in GNU's.
+                    if status == 0 {
+                        status = warned;
+                    }
                     continue;
                 }
             }
@@ -161,11 +199,14 @@ fn compress_command(
             .resolve(&target)
             .is_ok_and(|path| shell.context().vfs.lock().lookup_link(&path).is_ok());
         if exists && !parsed.has('f') {
-            status = shell.fail_command(
+            let warned = shell.fail_command(
                 gzip,
                 &format!("{target} already exists;\tnot overwritten"),
                 2,
             );
+            if status == 0 {
+                status = warned;
+            }
             continue;
         }
         if write_output(shell, name, Some(&target), converted).is_err() {
@@ -189,6 +230,21 @@ fn compress_command(
     Ok(status)
 }
 
+/// Whether `operand` names something in the tree.
+fn exists(shell: &ShellView, operand: &str) -> bool {
+    shell
+        .cwd()
+        .resolve(operand)
+        .is_ok_and(|path| shell.context().vfs.lock().lookup(&path).is_ok())
+}
+
+/// Whether `name` ends with a suffix gunzip takes off.
+fn has_suffix(name: &str) -> bool {
+    [".gz", ".tgz", ".z", "-gz", "-z", "_z", ".taz"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+}
+
 /// The modification time of the file at `operand`, in whole seconds (0
 /// when there is none to read).
 fn mtime_of(shell: &ShellView, operand: &str) -> u32 {
@@ -199,6 +255,100 @@ fn mtime_of(shell: &ShellView, operand: &str) -> u32 {
     vfs.lookup(&path).map_or(0, |node| {
         (node.meta().mtime_ns.max(0) / 1_000_000_000) as u32
     })
+}
+
+/// `gzip -l`: each archive's compressed and plain sizes (the plain one
+/// from its trailer), the ratio `-v` shows, and the name it would
+/// decompress to; with `-v` also its method, CRC and time, and a line of
+/// totals for more than one (whose ratio, as GNU's, takes off the last
+/// archive's header only).
+fn list(
+    shell: &mut ShellView,
+    name: &str,
+    operands: &[String],
+    verbose: bool,
+    quiet: bool,
+) -> ExecResult {
+    const COLUMNS: &str = "         compressed        uncompressed  ratio uncompressed_name";
+    let mut out = String::new();
+    let mut status = 0;
+    let mut listed = 0;
+    let (mut packed, mut plain, mut overhead) = (0u64, 0u64, 0u64);
+    for operand in operands {
+        let data = match open_quiet(shell, operand)
+            .map_err(str::to_string)
+            .and_then(|mut source| source.read_all().map_err(|error| error.to_string()))
+        {
+            Ok(data) => data,
+            Err(reason) => {
+                status = shell.fail_command("gzip", &format!("{operand}: {reason}"), 1);
+                continue;
+            }
+        };
+        if data.len() < 18 || data[..2] != [0x1f, 0x8b] {
+            let shown = if operand == "-" {
+                "stdin"
+            } else {
+                operand.as_str()
+            };
+            shell.write_stderr(b"\n");
+            status = shell.fail_command("gzip", &format!("{shown}: not in gzip format"), 1);
+            continue;
+        }
+        let trailer = &data[data.len() - 8..];
+        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        let size = u64::from(u32::from_le_bytes([
+            trailer[4], trailer[5], trailer[6], trailer[7],
+        ]));
+        let deflated = payload_len(&data);
+        if listed == 0 && !quiet {
+            if verbose {
+                out.push_str("method  crc     date  time  ");
+            }
+            out.push_str(COLUMNS);
+            out.push('\n');
+        }
+        listed += 1;
+        if verbose {
+            let seconds = mtime_of(shell, operand);
+            let when = goccia_interp::time::strftime_at(
+                "%b %e %H:%M",
+                i64::from(seconds),
+                &shell.time_zone(),
+            );
+            out.push_str(&format!("defla {crc:08x} {when} "));
+        }
+        let shown = match operand.as_str() {
+            "-" => "stdout",
+            path => path
+                .strip_suffix(".gz")
+                .or_else(|| path.strip_suffix(".tgz"))
+                .unwrap_or(path),
+        };
+        out.push_str(&format!(
+            "{:>19} {:>19} {} {shown}\n",
+            data.len(),
+            size,
+            ratio(size as usize, deflated)
+        ));
+        packed += data.len() as u64;
+        plain += size;
+        overhead = (data.len() - deflated) as u64;
+    }
+    if listed > 1 && !quiet {
+        if verbose {
+            out.push_str(&" ".repeat(28));
+        }
+        let deflated = packed.saturating_sub(overhead);
+        out.push_str(&format!(
+            "{packed:>19} {plain:>19} {} (totals)\n",
+            ratio(plain as usize, deflated as usize)
+        ));
+    }
+    match shell.write_stdout(out.as_bytes()) {
+        Ok(()) => Ok(status),
+        Err(error) => shell.io_status(name, error),
+    }
 }
 
 /// GNU gzip's `-v` ratio: the share of the plain size the compression
