@@ -164,6 +164,8 @@ const NON_WRITERS: &[&str] = &[
     "dirname",
     "chown",
     "chgrp",
+    "cksum",
+    "sum",
     "file",
     "head",
     "tail",

@@ -6,6 +6,9 @@
 //! `cal` (Debian's, BSD `ncal` in its `cal` mode).
 
 pub const CASES: &[&str] = &[
+    // cksum (POSIX CRC; -a), sum (BSD, -s SysV, the last of -r/-s):
+    // names for every operand given, none for standard input by default.
+    r#"cksum data/words.txt README.md; cksum < README.md; printf "" | cksum; sum data/words.txt README.md; sum -s data/words.txt README.md; sum < README.md; sum -r README.md; cksum nosuch 2>&1; echo "st $?"; sum nosuch 2>&1; echo "st $?"; seq 10000 | sum; seq 10000 | cksum; sum - < README.md; cksum README.md - < README.md; cksum -a md5 README.md; cksum --untagged -a sha256 README.md; cksum -a sysv README.md; cksum -a bsd README.md; sum -x 2>&1; sum -rs README.md; sum -sr README.md; head -c 5000 /dev/zero | tr '\0' '\377' | sum -s"#,
     // cal: a month, a year, three months, spans titled by year or by
     // month, day-of-year numbers, the 1752 reform, names, bad input.
     r#"cal 2 2024; cal 9 1752; cal 2023; cal -y 1752 | head -20; cal -j 2 2024; cal -j 9 1752; cal -3 3 2024; cal -A 1 -B 1 2 2024; cal -A 4 2 2024; cal -j -A 5 11 2023; cal -A 14 1 2024 | tail -12; cal feb 2024 | head -1; cal -m 2 2024 | head -1; cal 2 1700; cal 1 1; cal -A 3 12 9999 | head -3; cal -d 2024-13 | head -1"#,

@@ -100,6 +100,8 @@ goccia_interp::commands! {
         Utility "sha384sum" => View(bytes::checksum),
         Utility "sha512sum" => View(bytes::checksum),
         Utility "cmp" => View(bytes::cmp),
+        Utility "cksum" => View(bytes::cksum),
+        Utility "sum" => View(bytes::sum),
         Utility "strings" => View(bytes::strings),
         Utility "expr" => View(numbers::expr),
         Utility "find" => View(find::find),

@@ -67,7 +67,7 @@ pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
 
 // ----- checksums -----
 
-fn digest(name: &str, data: &[u8]) -> String {
+pub(super) fn digest(name: &str, data: &[u8]) -> String {
     use sha2::Digest;
     let bytes: Vec<u8> = match name {
         "md5sum" => md5::Md5::digest(data).to_vec(),

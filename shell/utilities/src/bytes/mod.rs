@@ -1,5 +1,5 @@
 //! Byte-level utilities, one family per file: dumps (`od`, `hexdump`,
-//! `xxd`), encodings and digests (`base64`, `*sum`), and looking into
+//! `xxd`), encodings and digests (`base64`, `*sum`, `cksum`, `sum`), and looking into
 //! bytes (`cmp`, `strings`). What they share is here: reading the
 //! operands whole or as one concatenated stream.
 
@@ -7,12 +7,14 @@ mod encode;
 mod hexdump;
 mod inspect;
 mod od;
+mod sums;
 mod xxd;
 
 pub use encode::{base64, checksum};
 pub use hexdump::hexdump;
 pub use inspect::{cmp, strings};
 pub use od::od;
+pub use sums::{cksum, sum};
 pub use xxd::xxd;
 
 use goccia_interp::input::{Source, open_source};
