@@ -6,6 +6,9 @@
 //! `cal` (Debian's, BSD `ncal` in its `cal` mode).
 
 pub const CASES: &[&str] = &[
+    // sort -m merges the inputs as they come (unsorted ones too: GNU
+    // takes the smaller head each time, the earlier input's on a tie).
+    r#"sort -m data/numbers.txt data/numbers.txt; sort -m data/words.txt; sort -mu data/words.txt data/words.txt; sort -mn data/numbers.txt data/numbers.txt; sort -mr data/words.txt data/numbers.txt; printf '1\n3\n5\n' > a; printf '2\n4\n6\n' > b; sort -m a b; sort -m b a; sort -mn -k1,1 a b; sort -m - a < b"#,
     // cksum (POSIX CRC; -a), sum (BSD, -s SysV, the last of -r/-s):
     // names for every operand given, none for standard input by default.
     r#"cksum data/words.txt README.md; cksum < README.md; printf "" | cksum; sum data/words.txt README.md; sum -s data/words.txt README.md; sum < README.md; sum -r README.md; cksum nosuch 2>&1; echo "st $?"; sum nosuch 2>&1; echo "st $?"; seq 10000 | sum; seq 10000 | cksum; sum - < README.md; cksum README.md - < README.md; cksum -a md5 README.md; cksum --untagged -a sha256 README.md; cksum -a sysv README.md; cksum -a bsd README.md; sum -x 2>&1; sum -rs README.md; sum -sr README.md; head -c 5000 /dev/zero | tr '\0' '\377' | sum -s"#,

@@ -353,6 +353,37 @@ fn debian_cmp(a: &[u8], b: &[u8]) -> Ordering {
     Ordering::Equal
 }
 
+/// `sort -m`: the inputs merged by taking, each time, the smallest of
+/// their next lines (the earlier input's on a tie), as GNU's merge does
+/// whether or not the inputs were sorted.
+fn merge(groups: Vec<Vec<String>>, compare: impl Fn(&String, &String) -> Ordering) -> Vec<String> {
+    let total = groups.iter().map(Vec::len).sum();
+    let mut heads: Vec<std::collections::VecDeque<String>> = groups
+        .into_iter()
+        .map(std::collections::VecDeque::from)
+        .collect();
+    let mut merged = Vec::with_capacity(total);
+    loop {
+        let mut smallest: Option<usize> = None;
+        for index in 0..heads.len() {
+            let Some(line) = heads[index].front() else {
+                continue;
+            };
+            let better = match smallest.and_then(|best| heads[best].front()) {
+                None => true,
+                Some(best_line) => compare(line, best_line) == Ordering::Less,
+            };
+            if better {
+                smallest = Some(index);
+            }
+        }
+        match smallest {
+            Some(index) => merged.extend(heads[index].pop_front()),
+            None => return merged,
+        }
+    }
+}
+
 fn compare_keys(a: &str, b: &str, key: &KeySpec) -> Ordering {
     let prepare = |text: &str| -> String {
         let mut t = if key.blanks {
@@ -471,10 +502,24 @@ pub fn sort(shell: &mut ShellView, args: &[String]) -> ExecResult {
             2,
         ));
     }
-    let mut lines = match read_lines(shell, "sort", &parsed.operands, delimiter) {
-        Ok(lines) => lines,
-        Err(status) => return Ok(status),
+    // `-m` merges each input as it comes (taken as sorted): read apart.
+    let merging = parsed.has('m') && !checking && !parsed.has('R');
+    let groups: Vec<Vec<String>> = if merging && parsed.operands.len() > 1 {
+        let mut groups = Vec::new();
+        for operand in &parsed.operands {
+            match read_lines(shell, "sort", std::slice::from_ref(operand), delimiter) {
+                Ok(lines) => groups.push(lines),
+                Err(status) => return Ok(status),
+            }
+        }
+        groups
+    } else {
+        match read_lines(shell, "sort", &parsed.operands, delimiter) {
+            Ok(lines) => vec![lines],
+            Err(status) => return Ok(status),
+        }
     };
+    let mut lines: Vec<String>;
     let compare = |a: &String, b: &String| -> Ordering {
         if keys.is_empty() {
             let ord = compare_keys(a, b, &global);
@@ -500,6 +545,11 @@ pub fn sort(shell: &mut ShellView, args: &[String]) -> ExecResult {
         let ord = a.cmp(b);
         if global.reverse { ord.reverse() } else { ord }
     };
+    if merging {
+        lines = merge(groups, compare);
+    } else {
+        lines = groups.into_iter().flatten().collect();
+    }
     if checking {
         // With -u, equal neighbours are out of order too.
         let unique = parsed.has('u');
@@ -522,7 +572,7 @@ pub fn sort(shell: &mut ShellView, args: &[String]) -> ExecResult {
             let j = shell.random_u32() as usize % (i + 1);
             lines.swap(i, j);
         }
-    } else {
+    } else if !merging {
         lines.sort_by(compare);
     }
     if parsed.has('u') {
