@@ -74,7 +74,9 @@ fn compress_command(
     // `gzip`, as theirs do.
     for operand in &operands {
         // Decompressing `x` means `x.gz` when `x` is not there.
-        let operand = &match decompress && operand != "-" && !exists(shell, operand) {
+        // (A device or `/dev/fd/N` is read as it is.)
+        let in_tree = operand != "-" && !operand.starts_with("/dev/");
+        let operand = &match decompress && in_tree && !exists(shell, operand) {
             true if !has_suffix(operand) => format!("{operand}.gz"),
             _ => operand.clone(),
         };
