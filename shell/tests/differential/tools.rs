@@ -6,6 +6,9 @@
 //! `cal` (Debian's, BSD `ncal` in its `cal` mode).
 
 pub const CASES: &[&str] = &[
+    // date's months and years keep the day and roll into the next month
+    // when the new one lacks it (GNU's mktime).
+    r#"for e in '2024-01-31 + 1 month' '2023-01-31 + 1 month' '2024-02-29 + 1 year' '2024-03-31 - 1 month' '2024-05-15 + 13 months' '2024-12-31 1 month ago'; do TZ=UTC date -d "$e" '+%F %T'; done"#,
     // sort -m merges the inputs as they come (unsorted ones too: GNU
     // takes the smaller head each time, the earlier input's on a tie).
     r#"sort -m data/numbers.txt data/numbers.txt; sort -m data/words.txt; sort -mu data/words.txt data/words.txt; sort -mn data/numbers.txt data/numbers.txt; sort -mr data/words.txt data/numbers.txt; printf '1\n3\n5\n' > a; printf '2\n4\n6\n' > b; sort -m a b; sort -m b a; sort -mn -k1,1 a b; sort -m - a < b"#,

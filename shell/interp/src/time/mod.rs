@@ -354,28 +354,22 @@ fn unit_seconds(unit: &str) -> Option<i64> {
 
 fn add_unit(base: NaiveDateTime, amount: i64, unit: &str) -> Option<NaiveDateTime> {
     let unit = unit.trim_end_matches(',');
-    match unit.trim_end_matches('s') {
-        "month" => {
-            let total = base.year() as i64 * 12 + base.month0() as i64 + amount;
-            let (year, month) = (total.div_euclid(12) as i32, total.rem_euclid(12) as u32 + 1);
-            let day = base.day().min(days_in_month(year, month));
-            base.with_day(1)?
-                .with_year(year)?
-                .with_month(month)?
-                .with_day(day)
-        }
-        "year" => base.with_year(base.year() + amount as i32),
-        _ => Some(base + Duration::seconds(amount * unit_seconds(unit)?)),
-    }
-}
-
-fn days_in_month(year: i32, month: u32) -> u32 {
-    let next = if month == 12 {
-        NaiveDate::from_ymd_opt(year + 1, 1, 1)
-    } else {
-        NaiveDate::from_ymd_opt(year, month + 1, 1)
+    let months = match unit.trim_end_matches('s') {
+        "month" => amount,
+        "year" => amount.checked_mul(12)?,
+        _ => return Some(base + Duration::seconds(amount * unit_seconds(unit)?)),
     };
-    next.and_then(|n| n.pred_opt()).map_or(28, |d| d.day())
+    // As GNU's `mktime`: the month moves and the day stays, rolling into
+    // the next month when that one is shorter (Jan 31 + 1 month is
+    // Mar 2 in a leap year, Feb 29 + 1 year is Mar 1).
+    let total = i64::from(base.year()) * 12 + i64::from(base.month0()) + months;
+    let (year, month) = (
+        i32::try_from(total.div_euclid(12)).ok()?,
+        total.rem_euclid(12) as u32 + 1,
+    );
+    let first = NaiveDate::from_ymd_opt(year, month, 1)?;
+    let date = first.checked_add_signed(Duration::days(i64::from(base.day()) - 1))?;
+    Some(date.and_time(base.time()))
 }
 
 /// `touch -t [[CC]YY]MMDDhhmm[.ss]`, on `zone`'s clock.
@@ -451,5 +445,16 @@ mod tests {
         assert!(parse_date("yesterday").is_some());
         assert!(parse_date("nonsense words").is_none());
         assert_eq!(parse_touch_stamp("197001020000"), Some(86400));
+    }
+
+    #[test]
+    fn months_and_years_roll_a_day_the_month_lacks_as_gnu() {
+        let day = |text: &str| strftime_utc("%F", parse_date(text).expect(text));
+        assert_eq!(day("2024-01-31 + 1 month"), "2024-03-02");
+        assert_eq!(day("2023-01-31 + 1 month"), "2023-03-03");
+        assert_eq!(day("2024-02-29 + 1 year"), "2025-03-01");
+        assert_eq!(day("2024-03-31 - 1 month"), "2024-03-02");
+        assert_eq!(day("2024-05-15 + 13 months"), "2025-06-15");
+        assert_eq!(day("2024-12-31 1 month ago"), "2024-12-01");
     }
 }
