@@ -64,23 +64,8 @@ pub fn cmp(shell: &mut ShellView, args: &[String]) -> ExecResult {
         };
         // GNU writes this message at once and the list through stdio,
         // which a pipe holds until the end.
-        if a.len() != b.len() {
-            let shorter = if a.len() < b.len() {
-                &parsed.operands[0]
-            } else {
-                &second
-            };
-            shell.fail_command(
-                "cmp",
-                &format!("EOF on {shorter} after byte {}", a.len().min(b.len())),
-                1,
-            );
-        }
-        let written = write(shell, "cmp", text.as_bytes(), status)?;
-        if written != status {
-            return Ok(written);
-        }
-        return Ok(status);
+        report_eof(shell, [&parsed.operands[0], &second], [&a, &b]);
+        return write(shell, "cmp", text.as_bytes(), status);
     }
     let mut line = 1;
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
@@ -101,20 +86,30 @@ pub fn cmp(shell: &mut ShellView, args: &[String]) -> ExecResult {
     }
     if a.len() != b.len() {
         if !parsed.has('s') {
-            let shorter = if a.len() < b.len() {
-                &parsed.operands[0]
-            } else {
-                &second
-            };
-            shell.fail_command(
-                "cmp",
-                &format!("EOF on {shorter} after byte {}", a.len().min(b.len())),
-                1,
-            );
+            report_eof(shell, [&parsed.operands[0], &second], [&a, &b]);
         }
         return Ok(1);
     }
     Ok(0)
+}
+
+/// `cmp`'s word on inputs of different lengths: which one ended, where
+/// (nothing when they are as long).
+fn report_eof(shell: &mut ShellView, names: [&str; 2], data: [&[u8]; 2]) {
+    let [a, b] = data;
+    if a.len() == b.len() {
+        return;
+    }
+    let shorter = if a.len() < b.len() {
+        names[0]
+    } else {
+        names[1]
+    };
+    shell.fail_command(
+        "cmp",
+        &format!("EOF on {shorter} after byte {}", a.len().min(b.len())),
+        1,
+    );
 }
 
 pub fn strings(shell: &mut ShellView, args: &[String]) -> ExecResult {

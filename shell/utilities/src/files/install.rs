@@ -109,6 +109,12 @@ pub fn install(shell: &mut ShellView, args: &[String]) -> ExecResult {
     report.flush(shell, status)
 }
 
+/// Why making a folder failed: a message, or the tree's refusal.
+enum Failure {
+    Message(String),
+    Fs(goccia_vfs::FsError),
+}
+
 /// `-v`'s lines, which GNU writes through stdio: a pipe holds them until
 /// an error message (which flushes stdio first) or the end.
 #[derive(Default)]
@@ -127,6 +133,24 @@ impl Report {
     fn fail(&mut self, shell: &mut ShellView, message: &str) -> i32 {
         let _ = shell.write_stdout(std::mem::take(&mut self.lines).as_bytes());
         shell.fail_command(NAME, message, 1)
+    }
+
+    /// A refused write (its denial worded as every command words it),
+    /// or a message when nothing was tried.
+    fn failed(
+        &mut self,
+        shell: &mut ShellView,
+        operand: &str,
+        failure: Failure,
+        usual: impl FnOnce(&str) -> String,
+    ) -> i32 {
+        match failure {
+            Failure::Message(message) => self.fail(shell, &message),
+            Failure::Fs(error) => {
+                let _ = shell.write_stdout(std::mem::take(&mut self.lines).as_bytes());
+                shell.fail_fs(NAME, operand, &error, usual, 1)
+            }
+        }
     }
 
     fn flush(self, shell: &mut ShellView, status: i32) -> ExecResult {
@@ -161,23 +185,12 @@ fn make_folders(
     for operand in operands {
         let made = make_parents(shell, operand, true, plan, report).and_then(|path| {
             let mut vfs = shell.context().vfs.lock();
-            vfs.set_mode(&path, plan.mode)
-                .map_err(|error| (error.to_string(), Some(error)))
+            vfs.set_mode(&path, plan.mode).map_err(Failure::Fs)
         });
-        if let Err((message, error)) = made {
-            status = match error {
-                Some(error) => {
-                    let _ = shell.write_stdout(std::mem::take(&mut report.lines).as_bytes());
-                    shell.fail_fs(
-                        NAME,
-                        operand,
-                        &error,
-                        |reason| format!("cannot create directory '{operand}': {reason}"),
-                        1,
-                    )
-                }
-                None => report.fail(shell, &message),
-            };
+        if let Err(failure) = made {
+            status = report.failed(shell, operand, failure, |reason| {
+                format!("cannot create directory '{operand}': {reason}")
+            });
         }
     }
     status
@@ -191,12 +204,9 @@ fn make_parents(
     whole: bool,
     plan: &Plan,
     report: &mut Report,
-) -> Result<VfsPath, (String, Option<goccia_vfs::FsError>)> {
+) -> Result<VfsPath, Failure> {
     let path = resolve(shell, operand).map_err(|reason| {
-        (
-            format!("cannot create directory '{operand}': {reason}"),
-            None,
-        )
+        Failure::Message(format!("cannot create directory '{operand}': {reason}"))
     })?;
     let written: Vec<&str> = operand.split('/').filter(|part| !part.is_empty()).collect();
     let components: Vec<&str> = path.components().collect();
@@ -214,8 +224,7 @@ fn make_parents(
         if vfs.is_dir(&current) {
             continue;
         }
-        vfs.mkdir(&current)
-            .map_err(|error| (error.to_string(), Some(error)))?;
+        vfs.mkdir(&current).map_err(Failure::Fs)?;
         let _ = vfs.set_mode(&current, 0o755);
         let shown = match index.checked_sub(first_written) {
             Some(_) if operand.starts_with('/') => current.to_string(),
@@ -281,21 +290,11 @@ fn install_file(
         return report.fail(shell, &format!("omitting directory '{source}'"));
     }
     if plan.parents
-        && let Err((message, error)) = make_parents(shell, target, false, plan, report)
+        && let Err(failure) = make_parents(shell, target, false, plan, report)
     {
-        return match error {
-            Some(error) => {
-                let _ = shell.write_stdout(std::mem::take(&mut report.lines).as_bytes());
-                shell.fail_fs(
-                    NAME,
-                    target,
-                    &error,
-                    |reason| format!("cannot create directory for '{target}': {reason}"),
-                    1,
-                )
-            }
-            None => report.fail(shell, &message),
-        };
+        return report.failed(shell, target, failure, |reason| {
+            format!("cannot create directory for '{target}': {reason}")
+        });
     }
     let Ok(to) = resolve(shell, target) else {
         return report.fail(shell, &format!("cannot create regular file '{target}'"));
@@ -339,15 +338,8 @@ fn install_file(
             report.line(plan, format!("'{source}' -> '{target}'"));
             0
         }
-        Err(error) => {
-            let _ = shell.write_stdout(std::mem::take(&mut report.lines).as_bytes());
-            shell.fail_fs(
-                NAME,
-                target,
-                &error,
-                |reason| format!("cannot create regular file '{target}': {reason}"),
-                1,
-            )
-        }
+        Err(error) => report.failed(shell, target, Failure::Fs(error), |reason| {
+            format!("cannot create regular file '{target}': {reason}")
+        }),
     }
 }

@@ -234,22 +234,8 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
                 extras.ignore.push(Pattern::new("*~", false));
                 extras.ignore.push(Pattern::new(".*~", false));
             }
-            'w' => {
-                let width = value.parse().map_err(|_| Refusal {
-                    message: format!("invalid line width: \u{2018}{value}\u{2019}"),
-                    status: 2,
-                    hint: false,
-                })?;
-                extras.width = Some(width);
-            }
-            'T' => {
-                let size = value.parse().map_err(|_| Refusal {
-                    message: format!("invalid tab size: \u{2018}{value}\u{2019}"),
-                    status: 2,
-                    hint: false,
-                })?;
-                extras.tab_size = size;
-            }
+            'w' => extras.width = Some(count(value, "line width")?),
+            'T' => extras.tab_size = count(value, "tab size")?,
             letter => flags.push(letter),
         }
     }
@@ -259,6 +245,15 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
     }
     parsed.flags = flags;
     Ok(extras)
+}
+
+/// A count `-w` or `-T` takes, or GNU's complaint (status 2, no hint).
+fn count(value: &str, what: &str) -> Result<usize, Refusal> {
+    value.parse().map_err(|_| Refusal {
+        message: format!("invalid {what}: \u{2018}{value}\u{2019}"),
+        status: 2,
+        hint: false,
+    })
 }
 
 /// The letter `word` stands for among `words`, or GNU's complaint.

@@ -121,11 +121,6 @@ impl Owners {
             .flatten()
             .any(|id| id.number != USER_ID)
     }
-
-    /// Whether the sandbox user's file matches `--from=` this.
-    fn matches_every_file(&self) -> bool {
-        !self.changes()
-    }
 }
 
 struct Options {
@@ -188,10 +183,9 @@ pub fn chown(shell: &mut ShellView, args: &[String]) -> ExecResult {
         };
         return usage(shell, name, &message, 1);
     }
-    let skipped = options
-        .from
-        .as_ref()
-        .is_some_and(|from| !from.matches_every_file());
+    // `--from=` matches the sandbox user's files only when it names no
+    // one else (what would change a file is what does not match it).
+    let skipped = options.from.as_ref().is_some_and(Owners::changes);
     let changes = wanted.changes() && !skipped;
     let mut status = 0;
     // GNU's report goes through stdio, which a pipe buffers; an error
