@@ -143,6 +143,28 @@ pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Resul
     Ok(parsed)
 }
 
+/// GNU's `argmatch`: which of `choices` (each a word and its synonyms)
+/// `word` names, or the complaint GNU prints, listing the valid words.
+pub(crate) fn argmatch(option: &str, word: &str, choices: &[&[&str]]) -> Result<usize, String> {
+    if let Some(index) = choices.iter().position(|names| names.contains(&word)) {
+        return Ok(index);
+    }
+    let valid: Vec<String> = choices
+        .iter()
+        .map(|names| {
+            let quoted: Vec<String> = names
+                .iter()
+                .map(|name| format!("\u{2018}{name}\u{2019}"))
+                .collect();
+            format!("  - {}", quoted.join(", "))
+        })
+        .collect();
+    Err(format!(
+        "invalid argument \u{2018}{word}\u{2019} for \u{2018}{option}\u{2019}\nValid arguments are:\n{}",
+        valid.join("\n")
+    ))
+}
+
 /// Rejects flags outside `allowed` (`getopt` accepts any alphanumeric).
 pub(crate) fn check_flags(parsed: &Parsed, allowed: &str) -> Result<(), String> {
     match parsed.flags.iter().find(|f| !allowed.contains(**f)) {

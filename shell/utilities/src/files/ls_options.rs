@@ -258,27 +258,14 @@ fn count(value: &str, what: &str) -> Result<usize, Refusal> {
 
 /// The letter `word` stands for among `words`, or GNU's complaint.
 fn pick(option: &str, word: &str, words: Words) -> Result<char, Refusal> {
-    if let Some((_, letter)) = words.iter().find(|(names, _)| names.contains(&word)) {
-        return Ok(*letter);
-    }
-    let valid: Vec<String> = words
-        .iter()
-        .map(|(names, _)| {
-            let quoted: Vec<String> = names
-                .iter()
-                .map(|name| format!("\u{2018}{name}\u{2019}"))
-                .collect();
-            format!("  - {}", quoted.join(", "))
+    let names: Vec<&[&str]> = words.iter().map(|(names, _)| *names).collect();
+    crate::args::argmatch(option, word, &names)
+        .map(|index| words[index].1)
+        .map_err(|message| Refusal {
+            message,
+            status: 1,
+            hint: true,
         })
-        .collect();
-    Err(Refusal {
-        message: format!(
-            "invalid argument \u{2018}{word}\u{2019} for \u{2018}{option}\u{2019}\nValid arguments are:\n{}",
-            valid.join("\n")
-        ),
-        status: 1,
-        hint: true,
-    })
 }
 
 /// A name as `-Q` writes it: in double quotes, with C's escapes.
