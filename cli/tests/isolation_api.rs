@@ -206,22 +206,72 @@ fn a_crashed_worker_is_replaced_by_a_fresh_one() {
     assert_eq!(run.stdout_text(), "/\n");
 }
 
+#[test]
+fn a_worker_that_cannot_be_started_is_reported_by_each_call() {
+    // Started as the sandbox is built, the failure waits for the call.
+    let sandbox = Sandbox::builder()
+        .isolation(Isolation::Process(WorkerProgram::new(
+            "/nonexistent/goccia",
+        )))
+        .build()
+        .unwrap();
+    for _ in 0..2 {
+        let error = sandbox.run_shell("echo hi").unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.contains("cannot start the worker /nonexistent/goccia: No such file or directory"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_relative_worker_path_is_found_from_the_callers_folder() {
+    // The worker starts in `/`: the path must be resolved here first.
+    // (Relative to this folder only: from `/` it names nothing.)
+    let folder = std::env::current_dir().unwrap();
+    let here: Vec<_> = folder.components().collect();
+    let exe: Vec<_> = std::path::Path::new(env!("CARGO_BIN_EXE_goccia"))
+        .components()
+        .collect();
+    let shared = here.iter().zip(&exe).take_while(|(a, b)| a == b).count();
+    let mut relative = std::path::PathBuf::new();
+    for _ in shared..here.len() {
+        relative.push("..");
+    }
+    relative.extend(&exe[shared..]);
+    assert!(
+        !std::path::Path::new("/").join(&relative).exists(),
+        "{relative:?}"
+    );
+    let sandbox = Sandbox::builder()
+        .isolation(Isolation::Process(WorkerProgram::new(&relative)))
+        .build()
+        .unwrap();
+    assert_eq!(sandbox.run_shell("echo hi").unwrap().stdout_text(), "hi\n");
+}
+
 /// The worker processes of this test process whose command line holds
-/// `marker`.
+/// `marker`. (Found through each process's parent: listing this process's
+/// threads' children can skip one while other tests' threads come and go.)
 fn workers_marked(marker: &str) -> usize {
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+    let me = format!("PPid:\t{}", std::process::id());
+    let Ok(processes) = std::fs::read_dir("/proc") else {
         return 0;
     };
-    tasks
+    processes
         .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|children| {
-            children
-                .split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .is_some_and(|name| name.bytes().all(|b| b.is_ascii_digit()))
         })
-        .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
+        .filter(|entry| {
+            std::fs::read_to_string(entry.path().join("status"))
+                .is_ok_and(|status| status.lines().any(|line| line == me))
+        })
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
         .filter(|cmdline| {
             let words: Vec<&[u8]> = cmdline.split(|byte| *byte == 0).collect();
             words.contains(&&b"__goccia-worker"[..]) && words.contains(&marker.as_bytes())
@@ -238,6 +288,12 @@ fn the_worker_starts_when_the_sandbox_is_built() {
         .isolation(Isolation::Process(worker().hook(&marker)))
         .build()
         .unwrap();
+    // `posix_spawn` returns once the worker's `exec` has begun, a moment
+    // before the kernel shows its new command line: wait for it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while workers_marked(&marker) == 0 && Instant::now() < deadline {
+        std::thread::yield_now();
+    }
     assert_eq!(
         workers_marked(&marker),
         1,
