@@ -14,6 +14,8 @@ mod cpio_cases;
 mod data_safety;
 #[path = "differential/descriptors.rs"]
 mod descriptors;
+#[path = "differential/diff.rs"]
+mod diff_cases;
 #[path = "differential/find.rs"]
 mod find;
 #[path = "differential/gnu.rs"]
@@ -190,4 +192,9 @@ fn tar_appends_updates_and_lists_as_gnu_tar() {
 #[test]
 fn cpio_copies_out_in_and_through_as_gnu_cpio() {
     check(cpio_cases::CASES);
+}
+
+#[test]
+fn diff_styles_and_options_behave_as_gnu_diff() {
+    check(diff_cases::CASES);
 }

@@ -252,3 +252,34 @@ pub(crate) fn print_text(shell: &mut ShellView, name: &str, text: &str, status: 
         Err(error) => shell.io_status(name, error),
     }
 }
+
+/// A word as GNU's `quotearg` writes it in its shell-escape style (how
+/// `diff -r` echoes its options): as it is when the shell would read it
+/// back unchanged, else in single quotes (a quote inside as `'\''`).
+pub(crate) fn shell_escape(word: &str) -> String {
+    let special = |(index, c): (usize, char)| {
+        " \t\n!\"$&'()*;<=>?[\\]^`|".contains(c)
+            || (index == 0 && (c == '#' || c == '~'))
+            || (word.len() == 1 && (c == '{' || c == '}'))
+    };
+    if !word.is_empty() && !word.chars().enumerate().any(special) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod shell_escape_tests {
+    use super::shell_escape;
+
+    #[test]
+    fn quotes_only_what_the_shell_would_change() {
+        assert_eq!(shell_escape("-Naur"), "-Naur");
+        assert_eq!(shell_escape("--exclude=old"), "'--exclude=old'");
+        assert_eq!(shell_escape("*.txt"), "'*.txt'");
+        assert_eq!(shell_escape("it's"), "'it'\\''s'");
+        assert_eq!(shell_escape(""), "''");
+        assert_eq!(shell_escape("a#b"), "a#b");
+        assert_eq!(shell_escape("#b"), "'#b'");
+    }
+}

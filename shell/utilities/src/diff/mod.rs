@@ -1,193 +1,105 @@
-//! `diff`: normal (default), unified, context (`-c`), side-by-side
-//! (`-y`) and brief output, over files or directories (`-r`).
+//! `diff`, as GNU diffutils writes it: the normal format (default),
+//! unified (`-u`), context (`-c`), side by side (`-y`), `ed` and RCS
+//! scripts (`-e`, `-f`, `-n`), templates (`--line-format`, …) and brief
+//! (`-q`) output, over files or directories (`-r`, `-N`, `-x`).
 
-mod context;
+mod formats;
+mod options;
+mod plain;
+mod print;
+mod script;
 mod side;
+mod unified;
 
 use std::time::{Duration, Instant};
 
-use similar::{DiffOp, TextDiff};
-
 use goccia_interp::interp::{ExecResult, ShellView};
-use side::SideBySide;
-
-struct Options {
-    unified: Option<usize>,
-    /// `-c`, `-C N`: context format with this many lines around changes.
-    context: Option<usize>,
-    /// The options as given, which a recursive comparison repeats in the
-    /// `diff …` line before each pair of files that differ.
-    given: Vec<String>,
-    /// The clock header times are shown on (`TZ`).
-    zone: goccia_interp::time::Zone,
-    brief: bool,
-    /// `-s`: say so when two files are the same.
-    report_identical: bool,
-    recursive: bool,
-    new_file: bool,
-    ignore_case: bool,
-    ignore_space: bool,
-    ignore_all_space: bool,
-    ignore_blank: bool,
-    labels: Vec<String>,
-    /// `-y`: the two files side by side, in columns of this total width.
-    side_by_side: Option<SideBySide>,
-    /// The run's deadline.
-    deadline: Option<Instant>,
-}
+use goccia_interp::pattern::Pattern;
+use options::{Options, Style};
+use script::Script;
 
 /// The most time an alignment takes before it settles for a correct,
 /// possibly longer diff.
 const EFFORT: Duration = Duration::from_secs(1);
 
 pub fn diff(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let mut options = Options {
-        unified: None,
-        context: None,
-        given: Vec::new(),
-        zone: shell.time_zone(),
-        brief: false,
-        report_identical: false,
-        recursive: false,
-        new_file: false,
-        ignore_case: false,
-        ignore_space: false,
-        ignore_all_space: false,
-        ignore_blank: false,
-        deadline: Some(shell.watch().deadline()),
-        labels: Vec::new(),
-        side_by_side: None,
+    let options = match options::parse(shell, args) {
+        Ok(options) => options,
+        Err(refusal) if refusal.hint => return usage(shell, &refusal.message),
+        Err(refusal) => return Ok(shell.fail_command("diff", &refusal.message, 2)),
     };
-    let mut width = 130;
-    let mut side = SideBySide::default();
-    let mut side_by_side = false;
-    let mut operands = Vec::new();
-    // The options as written (`-Naur`), for the lines a recursive
-    // comparison prints; then clustered short flags one by one.
-    let mut taking_value = false;
-    for arg in &args[1..] {
-        if taking_value || (arg.starts_with('-') && arg.len() > 1) {
-            options.given.push(arg.clone());
-            taking_value = matches!(arg.as_str(), "-U" | "-C" | "-W" | "--label" | "--width");
-        }
-    }
-    let args = unclustered(args);
-    let mut i = 1;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        match arg {
-            "-u" | "--unified" => options.unified = Some(3),
-            "-c" | "--context" => options.context = Some(3),
-            "-C" => {
-                i += 1;
-                match context_length(args.get(i).map_or("", String::as_str)) {
-                    Ok(n) => options.context = Some(n),
-                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
-                }
-            }
-            "-q" | "--brief" => options.brief = true,
-            "-r" | "--recursive" => options.recursive = true,
-            "-N" | "--new-file" => options.new_file = true,
-            "-i" | "--ignore-case" => options.ignore_case = true,
-            "-b" | "--ignore-space-change" => options.ignore_space = true,
-            "-w" | "--ignore-all-space" => options.ignore_all_space = true,
-            "-B" | "--ignore-blank-lines" => options.ignore_blank = true,
-            "-a" | "--text" => {}
-            "-s" | "--report-identical-files" => options.report_identical = true,
-            "-y" | "--side-by-side" => side_by_side = true,
-            "--suppress-common-lines" => side.suppress_common = true,
-            "--left-column" => side.left_column = true,
-            "-W" | "--width" => {
-                i += 1;
-                match args.get(i).and_then(|n| n.parse().ok()) {
-                    Some(n) if n > 0 => width = n,
-                    _ => {
-                        let given = args.get(i).map_or("", String::as_str);
-                        return Ok(shell.fail_command(
-                            "diff",
-                            &format!("invalid width '{given}'"),
-                            2,
-                        ));
-                    }
-                }
-            }
-            _ if arg.starts_with("--width=") || (arg.starts_with("-W") && arg.len() > 2) => {
-                let given = arg.trim_start_matches("--width=").trim_start_matches("-W");
-                match given.parse() {
-                    Ok(n) if n > 0 => width = n,
-                    _ => {
-                        return Ok(shell.fail_command(
-                            "diff",
-                            &format!("invalid width '{given}'"),
-                            2,
-                        ));
-                    }
-                }
-            }
-            "-U" => {
-                i += 1;
-                match context_length(args.get(i).map_or("", String::as_str)) {
-                    Ok(n) => options.unified = Some(n),
-                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
-                }
-            }
-            "--label" => {
-                i += 1;
-                options.labels.extend(args.get(i).cloned());
-            }
-            _ if arg.starts_with("-U")
-                || arg.starts_with("-C")
-                || arg.starts_with("--context=")
-                || arg.starts_with("--unified=") =>
-            {
-                let (unified, text) = match arg.split_once('=') {
-                    Some((name, text)) => (name == "--unified", text),
-                    None => (arg.starts_with("-U"), &arg[2..]),
-                };
-                match context_length(text) {
-                    Ok(n) if unified => options.unified = Some(n),
-                    Ok(n) => options.context = Some(n),
-                    Err(message) => return Ok(shell.fail_command("diff", &message, 2)),
-                }
-            }
-            _ if arg.starts_with("--label=") => options.labels.push(arg[8..].to_string()),
-            _ if arg.starts_with('-') && arg.len() > 1 => {
-                return Ok(shell.fail_command(
-                    "diff",
-                    &format!(
-                        "unrecognized option '{arg}'\ndiff: Try 'diff --help' for more information."
-                    ),
-                    2,
-                ));
-            }
-            _ => operands.push(arg.to_string()),
-        }
-        i += 1;
-    }
-    if side_by_side {
-        side.set_width(width);
-        options.side_by_side = Some(side);
-    }
-    if operands.len() != 2 {
-        let message = if operands.len() < 2 {
-            format!(
+    if options.operands.len() != 2 {
+        let message = match options.operands.get(2) {
+            Some(extra) => format!("extra operand '{extra}'"),
+            None => format!(
                 "missing operand after '{}'",
-                operands.last().map_or("diff", |s| s.as_str())
-            )
-        } else {
-            format!("extra operand '{}'", operands[2])
+                options.operands.last().map_or("diff", String::as_str)
+            ),
         };
-        return Ok(shell.fail_command(
-            "diff",
-            &format!("{message}\ndiff: Try 'diff --help' for more information."),
-            2,
-        ));
+        return usage(shell, &message);
     }
+    let (a, b) = (&options.operands[0], &options.operands[1]);
     let mut out = String::new();
-    let status = compare_paths(shell, &operands[0], &operands[1], &options, &mut out);
+    let status = compare_operands(shell, a, b, &options, &mut out);
     match shell.write_stdout(&goccia_interp::raw::encode(&out)) {
         Ok(()) => Ok(status),
         Err(error) => shell.io_status("diff", error),
+    }
+}
+
+/// A usage error as diff words it: the `--help` hint is prefixed too.
+fn usage(shell: &mut ShellView, message: &str) -> ExecResult {
+    Ok(shell.fail_command(
+        "diff",
+        &format!("{message}\ndiff: Try 'diff --help' for more information."),
+        2,
+    ))
+}
+
+/// The two operands: a folder beside a file stands for the file of the
+/// same name inside it, as GNU compares them.
+fn compare_operands(
+    shell: &mut ShellView,
+    a: &str,
+    b: &str,
+    options: &Options,
+    out: &mut String,
+) -> i32 {
+    let inside = |dir: &str, file: &str| {
+        let name = file
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(file);
+        format!("{}/{name}", dir.trim_end_matches('/'))
+    };
+    match (kind(shell, a), kind(shell, b)) {
+        (Kind::Dir, Kind::File) => compare_paths(shell, &inside(a, b), b, options, out),
+        (Kind::File, Kind::Dir) => compare_paths(shell, a, &inside(b, a), options, out),
+        _ => compare_paths(shell, a, b, options, out),
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Kind {
+    File,
+    Dir,
+    /// Missing, or a stream (`-`, `/dev/…`), which is never put inside a
+    /// folder.
+    Other,
+}
+
+fn kind(shell: &ShellView, operand: &str) -> Kind {
+    if operand == "-" || operand.starts_with("/dev/") {
+        return Kind::Other;
+    }
+    let Ok(path) = shell.cwd().resolve(operand) else {
+        return Kind::Other;
+    };
+    match shell.context().vfs.lock().lookup(&path) {
+        Ok(goccia_vfs::Node::File(_)) => Kind::File,
+        Ok(goccia_vfs::Node::Dir(_)) => Kind::Dir,
+        _ => Kind::Other,
     }
 }
 
@@ -243,7 +155,18 @@ fn compare_paths(
         // A folder compared with itself: nothing to say, as GNU.
         (Item::Dir(_), Item::Dir(_)) if same_path(shell, a, b) => 0,
         (Item::Dir(left), Item::Dir(right)) => {
-            let mut names: Vec<String> = left.iter().chain(&right).cloned().collect();
+            let excluded = |name: &String| {
+                options
+                    .excludes
+                    .iter()
+                    .any(|glob| Pattern::new(glob, true).matches(name))
+            };
+            let mut names: Vec<String> = left
+                .iter()
+                .chain(&right)
+                .filter(|n| !excluded(n))
+                .cloned()
+                .collect();
             names.sort();
             names.dedup();
             let mut status = 0;
@@ -254,10 +177,7 @@ fn compare_paths(
                     format!("{}/{name}", b.trim_end_matches('/')),
                 );
                 if in_a && in_b {
-                    let both_dirs = matches!(
-                        (load(shell, &pa), load(shell, &pb)),
-                        (Item::Dir(_), Item::Dir(_))
-                    );
+                    let both_dirs = kind(shell, &pa) == Kind::Dir && kind(shell, &pb) == Kind::Dir;
                     if both_dirs && !options.recursive {
                         out.push_str(&format!("Common subdirectories: {pa} and {pb}\n"));
                         continue;
@@ -287,9 +207,17 @@ fn compare_paths(
             }
             status
         }
-        (Item::Dir(_), _) | (_, Item::Dir(_)) => {
+        (left @ (Item::Dir(_) | Item::File(..)), right @ (Item::Dir(_) | Item::File(..)))
+            if matches!(left, Item::Dir(_)) != matches!(right, Item::Dir(_)) =>
+        {
+            let what = |item: &Item| match item {
+                Item::Dir(_) => "directory",
+                _ => "regular file",
+            };
             out.push_str(&format!(
-                "File {a} is a directory while file {b} is a regular file\n"
+                "File {a} is a {} while file {b} is a {}\n",
+                what(&left),
+                what(&right)
             ));
             1
         }
@@ -329,40 +257,18 @@ fn same_path(shell: &ShellView, a: &str, b: &str) -> bool {
     matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }
 
-/// The lines of context `-C`, `-U` and their long forms ask for; GNU's
-/// words for anything else.
-fn context_length(text: &str) -> Result<usize, String> {
-    text.parse().map_err(|_| {
-        format!("invalid context length '{text}'\ndiff: Try 'diff --help' for more information.")
-    })
-}
-
 /// The line a recursive comparison prints before a pair of files that
 /// differ: `diff`, the options as given, the two paths.
 fn pair_line(options: &Options, a: &str, b: &str) -> String {
-    let mut words = vec!["diff"];
-    words.extend(options.given.iter().map(String::as_str));
-    words.extend([a, b]);
+    let mut words = vec!["diff".to_string()];
+    words.extend(
+        options
+            .given
+            .iter()
+            .map(|word| crate::args::shell_escape(word)),
+    );
+    words.extend([a, b].map(crate::args::shell_escape));
     format!("{}\n", words.join(" "))
-}
-
-fn normalize(line: &str, options: &Options) -> String {
-    // A last line without its newline differs from the same text with
-    // one (GNU's "\ No newline at end of file" is a change).
-    let incomplete = !line.ends_with('\n');
-    let mut line = line.trim_end_matches('\n').to_string();
-    if options.ignore_case {
-        line = line.to_lowercase();
-    }
-    if options.ignore_all_space {
-        line.retain(|c| !c.is_whitespace());
-    } else if options.ignore_space {
-        line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    }
-    if incomplete {
-        line.push('\0');
-    }
-    line
 }
 
 /// One of the two files: its name and modification time (ns).
@@ -398,196 +304,51 @@ fn compare_files(
     options: &Options,
     out: &mut String,
 ) -> i32 {
-    let left_text = goccia_interp::raw::decode(left).into_owned();
-    let right_text = goccia_interp::raw::decode(right).into_owned();
-    let left_lines: Vec<&str> = left_text.split_inclusive('\n').collect();
-    let right_lines: Vec<&str> = right_text.split_inclusive('\n').collect();
-    let left_keys: Vec<String> = left_lines.iter().map(|l| normalize(l, options)).collect();
-    let right_keys: Vec<String> = right_lines.iter().map(|l| normalize(l, options)).collect();
-    if left_keys == right_keys
-        && options.side_by_side.is_none()
-        && (options.ignore_case
-            || options.ignore_space
-            || options.ignore_all_space
-            || left == right)
-    {
-        return 0;
+    let mut left_text = goccia_interp::raw::decode(left).into_owned();
+    let mut right_text = goccia_interp::raw::decode(right).into_owned();
+    if options.compare.strip_trailing_cr {
+        left_text = left_text.replace("\r\n", "\n");
+        right_text = right_text.replace("\r\n", "\n");
     }
-    if options.ignore_blank {
-        let strip = |keys: &[String]| {
-            keys.iter()
-                .filter(|k| !k.trim().is_empty())
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        if strip(&left_keys) == strip(&right_keys) {
-            return 0;
-        }
-    }
-    if options.brief {
-        if left_keys == right_keys {
-            return 0;
-        }
-        out.push_str(&format!("Files {} and {} differ\n", a.name, b.name));
-        return 1;
-    }
-    let left_refs: Vec<&str> = left_keys.iter().map(String::as_str).collect();
-    let right_refs: Vec<&str> = right_keys.iter().map(String::as_str).collect();
     // Like GNU diff without --minimal, effort is bounded: past a second
     // (or the run's deadline, if sooner) the alignment is finished
     // quickly, correct but possibly not minimal, instead of taking time
     // quadratic in the inputs.
     let effort = Instant::now() + EFFORT;
     let deadline = options.deadline.map_or(effort, |run| run.min(effort));
-    let diff = TextDiff::configure()
-        .deadline(deadline)
-        .diff_slices(&left_refs, &right_refs);
-    let line_out = |out: &mut String, prefix: &str, line: &str| {
-        out.push_str(prefix);
-        out.push_str(line);
-        if !line.ends_with('\n') {
-            out.push_str("\n\\ No newline at end of file\n");
+    let script = Script::new(&left_text, &right_text, options, deadline);
+    let differs = script.differs();
+    if options.brief {
+        if differs {
+            out.push_str(&format!("Files {} and {} differ\n", a.name, b.name));
         }
-    };
-    if let Some(side) = &options.side_by_side {
-        side.write(&diff, &left_lines, &right_lines, out);
-        let same = diff
-            .ops()
-            .iter()
-            .all(|op| matches!(op, DiffOp::Equal { .. }));
-        return i32::from(!same);
+        return i32::from(differs);
     }
-    if let Some(lines) = options.context.filter(|_| options.unified.is_none()) {
-        out.push_str(&format!(
-            "*** {}\n--- {}\n",
-            a.header(options, 0),
-            b.header(options, 1)
-        ));
-        context::write(&diff, lines, &left_lines, &right_lines, out);
-        return 1;
-    }
-    if let Some(context) = options.unified {
-        out.push_str(&format!(
-            "--- {}\n+++ {}\n",
-            a.header(options, 0),
-            b.header(options, 1)
-        ));
-        for group in diff.grouped_ops(context) {
-            let (first, last) = (&group[0], &group[group.len() - 1]);
-            let old = first.old_range().start..last.old_range().end;
-            let new = first.new_range().start..last.new_range().end;
-            let range = |r: &std::ops::Range<usize>| {
-                let len = r.end - r.start;
-                if len == 1 {
-                    format!("{}", r.start + 1)
-                } else {
-                    format!("{},{len}", if len == 0 { r.start } else { r.start + 1 })
-                }
-            };
-            out.push_str(&format!("@@ -{} +{} @@\n", range(&old), range(&new)));
-            for op in &group {
-                for change in diff.iter_changes(op) {
-                    let (prefix, line) = match change.tag() {
-                        similar::ChangeTag::Equal => {
-                            (" ", left_lines[change.old_index().unwrap_or(0)])
-                        }
-                        similar::ChangeTag::Delete => {
-                            ("-", left_lines[change.old_index().unwrap_or(0)])
-                        }
-                        similar::ChangeTag::Insert => {
-                            ("+", right_lines[change.new_index().unwrap_or(0)])
-                        }
-                    };
-                    line_out(out, prefix, line);
-                }
-            }
+    match &options.style {
+        // Side by side shows the files whole, even when they are the same.
+        Style::SideBySide(side) => side.write(&script, out),
+        Style::Formats(formats) => formats.write(&script, out),
+        _ if !differs => {}
+        Style::Normal => plain::normal(&script, &options.layout, out),
+        Style::Ed => plain::ed(&script, out),
+        Style::ForwardEd => plain::forward_ed(&script, out),
+        Style::Rcs => plain::rcs(&script, out),
+        Style::Unified => {
+            out.push_str(&format!(
+                "--- {}\n+++ {}\n",
+                a.header(options, 0),
+                b.header(options, 1)
+            ));
+            unified::unified(&script, options, out);
         }
-        return 1;
-    }
-    let range = |start: usize, len: usize| {
-        if len <= 1 {
-            format!("{}", start + 1)
-        } else {
-            format!("{},{}", start + 1, start + len)
-        }
-    };
-    for op in diff.ops() {
-        match *op {
-            DiffOp::Equal { .. } => {}
-            DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } => {
-                out.push_str(&format!("{}d{}\n", range(old_index, old_len), new_index));
-                for line in &left_lines[old_index..old_index + old_len] {
-                    line_out(out, "< ", line);
-                }
-            }
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
-                out.push_str(&format!("{}a{}\n", old_index, range(new_index, new_len)));
-                for line in &right_lines[new_index..new_index + new_len] {
-                    line_out(out, "> ", line);
-                }
-            }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                out.push_str(&format!(
-                    "{}c{}\n",
-                    range(old_index, old_len),
-                    range(new_index, new_len)
-                ));
-                for line in &left_lines[old_index..old_index + old_len] {
-                    line_out(out, "< ", line);
-                }
-                out.push_str("---\n");
-                for line in &right_lines[new_index..new_index + new_len] {
-                    line_out(out, "> ", line);
-                }
-            }
+        Style::Context => {
+            out.push_str(&format!(
+                "*** {}\n--- {}\n",
+                a.header(options, 0),
+                b.header(options, 1)
+            ));
+            unified::context(&script, options, out);
         }
     }
-    1
-}
-
-/// `args` with each cluster of short flags (`-Naur`) split into its flags
-/// (`-N -a -u -r`); a flag that takes a value (`-U`, `-C`, `-W`) keeps the
-/// rest of its word as that value.
-fn unclustered(args: &[String]) -> Vec<String> {
-    const FLAGS: &str = "uqrNibwBasyc";
-    let mut out = vec![args[0].clone()];
-    let mut operands = false;
-    for arg in &args[1..] {
-        if operands || arg == "--" {
-            operands = true;
-            out.push(arg.clone());
-            continue;
-        }
-        let Some(cluster) = arg.strip_prefix('-').filter(|rest| {
-            rest.len() > 1
-                && !rest.starts_with('-')
-                && rest.chars().next().is_some_and(|c| FLAGS.contains(c))
-        }) else {
-            out.push(arg.clone());
-            continue;
-        };
-        let chars: Vec<char> = cluster.chars().collect();
-        for (at, flag) in chars.iter().enumerate() {
-            if matches!(flag, 'U' | 'C' | 'W') {
-                let value: String = chars[at + 1..].iter().collect();
-                out.push(format!("-{flag}{value}"));
-                break;
-            }
-            out.push(format!("-{flag}"));
-        }
-    }
-    out
+    i32::from(differs)
 }

@@ -1,0 +1,381 @@
+//! `diff`'s command line, read as GNU diffutils 3.8 reads it: clustered
+//! short flags (`-Naur`), obsolete context counts (`-3`, `-u0`), long
+//! options by unambiguous prefix, and one output style at a time
+//! ("conflicting output style options" otherwise).
+
+use std::time::Instant;
+
+use goccia_interp::interp::ShellView;
+
+use super::formats::LineFormats;
+use super::side::SideBySide;
+use crate::args::{Long, getopt};
+use crate::matcher::{Matcher, Syntax};
+
+/// How the differences are written.
+#[derive(Clone)]
+pub(super) enum Style {
+    Normal,
+    Unified,
+    Context,
+    /// `-e`: an `ed` script, last change first.
+    Ed,
+    /// `-f`: the same commands in file order, the letter first.
+    ForwardEd,
+    /// `-n`: RCS's `d`/`a` commands with line counts.
+    Rcs,
+    SideBySide(SideBySide),
+    /// `--line-format`, `--old-group-format`, …
+    Formats(Box<LineFormats>),
+}
+
+/// How two lines are compared.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Compare {
+    pub ignore_case: bool,
+    /// `-b`: runs of white space are equal, trailing white space ignored.
+    pub ignore_space_change: bool,
+    pub ignore_all_space: bool,
+    /// `-Z`
+    pub ignore_trailing_space: bool,
+    /// `-E`: a tab equals the spaces it expands to.
+    pub ignore_tab_expansion: bool,
+    pub strip_trailing_cr: bool,
+}
+
+/// How output lines are written (`-t`, `-T`, `--tabsize`).
+#[derive(Clone, Copy)]
+pub(super) struct Layout {
+    pub expand_tabs: bool,
+    pub initial_tab: bool,
+    pub tab_size: usize,
+}
+
+pub(super) struct Options {
+    pub style: Style,
+    /// Lines of context for `-u` and `-c` (3 unless given).
+    pub context: usize,
+    /// `-q`: only whether files differ.
+    pub brief: bool,
+    /// `-s`: say so when two files are the same.
+    pub report_identical: bool,
+    pub recursive: bool,
+    pub new_file: bool,
+    pub compare: Compare,
+    pub layout: Layout,
+    /// `-B`: changes whose lines are all empty are not differences.
+    pub ignore_blank_lines: bool,
+    /// `-I RE`: changes whose lines all match one of these are not.
+    pub ignore_matching: Vec<Matcher>,
+    /// `-p`, `-F RE`: the line a unified or context hunk is labelled with.
+    pub function_line: Option<Matcher>,
+    /// `-x`, `-X`: names a directory comparison leaves out.
+    pub excludes: Vec<String>,
+    pub labels: Vec<String>,
+    /// The options as given, which a recursive comparison repeats in the
+    /// `diff …` line before each pair of files that differ.
+    pub given: Vec<String>,
+    /// The clock header times are shown on (`TZ`).
+    pub zone: goccia_interp::time::Zone,
+    /// The run's deadline.
+    pub deadline: Option<Instant>,
+    pub operands: Vec<String>,
+}
+
+// Long options without a short form, as private characters for `getopt`.
+const LABEL: char = '\u{e000}';
+const STRIP_CR: char = '\u{e001}';
+const SUPPRESS_COMMON: char = '\u{e002}';
+const LEFT_COLUMN: char = '\u{e003}';
+const NORMAL: char = '\u{e004}';
+const COLOR: char = '\u{e005}';
+const TAB_SIZE: char = '\u{e006}';
+const IGNORED: char = '\u{e007}';
+const IGNORED_WITH_VALUE: char = '\u{e008}';
+const LINE_FORMAT: char = '\u{e010}';
+const OLD_LINE_FORMAT: char = '\u{e011}';
+const NEW_LINE_FORMAT: char = '\u{e012}';
+const UNCHANGED_LINE_FORMAT: char = '\u{e013}';
+const OLD_GROUP_FORMAT: char = '\u{e014}';
+const NEW_GROUP_FORMAT: char = '\u{e015}';
+const CHANGED_GROUP_FORMAT: char = '\u{e016}';
+const UNCHANGED_GROUP_FORMAT: char = '\u{e017}';
+
+const LONGS: &[Long] = &[
+    ("unified", 'u', false),
+    ("context", 'c', false),
+    ("brief", 'q', false),
+    ("recursive", 'r', false),
+    ("new-file", 'N', false),
+    ("ignore-case", 'i', false),
+    ("ignore-space-change", 'b', false),
+    ("ignore-all-space", 'w', false),
+    ("ignore-blank-lines", 'B', false),
+    ("ignore-trailing-space", 'Z', false),
+    ("ignore-tab-expansion", 'E', false),
+    ("ignore-matching-lines", 'I', true),
+    ("text", 'a', false),
+    ("report-identical-files", 's', false),
+    ("side-by-side", 'y', false),
+    ("width", 'W', true),
+    ("expand-tabs", 't', false),
+    ("initial-tab", 'T', false),
+    ("ed", 'e', false),
+    ("forward-ed", 'f', false),
+    ("rcs", 'n', false),
+    ("show-c-function", 'p', false),
+    ("show-function-line", 'F', true),
+    ("exclude", 'x', true),
+    ("exclude-from", 'X', true),
+    ("minimal", 'd', false),
+    ("label", LABEL, true),
+    ("strip-trailing-cr", STRIP_CR, false),
+    ("suppress-common-lines", SUPPRESS_COMMON, false),
+    ("left-column", LEFT_COLUMN, false),
+    ("normal", NORMAL, false),
+    ("color", COLOR, false),
+    ("tabsize", TAB_SIZE, true),
+    ("speed-large-files", IGNORED, false),
+    ("no-dereference", IGNORED, false),
+    ("suppress-blank-empty", IGNORED, false),
+    ("horizon-lines", IGNORED_WITH_VALUE, true),
+    ("palette", IGNORED_WITH_VALUE, true),
+    ("line-format", LINE_FORMAT, true),
+    ("old-line-format", OLD_LINE_FORMAT, true),
+    ("new-line-format", NEW_LINE_FORMAT, true),
+    ("unchanged-line-format", UNCHANGED_LINE_FORMAT, true),
+    ("old-group-format", OLD_GROUP_FORMAT, true),
+    ("new-group-format", NEW_GROUP_FORMAT, true),
+    ("changed-group-format", CHANGED_GROUP_FORMAT, true),
+    ("unchanged-group-format", UNCHANGED_GROUP_FORMAT, true),
+];
+
+/// Short options that take a value.
+const WITH_VALUE: &str = "UCWIFxXSD";
+
+/// The default `-p` expression: a line starting with a letter, `$` or `_`.
+const C_FUNCTION: &str = "^[[:alpha:]$_]";
+
+/// Why the command line was refused: GNU's words, and whether the
+/// `--help` hint follows them (not after a bad expression).
+pub(super) struct Refusal {
+    pub message: String,
+    pub hint: bool,
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal {
+            message,
+            hint: true,
+        }
+    }
+}
+
+/// Reads `args`, or says why they are wrong.
+pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, Refusal> {
+    let parsed = getopt(args, WITH_VALUE, LONGS)?;
+    let mut options = Options {
+        style: Style::Normal,
+        context: 3,
+        brief: false,
+        report_identical: false,
+        recursive: false,
+        new_file: false,
+        compare: Compare::default(),
+        layout: Layout {
+            expand_tabs: false,
+            initial_tab: false,
+            tab_size: 8,
+        },
+        ignore_blank_lines: false,
+        ignore_matching: Vec::new(),
+        function_line: None,
+        excludes: Vec::new(),
+        labels: Vec::new(),
+        given: given_options(args),
+        zone: shell.time_zone(),
+        deadline: Some(shell.watch().deadline()),
+        operands: parsed.operands.clone(),
+    };
+    let mut style: Option<StyleWord> = None;
+    let mut set_style = |word: StyleWord| -> Result<(), Refusal> {
+        match style {
+            Some(old) if old != word => Err("conflicting output style options".to_string().into()),
+            _ => {
+                style = Some(word);
+                Ok(())
+            }
+        }
+    };
+    let mut width = 130;
+    let mut side = SideBySide::default();
+    let mut formats = LineFormats::default();
+    let mut digits: Option<usize> = None;
+    for (option, value) in &parsed.sequence {
+        let value = value.as_deref().unwrap_or("");
+        if let Some(digit) = option.to_digit(10) {
+            let count = digits.unwrap_or(0).saturating_mul(10) + digit as usize;
+            digits = Some(count);
+            options.context = count;
+            continue;
+        }
+        digits = None;
+        match *option {
+            'u' => set_style(StyleWord::Unified)?,
+            'c' => set_style(StyleWord::Context)?,
+            'U' | 'C' => {
+                set_style(if *option == 'U' {
+                    StyleWord::Unified
+                } else {
+                    StyleWord::Context
+                })?;
+                options.context = value
+                    .parse()
+                    .map_err(|_| format!("invalid context length '{value}'"))?;
+            }
+            'e' => set_style(StyleWord::Ed)?,
+            'f' => set_style(StyleWord::ForwardEd)?,
+            'n' => set_style(StyleWord::Rcs)?,
+            'y' => set_style(StyleWord::SideBySide)?,
+            NORMAL => set_style(StyleWord::Normal)?,
+            'q' => options.brief = true,
+            'r' => options.recursive = true,
+            'N' => options.new_file = true,
+            'i' => options.compare.ignore_case = true,
+            'b' => options.compare.ignore_space_change = true,
+            'w' => options.compare.ignore_all_space = true,
+            'Z' => options.compare.ignore_trailing_space = true,
+            'E' => options.compare.ignore_tab_expansion = true,
+            STRIP_CR => options.compare.strip_trailing_cr = true,
+            'B' => options.ignore_blank_lines = true,
+            'I' => options.ignore_matching.push(basic_regex(value)?),
+            'p' => options.function_line = Some(basic_regex(C_FUNCTION)?),
+            'F' => options.function_line = Some(basic_regex(value)?),
+            's' => options.report_identical = true,
+            't' => options.layout.expand_tabs = true,
+            'T' => options.layout.initial_tab = true,
+            TAB_SIZE => {
+                options.layout.tab_size = value
+                    .parse()
+                    .ok()
+                    .filter(|size| *size > 0)
+                    .ok_or_else(|| format!("invalid tabsize '{value}'"))?;
+            }
+            'W' => {
+                width = value
+                    .parse()
+                    .ok()
+                    .filter(|width| *width > 0)
+                    .ok_or_else(|| format!("invalid width '{value}'"))?;
+            }
+            SUPPRESS_COMMON => side.suppress_common = true,
+            LEFT_COLUMN => side.left_column = true,
+            LABEL => options.labels.push(value.to_string()),
+            'x' => options.excludes.push(value.to_string()),
+            'X' => {
+                let listed = goccia_interp::input::open_quiet(shell, value)
+                    .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"))
+                    .map_err(|reason| format!("{value}: {reason}"))?;
+                let listed = goccia_interp::raw::decode(&listed);
+                options
+                    .excludes
+                    .extend(listed.lines().filter(|l| !l.is_empty()).map(String::from));
+            }
+            // Nothing is coloured: output never goes to a terminal.
+            COLOR => {
+                if let Some((_, when)) = parsed.values.iter().rev().find(|(o, _)| *o == COLOR)
+                    && !["never", "auto", "always"].contains(&when.as_str())
+                {
+                    return Err(format!("invalid color '{when}'").into());
+                }
+            }
+            LINE_FORMAT
+            | OLD_LINE_FORMAT
+            | NEW_LINE_FORMAT
+            | UNCHANGED_LINE_FORMAT
+            | OLD_GROUP_FORMAT
+            | NEW_GROUP_FORMAT
+            | CHANGED_GROUP_FORMAT
+            | UNCHANGED_GROUP_FORMAT => {
+                set_style(StyleWord::Formats)?;
+                formats.set(format_slot(*option), value);
+            }
+            'a' | 'd' | IGNORED | IGNORED_WITH_VALUE => {}
+            'S' | 'D' => return Err(format!("option '-{option}' is not supported").into()),
+            other => return Err(format!("invalid option -- '{other}'").into()),
+        }
+    }
+    options.style = match style.unwrap_or(StyleWord::Normal) {
+        StyleWord::Normal => Style::Normal,
+        StyleWord::Unified => Style::Unified,
+        StyleWord::Context => Style::Context,
+        StyleWord::Ed => Style::Ed,
+        StyleWord::ForwardEd => Style::ForwardEd,
+        StyleWord::Rcs => Style::Rcs,
+        StyleWord::SideBySide => {
+            side.set_width(width, options.layout.expand_tabs);
+            side.expand_tabs = options.layout.expand_tabs;
+            Style::SideBySide(side)
+        }
+        StyleWord::Formats => Style::Formats(Box::new(formats)),
+    };
+    Ok(options)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StyleWord {
+    Normal,
+    Unified,
+    Context,
+    Ed,
+    ForwardEd,
+    Rcs,
+    SideBySide,
+    Formats,
+}
+
+fn format_slot(option: char) -> super::formats::Slot {
+    use super::formats::Slot;
+    match option {
+        LINE_FORMAT => Slot::AllLines,
+        OLD_LINE_FORMAT => Slot::OldLine,
+        NEW_LINE_FORMAT => Slot::NewLine,
+        UNCHANGED_LINE_FORMAT => Slot::UnchangedLine,
+        OLD_GROUP_FORMAT => Slot::OldGroup,
+        NEW_GROUP_FORMAT => Slot::NewGroup,
+        CHANGED_GROUP_FORMAT => Slot::ChangedGroup,
+        _ => Slot::UnchangedGroup,
+    }
+}
+
+/// A `-I` or `-F` expression: GNU diff reads them as basic regular
+/// expressions, as grep does.
+fn basic_regex(pattern: &str) -> Result<Matcher, Refusal> {
+    Matcher::from_rust(&Syntax::Basic.to_rust(pattern), false).map_err(|_| Refusal {
+        message: format!("{pattern}: invalid regular expression"),
+        hint: false,
+    })
+}
+
+/// The options as written (`-Naur`, `-U 5`), for the `diff …` lines of a
+/// recursive comparison.
+fn given_options(args: &[String]) -> Vec<String> {
+    let mut given = Vec::new();
+    let mut taking_value = false;
+    for arg in &args[1..] {
+        if arg == "--" {
+            break;
+        }
+        if taking_value || (arg.starts_with('-') && arg.len() > 1) {
+            given.push(arg.clone());
+            taking_value = arg.len() == 2 && WITH_VALUE.contains(&arg[1..])
+                || (arg.starts_with("--")
+                    && !arg.contains('=')
+                    && LONGS
+                        .iter()
+                        .any(|(name, _, takes)| *takes && arg[2..] == **name));
+        }
+    }
+    given
+}

@@ -1,0 +1,258 @@
+//! The edit script between two files as every output style sees it: the
+//! lines of each file, the changes (lines removed and lines added at one
+//! place), which of them `-B` and `-I` make ignorable, and the hunks the
+//! changes group into for a number of context lines, as GNU's `find_hunk`
+//! groups them.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use similar::{DiffOp, TextDiff};
+
+use super::options::{Compare, Options};
+
+/// Lines `old` of the first file replaced by lines `new` of the second;
+/// one of the two may be empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Change {
+    pub old: Range<usize>,
+    pub new: Range<usize>,
+    /// Every line of it is blank under `-B` or matches an `-I` expression.
+    pub ignorable: bool,
+}
+
+pub(super) struct Script<'a> {
+    /// The lines of each file, each with its newline (the last may lack it).
+    pub left: Vec<&'a str>,
+    pub right: Vec<&'a str>,
+    pub changes: Vec<Change>,
+}
+
+impl<'a> Script<'a> {
+    /// Aligns `left` with `right`; past `deadline` the alignment is
+    /// finished quickly, correct but possibly not minimal.
+    pub fn new(left: &'a str, right: &'a str, options: &Options, deadline: Instant) -> Script<'a> {
+        let left: Vec<&str> = left.split_inclusive('\n').collect();
+        let right: Vec<&str> = right.split_inclusive('\n').collect();
+        let left_keys: Vec<String> = left.iter().map(|l| key(l, &options.compare)).collect();
+        let right_keys: Vec<String> = right.iter().map(|l| key(l, &options.compare)).collect();
+        let changes = if left_keys == right_keys {
+            Vec::new()
+        } else {
+            let left_refs: Vec<&str> = left_keys.iter().map(String::as_str).collect();
+            let right_refs: Vec<&str> = right_keys.iter().map(String::as_str).collect();
+            let diff = TextDiff::configure()
+                .deadline(deadline)
+                .diff_slices(&left_refs, &right_refs);
+            changes_of(diff.ops())
+        };
+        let mut script = Script {
+            left,
+            right,
+            changes,
+        };
+        script.mark_ignorable(options, &left_keys, &right_keys);
+        script
+    }
+
+    /// Whether any change counts (the exit status).
+    pub fn differs(&self) -> bool {
+        self.changes.iter().any(|change| !change.ignorable)
+    }
+
+    /// The changes grouped for `context` lines around each, as GNU groups
+    /// them: the next change joins a hunk when fewer than `2 * context + 1`
+    /// unchanged lines separate them (`context` if it is ignorable); a
+    /// hunk of ignorable changes alone is left out.
+    pub fn hunks(&self, context: usize) -> Vec<&[Change]> {
+        let mut hunks = Vec::new();
+        let mut start = 0;
+        while start < self.changes.len() {
+            let mut end = start + 1;
+            while let Some(next) = self.changes.get(end) {
+                let gap = next.old.start - self.changes[end - 1].old.end;
+                let threshold = if next.ignorable {
+                    context
+                } else {
+                    2 * context + 1
+                };
+                if gap >= threshold {
+                    break;
+                }
+                end += 1;
+            }
+            let hunk = &self.changes[start..end];
+            if hunk.iter().any(|change| !change.ignorable) {
+                hunks.push(hunk);
+            }
+            start = end;
+        }
+        hunks
+    }
+
+    fn mark_ignorable(&mut self, options: &Options, left_keys: &[String], right_keys: &[String]) {
+        if !options.ignore_blank_lines && options.ignore_matching.is_empty() {
+            return;
+        }
+        let trivial = |line: &str, key: &str| {
+            (options.ignore_blank_lines && key.trim_end_matches('\0').is_empty())
+                || options
+                    .ignore_matching
+                    .iter()
+                    .any(|re| re.is_match(line.strip_suffix('\n').unwrap_or(line)))
+        };
+        for change in &mut self.changes {
+            change.ignorable = change
+                .old
+                .clone()
+                .all(|i| trivial(self.left[i], &left_keys[i]))
+                && change
+                    .new
+                    .clone()
+                    .all(|j| trivial(self.right[j], &right_keys[j]));
+        }
+    }
+}
+
+/// The changes of an alignment: a removal next to an addition is one
+/// change, as GNU reports them.
+fn changes_of(ops: &[DiffOp]) -> Vec<Change> {
+    let mut changes: Vec<Change> = Vec::new();
+    for op in ops {
+        let (old, new) = match *op {
+            DiffOp::Equal { .. } => continue,
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => (old_index..old_index + old_len, new_index..new_index),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => (old_index..old_index, new_index..new_index + new_len),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (
+                old_index..old_index + old_len,
+                new_index..new_index + new_len,
+            ),
+        };
+        match changes.last_mut() {
+            Some(last) if last.old.end == old.start && last.new.end == new.start => {
+                last.old.end = old.end;
+                last.new.end = new.end;
+            }
+            _ => changes.push(Change {
+                old,
+                new,
+                ignorable: false,
+            }),
+        }
+    }
+    changes
+}
+
+/// What a line is compared by. A last line without its newline differs
+/// from the same text with one (GNU's "\ No newline at end of file" is a
+/// change), so it is marked.
+fn key(line: &str, compare: &Compare) -> String {
+    let incomplete = !line.ends_with('\n');
+    let mut key = line.strip_suffix('\n').unwrap_or(line).to_string();
+    if compare.ignore_case {
+        key = key.to_lowercase();
+    }
+    if compare.ignore_tab_expansion && key.contains('\t') {
+        key = expand_tabs(&key, 8);
+    }
+    if compare.ignore_all_space {
+        key.retain(|c| !c.is_whitespace());
+    } else if compare.ignore_space_change {
+        let mut collapsed = String::with_capacity(key.len());
+        let mut in_space = false;
+        for c in key.chars() {
+            if c.is_whitespace() {
+                in_space = true;
+            } else {
+                if in_space {
+                    collapsed.push(' ');
+                }
+                in_space = false;
+                collapsed.push(c);
+            }
+        }
+        key = collapsed;
+    } else if compare.ignore_trailing_space {
+        key.truncate(key.trim_end().len());
+    }
+    if incomplete {
+        key.push('\0');
+    }
+    key
+}
+
+/// `text` with each tab replaced by the spaces to the next stop.
+pub(super) fn expand_tabs(text: &str, tab_size: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut column = 0;
+    for c in text.chars() {
+        if c == '\t' {
+            let spaces = tab_size - column % tab_size;
+            out.extend(std::iter::repeat_n(' ', spaces));
+            column += spaces;
+        } else {
+            out.push(c);
+            column += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(old: Range<usize>, new: Range<usize>, ignorable: bool) -> Change {
+        Change {
+            old,
+            new,
+            ignorable,
+        }
+    }
+
+    #[test]
+    fn a_removal_beside_an_addition_is_one_change() {
+        let ops = [
+            DiffOp::Delete {
+                old_index: 1,
+                old_len: 1,
+                new_index: 1,
+            },
+            DiffOp::Insert {
+                old_index: 2,
+                new_index: 1,
+                new_len: 2,
+            },
+        ];
+        assert_eq!(changes_of(&ops), vec![change(1..2, 1..3, false)]);
+    }
+
+    #[test]
+    fn space_change_keeps_leading_space_apart_from_none() {
+        let compare = Compare {
+            ignore_space_change: true,
+            ..Compare::default()
+        };
+        assert_eq!(key("  a \t b  \n", &compare), " a b");
+        assert_ne!(key(" a\n", &compare), key("a\n", &compare));
+        assert_eq!(key("a  \n", &compare), key("a\n", &compare));
+    }
+
+    #[test]
+    fn tabs_expand_to_the_next_stop() {
+        assert_eq!(expand_tabs("ab\tc\t", 4), "ab  c   ");
+    }
+}

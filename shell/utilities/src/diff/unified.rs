@@ -1,0 +1,142 @@
+//! `diff -u` and `diff -c`: hunks of changes with lines of context around
+//! them, as GNU diff writes them. Unified: `@@ -a,b +c,d @@`, then the
+//! lines marked ` `, `-` and `+`. Context: each hunk's old lines under
+//! `*** FROM,TO ****` and its new lines under `--- FROM,TO ----`, marked
+//! `  ` (same), `- ` (removed), `+ ` (added), `! ` (changed); a side with
+//! nothing removed (or added) shows its range alone.
+
+use std::ops::Range;
+
+use super::options::Options;
+use super::print::FunctionFinder;
+use super::script::{Change, Script};
+
+/// The lines a hunk spans in each file, its context included.
+struct Span {
+    old: Range<usize>,
+    new: Range<usize>,
+}
+
+fn span(script: &Script<'_>, hunk: &[Change], context: usize) -> Span {
+    let (first, last) = (&hunk[0], &hunk[hunk.len() - 1]);
+    // The lines before the first change and after the last are the same
+    // in both files, so both sides take as many.
+    let before = context.min(first.old.start).min(first.new.start);
+    let after = context
+        .min(script.left.len() - last.old.end)
+        .min(script.right.len() - last.new.end);
+    Span {
+        old: first.old.start - before..last.old.end + after,
+        new: first.new.start - before..last.new.end + after,
+    }
+}
+
+/// The hunk's label under `-p`/`-F`, from the first file.
+fn label(
+    finder: &mut FunctionFinder,
+    options: &Options,
+    script: &Script<'_>,
+    first: usize,
+) -> String {
+    match &options.function_line {
+        Some(pattern) => finder.label(pattern, &script.left, first),
+        None => String::new(),
+    }
+}
+
+pub(super) fn unified(script: &Script<'_>, options: &Options, out: &mut String) {
+    let layout = &options.layout;
+    let mut finder = FunctionFinder::default();
+    for hunk in script.hunks(options.context) {
+        let span = span(script, hunk, options.context);
+        let range = |lines: &Range<usize>| match lines.len() {
+            1 => format!("{}", lines.start + 1),
+            0 => format!("{},0", lines.start),
+            len => format!("{},{len}", lines.start + 1),
+        };
+        out.push_str(&format!(
+            "@@ -{} +{} @@{}\n",
+            range(&span.old),
+            range(&span.new),
+            label(&mut finder, options, script, span.old.start)
+        ));
+        let mut at = span.old.start;
+        for change in hunk {
+            for line in &script.left[at..change.old.start] {
+                layout.unified(out, ' ', line);
+            }
+            for line in &script.left[change.old.clone()] {
+                layout.unified(out, '-', line);
+            }
+            for line in &script.right[change.new.clone()] {
+                layout.unified(out, '+', line);
+            }
+            at = change.old.end;
+        }
+        for line in &script.left[at..span.old.end] {
+            layout.unified(out, ' ', line);
+        }
+    }
+}
+
+pub(super) fn context(script: &Script<'_>, options: &Options, out: &mut String) {
+    let layout = &options.layout;
+    let mut finder = FunctionFinder::default();
+    for hunk in script.hunks(options.context) {
+        let span = span(script, hunk, options.context);
+        out.push_str("***************");
+        out.push_str(&label(&mut finder, options, script, span.old.start));
+        out.push('\n');
+        // A change that removes and adds marks both sides `!`.
+        let mark = |change: &Change, lone: char| {
+            if change.old.is_empty() || change.new.is_empty() {
+                lone
+            } else {
+                '!'
+            }
+        };
+        out.push_str(&format!("*** {} ****\n", context_range(&span.old)));
+        if hunk.iter().any(|change| !change.old.is_empty()) {
+            let mut at = span.old.start;
+            for change in hunk {
+                for line in &script.left[at..change.old.start] {
+                    layout.flagged(out, ' ', line);
+                }
+                for line in &script.left[change.old.clone()] {
+                    layout.flagged(out, mark(change, '-'), line);
+                }
+                at = change.old.end;
+            }
+            for line in &script.left[at..span.old.end] {
+                layout.flagged(out, ' ', line);
+            }
+        }
+        out.push_str(&format!("--- {} ----\n", context_range(&span.new)));
+        if hunk.iter().any(|change| !change.new.is_empty()) {
+            let mut at = span.new.start;
+            for change in hunk {
+                for line in &script.right[at..change.new.start] {
+                    layout.flagged(out, ' ', line);
+                }
+                for line in &script.right[change.new.clone()] {
+                    layout.flagged(out, mark(change, '+'), line);
+                }
+                at = change.new.end;
+            }
+            for line in &script.right[at..span.new.end] {
+                layout.flagged(out, ' ', line);
+            }
+        }
+    }
+}
+
+/// GNU's context range: `FIRST,LAST` (1-based, inclusive), one number for
+/// one line, and for no lines the number of the line before them.
+fn context_range(lines: &Range<usize>) -> String {
+    let (first, last) = (lines.start + 1, lines.end);
+    if last > first {
+        format!("{first},{last}")
+    } else {
+        last.to_string()
+    }
+}
