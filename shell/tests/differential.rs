@@ -20,6 +20,8 @@ mod diff_cases;
 mod find;
 #[path = "differential/gnu.rs"]
 mod gnu;
+#[path = "differential/join.rs"]
+mod join_cases;
 #[path = "differential/links.rs"]
 mod links;
 #[path = "differential/procsub.rs"]
@@ -197,4 +199,9 @@ fn cpio_copies_out_in_and_through_as_gnu_cpio() {
 #[test]
 fn diff_styles_and_options_behave_as_gnu_diff() {
     check(diff_cases::CASES);
+}
+
+#[test]
+fn join_pairs_unpairables_and_order_checks_as_gnu_join() {
+    check(join_cases::CASES);
 }

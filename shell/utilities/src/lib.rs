@@ -84,7 +84,7 @@ goccia_interp::commands! {
         Utility "tr" => View(text::tr::tr),
         Utility "paste" => View(text::fields::paste),
         Utility "comm" => View(text::sort::comm),
-        Utility "join" => View(text::fields::join),
+        Utility "join" => View(text::join::join),
         Utility "column" => View(text::fields::column),
         Utility "split" => View(text::split::split),
         Utility "expand" => View(text::tabs::expand),

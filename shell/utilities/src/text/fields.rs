@@ -1,4 +1,4 @@
-//! Fields of lines: `cut`, `paste`, `join`, `column`, `expand`.
+//! Fields of lines: `cut`, `paste`, `column`, `expand`.
 
 use crate::args::buffered;
 use crate::args::finish;
@@ -8,7 +8,6 @@ use crate::text::sort::read_lines;
 use crate::text::tr::unescape_tr;
 use goccia_interp::input::open_source;
 use goccia_interp::interp::{ExecResult, ShellView};
-use std::cmp::Ordering;
 use std::io::Write;
 
 /// A list like `1,3-5,7-` as inclusive ranges (1-based; `usize::MAX` is
@@ -242,170 +241,6 @@ pub fn paste(shell: &mut ShellView, args: &[String]) -> ExecResult {
     match shell.write_stdout(&goccia_interp::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("paste", error),
-    }
-}
-
-pub fn join(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    // GNU checks the order only where it matters (unpairable lines) and
-    // reports it; `--check-order`/`--nocheck-order` are taken, and the
-    // inputs are read as sorted.
-    let parsed = parse_options!(
-        shell,
-        args,
-        "t12aveoj",
-        &[
-            ("ignore-case", 'i', false),
-            ("check-order", 'C', false),
-            ("nocheck-order", 'N', false),
-        ]
-    );
-    if parsed.operands.len() != 2 {
-        return usage(shell, "join", "missing operand", 1);
-    }
-    let separator = parsed.value('t').and_then(|t| t.chars().next());
-    let both: Option<usize> = parsed.value('j').and_then(|v| v.parse().ok());
-    let field1: usize = parsed
-        .value('1')
-        .and_then(|v| v.parse().ok())
-        .or(both)
-        .unwrap_or(1);
-    let field2: usize = parsed
-        .value('2')
-        .and_then(|v| v.parse().ok())
-        .or(both)
-        .unwrap_or(1);
-    let ignore_case = parsed.has('i');
-    let unpaired: Vec<&str> = parsed.all('a');
-    let only: Option<&str> = parsed.value('v');
-    let empty = parsed.value('e').unwrap_or("").to_string();
-    let left = match read_lines(shell, "join", &parsed.operands[..1], b'\n') {
-        Ok(lines) => lines,
-        Err(_) => return Ok(1),
-    };
-    let right = match read_lines(shell, "join", &parsed.operands[1..], b'\n') {
-        Ok(lines) => lines,
-        Err(_) => return Ok(1),
-    };
-    let split = |line: &str| -> Vec<String> {
-        match separator {
-            Some(sep) => line.split(sep).map(str::to_string).collect(),
-            None => line.split_whitespace().map(str::to_string).collect(),
-        }
-    };
-    let out_sep = separator
-        .map(String::from)
-        .unwrap_or_else(|| " ".to_string());
-    let left: Vec<Vec<String>> = left.iter().map(|l| split(l)).collect();
-    let right: Vec<Vec<String>> = right.iter().map(|l| split(l)).collect();
-    // `-o auto`: the join field, then the other fields of each file as
-    // many as its first line has (missing ones are `-e`'s text).
-    let auto = |lines: &[Vec<String>], file: usize, join_field: usize| {
-        let count = lines.first().map_or(0, Vec::len);
-        (1..=count)
-            .filter(move |field| *field != join_field)
-            .map(move |field| (file, field))
-    };
-    let format: Option<Vec<(usize, usize)>> = if parsed.value('o') == Some("auto") {
-        let mut fields = vec![(0, 0)];
-        fields.extend(auto(&left, 1, field1));
-        fields.extend(auto(&right, 2, field2));
-        Some(fields)
-    } else {
-        parsed.value('o').map(|o| {
-            o.split([',', ' '])
-                .filter_map(|spec| {
-                    if spec == "0" {
-                        return Some((0, 0));
-                    }
-                    let (file, field) = spec.split_once('.')?;
-                    Some((file.parse().ok()?, field.parse().ok()?))
-                })
-                .collect()
-        })
-    };
-    let render = |key: &str, a: Option<&Vec<String>>, b: Option<&Vec<String>>| -> String {
-        if let Some(format) = &format {
-            return format
-                .iter()
-                .map(|(file, field)| match (file, a, b) {
-                    (0, _, _) => key.to_string(),
-                    (1, Some(a), _) => a.get(field - 1).cloned().unwrap_or_else(|| empty.clone()),
-                    (2, _, Some(b)) => b.get(field - 1).cloned().unwrap_or_else(|| empty.clone()),
-                    _ => empty.clone(),
-                })
-                .collect::<Vec<_>>()
-                .join(&out_sep);
-        }
-        let mut parts = vec![key.to_string()];
-        if let Some(a) = a {
-            parts.extend(
-                a.iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i + 1 != field1)
-                    .map(|(_, f)| f.clone()),
-            );
-        }
-        if let Some(b) = b {
-            parts.extend(
-                b.iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i + 1 != field2)
-                    .map(|(_, f)| f.clone()),
-            );
-        }
-        parts.join(&out_sep)
-    };
-    let mut text = String::new();
-    let (mut i, mut j) = (0, 0);
-    let key_of = |fields: &Vec<String>, n: usize| fields.get(n - 1).cloned().unwrap_or_default();
-    // Keys as compared: case folded under -i.
-    let compared = |fields: &Vec<String>, n: usize| {
-        let key = key_of(fields, n);
-        if ignore_case { key.to_lowercase() } else { key }
-    };
-    while i < left.len() || j < right.len() {
-        let ord = match (left.get(i), right.get(j)) {
-            (Some(a), Some(b)) => compared(a, field1).cmp(&compared(b, field2)),
-            (Some(_), None) => Ordering::Less,
-            _ => Ordering::Greater,
-        };
-        match ord {
-            Ordering::Less => {
-                if unpaired.contains(&"1") || only == Some("1") {
-                    text.push_str(&render(&key_of(&left[i], field1), Some(&left[i]), None));
-                    text.push('\n');
-                }
-                i += 1;
-            }
-            Ordering::Greater => {
-                if unpaired.contains(&"2") || only == Some("2") {
-                    text.push_str(&render(&key_of(&right[j], field2), None, Some(&right[j])));
-                    text.push('\n');
-                }
-                j += 1;
-            }
-            Ordering::Equal => {
-                let key = key_of(&left[i], field1);
-                let folded = compared(&left[i], field1);
-                let j_end = (j..right.len())
-                    .find(|&k| compared(&right[k], field2) != folded)
-                    .unwrap_or(right.len());
-                while i < left.len() && compared(&left[i], field1) == folded {
-                    if only.is_none() {
-                        for item in &right[j..j_end] {
-                            text.push_str(&render(&key, Some(&left[i]), Some(item)));
-                            text.push('\n');
-                        }
-                    }
-                    i += 1;
-                }
-                j = j_end;
-            }
-        }
-    }
-    match shell.write_stdout(&goccia_interp::raw::encode(&text)) {
-        Ok(()) => Ok(0),
-        Err(error) => shell.io_status("join", error),
     }
 }
 

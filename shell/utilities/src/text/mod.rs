@@ -4,6 +4,7 @@ pub mod envsubst;
 pub mod fields;
 pub mod fmt;
 pub mod generate;
+pub mod join;
 pub mod layout;
 pub mod lines;
 pub mod sort;
