@@ -24,4 +24,21 @@ pub const CASES: &[&str] = &[
     // A directive GNU does not know: warned of once, printed as written;
     // %f and %h of starting points written with a slash.
     r#"find src/lib.rs data/words.txt -printf '%o %w|%f\n' 2>&1; find src/ -maxdepth 1 -printf '%h|%f|%P|%H\n' | sort; find . -maxdepth 0 -printf '%h|%f|%P|%H\n'"#,
+    // -ls and -fls: blocks, mode, links, size, time, name, a link's
+    // target (inode and owners left out: the oracle's are its own).
+    r#"touch -d '2024-03-04 05:06:07' data/*; ln -s data/words.txt lnk; find data -type f -ls | awk '{print $2, $3, $4, $7, $8, $9, $10, $11}' | sort -k8; find . -maxdepth 1 -type l -ls | awk '{print $3, $7, $11, $12, $13}'; find data -name '*.csv' -fls /tmp/l; awk '{print $3, $7, $11}' /tmp/l"#,
+    // -type lists, -xtype, -lname, -samefile (links followed under -L);
+    // GNU's refusals.
+    r#"ln -s data/words.txt lnk; ln -s nowhere dangling; find . -type f,l -maxdepth 1 | sort; find . -xtype f -maxdepth 1 | sort; find . -xtype l; find . -lname 'data/*'; find . -ilname 'DATA/*'; find . -samefile lnk; find -L . -samefile data/words.txt | sort; find . -samefile nope 2>&1; echo "st $?""#,
+    r#"for t in x fd 'f,' ''; do find . -type "$t" 2>&1; echo "st $?"; done; find . -xtype q 2>&1; echo "st $?""#,
+    // -execdir runs in the entry's folder and names it ./NAME; batches
+    // are per folder; a starting point is ./. when it is the folder.
+    r#"find data -name '*.txt' -execdir pwd \; | sed "s|^$PWD|.|" | sort; find data -execdir echo {} \; | sort; find . -maxdepth 0 -execdir echo {} \;; find data notes -name '*.txt' -execdir sh -c 'echo "$# ${PWD##*/}"' _ {} + | sort"#,
+    // -ok asks on stderr and reads a line; no line is no; -ok takes no +.
+    r#"find . -name words.txt -ok echo {} \; < /dev/null; echo "st $?"; echo y | find . -name words.txt -ok echo hi {} \; 2>&1; echo "st $?"; echo yes | find data -name words.txt -okdir echo {} \; 2>&1; echo; find . -ok echo {} + 2>&1; echo "st $?""#,
+    // -fprint, -fprint0, -fprintf: files made before the walk, written
+    // even when nothing matched; a file that cannot be made stops find.
+    r#"find data -fprint /tmp/p1 -name '*.csv' -fprint0 /tmp/p2; sort /tmp/p1; od -c /tmp/p2; find data -name '*.json' -fprintf /tmp/p3 '%f %s\n'; cat /tmp/p3; find data -name nothing -fprint /tmp/p4; wc -c < /tmp/p4; find . -fprint /nonexist/x 2>&1; echo "st $?""#,
+    // Messages quote names as GNU find does in a UTF-8 locale.
+    r#"find nope 2>&1; echo "st $?"; find /nonexist data -name words.txt 2>&1; echo "st $?"; find . -newer nope 2>&1; echo "st $?""#,
 ];

@@ -232,6 +232,12 @@ impl ChildShell {
         Ok(())
     }
 
+    /// Runs the child in `dir` (`find -execdir`); `$PWD` is not changed.
+    #[inline]
+    pub fn set_cwd(&mut self, dir: VfsPath) {
+        self.0.set_cwd(dir);
+    }
+
     /// Removes `name` from the child's environment.
     #[inline]
     pub fn unset(&mut self, name: &str) {

@@ -1,5 +1,8 @@
 //! `find`: walks the VFS (sorted by name; the VFS has no readdir order)
-//! and evaluates an expression of tests and actions per entry.
+//! and evaluates an expression of tests and actions per entry. Actions
+//! write to stdout or to the files `-fprint` and its kin name; commands
+//! run from the working directory (`-exec`) or the entry's folder
+//! (`-execdir`), after a yes to a prompt for `-ok` and `-okdir`.
 
 mod parse;
 mod printf;
@@ -9,6 +12,9 @@ use goccia_vfs::{Node, NodeType, VfsPath};
 use goccia_interp::interp::{ExecResult, Flow, ShellView};
 use goccia_interp::pattern::Pattern;
 use parse::{Expr, Follow, Options, Parser, RegexType};
+use std::io::Write;
+
+use crate::output::OpenError;
 
 /// One entry being visited.
 struct Visit<'a> {
@@ -19,12 +25,19 @@ struct Visit<'a> {
     start: &'a str,
 }
 
+/// Commands of `-exec … {} +` and `-execdir … {} +` waiting for more
+/// entries: the command, the folder it runs in (`-execdir`), the entries.
+type Batch = (Vec<String>, Option<VfsPath>, Vec<String>);
+
 struct Run<'a> {
     shell: &'a mut ShellView,
     out: Vec<u8>,
+    /// What `-fprint` and its kin wrote to each of the expression's files.
+    files: Vec<Vec<u8>>,
     status: i32,
     quit: bool,
-    batches: Vec<(Vec<String>, Vec<String>)>,
+    batches: Vec<Batch>,
+    ls_widths: printf::LsWidths,
     /// The clock `-printf`'s times are shown on (`TZ`).
     zone: goccia_interp::time::Zone,
     /// What ages (`-mtime`, `-mmin`) count from, in seconds: now, or with
@@ -54,12 +67,31 @@ impl Run<'_> {
                 .nocase(*nocase)
                 .matches(&visit.shown),
             Expr::Regex(regex) => regex.is_match(&visit.shown),
-            Expr::Type(kind) => match kind {
-                'f' => visit.node.node_type() == NodeType::File,
-                'd' => visit.node.node_type() == NodeType::Directory,
-                'l' => visit.node.node_type() == NodeType::Symlink,
+            Expr::Type(letters, of_target) => {
+                let node_type = if *of_target {
+                    self.target_type(visit)
+                } else {
+                    visit.node.node_type()
+                };
+                letters.iter().any(|letter| match letter {
+                    'f' => node_type == NodeType::File,
+                    'd' => node_type == NodeType::Directory,
+                    'l' => node_type == NodeType::Symlink,
+                    // The VFS holds no devices, pipes, sockets or doors.
+                    _ => false,
+                })
+            }
+            Expr::LinkName(pattern, nocase) => match visit.node {
+                Node::Link(link) => Pattern::new(pattern, true)
+                    .nocase(*nocase)
+                    .matches(link.target()),
                 _ => false,
             },
+            Expr::SameFile(place, follow) => {
+                let vfs = self.shell.context().vfs.lock();
+                vfs.resolve(&visit.path, *follow)
+                    .is_ok_and(|here| here == *place)
+            }
             Expr::Size(sign, count, unit) => {
                 let size = crate::files::list::node_size(visit.node);
                 let units = size.div_ceil(*unit);
@@ -102,14 +134,20 @@ impl Run<'_> {
                 }
             }
             Expr::Executable => visit.node.meta().mode & 0o111 != 0,
-            Expr::Print(null) => {
-                self.out.extend_from_slice(visit.shown.as_bytes());
-                self.out.push(if *null { 0 } else { b'\n' });
+            Expr::Print(null, sink) => {
+                let out = self.sink(*sink);
+                out.extend_from_slice(visit.shown.as_bytes());
+                out.push(if *null { 0 } else { b'\n' });
                 true
             }
-            Expr::Printf(format) => {
+            Expr::Printf(format, sink) => {
                 let text = format.render(visit, &self.zone);
-                self.out.extend_from_slice(text.as_bytes());
+                self.sink(*sink).extend_from_slice(text.as_bytes());
+                true
+            }
+            Expr::Ls(sink) => {
+                let line = printf::ls_line(visit, &self.zone, self.now, &mut self.ls_widths);
+                self.sink(*sink).extend_from_slice(line.as_bytes());
                 true
             }
             Expr::Delete => {
@@ -120,7 +158,7 @@ impl Run<'_> {
                         "find",
                         shown,
                         &error,
-                        |reason| format!("cannot delete '{shown}': {reason}"),
+                        |reason| format!("cannot delete \u{2018}{shown}\u{2019}: {reason}"),
                         1,
                     );
                 }
@@ -134,21 +172,37 @@ impl Run<'_> {
                 self.quit = true;
                 true
             }
-            Expr::Exec { command, batch } => {
+            Expr::Exec {
+                command,
+                batch,
+                in_dir,
+                ask,
+            } => {
+                // `-execdir` runs in the entry's folder and names it `./NAME`.
+                let (dir, name) = if *in_dir {
+                    let dir = visit.path.parent().unwrap_or_else(|| visit.path.clone());
+                    (Some(dir), format!("./{}", printf::file_name(visit)))
+                } else {
+                    (None, visit.shown.clone())
+                };
                 if *batch {
-                    let key = command.clone();
-                    match self.batches.iter_mut().find(|(c, _)| *c == key) {
-                        Some((_, items)) => items.push(visit.shown.clone()),
-                        None => self.batches.push((key, vec![visit.shown.clone()])),
+                    match self
+                        .batches
+                        .iter_mut()
+                        .find(|(c, d, _)| c == command && *d == dir)
+                    {
+                        Some((_, _, items)) => items.push(name),
+                        None => self.batches.push((command.clone(), dir, vec![name])),
                     }
                     true
                 } else {
-                    let words: Vec<String> = command
-                        .iter()
-                        .map(|w| w.replace("{}", &visit.shown))
-                        .collect();
+                    let words: Vec<String> =
+                        command.iter().map(|w| w.replace("{}", &name)).collect();
                     self.flush()?;
-                    self.exec(&words)? == 0
+                    if *ask && !self.confirm(&words[0], &visit.shown) {
+                        return Ok(false);
+                    }
+                    self.exec(&words, dir)? == 0
                 }
             }
             Expr::Not(inner) => !self.eval(inner, visit, prune)?,
@@ -157,8 +211,51 @@ impl Run<'_> {
         })
     }
 
-    fn exec(&mut self, words: &[String]) -> Result<i32, Flow> {
+    /// Where an action writes: stdout's buffer or a file's.
+    fn sink(&mut self, sink: parse::Sink) -> &mut Vec<u8> {
+        match sink {
+            Some(index) => &mut self.files[index],
+            None => &mut self.out,
+        }
+    }
+
+    /// The type of what a link points at (`-xtype`); a dangling link's own.
+    fn target_type(&self, visit: &Visit<'_>) -> NodeType {
+        match visit.node {
+            Node::Link(_) => {
+                let vfs = self.shell.context().vfs.lock();
+                vfs.lookup(&visit.path)
+                    .map_or(NodeType::Symlink, |node| node.node_type())
+            }
+            node => node.node_type(),
+        }
+    }
+
+    /// `-ok`'s question on stderr, GNU's words; yes when the line read
+    /// from stdin starts with `y` or `Y` (no line is no).
+    fn confirm(&mut self, command: &str, name: &str) -> bool {
+        self.shell
+            .write_stderr(format!("< {command} ... {name} > ? ").as_bytes());
+        let mut stdin = goccia_interp::input::Source::stdin(self.shell);
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        // One byte at a time: what follows the line is the next answer's.
+        while let Ok(1) = stdin.read_some(&mut byte) {
+            if byte[0] == b'\n' {
+                break;
+            }
+            answer.push(byte[0]);
+        }
+        matches!(answer.first(), Some(b'y' | b'Y'))
+    }
+
+    fn exec(&mut self, words: &[String], dir: Option<VfsPath>) -> Result<i32, Flow> {
         let mut child = self.shell.child_process();
+        if let Some(dir) = dir {
+            // GNU's child starts in the folder; a shell there sets `$PWD`.
+            let _ = child.export("PWD", dir.as_str());
+            child.set_cwd(dir);
+        }
         match child.dispatch_command(words) {
             Ok(status) => Ok(status),
             Err(Flow::Exit(status))
@@ -216,8 +313,16 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
     };
     let zone = shell.time_zone();
     let date_of = |text: &str| goccia_interp::time::parse_date(text, &zone);
+    let place_of = |file: &str, follow: bool| {
+        let path = shell.cwd().resolve(file).ok()?;
+        let vfs = shell.context().vfs.lock();
+        vfs.lookup_link(&path).ok()?;
+        vfs.resolve(&path, follow).ok()
+    };
     let mut parser = Parser {
         args: &args[index..],
+        files: Vec::new(),
+        place_of: &place_of,
         pos: 0,
         has_action: false,
         mtime_of: &mtime_of,
@@ -252,9 +357,25 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let expr = if parser.has_action {
         expr
     } else {
-        Expr::And(Box::new(expr), Box::new(Expr::Print(false)))
+        Expr::And(Box::new(expr), Box::new(Expr::Print(false, None)))
     };
     let options = parser.options;
+    // GNU opens (and empties) the files actions write before the walk.
+    let mut sinks = Vec::new();
+    for file in &parser.files {
+        match crate::output::open_sink(shell, file, false) {
+            Ok(sink) => sinks.push(sink),
+            Err(error) => {
+                let reason = match error {
+                    OpenError::Fs(error) => shell.fs_reason("find", &error),
+                    OpenError::BadDescriptor => "No such file or directory".to_string(),
+                    OpenError::Invalid(reason) => reason.to_string(),
+                };
+                let message = format!("\u{2018}{file}\u{2019}: {reason}");
+                return Ok(shell.fail_command("find", &message, 1));
+            }
+        }
+    }
     // GNU warns of a directive it does not know once, before the walk.
     let mut warned = Vec::new();
     for format in printf_formats(&expr) {
@@ -277,6 +398,8 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut run = Run {
         shell,
         out: Vec::new(),
+        files: vec![Vec::new(); sinks.len()],
+        ls_widths: printf::LsWidths::default(),
         status: 0,
         quit: false,
         batches: Vec::new(),
@@ -303,9 +426,11 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
         });
         let (Some(path), Some(node)) = (resolved, node) else {
-            run.status =
-                run.shell
-                    .fail_command("find", &format!("'{start}': No such file or directory"), 1);
+            run.status = run.shell.fail_command(
+                "find",
+                &format!("\u{2018}{start}\u{2019}: No such file or directory"),
+                1,
+            );
             continue;
         };
         walk(
@@ -322,7 +447,7 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
             break;
         }
     }
-    for (command, items) in std::mem::take(&mut run.batches) {
+    for (command, dir, items) in std::mem::take(&mut run.batches) {
         let mut words = Vec::new();
         for word in command {
             if word == "{}" {
@@ -332,11 +457,16 @@ pub fn find(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
         }
         run.flush()?;
-        if run.exec(&words)? != 0 {
+        if run.exec(&words, dir)? != 0 {
             run.status = 1;
         }
     }
     run.flush()?;
+    for (mut sink, data) in sinks.into_iter().zip(std::mem::take(&mut run.files)) {
+        if let Err(error) = sink.write_all(&data).and_then(|()| sink.flush()) {
+            run.status = run.shell.io_status("find", error)?;
+        }
+    }
     Ok(run.status)
 }
 
@@ -385,9 +515,11 @@ fn walk(
             }
         };
         let Some(Node::Dir(dir)) = current else {
-            run.status =
-                run.shell
-                    .fail_command("find", &format!("'{shown}': No such file or directory"), 1);
+            run.status = run.shell.fail_command(
+                "find",
+                &format!("\u{2018}{shown}\u{2019}: No such file or directory"),
+                1,
+            );
             return Ok(());
         };
         for (name, child) in dir.iter() {
@@ -411,7 +543,7 @@ fn walk(
                             drop(vfs);
                             run.shell.write_stderr(
                                 format!(
-                                    "find: File system loop detected; '{child_shown}' is part of the same file system loop as '{}'.\n",
+                                    "find: File system loop detected; \u{2018}{child_shown}\u{2019} is part of the same file system loop as \u{2018}{}\u{2019}.\n",
                                     start
                                 )
                                 .as_bytes(),
@@ -450,7 +582,7 @@ fn walk(
 /// The `-printf` formats of `expr`, in order.
 fn printf_formats(expr: &Expr) -> Vec<&printf::Format> {
     match expr {
-        Expr::Printf(format) => vec![format],
+        Expr::Printf(format, _) => vec![format],
         Expr::Not(inner) => printf_formats(inner),
         Expr::And(a, b) | Expr::Or(a, b) => {
             let mut formats = printf_formats(a);

@@ -10,7 +10,14 @@ pub(super) enum Expr {
     Name(String, bool),
     Path(String, bool),
     Regex(regex::Regex),
-    Type(char),
+    /// `-type`, `-xtype` (`true`: of what a link points at): any of these
+    /// letters.
+    Type(Vec<char>, bool),
+    /// `-lname`, `-ilname`: a link whose target matches.
+    LinkName(String, bool),
+    /// `-samefile`: the entry is this place of the tree (links followed
+    /// under `-L`, as GNU then compares what they point at).
+    SameFile(goccia_vfs::VfsPath, bool),
     Size(i8, u64, u64),
     Empty,
     Newer(i64),
@@ -19,11 +26,20 @@ pub(super) enum Expr {
     Links(i8, u64),
     Perm(u32, Option<char>),
     Executable,
-    Print(bool),
-    Printf(super::printf::Format),
+    /// `-print`, `-print0` (`true`), `-fprint`, `-fprint0`: to stdout or
+    /// to one of the files the expression names.
+    Print(bool, Sink),
+    Printf(super::printf::Format, Sink),
+    /// `-ls`, `-fls`
+    Ls(Sink),
     Exec {
         command: Vec<String>,
+        /// `{} +`: many entries per command.
         batch: bool,
+        /// `-execdir`, `-okdir`: in the entry's folder, named `./NAME`.
+        in_dir: bool,
+        /// `-ok`, `-okdir`: only when the answer to a prompt is yes.
+        ask: bool,
     },
     Delete,
     Prune,
@@ -52,8 +68,18 @@ pub(super) enum Follow {
     Always,
 }
 
+/// Where an action writes: stdout, or the file at this index of
+/// [`Parser::files`].
+pub(super) type Sink = Option<usize>;
+
 pub(super) struct Parser<'a> {
     pub(super) args: &'a [String],
+    /// The files `-fprint`, `-fprint0`, `-fprintf` and `-fls` write, in the
+    /// order first named (one stream per name, as GNU shares them).
+    pub(super) files: Vec<String>,
+    /// Where an existing operand is in the tree, its last link followed
+    /// or not.
+    pub(super) place_of: &'a dyn Fn(&str, bool) -> Option<goccia_vfs::VfsPath>,
     pub(super) pos: usize,
     pub(super) has_action: bool,
     pub(super) options: Options,
@@ -245,9 +271,17 @@ impl Parser<'_> {
                         .map_err(|e| e.to_string())?,
                 )
             }
-            "-type" => {
-                let kind = self.value("-type")?;
-                Expr::Type(kind.chars().next().unwrap_or('f'))
+            "-type" | "-xtype" => {
+                let list = self.value(&token)?;
+                Expr::Type(type_letters(&token, &list)?, token == "-xtype")
+            }
+            "-lname" | "-ilname" => Expr::LinkName(self.value(&token)?, token == "-ilname"),
+            "-samefile" => {
+                let file = self.value(&token)?;
+                let follow = self.options.follow == Follow::Always;
+                let place = (self.place_of)(&file, follow)
+                    .ok_or_else(|| format!("\u{2018}{file}\u{2019}: No such file or directory"))?;
+                Expr::SameFile(place, follow)
             }
             "-size" => {
                 let text = self.value("-size")?;
@@ -401,16 +435,31 @@ impl Parser<'_> {
             "-print" | "-print0" => {
                 self.pos += 1;
                 self.has_action = true;
-                Expr::Print(token == "-print0")
+                Expr::Print(token == "-print0", None)
+            }
+            "-fprint" | "-fprint0" => {
+                self.has_action = true;
+                let sink = self.file(&token)?;
+                Expr::Print(token == "-fprint0", sink)
             }
             "-printf" => {
                 self.has_action = true;
-                Expr::Printf(super::printf::Format::parse(&self.value("-printf")?))
+                Expr::Printf(super::printf::Format::parse(&self.value("-printf")?), None)
+            }
+            "-fprintf" => {
+                self.has_action = true;
+                let sink = self.file(&token)?;
+                self.pos -= 1;
+                Expr::Printf(super::printf::Format::parse(&self.value(&token)?), sink)
             }
             "-ls" => {
                 self.pos += 1;
                 self.has_action = true;
-                Expr::Printf(super::printf::Format::parse("%M %s %p\n"))
+                Expr::Ls(None)
+            }
+            "-fls" => {
+                self.has_action = true;
+                Expr::Ls(self.file(&token)?)
             }
             "-delete" => {
                 self.pos += 1;
@@ -439,7 +488,11 @@ impl Parser<'_> {
                     if word == ";" {
                         break;
                     }
-                    if word == "+" && command.last().map(String::as_str) == Some("{}") {
+                    // `-ok` and `-okdir` take no `+`: it is a word.
+                    if word == "+"
+                        && !token.starts_with("-ok")
+                        && command.last().map(String::as_str) == Some("{}")
+                    {
                         batch = true;
                         break;
                     }
@@ -448,7 +501,13 @@ impl Parser<'_> {
                 if command.is_empty() {
                     return Err(format!("missing argument to `{token}'"));
                 }
-                Expr::Exec { command, batch }
+                let ask = token.starts_with("-ok");
+                Expr::Exec {
+                    command,
+                    batch,
+                    in_dir: token.ends_with("dir"),
+                    ask,
+                }
             }
             "-maxdepth" | "-mindepth" => {
                 let value = self.value(&token)?;
@@ -484,8 +543,54 @@ impl Parser<'_> {
     }
 
     fn reference_time(&self, file: &str) -> Result<i64, String> {
-        (self.mtime_of)(file).ok_or_else(|| format!("'{file}': No such file or directory"))
+        (self.mtime_of)(file)
+            .ok_or_else(|| format!("\u{2018}{file}\u{2019}: No such file or directory"))
     }
+
+    /// The file operand of `-fprint` and its kin (one stream per name).
+    fn file(&mut self, action: &str) -> Result<Sink, String> {
+        let name = self.value(action)?;
+        let index = match self.files.iter().position(|known| *known == name) {
+            Some(index) => index,
+            None => {
+                self.files.push(name);
+                self.files.len() - 1
+            }
+        };
+        Ok(Some(index))
+    }
+}
+
+/// `-type`'s letters, comma-separated, as GNU reads them and refuses them.
+fn type_letters(action: &str, list: &str) -> Result<Vec<char>, String> {
+    let mut letters = Vec::new();
+    let mut chars = list.chars().peekable();
+    while let Some(letter) = chars.next() {
+        if !"bcdpflsD".contains(letter) {
+            return Err(format!("Unknown argument to {action}: {letter}"));
+        }
+        letters.push(letter);
+        match chars.next() {
+            None => {}
+            Some(',') if chars.peek().is_none() => {
+                return Err(format!(
+                    "Last file type in list argument to {action} is missing, i.e., list is ending on: ','"
+                ));
+            }
+            Some(',') => {}
+            Some(_) => {
+                return Err(format!(
+                    "Must separate multiple arguments to {action} using: ','"
+                ));
+            }
+        }
+    }
+    if letters.is_empty() {
+        return Err(format!(
+            "Arguments to {action} should contain at least one letter"
+        ));
+    }
+    Ok(letters)
 }
 
 #[cfg(test)]
@@ -505,6 +610,8 @@ mod tests {
                 follow: Follow::Never,
                 day_start: false,
             },
+            files: Vec::new(),
+            place_of: &|_, _| None,
             mtime_of: &|_| None,
             date_of: &|_| None,
             regex_type: RegexType::default(),
@@ -529,6 +636,24 @@ mod tests {
         let error = parse(&["-group", "mallory"]).unwrap_err();
         assert_eq!(error, "‘mallory’ is not the name of an existing group");
         assert!(parse(&["-uid", "x"]).is_err());
+    }
+
+    #[test]
+    fn type_lists_are_read_and_refused_as_gnu_does() {
+        assert!(
+            matches!(parse(&["-type", "f,d"]), Ok(Expr::Type(letters, false)) if letters == ['f', 'd'])
+        );
+        let refusal = |list: &str| parse(&["-type", list]).unwrap_err();
+        assert_eq!(refusal("x"), "Unknown argument to -type: x");
+        assert_eq!(
+            refusal("fd"),
+            "Must separate multiple arguments to -type using: ','"
+        );
+        assert!(refusal("f,").starts_with("Last file type in list argument to -type is missing"));
+        assert_eq!(
+            refusal(""),
+            "Arguments to -type should contain at least one letter"
+        );
     }
 
     #[test]
