@@ -97,4 +97,15 @@ B
     r#"seq 10 > g.txt; touch -d '2024-01-02 03:04:05' g.txt; gzip < g.txt | od -A d -t x1 | head -1; cat g.txt | gzip | od -A d -t x1 | head -1; gzip -n < g.txt | od -A d -t x1 | head -1; gzip -c - < g.txt | od -A d -t x1 | head -1; gzip -N < g.txt | od -A d -t x1 | head -1"#,
     // gzip -v: the ratio of the deflate stream, and what became of the file.
     r#"seq 1000 > n; printf abc > s; : > e; gzip -v n s e 2>&1; gzip -dv n.gz 2>&1; gzip -kv n 2>&1; gzip -cv n 2>&1 >/dev/null; gzip -dcv n.gz 2>&1 >/dev/null; gzip -v < n 2>&1 >/dev/null; gunzip -v s.gz 2>&1; ls"#,
+    // xargs -s: runs as long as the size allows; GNU's refusals of a
+    // size nothing fits in (and of -s 0, after which it goes on).
+    r#"seq 10 | xargs -s 12 echo; seq 3 | xargs -s 3 echo 2>&1; echo "st $?"; echo aaaaaaaaaaaa | xargs -s 10 echo 2>&1; echo "st $?"; seq 3 | xargs -s 0 echo 2>&1; echo "st $?"; seq 5 | xargs -x -n 2 -s 8 echo 2>&1; echo "st $?"; seq 5 | xargs -n 2 -s 8 echo 2>&1; echo "st $?""#,
+    // An unmatched quote: the items before it run, then status 1.
+    r#"echo 'a "b c' | xargs 2>&1; echo "st $?"; echo "a 'b" | xargs 2>&1; echo "st $?"; printf 'a "b\nc" d\n' | xargs 2>&1; echo "st $?""#,
+    // A command that is not there; 255 aborts; other failures are 123.
+    r#"seq 3 | xargs nonexistent-cmd 2>&1; echo "st $?"; seq 3 | xargs sh -c 'exit 3'; echo "st $?"; seq 3 | xargs -n1 sh -c 'echo $0; exit 255' 2>&1; echo "st $?""#,
+    // -a reads the items from a file; long options with `=`, by prefix.
+    r#"xargs -a notes/todo.txt echo; xargs --arg-file=notes/todo.txt -n1 echo | head -2; xargs -a nope echo 2>&1; echo "st $?"; seq 4 | xargs --max-lines=2 echo; seq 3 | xargs --replace echo x{}; seq 3 | xargs --replace=Z echo xZ; seq 2 | xargs --max-args=1 --verbose echo 2>&1; seq 3 | xargs --verb echo 2>&1; seq 3 | xargs --no-run-if-empty --max-procs=2 -n1 echo"#,
+    // Refusals, GNU's words and statuses; -p has no terminal to ask on.
+    r#"for o in -n '-n 0' '-n x' '-P x' --foo --max --verbose=1; do seq 3 | xargs $o echo 2>&1; echo "st $?"; done; seq 3 | xargs -p echo 2>&1; echo "st $?""#,
 ];

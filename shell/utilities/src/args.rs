@@ -101,10 +101,10 @@ pub(crate) fn getopt(args: &[String], with_value: &str, longs: &[Long]) -> Resul
             } else {
                 // A value given to a flag (`--color=never`) is kept for a
                 // command whose long option takes one optionally.
-                if let Some(value) = attached {
-                    parsed.values.push((short, value));
+                if let Some(value) = &attached {
+                    parsed.values.push((short, value.clone()));
                 }
-                parsed.sequence.push((short, None));
+                parsed.sequence.push((short, attached));
                 parsed.flags.push(short);
             }
             continue;

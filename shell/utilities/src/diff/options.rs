@@ -222,10 +222,14 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         }
         digits = None;
         match *option {
-            'u' => set_style(StyleWord::Unified)?,
-            'c' => set_style(StyleWord::Context)?,
-            'U' | 'C' => {
-                set_style(if *option == 'U' {
+            // `--unified=N` and `--context=N` take their count attached.
+            'u' | 'c' if value.is_empty() => set_style(if *option == 'u' {
+                StyleWord::Unified
+            } else {
+                StyleWord::Context
+            })?,
+            'U' | 'C' | 'u' | 'c' => {
+                set_style(if option.eq_ignore_ascii_case(&'u') {
                     StyleWord::Unified
                 } else {
                     StyleWord::Context
