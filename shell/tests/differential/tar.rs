@@ -32,4 +32,15 @@ pub const CASES: &[&str] = &[
     r#"tar cf a.tar -C src lib.rs -C util strings.rs -C ../../data words.txt; tar tf a.tar; tar cf b.tar README.md -C data words.txt; tar tf b.tar; mkdir out; tar xf a.tar -C out; find out | sort; tar cf c.tar -C nosuch x 2>&1; echo "st $?"; tar xf a.tar -C nosuch 2>&1; echo "st $?""#,
     // What cannot be added to: standard output, compressed archives.
     r#"tar rf - README.md 2>&1; echo "st $?"; tar czf z.tgz README.md; tar rzf z.tgz README.md 2>&1; echo "st $?"; tar uf z.tgz README.md 2>&1; echo "st $?""#,
+    // --exclude (any tail of the name, `*` across `/`), -X, --exclude-vcs,
+    // on create and on list; listings sorted (GNU lists in the host's
+    // directory order).
+    r#"tar cf /tmp/a.tar --exclude='*.txt' data; tar tf /tmp/a.tar | sort; tar cf - --exclude=words.txt data notes | tar tf - | sort; tar cf - --exclude='notes/*' data notes | tar tf - | sort; tar cf - --exclude=data/people.csv data | tar tf - | sort; tar cf - -X <(echo '*.json') data | tar tf - | sort; mkdir -p data/.git; : > data/.gitignore; tar cf - --exclude-vcs data | tar tf - | sort; tar cf /tmp/b.tar data; tar tf /tmp/b.tar --exclude=a.txt --exclude=b.txt | sort"#,
+    // Member operands: exact by default (a pattern warns when it matches
+    // nothing), patterns under --wildcards (a folder brings its contents).
+    r#"tar cf /tmp/a.tar data src; tar tf /tmp/a.tar 'data/*' 2>&1; echo "st $?"; tar tf /tmp/a.tar --wildcards 'data/*.csv'; tar tf /tmp/a.tar --wildcards '*util' | sort; tar tf /tmp/a.tar --no-wildcards 'data/*' 2>&1; echo "st $?"; tar tf /tmp/a.tar nothing src/lib.rs 2>&1; echo "st $?"; mkdir x; tar xf /tmp/a.tar -C x data/words.txt nothing 2>&1; echo "st $?"; find x | sort"#,
+    // -a picks the compressor from the name.
+    r#"tar caf /tmp/a.tar.gz data; od -A n -t x1 -N 2 /tmp/a.tar.gz; tar tzf /tmp/a.tar.gz | sort; tar --auto-compress -cf /tmp/a.tbz2 data; od -A n -c -N 3 /tmp/a.tbz2; tar tjf /tmp/a.tbz2 | sort; tar caf /tmp/a.tar data; od -A n -c -N 5 /tmp/a.tar"#,
+    // Files tar cannot read: GNU's words for each, status 2.
+    r#"tar tf nope.tar 2>&1; echo "st $?"; tar xf nope.tgz 2>&1; echo "st $?"; tar cf /tmp/x.tar -T nope 2>&1; echo "st $?"; tar cf /tmp/x.tar -X nope data 2>&1; echo "st $?""#,
 ];

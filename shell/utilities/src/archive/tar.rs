@@ -11,6 +11,7 @@ use super::{
     write_output,
 };
 use goccia_interp::interp::{ExecResult, ShellView};
+use goccia_interp::pattern::Pattern;
 
 /// What `tar` is asked to do.
 #[derive(Default)]
@@ -48,6 +49,100 @@ struct TarOptions {
     clamp_mtime: bool,
     /// `--format=ustar` (`-H ustar`): POSIX headers instead of GNU's.
     ustar: bool,
+    /// `--exclude`, and the lines of `-X` files (read before the work):
+    /// members whose name, or any tail of it after a `/`, matches.
+    excludes: Vec<String>,
+    exclude_files: Vec<String>,
+    /// `--wildcards`/`--no-wildcards`: whether member operands of `-t`/`-x`
+    /// are patterns (not by default; then GNU warns of a pattern that
+    /// matched nothing).
+    wildcards: Option<bool>,
+    /// `-a`: the compressor from the archive's suffix.
+    auto_compress: bool,
+}
+
+/// What `--exclude-vcs` leaves out: version control's folders and files.
+const VCS_NAMES: &[&str] = &[
+    "CVS",
+    ".cvsignore",
+    "RCS",
+    "SCCS",
+    ".svn",
+    ".git",
+    ".gitignore",
+    ".gitattributes",
+    ".gitmodules",
+    ".arch-ids",
+    "{arch}",
+    "=RELEASE-ID",
+    "=meta-update",
+    "=update",
+    ".bzr",
+    ".bzrignore",
+    ".bzrtags",
+    ".hg",
+    ".hgignore",
+    ".hgtags",
+    "_darcs",
+];
+
+/// Whether `--exclude`'s patterns leave `name` out: a pattern matches the
+/// whole name or what follows any `/` in it (GNU's unanchored default),
+/// and `*` matches `/` too.
+fn excluded(name: &str, patterns: &[String]) -> bool {
+    let name = name.trim_end_matches('/');
+    if patterns.is_empty() || name.is_empty() {
+        return false;
+    }
+    let tails = std::iter::once(name).chain(name.match_indices('/').map(|(at, _)| &name[at + 1..]));
+    let tails: Vec<&str> = tails.collect();
+    patterns.iter().any(|pattern| {
+        let pattern = Pattern::new(pattern.trim_end_matches('/'), false);
+        tails.iter().any(|tail| pattern.matches(tail))
+    })
+}
+
+/// Whether the member operand `wanted` selects the archive member
+/// `name`: the member itself or something inside it; under
+/// `--wildcards` `wanted` is a pattern (`*` matching `/` too) tried on
+/// the name and each folder above it.
+fn selects(wanted: &str, name: &str, wildcards: bool) -> bool {
+    let name = name.trim_end_matches('/');
+    if wildcards {
+        let pattern = Pattern::new(wanted.trim_end_matches('/'), false);
+        return std::iter::once(name)
+            .chain(name.match_indices('/').map(|(at, _)| &name[..at]))
+            .any(|prefix| pattern.matches(prefix));
+    }
+    let wanted = member_path(wanted, 0).unwrap_or_default();
+    name == wanted || name.starts_with(&format!("{wanted}/"))
+}
+
+/// The compressor `-a` picks from the archive's name: gzip and bzip2
+/// are had; the others GNU would run are not on the sandbox.
+fn auto_filter(file: &str) -> Result<Option<Filter>, String> {
+    let suffix = file.rsplit('.').next().unwrap_or("");
+    if !file.contains('.') {
+        return Ok(None);
+    }
+    match suffix {
+        "gz" | "tgz" | "taz" => Ok(Some(Filter::Gzip)),
+        "bz2" | "tbz" | "tbz2" | "tb2" | "tz2" => Ok(Some(Filter::Bzip2)),
+        "xz" | "txz" | "lzma" | "tlz" | "lz" | "lzo" | "tzo" | "zst" | "tzst" | "Z" | "taZ" => {
+            let program = match suffix {
+                "xz" | "txz" => "xz",
+                "lzma" | "tlz" => "lzma",
+                "lz" => "lzip",
+                "lzo" | "tzo" => "lzop",
+                "zst" | "tzst" => "zstd",
+                _ => "compress",
+            };
+            Err(format!(
+                "{program}: Cannot exec: No such file or directory (the sandbox has gzip and bzip2)"
+            ))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Whether `--format`/`-H` asks for ustar headers: `gnu` and `oldgnu`
@@ -92,7 +187,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
     // Old style: `tar czf out.tar.gz files`.
     if let Some(first) = rest.first()
         && !first.starts_with('-')
-        && first.chars().all(|c| "cxtruzjvfOCkT".contains(c))
+        && first.chars().all(|c| "cxtruzjvfOCkTaX".contains(c))
     {
         rest[0] = format!("-{first}");
     }
@@ -157,6 +252,18 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     options.chdirs.push(dir.clone());
                     options.directory = Some(dir);
                 }
+                "exclude" => options
+                    .excludes
+                    .push(attached.map_or_else(|| value("exclude"), Ok)?),
+                "exclude-from" => options
+                    .exclude_files
+                    .push(attached.map_or_else(|| value("X"), Ok)?),
+                "exclude-vcs" => options
+                    .excludes
+                    .extend(VCS_NAMES.iter().map(|name| name.to_string())),
+                "wildcards" => options.wildcards = Some(true),
+                "no-wildcards" => options.wildcards = Some(false),
+                "auto-compress" => options.auto_compress = true,
                 "strip-components" => {
                     let text = attached.map_or_else(|| value("strip-components"), Ok)?;
                     options.strip = text
@@ -184,7 +291,8 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     'v' => options.verbose = true,
                     'O' => options.to_stdout = true,
                     'k' => {}
-                    'f' | 'C' | 'T' | 'H' => {
+                    'a' => options.auto_compress = true,
+                    'f' | 'C' | 'T' | 'H' | 'X' => {
                         let attached: String = flags[index + 1..].iter().collect();
                         let text = if attached.is_empty() {
                             value(&flag.to_string())?
@@ -194,6 +302,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                         match flag {
                             'f' => options.file = Some(text),
                             'H' => options.ustar = archive_format(&text)?,
+                            'X' => options.exclude_files.push(text),
                             'C' => {
                                 options.chdirs.push(text.clone());
                                 options.directory = Some(text);
@@ -214,10 +323,30 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
 }
 
 pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let options = match parse_tar(args) {
+    let mut options = match parse_tar(args) {
         Ok(options) => options,
         Err(message) => return tar_usage(shell, &message),
     };
+    for file in std::mem::take(&mut options.exclude_files) {
+        match open_or_give_up(shell, &file, "") {
+            Ok(bytes) => options.excludes.extend(
+                goccia_interp::raw::decode(&bytes)
+                    .lines()
+                    .filter(|line| !line.is_empty())
+                    .map(String::from),
+            ),
+            Err(status) => return Ok(status),
+        }
+    }
+    if options.auto_compress
+        && options.filter.is_none()
+        && let Some(file) = options.file.as_deref()
+    {
+        match auto_filter(file) {
+            Ok(filter) => options.filter = filter,
+            Err(message) => return Ok(shell.fail_command("tar", &message, 2)),
+        }
+    }
     match options.mode {
         Some(mode @ ('c' | 'r' | 'u')) => tar_create(shell, options, mode),
         Some(mode) => tar_read(shell, &options, mode),
@@ -226,6 +355,22 @@ pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
             "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options",
         ),
     }
+}
+
+/// A file tar must read before it can do anything (the archive, `-T`'s
+/// and `-X`'s lists); one that cannot be read ends tar, in GNU's words
+/// (`what` is how GNU names the failed step for that file: "Cannot open:
+/// " for the archive, "Cannot stat: " for `-T`, nothing for `-X`).
+fn open_or_give_up(shell: &mut ShellView, file: &str, what: &str) -> Result<Vec<u8>, i32> {
+    let read = goccia_interp::input::open_quiet(shell, file)
+        .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"));
+    read.map_err(|reason| {
+        shell.fail_command(
+            "tar",
+            &format!("{file}: {what}{reason}\ntar: Error is not recoverable: exiting now"),
+            2,
+        )
+    })
 }
 
 /// The base folder of member paths (`-C`).
@@ -253,7 +398,7 @@ fn base_after(shell: &ShellView, chdirs: &[String]) -> Result<VfsPath, String> {
 /// `-c`, and `-r`/`-u`, which add to the archive that is there.
 fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> ExecResult {
     for list in std::mem::take(&mut options.files_from) {
-        match read_input(shell, "tar", Some(&list)) {
+        match open_or_give_up(shell, &list, "Cannot stat: ") {
             Ok(bytes) => options
                 .members
                 .extend(goccia_interp::input::names(&bytes, options.null)),
@@ -289,6 +434,7 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         listing: String::new(),
         owners,
         recursive: !options.no_recursion,
+        excludes: options.excludes.clone(),
         ustar: options.ustar,
         mtime: match options.mtime.as_deref() {
             None => None,
@@ -400,6 +546,8 @@ struct Adding {
     listing: String,
     owners: super::tar_members::Owners,
     recursive: bool,
+    /// `--exclude`'s patterns: what they match is left out, folders whole.
+    excludes: Vec<String>,
     /// `--mtime` (and whether `--clamp-mtime` only lowers newer times).
     mtime: Option<(i64, bool)>,
     /// POSIX ustar headers (`--format=ustar`).
@@ -409,6 +557,9 @@ struct Adding {
 impl Adding {
     /// Appends `node` as `name` (folders recursively, in name order).
     fn append(&mut self, name: &str, node: &Node) -> std::io::Result<()> {
+        if excluded(name, &self.excludes) {
+            return Ok(());
+        }
         let meta = node.meta();
         let own = meta.mtime_ns.div_euclid(1_000_000_000);
         let mtime = match self.mtime {
@@ -484,7 +635,11 @@ fn append_named(
 }
 
 fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResult {
-    let archive = match read_input(shell, "tar", options.file.as_deref()) {
+    let archive = match options.file.as_deref() {
+        Some(file) if file != "-" => open_or_give_up(shell, file, "Cannot open: "),
+        _ => read_input(shell, "tar", None),
+    };
+    let archive = match archive {
         Ok(bytes) => bytes,
         Err(status) => return Ok(status),
     };
@@ -529,6 +684,8 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
     // whether any member failed (exit 2 at the end, the rest extracted).
     let mut said: Vec<String> = Vec::new();
     let mut failed = false;
+    // Which member operands matched something.
+    let mut found = vec![false; options.members.len()];
     let mut listing = super::tar_members::Listing::new(options.numeric_owner);
     let zone = shell.time_zone();
     for entry in entries {
@@ -544,13 +701,16 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
             Err(_) => continue,
         };
         let relative = member_path(&name, options.strip);
-        let wanted = options.members.is_empty()
-            || options.members.iter().any(|member| {
-                let member = member_path(member, 0).unwrap_or_default();
-                relative
-                    .as_deref()
-                    .is_some_and(|r| r == member || r.starts_with(&format!("{member}/")))
-            });
+        if excluded(&name, &options.excludes) {
+            continue;
+        }
+        let mut wanted = options.members.is_empty();
+        for (member, found) in options.members.iter().zip(&mut found) {
+            if selects(member, &name, options.wildcards == Some(true)) {
+                *found = true;
+                wanted = true;
+            }
+        }
         if !wanted {
             continue;
         }
@@ -665,6 +825,25 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
     }
     if let Err(error) = shell.write_stdout(&out) {
         return shell.io_status("tar", error);
+    }
+    let mut hinted = false;
+    for (member, _) in options
+        .members
+        .iter()
+        .zip(&found)
+        .filter(|(_, found)| !**found)
+    {
+        if options.wildcards.is_none()
+            && !hinted
+            && goccia_interp::pattern::has_magic(member, false)
+        {
+            hinted = true;
+            shell.write_stderr(
+                b"tar: Pattern matching characters used in file names\ntar: Use --wildcards to enable pattern matching, or --no-wildcards to suppress this warning\n",
+            );
+        }
+        shell.write_stderr(format!("tar: {member}: Not found in archive\n").as_bytes());
+        failed = true;
     }
     if failed {
         shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
