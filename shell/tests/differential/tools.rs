@@ -88,4 +88,13 @@ yq . c.yaml; yq -r '.deps[].name' c.yaml; yq -c '.tags' c.yaml; yq -y . c.yaml; 
     r#"touch a.txt b.txt c.TXT d.log; mkdir sub; touch sub/x.txt; rename 's/\.txt$/.md/' *.txt; ls; rename -v 's/(\w)\.md/$1-new.md/' *.md; rename -n 's/d/D/' d.log; touch e.md; rename 's/e/a-new/' e.md 2>&1; echo "st $?"; rename -f -v 's/e/a-new/' e.md; rename 'y/a-z/A-Z/' c.TXT; rename -v 's/TXT/txt/i' C.TXT; rename -v 'tr/a-z/A-Z/' d.log; ls; ls | rename 's/-new/-old/'; rename -d -v 's/x/y/' sub/x.txt; ls sub; printf 'a-old.md\0b-old.md\0' | rename -0 -e 's/old/x/; s/\.md/.txt/'; ls; rename 2>&1 | head -1; echo "st $?""#,
     // A program of several; nothing changes for a name nothing matches.
     r#"touch 'My File.TXT' other; rename 's/ /_/g; y/A-Z/a-z/; s/\.txt$/.text/' 'My File.TXT' other; ls; rename -v 's/zzz/q/' other; echo "st $?""#,
+    // column without -t: entries in tab stops down the columns (-x
+    // along the rows) to the width; one a line when none fits.
+    r#"seq 30 | column; seq 30 | column -x; seq 30 | column -c 40; seq 100 | column -c 120 | head -3; printf 'averyveryverylongword\nb\n' | column -c 10; column -c 30 data/words.txt; column -x -c 30 data/words.txt; column -c 0 data/words.txt"#,
+    // column -t: rows filled out to the widest, the last column never
+    // padded, empty cells kept under -s, blank lines dropped unless -L.
+    r#"printf 'a,,b\nccc,d,e\n' | column -t -s,; printf 'a b c\nd e\n\nf g h i\n' | column -t | cat -A; printf 'a b c\nd e\n\nf g h i\n' | column -t -L | cat -A; printf '  lead  x\n' | column -t | cat -A; column -t data/people.csv; column -s, -t -o ' | ' data/people.csv"#,
+    // Named columns: -N, -R, -H, -O, -l, -d; -J's JSON.
+    r#"printf '1 one\n2 two\n' | column -t -N A,B -R A; printf '1 one\n2 two\n' | column -t -N A,B -R 2 -o '|'; printf '1 one x y\n2 two\n' | column -t -l 2; printf '1 one\n2 two\n' | column -t -N A,B -H A; printf '1 one\n2 two\n' | column -t -N A,B -O B,A; printf '1\n2\n' | column -t -N A,B | cat -A; printf 'a\tb\n' | column -t -s $'\t' -d -N X,Y; column -t -s, -N n,a,c -R a data/people.csv"#,
+    r#"printf '1 one\n2 "t\\o"\n' | column -J -N a,b; printf '1 one\n' | column -J -N a,b -n mytab; printf '1 one\n' | column -J 2>&1; echo "st $?"; column -l 0 -t data/numbers.txt 2>&1; echo "st $?"; column nope 2>&1; echo "st $?""#,
 ];

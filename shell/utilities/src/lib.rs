@@ -85,7 +85,7 @@ goccia_interp::commands! {
         Utility "paste" => View(text::fields::paste),
         Utility "comm" => View(text::sort::comm),
         Utility "join" => View(text::join::join),
-        Utility "column" => View(text::fields::column),
+        Utility "column" => View(text::column::column),
         Utility "split" => View(text::split::split),
         Utility "expand" => View(text::tabs::expand),
         Utility "unexpand" => View(text::tabs::unexpand),

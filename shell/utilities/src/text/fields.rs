@@ -1,4 +1,4 @@
-//! Fields of lines: `cut`, `paste`, `column`, `expand`.
+//! Fields of lines: `cut`, `paste`, `expand`.
 
 use crate::args::buffered;
 use crate::args::finish;
@@ -241,101 +241,5 @@ pub fn paste(shell: &mut ShellView, args: &[String]) -> ExecResult {
     match shell.write_stdout(&goccia_interp::raw::encode(&text)) {
         Ok(()) => Ok(0),
         Err(error) => shell.io_status("paste", error),
-    }
-}
-
-pub fn column(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let parsed = parse_options!(
-        shell,
-        args,
-        "sOoc",
-        &[
-            ("table", 't', false),
-            ("separator", 's', true),
-            ("output-separator", 'o', true),
-        ]
-    );
-    let lines = match read_lines(shell, "column", &parsed.operands, b'\n') {
-        Ok(lines) => lines,
-        Err(status) => return Ok(status.min(1)),
-    };
-    let mut text = String::new();
-    if parsed.has('t') {
-        let separators: Vec<char> = parsed
-            .value('s')
-            .map(|s| s.chars().collect())
-            .unwrap_or_else(|| vec![' ', '\t']);
-        let output = parsed.value('o').unwrap_or("  ").to_string();
-        let rows: Vec<Vec<String>> = lines
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                if parsed.value('s').is_some() {
-                    l.split(|c| separators.contains(&c))
-                        .map(str::to_string)
-                        .collect()
-                } else {
-                    l.split(|c| separators.contains(&c))
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                }
-            })
-            .collect();
-        let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-        let widths: Vec<usize> = (0..columns)
-            .map(|c| {
-                rows.iter()
-                    .filter_map(|r| r.get(c))
-                    .map(|s| s.chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        for row in &rows {
-            let mut line = String::new();
-            for (c, cell) in row.iter().enumerate() {
-                if c + 1 == row.len() {
-                    line.push_str(cell);
-                } else {
-                    line.push_str(&goccia_interp::pad::right_pad(cell, widths[c], ' '));
-                    line.push_str(&output);
-                }
-            }
-            text.push_str(line.trim_end());
-            text.push('\n');
-        }
-    } else {
-        let items: Vec<&String> = lines.iter().filter(|l| !l.is_empty()).collect();
-        let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-        let column_width = (width / 8 + 1) * 8;
-        let per_row = (80 / column_width.max(1)).max(1);
-        let rows = items.len().div_ceil(per_row);
-        for r in 0..rows {
-            let mut line = String::new();
-            for c in 0..per_row {
-                let Some(item) = items.get(c * rows + r) else {
-                    continue;
-                };
-                let is_last = c + 1 == per_row || items.get((c + 1) * rows + r).is_none();
-                if is_last {
-                    line.push_str(item);
-                } else {
-                    let count = item.chars().count();
-                    line.push_str(item);
-                    let mut pos = count;
-                    while pos < column_width {
-                        line.push('\t');
-                        pos = (pos / 8 + 1) * 8;
-                    }
-                }
-            }
-            text.push_str(&line);
-            text.push('\n');
-        }
-    }
-    match shell.write_stdout(&goccia_interp::raw::encode(&text)) {
-        Ok(()) => Ok(0),
-        Err(error) => shell.io_status("column", error),
     }
 }

@@ -1,5 +1,6 @@
 //! Text streams, line by line or field by field.
 
+pub mod column;
 pub mod envsubst;
 pub mod fields;
 pub mod fmt;
