@@ -575,6 +575,7 @@ fn walk_paths(vfs: &goccia_vfs::Vfs, path: &VfsPath) -> Vec<VfsPath> {
 /// the descriptions line up, as `file` pads them (`-N` not), or the
 /// description alone (`-b`). A link is described as one unless `-L`.
 pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let mut shown_as = Shown::Description;
     let mut brief = false;
     let mut follow = false;
     let mut pad = true;
@@ -591,6 +592,9 @@ pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
             "--dereference" => follow = true,
             "--no-dereference" => follow = false,
             "--no-pad" => pad = false,
+            "--mime" => shown_as = Shown::Mime,
+            "--mime-type" => shown_as = Shown::MimeType,
+            "--mime-encoding" => shown_as = Shown::MimeEncoding,
             long if long.starts_with("--") => {
                 return usage(shell, "file", &format!("unrecognized option '{long}'"), 1);
             }
@@ -601,6 +605,7 @@ pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
                         'L' => follow = true,
                         'h' => follow = false,
                         'N' => pad = false,
+                        'i' => shown_as = Shown::Mime,
                         other => {
                             return usage(
                                 shell,
@@ -633,11 +638,11 @@ pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
     for operand in &operands {
         let kind = if *operand == "-" {
             match goccia_interp::input::Source::stdin(shell).read_all() {
-                Ok(data) => super::magic::describe(&data),
+                Ok(data) => shown_as.of(&super::magic::identify(&data)),
                 Err(error) => return shell.io_status("file", error),
             }
         } else {
-            describe_operand(shell, operand, follow)
+            describe_operand(shell, operand, follow, shown_as)
         };
         if !brief {
             let name = format!("{}:", shown(operand));
@@ -657,8 +662,33 @@ pub fn file(shell: &mut ShellView, args: &[String]) -> ExecResult {
     Ok(0)
 }
 
+/// What `file` prints of a file: its description, or its MIME type and
+/// charset (`-i`), or one of the two.
+#[derive(Clone, Copy)]
+enum Shown {
+    Description,
+    Mime,
+    MimeType,
+    MimeEncoding,
+}
+
+impl Shown {
+    fn of(self, identity: &super::magic::Identity) -> String {
+        self.words(&identity.description, identity.mime_type, identity.charset)
+    }
+
+    fn words(self, description: &str, mime_type: &str, charset: &str) -> String {
+        match self {
+            Shown::Description => description.to_string(),
+            Shown::Mime => format!("{mime_type}; charset={charset}"),
+            Shown::MimeType => mime_type.to_string(),
+            Shown::MimeEncoding => charset.to_string(),
+        }
+    }
+}
+
 /// What `file` says of the node at `operand`.
-fn describe_operand(shell: &mut ShellView, operand: &str, follow: bool) -> String {
+fn describe_operand(shell: &mut ShellView, operand: &str, follow: bool, shown_as: Shown) -> String {
     let node = resolve(shell, operand).ok().and_then(|path| {
         let vfs = shell.context().vfs.lock();
         if follow {
@@ -669,8 +699,12 @@ fn describe_operand(shell: &mut ShellView, operand: &str, follow: bool) -> Strin
     });
     match node {
         None => format!("cannot open `{operand}' (No such file or directory)"),
-        Some(Node::Dir(_)) => "directory".to_string(),
-        Some(Node::File(file)) => super::magic::describe(file.data()),
-        Some(Node::Link(link)) => format!("symbolic link to {}", link.target()),
+        Some(Node::Dir(_)) => shown_as.words("directory", "inode/directory", "binary"),
+        Some(Node::File(file)) => shown_as.of(&super::magic::identify(file.data())),
+        Some(Node::Link(link)) => shown_as.words(
+            &format!("symbolic link to {}", link.target()),
+            "inode/symlink",
+            "binary",
+        ),
     }
 }

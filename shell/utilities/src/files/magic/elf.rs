@@ -165,16 +165,35 @@ impl Elf<'_> {
 }
 
 /// The description of an ELF file (`data` starts with its magic).
+/// The MIME type `file -i` gives an ELF file, from its description.
+pub(super) fn mime(description: &str) -> &'static str {
+    if description.contains("pie executable") {
+        "application/x-pie-executable"
+    } else if description.contains(" executable") {
+        "application/x-executable"
+    } else if description.contains("shared object") {
+        "application/x-sharedlib"
+    } else if description.contains("relocatable") {
+        "application/x-object"
+    } else if description.contains("core file") {
+        "application/x-coredump"
+    } else {
+        "application/octet-stream"
+    }
+}
+
 pub(super) fn describe(data: &[u8]) -> String {
     let wide = match data.get(4) {
         Some(1) => false,
         Some(2) => true,
-        _ => return "ELF invalid class".to_string(),
+        Some(&class) if data.len() > 5 => return format!("ELF, unknown class {class}"),
+        _ => return "ELF".to_string(),
     };
+    // A byte order file cannot read leaves the class alone, as file says.
     let little = match data.get(5) {
         Some(1) => true,
         Some(2) => false,
-        _ => return "ELF invalid byte order".to_string(),
+        _ => return format!("ELF {}-bit", if wide { 64 } else { 32 }),
     };
     let elf = Elf { data, wide, little };
     let mut parts = vec![format!(

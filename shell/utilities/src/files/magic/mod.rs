@@ -1,20 +1,56 @@
 //! What `file` says a file's content is: the formats a sandbox's files
 //! are likely to be, named by their magic bytes and their headers' fields
 //! in the words of file 5.44 (Debian 12's), and text by its encoding, its
-//! line terminators and the interpreter of a `#!` line. A format not
-//! recognised is `data`, as `file` says of what it cannot name.
+//! line terminators, the interpreter of a `#!` line and the source
+//! languages file's rules name; with the MIME type `file -i` gives. A
+//! format not recognised is `data`, as `file` says of what it cannot name.
 
 mod elf;
+mod source;
+
+/// What `file` says of some content: its description (`file -b`), its
+/// MIME type and charset (`file -i`).
+pub struct Identity {
+    pub description: String,
+    pub mime_type: &'static str,
+    pub charset: &'static str,
+}
+
+/// What `data` is.
+pub fn identify(data: &[u8]) -> Identity {
+    let charset = charset(data);
+    let (description, mime_type) = match data.len() {
+        0 => ("empty".to_string(), "inode/x-empty"),
+        // Too short for any magic, or for `file` to call it text.
+        1 => (
+            "very short file (no magic)".to_string(),
+            "application/octet-stream",
+        ),
+        _ => binary(data).unwrap_or_else(|| text(data)),
+    };
+    // Nothing, or one byte, is not text to file.
+    let charset = if data.len() < 2 { "binary" } else { charset };
+    Identity {
+        description,
+        mime_type,
+        charset,
+    }
+}
 
 /// The description of `data` (`file -b`).
 pub fn describe(data: &[u8]) -> String {
-    match data.len() {
-        0 => return "empty".to_string(),
-        // Too short for any magic, or for `file` to call it text.
-        1 => return "very short file (no magic)".to_string(),
-        _ => {}
+    identify(data).description
+}
+
+/// The charset `file -i` names: the text's encoding, or `binary`.
+fn charset(data: &[u8]) -> &'static str {
+    match encoding(&data[..data.len().min(TEXT_WINDOW)]) {
+        None => "binary",
+        Some("ASCII text") => "us-ascii",
+        Some("ISO-8859 text") => "iso-8859-1",
+        Some("Non-ISO extended-ASCII text") => "unknown-8bit",
+        Some(_) => "utf-8",
     }
-    binary(data).unwrap_or_else(|| text(data))
 }
 
 fn u16_le(data: &[u8], at: usize) -> Option<u16> {
@@ -33,8 +69,29 @@ fn u32_be(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?))
 }
 
-/// A binary format named by its magic, if `data` is one.
-fn binary(data: &[u8]) -> Option<String> {
+/// A binary format named by its magic, if `data` is one, and its MIME
+/// type.
+fn binary(data: &[u8]) -> Option<(String, &'static str)> {
+    let description = binary_description(data)?;
+    let mime = match description.split([' ', ',']).next().unwrap_or("") {
+        "PNG" => "image/png",
+        "JPEG" => "image/jpeg",
+        "GIF" => "image/gif",
+        "gzip" => "application/gzip",
+        "bzip2" => "application/x-bzip2",
+        "XZ" => "application/x-xz",
+        "Zip" => "application/zip",
+        "PDF" => "application/pdf",
+        "SQLite" => "application/vnd.sqlite3",
+        "Audio" => "audio/mpeg",
+        "POSIX" => "application/x-tar",
+        "ELF" => elf::mime(&description),
+        _ => "application/octet-stream",
+    };
+    Some((description, mime))
+}
+
+fn binary_description(data: &[u8]) -> Option<String> {
     if data.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Some(png(data));
     }
@@ -353,12 +410,13 @@ const TEXT_WINDOW: usize = 64 << 10;
 /// How much of a file is parsed to call it JSON (file's read limit).
 const JSON_WINDOW: usize = 7 << 20;
 
-/// Text: a script by its `#!` line, a document by its start, JSON, or
-/// plain text; `data` when it is not text.
-fn text(whole: &[u8]) -> String {
+/// Text: a script by its `#!` line, a document by its start, JSON, a
+/// source language or CSV, or plain text; `data` when it is not text.
+/// With its MIME type.
+fn text(whole: &[u8]) -> (String, &'static str) {
     let data = &whole[..whole.len().min(TEXT_WINDOW)];
     let Some(encoding) = encoding(data) else {
-        return "data".to_string();
+        return ("data".to_string(), "application/octet-stream");
     };
     let details = text_details(data);
     if let Some(line) = data.strip_prefix(b"#!") {
@@ -369,25 +427,38 @@ fn text(whole: &[u8]) -> String {
     let start = String::from_utf8_lossy(&data[..data.len().min(512)]);
     let start = start.trim_start().to_ascii_lowercase();
     if start.starts_with("<!doctype html") || start.starts_with("<html") {
-        return format!("HTML document, {encoding}{details}");
+        return (format!("HTML document, {encoding}{details}"), "text/html");
+    }
+    if start.starts_with("<svg") || (start.starts_with("<?xml") && start.contains("<svg")) {
+        return (
+            "SVG Scalable Vector Graphics image".to_string(),
+            "image/svg+xml",
+        );
     }
     if let Some(rest) = start.strip_prefix("<?xml version=\"") {
         let version: String = rest.chars().take_while(|c| *c != '"').collect();
-        return format!("XML {version} document, {encoding}{details}");
+        return (
+            format!("XML {version} document, {encoding}{details}"),
+            "text/xml",
+        );
     }
     if matches!(start.as_bytes().first(), Some(b'{' | b'['))
         && serde_json::from_slice::<serde_json::Value>(&whole[..whole.len().min(JSON_WINDOW)])
             .is_ok()
     {
-        return "JSON text data".to_string();
+        return ("JSON text data".to_string(), "application/json");
     }
-    format!("{encoding}{details}")
+    let text = String::from_utf8_lossy(data);
+    if let Some(found) = source::recognise(&text) {
+        return found.describe(encoding, &details);
+    }
+    (format!("{encoding}{details}"), "text/plain")
 }
 
 /// A script by the interpreter its `#!` line names: `file`'s own names for
 /// the ones it knows (some only by their path, some also through `env`),
-/// else `a <interpreter> script`.
-fn script(line: &str, encoding: &str, details: &str) -> String {
+/// else `a <interpreter> script`; and its MIME type.
+fn script(line: &str, encoding: &str, details: &str) -> (String, &'static str) {
     let line = line.trim();
     let mut words = line.split_whitespace();
     let program = words.next().unwrap_or("");
@@ -413,14 +484,37 @@ fn script(line: &str, encoding: &str, details: &str) -> String {
         "gawk" if !via_env => Some("GNU awk script"),
         "tclsh" if via_env => Some("Tcl script"),
         "tclsh" => Some("Tcl/Tk script"),
-        "node" | "nodejs" => return format!("Node.js script executable, {encoding}{details}"),
-        _ if name.starts_with("perl") => return format!("Perl script text executable{details}"),
+        "node" | "nodejs" => {
+            return (
+                format!("Node.js script executable, {encoding}{details}"),
+                "application/javascript",
+            );
+        }
+        _ if name.starts_with("perl") => {
+            return (
+                format!("Perl script text executable{details}"),
+                "text/x-perl",
+            );
+        }
         _ if name.starts_with("python") => Some("Python script"),
         _ => None,
     };
+    let mime = match name {
+        "sh" | "bash" | "zsh" | "fish" | "ksh" | "csh" | "tcsh" | "dash" => "text/x-shellscript",
+        "ruby" => "text/x-ruby",
+        "php" => "text/x-php",
+        "lua" => "text/x-lua",
+        "awk" | "gawk" => "text/x-awk",
+        "tclsh" => "text/x-tcl",
+        _ if name.starts_with("python") => "text/x-script.python",
+        _ => "text/plain",
+    };
     match known {
-        Some(kind) => format!("{kind}, {encoding} executable{details}"),
-        None => format!("a {shown} script, {encoding} executable{details}"),
+        Some(kind) => (format!("{kind}, {encoding} executable{details}"), mime),
+        None => (
+            format!("a {shown} script, {encoding} executable{details}"),
+            mime,
+        ),
     }
 }
 
@@ -439,6 +533,22 @@ mod tests {
         assert_eq!(describe("é\n".as_bytes()), "Unicode text, UTF-8 text");
         assert_eq!(describe(b"caf\xe9\n"), "ISO-8859 text");
         assert_eq!(describe(b"a\x01b\n"), "data");
+    }
+
+    #[test]
+    fn identities_carry_the_mime_type_and_charset() {
+        let mime = |data: &[u8]| {
+            let found = super::identify(data);
+            format!("{}; charset={}", found.mime_type, found.charset)
+        };
+        assert_eq!(mime(b"hello\n"), "text/plain; charset=us-ascii");
+        assert_eq!(mime(b""), "inode/x-empty; charset=binary");
+        assert_eq!(mime(b"a,b\n1,2\n3,4\n"), "text/csv; charset=us-ascii");
+        assert_eq!(mime("\u{e9}\n".as_bytes()), "text/plain; charset=utf-8");
+        assert_eq!(
+            mime(b"\x1f\x8b\x08\x00\x00"),
+            "application/gzip; charset=binary"
+        );
     }
 
     #[test]
