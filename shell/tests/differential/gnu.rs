@@ -42,4 +42,13 @@ pub const CASES: &[&str] = &[
     // sed keeps bytes that are not UTF-8, and its \xHH is a byte: a
     // regex with one past ASCII matches byte by byte.
     r#"printf 'caf\xc3\xa9 \xff x\n' > lat; sed 's/x/y/' lat | od -An -tx1; sed 's/\xc3\xa9/e/; s/\xff/FF/' lat; sed -n '/\xff/p' lat | od -An -tx1; sed 's/é/E/' lat | od -An -tx1; echo 'aμb' | sed 's/\xce/[&]/' | od -An -tx1; echo 'aμb' | sed 's/\xce\xbc/M/'"#,
+    // awk as gawk 5.2: signed infinities and NaNs under every numeric
+    // conversion; substr truncating both numbers, a start before 1 being 1.
+    r#"awk 'BEGIN{x=-log(0); y=log(0); print x, y, -x; printf "%d %f %g %s %e\n", x, x, y, x, x; z = x ""; print z; print int(x), x+0 == x; printf "[%5d][%-6f][%.2f][%05d][%+d][%x]\n", x, x, x, -x, x, x}'; awk 'BEGIN{for (a = -1; a <= 3; a += 0.5) printf "%s:[%s][%s]\n", a, substr("hello", a, 2), substr("hello", a); print substr("hello", 1, 1.5), substr("hello", 1, 2.6), substr("hello", 3, -1) "|"}'"#,
+    // printf and sprintf short of values: gawk's fatal error, after what
+    // was printed before it.
+    r#"awk 'BEGIN{printf "%s %d\n", "a"}' 2>&1; echo "st $?"; awk 'BEGIN{x = sprintf("%s %s", 1); print x}' 2>&1; echo "st $?"; awk 'BEGIN{print "before"; printf "%s%s", "a"}' 2>&1; echo "st $?""#,
+    // asort and asorti: numbers before strings by default, gawk's named
+    // orders, a destination array.
+    r#"awk 'BEGIN{a[1]="10"; a[2]="9"; a["x"]="b"; a[4]="a"; a[5]=2; a[6]="B"; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print n}'; echo "10 9 b a 2 B" | awk '{for(i=1;i<=NF;i++) a[i]=$i; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print ""}'; awk 'BEGIN{a["b"]=1; a["a"]=2; a[10]=3; a[9]=4; n=asorti(a, d); for(i=1;i<=n;i++) printf "%s ", d[i]; print n, length(a)}'; awk 'BEGIN{a[1]=3;a[2]=1;a[3]=2; n=asort(a, d, "@val_num_desc"); print d[1], d[2], d[3], a[1]; asorti(a, e, "@ind_num_desc"); print e[1]}'; awk '{c[$1]++} END{n=asorti(c, k); for(i=1;i<=n;i++) print k[i], c[k[i]]}' data/words.txt; awk 'BEGIN{a[1]=1; asort(a, d, "cmp")}' 2>&1; echo "st $?""#,
 ];

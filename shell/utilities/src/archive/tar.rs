@@ -114,6 +114,9 @@ fn selects(wanted: &str, name: &str, wildcards: bool) -> bool {
             .chain(name.match_indices('/').map(|(at, _)| &name[..at]))
             .any(|prefix| pattern.matches(prefix));
     }
+    // Exact names compare as members are extracted: `./` and leading
+    // slashes aside.
+    let name = member_path(name, 0).unwrap_or_default();
     let wanted = member_path(wanted, 0).unwrap_or_default();
     name == wanted || name.starts_with(&format!("{wanted}/"))
 }

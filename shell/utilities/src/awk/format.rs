@@ -3,13 +3,44 @@
 
 use super::value::Value;
 
-/// `printf`-formats one number (for OFMT/CONVFMT).
+/// `printf`-formats one number (for OFMT/CONVFMT); a format wanting more
+/// values than one gets the rest empty.
 pub fn sprintf_number(format: &str, n: f64) -> String {
-    format_values(format, &[Value::Num(n)], "%.6g")
+    let mut values = vec![Value::Num(n)];
+    loop {
+        match format_with(format, &values, "%.6g") {
+            Ok(text) => return text,
+            Err(_) => values.push(Value::default()),
+        }
+    }
 }
 
-/// awk's `sprintf`.
-pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
+/// awk's `printf` and `sprintf`; gawk's fatal error, format and caret
+/// included, when the values run out before the format's directives.
+pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> Result<String, String> {
+    format_with(format, values, convfmt).map_err(|at| {
+        let caret = " ".repeat(format[..at].chars().count() + 1);
+        format!(
+            "not enough arguments to satisfy format string\n\t`{format}'\n\t{caret}^ ran out for this one"
+        )
+    })
+}
+
+/// Infinity and not-a-number as gawk writes them under every numeric
+/// conversion, width and precision aside.
+fn non_finite(n: f64) -> Option<&'static str> {
+    match (n.is_nan(), n.is_infinite(), n.is_sign_negative()) {
+        (true, _, true) => Some("-nan"),
+        (true, _, false) => Some("+nan"),
+        (_, true, true) => Some("-inf"),
+        (_, true, false) => Some("+inf"),
+        _ => None,
+    }
+}
+
+/// The formatted text, or the byte offset of the directive the values ran
+/// out at.
+fn format_with(format: &str, values: &[Value], convfmt: &str) -> Result<String, usize> {
     use goccia_interp::printf::{Dialect, Spec, format_float, format_int, pad, parse_spec};
     const AWK_DIALECT: Dialect = Dialect {
         flags: "-+ #0",
@@ -23,6 +54,8 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
         *next += 1;
         value
     };
+    // Byte offsets of each character, to name where values ran out.
+    let offsets: Vec<usize> = format.char_indices().map(|(at, _)| at).collect();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -49,7 +82,18 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
             out.extend(&chars[start..]);
             break;
         };
+        if next >= values.len() {
+            return Err(offsets[start]);
+        }
         let value = take(&mut next);
+        if matches!(
+            conversion,
+            'd' | 'i' | 'o' | 'x' | 'X' | 'u' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G'
+        ) && let Some(word) = non_finite(value.num())
+        {
+            out.push_str(word);
+            continue;
+        }
         match conversion {
             'd' | 'i' => {
                 let n = value.num();
@@ -104,5 +148,5 @@ pub fn format_values(format: &str, values: &[Value], convfmt: &str) -> String {
             }
         }
     }
-    out
+    Ok(out)
 }

@@ -489,7 +489,7 @@ impl<'a> Awk<'a> {
                 for arg in &args[1..] {
                     values.push(self.eval(arg)?);
                 }
-                let text = format_values(&format, &values, &self.convfmt());
+                let text = format_values(&format, &values, &self.convfmt()).map_err(Jump::Error)?;
                 self.write_to(dest, goccia_interp::raw::encode_string(text))?;
             }
             Stmt::If(cond, then, otherwise) => {

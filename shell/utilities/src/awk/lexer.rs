@@ -24,7 +24,7 @@ const KEYWORDS: &[&str] = &[
 pub const BUILTINS: &[&str] = &[
     "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2",
     "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system", "close",
-    "fflush", "systime", "strftime", "gensub",
+    "fflush", "systime", "strftime", "gensub", "asort", "asorti",
 ];
 
 const OPS: &[&str] = &[

@@ -115,6 +115,14 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
             return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 2));
         }
     };
+    // gawk names where a fatal error happened; statements keep no line
+    // numbers here, so only a one-line program from the command line says
+    // where (line 1), as gawk does.
+    let location = if program_files.is_empty() && !source.contains('\n') {
+        "cmd. line:1: "
+    } else {
+        ""
+    };
     let mut runner = interp::Awk::new(shell, &program, operands, &assignments, field_separator);
     let result = runner.run();
     let closing = runner.close_all();
@@ -128,9 +136,11 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
             | Err(interp::Jump::NextFile) => {}
             Err(interp::Jump::Error(message)) => {
                 let _ = runner.flush();
-                return Ok(runner
-                    .shell
-                    .fail_command("awk", &format!("fatal: {message}"), 2));
+                return Ok(runner.shell.fail_command(
+                    "awk",
+                    &format!("{location}fatal: {message}"),
+                    2,
+                ));
             }
             Err(interp::Jump::Denied(message)) => {
                 let _ = runner.flush();

@@ -87,19 +87,12 @@ pub fn looks_numeric(text: &str) -> bool {
 /// Formats a number as awk prints it: integers plainly, others with the
 /// given `printf` format (`OFMT`/`CONVFMT`).
 pub fn number_to_string(n: f64, format: &str) -> String {
+    // gawk signs both: `+inf`, `-inf`, `+nan`, `-nan`.
     if n.is_nan() {
-        return if n.is_sign_negative() {
-            "-nan".to_string()
-        } else {
-            "nan".to_string()
-        };
+        return if n.is_sign_negative() { "-nan" } else { "+nan" }.to_string();
     }
     if n.is_infinite() {
-        return if n < 0.0 {
-            "-inf".to_string()
-        } else {
-            "inf".to_string()
-        };
+        return if n < 0.0 { "-inf" } else { "+inf" }.to_string();
     }
     if n == n.trunc() && n.abs() < 1e16 {
         return format!("{}", n as i64);

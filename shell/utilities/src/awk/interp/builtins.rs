@@ -33,20 +33,23 @@ impl Awk<'_> {
             },
             "substr" => {
                 let text: Vec<char> = arg(self, 0)?.string(&convfmt).chars().collect();
+                // As gawk 5.2 takes them: both numbers truncated, and a
+                // start before the first character is the first, the
+                // length kept.
                 let start = arg(self, 1)?.num();
                 let start = if start.is_nan() {
                     1.0
                 } else {
-                    (start + 0.5).floor()
+                    start.trunc().max(1.0)
                 };
                 let length = if args.len() > 2 {
                     let l = arg(self, 2)?.num();
-                    if l.is_nan() { 0.0 } else { (l + 0.5).floor() }
+                    if l.is_nan() { 0.0 } else { l.trunc() }
                 } else {
                     f64::INFINITY
                 };
                 let end = (start + length).min(text.len() as f64 + 1.0);
-                let begin = start.max(1.0);
+                let begin = start;
                 if end <= begin {
                     Value::Str(String::new())
                 } else {
@@ -66,6 +69,7 @@ impl Awk<'_> {
                         as f64,
                 )
             }
+            "asort" | "asorti" => self.sort_array(name, args)?,
             "split" => {
                 let text = arg(self, 0)?.string(&convfmt);
                 let Some(Expr::Var(array)) = args.get(1) else {
@@ -163,7 +167,7 @@ impl Awk<'_> {
                 for i in 1..args.len() {
                     values.push(arg(self, i)?);
                 }
-                Value::Str(format_values(&format, &values, &convfmt))
+                Value::Str(format_values(&format, &values, &convfmt).map_err(Jump::Error)?)
             }
             "sin" => Value::Num(arg(self, 0)?.num().sin()),
             "cos" => Value::Num(arg(self, 0)?.num().cos()),
@@ -338,4 +342,139 @@ fn gensub(text: &str, matcher: &Matcher, replacement: &str, how: &str) -> String
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// How gawk's `asort`/`asorti` order what they sort: by value or index,
+/// as numbers, strings, or numbers before strings, up or down.
+#[derive(Clone, Copy)]
+struct SortOrder {
+    by_index: bool,
+    kind: SortKind,
+    descending: bool,
+}
+
+#[derive(Clone, Copy)]
+enum SortKind {
+    Number,
+    Text,
+    /// Numbers (numerically) before strings (byte by byte): gawk's default.
+    Typed,
+}
+
+impl SortOrder {
+    /// gawk's predefined orders (`@val_num_desc`, ...); a function name
+    /// (user-defined order) is not supported.
+    fn named(name: &str) -> Option<SortOrder> {
+        let rest = name.strip_prefix('@')?;
+        let mut parts = rest.split('_');
+        let by_index = match parts.next()? {
+            "ind" => true,
+            "val" => false,
+            _ => return None,
+        };
+        let kind = match parts.next()? {
+            "num" => SortKind::Number,
+            "str" => SortKind::Text,
+            "type" if !by_index => SortKind::Typed,
+            _ => return None,
+        };
+        let descending = match parts.next()? {
+            "asc" => false,
+            "desc" => true,
+            _ => return None,
+        };
+        parts.next().is_none().then_some(SortOrder {
+            by_index,
+            kind,
+            descending,
+        })
+    }
+
+    fn compare(&self, a: &Value, b: &Value) -> std::cmp::Ordering {
+        let number = |value: &Value| match value {
+            Value::Num(n) => Some(*n),
+            Value::StrNum(text) if super::super::value::looks_numeric(text) => Some(value.num()),
+            Value::Uninit => Some(0.0),
+            _ => None,
+        };
+        let text = |value: &Value| value.string("%.6g");
+        let by_number = |a: &Value, b: &Value| {
+            a.num()
+                .partial_cmp(&b.num())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        };
+        let order = match self.kind {
+            SortKind::Number => by_number(a, b).then_with(|| text(a).cmp(&text(b))),
+            SortKind::Text => text(a).cmp(&text(b)),
+            SortKind::Typed => match (number(a), number(b)) {
+                (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => text(a).cmp(&text(b)),
+            },
+        };
+        if self.descending {
+            order.reverse()
+        } else {
+            order
+        }
+    }
+}
+
+impl Awk<'_> {
+    /// gawk's `asort(src [, dest [, how]])` and `asorti`: the values (or
+    /// indices) sorted into `dest`, or into `src` itself, indexed from 1;
+    /// the count.
+    fn sort_array(&mut self, name: &str, args: &[Expr]) -> R<Value> {
+        let Some(Expr::Var(source)) = args.first() else {
+            return Err(Jump::Error(format!("{name}: first argument not an array")));
+        };
+        let destination = match args.get(1) {
+            None => source,
+            Some(Expr::Var(destination)) => destination,
+            Some(_) => {
+                return Err(Jump::Error(format!("{name}: second argument not an array")));
+            }
+        };
+        let default = if name == "asorti" {
+            "@ind_str_asc"
+        } else {
+            "@val_type_asc"
+        };
+        let how = match args.get(2) {
+            Some(expr) => self.eval(expr)?.string("%.6g"),
+            None => default.to_string(),
+        };
+        let Some(order) = SortOrder::named(&how) else {
+            let program = self.program;
+            return Err(Jump::Error(if program.functions.contains_key(&how) {
+                format!("{name}: sorting by a function of the program (`{how}') is not supported")
+            } else {
+                format!("sort comparison function `{how}' is not defined")
+            }));
+        };
+        let id = self.array_id(source);
+        let mut items: Vec<(Value, Value)> = self.arrays[id]
+            .iter()
+            .map(|(key, value)| (Value::StrNum(key.clone()), value.clone()))
+            .collect();
+        items.sort_by(|a, b| {
+            if order.by_index {
+                order.compare(&a.0, &b.0)
+            } else {
+                order.compare(&a.1, &b.1)
+            }
+        });
+        let sorted: Vec<Value> = items
+            .into_iter()
+            .map(|(key, value)| if name == "asorti" { key } else { value })
+            .collect();
+        let count = sorted.len();
+        let target = self.array_id(destination);
+        self.arrays[target].clear();
+        for (index, value) in sorted.into_iter().enumerate() {
+            self.arrays[target].insert((index + 1).to_string(), value);
+        }
+        Ok(Value::Num(count as f64))
+    }
 }
