@@ -108,4 +108,6 @@ B
     r#"xargs -a notes/todo.txt echo; xargs --arg-file=notes/todo.txt -n1 echo | head -2; xargs -a nope echo 2>&1; echo "st $?"; seq 4 | xargs --max-lines=2 echo; seq 3 | xargs --replace echo x{}; seq 3 | xargs --replace=Z echo xZ; seq 2 | xargs --max-args=1 --verbose echo 2>&1; seq 3 | xargs --verb echo 2>&1; seq 3 | xargs --no-run-if-empty --max-procs=2 -n1 echo"#,
     // Refusals, GNU's words and statuses; -p has no terminal to ask on.
     r#"for o in -n '-n 0' '-n x' '-P x' --foo --max --verbose=1; do seq 3 | xargs $o echo 2>&1; echo "st $?"; done; seq 3 | xargs -p echo 2>&1; echo "st $?""#,
+    // Flags head and tail do not have (tail -r is BSD's) are refused.
+    r#"tail -r data/numbers.txt 2>&1; echo "st $?"; head -r data/numbers.txt 2>&1; echo "st $?"; tail -x data/numbers.txt 2>&1; echo "st $?"; tail -qn1 data/numbers.txt notes/todo.txt; head -vn1 data/numbers.txt"#,
 ];

@@ -182,6 +182,27 @@ pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Refuses flags `head`/`tail` do not have (GNU's words: `tail -r` is
+/// BSD's), and `-z`, which GNU has and goccia does not.
+fn known_flags(
+    shell: &mut ShellView,
+    name: &str,
+    parsed: &crate::args::Parsed,
+    allowed: &str,
+) -> Result<(), i32> {
+    if parsed.has('z') {
+        let message = "-z (lines ended by NUL) is not supported here";
+        return Err(shell.fail_command(name, message, 1));
+    }
+    check_flags(parsed, allowed).map_err(|message| {
+        shell.fail_command(
+            name,
+            &format!("{message}\nTry '{name} --help' for more information."),
+            1,
+        )
+    })
+}
+
 pub fn head(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let args = normalize_count_args(args);
     let parsed = parse_options!(
@@ -196,6 +217,9 @@ pub fn head(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ("verbose", 'v', false),
         ]
     );
+    if let Err(status) = known_flags(shell, "head", &parsed, "qv") {
+        return Ok(status);
+    }
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').map(str::to_string);
@@ -288,6 +312,9 @@ pub fn tail(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ("follow", 'f', false),
         ]
     );
+    if let Err(status) = known_flags(shell, "tail", &parsed, "qvfF") {
+        return Ok(status);
+    }
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').is_some();
