@@ -110,4 +110,7 @@ B
     r#"for o in -n '-n 0' '-n x' '-P x' --foo --max --verbose=1; do seq 3 | xargs $o echo 2>&1; echo "st $?"; done; seq 3 | xargs -p echo 2>&1; echo "st $?""#,
     // Flags head and tail do not have (tail -r is BSD's) are refused.
     r#"tail -r data/numbers.txt 2>&1; echo "st $?"; head -r data/numbers.txt 2>&1; echo "st $?"; tail -x data/numbers.txt 2>&1; echo "st $?"; tail -qn1 data/numbers.txt notes/todo.txt; head -vn1 data/numbers.txt"#,
+    // ls -q shows a character that does not print as ?; the last of -q
+    // and --show-control-chars decides.
+    r#"touch "$(printf 'a\tb')" "$(printf 'c\001d')"; ls -q; ls --show-control-chars | od -c | head -2; ls -q --show-control-chars | od -c | head -2; ls --show-control-chars -q | head -3; ls -qQ | head -3"#,
 ];

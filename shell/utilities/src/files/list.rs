@@ -348,8 +348,15 @@ fn write_entries(
             _ => "",
         }
     };
+    // `-q`: a character that does not print is `?` (`-Q` writes them as
+    // escapes instead).
+    let hide_control = extras.hide_control;
     let named = |name: &str| match parsed.has('Q') {
         true => ls_options::quoted(name),
+        false if hide_control => name
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect(),
         false => name.to_string(),
     };
     let human = |size: u64| {

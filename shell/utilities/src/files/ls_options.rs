@@ -20,6 +20,8 @@ const COLOR: char = '\u{e005}';
 const GROUP_FOLDERS: char = '\u{e006}';
 const HIDE: char = '\u{e007}';
 const FILE_TYPE: char = '\u{e008}';
+/// `--show-control-chars`: names as they are, the default off a terminal.
+const SHOW_CONTROL: char = '\u{e009}';
 
 /// Options `ls` takes with a value, as letters.
 pub(crate) const WITH_VALUE: &str = "IwT";
@@ -39,6 +41,8 @@ pub(crate) const LONGS: &[Long] = &[
     ("dereference", 'L', false),
     ("quote-name", 'Q', false),
     ("literal", 'N', false),
+    ("hide-control-chars", 'q', false),
+    ("show-control-chars", SHOW_CONTROL, false),
     ("ignore-backups", 'B', false),
     ("inode", 'i', false),
     ("size", 's', false),
@@ -57,7 +61,7 @@ pub(crate) const LONGS: &[Long] = &[
 ];
 
 /// The single letters `ls` takes.
-pub(crate) const LETTERS: &str = "laARrtShdF1pCxmiUsngoGkLQNBXv";
+pub(crate) const LETTERS: &str = "laARrtShdF1pCxmiUsngoGkLQNBXvq";
 
 /// How `ls -l` writes a time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +148,9 @@ pub(crate) struct Extras {
     pub by_width: bool,
     /// Where `-C`/`-x` may pad with tabs (`-T`; 0: spaces only).
     pub tab_size: usize,
+    /// `-q`: a character that does not print is shown as `?` (the last
+    /// of `-q` and `--show-control-chars` decides).
+    pub hide_control: bool,
 }
 
 /// Why `ls`'s options were refused: the message, the status, and whether
@@ -197,6 +204,7 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
         ignore: Vec::new(),
         hide: Vec::new(),
         width: None,
+        hide_control: false,
     };
     let mut flags = Vec::new();
     for (option, value) in &parsed.sequence {
@@ -236,6 +244,8 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
             }
             'w' => extras.width = Some(count(value, "line width")?),
             'T' => extras.tab_size = count(value, "tab size")?,
+            'q' => extras.hide_control = true,
+            SHOW_CONTROL => extras.hide_control = false,
             letter => flags.push(letter),
         }
     }
