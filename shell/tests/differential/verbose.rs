@@ -113,4 +113,6 @@ B
     // ls -q shows a character that does not print as ?; the last of -q
     // and --show-control-chars decides.
     r#"touch "$(printf 'a\tb')" "$(printf 'c\001d')"; ls -q; ls --show-control-chars | od -c | head -2; ls -q --show-control-chars | od -c | head -2; ls --show-control-chars -q | head -3; ls -qQ | head -3"#,
+    // ls -m fills lines to the width, breaking after a comma.
+    r#"touch aaaaaaaaaaaa bbbbbbbbbbbbbb cccccccccccccccc dddddddddddddddd eeeeeeeeeeeeeeee ffffffffffff; ls -m; ls -m -w 30 data; ls -mF; ls -m -w 0"#,
 ];

@@ -436,7 +436,7 @@ fn write_entries(
             .iter()
             .map(|e| format!("{}{}", named(&e.name), suffix(e)))
             .collect();
-        return writeln!(out, "{}", names.join(", "));
+        return write_commas(out, &names, extras);
     }
     let names: Vec<String> = entries
         .iter()
@@ -484,6 +484,32 @@ pub(crate) fn link_count(node: &Node) -> u64 {
 
 /// The width `ls -C`/`-x` fills (a terminal's default; there is none).
 const LS_WIDTH: usize = 80;
+
+/// `-m`: the names separated by commas, a line broken after a comma
+/// where the next name would reach the width, as GNU's `ls` fills it.
+fn write_commas(out: &mut Out, names: &[String], extras: &Extras) -> std::io::Result<()> {
+    let line_width = match extras.width {
+        Some(0) => usize::MAX,
+        Some(width) => width,
+        None => LS_WIDTH,
+    };
+    let mut column = 0;
+    for (index, name) in names.iter().enumerate() {
+        let length = name.chars().count();
+        if index > 0 {
+            if column + length + 2 < line_width {
+                out.write_all(b", ")?;
+                column += 2;
+            } else {
+                out.write_all(b",\n")?;
+                column = 0;
+            }
+        }
+        out.write_all(name.as_bytes())?;
+        column += length;
+    }
+    out.write_all(b"\n")
+}
 
 /// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
 /// wide as its longest name plus two spaces (the last column unpadded),
