@@ -60,6 +60,8 @@ fn allowed(file: &Path, flag: &str) -> bool {
         // wget has its own `--timeout` (accepted and ignored: the run's
         // deadline bounds every request).
         || (file.ends_with("shell/utilities/src/net/wget.rs") && flag == "--timeout")
+        // util-linux's `column` has its own `--json`.
+        || (file.ends_with("shell/utilities/src/text/column.rs") && flag == "--json")
 }
 
 fn cli_flags() -> Vec<String> {

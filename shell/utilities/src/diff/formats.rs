@@ -257,10 +257,11 @@ fn format_number(spec: &str, conversion: char, value: usize) -> String {
     {
         digits = format!("{}{digits}", "0".repeat(precision - digits.len()));
     }
+    use goccia_interp::pad::{left_pad, right_pad};
     match (left, zero_pad) {
-        (true, _) => format!("{digits:<width$}"),
-        (false, true) => format!("{digits:0>width$}"),
-        (false, false) => format!("{digits:>width$}"),
+        (true, _) => right_pad(&digits, width, ' '),
+        (false, true) => left_pad(&digits, width, '0'),
+        (false, false) => left_pad(&digits, width, ' '),
     }
 }
 

@@ -316,7 +316,13 @@ fn compare_files(
     // quadratic in the inputs.
     let effort = Instant::now() + EFFORT;
     let deadline = options.deadline.map_or(effort, |run| run.min(effort));
-    let script = Script::new(&left_text, &right_text, options, deadline);
+    let script = Script::new(
+        &left_text,
+        &right_text,
+        &options.compare,
+        &options.ignore,
+        deadline,
+    );
     let differs = script.differs();
     if options.brief {
         if differs {
@@ -334,21 +340,21 @@ fn compare_files(
         Style::ForwardEd => plain::forward_ed(&script, out),
         Style::Rcs => plain::rcs(&script, out),
         Style::Unified => {
-            out.push_str(&format!(
-                "--- {}\n+++ {}\n",
-                a.header(options, 0),
-                b.header(options, 1)
-            ));
+            headers(out, ["---", "+++"], a, b, options);
             unified::unified(&script, options, out);
         }
         Style::Context => {
-            out.push_str(&format!(
-                "*** {}\n--- {}\n",
-                a.header(options, 0),
-                b.header(options, 1)
-            ));
+            headers(out, ["***", "---"], a, b, options);
             unified::context(&script, options, out);
         }
     }
     i32::from(differs)
+}
+
+/// The two header lines of a unified or context diff, each file's after
+/// its mark.
+fn headers(out: &mut String, marks: [&str; 2], a: &Side<'_>, b: &Side<'_>, options: &Options) {
+    for (index, (mark, side)) in marks.into_iter().zip([a, b]).enumerate() {
+        out.push_str(&format!("{mark} {}\n", side.header(options, index)));
+    }
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use goccia_interp::interp::ShellView;
 
 use super::formats::LineFormats;
+use super::script::{Compare, Ignore};
 use super::side::SideBySide;
 use crate::args::{Long, getopt};
 use crate::matcher::{Matcher, Syntax};
@@ -27,20 +28,6 @@ pub(super) enum Style {
     SideBySide(SideBySide),
     /// `--line-format`, `--old-group-format`, …
     Formats(Box<LineFormats>),
-}
-
-/// How two lines are compared.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Compare {
-    pub ignore_case: bool,
-    /// `-b`: runs of white space are equal, trailing white space ignored.
-    pub ignore_space_change: bool,
-    pub ignore_all_space: bool,
-    /// `-Z`
-    pub ignore_trailing_space: bool,
-    /// `-E`: a tab equals the spaces it expands to.
-    pub ignore_tab_expansion: bool,
-    pub strip_trailing_cr: bool,
 }
 
 /// How output lines are written (`-t`, `-T`, `--tabsize`).
@@ -63,10 +50,8 @@ pub(super) struct Options {
     pub new_file: bool,
     pub compare: Compare,
     pub layout: Layout,
-    /// `-B`: changes whose lines are all empty are not differences.
-    pub ignore_blank_lines: bool,
-    /// `-I RE`: changes whose lines all match one of these are not.
-    pub ignore_matching: Vec<Matcher>,
+    /// `-B`, `-I`: changes that are not differences.
+    pub ignore: Ignore,
     /// `-p`, `-F RE`: the line a unified or context hunk is labelled with.
     pub function_line: Option<Matcher>,
     /// `-x`, `-X`: names a directory comparison leaves out.
@@ -183,13 +168,12 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         recursive: false,
         new_file: false,
         compare: Compare::default(),
+        ignore: Ignore::default(),
         layout: Layout {
             expand_tabs: false,
             initial_tab: false,
             tab_size: 8,
         },
-        ignore_blank_lines: false,
-        ignore_matching: Vec::new(),
         function_line: None,
         excludes: Vec::new(),
         labels: Vec::new(),
@@ -198,12 +182,16 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         deadline: Some(shell.watch().deadline()),
         operands: parsed.operands.clone(),
     };
-    let mut style: Option<StyleWord> = None;
-    let mut set_style = |word: StyleWord| -> Result<(), Refusal> {
-        match style {
-            Some(old) if old != word => Err("conflicting output style options".to_string().into()),
-            _ => {
-                style = Some(word);
+    // One style at a time: a second kind of style is refused.
+    let mut style: Option<Style> = None;
+    let mut set_style = |wanted: Style| -> Result<(), Refusal> {
+        match &style {
+            Some(old) if std::mem::discriminant(old) != std::mem::discriminant(&wanted) => {
+                Err("conflicting output style options".to_string().into())
+            }
+            Some(_) => Ok(()),
+            None => {
+                style = Some(wanted);
                 Ok(())
             }
         }
@@ -224,25 +212,25 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         match *option {
             // `--unified=N` and `--context=N` take their count attached.
             'u' | 'c' if value.is_empty() => set_style(if *option == 'u' {
-                StyleWord::Unified
+                Style::Unified
             } else {
-                StyleWord::Context
+                Style::Context
             })?,
             'U' | 'C' | 'u' | 'c' => {
                 set_style(if option.eq_ignore_ascii_case(&'u') {
-                    StyleWord::Unified
+                    Style::Unified
                 } else {
-                    StyleWord::Context
+                    Style::Context
                 })?;
                 options.context = value
                     .parse()
                     .map_err(|_| format!("invalid context length '{value}'"))?;
             }
-            'e' => set_style(StyleWord::Ed)?,
-            'f' => set_style(StyleWord::ForwardEd)?,
-            'n' => set_style(StyleWord::Rcs)?,
-            'y' => set_style(StyleWord::SideBySide)?,
-            NORMAL => set_style(StyleWord::Normal)?,
+            'e' => set_style(Style::Ed)?,
+            'f' => set_style(Style::ForwardEd)?,
+            'n' => set_style(Style::Rcs)?,
+            'y' => set_style(Style::SideBySide(SideBySide::default()))?,
+            NORMAL => set_style(Style::Normal)?,
             'q' => options.brief = true,
             'r' => options.recursive = true,
             'N' => options.new_file = true,
@@ -252,8 +240,8 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             'Z' => options.compare.ignore_trailing_space = true,
             'E' => options.compare.ignore_tab_expansion = true,
             STRIP_CR => options.compare.strip_trailing_cr = true,
-            'B' => options.ignore_blank_lines = true,
-            'I' => options.ignore_matching.push(basic_regex(value)?),
+            'B' => options.ignore.blank_lines = true,
+            'I' => options.ignore.matching.push(basic_regex(value)?),
             'p' => options.function_line = Some(basic_regex(C_FUNCTION)?),
             'F' => options.function_line = Some(basic_regex(value)?),
             's' => options.report_identical = true,
@@ -302,7 +290,7 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             | NEW_GROUP_FORMAT
             | CHANGED_GROUP_FORMAT
             | UNCHANGED_GROUP_FORMAT => {
-                set_style(StyleWord::Formats)?;
+                set_style(Style::Formats(Box::default()))?;
                 formats.set(format_slot(*option), value);
             }
             'a' | 'd' | IGNORED | IGNORED_WITH_VALUE => {}
@@ -310,33 +298,16 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             other => return Err(format!("invalid option -- '{other}'").into()),
         }
     }
-    options.style = match style.unwrap_or(StyleWord::Normal) {
-        StyleWord::Normal => Style::Normal,
-        StyleWord::Unified => Style::Unified,
-        StyleWord::Context => Style::Context,
-        StyleWord::Ed => Style::Ed,
-        StyleWord::ForwardEd => Style::ForwardEd,
-        StyleWord::Rcs => Style::Rcs,
-        StyleWord::SideBySide => {
+    options.style = match style.unwrap_or(Style::Normal) {
+        Style::SideBySide(_) => {
             side.set_width(width, options.layout.expand_tabs);
             side.expand_tabs = options.layout.expand_tabs;
             Style::SideBySide(side)
         }
-        StyleWord::Formats => Style::Formats(Box::new(formats)),
+        Style::Formats(_) => Style::Formats(Box::new(formats)),
+        other => other,
     };
     Ok(options)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum StyleWord {
-    Normal,
-    Unified,
-    Context,
-    Ed,
-    ForwardEd,
-    Rcs,
-    SideBySide,
-    Formats,
 }
 
 fn format_slot(option: char) -> super::formats::Slot {

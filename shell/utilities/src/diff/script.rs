@@ -9,7 +9,30 @@ use std::time::Instant;
 
 use similar::{DiffOp, TextDiff};
 
-use super::options::{Compare, Options};
+use crate::matcher::Matcher;
+
+/// How two lines are compared.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Compare {
+    pub ignore_case: bool,
+    /// `-b`: runs of white space are equal, trailing white space ignored.
+    pub ignore_space_change: bool,
+    pub ignore_all_space: bool,
+    /// `-Z`
+    pub ignore_trailing_space: bool,
+    /// `-E`: a tab equals the spaces it expands to.
+    pub ignore_tab_expansion: bool,
+    pub strip_trailing_cr: bool,
+}
+
+/// Which changes are not differences.
+#[derive(Default)]
+pub(super) struct Ignore {
+    /// `-B`: changes whose lines are all empty.
+    pub blank_lines: bool,
+    /// `-I RE`: changes whose lines all match one of these.
+    pub matching: Vec<Matcher>,
+}
 
 /// Lines `old` of the first file replaced by lines `new` of the second;
 /// one of the two may be empty.
@@ -31,11 +54,17 @@ pub(super) struct Script<'a> {
 impl<'a> Script<'a> {
     /// Aligns `left` with `right`; past `deadline` the alignment is
     /// finished quickly, correct but possibly not minimal.
-    pub fn new(left: &'a str, right: &'a str, options: &Options, deadline: Instant) -> Script<'a> {
+    pub fn new(
+        left: &'a str,
+        right: &'a str,
+        compare: &Compare,
+        ignore: &Ignore,
+        deadline: Instant,
+    ) -> Script<'a> {
         let left: Vec<&str> = left.split_inclusive('\n').collect();
         let right: Vec<&str> = right.split_inclusive('\n').collect();
-        let left_keys: Vec<String> = left.iter().map(|l| key(l, &options.compare)).collect();
-        let right_keys: Vec<String> = right.iter().map(|l| key(l, &options.compare)).collect();
+        let left_keys: Vec<String> = left.iter().map(|l| key(l, compare)).collect();
+        let right_keys: Vec<String> = right.iter().map(|l| key(l, compare)).collect();
         let changes = if left_keys == right_keys {
             Vec::new()
         } else {
@@ -51,7 +80,7 @@ impl<'a> Script<'a> {
             right,
             changes,
         };
-        script.mark_ignorable(options, &left_keys, &right_keys);
+        script.mark_ignorable(ignore, &left_keys, &right_keys);
         script
     }
 
@@ -90,14 +119,14 @@ impl<'a> Script<'a> {
         hunks
     }
 
-    fn mark_ignorable(&mut self, options: &Options, left_keys: &[String], right_keys: &[String]) {
-        if !options.ignore_blank_lines && options.ignore_matching.is_empty() {
+    fn mark_ignorable(&mut self, ignore: &Ignore, left_keys: &[String], right_keys: &[String]) {
+        if !ignore.blank_lines && ignore.matching.is_empty() {
             return;
         }
         let trivial = |line: &str, key: &str| {
-            (options.ignore_blank_lines && key.trim_end_matches('\0').is_empty())
-                || options
-                    .ignore_matching
+            (ignore.blank_lines && key.trim_end_matches('\0').is_empty())
+                || ignore
+                    .matching
                     .iter()
                     .any(|re| re.is_match(line.strip_suffix('\n').unwrap_or(line)))
         };

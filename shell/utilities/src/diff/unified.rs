@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::options::Options;
+use super::options::{Layout, Options};
 use super::print::FunctionFinder;
 use super::script::{Change, Script};
 
@@ -87,46 +87,46 @@ pub(super) fn context(script: &Script<'_>, options: &Options, out: &mut String) 
         out.push_str("***************");
         out.push_str(&label(&mut finder, options, script, span.old.start));
         out.push('\n');
-        // A change that removes and adds marks both sides `!`.
-        let mark = |change: &Change, lone: char| {
-            if change.old.is_empty() || change.new.is_empty() {
-                lone
-            } else {
-                '!'
-            }
-        };
         out.push_str(&format!("*** {} ****\n", context_range(&span.old)));
-        if hunk.iter().any(|change| !change.old.is_empty()) {
-            let mut at = span.old.start;
-            for change in hunk {
-                for line in &script.left[at..change.old.start] {
-                    layout.flagged(out, ' ', line);
-                }
-                for line in &script.left[change.old.clone()] {
-                    layout.flagged(out, mark(change, '-'), line);
-                }
-                at = change.old.end;
-            }
-            for line in &script.left[at..span.old.end] {
-                layout.flagged(out, ' ', line);
-            }
-        }
+        context_side(out, layout, hunk, &script.left, span.old, |c| &c.old, '-');
         out.push_str(&format!("--- {} ----\n", context_range(&span.new)));
-        if hunk.iter().any(|change| !change.new.is_empty()) {
-            let mut at = span.new.start;
-            for change in hunk {
-                for line in &script.right[at..change.new.start] {
-                    layout.flagged(out, ' ', line);
-                }
-                for line in &script.right[change.new.clone()] {
-                    layout.flagged(out, mark(change, '+'), line);
-                }
-                at = change.new.end;
-            }
-            for line in &script.right[at..span.new.end] {
-                layout.flagged(out, ' ', line);
-            }
+        context_side(out, layout, hunk, &script.right, span.new, |c| &c.new, '+');
+    }
+}
+
+/// One side of a context hunk: its lines from `span`, each change's
+/// marked `!` when it both removes and adds, else `lone`; nothing when the
+/// hunk changes nothing on this side.
+fn context_side(
+    out: &mut String,
+    layout: &Layout,
+    hunk: &[Change],
+    lines: &[&str],
+    span: Range<usize>,
+    side: fn(&Change) -> &Range<usize>,
+    lone: char,
+) {
+    if hunk.iter().all(|change| side(change).is_empty()) {
+        return;
+    }
+    let mut at = span.start;
+    for change in hunk {
+        let changed = side(change);
+        for line in &lines[at..changed.start] {
+            layout.flagged(out, ' ', line);
         }
+        let mark = if change.old.is_empty() || change.new.is_empty() {
+            lone
+        } else {
+            '!'
+        };
+        for line in &lines[changed.clone()] {
+            layout.flagged(out, mark, line);
+        }
+        at = changed.end;
+    }
+    for line in &lines[at..span.end] {
+        layout.flagged(out, ' ', line);
     }
 }
 

@@ -266,6 +266,7 @@ pub(super) fn ls_line(visit: &Visit<'_>, zone: &Zone, now: i64, widths: &mut LsW
     for (width, value) in widths.0.iter_mut().zip(&columns) {
         *width = (*width).max(value.len());
     }
+    use goccia_interp::pad::{left_pad, right_pad};
     let [inode, blocks, links, owner, group, size] = &columns;
     let [wi, wb, wl, wo, wg, ws] = widths.0;
     const SIX_MONTHS: i64 = 31_556_952 / 2;
@@ -277,11 +278,18 @@ pub(super) fn ls_line(visit: &Visit<'_>, zone: &Zone, now: i64, widths: &mut LsW
         mtime,
         zone,
     );
-    let mut line = format!(
-        "{inode:>wi$} {blocks:>wb$} {} {links:>wl$} {owner:<wo$} {group:<wg$} {size:>ws$} {time} {}",
+    let mut line = [
+        left_pad(inode, wi, ' '),
+        left_pad(blocks, wb, ' '),
         crate::files::list::mode_string(node),
-        visit.shown
-    );
+        left_pad(links, wl, ' '),
+        right_pad(owner, wo, ' '),
+        right_pad(group, wg, ' '),
+        left_pad(size, ws, ' '),
+        time,
+        visit.shown.clone(),
+    ]
+    .join(" ");
     if let Node::Link(link) = node {
         line.push_str(" -> ");
         line.push_str(link.target());
