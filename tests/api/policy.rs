@@ -201,6 +201,7 @@ const NON_WRITERS: &[&str] = &[
     "cmp",
     "strings",
     "expr",
+    "factor",
     "grep",
     "egrep",
     "fgrep",

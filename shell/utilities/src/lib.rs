@@ -16,6 +16,7 @@ pub mod bytes;
 pub mod cal;
 pub mod date;
 pub mod diff;
+pub mod factor;
 pub mod files;
 pub mod find;
 pub mod grep;
@@ -135,6 +136,7 @@ goccia_interp::commands! {
         Utility "npm" => View(node::npm),
         Utility "npx" => View(node::npm),
         Utility "numfmt" => View(numbers::numfmt),
+        Utility "factor" => View(factor::factor),
         Utility "shuf" => View(numbers::shuf),
         Utility "timeout" => View(process::timeout),
         Utility "nohup" => View(process::nohup),
