@@ -82,4 +82,7 @@ fn a_bad_format_is_named() {
 fn the_sandbox_has_one_processor() {
     let (out, status) = shell("nproc; nproc --all; OMP_NUM_THREADS=4 nproc --all");
     assert_eq!((out.as_str(), status), ("1\n1\n1\n", 0));
+    // getconf says the same, not the host's count.
+    let (out, status) = shell("getconf _NPROCESSORS_ONLN; getconf _NPROCESSORS_CONF");
+    assert_eq!((out.as_str(), status), ("1\n1\n", 0));
 }

@@ -202,6 +202,7 @@ const NON_WRITERS: &[&str] = &[
     "strings",
     "expr",
     "factor",
+    "getconf",
     "grep",
     "egrep",
     "fgrep",

@@ -19,6 +19,7 @@ pub mod diff;
 pub mod factor;
 pub mod files;
 pub mod find;
+pub mod getconf;
 pub mod grep;
 pub mod jq;
 pub mod matcher;
@@ -137,6 +138,7 @@ goccia_interp::commands! {
         Utility "npx" => View(node::npm),
         Utility "numfmt" => View(numbers::numfmt),
         Utility "factor" => View(factor::factor),
+        Utility "getconf" => View(getconf::getconf),
         Utility "shuf" => View(numbers::shuf),
         Utility "timeout" => View(process::timeout),
         Utility "nohup" => View(process::nohup),
