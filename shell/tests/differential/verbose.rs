@@ -115,4 +115,8 @@ B
     r#"touch "$(printf 'a\tb')" "$(printf 'c\001d')"; ls -q; ls --show-control-chars | od -c | head -2; ls -q --show-control-chars | od -c | head -2; ls --show-control-chars -q | head -3; ls -qQ | head -3"#,
     // ls -m fills lines to the width, breaking after a comma.
     r#"touch aaaaaaaaaaaa bbbbbbbbbbbbbb cccccccccccccccc dddddddddddddddd eeeeeeeeeeeeeeee ffffffffffff; ls -m; ls -m -w 30 data; ls -mF; ls -m -w 0"#,
+    // xargs -t and diff -r echo words as gnulib's shell-escape quoting
+    // does: `=` and `^` quoted, a lone `'` in double quotes, characters
+    // that do not print in $'...' pieces.
+    r#"echo 'a=b c^d e*f "g h" #i j#k {' | xargs -t true 2>&1; for w in $'\tx' $'x\t' $'a\t\tb' "it's" "a'b\$c" '' é; do printf '%s\0' "$w" | xargs -0 -t true 2>&1; done; mkdir a b; echo 1 > a/f; echo 2 > b/f; diff -r -x 'a=b' -I "it's" a b | head -1"#,
 ];

@@ -253,19 +253,55 @@ pub(crate) fn print_text(shell: &mut ShellView, name: &str, text: &str, status: 
     }
 }
 
-/// A word as GNU's `quotearg` writes it in its shell-escape style (how
-/// `diff -r` echoes its options): as it is when the shell would read it
-/// back unchanged, else in single quotes (a quote inside as `'\''`).
+/// A word as gnulib's `quotearg` writes it in its shell-escape style, as
+/// GNU tools echo a command line (`diff -r`'s options, `xargs -t`): as it
+/// is when the shell would read it back unchanged; else in double quotes
+/// when a `'` is the only trouble and nothing in it is special there; else
+/// in single quotes, a `'` inside as `'\''`, and characters that do not
+/// print in `$'…'` segments between them.
 pub(crate) fn shell_escape(word: &str) -> String {
+    use goccia_interp::printf::{ansi_c_quote, needs_ansi_c};
     let special = |(index, c): (usize, char)| {
         " \t\n!\"$&'()*;<=>?[\\]^`|".contains(c)
             || (index == 0 && (c == '#' || c == '~'))
             || (word.len() == 1 && (c == '{' || c == '}'))
+            || needs_ansi_c(c)
     };
-    if !word.is_empty() && !word.chars().enumerate().any(special) {
+    if word.is_empty() {
+        return "''".to_string();
+    }
+    if !word.chars().enumerate().any(special) {
         return word.to_string();
     }
-    format!("'{}'", word.replace('\'', "'\\''"))
+    let troubles_double_quotes = |c: char| "$`\\\"!".contains(c) || needs_ansi_c(c);
+    if word.contains('\'') && !word.chars().any(troubles_double_quotes) {
+        return format!("\"{word}\"");
+    }
+    let mut out = String::from("'");
+    let mut escaping = false;
+    for c in word.chars() {
+        if needs_ansi_c(c) {
+            if !escaping {
+                out.push_str("'$'");
+                escaping = true;
+            }
+            // The C escape alone, without `ansi_c_quote`'s `$'` and `'`.
+            let quoted = ansi_c_quote(&c.to_string());
+            out.push_str(&quoted[2..quoted.len() - 1]);
+            continue;
+        }
+        if escaping {
+            out.push_str("''");
+            escaping = false;
+        }
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
 }
 
 #[cfg(test)]
@@ -277,7 +313,12 @@ mod shell_escape_tests {
         assert_eq!(shell_escape("-Naur"), "-Naur");
         assert_eq!(shell_escape("--ignore=x"), "'--ignore=x'");
         assert_eq!(shell_escape("*.txt"), "'*.txt'");
-        assert_eq!(shell_escape("it's"), "'it'\\''s'");
+        assert_eq!(shell_escape("it's"), "\"it's\"");
+        assert_eq!(shell_escape("a'b$c"), "'a'\\''b$c'");
+        assert_eq!(shell_escape("\tx"), "''$'\\t''x'");
+        assert_eq!(shell_escape("x\t"), "'x'$'\\t'");
+        assert_eq!(shell_escape("a\t\tb"), "'a'$'\\t\\t''b'");
+        assert_eq!(shell_escape("\u{e9}"), "\u{e9}");
         assert_eq!(shell_escape(""), "''");
         assert_eq!(shell_escape("a#b"), "a#b");
         assert_eq!(shell_escape("#b"), "'#b'");

@@ -82,7 +82,10 @@ pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
     {
         // `-p` writes the command, then opens the terminal to ask, and a
         // sandbox has none.
-        let shown: Vec<String> = first.iter().map(|word| traced(word)).collect();
+        let shown: Vec<String> = first
+            .iter()
+            .map(|word| crate::args::shell_escape(word))
+            .collect();
         shell.write_stderr(shown.join(" ").as_bytes());
         let message = "failed to open /dev/tty for reading: No such device or address";
         return Ok(shell.fail_command("xargs", message, 1));
@@ -90,7 +93,10 @@ pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut status = 0;
     for words in runs {
         if settings.trace {
-            let shown: Vec<String> = words.iter().map(|word| traced(word)).collect();
+            let shown: Vec<String> = words
+                .iter()
+                .map(|word| crate::args::shell_escape(word))
+                .collect();
             shell.write_stderr(format!("{}\n", shown.join(" ")).as_bytes());
         }
         if !super::runnable(shell, &words[0]) {
@@ -341,22 +347,6 @@ fn before_end_of_input(input: &str, end: &str) -> String {
         kept.push_str(line);
     }
     kept
-}
-
-/// A word of `xargs -t`'s trace: bare when the shell would read it back
-/// as is, else quoted (GNU quotes what needs it).
-fn traced(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:@%,+=^-".contains(c));
-    if plain {
-        word.to_string()
-    } else if word.chars().any(goccia_interp::printf::needs_ansi_c) {
-        goccia_interp::printf::ansi_c_quote(word)
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// Options that take a value, long names and the letter they stand for;
