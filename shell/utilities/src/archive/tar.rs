@@ -86,39 +86,66 @@ const VCS_NAMES: &[&str] = &[
     "_darcs",
 ];
 
-/// Whether `--exclude`'s patterns leave `name` out: a pattern matches the
-/// whole name or what follows any `/` in it (GNU's unanchored default),
-/// and `*` matches `/` too.
-fn excluded(name: &str, patterns: &[String]) -> bool {
-    let name = name.trim_end_matches('/');
-    if patterns.is_empty() || name.is_empty() {
-        return false;
+/// `--exclude`'s patterns, read once: a pattern leaves a member out when
+/// it matches the whole name or what follows any `/` in it (GNU's
+/// unanchored default), `*` matching `/` too.
+#[derive(Clone, Default)]
+struct Exclusions(Vec<Pattern>);
+
+impl Exclusions {
+    fn new(patterns: &[String]) -> Exclusions {
+        Exclusions(
+            patterns
+                .iter()
+                .map(|pattern| Pattern::new(pattern.trim_end_matches('/'), false))
+                .collect(),
+        )
     }
-    let tails = std::iter::once(name).chain(name.match_indices('/').map(|(at, _)| &name[at + 1..]));
-    let tails: Vec<&str> = tails.collect();
-    patterns.iter().any(|pattern| {
-        let pattern = Pattern::new(pattern.trim_end_matches('/'), false);
-        tails.iter().any(|tail| pattern.matches(tail))
-    })
+
+    fn leave_out(&self, name: &str) -> bool {
+        let name = name.trim_end_matches('/');
+        if self.0.is_empty() || name.is_empty() {
+            return false;
+        }
+        let tails: Vec<&str> = std::iter::once(name)
+            .chain(name.match_indices('/').map(|(at, _)| &name[at + 1..]))
+            .collect();
+        self.0
+            .iter()
+            .any(|pattern| tails.iter().any(|tail| pattern.matches(tail)))
+    }
 }
 
-/// Whether the member operand `wanted` selects the archive member
-/// `name`: the member itself or something inside it; under
-/// `--wildcards` `wanted` is a pattern (`*` matching `/` too) tried on
-/// the name and each folder above it.
-fn selects(wanted: &str, name: &str, wildcards: bool) -> bool {
-    let name = name.trim_end_matches('/');
-    if wildcards {
-        let pattern = Pattern::new(wanted.trim_end_matches('/'), false);
-        return std::iter::once(name)
-            .chain(name.match_indices('/').map(|(at, _)| &name[..at]))
-            .any(|prefix| pattern.matches(prefix));
+/// A member operand of `-t`/`-x`, read once: a name that selects itself
+/// and what is inside it, or under `--wildcards` a pattern (`*` matching
+/// `/` too) tried on the name and each folder above it.
+enum Wanted {
+    /// Compared as members are extracted: `./` and leading slashes aside.
+    Exact(String),
+    Pattern(Pattern),
+}
+
+impl Wanted {
+    fn new(operand: &str, wildcards: bool) -> Wanted {
+        if wildcards {
+            Wanted::Pattern(Pattern::new(operand.trim_end_matches('/'), false))
+        } else {
+            Wanted::Exact(member_path(operand, 0).unwrap_or_default())
+        }
     }
-    // Exact names compare as members are extracted: `./` and leading
-    // slashes aside.
-    let name = member_path(name, 0).unwrap_or_default();
-    let wanted = member_path(wanted, 0).unwrap_or_default();
-    name == wanted || name.starts_with(&format!("{wanted}/"))
+
+    fn selects(&self, name: &str) -> bool {
+        let name = name.trim_end_matches('/');
+        match self {
+            Wanted::Pattern(pattern) => std::iter::once(name)
+                .chain(name.match_indices('/').map(|(at, _)| &name[..at]))
+                .any(|prefix| pattern.matches(prefix)),
+            Wanted::Exact(wanted) => {
+                let name = member_path(name, 0).unwrap_or_default();
+                name == *wanted || name.starts_with(&format!("{wanted}/"))
+            }
+        }
+    }
 }
 
 /// The compressor `-a` picks from the archive's name: gzip and bzip2
@@ -437,7 +464,7 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         listing: String::new(),
         owners,
         recursive: !options.no_recursion,
-        excludes: options.excludes.clone(),
+        excludes: Exclusions::new(&options.excludes),
         ustar: options.ustar,
         mtime: match options.mtime.as_deref() {
             None => None,
@@ -550,7 +577,7 @@ struct Adding {
     owners: super::tar_members::Owners,
     recursive: bool,
     /// `--exclude`'s patterns: what they match is left out, folders whole.
-    excludes: Vec<String>,
+    excludes: Exclusions,
     /// `--mtime` (and whether `--clamp-mtime` only lowers newer times).
     mtime: Option<(i64, bool)>,
     /// POSIX ustar headers (`--format=ustar`).
@@ -560,7 +587,7 @@ struct Adding {
 impl Adding {
     /// Appends `node` as `name` (folders recursively, in name order).
     fn append(&mut self, name: &str, node: &Node) -> std::io::Result<()> {
-        if excluded(name, &self.excludes) {
+        if self.excludes.leave_out(name) {
             return Ok(());
         }
         let meta = node.meta();
@@ -689,6 +716,12 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
     let mut failed = false;
     // Which member operands matched something.
     let mut found = vec![false; options.members.len()];
+    let exclusions = Exclusions::new(&options.excludes);
+    let selectors: Vec<Wanted> = options
+        .members
+        .iter()
+        .map(|member| Wanted::new(member, options.wildcards == Some(true)))
+        .collect();
     let mut listing = super::tar_members::Listing::new(options.numeric_owner);
     let zone = shell.time_zone();
     for entry in entries {
@@ -704,12 +737,12 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
             Err(_) => continue,
         };
         let relative = member_path(&name, options.strip);
-        if excluded(&name, &options.excludes) {
+        if exclusions.leave_out(&name) {
             continue;
         }
         let mut wanted = options.members.is_empty();
-        for (member, found) in options.members.iter().zip(&mut found) {
-            if selects(member, &name, options.wildcards == Some(true)) {
+        for (member, found) in selectors.iter().zip(&mut found) {
+            if member.selects(&name) {
                 *found = true;
                 wanted = true;
             }

@@ -6,7 +6,13 @@ use super::value::Value;
 /// `printf`-formats one number (for OFMT/CONVFMT); a format wanting more
 /// values than one gets the rest empty.
 pub fn sprintf_number(format: &str, n: f64) -> String {
-    let mut values = vec![Value::Num(n)];
+    // Every number printed goes through here: the usual one-directive
+    // format takes no allocation for its values.
+    let number = Value::Num(n);
+    if let Ok(text) = format_with(format, std::slice::from_ref(&number), "%.6g") {
+        return text;
+    }
+    let mut values = vec![number, Value::default()];
     loop {
         match format_with(format, &values, "%.6g") {
             Ok(text) => return text,

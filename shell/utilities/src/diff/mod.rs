@@ -14,7 +14,6 @@ mod unified;
 use std::time::{Duration, Instant};
 
 use goccia_interp::interp::{ExecResult, ShellView};
-use goccia_interp::pattern::Pattern;
 use options::{Options, Style};
 use script::Script;
 
@@ -155,12 +154,7 @@ fn compare_paths(
         // A folder compared with itself: nothing to say, as GNU.
         (Item::Dir(_), Item::Dir(_)) if same_path(shell, a, b) => 0,
         (Item::Dir(left), Item::Dir(right)) => {
-            let excluded = |name: &String| {
-                options
-                    .excludes
-                    .iter()
-                    .any(|glob| Pattern::new(glob, true).matches(name))
-            };
+            let excluded = |name: &String| options.excludes.iter().any(|glob| glob.matches(name));
             let mut names: Vec<String> = left
                 .iter()
                 .chain(&right)

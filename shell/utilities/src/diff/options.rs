@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use goccia_interp::interp::ShellView;
+use goccia_interp::pattern::Pattern;
 
 use super::formats::LineFormats;
 use super::script::{Compare, Ignore};
@@ -55,7 +56,7 @@ pub(super) struct Options {
     /// `-p`, `-F RE`: the line a unified or context hunk is labelled with.
     pub function_line: Option<Matcher>,
     /// `-x`, `-X`: names a directory comparison leaves out.
-    pub excludes: Vec<String>,
+    pub excludes: Vec<Pattern>,
     pub labels: Vec<String>,
     /// The options as given, which a recursive comparison repeats in the
     /// `diff …` line before each pair of files that differ.
@@ -264,15 +265,18 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             SUPPRESS_COMMON => side.suppress_common = true,
             LEFT_COLUMN => side.left_column = true,
             LABEL => options.labels.push(value.to_string()),
-            'x' => options.excludes.push(value.to_string()),
+            'x' => options.excludes.push(Pattern::new(value, false)),
             'X' => {
                 let listed = goccia_interp::input::open_quiet(shell, value)
                     .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"))
                     .map_err(|reason| format!("{value}: {reason}"))?;
                 let listed = goccia_interp::raw::decode(&listed);
-                options
-                    .excludes
-                    .extend(listed.lines().filter(|l| !l.is_empty()).map(String::from));
+                options.excludes.extend(
+                    listed
+                        .lines()
+                        .filter(|l| !l.is_empty())
+                        .map(|glob| Pattern::new(glob, false)),
+                );
             }
             // Nothing is coloured: output never goes to a terminal.
             COLOR => {

@@ -482,17 +482,10 @@ pub(crate) fn link_count(node: &Node) -> u64 {
     }
 }
 
-/// The width `ls -C`/`-x` fills (a terminal's default; there is none).
-const LS_WIDTH: usize = 80;
-
 /// `-m`: the names separated by commas, a line broken after a comma
 /// where the next name would reach the width, as GNU's `ls` fills it.
 fn write_commas(out: &mut Out, names: &[String], extras: &Extras) -> std::io::Result<()> {
-    let line_width = match extras.width {
-        Some(0) => usize::MAX,
-        Some(width) => width,
-        None => LS_WIDTH,
-    };
+    let line_width = extras.line_width();
     let mut column = 0;
     for (index, name) in names.iter().enumerate() {
         let length = name.chars().count();
@@ -511,7 +504,7 @@ fn write_commas(out: &mut Out, names: &[String], extras: &Extras) -> std::io::Re
     out.write_all(b"\n")
 }
 
-/// GNU's column layout: as many columns as fit in [`LS_WIDTH`], each as
+/// GNU's column layout: as many columns as fit in the line width, each as
 /// wide as its longest name plus two spaces (the last column unpadded),
 /// filled down the columns (`-C`) or across the rows (`-x`).
 fn write_columns(
@@ -521,12 +514,7 @@ fn write_columns(
     extras: &Extras,
 ) -> std::io::Result<()> {
     let tab = extras.tab_size;
-    // `-w 0`: no limit.
-    let line_width = match extras.width {
-        Some(0) => usize::MAX,
-        Some(width) => width,
-        None => LS_WIDTH,
-    };
+    let line_width = extras.line_width();
     if names.is_empty() {
         return Ok(());
     }

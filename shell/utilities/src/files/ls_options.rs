@@ -153,6 +153,18 @@ pub(crate) struct Extras {
     pub hide_control: bool,
 }
 
+impl Extras {
+    /// The width `-C`, `-x` and `-m` fill: `-w`'s (0: no limit), else 80,
+    /// a terminal's default (output is never a terminal here).
+    pub fn line_width(&self) -> usize {
+        match self.width {
+            Some(0) => usize::MAX,
+            Some(width) => width,
+            None => 80,
+        }
+    }
+}
+
 /// Why `ls`'s options were refused: the message, the status, and whether
 /// GNU adds its `--help` hint.
 #[derive(Debug)]

@@ -65,8 +65,9 @@ struct Join<'a> {
     settings: &'a Settings,
     inputs: [Input; 2],
     seen_unpairable: bool,
-    /// `-o auto`'s field counts, from each file's first line.
-    auto_counts: [usize; 2],
+    /// `-o`'s fields, `auto` worked out from each file's first line; none
+    /// for the default layout.
+    format: Option<Vec<Spec>>,
     out: String,
     shell: &'a mut ShellView,
 }
@@ -109,11 +110,19 @@ pub fn join(shell: &mut ShellView, args: &[String]) -> ExecResult {
         Ok(inputs) => inputs,
         Err(_) => return Ok(1),
     };
+    let format = match &settings.format {
+        None => None,
+        Some(Some(specs)) => Some(specs.clone()),
+        Some(None) => Some(auto_format(
+            &settings,
+            [
+                first.lines.first().map_or(0, Vec::len),
+                second.lines.first().map_or(0, Vec::len),
+            ],
+        )),
+    };
     let mut run = Join {
-        auto_counts: [
-            first.lines.first().map_or(0, Vec::len),
-            second.lines.first().map_or(0, Vec::len),
-        ],
+        format,
         settings: &settings,
         inputs: [first, second],
         seen_unpairable: false,
@@ -324,16 +333,8 @@ impl Join<'_> {
             .or_else(|| field(1, settings.fields[1]));
         let empty = settings.empty.as_deref();
         let mut parts: Vec<&str> = Vec::new();
-        match &settings.format {
-            Some(format) => {
-                let auto;
-                let specs = match format {
-                    Some(specs) => specs,
-                    None => {
-                        auto = self.auto_format();
-                        &auto
-                    }
-                };
+        match &self.format {
+            Some(specs) => {
                 for spec in specs {
                     let value = match *spec {
                         Spec::Key => key,
@@ -356,24 +357,10 @@ impl Join<'_> {
                 }
             }
         }
-        let separator = settings.tab.map_or(" ".to_string(), String::from);
-        let line = parts.join(&separator);
-        self.out.push_str(&line);
+        let mut buffer = [0u8; 4];
+        let separator = settings.tab.unwrap_or(' ').encode_utf8(&mut buffer);
+        self.out.push_str(&parts.join(separator));
         self.out.push(settings.terminator as char);
-    }
-
-    /// `-o auto`: the join field, then each file's other fields, as many
-    /// as its first line has.
-    fn auto_format(&self) -> Vec<Spec> {
-        let mut specs = vec![Spec::Key];
-        for file in 0..2 {
-            specs.extend(
-                (0..self.auto_counts[file])
-                    .filter(|n| *n != self.settings.fields[file])
-                    .map(|n| Spec::Field(file, n)),
-            );
-        }
-        specs
     }
 
     fn flush(&mut self) {
@@ -382,6 +369,20 @@ impl Join<'_> {
             let _ = self.shell.write_stdout(&goccia_interp::raw::encode(&text));
         }
     }
+}
+
+/// `-o auto`: the join field, then each file's other fields, as many as
+/// its first line has (`counts`).
+fn auto_format(settings: &Settings, counts: [usize; 2]) -> Vec<Spec> {
+    let mut specs = vec![Spec::Key];
+    for (file, count) in counts.into_iter().enumerate() {
+        specs.extend(
+            (0..count)
+                .filter(|n| *n != settings.fields[file])
+                .map(|n| Spec::Field(file, n)),
+        );
+    }
+    specs
 }
 
 /// A line's fields: split at each `-t` character, or at runs of blanks

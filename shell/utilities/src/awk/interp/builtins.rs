@@ -390,33 +390,48 @@ impl SortOrder {
         })
     }
 
-    fn compare(&self, a: &Value, b: &Value) -> std::cmp::Ordering {
-        let number = |value: &Value| match value {
-            Value::Num(n) => Some(*n),
-            Value::StrNum(text) if super::super::value::looks_numeric(text) => Some(value.num()),
-            Value::Uninit => Some(0.0),
-            _ => None,
-        };
-        let text = |value: &Value| value.string("%.6g");
-        let by_number = |a: &Value, b: &Value| {
-            a.num()
-                .partial_cmp(&b.num())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        };
+    fn compare(&self, a: &SortKey, b: &SortKey) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        let by_number = |x: f64, y: f64| x.partial_cmp(&y).unwrap_or(Ordering::Equal);
         let order = match self.kind {
-            SortKind::Number => by_number(a, b).then_with(|| text(a).cmp(&text(b))),
-            SortKind::Text => text(a).cmp(&text(b)),
-            SortKind::Typed => match (number(a), number(b)) {
-                (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => text(a).cmp(&text(b)),
+            SortKind::Number => by_number(a.value, b.value).then_with(|| a.text.cmp(&b.text)),
+            SortKind::Text => a.text.cmp(&b.text),
+            SortKind::Typed => match (a.number, b.number) {
+                (Some(x), Some(y)) => by_number(x, y),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => a.text.cmp(&b.text),
             },
         };
         if self.descending {
             order.reverse()
         } else {
             order
+        }
+    }
+}
+
+/// What a value is sorted by, worked out once per value (not at every
+/// comparison): its number, whether it counts as one (a number, or input
+/// that looks like one), and its text.
+struct SortKey {
+    value: f64,
+    number: Option<f64>,
+    text: String,
+}
+
+impl SortKey {
+    fn of(value: &Value) -> SortKey {
+        let number = match value {
+            Value::Num(n) => Some(*n),
+            Value::StrNum(text) if super::super::value::looks_numeric(text) => Some(value.num()),
+            Value::Uninit => Some(0.0),
+            _ => None,
+        };
+        SortKey {
+            value: value.num(),
+            number,
+            text: value.string("%.6g"),
         }
     }
 }
@@ -454,21 +469,17 @@ impl Awk<'_> {
             }));
         };
         let id = self.array_id(source);
-        let mut items: Vec<(Value, Value)> = self.arrays[id]
+        // Each entry with what it is sorted by and what it becomes.
+        let mut keyed: Vec<(SortKey, Value)> = self.arrays[id]
             .iter()
-            .map(|(key, value)| (Value::StrNum(key.clone()), value.clone()))
+            .map(|(key, value)| {
+                let key = Value::StrNum(key.clone());
+                let sort_key = SortKey::of(if order.by_index { &key } else { value });
+                (sort_key, if name == "asorti" { key } else { value.clone() })
+            })
             .collect();
-        items.sort_by(|a, b| {
-            if order.by_index {
-                order.compare(&a.0, &b.0)
-            } else {
-                order.compare(&a.1, &b.1)
-            }
-        });
-        let sorted: Vec<Value> = items
-            .into_iter()
-            .map(|(key, value)| if name == "asorti" { key } else { value })
-            .collect();
+        keyed.sort_by(|a, b| order.compare(&a.0, &b.0));
+        let sorted: Vec<Value> = keyed.into_iter().map(|(_, value)| value).collect();
         let count = sorted.len();
         let target = self.array_id(destination);
         self.arrays[target].clear();

@@ -18,7 +18,9 @@ pub struct Identity {
 
 /// What `data` is.
 pub fn identify(data: &[u8]) -> Identity {
-    let charset = charset(data);
+    // The encoding of the window file reads, worked out once for both the
+    // description and the charset.
+    let encoding = encoding(&data[..data.len().min(TEXT_WINDOW)]);
     let (description, mime_type) = match data.len() {
         0 => ("empty".to_string(), "inode/x-empty"),
         // Too short for any magic, or for `file` to call it text.
@@ -26,10 +28,14 @@ pub fn identify(data: &[u8]) -> Identity {
             "very short file (no magic)".to_string(),
             "application/octet-stream",
         ),
-        _ => binary(data).unwrap_or_else(|| text(data)),
+        _ => binary(data).unwrap_or_else(|| text(data, encoding)),
     };
     // Nothing, or one byte, is not text to file.
-    let charset = if data.len() < 2 { "binary" } else { charset };
+    let charset = if data.len() < 2 {
+        "binary"
+    } else {
+        charset(encoding)
+    };
     Identity {
         description,
         mime_type,
@@ -42,9 +48,9 @@ pub fn describe(data: &[u8]) -> String {
     identify(data).description
 }
 
-/// The charset `file -i` names: the text's encoding, or `binary`.
-fn charset(data: &[u8]) -> &'static str {
-    match encoding(&data[..data.len().min(TEXT_WINDOW)]) {
+/// The charset `file -i` names for an encoding ([`encoding`]'s answer).
+fn charset(encoding: Option<&str>) -> &'static str {
+    match encoding {
         None => "binary",
         Some("ASCII text") => "us-ascii",
         Some("ISO-8859 text") => "iso-8859-1",
@@ -411,11 +417,11 @@ const TEXT_WINDOW: usize = 64 << 10;
 const JSON_WINDOW: usize = 7 << 20;
 
 /// Text: a script by its `#!` line, a document by its start, JSON, a
-/// source language or CSV, or plain text; `data` when it is not text.
-/// With its MIME type.
-fn text(whole: &[u8]) -> (String, &'static str) {
+/// source language or CSV, or plain text; `data` when it is not text
+/// (`encoding` is none). With its MIME type.
+fn text(whole: &[u8], encoding: Option<&'static str>) -> (String, &'static str) {
     let data = &whole[..whole.len().min(TEXT_WINDOW)];
-    let Some(encoding) = encoding(data) else {
+    let Some(encoding) = encoding else {
         return ("data".to_string(), "application/octet-stream");
     };
     let details = text_details(data);
