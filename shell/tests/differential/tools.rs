@@ -105,4 +105,5 @@ yq . c.yaml; yq -r '.deps[].name' c.yaml; yq -c '.tags' c.yaml; yq -y . c.yaml; 
     r#"printf 'a,b\n1,2\n3,4\n' > a.csv; printf 'a,b\n1,2\n' > b.csv; printf 'a;b\n1;2\n3;4\n' > c.csv; printf '"a,x",b\n1,2\n3,4\n' > d.csv; printf 'n,\303\251\n1,2\n3,4\n' > e.csv; file *.csv data/people.csv"#,
     // file -i, --mime-type, --mime-encoding.
     r#"printf '#include <stdio.h>\n' > c.c; printf 'def f():\n' > p; printf 'a,b\n1,2\n3,4\n' > a.csv; printf '#!/bin/bash\necho\n' > s.sh; printf '#!/usr/bin/env node\n' > s.js; printf 'caf\351\n' > latin; printf 'x' > one; gzip -c README.md > r.gz; file -i c.c p a.csv s.sh s.js latin one r.gz README.md data/config.json notes/empty.txt data; file --mime-type c.c data/people.csv; file --mime-encoding README.md latin; file -b --mime-type p; file --mime nope"#,
+    r#"column -c x data/words.txt 2>&1; echo "st $?""#,
 ];

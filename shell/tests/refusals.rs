@@ -1,0 +1,82 @@
+//! What goccia refuses where GNU's tools would do something (docs/shell.md
+//! says why for each): no oracle can agree, so each refusal is checked
+//! here for its status, a message naming what is not there, and that
+//! nothing was written.
+
+#[path = "support/run.rs"]
+mod run;
+
+/// Runs `script`; its stdout, stderr and status.
+fn shell(script: &str) -> (String, String, i32) {
+    let ran = run::run(script);
+    (ran.stdout, ran.stderr, ran.status.expect("the script ends"))
+}
+
+#[test]
+fn head_and_tail_refuse_nul_terminated_lines_plainly() {
+    for command in ["head -z", "tail -z"] {
+        let (out, err, status) = shell(&format!("printf 'a\\0b\\0' | {command}"));
+        assert_eq!((out.as_str(), status), ("", 1), "{command}");
+        assert!(
+            err.contains("-z (lines ended by NUL) is not supported"),
+            "{command}: {err}"
+        );
+    }
+}
+
+#[test]
+fn getconf_refuses_to_list_every_variable() {
+    let (out, err, status) = shell("getconf -a");
+    assert_eq!((out.as_str(), status), ("", 2));
+    assert!(
+        err.contains("-a (every variable) is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tar_refuses_a_compressor_the_sandbox_lacks_and_writes_nothing() {
+    let (out, err, status) =
+        shell("mkdir w; cd w; mkdir d; echo x > d/f; tar caf a.tar.xz d; echo \"st $?\"; ls");
+    assert_eq!(status, 0);
+    assert_eq!(out, "st 2\nd\n", "no archive is left behind");
+    assert!(err.contains("xz: Cannot exec"), "{err}");
+}
+
+#[test]
+fn diff_refuses_ifdef_output() {
+    let (out, err, status) = shell("echo a > x; echo b > y; diff -D NAME x y");
+    assert_eq!((out.as_str(), status), ("", 2));
+    assert!(err.contains("option '-D' is not supported"), "{err}");
+}
+
+#[test]
+fn factor_refuses_what_does_not_fit_in_64_bits_naming_it() {
+    let (out, err, status) = shell("factor 12 18446744073709551616 15");
+    assert_eq!((out.as_str(), status), ("12: 2 2 3\n15: 3 5\n", 1));
+    assert!(
+        err.contains("\u{2018}18446744073709551616\u{2019} is too large"),
+        "{err}"
+    );
+}
+
+#[test]
+fn awk_refuses_to_sort_by_a_function_of_the_program() {
+    let (out, err, status) = shell(
+        "awk 'function f(i1, v1, i2, v2) { return 0 } BEGIN { a[1]; asort(a, b, \"f\"); print \"after\" }'",
+    );
+    assert_eq!((out.as_str(), status), ("", 2));
+    assert!(
+        err.contains("sorting by a function of the program (`f') is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn find_refuses_inum_where_every_file_would_share_one_number() {
+    let (out, err, status) =
+        shell("mkdir w; cd w; touch f; find . -inum 1 -delete; echo \"st $?\"; ls");
+    assert_eq!(status, 0);
+    assert_eq!(out, "st 1\nf\n", "nothing is deleted");
+    assert!(err.contains("unknown predicate `-inum'"), "{err}");
+}
