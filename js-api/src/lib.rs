@@ -31,15 +31,14 @@ pub mod prelude;
 
 pub use host::{Host, HostPrograms, HostRef, Internals, Tripwire, host_of};
 pub use node::compiles_as_commonjs;
+pub use prelude::HostSlot;
 
 use std::rc::Rc;
 
-use rquickjs::{Ctx, Object, Result};
+use rquickjs::{Ctx, Result};
 
-/// Makes `host` available to host functions and installs the globals.
-/// Returns the prelude's internals (timers, `defer`, `inspect`).
-pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
-    ctx.store_userdata(HostRef(host.clone()))
-        .map_err(|_| rquickjs::Error::new_from_js("host", "userdata"))?;
-    prelude::install(ctx, host)
+/// Installs the globals and makes `host` available to their host
+/// functions: [`prelude::install_unbound`] and [`HostSlot::fill`] at once.
+pub fn install(ctx: &Ctx<'_>, host: Rc<Host>) -> Result<()> {
+    prelude::install_unbound(ctx)?.fill(ctx, host)
 }

@@ -1,7 +1,13 @@
 //! Installing the guest's globals: runs `js/inspect.js` + `js/globals.js`
 //! once per context with the host functions they need, and keeps the
 //! internals they return out of the guest's reach.
+//!
+//! The globals can be installed before the run they serve is known (a
+//! spare context prepared between runs: docs/calls.md, "Where a call
+//! runs"): their host functions reach the run's [`Host`] through a
+//! [`HostSlot`] that is filled once, before any guest code runs.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use goccia_core::Stream;
@@ -10,24 +16,55 @@ use rquickjs::{Array, Ctx, Function, Object, Result, TypedArray, Value};
 use crate::errors::{throw_stopped, type_error};
 use crate::host::{Host, Internals};
 
-/// Installs the globals and returns the prelude's internals.
-pub fn install<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
-    let natives = natives(ctx, host)?;
-    let prelude = Function::from_value(crate::precompiled::prelude(ctx)?)?;
-    let internals: Object = prelude.call((natives,))?;
-    ctx.store_userdata(Internals(internals.clone()))
-        .map_err(|_| rquickjs::Error::new_from_js("internals", "userdata"))?;
-    Ok(internals)
+/// The run a context's globals serve, filled in once ([`HostSlot::fill`])
+/// before any guest code runs. Shared by the host functions the prelude
+/// installs.
+#[derive(Clone, Default)]
+pub struct HostSlot(Rc<OnceCell<Rc<Host>>>);
+
+impl HostSlot {
+    /// Gives the globals their run: stores `host` for the host functions and
+    /// for module definitions (`host_of`). A slot is filled once; a second
+    /// run can never reach a context made for the first.
+    pub fn fill(&self, ctx: &Ctx<'_>, host: Rc<Host>) -> Result<()> {
+        ctx.store_userdata(crate::HostRef(host.clone()))
+            .map_err(|_| rquickjs::Error::new_from_js("host", "userdata"))?;
+        self.0
+            .set(host)
+            .map_err(|_| rquickjs::Error::new_from_js("host", "a context serves one run"))
+    }
+
+    /// The run's host. Guest code runs only after [`HostSlot::fill`], and
+    /// these functions are reachable only from guest code.
+    fn get(&self) -> &Rc<Host> {
+        self.0
+            .get()
+            .expect("a context's host is filled in before any guest code runs")
+    }
 }
 
-fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
+/// Installs the globals, their host to come: the prelude's internals are
+/// kept in the context, and the returned slot is filled with the run's host
+/// before any guest code runs.
+pub fn install_unbound(ctx: &Ctx<'_>) -> Result<HostSlot> {
+    let slot = HostSlot::default();
+    let natives = natives(ctx, &slot)?;
+    let prelude = Function::from_value(crate::precompiled::prelude(ctx)?)?;
+    let internals: Object = prelude.call((natives,))?;
+    ctx.store_userdata(Internals(internals))
+        .map_err(|_| rquickjs::Error::new_from_js("internals", "userdata"))?;
+    Ok(slot)
+}
+
+fn natives<'js>(ctx: &Ctx<'js>, slot: &HostSlot) -> Result<Object<'js>> {
     let object = Object::new(ctx.clone())?;
-    let h = host.clone();
+    let host = slot.clone();
     object.set(
         "write",
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, fd: i32, text: String| -> Result<()> {
+                let h = host.get();
                 h.check().map_err(|stopped| throw_stopped(&ctx, stopped))?;
                 let stream = if fd == 2 {
                     Stream::Stderr
@@ -138,10 +175,11 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
             },
         )?,
     )?;
-    let natives_host = host.clone();
+    let host = slot.clone();
     object.set(
         "moduleNatives",
         Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> Result<Object<'js>> {
+            let natives_host = host.get();
             let natives = Object::new(ctx.clone())?;
             natives.set("fs", crate::fs::natives(&ctx, natives_host.clone())?)?;
             natives.set(
@@ -156,23 +194,27 @@ fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
             Ok(natives)
         })?,
     )?;
-    let h = host.clone();
+    let host = slot.clone();
     object.set(
         "compileCommonJs",
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, source: String, filename: String| -> Result<Value<'js>> {
-                h.check().map_err(|stop| throw_stopped(&ctx, stop))?;
+                host.get()
+                    .check()
+                    .map_err(|stop| throw_stopped(&ctx, stop))?;
                 crate::node::compile(&ctx, &source, &filename)
             },
         )?,
     )?;
-    let h = host;
+    let host = slot.clone();
     object.set(
         "fetch",
         Function::new(
             ctx.clone(),
-            move |ctx: Ctx<'js>, href: String, init: Object<'js>| fetch(&ctx, &h, href, &init),
+            move |ctx: Ctx<'js>, href: String, init: Object<'js>| {
+                fetch(&ctx, host.get(), href, &init)
+            },
         )?,
     )?;
     Ok(object)

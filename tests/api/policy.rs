@@ -186,6 +186,7 @@ const NON_WRITERS: &[&str] = &[
     "paste",
     "comm",
     "join",
+    "tsort",
     "column",
     "expand",
     "unexpand",

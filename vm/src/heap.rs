@@ -8,7 +8,7 @@
 //! allocation that would take the tree past the limit fails, and QuickJS
 //! turns that into its out-of-memory error in whichever runtime asked.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -52,22 +52,49 @@ impl HeapBudget {
     /// An allocator for one more runtime of the tree.
     pub(crate) fn allocator(&self) -> BudgetedAllocator {
         BudgetedAllocator {
-            budget: self.shared.clone(),
-            held: Rc::default(),
+            account: Rc::new(Account {
+                budget: RefCell::new(self.shared.clone()),
+                held: Cell::new(0),
+            }),
         }
     }
 }
 
+/// One runtime's side of a budget: which budget it draws from, and how
+/// much it holds. Single-threaded, as a runtime is.
+#[derive(Debug)]
+struct Account {
+    budget: RefCell<Arc<Shared>>,
+    held: Cell<usize>,
+}
+
 /// The bytes one runtime's allocator holds now: the runtime's own heap,
 /// read without walking it (QuickJS's `JS_ComputeMemoryUsage` visits every
-/// object, atom and shape). Single-threaded, as a runtime is.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Held(Rc<Cell<usize>>);
+/// object, atom and shape).
+#[derive(Clone, Debug)]
+pub(crate) struct Held(Rc<Account>);
 
 impl Held {
     /// Bytes held now.
     pub(crate) fn bytes(&self) -> usize {
-        self.0.get()
+        self.0.held.get()
+    }
+
+    /// Moves the runtime, and what it holds, to `budget`: a spare runtime
+    /// prepared on a budget of its own joins the tree it runs for. False,
+    /// and nothing moved, when what it holds does not fit there.
+    pub(crate) fn move_to(&self, budget: &HeapBudget) -> bool {
+        let mut current = self.0.budget.borrow_mut();
+        if Arc::ptr_eq(&current, &budget.shared) {
+            return true;
+        }
+        let bytes = self.0.held.get();
+        if !budget.shared.take(bytes) {
+            return false;
+        }
+        current.give_back(bytes);
+        *current = budget.shared.clone();
+        true
     }
 }
 
@@ -90,8 +117,7 @@ impl Shared {
 /// The system allocator, charging what each block really holds (its usable
 /// size) to the tree's budget.
 pub(crate) struct BudgetedAllocator {
-    budget: Arc<Shared>,
-    held: Rc<Cell<usize>>,
+    account: Rc<Account>,
 }
 
 fn usable(ptr: *mut u8) -> usize {
@@ -173,27 +199,34 @@ unsafe impl Allocator for BudgetedAllocator {
 impl BudgetedAllocator {
     /// What this runtime's allocator holds, for the runner to read.
     pub(crate) fn held(&self) -> Held {
-        Held(self.held.clone())
+        Held(self.account.clone())
     }
 
     /// Takes `bytes` from the tree's budget for this runtime, or nothing.
     fn take(&self, bytes: usize) -> bool {
-        let taken = self.budget.take(bytes);
+        let account = &self.account;
+        let taken = account.budget.borrow().take(bytes);
         if taken {
-            self.held.set(self.held.get() + bytes);
+            account.held.set(account.held.get() + bytes);
         }
         taken
     }
 
     /// Charges `bytes` even past the limit (a block's rounding up).
     fn charge_over(&self, bytes: usize) {
-        self.budget.used.fetch_add(bytes, Ordering::Relaxed);
-        self.held.set(self.held.get() + bytes);
+        let account = &self.account;
+        account
+            .budget
+            .borrow()
+            .used
+            .fetch_add(bytes, Ordering::Relaxed);
+        account.held.set(account.held.get() + bytes);
     }
 
     fn give_back(&self, bytes: usize) {
-        self.budget.give_back(bytes);
-        self.held.set(self.held.get().saturating_sub(bytes));
+        let account = &self.account;
+        account.budget.borrow().give_back(bytes);
+        account.held.set(account.held.get().saturating_sub(bytes));
     }
 
     /// A new block (or the failure) after `requested` bytes were taken:
@@ -247,6 +280,32 @@ mod tests {
         assert_eq!(held_b.bytes(), budget.used());
         unsafe { b.dealloc(q) };
         assert_eq!(held_b.bytes(), 0);
+    }
+
+    /// A spare runtime's heap leaves the budget it was prepared on for the
+    /// tree it joins, and what it frees later is given back there.
+    #[test]
+    fn a_runtime_moves_with_what_it_holds() {
+        let (spare, tree) = (HeapBudget::new(1 << 20), HeapBudget::new(1 << 20));
+        let mut a = spare.allocator();
+        let held = a.held();
+        let p = a.alloc(1000);
+        assert!(held.move_to(&tree));
+        assert_eq!(spare.used(), 0);
+        assert_eq!(tree.used(), held.bytes());
+        let q = a.alloc(500);
+        assert_eq!(tree.used(), held.bytes());
+        unsafe {
+            a.dealloc(p);
+            a.dealloc(q);
+        }
+        assert_eq!((spare.used(), tree.used()), (0, 0));
+        // A heap that does not fit in the tree stays where it was.
+        let small = HeapBudget::new(100);
+        let r = a.alloc(1000);
+        assert!(!held.move_to(&small));
+        assert_eq!((small.used(), tree.used()), (0, held.bytes()));
+        unsafe { a.dealloc(r) };
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Work that answers before it cleans up: a thread of its own sends the
-//! answer, then drops what the work kept (a run's JS heap: docs/calls.md,
+//! answer, starts what comes next (the next spare context), then drops
+//! what the work kept (a run's JS heap: docs/calls.md,
 //! "Where a call runs"). One such clean-up is in flight in a process at a
 //! time ([`Teardown::claim`]), so a caller cannot pile them up.
 
@@ -45,14 +46,53 @@ pub fn wait_for_teardowns() {
 /// not starting (as `spawn` and `join` would say).
 pub(crate) type Answered<T> = Result<Result<T, Box<dyn Any + Send>>, std::io::Error>;
 
-/// Runs `work` on a new thread named `name` with `stack` bytes of stack,
-/// returns its answer as soon as it has one, and drops what it kept after
-/// that, on that thread, holding `teardown` until done.
+/// Where a thread sends its answer: the value, or the work's panic.
+pub(crate) type AnswerTo<T> = std::sync::mpsc::SyncSender<Result<T, Box<dyn Any + Send>>>;
+
+/// On this thread: runs `work`, sends its answer, runs `then`, and drops
+/// what the work kept. With `teardown` (the claim) the drop comes after
+/// the answer, holding the claim until done; without it, before.
+pub(crate) fn answer_then_free_here<T, Kept>(
+    answer: AnswerTo<T>,
+    teardown: Option<Teardown>,
+    work: impl FnOnce() -> (T, Kept),
+    then: impl FnOnce(),
+) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok((value, kept)) => {
+            let mut kept = Some(kept);
+            if teardown.is_none() {
+                drop(kept.take());
+            }
+            let _ = answer.send(Ok(value));
+            then();
+            drop(kept);
+        }
+        Err(panic) => {
+            let _ = answer.send(Err(panic));
+            then();
+        }
+    }
+    drop(teardown);
+}
+
+/// Receives what a thread answered on the other end of an [`AnswerTo`].
+pub(crate) fn receive<T>(
+    answered: &std::sync::mpsc::Receiver<Result<T, Box<dyn Any + Send>>>,
+) -> Result<T, Box<dyn Any + Send>> {
+    answered
+        .recv()
+        .unwrap_or_else(|_| Err(Box::new("the thread ended without an answer")))
+}
+
+/// [`answer_then_free_here`] on a new thread named `name` with `stack`
+/// bytes of stack; returns the answer as soon as there is one.
 pub(crate) fn answer_then_free<T, Kept>(
     name: &str,
     stack: usize,
-    teardown: Teardown,
+    teardown: Option<Teardown>,
     work: impl FnOnce() -> (T, Kept) + Send + 'static,
+    then: impl FnOnce() + Send + 'static,
 ) -> Answered<T>
 where
     T: Send + 'static,
@@ -61,23 +101,8 @@ where
     std::thread::Builder::new()
         .name(name.to_string())
         .stack_size(stack)
-        .spawn(move || {
-            let kept = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
-                Ok((value, kept)) => {
-                    let _ = answer.send(Ok(value));
-                    Some(kept)
-                }
-                Err(panic) => {
-                    let _ = answer.send(Err(panic));
-                    None
-                }
-            };
-            drop(kept);
-            drop(teardown);
-        })?;
-    Ok(answered
-        .recv()
-        .unwrap_or_else(|_| Err(Box::new("the thread ended without an answer"))))
+        .spawn(move || answer_then_free_here(answer, teardown, work, then))?;
+    Ok(receive(&answered))
 }
 
 #[cfg(test)]
@@ -113,12 +138,44 @@ mod tests {
             }
             wait_for_teardowns();
         };
-        let answer = answer_then_free("test", 1 << 20, teardown, move || (42, Gate(gate, freed)));
+        let answer = answer_then_free(
+            "test",
+            1 << 20,
+            Some(teardown),
+            move || (42, Gate(gate, freed)),
+            || {},
+        );
         assert_eq!(answer.unwrap().unwrap(), 42);
         assert!(heard.try_recv().is_err(), "freed before the answer");
         open.send(()).unwrap();
         assert_eq!(heard.recv().unwrap(), "freed");
         wait_for_teardowns();
+    }
+
+    /// Without the claim, what the work kept is dropped before the answer,
+    /// and `then` runs after it either way.
+    #[test]
+    fn without_the_claim_the_clean_up_comes_first() {
+        let (events, heard) = std::sync::mpsc::channel();
+        struct Kept(std::sync::mpsc::Sender<&'static str>);
+        impl Drop for Kept {
+            fn drop(&mut self) {
+                let _ = self.0.send("freed");
+            }
+        }
+        let (answer, answered) = std::sync::mpsc::sync_channel(1);
+        let (kept, then) = (events.clone(), events.clone());
+        answer_then_free_here(
+            answer,
+            None,
+            move || (7, Kept(kept)),
+            move || {
+                let _ = then.send("then");
+            },
+        );
+        assert_eq!(receive(&answered).unwrap(), 7);
+        drop(events);
+        assert_eq!(heard.iter().collect::<Vec<_>>(), ["freed", "then"]);
     }
 
     #[test]
@@ -129,7 +186,13 @@ mod tests {
             }
             wait_for_teardowns();
         };
-        let answer = answer_then_free("test", 1 << 20, teardown, || -> (u8, ()) { panic!("boom") });
+        let answer = answer_then_free(
+            "test",
+            1 << 20,
+            Some(teardown),
+            || -> (u8, ()) { panic!("boom") },
+            || {},
+        );
         assert!(answer.unwrap().is_err());
         wait_for_teardowns();
     }

@@ -11,6 +11,8 @@
 //!   check.
 //! - `engine`: what a run and every run it nests share ([`Engine`]).
 //! - `bytecode`: `--mode bytecode` and its cache ([`ExecMode`]).
+//! - `spare`: the next top-level run's context, made between runs
+//!   ([`spares_served`]).
 
 #![warn(missing_docs)]
 
@@ -24,6 +26,7 @@ mod launcher;
 pub mod loader;
 mod nested;
 pub mod runner;
+mod spare;
 
 pub use bytecode::{ExecMode, cache_stats};
 pub use engine::Engine;
@@ -33,6 +36,7 @@ pub use heap::HeapBudget;
 pub use js_thread::wait_for_teardowns;
 pub use nested::Nester;
 pub use runner::{RunOutcome, RunRequest, run};
+pub use spare::spares_served;
 
 /// `fetch` as the host performs it (docs/limits.md), and the relay through
 /// which an isolated worker asks its parent to.

@@ -1,8 +1,7 @@
 //! Running one entry module: a fresh QuickJS runtime, the VFS-only loader,
 //! the limits, and an event loop that drains jobs and fires virtual-time
-//! timers until the program is done, on a thread of its own.
-//! Over 800 lines with its unit tests, which drive this event loop and sit
-//! beside it.
+//! timers until the program is done, on a thread of its own (a fresh
+//! one, or a spare's: `spare`). Its unit tests are in `runner/tests.rs`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,9 +20,12 @@ use rquickjs::{
 use crate::engine::Engine;
 use crate::failure::{Evidence, Failure, classify_exception};
 use crate::heap::{HeapBudget, Held};
-use crate::js_thread::{Teardown, answer_then_free};
+use crate::js_thread::{
+    AnswerTo, Answered, Teardown, answer_then_free, answer_then_free_here, receive,
+};
 use crate::loader::{VfsLoader, VfsResolver};
 use crate::nested::Nester;
+use crate::spare::{self, Fit};
 
 /// What to run and with what.
 #[derive(Clone)]
@@ -112,9 +114,6 @@ impl RunOutcome {
     }
 }
 
-/// Native stack beyond the JS stack limit, for the host's own frames.
-const STACK_HEADROOM: usize = 16 << 20;
-
 /// Runs `request.entry` to completion on a dedicated thread whose stack
 /// fits the configured JS stack. Never panics: an internal fault becomes a
 /// `host-error` outcome.
@@ -126,26 +125,26 @@ const STACK_HEADROOM: usize = 16 << 20;
 /// Its thread sends the outcome, leaves the run's span and write policy,
 /// then frees the runtime (`js_thread`). A nested run frees first: its heap
 /// counts against its caller's budget.
+///
+/// A sandbox's own run also starts in the process's spare context when one
+/// was made for its limits (`spare`): the runtime, context and globals,
+/// made on a thread of their own after the previous run, are a third of an
+/// in-process hello world.
 pub fn run(request: &RunRequest) -> RunOutcome {
-    let stack = request.engine.limits.stack_size as usize + STACK_HEADROOM;
+    if let Some(missing) = missing_entry(request) {
+        return missing;
+    }
+    let stack = Fit::of(&request.engine.limits).thread_stack();
     // A nested run works under the write policy its caller set for it.
     let policy_scope = goccia_vfs::policy::current_scope();
     // And inside its caller's span: the script's shell commands and
     // fetches are that call's children (docs/telemetry.md).
     let span = tracing::Span::current();
-    let answered = if request.depth == 0
-        && !request.leave_heap_to_exit
-        && let Some(teardown) = Teardown::claim()
-    {
-        let request = request.clone();
-        answer_then_free("goccia-js", stack, teardown, move || {
-            let ran = {
-                let _policy = goccia_vfs::policy::Scope::enter_if(policy_scope);
-                let _span = span.enter();
-                run_here(&request)
-            };
-            drop(span);
-            ran
+    let answered = if request.depth == 0 && !request.leave_heap_to_exit {
+        run_top_level(Job {
+            request: request.clone(),
+            policy: policy_scope,
+            span,
         })
     } else {
         std::thread::scope(|scope| {
@@ -180,6 +179,97 @@ pub fn run(request: &RunRequest) -> RunOutcome {
     }
 }
 
+/// A top-level run, with what it inherits from its caller's thread: the
+/// write policy in force and the tracing span (docs/telemetry.md).
+struct Job {
+    request: RunRequest,
+    policy: Option<goccia_vfs::policy::WritePolicy>,
+    span: tracing::Span,
+}
+
+impl Job {
+    /// Runs `work` on the request under the caller's policy and span: the
+    /// outcome, and the heap it kept for the caller to free.
+    fn run(
+        self,
+        work: impl FnOnce(&RunRequest, &mut Option<Remains>) -> RunOutcome,
+    ) -> (RunOutcome, Option<Remains>) {
+        let mut remains = None;
+        let outcome = {
+            let _policy = goccia_vfs::policy::Scope::enter_if(self.policy);
+            let _span = self.span.enter();
+            work(&self.request, &mut remains)
+        };
+        (outcome, remains)
+    }
+}
+
+/// A job on its way to a spare, and where its answer goes.
+struct Handed {
+    job: Job,
+    answer: AnswerTo<RunOutcome>,
+}
+
+/// Runs a top-level `job`: in the spare made for its limits (waiting for
+/// one being made), else on a fresh runtime and thread. Either way the
+/// answer comes before the heap is freed when the clean-up can be claimed
+/// (`js_thread`), and the next spare is started in between.
+fn run_top_level(job: Job) -> Answered<RunOutcome> {
+    let fit = Fit::of(&job.request.engine.limits);
+    let (answer, answered) = std::sync::mpsc::sync_channel(1);
+    let message = match spare::hand_over(fit, Box::new(Handed { job, answer })) {
+        Ok(()) => return Ok(receive(&answered)),
+        Err(message) => message,
+    };
+    let Ok(handed) = message.downcast::<Handed>() else {
+        unreachable!("a spare is handed only jobs")
+    };
+    let job = handed.job;
+    answer_then_free(
+        "goccia-js",
+        fit.thread_stack(),
+        Teardown::claim(),
+        move || job.run(run_keeping),
+        move || spare::start(fit, serve_as_spare),
+    )
+}
+
+/// A spare's thread (`spare`): makes the runtime and context, waits for
+/// one job, answers it, starts the next spare, and frees the job's heap.
+fn serve_as_spare(waiting: spare::Waiting) {
+    let fit = waiting.fit();
+    // Charged to a budget of its own until a run takes it (`Held::move_to`).
+    let budget = HeapBudget::new(fit.max_memory);
+    let prepared = match std::panic::catch_unwind(|| prepare(fit, &budget)) {
+        Ok(Ok(prepared)) => prepared,
+        _ => return waiting.give_up(),
+    };
+    let Some(message) = waiting.ready() else {
+        return;
+    };
+    let Ok(handed) = message.downcast::<Handed>() else {
+        unreachable!("a spare is handed only jobs")
+    };
+    let Handed { job, answer } = *handed;
+    answer_then_free_here(
+        answer,
+        Teardown::claim(),
+        move || job.run(|request, remains| run_prepared(request, prepared, remains)),
+        move || spare::start(fit, serve_as_spare),
+    );
+}
+
+/// The outcome of a run whose entry does not exist: nothing runs.
+fn missing_entry(request: &RunRequest) -> Option<RunOutcome> {
+    if request.inline_source.is_some() || request.vfs.lock().is_file(&request.entry) {
+        return None;
+    }
+    Some(RunOutcome::failed(Failure::new(
+        FailureKind::ScriptError,
+        format!("entry not found: {}", request.entry),
+    )))
+}
+
 /// A run's JS heap, kept past its outcome to be freed after the answer:
 /// the context before the runtime (fields drop in order).
 struct Remains {
@@ -199,22 +289,76 @@ fn run_here(request: &RunRequest) -> (RunOutcome, Option<Remains>) {
 }
 
 fn run_keeping(request: &RunRequest, remains: &mut Option<Remains>) -> RunOutcome {
-    let tripwire = Arc::new(Tripwire::default());
-    if request.inline_source.is_none() && !request.vfs.lock().is_file(&request.entry) {
+    match prepare(Fit::of(&request.engine.limits), &request.memory) {
+        Ok(prepared) => run_prepared(request, prepared, remains),
+        Err(failure) => RunOutcome::failed(failure),
+    }
+}
+
+/// A runtime and context with the globals installed, not yet given a run:
+/// what every run starts from, made fresh for it or ahead of it (a spare).
+struct Prepared {
+    // The context goes before the runtime (fields drop in order).
+    context: Context,
+    runtime: Runtime,
+    held: Held,
+    globals: goccia_js_api::HostSlot,
+}
+
+/// A new runtime on `budget` with `fit`'s limits, and a context with the
+/// globals installed. No guest code has run in it.
+fn prepare(fit: Fit, budget: &HeapBudget) -> Result<Prepared, Failure> {
+    let internal = |what: &str, error: rquickjs::Error| {
+        Failure::new(
+            FailureKind::HostError,
+            format!("internal error: cannot {what}: {error}"),
+        )
+    };
+    // Every runtime of the tree draws from one heap budget; each also
+    // keeps QuickJS's own limit (the same value) on itself.
+    let allocator = budget.allocator();
+    let held = allocator.held();
+    let runtime =
+        Runtime::new_with_alloc(allocator).map_err(|e| internal("create the JS runtime", e))?;
+    runtime.set_memory_limit(fit.max_memory.min(usize::MAX as u64) as usize);
+    runtime.set_max_stack_size(fit.stack_size as usize);
+    // No collection before the globals are installed (see
+    // `gc_threshold_after_setup`, which sets the threshold after them).
+    runtime.set_gc_threshold(usize::MAX);
+    let context = Context::full(&runtime).map_err(|e| internal("create the JS context", e))?;
+    let globals = context
+        .with(|ctx| goccia_js_api::prelude::install_unbound(&ctx))
+        .map_err(|e| internal("install the globals", e))?;
+    runtime.set_gc_threshold(gc_threshold_after_setup(held.bytes()));
+    Ok(Prepared {
+        context,
+        runtime,
+        held,
+        globals,
+    })
+}
+
+/// Runs `request` in `prepared`: the run's limits, loader and host are
+/// bound to it first.
+fn run_prepared(
+    request: &RunRequest,
+    prepared: Prepared,
+    remains: &mut Option<Remains>,
+) -> RunOutcome {
+    let Prepared {
+        context,
+        runtime,
+        held,
+        globals,
+    } = prepared;
+    if !held.move_to(&request.memory) {
         return RunOutcome::failed(Failure::new(
-            FailureKind::ScriptError,
-            format!("entry not found: {}", request.entry),
+            FailureKind::ResourceLimit,
+            "out of memory: the sandbox's heap budget cannot hold a new JS context",
         ));
     }
-    let (runtime, held) = match new_runtime(request, &tripwire) {
-        Ok(made) => made,
-        Err(error) => {
-            return RunOutcome::failed(Failure::new(
-                FailureKind::HostError,
-                format!("internal error: cannot create the JS runtime: {error}"),
-            ));
-        }
-    };
+    let tripwire = Arc::new(Tripwire::default());
+    bind_runtime(&runtime, request, &tripwire);
     let rejections: Rejections = Rc::default();
     let tracked = rejections.clone();
     runtime.set_host_promise_rejection_tracker(Some(Box::new(
@@ -235,15 +379,6 @@ fn run_keeping(request: &RunRequest, remains: &mut Option<Remains>) -> RunOutcom
             }
         },
     )));
-    let context = match Context::full(&runtime) {
-        Ok(context) => context,
-        Err(error) => {
-            return RunOutcome::failed(Failure::new(
-                FailureKind::HostError,
-                format!("internal error: cannot create the JS context: {error}"),
-            ));
-        }
-    };
     let host = Rc::new(Host {
         vfs: request.vfs.clone(),
         output: request.output.clone(),
@@ -270,6 +405,12 @@ fn run_keeping(request: &RunRequest, remains: &mut Option<Remains>) -> RunOutcom
         max_output: request.output.budget().limit(),
         ..request.engine.limits.clone()
     };
+    if let Err(error) = context.with(|ctx| globals.fill(&ctx, host)) {
+        return RunOutcome::failed(Failure::new(
+            FailureKind::HostError,
+            format!("internal error: cannot install the globals: {error}"),
+        ));
+    }
     let mut session = Session {
         runtime: &runtime,
         context: &context,
@@ -279,9 +420,8 @@ fn run_keeping(request: &RunRequest, remains: &mut Option<Remains>) -> RunOutcom
         limits: &applied,
         watch: &request.watch,
         first_turn: true,
-        held: &held,
     };
-    let mut outcome = session.run(host, &request.entry);
+    let mut outcome = session.run(&request.entry);
     exited(&mut outcome, &tripwire);
     if let Some(failure) = &outcome.failure
         && matches!(
@@ -338,21 +478,9 @@ fn exited(outcome: &mut RunOutcome, tripwire: &Tripwire) {
     }
 }
 
-/// The run's runtime, and what its heap holds as it goes.
-fn new_runtime(
-    request: &RunRequest,
-    tripwire: &Arc<Tripwire>,
-) -> rquickjs::Result<(Runtime, Held)> {
-    // Every runtime of the tree draws from one heap budget; each also
-    // keeps QuickJS's own limit (the same value) on itself.
-    let allocator = request.memory.allocator();
-    let held = allocator.held();
-    let runtime = Runtime::new_with_alloc(allocator)?;
-    runtime.set_memory_limit(request.engine.limits.max_memory.min(usize::MAX as u64) as usize);
-    runtime.set_max_stack_size(request.engine.limits.stack_size as usize);
-    // No collection before the globals are installed (see
-    // `gc_threshold_after_setup`, which sets the threshold after them).
-    runtime.set_gc_threshold(usize::MAX);
+/// Binds a prepared runtime to `request`: its deadline and tripwire
+/// (the interrupt handler) and its modules (the VFS-only loader).
+fn bind_runtime(runtime: &Runtime, request: &RunRequest, tripwire: &Arc<Tripwire>) {
     let watch = request.watch.clone();
     let tripwire = tripwire.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
@@ -383,7 +511,6 @@ fn new_runtime(
             entry: request.entry.clone(),
         },
     );
-    Ok((runtime, held))
 }
 
 struct Session<'a> {
@@ -397,8 +524,6 @@ struct Session<'a> {
     watch: &'a Watch,
     /// Set until the entry's first turn.
     first_turn: bool,
-    /// What this run's heap holds.
-    held: &'a Held,
 }
 
 /// QuickJS collects cycles when its heap passes a threshold, 256 KiB at
@@ -420,22 +545,7 @@ enum Turn {
 }
 
 impl Session<'_> {
-    fn run(&mut self, host: Rc<Host>, entry: &VfsPath) -> RunOutcome {
-        let installed = self.context.with(|ctx| {
-            goccia_js_api::install(&ctx, host)
-                .map(drop)
-                .map_err(|error| {
-                    Failure::new(
-                        FailureKind::HostError,
-                        format!("internal error: cannot install the globals: {error}"),
-                    )
-                })
-        });
-        if let Err(failure) = installed {
-            return RunOutcome::failed(failure);
-        }
-        self.runtime
-            .set_gc_threshold(gc_threshold_after_setup(self.held.bytes()));
+    fn run(&mut self, entry: &VfsPath) -> RunOutcome {
         let started = self
             .context
             .with(|ctx| -> Result<Persistent<Promise<'static>>, Failure> {
@@ -733,226 +843,4 @@ fn call<'js, R: rquickjs::FromJs<'js>>(object: &Object<'js>, name: &str) -> rqui
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use goccia_core::{Limits, OutputBudget, output::Capture};
-    use goccia_vfs::{Quota, Vfs};
-    use parking_lot::Mutex;
-
-    use crate::ExecMode;
-
-    use super::*;
-    use crate::js_thread::wait_for_teardowns;
-
-    fn run_source(files: &[(&str, &str)], limits: Limits) -> (RunOutcome, Capture, Capture) {
-        run_in_mode(files, limits, ExecMode::Interpreted)
-    }
-
-    fn run_in_mode(
-        files: &[(&str, &str)],
-        limits: Limits,
-        mode: ExecMode,
-    ) -> (RunOutcome, Capture, Capture) {
-        let mut vfs = Vfs::new(Quota::UNLIMITED);
-        for (path, source) in files {
-            vfs.write_file(&VfsPath::parse(path).unwrap(), source.to_string())
-                .unwrap();
-        }
-        let (output, out, err) = Output::captured(OutputBudget::new(limits.max_output));
-        let request = RunRequest::new(
-            VfsPath::parse("/main.js").unwrap(),
-            Arc::new(Mutex::new(vfs)),
-            output,
-            Watch::new(limits.timeout),
-            Engine {
-                limits,
-                mode,
-                ..Engine::default()
-            },
-        );
-        let outcome = run(&request);
-        (outcome, out, err)
-    }
-
-    /// A run's heap goes back to the budget when it ends; a run whose
-    /// process exits after it leaves it charged (nothing was freed), and
-    /// only at the top: a nested run's heap is freed either way.
-    #[test]
-    fn only_a_top_level_run_the_process_ends_after_leaves_its_heap() {
-        let run_with = |leave: bool, source: &str| {
-            let mut vfs = Vfs::new(Quota::UNLIMITED);
-            vfs.write_file(&VfsPath::parse("/main.js").unwrap(), source.to_string())
-                .unwrap();
-            vfs.write_file(&VfsPath::parse("/child.js").unwrap(), "globalThis.x = 1;")
-                .unwrap();
-            let (output, _, err) = Output::captured(OutputBudget::new(1 << 20));
-            let mut request = RunRequest::new(
-                VfsPath::parse("/main.js").unwrap(),
-                Arc::new(Mutex::new(vfs)),
-                output,
-                Watch::new(Duration::from_secs(10)),
-                Engine::default(),
-            );
-            request.leave_heap_to_exit = leave;
-            let outcome = run(&request);
-            assert!(
-                outcome.failure.is_none(),
-                "{:?} {}",
-                outcome.failure,
-                String::from_utf8_lossy(&err.take())
-            );
-            wait_for_teardowns();
-            request.memory.used()
-        };
-        let hello = "console.log('hi')";
-        assert_eq!(run_with(false, hello), 0);
-        assert!(run_with(true, hello) > 0);
-        // The parent's own heap aside, the child's was given back: leaving
-        // the parent's costs the same with or without a child run.
-        let nesting =
-            "import { runScript } from 'goccia'; runScript('/child.js'); runScript('/child.js');";
-        let without_child = run_with(true, "import { runScript } from 'goccia';");
-        let with_children = run_with(true, nesting);
-        assert!(
-            with_children < without_child * 2,
-            "{with_children} vs {without_child}"
-        );
-    }
-
-    /// Under a write policy, a refused `fs` write is the documented error
-    /// (docs/policy.md), and the tree does not change.
-    #[test]
-    fn a_policy_denial_in_js_has_its_own_code_and_text() {
-        use goccia_vfs::policy::{PolicyMode, WritePolicy};
-        let mut vfs = Vfs::new(Quota::UNLIMITED);
-        vfs.write_file(
-            &VfsPath::parse("/main.js").unwrap(),
-            "import fs from 'fs';
-             try { fs.writeFileSync('/a.txt', 'x'); } catch (e) {
-               console.log(e.code, e.errno, e.policy, e.syscall, e.path);
-               console.log(e.message);
-             }
-             try { fs.writeFileSync('/missing/b.txt', 'x'); } catch (e) { console.log(e.code); }
-             console.log(fs.existsSync('/a.txt'));",
-        )
-        .unwrap();
-        vfs.set_policy(Some(WritePolicy::new(PolicyMode::ReadOnly, [], [])));
-        let (output, out, err) = Output::captured(OutputBudget::new(1 << 20));
-        let request = RunRequest::new(
-            VfsPath::parse("/main.js").unwrap(),
-            Arc::new(Mutex::new(vfs)),
-            output,
-            Watch::new(Duration::from_secs(10)),
-            Engine::default(),
-        );
-        let outcome = run(&request);
-        assert!(
-            outcome.failure.is_none(),
-            "{:?} {:?}",
-            outcome.failure,
-            err.take()
-        );
-        assert_eq!(
-            String::from_utf8(out.take()).unwrap(),
-            "FS_SANDBOX_DENIED -13 read-only open /a.txt\n\
-             FS_SANDBOX_DENIED: [sandbox: file access denied under read-only mode], open '/a.txt'\n\
-             FS_SANDBOX_DENIED\n\
-             false\n"
-        );
-    }
-
-    #[test]
-    fn the_default_export_is_the_result() {
-        let (outcome, out, _) = run_source(
-            &[
-                (
-                    "/main.js",
-                    "import { n } from './lib.js'; console.log(n); export default { n, list: [1, 'two'] };",
-                ),
-                ("/lib.js", "export const n = 41 + 1;"),
-            ],
-            Limits::default(),
-        );
-        assert!(outcome.failure.is_none(), "{:?}", outcome.failure);
-        assert_eq!(out.take(), b"42\n");
-        assert_eq!(
-            outcome.result,
-            Some(serde_json::json!({ "n": 42, "list": [1, "two"] }))
-        );
-        assert!(outcome.memory_used > 0);
-    }
-
-    #[test]
-    fn failures_are_classified_by_evidence() {
-        let limits = Limits::default().timeout(Duration::from_millis(100));
-        let cases = [
-            ("throw new Error('x')", FailureKind::ScriptError),
-            ("while (true) {}", FailureKind::Timeout),
-            ("for (;;) console.log('spam')", FailureKind::ResourceLimit),
-            ("await new Promise(() => {})", FailureKind::ScriptError),
-        ];
-        for (source, kind) in cases {
-            let (outcome, _, _) =
-                run_source(&[("/main.js", source)], limits.clone().max_output(1000));
-            assert_eq!(outcome.failure.map(|f| f.kind), Some(kind), "{source}");
-        }
-    }
-
-    #[test]
-    fn a_missing_entry_is_a_script_error_and_nothing_runs() {
-        let (outcome, _, _) = run_source(&[("/other.js", "")], Limits::default());
-        let failure = outcome.failure.unwrap();
-        assert_eq!(
-            (failure.kind, failure.message.as_str()),
-            (FailureKind::ScriptError, "entry not found: /main.js")
-        );
-    }
-
-    #[test]
-    fn runs_are_isolated_from_each_other() {
-        let (first, _, _) = run_source(
-            &[(
-                "/main.js",
-                "Object.prototype.polluted = 1; export default 1;",
-            )],
-            Limits::default(),
-        );
-        assert!(first.failure.is_none());
-        let (second, out, _) = run_source(
-            &[("/main.js", "console.log(({}).polluted);")],
-            Limits::default(),
-        );
-        assert!(second.failure.is_none());
-        assert_eq!(out.take(), b"undefined\n");
-    }
-
-    #[test]
-    fn bytecode_mode_compiles_once_and_behaves_the_same() {
-        let files = [
-            (
-                "/main.js",
-                "import { twice } from './twice.js';\nconsole.log(twice(21));\nexport default new Error('x').stack.split('\\n')[1].trim();",
-            ),
-            (
-                "/twice.js",
-                "export const twice = (n) => n * 2;\n// bytecode-mode-test",
-            ),
-        ];
-        let (interpreted, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Interpreted);
-        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
-        let (first, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Bytecode);
-        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
-        assert_eq!(first.result, interpreted.result, "same stack positions");
-        let (compiled, _) = crate::cache_stats();
-        let (second, out, _) = run_in_mode(&files, Limits::default(), ExecMode::Bytecode);
-        assert_eq!(String::from_utf8(out.contents()).unwrap(), "42\n");
-        assert_eq!(second.result, interpreted.result);
-        assert_eq!(
-            crate::cache_stats().0,
-            compiled,
-            "the second run loads, not compiles"
-        );
-    }
-}
+mod tests;

@@ -53,6 +53,11 @@ pub const CASES: &[&str] = &[
     r#"awk 'BEGIN{a[1]="10"; a[2]="9"; a["x"]="b"; a[4]="a"; a[5]=2; a[6]="B"; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print n}'; echo "10 9 b a 2 B" | awk '{for(i=1;i<=NF;i++) a[i]=$i; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print ""}'; awk 'BEGIN{a["b"]=1; a["a"]=2; a[10]=3; a[9]=4; n=asorti(a, d); for(i=1;i<=n;i++) printf "%s ", d[i]; print n, length(a)}'; awk 'BEGIN{a[1]=3;a[2]=1;a[3]=2; n=asort(a, d, "@val_num_desc"); print d[1], d[2], d[3], a[1]; asorti(a, e, "@ind_num_desc"); print e[1]}'; awk '{c[$1]++} END{n=asorti(c, k); for(i=1;i<=n;i++) print k[i], c[k[i]]}' data/words.txt; awk 'BEGIN{a[1]=1; asort(a, d, "cmp")}' 2>&1; echo "st $?""#,
     // factor: arguments and stdin, GNU's reading of them, its refusals.
     r#"factor 12 1 0 +12 007 ' 12' 18446744073709551615 18446744073709551557 18446744030759878681; echo "st $?"; factor x '' '12 ' 2>&1; echo "st $?"; factor -- -3 2>&1; echo "st $?"; printf '6 35\n 9\n' | factor; factor -h 2>&1; echo "st $?""#,
+    // tsort: GNU's order among the valid ones (items by byte order, a
+    // successor released newest pair first), the loop it names and how it
+    // breaks it, pairs of one name, tabs and newlines between tokens, and
+    // its refusals.
+    r#"printf 'a b\nb c\n' | tsort; echo "b a c a d c d b e d" | tsort; printf 'x y\ty z\nz x p q q p\n' | tsort 2>&1; echo "st $?"; echo "1 2 2 3 3 1 3 4 4 5 5 3" | tsort 2>&1; echo "st $?"; echo "a a b" | tsort 2>&1; echo "st $?"; echo "a a" | tsort; printf 'z y\n' > pairs; tsort pairs; tsort - < pairs; tsort pairs extra 2>&1; echo "st $?"; tsort -x 2>&1; echo "st $?"; tsort missing 2>&1; echo "st $?"; : | tsort; echo "st $?""#,
     // getconf: the values the sandbox shares with this machine, path
     // values, and glibc's refusals (processor counts are the sandbox's).
     r#"for v in ARG_MAX PAGE_SIZE PAGESIZE LONG_BIT CHAR_BIT INT_MAX UINT_MAX PATH CLK_TCK LINE_MAX HOST_NAME_MAX LOGIN_NAME_MAX GNU_LIBC_VERSION _POSIX_VERSION; do echo "$v=$(getconf $v)"; done; getconf NAME_MAX /; getconf PATH_MAX .; getconf NAME_MAX 2>&1; echo "st $?"; getconf NOPE 2>&1; echo "st $?"; getconf 2>&1; echo "st $?"; getconf ARG_MAX x 2>&1; echo "st $?"; getconf NAME_MAX /nonexist 2>&1; echo "st $?""#,

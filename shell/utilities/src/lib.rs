@@ -87,6 +87,7 @@ goccia_interp::commands! {
         Utility "paste" => View(text::fields::paste),
         Utility "comm" => View(text::sort::comm),
         Utility "join" => View(text::join::join),
+        Utility "tsort" => View(text::tsort::tsort),
         Utility "column" => View(text::column::column),
         Utility "split" => View(text::split::split),
         Utility "expand" => View(text::tabs::expand),

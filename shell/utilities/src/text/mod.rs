@@ -12,3 +12,4 @@ pub mod sort;
 pub mod split;
 pub mod tabs;
 pub mod tr;
+pub mod tsort;
