@@ -49,14 +49,22 @@ impl Fit {
 /// the runner's thread body opens.
 pub(crate) type Message = Box<dyn Any + Send>;
 
-/// The process's spare, if any.
+/// The process's spare, if any. `promised`: a run is waiting for this one;
+/// it is that run's, and other runs make their own.
 enum Slot {
     Empty,
-    /// Being made for these limits: a run that fits waits for it, which is
-    /// never longer than making its own.
-    Preparing(Fit),
+    /// Being made for these limits: the first run that fits waits for it,
+    /// which is never longer than making its own.
+    Preparing {
+        fit: Fit,
+        promised: bool,
+    },
     /// Made, its thread waiting for one message.
-    Ready(Fit, SyncSender<Message>),
+    Ready {
+        fit: Fit,
+        spare: SyncSender<Message>,
+        promised: bool,
+    },
 }
 
 static SLOT: parking_lot::Mutex<Slot> = parking_lot::Mutex::new(Slot::Empty);
@@ -69,24 +77,37 @@ pub fn spares_served() -> u64 {
     SERVED.load(Ordering::Relaxed)
 }
 
-/// Hands `message` to the spare made for `fit` (waiting for one being
-/// made), or gives it back when there is none.
+/// Hands `message` to the spare made for `fit`, or to the one being made
+/// for it if no other run is waiting for that; gives the message back when
+/// there is none for it.
 pub(crate) fn hand_over(fit: Fit, message: Message) -> Result<(), Message> {
-    let spare = {
-        let mut slot = SLOT.lock();
-        loop {
-            match &*slot {
-                Slot::Ready(ready, _) if *ready == fit => {
-                    let Slot::Ready(_, spare) = std::mem::replace(&mut *slot, Slot::Empty) else {
-                        unreachable!("matched as ready")
-                    };
-                    break spare;
+    let mut slot = SLOT.lock();
+    match &mut *slot {
+        Slot::Ready {
+            fit: ready,
+            promised: false,
+            ..
+        } if *ready == fit => {}
+        Slot::Preparing {
+            fit: coming,
+            promised,
+        } if *coming == fit && !*promised => {
+            *promised = true;
+            loop {
+                CHANGED.wait(&mut slot);
+                match &*slot {
+                    Slot::Preparing { fit: coming, .. } if *coming == fit => continue,
+                    Slot::Ready { fit: ready, .. } if *ready == fit => break,
+                    _ => return Err(message),
                 }
-                Slot::Preparing(coming) if *coming == fit => CHANGED.wait(&mut slot),
-                _ => return Err(message),
             }
         }
+        _ => return Err(message),
+    }
+    let Slot::Ready { spare, .. } = std::mem::replace(&mut *slot, Slot::Empty) else {
+        unreachable!("matched as ready")
     };
+    drop(slot);
     spare.send(message).map_err(|SendError(message)| message)
 }
 
@@ -97,9 +118,14 @@ pub(crate) fn start(fit: Fit, serve: fn(Waiting)) {
     {
         let mut slot = SLOT.lock();
         match &*slot {
-            Slot::Preparing(_) => return,
-            Slot::Ready(ready, _) if *ready == fit => return,
-            Slot::Empty | Slot::Ready(..) => *slot = Slot::Preparing(fit),
+            Slot::Preparing { .. } | Slot::Ready { promised: true, .. } => return,
+            Slot::Ready { fit: ready, .. } if *ready == fit => return,
+            Slot::Empty | Slot::Ready { .. } => {
+                *slot = Slot::Preparing {
+                    fit,
+                    promised: false,
+                }
+            }
         }
     }
     let spawned = std::thread::Builder::new()
@@ -125,7 +151,7 @@ impl Waiting {
     /// No spare after all: runs waiting for it make their own.
     pub(crate) fn give_up(self) {
         let mut slot = SLOT.lock();
-        if matches!(*slot, Slot::Preparing(coming) if coming == self.fit) {
+        if matches!(*slot, Slot::Preparing { fit, .. } if fit == self.fit) {
             *slot = Slot::Empty;
         }
         CHANGED.notify_all();
@@ -137,10 +163,17 @@ impl Waiting {
         let (spare, handed): (_, Receiver<Message>) = sync_channel(1);
         {
             let mut slot = SLOT.lock();
-            if !matches!(*slot, Slot::Preparing(coming) if coming == self.fit) {
+            let Slot::Preparing { fit, promised } = *slot else {
+                return None;
+            };
+            if fit != self.fit {
                 return None;
             }
-            *slot = Slot::Ready(self.fit, spare);
+            *slot = Slot::Ready {
+                fit,
+                spare,
+                promised,
+            };
             CHANGED.notify_all();
         }
         let message = handed.recv().ok()?;

@@ -130,11 +130,39 @@ fn a_run_after_another_starts_in_a_spare_and_sees_nothing_of_it() {
     assert_eq!(out, "child: false resource-limit\n");
     assert_eq!(held, 0);
 
+    // Runs at once: one takes the spare (or waits for the one being made),
+    // the others make their own; each sees only itself.
+    let before = spares_served();
+    let callers: Vec<_> = (0..4)
+        .map(|caller| {
+            let limits = limits.clone();
+            std::thread::spawn(move || {
+                for round in 0..5 {
+                    let source = format!(
+                        "globalThis.mine = (globalThis.mine ?? 0) + 1; console.log({caller}, {round}, mine);"
+                    );
+                    let (outcome, out, err, _) = top_level(&[("/main.js", &source)], limits.clone());
+                    assert!(outcome.failure.is_none(), "{:?} {err}", outcome.failure);
+                    assert_eq!(out, format!("{caller} {round} 1\n"));
+                }
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller.join().unwrap();
+    }
+    assert!(spares_served() > before, "some of the 20 runs took a spare");
+
     // A missing entry runs nothing and leaves the spare for the next run.
-    let (missing, _, _, _) = top_level(&[("/other.js", "")], limits.clone().max_memory(64 << 20));
+    let smaller = limits.clone().max_memory(64 << 20);
+    let (_, _, _, _) = top_level(&[("/main.js", probe), COUNTER], smaller.clone());
+    let served = spares_served();
+    let (missing, _, _, _) = top_level(&[("/other.js", "")], smaller.clone());
     assert_eq!(
         missing.failure.map(|f| f.message),
         Some("entry not found: /main.js".to_string())
     );
-    assert_eq!(spares_served(), 4);
+    let (_, out, _, _) = top_level(&[("/main.js", probe), COUNTER], smaller);
+    assert_eq!(out, "undefined undefined undefined 1 1\n");
+    assert_eq!(spares_served(), served + 1);
 }
