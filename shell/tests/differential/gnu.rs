@@ -14,6 +14,14 @@ pub const CASES: &[&str] = &[
     r#"grep -f notes/empty.txt data/words.txt; echo "st $?"; grep -L -f notes/empty.txt data/words.txt; echo "st $?"; grep -c -f notes/empty.txt data/words.txt"#,
     r#"printf 'an\nrr\n' > pats; grep -f pats data/words.txt; grep -v -f pats data/words.txt | head -2; grep -c -f pats -e Date data/words.txt"#,
     r#"echo hi | grep -H hi; echo hi | grep -c -H x; echo hi | grep -l hi; printf 'a\0b\nab\n' > bin; grep a bin 2>&1; echo "st $?"; grep -c a bin"#,
+    // --color=always: GNU's markers for matches, names, line numbers,
+    // byte offsets and separators; matches of context lines only under -v;
+    // GREP_COLORS over the defaults, GREP_COLOR deprecated; -Z after a name.
+    r#"grep --color=always an data/words.txt notes/todo.txt | od -c; grep --color=always -n -C1 an data/words.txt | od -c; grep --colour=always -vn -A1 an data/words.txt | od -c"#,
+    r#"grep --color=always -o -b an data/words.txt | od -c; grep --color=always -c an data/words.txt notes/todo.txt | od -c; grep --color=always -lZ an data/words.txt notes/todo.txt | od -c; grep --color=always -H -Z an data/words.txt | od -c"#,
+    r#"GREP_COLORS='ms=4:mc=5:fn=1:ln=:se=7:ne' grep --color=always -Hn -v -A1 an data/words.txt | od -c; GREP_COLOR='1;32' grep --color=always an data/words.txt 2>&1 | od -c; grep --color=always 'x*' data/words.txt | od -c; grep --color=auto an data/words.txt; grep --color an data/words.txt; grep --color=never -c an data/words.txt"#,
+    // Group separators: any context option, even 0, separates groups.
+    r#"seq 20 | grep -C0 -e 5 -e 9; seq 20 | grep -A0 --group-separator=XX -e 5 -e 9; seq 20 | grep -B1 --group-separator= -e 5 -e 9; seq 20 | grep -C1 --no-group-separator -e 5 -e 9; seq 20 | grep --color=always -0 --group-separator=: -e 5 -e 9 | od -c"#,
     // Early exits close the pipe: the writer upstream gets SIGPIPE.
     r#"seq 1 1000000 | grep -m1 5; echo ${PIPESTATUS[@]}; yes | grep -q y; echo ${PIPESTATUS[@]}; yes | grep -l y; echo ${PIPESTATUS[@]}"#,
     r#"seq 30 | grep -C2 -e 5 -e 15 -e 17; seq 30 | grep -A1 -m2 1; seq 30 | grep -n -B3 9"#,

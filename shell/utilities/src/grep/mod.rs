@@ -1,4 +1,7 @@
-//! `grep`, `egrep`, `fgrep`: GNU grep's options and behaviour.
+//! `grep`, `egrep`, `fgrep`: GNU grep's options and behaviour; the
+//! markers of `--color=always` are in `colors`.
+
+mod colors;
 
 use goccia_vfs::{Node, VfsPath};
 
@@ -27,6 +30,12 @@ struct Options {
     line: bool,
     after: usize,
     before: usize,
+    /// `-A`, `-B`, `-C` or `-NUM` given, even as 0: groups of lines that
+    /// do not touch are then separated.
+    context_given: bool,
+    /// The line between such groups (`--group-separator`), none with
+    /// `--no-group-separator`.
+    group_separator: Option<String>,
     max_count: Option<usize>,
     byte_offset: bool,
     null_data: bool,
@@ -41,11 +50,14 @@ struct Options {
     pattern_files: Vec<String>,
     operands: Vec<String>,
     label: String,
+    /// `--color=always`: matches, names, numbers and separators marked.
+    color: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         label: "(standard input)".to_string(),
+        group_separator: Some("--".to_string()),
         ..Options::default()
     };
     let mut i = 1;
@@ -111,18 +123,24 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     "without-match" => o.skip_binary = true,
                     other => return Err(format!("unknown binary-files type '{other}'")),
                 },
-                "color" | "colour" | "binary" | "line-buffered" => {}
+                "color" | "colour" => o.color = colors::when(attached.as_deref())?,
+                "binary" | "line-buffered" => {}
+                "group-separator" => o.group_separator = Some(value(name, attached, &mut i)?),
+                "no-group-separator" => o.group_separator = None,
                 "after-context" => {
+                    o.context_given = true;
                     o.after = value(name, attached, &mut i)?
                         .parse()
                         .map_err(|_| "invalid context length argument".to_string())?
                 }
                 "before-context" => {
+                    o.context_given = true;
                     o.before = value(name, attached, &mut i)?
                         .parse()
                         .map_err(|_| "invalid context length argument".to_string())?
                 }
                 "context" => {
+                    o.context_given = true;
                     let n = value(name, attached, &mut i)?
                         .parse()
                         .map_err(|_| "invalid context length argument".to_string())?;
@@ -158,6 +176,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     v.parse::<usize>()
                         .map_err(|_| format!("{v}: invalid context length argument"))
                 };
+                o.context_given |= matches!(c, 'A' | 'B' | 'C');
                 match c {
                     'e' => o.patterns.push(v),
                     'f' => o.pattern_files.push(v),
@@ -183,6 +202,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     .collect();
                 j += digits.len() - 1;
                 let n = digits.parse().unwrap_or(0);
+                o.context_given = true;
                 o.after = n;
                 o.before = n;
                 continue;
@@ -377,6 +397,18 @@ fn run(shell: &mut ShellView, args: &[String]) -> ExecResult {
                             .unwrap_or_else(|_| VfsPath::root()),
                     )),
     );
+    let palette = options.color.then(|| {
+        let deprecated = shell.get_var("GREP_COLOR").filter(|value| !value.is_empty());
+        if let Some(value) = &deprecated {
+            shell.write_stderr(
+                format!(
+                    "grep: warning: GREP_COLOR='{value}' is deprecated; use GREP_COLORS='mt={value}'\n"
+                )
+                .as_bytes(),
+            );
+        }
+        colors::Colors::from_env(shell.get_var("GREP_COLORS").as_deref(), deprecated.as_deref())
+    });
     let mut out: Vec<u8> = Vec::new();
     for (shown, path) in &files {
         let mut source = match path {
@@ -409,6 +441,7 @@ fn run(shell: &mut ShellView, args: &[String]) -> ExecResult {
             &options,
             &Selector {
                 matcher: &matcher,
+                colors: palette.as_ref(),
                 empty_pattern,
                 none: no_patterns,
             },
@@ -514,6 +547,8 @@ fn collect_files(
 /// no line matches).
 struct Selector<'a> {
     matcher: &'a Matcher,
+    /// The markers of `--color=always`, if given.
+    colors: Option<&'a colors::Colors>,
     empty_pattern: bool,
     none: bool,
 }
@@ -533,6 +568,7 @@ fn search(
     out: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
     let matcher = selector.matcher;
+    let palette = selector.colors;
     let separator = if options.null_data { 0 } else { b'\n' };
     let terminator = separator;
     // A file is binary when it holds a NUL; a VFS file is looked at whole
@@ -546,20 +582,58 @@ fn search(
     let mut skipped = binary && options.skip_binary;
     let listing =
         options.files_with_matches || options.files_without_match || options.count || options.quiet;
-    let context = options.after > 0 || options.before > 0;
+    let context = options.context_given;
+    // A part of a line's prefix: marked under `--color=always`.
+    let paint =
+        |out: &mut Vec<u8>, sgr: &dyn Fn(&colors::Colors) -> &str, text: &[u8]| match palette {
+            Some(colors) => colors.paint(out, sgr(colors), text),
+            None => out.extend_from_slice(text),
+        };
     let prefix = |out: &mut Vec<u8>, number: usize, byte: usize, sep: u8| {
         if show_names {
-            out.extend_from_slice(name.as_bytes());
-            out.push(sep);
+            paint(out, &|c| &c.file_name, name.as_bytes());
+            if options.null_after_name {
+                out.push(0);
+            } else {
+                paint(out, &|c| &c.separator, &[sep]);
+            }
         }
         if options.line_numbers {
-            out.extend_from_slice(number.to_string().as_bytes());
-            out.push(sep);
+            paint(out, &|c| &c.line_number, number.to_string().as_bytes());
+            paint(out, &|c| &c.separator, &[sep]);
         }
         if options.byte_offset {
-            out.extend_from_slice(byte.to_string().as_bytes());
-            out.push(sep);
+            paint(out, &|c| &c.byte_offset, byte.to_string().as_bytes());
+            paint(out, &|c| &c.separator, &[sep]);
         }
+    };
+    // A printed line: under `--color=always` its matches are marked when
+    // it matched (a selected line, or a context line under `-v`), in the
+    // colour of selected or context lines.
+    let body = |out: &mut Vec<u8>, line: &[u8], selected: bool| {
+        let Some(colors) = palette.filter(|_| selected != options.invert) else {
+            out.extend_from_slice(line);
+            return;
+        };
+        let Ok(text) = std::str::from_utf8(line) else {
+            out.extend_from_slice(line);
+            return;
+        };
+        let sgr = if selected {
+            &colors.selected_match
+        } else {
+            &colors.context_match
+        };
+        let mut done = 0;
+        for found in matcher.find_all(text) {
+            if found.end == found.start {
+                continue;
+            }
+            out.extend_from_slice(&line[done..found.start]);
+            colors.paint(out, sgr, &line[found.start..found.end]);
+            done = found.end;
+        }
+        out.extend_from_slice(&line[done..]);
     };
     let mut matches = 0usize;
     let mut index = 0usize;
@@ -623,14 +697,18 @@ fn search(
             }
             // Groups of lines that do not touch are separated by `--`.
             let gap = |out: &mut Vec<u8>, last: Option<usize>, next: usize| {
-                if context && last.is_some_and(|last| last + 1 < next) {
-                    out.extend_from_slice(b"--\n");
+                if let Some(separator) = options.group_separator.as_deref()
+                    && context
+                    && last.is_some_and(|last| last + 1 < next)
+                {
+                    paint(out, &|c| &c.separator, separator.as_bytes());
+                    out.push(b'\n');
                 }
             };
             for (ctx_number, ctx_offset, ctx_line) in before.drain(..) {
                 gap(out, last_printed, ctx_number);
                 prefix(out, ctx_number + 1, ctx_offset, b'-');
-                out.extend_from_slice(&ctx_line);
+                body(out, &ctx_line, false);
                 out.push(terminator);
                 last_printed = Some(ctx_number);
             }
@@ -641,19 +719,23 @@ fn search(
                         continue;
                     }
                     prefix(out, number + 1, at + found.start, b':');
-                    out.extend_from_slice(text[found.start..found.end].as_bytes());
+                    paint(
+                        out,
+                        &|c| &c.selected_match,
+                        text[found.start..found.end].as_bytes(),
+                    );
                     out.push(terminator);
                 }
             } else {
                 prefix(out, number + 1, at, b':');
-                out.extend_from_slice(line);
+                body(out, line, true);
                 out.push(terminator);
             }
             last_printed = Some(number);
             pending_after = options.after;
         } else if pending_after > 0 && !listing {
             prefix(out, number + 1, at, b'-');
-            out.extend_from_slice(line);
+            body(out, line, false);
             out.push(terminator);
             last_printed = Some(number);
             pending_after -= 1;
@@ -681,17 +763,21 @@ fn search(
     // `-l` and `-L` list names instead of counting.
     if options.count && !options.files_with_matches && !options.files_without_match {
         if show_names {
-            out.extend_from_slice(name.as_bytes());
-            out.push(b':');
+            paint(out, &|c| &c.file_name, name.as_bytes());
+            if options.null_after_name {
+                out.push(0);
+            } else {
+                paint(out, &|c| &c.separator, b":");
+            }
         }
         out.extend_from_slice(format!("{matches}\n").as_bytes());
     }
-    let name_end = if options.null_after_name { "\0" } else { "\n" };
-    if options.files_with_matches && matches > 0 {
-        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
-    }
-    if options.files_without_match && matches == 0 {
-        out.extend_from_slice(format!("{name}{name_end}").as_bytes());
+    let name_end = if options.null_after_name { 0 } else { b'\n' };
+    let listed =
+        options.files_with_matches && matches > 0 || options.files_without_match && matches == 0;
+    if listed {
+        paint(out, &|c| &c.file_name, name.as_bytes());
+        out.push(name_end);
     }
     Ok(matches > 0)
 }
