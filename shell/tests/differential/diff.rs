@@ -51,6 +51,12 @@ pub const CASES: &[&str] = with_files![
     // --color is accepted (nothing is coloured off a terminal); a bad
     // word is refused.
     r#"diff --color=never old new; echo "st $?"; diff --color old new > /dev/null; echo "st $?"; diff --color=bogus old new 2>&1; echo "st $?""#,
+    // -D: the merged file under #ifndef/#ifdef, as four group formats
+    // that other template options refine; a second, different value of
+    // any template is refused naming the option that gave it.
+    r#"diff -D FOO old new; echo "st $?"; diff --ifdef=BAR old old; echo "st $?"; diff -D N --old-line-format='-%L' old new; diff -D A /dev/null s1; diff -D A s1 /dev/null; echo "st $?""#,
+    r#"diff -D A -D B old new 2>&1; echo "st $?"; diff -D A -D A old new > /dev/null; echo "st $?"; diff -D A --changed-group-format='CH
+' old new 2>&1; echo "st $?"; diff --line-format=X --old-line-format=Y old new 2>&1; echo "st $?"; diff -D A -u old new 2>&1; echo "st $?""#,
     // Refusals: status 2, GNU's words, nothing compared.
     r#"for o in -Q --foo '-U x' '-W 0' --tabsize=0 '-y -W x'; do diff $o old new 2>&1; echo "st $?"; done; diff -y -W 0 old new 2>&1; echo "st $?"; diff old 2>&1; echo "st $?"; diff old new s1 2>&1; echo "st $?""#,
 ];

@@ -61,6 +61,9 @@ pub const CASES: &[&str] = &[
     r#"awk 'BEGIN{a[1]="10"; a[2]="9"; a["x"]="b"; a[4]="a"; a[5]=2; a[6]="B"; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print n}'; echo "10 9 b a 2 B" | awk '{for(i=1;i<=NF;i++) a[i]=$i; n=asort(a); for(i=1;i<=n;i++) printf "%s ", a[i]; print ""}'; awk 'BEGIN{a["b"]=1; a["a"]=2; a[10]=3; a[9]=4; n=asorti(a, d); for(i=1;i<=n;i++) printf "%s ", d[i]; print n, length(a)}'; awk 'BEGIN{a[1]=3;a[2]=1;a[3]=2; n=asort(a, d, "@val_num_desc"); print d[1], d[2], d[3], a[1]; asorti(a, e, "@ind_num_desc"); print e[1]}'; awk '{c[$1]++} END{n=asorti(c, k); for(i=1;i<=n;i++) print k[i], c[k[i]]}' data/words.txt; awk 'BEGIN{a[1]=1; asort(a, d, "cmp")}' 2>&1; echo "st $?""#,
     // factor: arguments and stdin, GNU's reading of them, its refusals.
     r#"factor 12 1 0 +12 007 ' 12' 18446744073709551615 18446744073709551557 18446744030759878681; echo "st $?"; factor x '' '12 ' 2>&1; echo "st $?"; factor -- -3 2>&1; echo "st $?"; printf '6 35\n 9\n' | factor; factor -h 2>&1; echo "st $?""#,
+    // head and tail -z: lines ended by NUL, counts from either end, a
+    // last line without its NUL, clustered flags before a negative count.
+    r#"printf 'a\0b\0c\0d\0' > z; printf 'x\ny\0z\n' > m; head -z -n2 z | od -c; head -zn -1 z | od -c; tail -z -n2 z | od -c; tail -z -n +3 z | od -c; head -z m | od -c; tail -zn1 m | od -c; head --zero-terminated -n1 z m | od -c; printf 'a\0b' | tail -z -n1 | od -c; head -qn -1 z m | od -c"#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
     // breaks it, pairs of one name, tabs and newlines between tokens, and

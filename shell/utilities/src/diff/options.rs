@@ -109,6 +109,7 @@ const LONGS: &[Long] = &[
     ("ed", 'e', false),
     ("forward-ed", 'f', false),
     ("rcs", 'n', false),
+    ("ifdef", 'D', true),
     ("show-c-function", 'p', false),
     ("show-function-line", 'F', true),
     ("exclude", 'x', true),
@@ -200,6 +201,7 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
     let mut width = 130;
     let mut side = SideBySide::default();
     let mut formats = LineFormats::default();
+    let mut templates = Templates::default();
     let mut digits: Option<usize> = None;
     for (option, value) in &parsed.sequence {
         let value = value.as_deref().unwrap_or("");
@@ -295,10 +297,38 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             | CHANGED_GROUP_FORMAT
             | UNCHANGED_GROUP_FORMAT => {
                 set_style(Style::Formats(Box::default()))?;
-                formats.set(format_slot(*option), value);
+                let name = LONGS
+                    .iter()
+                    .find(|(_, short, _)| short == option)
+                    .map_or(String::new(), |(name, _, _)| format!("--{name}"));
+                templates.specify(&mut formats, format_slot(*option), value, &name)?;
             }
             'a' | 'd' | IGNORED | IGNORED_WITH_VALUE => {}
-            'S' | 'D' => return Err(format!("option '-{option}' is not supported").into()),
+            // GNU's `-D NAME` is four group formats: a merged file whose
+            // old lines stand under `#ifndef NAME`, its new under `#ifdef`.
+            'D' => {
+                use super::formats::Slot;
+                set_style(Style::Formats(Box::default()))?;
+                let groups = [
+                    (Slot::UnchangedGroup, "%=".to_string()),
+                    (
+                        Slot::OldGroup,
+                        format!("#ifndef {value}\n%<#endif /* ! {value} */\n"),
+                    ),
+                    (
+                        Slot::NewGroup,
+                        format!("#ifdef {value}\n%>#endif /* {value} */\n"),
+                    ),
+                    (
+                        Slot::ChangedGroup,
+                        format!("#ifndef {value}\n%<#else /* {value} */\n%>#endif /* {value} */\n"),
+                    ),
+                ];
+                for (slot, template) in groups {
+                    templates.specify(&mut formats, slot, &template, "-D")?;
+                }
+            }
+            'S' => return Err(format!("option '-{option}' is not supported").into()),
             other => return Err(format!("invalid option -- '{other}'").into()),
         }
     }
@@ -312,6 +342,45 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         other => other,
     };
     Ok(options)
+}
+
+/// The templates given so far, each set once: GNU's `specify_value`
+/// refuses a second, different value ("conflicting … option value").
+#[derive(Default)]
+struct Templates {
+    given: [Option<String>; 7],
+}
+
+impl Templates {
+    fn specify(
+        &mut self,
+        formats: &mut LineFormats,
+        slot: super::formats::Slot,
+        template: &str,
+        option: &str,
+    ) -> Result<(), Refusal> {
+        use super::formats::Slot;
+        let slots: &[usize] = match slot {
+            Slot::AllLines => &[0, 1, 2],
+            Slot::OldLine => &[0],
+            Slot::NewLine => &[1],
+            Slot::UnchangedLine => &[2],
+            Slot::OldGroup => &[3],
+            Slot::NewGroup => &[4],
+            Slot::ChangedGroup => &[5],
+            Slot::UnchangedGroup => &[6],
+        };
+        for &index in slots {
+            match &self.given[index] {
+                Some(earlier) if earlier != template => {
+                    return Err(format!("conflicting {option} option value '{template}'").into());
+                }
+                _ => self.given[index] = Some(template.to_string()),
+            }
+        }
+        formats.set(slot, template);
+        Ok(())
+    }
 }
 
 fn format_slot(option: char) -> super::formats::Slot {

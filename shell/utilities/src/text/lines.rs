@@ -163,8 +163,16 @@ pub(crate) fn filter_lines(
 pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
     // `-5` is the obsolete `-n 5`, unless it is the value of an option
     // before it (`head -n -5`: all but the last five lines).
-    let is_value =
-        |i: usize| i > 0 && matches!(args[i - 1].as_str(), "-n" | "-c" | "--lines" | "--bytes");
+    // The option before may be clustered (`-zn -5`).
+    let takes_count = |option: &str| {
+        matches!(option, "--lines" | "--bytes")
+            || option.len() > 1
+                && !option.starts_with("--")
+                && option.starts_with('-')
+                && option.ends_with(['n', 'c'])
+                && option[1..].chars().all(|c| c.is_ascii_alphabetic())
+    };
+    let is_value = |i: usize| i > 0 && takes_count(&args[i - 1]);
     args.iter()
         .enumerate()
         .flat_map(|(i, a)| {
@@ -183,17 +191,13 @@ pub(crate) fn normalize_count_args(args: &[String]) -> Vec<String> {
 }
 
 /// Refuses flags `head`/`tail` do not have (GNU's words: `tail -r` is
-/// BSD's), and `-z`, which GNU has and goccia does not.
+/// BSD's).
 fn known_flags(
     shell: &mut ShellView,
     name: &str,
     parsed: &crate::args::Parsed,
     allowed: &str,
 ) -> Result<(), i32> {
-    if parsed.has('z') {
-        let message = "-z (lines ended by NUL) is not supported here";
-        return Err(shell.fail_command(name, message, 1));
-    }
     check_flags(parsed, allowed).map_err(|message| {
         shell.fail_command(
             name,
@@ -215,11 +219,14 @@ pub fn head(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ("quiet", 'q', false),
             ("silent", 'q', false),
             ("verbose", 'v', false),
+            ("zero-terminated", 'z', false),
         ]
     );
-    if let Err(status) = known_flags(shell, "head", &parsed, "qv") {
+    if let Err(status) = known_flags(shell, "head", &parsed, "qvz") {
         return Ok(status);
     }
+    // `-z`: lines end with NUL.
+    let terminator = if parsed.has('z') { 0 } else { b'\n' };
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').map(str::to_string);
@@ -275,14 +282,14 @@ pub fn head(shell: &mut ShellView, args: &[String]) -> ExecResult {
                 }
             } else if negative {
                 let data = source.read_all()?;
-                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == b'\n').collect();
+                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == terminator).collect();
                 for line in &lines[..lines.len().saturating_sub(count)] {
                     out.write_all(line)?;
                 }
             } else {
                 let mut seen = 0;
                 if count > 0 {
-                    source.for_each_line(|line| {
+                    source.for_each_record(terminator, |line| {
                         out.write_all(line)?;
                         seen += 1;
                         Ok(seen < count)
@@ -310,11 +317,14 @@ pub fn tail(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ("quiet", 'q', false),
             ("verbose", 'v', false),
             ("follow", 'f', false),
+            ("zero-terminated", 'z', false),
         ]
     );
-    if let Err(status) = known_flags(shell, "tail", &parsed, "qvfF") {
+    if let Err(status) = known_flags(shell, "tail", &parsed, "qvfFz") {
         return Ok(status);
     }
+    // `-z`: lines end with NUL.
+    let terminator = if parsed.has('z') { 0 } else { b'\n' };
     let files = operands_or_stdin(&parsed.operands);
     let headers = (files.len() > 1 && !parsed.has('q')) || parsed.has('v');
     let bytes_mode = parsed.value('c').is_some();
@@ -359,7 +369,7 @@ pub fn tail(shell: &mut ShellView, args: &[String]) -> ExecResult {
                 };
                 out.write_all(&data[start..])?;
             } else {
-                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == b'\n').collect();
+                let lines: Vec<&[u8]> = data.split_inclusive(|b| *b == terminator).collect();
                 let start = if from_start {
                     count.saturating_sub(1).min(lines.len())
                 } else {
