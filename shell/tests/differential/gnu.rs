@@ -64,6 +64,11 @@ pub const CASES: &[&str] = &[
     // head and tail -z: lines ended by NUL, counts from either end, a
     // last line without its NUL, clustered flags before a negative count.
     r#"printf 'a\0b\0c\0d\0' > z; printf 'x\ny\0z\n' > m; head -z -n2 z | od -c; head -zn -1 z | od -c; tail -z -n2 z | od -c; tail -z -n +3 z | od -c; head -z m | od -c; tail -zn1 m | od -c; head --zero-terminated -n1 z m | od -c; printf 'a\0b' | tail -z -n1 | od -c; head -qn -1 z m | od -c"#,
+    // stat: directives with printf's flags, width and precision, the
+    // terse forms as the formats GNU defines them with, blocks of a 4 KiB
+    // file system, the layout's first lines, errors; -f's fixed fields.
+    r#"ln -s README.md lnk; mkdir -p d/e; : > empty; stat -c '%n|%s|%b|%B|%o|%F|%a|%A|%f|%%|%q' README.md empty d lnk; stat -c '%h' d; stat -c '%05.2s|%-12.4n|%+5s|% 5s|%#o|%10b|%-3h|' README.md; stat -c '%N' README.md lnk; stat -L -c '%F' lnk; stat --printf '%s\t%n\n%' README.md; echo; stat -c %Y% README.md | tr -d 0-9"#,
+    r#": > empty; ln -s README.md lnk; for f in README.md empty lnk; do [ "$(stat -t $f)" = "$(stat -c '%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o' $f)" ] && echo "terse $f"; stat $f | sed -n 2p; stat $f | sed -n 1p; done; [ "$(stat -f -t .)" = "$(stat -f -c '%n %i %l %t %s %S %b %f %a %c %d' .)" ] && echo "terse fs"; stat -f -c '%n %l %s %S' . src; stat nothere 2>&1; echo "st $?"; stat -f nothere 2>&1; echo "st $?"; stat 2>&1; echo "st $?""#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
     // breaks it, pairs of one name, tabs and newlines between tokens, and

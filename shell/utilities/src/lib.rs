@@ -48,7 +48,7 @@ goccia_interp::commands! {
         Utility "mv" => View(files::copy::mv),
         Utility "rename" => View(files::rename::rename),
         Utility "touch" => View(files::make::touch),
-        Utility "stat" => View(files::info::stat),
+        Utility "stat" => View(files::stat::stat),
         Utility "tree" => View(files::list::tree),
         Utility "df" => View(files::info::df),
         Utility "du" => View(files::info::du),

@@ -11,3 +11,4 @@ pub mod names;
 pub mod owner;
 pub mod remove;
 pub mod rename;
+pub mod stat;
