@@ -93,6 +93,11 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("bunzip2", "bunzip2 /d/g.bz2", "/d/g"),
     ("patch", "patch -p0 -i /p.diff", "/d/a.txt"),
     ("sort", "sort -o /d/s.txt /d/a.txt", "/d/s.txt"),
+    (
+        "iconv",
+        "iconv -f utf-8 -t ascii -o /d/i.txt /d/a.txt",
+        "/d/i.txt",
+    ),
     ("uniq", "uniq /d/a.txt /d/u.txt", "/d/u.txt"),
     ("find", "find /d -name a.txt -delete", "/d/a.txt"),
     ("xxd", "xxd /d/a.txt /d/a.hex", "/d/a.hex"),

@@ -5,6 +5,7 @@ pub mod envsubst;
 pub mod fields;
 pub mod fmt;
 pub mod generate;
+pub mod iconv;
 pub mod join;
 pub mod layout;
 pub mod lines;
