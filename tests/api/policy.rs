@@ -192,6 +192,7 @@ const NON_WRITERS: &[&str] = &[
     "comm",
     "join",
     "tsort",
+    "locale",
     "column",
     "expand",
     "unexpand",

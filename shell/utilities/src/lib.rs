@@ -22,6 +22,7 @@ pub mod find;
 pub mod getconf;
 pub mod grep;
 pub mod jq;
+pub mod locale;
 pub mod matcher;
 pub mod net;
 pub mod node;
@@ -141,6 +142,7 @@ goccia_interp::commands! {
         Utility "numfmt" => View(numbers::numfmt),
         Utility "factor" => View(factor::factor),
         Utility "getconf" => View(getconf::getconf),
+        Utility "locale" => View(locale::locale),
         Utility "shuf" => View(numbers::shuf),
         Utility "timeout" => View(process::timeout),
         Utility "nohup" => View(process::nohup),
