@@ -193,6 +193,7 @@ const NON_WRITERS: &[&str] = &[
     "join",
     "tsort",
     "locale",
+    "look",
     "column",
     "expand",
     "unexpand",

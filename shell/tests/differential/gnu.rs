@@ -65,10 +65,11 @@ pub const CASES: &[&str] = &[
     // last line without its NUL, clustered flags before a negative count.
     r#"printf 'a\0b\0c\0d\0' > z; printf 'x\ny\0z\n' > m; head -z -n2 z | od -c; head -zn -1 z | od -c; tail -z -n2 z | od -c; tail -z -n +3 z | od -c; head -z m | od -c; tail -zn1 m | od -c; head --zero-terminated -n1 z m | od -c; printf 'a\0b' | tail -z -n1 | od -c; head -qn -1 z m | od -c"#,
     // stat: directives with printf's flags, width and precision, the
-    // terse forms as the formats GNU defines them with, blocks of a 4 KiB
+    // terse forms as the formats GNU defines them with (of -f, the fields
+    // a busy host file system keeps between two calls), blocks of a 4 KiB
     // file system, the layout's first lines, errors; -f's fixed fields.
     r#"ln -s README.md lnk; mkdir -p d/e; : > empty; stat -c '%n|%s|%b|%B|%o|%F|%a|%A|%f|%%|%q' README.md empty d lnk; stat -c '%h' d; stat -c '%05.2s|%-12.4n|%+5s|% 5s|%#o|%10b|%-3h|' README.md; stat -c '%N' README.md lnk; stat -L -c '%F' lnk; stat --printf '%s\t%n\n%' README.md; echo; stat -c %Y% README.md | tr -d 0-9"#,
-    r#": > empty; ln -s README.md lnk; for f in README.md empty lnk; do [ "$(stat -t $f)" = "$(stat -c '%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o' $f)" ] && echo "terse $f"; stat $f | sed -n 2p; stat $f | sed -n 1p; done; [ "$(stat -f -t .)" = "$(stat -f -c '%n %i %l %t %s %S %b %f %a %c %d' .)" ] && echo "terse fs"; stat -f -c '%n %l %s %S' . src; stat nothere 2>&1; echo "st $?"; stat -f nothere 2>&1; echo "st $?"; stat 2>&1; echo "st $?""#,
+    r#": > empty; ln -s README.md lnk; for f in README.md empty lnk; do [ "$(stat -t $f)" = "$(stat -c '%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o' $f)" ] && echo "terse $f"; stat $f | sed -n 2p; stat $f | sed -n 1p; done; [ "$(stat -f -t . | cut -d' ' -f1-6)" = "$(stat -f -c '%n %i %l %t %s %S' .)" ] && echo "terse fs"; stat -f -c '%n %l %s %S' . src; stat nothere 2>&1; echo "st $?"; stat -f nothere 2>&1; echo "st $?"; stat 2>&1; echo "st $?""#,
     // iconv: glibc's sets and marks, its positions and statuses for bytes
     // that are no character and characters the target lacks, -c and
     // //IGNORE, //TRANSLIT as its C.UTF-8 locale writes it, files in turn.
@@ -78,6 +79,9 @@ pub const CASES: &[&str] = &[
     // locale: the variables as the environment settles them, the
     // locales and the C locale's keywords; argp's refusal.
     r#"unset LC_ALL; export LANG=C.UTF-8; locale; LANG= locale; LC_ALL=C locale; LC_TIME=C LC_NUMERIC=POSIX locale; locale -a; locale charmap; LANG=C locale charmap; locale -k decimal_point d_fmt grouping charmap; locale thousands_sep am_pm; locale nope decimal_point 2>&1; echo "st $?"; locale -x 2>&1; echo "st $?""#,
+    // look: util-linux's binary search, so an unsorted file gives what
+    // its steps find; -d, -f, -t, the dictionary it lacks, its refusals.
+    r#"sort data/words.txt > sorted; look ban sorted; echo "st $?"; look -f app sorted; look app sorted; echo "st $?"; look -t n bandx sorted; look -d 'ba-n' sorted; look -df APP sorted; look '' sorted | wc -l; look ch data/words.txt; echo "st $?"; look Da data/words.txt; echo "st $?"; look x nofile 2>&1; echo "st $?"; look 2>&1; echo "st $?"; look a 2>&1; echo "st $?""#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
     // breaks it, pairs of one name, tabs and newlines between tokens, and

@@ -89,6 +89,7 @@ goccia_interp::commands! {
         Utility "comm" => View(text::sort::comm),
         Utility "join" => View(text::join::join),
         Utility "tsort" => View(text::tsort::tsort),
+        Utility "look" => View(text::look::look),
         Utility "iconv" => View(text::iconv::iconv),
         Utility "column" => View(text::column::column),
         Utility "split" => View(text::split::split),

@@ -9,6 +9,7 @@ pub mod iconv;
 pub mod join;
 pub mod layout;
 pub mod lines;
+pub mod look;
 pub mod sort;
 pub mod split;
 pub mod tabs;
