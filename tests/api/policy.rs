@@ -93,6 +93,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("bunzip2", "bunzip2 /d/g.bz2", "/d/g"),
     ("patch", "patch -p0 -i /p.diff", "/d/a.txt"),
     ("sort", "sort -o /d/s.txt /d/a.txt", "/d/s.txt"),
+    ("csplit", "csplit -f /d/xx /d/a.txt 1", "/d/xx00"),
     (
         "iconv",
         "iconv -f utf-8 -t ascii -o /d/i.txt /d/a.txt",

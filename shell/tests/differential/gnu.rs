@@ -82,6 +82,11 @@ pub const CASES: &[&str] = &[
     // look: util-linux's binary search, so an unsorted file gives what
     // its steps find; -d, -f, -t, the dictionary it lacks, its refusals.
     r#"sort data/words.txt > sorted; look ban sorted; echo "st $?"; look -f app sorted; look app sorted; echo "st $?"; look -t n bandx sorted; look -d 'ba-n' sorted; look -df APP sorted; look '' sorted | wc -l; look ch data/words.txt; echo "st $?"; look Da data/words.txt; echo "st $?"; look x nofile 2>&1; echo "st $?"; look 2>&1; echo "st $?"; look a 2>&1; echo "st $?""#,
+    // csplit: GNU's procedure step by step — where a search starts after
+    // a cut, offsets, {N} and {*}, %skips%, -z, -k, --suppress-matched,
+    // -f/-n/-b names, and what an error leaves (sizes, messages, files).
+    r#"seq 12 > n; printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx* p*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx* p*; }; csplit f /a/ /a/; show; csplit f /a/ '{*}'; show; csplit n 4 '{1}'; show; csplit f 3 3 2>&1; show; csplit f /a/+1 /c/-1; show; csplit f %c%; show; csplit -z f /a/ '{*}'; show; csplit -s -f p -n 3 f /c/; show; csplit -b '%03x.txt' n 5 10; show; csplit --suppress-matched f /a/ '{*}'; show"#,
+    r#"printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx*; }; csplit f 2 '{5}' 2>&1; show; csplit f /x/ 2>&1; show; csplit -k f /c/ /x/ 2>&1; show; csplit f /a/ '{3}' 2>&1; show; csplit f 7 2>&1; show; csplit f /a/-1 2>&1; show; : > e; csplit e 2 2>&1; show; csplit f 0 2>&1; show; csplit f 2>&1; show; csplit f /a 2>&1; show; csplit f 3 2 2>&1; show; csplit f /a/ '{x}' 2>&1; show; csplit f /a/x 2>&1; show; csplit f abc 2>&1; show; csplit f /a/ '{1}' '{1}' 2>&1; show; csplit nofile 2 2>&1; show"#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
     // breaks it, pairs of one name, tabs and newlines between tokens, and

@@ -93,6 +93,7 @@ goccia_interp::commands! {
         Utility "iconv" => View(text::iconv::iconv),
         Utility "column" => View(text::column::column),
         Utility "split" => View(text::split::split),
+        Utility "csplit" => View(text::csplit::csplit),
         Utility "expand" => View(text::tabs::expand),
         Utility "unexpand" => View(text::tabs::unexpand),
         Utility "od" => View(bytes::od),

@@ -1,6 +1,7 @@
 //! Text streams, line by line or field by field.
 
 pub mod column;
+pub mod csplit;
 pub mod envsubst;
 pub mod fields;
 pub mod fmt;
