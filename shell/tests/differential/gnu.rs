@@ -87,6 +87,25 @@ pub const CASES: &[&str] = &[
     // -f/-n/-b names, and what an error leaves (sizes, messages, files).
     r#"seq 12 > n; printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx* p*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx* p*; }; csplit f /a/ /a/; show; csplit f /a/ '{*}'; show; csplit n 4 '{1}'; show; csplit f 3 3 2>&1; show; csplit f /a/+1 /c/-1; show; csplit f %c%; show; csplit -z f /a/ '{*}'; show; csplit -s -f p -n 3 f /c/; show; csplit -b '%03x.txt' n 5 10; show; csplit --suppress-matched f /a/ '{*}'; show"#,
     r#"printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx*; }; csplit f 2 '{5}' 2>&1; show; csplit f /x/ 2>&1; show; csplit -k f /c/ /x/ 2>&1; show; csplit f /a/ '{3}' 2>&1; show; csplit f 7 2>&1; show; csplit f /a/-1 2>&1; show; : > e; csplit e 2 2>&1; show; csplit f 0 2>&1; show; csplit f 2>&1; show; csplit f /a 2>&1; show; csplit f 3 2 2>&1; show; csplit f /a/ '{x}' 2>&1; show; csplit f /a/x 2>&1; show; csplit f abc 2>&1; show; csplit f /a/ '{1}' '{1}' 2>&1; show; csplit nofile 2 2>&1; show"#,
+    // awk's fatal errors name the statement's line (in a function, the
+    // function's), the program file, and the input being read; a division
+    // by a constant zero is refused as the program is read (status 1), as
+    // is a program gawk cannot parse.
+    r#"awk 'BEGIN { x = 1
+y = 0
+if (x)
+   print x / y }' 2>&1; echo "st $?"; echo 1 | awk '{
+printf "%d %d", $1
+}' 2>&1; echo "st $?"; awk 'END{x=0; print 1/x}' data/numbers.txt 2>&1; awk 'BEGIN { f(1) }
+function f(a) {
+  x = 0
+  return a / x
+}' 2>&1; printf 'BEGIN {
+ x = 0
+ print 1%%x
+}
+' > p.awk; awk -f p.awk 2>&1; echo "st $?"; awk 'BEGIN{x=1; x /= 0}' 2>&1; awk 'BEGIN{x=1; print x % 0}' 2>&1; echo "st $?"; awk '
+1/-0 { print }' data/numbers.txt 2>&1; echo "st $?"; awk 'BEGIN { print substr("abc" }' 2>/dev/null; echo "st $?""#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
     // breaks it, pairs of one name, tabs and newlines between tokens, and

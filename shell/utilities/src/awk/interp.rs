@@ -72,6 +72,9 @@ pub struct Awk<'a> {
     seed: f64,
     pub exit_code: i32,
     exiting: bool,
+    /// The source line of the statement running (for gawk's `cmd.
+    /// line:N:` before a fatal error).
+    pub line: u32,
 }
 
 fn rust_regex(pattern: &str) -> String {
@@ -87,6 +90,7 @@ impl<'a> Awk<'a> {
         field_separator: Option<String>,
     ) -> Self {
         let mut awk = Awk {
+            line: 1,
             shell,
             program,
             globals: HashMap::new(),
@@ -415,9 +419,26 @@ impl<'a> Awk<'a> {
         self.set_var("FNR", Value::Num(fnr));
     }
 
+    /// gawk's note of the input being read, before a fatal error's words:
+    /// `(FILENAME=NAME FNR=N) `, once a record was read.
+    pub fn input_context(&mut self) -> String {
+        let fnr = self.get_var("FNR").num();
+        if fnr <= 0.0 {
+            return String::new();
+        }
+        let name = self.global_string("FILENAME");
+        let name = if name.is_empty() {
+            "-".to_string()
+        } else {
+            name
+        };
+        format!("(FILENAME={name} FNR={fnr}) ")
+    }
+
     fn run_rules(&mut self) -> R<()> {
         let program = self.program;
         for (index, rule) in program.rules.iter().enumerate() {
+            self.line = rule.line;
             let selected = match &rule.pattern {
                 Pattern::All => true,
                 Pattern::Expr(expr) => self.eval(expr)?.truthy(),
@@ -558,6 +579,7 @@ impl<'a> Awk<'a> {
                 }
             }
             Stmt::Block(statements) => self.block(statements)?,
+            Stmt::Line(line) => self.line = *line,
             Stmt::Next => return Err(Jump::Next),
             Stmt::NextFile => return Err(Jump::NextFile),
             Stmt::Exit(code) => {
@@ -623,7 +645,7 @@ fn process_escapes(text: &str) -> String {
     }
     lexer_input.push('"');
     match super::lexer::Lexer::new(&lexer_input).tokens() {
-        Ok(tokens) => match tokens.first() {
+        Ok((tokens, _)) => match tokens.first() {
             Some(super::lexer::Token::Str(s)) => s.clone(),
             _ => text.to_string(),
         },

@@ -80,15 +80,27 @@ impl Lexer {
         }
     }
 
-    pub fn tokens(mut self) -> Result<Vec<Token>, String> {
+    /// The tokens, and the source line (from 1) each starts on.
+    pub fn tokens(mut self) -> Result<(Vec<Token>, Vec<u32>), String> {
         let mut out = Vec::new();
+        let mut lines = Vec::new();
+        let (mut line, mut counted) = (1u32, 0usize);
         loop {
             let token = self.next_token()?;
+            // The token ends at `pos`; it started on the line of its first
+            // character (a newline token is on the line it ends).
+            let start = self.pos.saturating_sub(1).max(counted);
+            line += self.chars[counted..start.min(self.chars.len())]
+                .iter()
+                .filter(|c| **c == '\n')
+                .count() as u32;
+            counted = start.min(self.chars.len());
             let end = token == Token::Eof;
             self.last = Some(token.clone());
             out.push(token);
+            lines.push(line);
             if end {
-                return Ok(out);
+                return Ok((out, lines));
             }
         }
     }

@@ -78,9 +78,14 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         i += 1;
     }
     let mut source = String::new();
+    // Where each program file's lines start in the program read as one,
+    // for a fatal error's `FILE:N:` (text from the command line is
+    // `cmd. line`).
+    let mut sources: Vec<(u32, String)> = Vec::new();
     for file in &program_files {
         match open_quiet(shell, file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
             Ok(data) => {
+                sources.push((source.matches('\n').count() as u32 + 1, file.clone()));
                 source.push_str(&goccia_interp::raw::decode(&data));
                 source.push('\n');
             }
@@ -94,6 +99,10 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
     }
     if let Some(text) = program_text {
+        sources.push((
+            source.matches('\n').count() as u32 + 1,
+            "cmd. line".to_string(),
+        ));
         source.push_str(&text);
     } else if program_files.is_empty() {
         let Some(text) = args.get(i) else {
@@ -103,25 +112,32 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         i += 1;
     }
     let operands: Vec<String> = args[i.min(args.len())..].to_vec();
+    if sources.is_empty() {
+        sources.push((1, "cmd. line".to_string()));
+    }
+    // gawk names where a fatal error happened: the program's source and
+    // line, and the input being read.
+    let location = |line: u32| {
+        let (start, name) = sources
+            .iter()
+            .rev()
+            .find(|(start, _)| *start <= line)
+            .unwrap_or(&sources[0]);
+        format!("{name}:{}: ", line - start + 1)
+    };
     let tokens = match lexer::Lexer::new(&source).tokens() {
         Ok(tokens) => tokens,
+        // A program gawk cannot read ends with status 1.
         Err(message) => {
-            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 2));
+            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 1));
         }
     };
     let program = match parser::Parser::new(tokens).program() {
         Ok(program) => program,
-        Err(message) => {
-            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 2));
+        Err(error) => {
+            let at = location(error.line);
+            return Ok(shell.fail_command("awk", &format!("{at}{}", error.message), 1));
         }
-    };
-    // gawk names where a fatal error happened; statements keep no line
-    // numbers here, so only a one-line program from the command line says
-    // where (line 1), as gawk does.
-    let location = if program_files.is_empty() && !source.contains('\n') {
-        "cmd. line:1: "
-    } else {
-        ""
     };
     let mut runner = interp::Awk::new(shell, &program, operands, &assignments, field_separator);
     let result = runner.run();
@@ -136,9 +152,11 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
             | Err(interp::Jump::NextFile) => {}
             Err(interp::Jump::Error(message)) => {
                 let _ = runner.flush();
+                let context = runner.input_context();
+                let at = location(runner.line);
                 return Ok(runner.shell.fail_command(
                     "awk",
-                    &format!("{location}fatal: {message}"),
+                    &format!("{at}{context}fatal: {message}"),
                     2,
                 ));
             }

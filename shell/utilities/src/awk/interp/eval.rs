@@ -75,6 +75,11 @@ impl<'a> Awk<'a> {
                     },
                     Some(op) => {
                         let left = self.eval(target)?.num();
+                        if matches!(*op, "/" | "%") && right.num() == 0.0 {
+                            return Err(Jump::Error(format!(
+                                "division by zero attempted in `{op}='"
+                            )));
+                        }
                         Value::Num(arithmetic(op, left, right.num())?)
                     }
                 };
@@ -168,8 +173,14 @@ impl<'a> Awk<'a> {
             frame.insert(param.clone(), cell);
         }
         self.frames.push(frame);
+        let caller_line = self.line;
         let result = self.block(&function.body);
         self.frames.pop();
+        // A fatal error inside names the function's line; after the call,
+        // the caller's.
+        if !matches!(result, Err(Jump::Error(_))) {
+            self.line = caller_line;
+        }
         match result {
             Ok(()) => Ok(Value::Uninit),
             Err(Jump::Return(value)) => Ok(value),
@@ -269,13 +280,13 @@ fn arithmetic(op: &str, a: f64, b: f64) -> R<f64> {
         "*" => a * b,
         "/" => {
             if b == 0.0 {
-                return Err(Jump::Error("division by zero".to_string()));
+                return Err(Jump::Error("division by zero attempted".to_string()));
             }
             a / b
         }
         "%" => {
             if b == 0.0 {
-                return Err(Jump::Error("division by zero in %".to_string()));
+                return Err(Jump::Error("division by zero attempted in `%'".to_string()));
             }
             a % b
         }

@@ -2,7 +2,7 @@
 //! (concatenation, `in`, regex matching, getline pipes, increments).
 
 use super::super::lexer::Token;
-use super::{Expr, GetlineSource, Links, PResult, Parser};
+use super::{Expr, GetlineSource, Links, PResult, ParseError, Parser};
 
 impl Parser {
     pub(super) fn concat_no_gt(&mut self) -> PResult<Expr> {
@@ -204,9 +204,19 @@ impl Parser {
     ) -> PResult<Expr> {
         let mut left = operand(self)?;
         let mut links = Links::default();
-        while let Some(op) = ops.iter().copied().find(|op| self.eat_op(op)) {
+        while let Some(op) = ops.iter().copied().find(|op| self.is_op(op)) {
+            let line = self.line();
+            self.pos += 1;
             links.add(self)?;
             let right = operand(self)?;
+            // gawk refuses a division by a constant zero as it reads it.
+            if matches!(op, "/" | "%") && is_constant_zero(&right) {
+                let what = if op == "%" { " in `%'" } else { "" };
+                return Err(ParseError {
+                    line,
+                    message: format!("error: division by zero attempted{what}"),
+                });
+            }
             left = Expr::Binary(op, Box::new(left), Box::new(right));
         }
         links.release(self);
@@ -435,5 +445,15 @@ impl Parser {
     /// A getline file operand: no concatenation (`getline < "a" "b"` reads "a").
     pub(super) fn primary_no_concat(&mut self) -> PResult<Expr> {
         self.increment()
+    }
+}
+
+/// A number written in the program that is zero (`0`, `-0`, `0.0`), not
+/// one in parentheses or a string.
+fn is_constant_zero(expr: &Expr) -> bool {
+    match expr {
+        Expr::Num(n) => *n == 0.0,
+        Expr::Neg(inner) => matches!(**inner, Expr::Num(n) if n == 0.0),
+        _ => false,
     }
 }

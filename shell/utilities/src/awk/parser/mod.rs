@@ -93,6 +93,9 @@ pub enum Stmt {
     Break,
     Continue,
     Delete(String, Option<Vec<Expr>>),
+    /// The statements after it start on this source line (a fatal error
+    /// names it).
+    Line(u32),
 }
 
 #[derive(Clone, Debug)]
@@ -106,6 +109,8 @@ pub enum Pattern {
 pub struct Rule {
     pub pattern: Pattern,
     pub action: Option<Vec<Stmt>>,
+    /// The line its pattern is on.
+    pub line: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -124,6 +129,8 @@ pub struct Program {
 
 pub struct Parser {
     tokens: Vec<Token>,
+    /// The source line each token starts on.
+    lines: Vec<u32>,
     pos: usize,
     /// Inside `print` arguments: an unparenthesized `>` is a redirection.
     no_gt: bool,
@@ -156,16 +163,24 @@ impl Links {
     }
 }
 
-type PResult<T> = Result<T, String>;
+type PResult<T> = Result<T, ParseError>;
+
+/// Why the program cannot be read, and the source line where that was
+/// found.
+#[derive(Debug)]
+pub struct ParseError {
+    pub line: u32,
+    pub message: String,
+}
 
 impl Parser {
     /// One level deeper; refused past [`MAX_TREE_DEPTH`].
     pub(super) fn deeper(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_TREE_DEPTH {
-            return Err(format!(
+            return Err(self.error(format!(
                 "syntax error: nested too deeply (more than {MAX_TREE_DEPTH} levels)"
-            ));
+            )));
         }
         Ok(())
     }
@@ -178,14 +193,24 @@ impl Parser {
         result
     }
 
-    pub fn new(tokens: Vec<Token>) -> Self {
+    pub fn new((tokens, lines): (Vec<Token>, Vec<u32>)) -> Self {
         Parser {
             tokens,
+            lines,
             pos: 0,
             no_gt: false,
             no_in: false,
             depth: 0,
         }
+    }
+
+    /// The source line of the next token.
+    fn line(&self) -> u32 {
+        self.lines
+            .get(self.pos)
+            .or(self.lines.last())
+            .copied()
+            .unwrap_or(1)
     }
 
     fn peek(&self) -> &Token {
@@ -227,7 +252,15 @@ impl Parser {
         }
     }
 
-    fn syntax_error(&self) -> String {
+    /// An error found at the next token.
+    fn error(&self, message: String) -> ParseError {
+        ParseError {
+            line: self.line(),
+            message,
+        }
+    }
+
+    fn syntax_error(&self) -> ParseError {
         let shown = match self.peek() {
             Token::Eof => "end of file".to_string(),
             Token::Newline => "newline".to_string(),
@@ -238,7 +271,7 @@ impl Parser {
             Token::Number(n) => n.to_string(),
             Token::Regex(r) => format!("/{r}/"),
         };
-        format!("syntax error at or near {shown}")
+        self.error(format!("syntax error at or near {shown}"))
     }
 
     fn skip_newlines(&mut self) {
@@ -294,6 +327,7 @@ impl Parser {
                     program.functions.insert(name, Function { params, body });
                 }
                 _ => {
+                    let line = self.line();
                     let pattern = if self.is_op("{") {
                         Pattern::All
                     } else {
@@ -310,7 +344,11 @@ impl Parser {
                     } else {
                         None
                     };
-                    program.rules.push(Rule { pattern, action });
+                    program.rules.push(Rule {
+                        pattern,
+                        action,
+                        line,
+                    });
                 }
             }
         }
@@ -319,6 +357,7 @@ impl Parser {
     fn block(&mut self) -> PResult<Vec<Stmt>> {
         self.expect_op("{")?;
         let mut statements = Vec::new();
+        let mut marked = None;
         loop {
             self.skip_terminators();
             if self.eat_op("}") {
@@ -326,6 +365,11 @@ impl Parser {
             }
             if matches!(self.peek(), Token::Eof) {
                 return Err(self.syntax_error());
+            }
+            let line = self.line();
+            if marked != Some(line) {
+                statements.push(Stmt::Line(line));
+                marked = Some(line);
             }
             statements.push(self.statement()?);
         }
@@ -348,7 +392,12 @@ impl Parser {
         if self.eat_op(";") {
             return Ok(Stmt::Block(Vec::new()));
         }
-        self.statement()
+        let line = self.line();
+        let statement = self.statement()?;
+        Ok(match statement {
+            Stmt::Block(_) => statement,
+            single => Stmt::Block(vec![Stmt::Line(line), single]),
+        })
     }
 
     fn statement(&mut self) -> PResult<Stmt> {
