@@ -165,6 +165,27 @@ pub(crate) fn argmatch(option: &str, word: &str, choices: &[&[&str]]) -> Result<
     ))
 }
 
+/// The operands of a command that takes no options, GNU-style: `--`
+/// ends the options, and any option given is refused (`factor`, `tsort`).
+/// A lone `-` is an operand.
+pub(crate) fn operands_only(args: &[String]) -> Result<Vec<String>, String> {
+    let mut operands = Vec::new();
+    let mut options_end = false;
+    for arg in &args[1..] {
+        if !options_end && arg == "--" {
+            options_end = true;
+        } else if !options_end && arg.starts_with("--") {
+            return Err(format!("unrecognized option '{arg}'"));
+        } else if !options_end && arg.len() > 1 && arg.starts_with('-') {
+            let flag = arg[1..].chars().next().unwrap_or('-');
+            return Err(format!("invalid option -- '{flag}'"));
+        } else {
+            operands.push(arg.clone());
+        }
+    }
+    Ok(operands)
+}
+
 /// Rejects flags outside `allowed` (`getopt` accepts any alphanumeric).
 pub(crate) fn check_flags(parsed: &Parsed, allowed: &str) -> Result<(), String> {
     match parsed.flags.iter().find(|f| !allowed.contains(**f)) {

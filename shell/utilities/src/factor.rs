@@ -10,20 +10,10 @@ use goccia_interp::interp::{ExecResult, ShellView};
 use std::io::Write;
 
 pub fn factor(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let mut operands = Vec::new();
-    let mut options_end = false;
-    for arg in &args[1..] {
-        if !options_end && arg == "--" {
-            options_end = true;
-        } else if !options_end && arg.starts_with("--") {
-            return usage(shell, "factor", &format!("unrecognized option '{arg}'"), 1);
-        } else if !options_end && arg.len() > 1 && arg.starts_with('-') {
-            let flag = arg[1..].chars().next().unwrap_or('-');
-            return usage(shell, "factor", &format!("invalid option -- '{flag}'"), 1);
-        } else {
-            operands.push(arg.clone());
-        }
-    }
+    let mut operands = match crate::args::operands_only(args) {
+        Ok(operands) => operands,
+        Err(message) => return usage(shell, "factor", &message, 1),
+    };
     if operands.is_empty() {
         let input = match goccia_interp::input::Source::stdin(shell).read_all() {
             Ok(bytes) => goccia_interp::raw::decode_vec(bytes),

@@ -13,20 +13,10 @@ use crate::args::{finish, usage};
 use goccia_interp::interp::{ExecResult, ShellView};
 
 pub fn tsort(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let mut operands = Vec::new();
-    let mut options_end = false;
-    for arg in &args[1..] {
-        if !options_end && arg == "--" {
-            options_end = true;
-        } else if !options_end && arg.starts_with("--") {
-            return usage(shell, "tsort", &format!("unrecognized option '{arg}'"), 1);
-        } else if !options_end && arg.len() > 1 && arg.starts_with('-') {
-            let flag = arg[1..].chars().next().unwrap_or('-');
-            return usage(shell, "tsort", &format!("invalid option -- '{flag}'"), 1);
-        } else {
-            operands.push(arg.clone());
-        }
-    }
+    let operands = match crate::args::operands_only(args) {
+        Ok(operands) => operands,
+        Err(message) => return usage(shell, "tsort", &message, 1),
+    };
     if let Some(extra) = operands.get(1) {
         return usage(
             shell,
