@@ -11,6 +11,13 @@ macro_rules! tree {
 }
 
 pub const CASES: &[&str] = &[
+    // POSIX matching is leftmost-longest: of the matches that start
+    // leftmost, sed, awk and grep take the longest (`x|xy` on `xyz` is
+    // `xy`), captures included; `grep -P` keeps Perl's first alternative.
+    concat!(
+        r#"printf 'xyz\nfoo foobar\nabcd\n' > in.txt; sed -E 's/x|xy/Q/; s/foo|foobar/F/g; s/a|ab|abc/<&>/' in.txt > sed.txt; sed -E 's/(x|xy)(z)?/[\1|\2]/' in.txt; awk '{gsub(/o|oo/, "0"); n = match($0, /a|abc/); print $0, n, RSTART, RLENGTH}' in.txt > awk.txt; grep -oE 'foo|foobar' in.txt; grep -o -e a -e abc in.txt; grep -oP 'a|abc' in.txt; echo 'ab' | grep -oE 'a*|ab'; echo 'aaa bbb' | sed 's/a*\|b*/X/g'"#,
+        tree!()
+    ),
     // `cp -r dir/. target` copies what the folder holds into the target
     // (it made target/dir before); `.` as the source likewise.
     concat!(

@@ -1,5 +1,12 @@
 //! A regular expression for `grep`/`sed`/`awk`: the `regex` crate when it
 //! can, `fancy-regex` (backtracking) when the pattern has backreferences.
+//!
+//! POSIX tools match leftmost-longest: of the matches that start leftmost,
+//! the longest (`s/x|xy/Q/` on `xyz` is `Qz`), where the `regex` crate
+//! takes the first alternative that matches (`Qyz`). So the leftmost start
+//! is found as the `regex` crate finds it, and the end by a second search
+//! anchored there that reports the longest match (`regex-automata`'s
+//! `MatchKind::All`). `grep -P` keeps Perl's leftmost-first.
 
 use goccia_interp::regex_compat;
 
@@ -26,7 +33,11 @@ impl Syntax {
 
 #[derive(Clone, Debug)]
 pub(crate) enum Matcher {
+    /// Perl's semantics: the first alternative that matches.
     Fast(regex::Regex),
+    /// POSIX semantics: where the first finds the leftmost start, the
+    /// second (all matches, searched anchored there) the longest end.
+    Longest(regex::Regex, Box<regex_automata::meta::Regex>),
     Backtracking(fancy_regex::Regex),
 }
 
@@ -38,8 +49,27 @@ pub(crate) struct Found {
 }
 
 impl Matcher {
-    /// A pattern already in Rust syntax.
+    /// A pattern already in Rust syntax, matched as POSIX tools match
+    /// (leftmost-longest).
     pub fn from_rust(translated: &str, ignore_case: bool) -> Result<Matcher, String> {
+        let first = match Self::perl(translated, ignore_case)? {
+            Matcher::Fast(first) => first,
+            backtracking => return Ok(backtracking),
+        };
+        let longest = regex_automata::meta::Regex::builder()
+            .configure(
+                regex_automata::meta::Regex::config()
+                    .match_kind(regex_automata::MatchKind::All)
+                    .nfa_size_limit(Some(1 << 24)),
+            )
+            .syntax(regex_automata::util::syntax::Config::new().case_insensitive(ignore_case))
+            .build(translated)
+            .map_err(|e| e.to_string())?;
+        Ok(Matcher::Longest(first, Box::new(longest)))
+    }
+
+    /// A pattern in Rust syntax matched with Perl's semantics (`grep -P`).
+    pub fn perl(translated: &str, ignore_case: bool) -> Result<Matcher, String> {
         if regex_compat::has_backreference(translated) {
             let pattern = if ignore_case {
                 format!("(?i){translated}")
@@ -60,7 +90,7 @@ impl Matcher {
 
     pub fn is_match(&self, text: &str) -> bool {
         match self {
-            Matcher::Fast(regex) => regex.is_match(text),
+            Matcher::Fast(regex) | Matcher::Longest(regex, _) => regex.is_match(text),
             // One backtracking match may take its whole step budget: the
             // deadline is looked at before each (a match given up at the
             // deadline is discarded with the run).
@@ -72,6 +102,35 @@ impl Matcher {
     /// The first match at or after `from`.
     pub fn find_at(&self, text: &str, from: usize) -> Option<Found> {
         match self {
+            Matcher::Longest(first, longest) => {
+                let start = first.find_at(text, from)?.start();
+                let input = regex_automata::Input::new(text)
+                    .range(start..)
+                    .anchored(regex_automata::Anchored::Yes);
+                // Groups cost a slower engine: only when there are any.
+                if longest
+                    .group_info()
+                    .group_len(regex_automata::PatternID::ZERO)
+                    == 1
+                {
+                    let whole = longest.search(&input)?;
+                    return Some(Found {
+                        start: whole.start(),
+                        end: whole.end(),
+                        groups: vec![Some((whole.start(), whole.end()))],
+                    });
+                }
+                let mut captures = longest.create_captures();
+                longest.search_captures(&input, &mut captures);
+                let whole = captures.get_group(0)?;
+                Some(Found {
+                    start: whole.start,
+                    end: whole.end,
+                    groups: (0..captures.group_len())
+                        .map(|i| captures.get_group(i).map(|span| (span.start, span.end)))
+                        .collect(),
+                })
+            }
             Matcher::Fast(regex) => {
                 let captures = regex.captures_at(text, from)?;
                 let whole = captures.get(0)?;

@@ -315,7 +315,12 @@ fn run(shell: &mut ShellView, args: &[String]) -> ExecResult {
             .collect::<Vec<_>>()
             .join("|")
     };
-    let matcher = match Matcher::from_rust(&combined, options.ignore_case) {
+    let made = if syntax == Syntax::Perl {
+        Matcher::perl(&combined, options.ignore_case)
+    } else {
+        Matcher::from_rust(&combined, options.ignore_case)
+    };
+    let matcher = match made {
         Ok(matcher) => matcher,
         Err(error) => {
             return Ok(shell.fail_command(
