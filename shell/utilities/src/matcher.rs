@@ -41,6 +41,75 @@ pub(crate) enum Matcher {
     Backtracking(fancy_regex::Regex),
 }
 
+/// Whether a Rust pattern can have a leftmost-first match shorter than
+/// the longest one at the same start: it has alternatives (`|`), or a
+/// repeat of a group or of a repeat (`(ab)?`, `a*?`). A sequence of
+/// characters and classes each repeated greedily matches as far as the
+/// longest match goes.
+fn may_differ_from_longest(pattern: &str) -> bool {
+    #[derive(PartialEq)]
+    enum Last {
+        Start,
+        Atom,
+        Group,
+        Repeat,
+    }
+    let mut last = Last::Start;
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+                last = Last::Atom;
+            }
+            '[' => {
+                // A class is one character: skip to its closing bracket
+                // (a `]` first in it, or after `^`, is a member).
+                if chars.peek() == Some(&'^') {
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    chars.next();
+                }
+                let mut depth = 1;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '[' => depth += 1,
+                        ']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                last = Last::Atom;
+            }
+            '|' => return true,
+            '?' | '*' | '+' | '{' => {
+                if matches!(last, Last::Group | Last::Repeat) {
+                    return true;
+                }
+                if c == '{' {
+                    for c in chars.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                }
+                last = Last::Repeat;
+            }
+            ')' => last = Last::Group,
+            _ => last = Last::Atom,
+        }
+    }
+    false
+}
+
 /// A match and its capture groups (byte offsets).
 pub(crate) struct Found {
     pub start: usize,
@@ -56,6 +125,12 @@ impl Matcher {
             Matcher::Fast(first) => first,
             backtracking => return Ok(backtracking),
         };
+        // Without alternatives or a repeated group, the first match that
+        // starts leftmost is also the longest (each repeat is of one
+        // character, and the first takes each as far as it can).
+        if !may_differ_from_longest(translated) {
+            return Ok(Matcher::Fast(first));
+        }
         let longest = regex_automata::meta::Regex::builder()
             .configure(
                 regex_automata::meta::Regex::config()
@@ -103,29 +178,48 @@ impl Matcher {
     pub fn find_at(&self, text: &str, from: usize) -> Option<Found> {
         match self {
             Matcher::Longest(first, longest) => {
-                let start = first.find_at(text, from)?.start();
+                let leftmost = first.find_at(text, from)?;
                 let input = regex_automata::Input::new(text)
-                    .range(start..)
+                    .range(leftmost.start()..)
                     .anchored(regex_automata::Anchored::Yes);
-                // Groups cost a slower engine: only when there are any.
+                let end = longest
+                    .search_half(&input)
+                    .map_or(leftmost.end(), |m| m.offset());
+                let whole = (leftmost.start(), end);
                 if longest
                     .group_info()
                     .group_len(regex_automata::PatternID::ZERO)
                     == 1
                 {
-                    let whole = longest.search(&input)?;
                     return Some(Found {
-                        start: whole.start(),
-                        end: whole.end(),
-                        groups: vec![Some((whole.start(), whole.end()))],
+                        start: whole.0,
+                        end: whole.1,
+                        groups: vec![Some(whole)],
+                    });
+                }
+                // Groups: the first alternative's, when it is the longest
+                // match too (the common case, and the faster engine); else
+                // those of the longest, searched within its own span.
+                if end == leftmost.end()
+                    && let Some(captures) = first.captures_at(text, leftmost.start())
+                    && captures
+                        .get(0)
+                        .is_some_and(|m| m.range() == (whole.0..whole.1))
+                {
+                    return Some(Found {
+                        start: whole.0,
+                        end: whole.1,
+                        groups: captures
+                            .iter()
+                            .map(|m| m.map(|m| (m.start(), m.end())))
+                            .collect(),
                     });
                 }
                 let mut captures = longest.create_captures();
-                longest.search_captures(&input, &mut captures);
-                let whole = captures.get_group(0)?;
+                longest.search_captures(&input.range(whole.0..whole.1), &mut captures);
                 Some(Found {
-                    start: whole.start,
-                    end: whole.end,
+                    start: whole.0,
+                    end: whole.1,
                     groups: (0..captures.group_len())
                         .map(|i| captures.get_group(i).map(|span| (span.start, span.end)))
                         .collect(),
@@ -213,5 +307,32 @@ impl Iterator for Matches<'_> {
                 return Some(found);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod longest_tests {
+    use super::*;
+
+    #[test]
+    fn only_patterns_that_can_differ_take_the_second_search() {
+        for plain in [
+            "abc", "a*b+c?", "[a|b]*x", r"\|", "(ab)c", r"\(a\)?", "x{2,3}y",
+        ] {
+            assert!(!may_differ_from_longest(plain), "{plain}");
+        }
+        for ambiguous in ["a|ab", "(a|b)", "(ab)?b", "(a*)*", "a*?", "x{1,2}?"] {
+            assert!(may_differ_from_longest(ambiguous), "{ambiguous}");
+        }
+    }
+
+    #[test]
+    fn the_longest_of_the_leftmost_matches_with_its_groups() {
+        let matcher = Matcher::from_rust("(x|xy)(z)?", false).unwrap();
+        let found = matcher.find_at("axyz", 0).unwrap();
+        assert_eq!((found.start, found.end), (1, 4));
+        assert_eq!(found.groups, [Some((1, 4)), Some((1, 3)), Some((3, 4))]);
+        let perl = Matcher::perl("x|xy", false).unwrap();
+        assert_eq!(perl.find_at("xyz", 0).map(|f| f.end), Some(1));
     }
 }
