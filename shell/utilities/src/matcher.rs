@@ -43,71 +43,35 @@ pub(crate) enum Matcher {
 
 /// Whether a Rust pattern can have a leftmost-first match shorter than
 /// the longest one at the same start: it has alternatives (`|`), or a
-/// repeat of a group or of a repeat (`(ab)?`, `a*?`). A sequence of
-/// characters and classes each repeated greedily matches as far as the
-/// longest match goes.
+/// repeat of anything but one character or class (`(ab)?`), or a lazy
+/// repeat. A sequence of characters and classes each repeated greedily
+/// matches as far as the longest match goes. Read from the pattern's
+/// syntax tree as written; a pattern that does not parse is taken as able
+/// to differ.
 fn may_differ_from_longest(pattern: &str) -> bool {
-    #[derive(PartialEq)]
-    enum Last {
-        Start,
-        Atom,
-        Group,
-        Repeat,
-    }
-    let mut last = Last::Start;
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-                last = Last::Atom;
+    use regex_syntax::ast::Ast;
+    fn differs(ast: &Ast) -> bool {
+        match ast {
+            Ast::Alternation(_) => true,
+            Ast::Repetition(repeat) => {
+                let one_character = matches!(
+                    *repeat.ast,
+                    Ast::Literal(_)
+                        | Ast::Dot(_)
+                        | Ast::ClassBracketed(_)
+                        | Ast::ClassPerl(_)
+                        | Ast::ClassUnicode(_)
+                );
+                !repeat.greedy || !one_character
             }
-            '[' => {
-                // A class is one character: skip to its closing bracket
-                // (a `]` first in it, or after `^`, is a member).
-                if chars.peek() == Some(&'^') {
-                    chars.next();
-                }
-                if chars.peek() == Some(&']') {
-                    chars.next();
-                }
-                let mut depth = 1;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '[' => depth += 1,
-                        ']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                last = Last::Atom;
-            }
-            '|' => return true,
-            '?' | '*' | '+' | '{' => {
-                if matches!(last, Last::Group | Last::Repeat) {
-                    return true;
-                }
-                if c == '{' {
-                    for c in chars.by_ref() {
-                        if c == '}' {
-                            break;
-                        }
-                    }
-                }
-                last = Last::Repeat;
-            }
-            ')' => last = Last::Group,
-            _ => last = Last::Atom,
+            Ast::Group(group) => differs(&group.ast),
+            Ast::Concat(concat) => concat.asts.iter().any(differs),
+            _ => false,
         }
     }
-    false
+    regex_syntax::ast::parse::Parser::new()
+        .parse(pattern)
+        .map_or(true, |ast| differs(&ast))
 }
 
 /// A match and its capture groups (byte offsets).
