@@ -339,7 +339,7 @@ impl<'a> Split<'a> {
                 shell.check_watch().map_err(|_| Fatal)?;
                 let finished = match &control.cut {
                     Cut::Line(number) => {
-                        self.line_count(shell, control, *number, repetition)?;
+                        self.line_count(shell, *number, repetition)?;
                         false
                     }
                     Cut::Match {
@@ -469,7 +469,6 @@ impl<'a> Split<'a> {
     fn line_count(
         &mut self,
         shell: &mut ShellView,
-        control: &Control,
         number: u64,
         repetition: u64,
     ) -> Result<(), Fatal> {
@@ -483,7 +482,6 @@ impl<'a> Split<'a> {
             shell.fail_command("csplit", &message, 1);
             Fatal
         };
-        let _ = &control.argument;
         let last = number.saturating_mul(repetition + 1);
         self.create(shell)?;
         if self.no_more_lines() && self.suppress_matched {

@@ -66,12 +66,14 @@ struct Search {
 }
 
 impl Search {
+    /// Whether `-d` compares the byte `b`.
+    fn keeps(&self, b: u8) -> bool {
+        !self.dictionary || b.is_ascii_alphanumeric() || matches!(b, b' ' | b'\t')
+    }
+
     /// The bytes `-d` compares.
     fn kept(&self, text: &[u8]) -> Vec<u8> {
-        text.iter()
-            .copied()
-            .filter(|b| !self.dictionary || b.is_ascii_alphanumeric() || matches!(b, b' ' | b'\t'))
-            .collect()
+        text.iter().copied().filter(|b| self.keeps(*b)).collect()
     }
 
     /// The matching lines, from the binary search's landing place on.
@@ -122,18 +124,11 @@ impl Search {
     /// (`Less`: the line sorts before it, and the search goes on).
     fn compare(&self, data: &[u8], at: usize, back: usize, key: &[u8]) -> Ordering {
         let line = data[at..back].split(|b| *b == b'\n').next().unwrap_or(&[]);
-        let mut kept = self.kept(line);
-        kept.truncate(key.len());
-        let fold = |b: &u8| {
-            if self.fold {
-                b.to_ascii_lowercase()
-            } else {
-                *b
-            }
-        };
+        let fold = |b: u8| if self.fold { b.to_ascii_lowercase() } else { b };
         // As `strncmp`: a line that ends first sorts first.
-        for (index, wanted) in key.iter().enumerate() {
-            let ours = kept.get(index).map_or(0, fold);
+        let mut kept = line.iter().copied().filter(|b| self.keeps(*b)).map(fold);
+        for &wanted in key {
+            let ours = kept.next().unwrap_or(0);
             match ours.cmp(&fold(wanted)) {
                 Ordering::Equal if ours == 0 => return Ordering::Equal,
                 Ordering::Equal => continue,
