@@ -23,6 +23,53 @@ pub(super) enum Charset {
     Other(&'static encoding_rs::Encoding),
 }
 
+/// Characters written one after another in a set: a set that keeps state
+/// between characters (ISO-2022-JP's shifts) keeps it here, and
+/// [`Writer::finish`] returns it to its start.
+pub(super) struct Writer {
+    charset: Charset,
+    encoder: Option<encoding_rs::Encoder>,
+}
+
+impl Writer {
+    pub(super) fn new(charset: Charset) -> Self {
+        let encoder = match charset {
+            Charset::Other(encoding) => Some(encoding.new_encoder()),
+            _ => None,
+        };
+        Writer { charset, encoder }
+    }
+
+    /// Appends `c`; false, and nothing appended, when the set has no such
+    /// character.
+    pub(super) fn push(&mut self, c: char, out: &mut Vec<u8>) -> bool {
+        let Some(encoder) = &mut self.encoder else {
+            return self.charset.encode(c, out);
+        };
+        let mut buffer = [0u8; 16];
+        let (result, _, written) = encoder.encode_from_utf8_without_replacement(
+            c.encode_utf8(&mut [0; 4]),
+            &mut buffer,
+            false,
+        );
+        if !matches!(result, encoding_rs::EncoderResult::InputEmpty) {
+            return false;
+        }
+        out.extend_from_slice(&buffer[..written]);
+        true
+    }
+
+    /// Ends the output: a stateful set's shift back to its start.
+    pub(super) fn finish(&mut self, out: &mut Vec<u8>) {
+        if let Some(encoder) = &mut self.encoder {
+            let mut buffer = [0u8; 16];
+            let (_, _, written) =
+                encoder.encode_from_utf8_without_replacement("", &mut buffer, true);
+            out.extend_from_slice(&buffer[..written]);
+        }
+    }
+}
+
 /// How decoding stopped short of the end, or that it left bytes out.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Stop {
@@ -132,15 +179,7 @@ impl Charset {
                 _ => (c as u32).to_le_bytes(),
             }),
             Charset::Other(encoding) => {
-                let mut encoder = encoding.new_encoder();
-                let text = c.encode_utf8(&mut [0; 4]).to_string();
-                let mut buffer = [0u8; 16];
-                let (result, _, written) =
-                    encoder.encode_from_utf8_without_replacement(&text, &mut buffer, true);
-                if !matches!(result, encoding_rs::EncoderResult::InputEmpty) {
-                    return false;
-                }
-                out.extend_from_slice(&buffer[..written]);
+                return Writer::new(Charset::Other(encoding)).push(c, out);
             }
         }
         true

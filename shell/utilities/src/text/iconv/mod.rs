@@ -7,7 +7,7 @@
 mod charset;
 mod translit;
 
-use charset::{Charset, Stop};
+use charset::{Charset, Stop, Writer};
 
 use crate::args::parse_options;
 use goccia_interp::interp::{ExecResult, ShellView};
@@ -73,6 +73,7 @@ pub fn iconv(shell: &mut ShellView, args: &[String]) -> ExecResult {
         parsed.operands.clone()
     };
     let mut out = to.preamble().to_vec();
+    let mut writer = Writer::new(to);
     let mut status = 0;
     // `//IGNORE` (without `-c`) fails at the end where something was left
     // out, naming the end of the input, as glibc does.
@@ -94,13 +95,13 @@ pub fn iconv(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
         let mut failed_at = None;
         for &(c, offset) in &chars {
-            if to.encode(c, &mut out) {
+            if writer.push(c, &mut out) {
                 continue;
             }
             if suffixes.translit {
                 let fits = |text: &str| text.chars().all(|c| to.encode(c, &mut Vec::new()));
                 for replacement in translit::transliterate(c, fits).chars() {
-                    to.encode(replacement, &mut out);
+                    writer.push(replacement, &mut out);
                 }
             } else if skip {
                 left_out = Some(input.len());
@@ -128,11 +129,13 @@ pub fn iconv(shell: &mut ShellView, args: &[String]) -> ExecResult {
                 continue;
             }
         };
+        writer.finish(&mut out);
         if let Some(failed) = flush(shell, parsed.value('o'), &out) {
             return failed;
         }
         return Ok(shell.fail_command("iconv", &message, 1));
     }
+    writer.finish(&mut out);
     if let Some(failed) = flush(shell, parsed.value('o'), &out) {
         return failed;
     }
