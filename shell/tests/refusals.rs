@@ -61,3 +61,46 @@ fn find_refuses_inum_where_every_file_would_share_one_number() {
     assert_eq!(out, "st 1\nf\n", "nothing is deleted");
     assert!(err.contains("unknown predicate `-inum'"), "{err}");
 }
+
+#[test]
+fn grep_names_a_color_word_it_does_not_know_and_the_valid_ones() {
+    let (out, err, status) = shell("echo a | grep --color=bogus a");
+    assert_eq!((out.as_str(), status), ("", 2));
+    assert!(
+        err.contains("invalid argument \u{2018}bogus\u{2019} for \u{2018}--color\u{2019}"),
+        "{err}"
+    );
+    assert!(err.contains("\u{2018}always\u{2019}"), "{err}");
+}
+
+#[test]
+fn iconv_names_the_set_it_does_not_know_and_writes_nothing() {
+    for (command, named) in [
+        (
+            "iconv -f nope -t utf-8",
+            "conversion from `nope' is not supported",
+        ),
+        (
+            "iconv -f utf-8 -t nope",
+            "conversion to `nope' is not supported",
+        ),
+        (
+            "iconv -f nope -t bad",
+            "conversions from `nope' and to `bad' are not supported",
+        ),
+    ] {
+        let (out, err, status) = shell(&format!("mkdir w; cd w; echo x | {command} -o out; ls"));
+        assert_eq!(
+            (out.as_str(), status),
+            ("", 0),
+            "{command}: nothing written"
+        );
+        assert!(err.contains(named), "{command}: {err}");
+    }
+    let (out, err, status) = shell("echo x | iconv -f utf-8 -t ascii -o /missing/out");
+    assert_eq!((out.as_str(), status), ("", 1));
+    assert!(
+        err.contains("cannot open output file `/missing/out'"),
+        "{err}"
+    );
+}
