@@ -169,17 +169,22 @@ fn du_walk(
     }
 }
 
-pub fn df(shell: &mut ShellView, args: &[String]) -> ExecResult {
-    let human = args.iter().any(|a| a == "-h");
-    let vfs = shell.context().vfs.lock();
-    let quota = vfs.quota();
-    let used = vfs.usage().bytes;
-    drop(vfs);
-    let size = if quota.max_bytes == u64::MAX {
+/// The VFS as a file system shows its size (`df`, `stat -f`): the quota's
+/// bytes, or 1 TiB when there is none.
+pub(crate) fn file_system_size(quota: &goccia_vfs::Quota) -> u64 {
+    if quota.max_bytes == u64::MAX {
         1 << 40
     } else {
         quota.max_bytes
-    };
+    }
+}
+
+pub fn df(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    let human = args.iter().any(|a| a == "-h");
+    let vfs = shell.context().vfs.lock();
+    let size = file_system_size(&vfs.quota());
+    let used = vfs.usage().bytes;
+    drop(vfs);
     let available = size.saturating_sub(used);
     let percent = if size == 0 {
         0

@@ -310,11 +310,7 @@ impl System {
     fn of(shell: &ShellView) -> Self {
         let vfs = shell.context().vfs.lock();
         let (quota, usage) = (vfs.quota(), vfs.usage());
-        let size = if quota.max_bytes == u64::MAX {
-            1 << 40
-        } else {
-            quota.max_bytes
-        };
+        let size = crate::files::info::file_system_size(&quota);
         let (inodes, free_inodes) = if quota.max_nodes == u64::MAX {
             (0, 0)
         } else {
