@@ -83,6 +83,10 @@ pub const CASES: &[&str] = &[
     // locale: the variables as the environment settles them, the
     // locales and the C locale's keywords; argp's refusal.
     r#"unset LC_ALL; export LANG=C.UTF-8; locale; LANG= locale; LC_ALL=C locale; LC_TIME=C LC_NUMERIC=POSIX locale; locale -a; locale charmap; LANG=C locale charmap; locale -k decimal_point d_fmt grouping charmap; locale thousands_sep am_pm; locale nope decimal_point 2>&1; echo "st $?"; locale -x 2>&1; echo "st $?""#,
+    // locale by category and by keyword, in both locales: every keyword
+    // by name (from -k's own listing), -c's category lines, what names
+    // before an unknown one wrote, -a -v.
+    r#"unset LC_ALL; for l in C.UTF-8 C; do export LANG=$l; locale -ck LC_CTYPE LC_NUMERIC LC_TIME LC_COLLATE LC_MONETARY LC_MESSAGES LC_PAPER LC_NAME LC_ADDRESS LC_TELEPHONE LC_MEASUREMENT LC_IDENTIFICATION > all; wc -l < all; cat all; grep = all | cut -d= -f1 | while read k; do locale "$k"; done | md5sum; done; locale LC_PAPER; locale -c LC_NUMERIC decimal_point; locale era week-1stweek ctype-class-names; locale -k era; locale decimal_point nope grouping 2>&1; echo "st $?"; locale -a -v; locale -v LC_PAPER"#,
     // look: util-linux's binary search, so an unsorted file gives what
     // its steps find; -d, -f, -t, the dictionary it lacks, its refusals.
     r#"sort data/words.txt > sorted; look ban sorted; echo "st $?"; look -f app sorted; look app sorted; echo "st $?"; look -t n bandx sorted; look -d 'ba-n' sorted; look -df APP sorted; look '' sorted | wc -l; look ch data/words.txt; echo "st $?"; look Da data/words.txt; echo "st $?"; look x nofile 2>&1; echo "st $?"; look 2>&1; echo "st $?"; look a 2>&1; echo "st $?""#,
