@@ -17,6 +17,8 @@
 //! server reading its next request on that thread, when the call may wait
 //! for an answer from that same client) should not be such a thread.
 
+mod lent;
+
 use std::cell::Cell;
 use std::thread::JoinHandle;
 
@@ -56,6 +58,47 @@ pub fn adopt_current() -> bool {
 /// Whether shell calls made on this thread run in place.
 pub fn is_current() -> bool {
     DEEP.with(Cell::get)
+}
+
+/// Runs `body` as if this thread had been started with [`spawn`]: on a
+/// [`STACK`]-deep stack lent to the thread for the call, so shell calls
+/// made in `body` run in place when their session is idle (docs/calls.md,
+/// "Where a call runs"). For a binding whose callers block on each call
+/// from threads of their own (Python's `run_shell`), where handing the call
+/// over costs as much as a short command. The stack is mapped on the
+/// thread's first `lend` and kept for its next ones.
+///
+/// What the call calls back (an approver, an output sink) runs on the lent
+/// stack too. A runtime that checks its own frames against the thread's
+/// stack bounds (CPython from 3.14) may take that for an overflow, so a
+/// binding lends only to calls that make no such callbacks. Without
+/// address space for the stack, `body` runs where it is and its calls are
+/// handed over as before.
+///
+/// ```
+/// let on_lent_stack = std::thread::spawn(|| goccia::deep_stack::lend(goccia::deep_stack::is_current));
+/// assert!(on_lent_stack.join().unwrap());
+/// assert!(!goccia::deep_stack::is_current());
+/// ```
+pub fn lend<R>(body: impl FnOnce() -> R) -> R {
+    if is_current() {
+        return body();
+    }
+    lent::lend_stack(STACK, |deep| {
+        if !deep {
+            return body();
+        }
+        /// Clears the mark however `body` ends.
+        struct Unmark;
+        impl Drop for Unmark {
+            fn drop(&mut self) {
+                DEEP.with(|deep| deep.set(false));
+            }
+        }
+        DEEP.with(|cell| cell.set(true));
+        let _unmark = Unmark;
+        body()
+    })
 }
 
 /// This thread's stack size, as the thread library knows it.

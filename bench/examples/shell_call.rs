@@ -6,6 +6,9 @@
 //! bench/node/binding.mjs. With `--in-place`, the calls are made from a
 //! `goccia::deep_stack` thread, which runs them in place (docs/calls.md):
 //! the difference is the cost of handing a call to the session's thread.
+//! With `--lent`, each call is made from the main thread inside
+//! `goccia::deep_stack::lend`, as Python's `run_shell` makes it: in place,
+//! on a deep stack lent to the caller's thread.
 
 use std::time::Instant;
 
@@ -29,11 +32,17 @@ fn measure() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(2200);
+    let lent = std::env::args().any(|arg| arg == "--lent");
     let mut times = Vec::new();
     for round in 0..rounds {
         if captured {
             let begun = Instant::now();
-            let run = sandbox.run_shell("echo hi").expect("runs");
+            let run = if lent {
+                goccia::deep_stack::lend(|| sandbox.run_shell("echo hi"))
+            } else {
+                sandbox.run_shell("echo hi")
+            }
+            .expect("runs");
             let took = begun.elapsed();
             assert_eq!((run.exit_code, run.stdout.as_slice()), (0, &b"hi\n"[..]));
             if round >= 200 {
@@ -58,6 +67,8 @@ fn measure() {
         "{}{}: p50 {:?}, p99 {:?} over {} calls",
         if goccia::deep_stack::is_current() {
             "in place: "
+        } else if lent {
+            "lent stack: "
         } else {
             ""
         },

@@ -327,10 +327,24 @@ impl Sandbox {
         on_output: Option<Py<PyAny>>,
         scope: Scope,
     ) -> PyResult<Run> {
+        // A shell call that calls nothing back into Python runs on this
+        // thread, on a deep stack lent for it, instead of being handed to
+        // the session's thread and waited for (docs/python.md, "Threads").
+        // Callbacks are excluded: CPython from 3.14 checks its frames
+        // against the thread's own stack bounds.
+        let lend = matches!(kind, Kind::Shell)
+            && on_output.is_none()
+            && self.inner.policy().approver().is_none();
         let options = call_options(&self.inner, py, timeout, cancel, stdin, on_output, scope)?;
         let sandbox = &self.inner;
         let mut run = py
-            .detach(|| kind.call(sandbox, source, &options))
+            .detach(|| {
+                if lend {
+                    goccia::deep_stack::lend(|| kind.call(sandbox, source, &options))
+                } else {
+                    kind.call(sandbox, source, &options)
+                }
+            })
             .map_err(errors::run)?;
         let stdout = std::mem::take(&mut run.stdout);
         let stderr = std::mem::take(&mut run.stderr);

@@ -48,6 +48,29 @@ def test_cancel_from_another_thread():
     assert js.failure_kind == "cancelled"
 
 
+def test_a_thread_with_a_small_stack_runs_deep_shell_calls():
+    """run_shell runs on the calling thread, on a deep stack lent to it
+    (docs/python.md): a thread of 256 KiB still runs a shell function 900
+    calls deep, and the session is the one its other threads see."""
+    sandbox = goccia.Sandbox()
+    sandbox.run_shell("v=kept; cd /tmp")
+    recursive = "f() { if (( $1 > 0 )); then f $(( $1 - 1 )); else echo bottom; fi; }; f 900"
+    results = []
+
+    def work():
+        results.append(sandbox.run_shell(recursive))
+        results.append(sandbox.run_shell("echo $v; pwd"))
+
+    previous = threading.stack_size(256 << 10)
+    try:
+        thread = threading.Thread(target=work)
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    assert [(run.exit_code, run.stdout) for run in results] == [(0, "bottom\n"), (0, "kept\n/tmp\n")]
+
+
 def test_asyncio_runs_do_not_block_the_loop():
     async def main():
         sandbox = goccia.Sandbox(files={"/m.js": "export default 7"})

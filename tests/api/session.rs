@@ -103,6 +103,53 @@ fn a_deep_stack_thread_runs_an_idle_sessions_call_in_place() {
     assert_eq!(thread, "goccia-shell");
 }
 
+/// docs/calls.md, "Where a call runs": `deep_stack::lend` makes an
+/// ordinary thread, one with a small stack, run an idle session's call in
+/// place, on a deep stack lent to it; what recurses deeply (a shell
+/// function 900 calls deep) has that stack's depth, and `jq`, which
+/// measures its stack, still halts a runaway recursion with its own error.
+#[test]
+fn a_lent_stack_runs_the_call_in_place_on_a_small_thread() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap();
+    let sandbox = sandbox_that_names_its_threads();
+    sandbox.run_shell("cd /w && v=kept").unwrap();
+    let caller = sandbox.clone();
+    let (thread, pwd, deep, jq_sum, jq_runaway) = std::thread::Builder::new()
+        .name("small".into())
+        .stack_size(256 << 10)
+        .spawn(move || {
+            goccia::deep_stack::lend(|| {
+                let thread = thread_of_a_shell_call(&caller);
+                let pwd = caller.run_shell("pwd; echo $v").unwrap();
+                let deep = caller
+                    .run_shell("f() { if (( $1 > 0 )); then f $(( $1 - 1 )); else echo bottom; fi; }; f 900")
+                    .unwrap();
+                let jq_sum = caller.run_shell("echo '[1,2,3]' | jq add").unwrap();
+                let jq_runaway = caller.run_shell("jq -n 'def f: 1 + f; f'").unwrap();
+                (thread, pwd, deep, jq_sum, jq_runaway)
+            })
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(thread, "small");
+    assert_eq!(pwd.stdout_text(), "/w\nkept\n");
+    assert_eq!(deep.stdout_text(), "bottom\n", "{}", deep.stderr_text());
+    assert_eq!(jq_sum.stdout_text(), "6\n", "{}", jq_sum.stderr_text());
+    assert_eq!(jq_runaway.exit_code, 5, "{}", jq_runaway.stderr_text());
+    assert!(
+        jq_runaway.stderr_text().contains("stack"),
+        "{}",
+        jq_runaway.stderr_text()
+    );
+    // Back on the caller's own stack, calls are handed over again.
+    let after = sandbox.clone();
+    let thread = std::thread::spawn(move || thread_of_a_shell_call(&after))
+        .join()
+        .unwrap();
+    assert_eq!(thread, "goccia-shell");
+}
+
 /// A call handed to the session's thread earlier runs first: a deep
 /// caller that finds the session busy hands its call over behind it.
 #[test]
