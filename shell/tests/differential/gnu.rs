@@ -95,6 +95,17 @@ pub const CASES: &[&str] = &[
     // -f/-n/-b names, and what an error leaves (sizes, messages, files).
     r#"seq 12 > n; printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx* p*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx* p*; }; csplit f /a/ /a/; show; csplit f /a/ '{*}'; show; csplit n 4 '{1}'; show; csplit f 3 3 2>&1; show; csplit f /a/+1 /c/-1; show; csplit f %c%; show; csplit -z f /a/ '{*}'; show; csplit -s -f p -n 3 f /c/; show; csplit -b '%03x.txt' n 5 10; show; csplit --suppress-matched f /a/ '{*}'; show"#,
     r#"printf 'a\nb\na\nc\na\nd\n' > f; show() { echo "st $?"; for x in xx*; do [ -e "$x" ] && printf '%s:%s|' "$x" "$(tr '\n' , < $x)"; done; echo; rm -f xx*; }; csplit f 2 '{5}' 2>&1; show; csplit f /x/ 2>&1; show; csplit -k f /c/ /x/ 2>&1; show; csplit f /a/ '{3}' 2>&1; show; csplit f 7 2>&1; show; csplit f /a/-1 2>&1; show; : > e; csplit e 2 2>&1; show; csplit f 0 2>&1; show; csplit f 2>&1; show; csplit f /a 2>&1; show; csplit f 3 2 2>&1; show; csplit f /a/ '{x}' 2>&1; show; csplit f /a/x 2>&1; show; csplit f abc 2>&1; show; csplit f /a/ '{1}' '{1}' 2>&1; show; csplit nofile 2 2>&1; show"#,
+    // awk's syntax errors as gawk reports them: the line, a caret under
+    // where reading stopped (bytes, tabs kept), "syntax error" or
+    // "unexpected newline or end of string" (shown under the next line's
+    // number), strings and regexps left open, characters gawk does not
+    // read, a -f file's name and line; status 1, nothing run.
+    r#"for p in '{print $1' 'BEGIN { x = 1 +; y = 2 +; }' '{ print $1 }}' '{ if (x) }' 'BEGIN { x = 1 + foo( }' 'function f( { }' 'BEGIN { a[ = 1 }' "$(printf 'BEGIN {\tx = 1 +; }')" 'BEGIN { print "é" +; }' 'BEGIN { x = "abc }' 'BEGIN { x = /ab
+c/ }' 'BEGIN {
+  x = 1
+  y = (2 +
+}' 'BEGIN { x = 1
+' 'BEGIN { x = 1 ` 2 }' 'BEGIN { x = 1 \ 2 }' 'BEGIN { x = 1 @ 2 }' 'BEGIN { x = 1 & 2 }' 'NR==1,{print}'; do echo a | awk "$p" 2>&1; echo "st $?"; done; printf 'BEGIN { print "ran" }\n{\n  x = 1 +;\n}\n' > p.awk; awk -f p.awk 2>&1; echo "st $?""#,
     // awk's fatal errors name the statement's line (in a function, the
     // function's), the program file, and the input being read; a division
     // by a constant zero is refused as the program is read (status 1), as

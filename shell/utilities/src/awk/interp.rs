@@ -645,7 +645,7 @@ fn process_escapes(text: &str) -> String {
     }
     lexer_input.push('"');
     match super::lexer::Lexer::new(&lexer_input).tokens() {
-        Ok((tokens, _)) => match tokens.first() {
+        Ok(lexed) => match lexed.tokens.first() {
             Some(super::lexer::Token::Str(s)) => s.clone(),
             _ => text.to_string(),
         },

@@ -36,7 +36,45 @@ const OPS: &[&str] = &[
 pub struct Lexer {
     chars: Vec<char>,
     pos: usize,
+    /// Where the token being read began.
+    start: usize,
     last: Option<Token>,
+}
+
+/// A program read into tokens: each token, the source line (from 1) it
+/// starts on, and the index of its first character.
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub lines: Vec<u32>,
+    pub starts: Vec<usize>,
+}
+
+/// A program the lexer cannot read: what is wrong, and the index of the
+/// character gawk points its caret at.
+pub struct LexError {
+    pub message: String,
+    pub at: usize,
+}
+
+/// A string or regex that does not end on its line.
+enum Unterminated {
+    String,
+    Regexp,
+}
+
+/// Why a token cannot be read.
+enum Fault {
+    Unterminated(Unterminated),
+    /// A character that is a token to gawk but to no rule of the grammar.
+    Misplaced,
+    /// Anything else, as gawk words it, its caret on the character.
+    Other(String),
+}
+
+impl From<Unterminated> for Fault {
+    fn from(unterminated: Unterminated) -> Self {
+        Fault::Unterminated(unterminated)
+    }
 }
 
 impl Lexer {
@@ -44,6 +82,7 @@ impl Lexer {
         Lexer {
             chars: source.chars().collect(),
             pos: 0,
+            start: 0,
             last: None,
         }
     }
@@ -80,13 +119,41 @@ impl Lexer {
         }
     }
 
-    /// The tokens, and the source line (from 1) each starts on.
-    pub fn tokens(mut self) -> Result<(Vec<Token>, Vec<u32>), String> {
+    /// The tokens, with where each starts.
+    pub fn tokens(mut self) -> Result<Lexed, LexError> {
         let mut out = Vec::new();
         let mut lines = Vec::new();
+        let mut starts = Vec::new();
         let (mut line, mut counted) = (1u32, 0usize);
         loop {
-            let token = self.next_token()?;
+            let token = self.next_token().map_err(|fault| match fault {
+                Fault::Unterminated(Unterminated::String) => LexError {
+                    message: "unterminated string".to_string(),
+                    at: self.start,
+                },
+                // gawk points past the opening slash.
+                Fault::Unterminated(Unterminated::Regexp) => LexError {
+                    message: "unterminated regexp".to_string(),
+                    at: self.start + 1,
+                },
+                // gawk reads `@` with the name that should follow it, and
+                // points at that.
+                Fault::Misplaced => LexError {
+                    message: "syntax error".to_string(),
+                    at: if self.chars[self.start] == '@' {
+                        (self.start + 1..self.chars.len())
+                            .find(|at| !matches!(self.chars[*at], ' ' | '\t'))
+                            .unwrap_or(self.chars.len())
+                    } else {
+                        self.start
+                    },
+                },
+                Fault::Other(message) => LexError {
+                    message,
+                    at: self.start,
+                },
+            })?;
+            starts.push(self.start);
             // The token ends at `pos`; it started on the line of its first
             // character (a newline token is on the line it ends).
             let start = self.pos.saturating_sub(1).max(counted);
@@ -100,12 +167,16 @@ impl Lexer {
             out.push(token);
             lines.push(line);
             if end {
-                return Ok((out, lines));
+                return Ok(Lexed {
+                    tokens: out,
+                    lines,
+                    starts,
+                });
             }
         }
     }
 
-    fn next_token(&mut self) -> Result<Token, String> {
+    fn next_token(&mut self) -> Result<Token, Fault> {
         loop {
             match self.chars.get(self.pos) {
                 Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
@@ -124,6 +195,7 @@ impl Lexer {
                 _ => break,
             }
         }
+        self.start = self.pos;
         let Some(&c) = self.chars.get(self.pos) else {
             return Ok(Token::Eof);
         };
@@ -142,11 +214,11 @@ impl Lexer {
         }
         if c == '"' {
             self.pos += 1;
-            return self.string().map(Token::Str);
+            return Ok(Token::Str(self.string()?));
         }
         if c == '/' && self.regex_allowed() {
             self.pos += 1;
-            return self.regex().map(Token::Regex);
+            return Ok(Token::Regex(self.regex()?));
         }
         if c == '_' || c.is_ascii_alphabetic() {
             let start = self.pos;
@@ -179,9 +251,13 @@ impl Lexer {
                 return Ok(Token::Op(op));
             }
         }
-        Err(format!(
-            "syntax error at source line: unexpected character '{c}'"
-        ))
+        Err(match c {
+            // Characters gawk reads as tokens of its own (`&`, `.`, `@`
+            // of its extensions) that no rule here allows.
+            '&' | '.' | '@' => Fault::Misplaced,
+            '\\' => Fault::Other("backslash not last character on line".to_string()),
+            _ => Fault::Other(format!("invalid char '{c}' in expression")),
+        })
     }
 
     fn number(&mut self) -> f64 {
@@ -226,16 +302,16 @@ impl Lexer {
         text.parse().unwrap_or(0.0)
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, Unterminated> {
         let mut out = String::new();
         loop {
             let Some(&c) = self.chars.get(self.pos) else {
-                return Err("non-terminated string".to_string());
+                return Err(Unterminated::String);
             };
             self.pos += 1;
             match c {
                 '"' => return Ok(out),
-                '\n' => return Err("newline in string".to_string()),
+                '\n' => return Err(Unterminated::String),
                 '\\' => {
                     let Some(&e) = self.chars.get(self.pos) else {
                         continue;
@@ -279,16 +355,16 @@ impl Lexer {
         }
     }
 
-    fn regex(&mut self) -> Result<String, String> {
+    fn regex(&mut self) -> Result<String, Unterminated> {
         let mut out = String::new();
         let mut in_bracket = false;
         loop {
             let Some(&c) = self.chars.get(self.pos) else {
-                return Err("non-terminated regular expression".to_string());
+                return Err(Unterminated::Regexp);
             };
             self.pos += 1;
             match c {
-                '\n' => return Err("newline in regex".to_string()),
+                '\n' => return Err(Unterminated::Regexp),
                 '/' if !in_bracket => return Ok(out),
                 '[' => {
                     in_bracket = true;

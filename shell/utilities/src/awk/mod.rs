@@ -125,18 +125,23 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
             .unwrap_or(&sources[0]);
         format!("{name}:{}: ", line - start + 1)
     };
+    // A program gawk cannot read ends with status 1; a syntax error shows
+    // its line with a caret under where reading stopped.
     let tokens = match lexer::Lexer::new(&source).tokens() {
         Ok(tokens) => tokens,
-        // A program gawk cannot read ends with status 1.
-        Err(message) => {
-            return Ok(shell.fail_command("awk", &format!("cmd. line:1: {message}"), 1));
+        Err(lexer::LexError { message, at }) => {
+            let report = caret_report(&source, at, &message, &location);
+            return Ok(shell.fail_command("awk", &report, 1));
         }
     };
     let program = match parser::Parser::new(tokens).program() {
         Ok(program) => program,
         Err(error) => {
-            let at = location(error.line);
-            return Ok(shell.fail_command("awk", &format!("{at}{}", error.message), 1));
+            let report = match error.caret {
+                Some(at) => caret_report(&source, at, &error.message, &location),
+                None => format!("{}{}", location(error.line), error.message),
+            };
+            return Ok(shell.fail_command("awk", &report, 1));
         }
     };
     let mut runner = interp::Awk::new(shell, &program, operands, &assignments, field_separator);
@@ -169,4 +174,48 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
     }
     Ok(exit_code)
+}
+
+/// gawk's report of a program it cannot read (two lines, the first
+/// without its `awk: `): the source line where
+/// reading stopped, then a caret under the character at index `at` of
+/// `source` (gawk counts bytes, and keeps a tab as a tab so the caret
+/// lines up), then `message`. At a newline, the line it ends is shown
+/// under the next line's number, as gawk has counted the newline by
+/// then; at the end of the program, its last line.
+fn caret_report(
+    source: &str,
+    at: usize,
+    message: &str,
+    location: &dyn Fn(u32) -> String,
+) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let at = at.min(chars.len());
+    let at_newline = chars.get(at) == Some(&'\n');
+    // The character whose line is shown: before a final newline, the
+    // line it ends.
+    let shown = if at == chars.len() && at > 0 && chars[at - 1] == '\n' {
+        at - 1
+    } else {
+        at
+    };
+    let begin = chars[..shown]
+        .iter()
+        .rposition(|c| *c == '\n')
+        .map_or(0, |newline| newline + 1);
+    let end = chars[begin..]
+        .iter()
+        .position(|c| *c == '\n')
+        .map_or(chars.len(), |offset| begin + offset);
+    let line_number =
+        chars[..begin].iter().filter(|c| **c == '\n').count() as u32 + 1 + u32::from(at_newline);
+    let text: String = chars[begin..end].iter().collect();
+    let caret: String =
+        goccia_interp::raw::encode(&chars[begin..shown.max(begin)].iter().collect::<String>())
+            .iter()
+            .map(|byte| if *byte == b'\t' { '\t' } else { ' ' })
+            .collect();
+    // The first line's `awk: ` is the caller's, as for every message.
+    let prefix = location(line_number);
+    format!("{prefix}{text}\nawk: {prefix}{caret}^ {message}")
 }

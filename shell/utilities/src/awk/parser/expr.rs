@@ -215,6 +215,7 @@ impl Parser {
                 return Err(ParseError {
                     line,
                     message: format!("error: division by zero attempted{what}"),
+                    caret: None,
                 });
             }
             left = Expr::Binary(op, Box::new(left), Box::new(right));

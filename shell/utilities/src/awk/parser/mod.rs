@@ -131,6 +131,8 @@ pub struct Parser {
     tokens: Vec<Token>,
     /// The source line each token starts on.
     lines: Vec<u32>,
+    /// The index of each token's first character.
+    starts: Vec<usize>,
     pos: usize,
     /// Inside `print` arguments: an unparenthesized `>` is a redirection.
     no_gt: bool,
@@ -171,6 +173,9 @@ type PResult<T> = Result<T, ParseError>;
 pub struct ParseError {
     pub line: u32,
     pub message: String,
+    /// For a syntax error, the index of the character gawk points its
+    /// caret at: the token where the program stopped making sense.
+    pub caret: Option<usize>,
 }
 
 impl Parser {
@@ -193,10 +198,16 @@ impl Parser {
         result
     }
 
-    pub fn new((tokens, lines): (Vec<Token>, Vec<u32>)) -> Self {
+    pub fn new(lexed: super::lexer::Lexed) -> Self {
+        let super::lexer::Lexed {
+            tokens,
+            lines,
+            starts,
+        } = lexed;
         Parser {
             tokens,
             lines,
+            starts,
             pos: 0,
             no_gt: false,
             no_in: false,
@@ -257,21 +268,20 @@ impl Parser {
         ParseError {
             line: self.line(),
             message,
+            caret: None,
         }
     }
 
+    /// gawk's words for a token the grammar does not allow here.
     fn syntax_error(&self) -> ParseError {
-        let shown = match self.peek() {
-            Token::Eof => "end of file".to_string(),
-            Token::Newline => "newline".to_string(),
-            Token::Op(op) => op.to_string(),
-            Token::Name(n) | Token::FuncName(n) | Token::Builtin(n) => n.clone(),
-            Token::Keyword(k) => k.to_string(),
-            Token::Str(s) => format!("\"{s}\""),
-            Token::Number(n) => n.to_string(),
-            Token::Regex(r) => format!("/{r}/"),
+        let message = match self.peek() {
+            Token::Eof | Token::Newline => "unexpected newline or end of string",
+            _ => "syntax error",
         };
-        self.error(format!("syntax error at or near {shown}"))
+        ParseError {
+            caret: self.starts.get(self.pos).or(self.starts.last()).copied(),
+            ..self.error(message.to_string())
+        }
     }
 
     fn skip_newlines(&mut self) {
@@ -304,17 +314,20 @@ impl Parser {
                 }
                 Token::Keyword("function") | Token::Keyword("func") => {
                     self.pos += 1;
-                    let name = match self.advance() {
+                    // A token out of place is reported where it stands.
+                    let name = match self.peek().clone() {
                         Token::FuncName(name) | Token::Name(name) => name,
                         _ => return Err(self.syntax_error()),
                     };
+                    self.pos += 1;
                     self.expect_op("(")?;
                     let mut params = Vec::new();
                     while !self.is_op(")") {
-                        match self.advance() {
+                        match self.peek().clone() {
                             Token::Name(param) => params.push(param),
                             _ => return Err(self.syntax_error()),
                         }
+                        self.pos += 1;
                         self.skip_newlines();
                         if !self.eat_op(",") {
                             break;
