@@ -107,7 +107,7 @@ B
     // A command that is not there; 255 aborts; other failures are 123.
     r#"seq 3 | xargs nonexistent-cmd 2>&1; echo "st $?"; seq 3 | xargs sh -c 'exit 3'; echo "st $?"; seq 3 | xargs -n1 sh -c 'echo $0; exit 255' 2>&1; echo "st $?""#,
     // -a reads the items from a file; long options with `=`, by prefix.
-    r#"xargs -a notes/todo.txt echo; xargs --arg-file=notes/todo.txt -n1 echo | head -2; xargs -a nope echo 2>&1; echo "st $?"; seq 4 | xargs --max-lines=2 echo; seq 3 | xargs --replace echo x{}; seq 3 | xargs --replace=Z echo xZ; seq 2 | xargs --max-args=1 --verbose echo 2>&1; seq 3 | xargs --verb echo 2>&1; seq 3 | xargs --no-run-if-empty --max-procs=2 -n1 echo"#,
+    r#"xargs -a notes/todo.txt echo; xargs --arg-file=notes/todo.txt -n1 echo | head -2; xargs -a nope echo 2>&1; echo "st $?"; seq 4 | xargs --max-lines=2 echo; seq 3 | xargs --replace echo x{}; seq 3 | xargs --replace=Z echo xZ; seq 2 | xargs --max-args=1 --verbose echo 2>&1; seq 3 | xargs --verb echo 2>&1; seq 3 | xargs --no-run-if-empty --max-procs=2 -n1 echo | sort"#,
     // Refusals, GNU's words and statuses; -p has no terminal to ask on.
     r#"for o in -n '-n 0' '-n x' '-P x' --foo --max --verbose=1; do seq 3 | xargs $o echo 2>&1; echo "st $?"; done; seq 3 | xargs -p echo 2>&1; echo "st $?""#,
     // Flags head and tail do not have (tail -r is BSD's) are refused.
@@ -115,6 +115,12 @@ B
     // ls -q shows a character that does not print as ?; the last of -q
     // and --show-control-chars decides.
     r#"touch "$(printf 'a\tb')" "$(printf 'c\001d')"; ls -q; ls --show-control-chars | od -c | head -2; ls -q --show-control-chars | od -c | head -2; ls --show-control-chars -q | head -3; ls -qQ | head -3"#,
+    // ls --color=always: GNU's built-in colours by kind and mode bits, the
+    // reset before the first colour, links and their targets under -l,
+    // layouts measured without the codes (and padded with spaces), the
+    // last --color deciding, LS_COLORS changing the table (suffixes, 00,
+    // ln=target, or, mi) and refused when unparsable.
+    r#"mkdir w; cd w; mkdir d o s t; touch f a.tar.gz b.JPG; printf '#!/bin/sh\n' > x; chmod +x x; ln -s f l; ln -s nope zbroken; ln -s d ld; ln -s x lx; chmod 777 o; chmod 1755 s; chmod 1777 t; unset LS_COLORS COLORTERM; ls --color=always d f; export TERM=xterm-256color; names() { sed 's/^.* [0-9][0-9]:[0-9][0-9] //'; }; ls --color=always; ls --color -l | names; ls --color=always -F; ls --color=always -C; ls --color=always -m; ls --color=always -x -w 30; ls --color=always -s -C; ls --color=always d f x; ls --color=always --color=never; ls --color=auto | head -2; export LS_COLORS='di=01;31:*.gz=01;35:*.jpg=35:ex=00:ln=target:mi=01;31:or=01;41'; ls --color=always; ls -l --color=always ld lx zbroken l | names; LS_COLORS='or=01;41' ls -l --color=always zbroken l | names; LS_COLORS='di=1:bogus' ls --color=always d 2>&1; echo "st $?"; ls --color=sometimes 2>&1; echo "st $?"; unset LS_COLORS; TERM=dumb ls --color=always d; TERM=dumb COLORTERM=truecolor ls --color=always d; TERM=dumb LS_COLORS= ls --color=always d""#,
     // ls -m fills lines to the width, breaking after a comma.
     r#"touch aaaaaaaaaaaa bbbbbbbbbbbbbb cccccccccccccccc dddddddddddddddd eeeeeeeeeeeeeeee ffffffffffff; ls -m; ls -m -w 30 data; ls -mF; ls -m -w 0"#,
     // xargs -t and diff -r echo words as gnulib's shell-escape quoting

@@ -7,6 +7,7 @@ use crate::args::finish;
 use crate::args::parse_options;
 use crate::args::usage;
 use crate::files::info::human_size;
+use crate::files::ls_colors::{self, Colors, Kind, shown_width};
 use crate::files::ls_options::{self, Extras};
 use crate::files::names::resolve;
 use goccia_interp::interp::{ExecResult, ShellView};
@@ -18,6 +19,49 @@ struct Entry {
     name: String,
     path: VfsPath,
     node: Node,
+}
+
+/// Colours names for `--color=always` (a name as it is otherwise).
+struct Painter {
+    colors: Option<Colors>,
+    vfs: goccia_vfs::SharedVfs,
+}
+
+impl Painter {
+    /// `shown` (the entry's name as the listing writes it) coloured for
+    /// what the entry is.
+    fn entry(&self, shown: String, entry: &Entry) -> String {
+        let Some(colors) = &self.colors else {
+            return shown;
+        };
+        let target = self.target_of(entry);
+        colors.paint(
+            &shown,
+            &entry.name,
+            Kind::Entry(&entry.node, target.as_ref()),
+        )
+    }
+
+    /// `shown` (a link's target as `ls -l` writes it after `->`) coloured
+    /// for what it points at.
+    fn target(&self, shown: String, entry: &Entry) -> String {
+        let Some(colors) = &self.colors else {
+            return shown;
+        };
+        let target = self.target_of(entry);
+        let Node::Link(link) = &entry.node else {
+            return shown;
+        };
+        colors.paint(&shown, link.target(), Kind::Target(target.as_ref()))
+    }
+
+    /// What a link points at, when it is there.
+    fn target_of(&self, entry: &Entry) -> Option<Node> {
+        match entry.node {
+            Node::Link(_) => self.vfs.lock().lookup(&entry.path).ok(),
+            _ => None,
+        }
+    }
 }
 
 pub(crate) fn mode_string(node: &Node) -> String {
@@ -172,12 +216,32 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
     }
     let clock = Clock::of(shell, &extras);
+    let environment = shell.exported();
+    let variable = |wanted: &str| {
+        environment
+            .iter()
+            .find_map(|(name, value)| (name == wanted).then_some(value.as_str()))
+    };
+    let ls_colors = variable("LS_COLORS");
+    let colors = (extras.color
+        && ls_colors::colours_for(ls_colors, variable("COLORTERM"), variable("TERM")))
+    .then(|| {
+        let colors = Colors::new(ls_colors);
+        if colors.is_none() {
+            shell.write_stderr(b"ls: unparsable value for LS_COLORS environment variable\n");
+        }
+        colors
+    });
+    let painter = Painter {
+        colors: colors.flatten(),
+        vfs: shell.context().vfs.clone(),
+    };
     let mut out = buffered(shell);
     sort_entries(&mut files, &parsed, &extras);
     sort_entries(&mut dirs, &parsed, &extras);
     let result = (|| -> std::io::Result<()> {
         if !files.is_empty() {
-            write_entries(&mut out, &files, &parsed, &extras, false, &clock)?;
+            write_entries(&mut out, &files, &parsed, &extras, false, &clock, &painter)?;
         }
         let show_headers = operands.len() > 1 || parsed.has('R');
         let mut first = files.is_empty();
@@ -193,7 +257,9 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
             let mut children = list_dir(shell, &dir, &parsed, &extras);
             sort_entries(&mut children, &parsed, &extras);
-            write_entries(&mut out, &children, &parsed, &extras, true, &clock)?;
+            write_entries(
+                &mut out, &children, &parsed, &extras, true, &clock, &painter,
+            )?;
             if parsed.has('R') {
                 let mut subdirs: Vec<Entry> = children
                     .into_iter()
@@ -332,6 +398,7 @@ fn write_entries(
     extras: &Extras,
     in_dir: bool,
     clock: &Clock,
+    painter: &Painter,
 ) -> std::io::Result<()> {
     let classify = parsed.has('F') || extras.file_type_only;
     let suffix = |entry: &Entry| -> &'static str {
@@ -413,8 +480,13 @@ fn write_entries(
         let links_width = links.iter().map(String::len).max().unwrap_or(0);
         let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
         for (index, entry) in entries.iter().enumerate() {
+            // The name before its target: the first colour written gets
+            // the reset.
+            let name = painter.entry(named(&entry.name), entry);
             let target = match &entry.node {
-                Node::Link(link) => format!(" -> {}", named(link.target())),
+                Node::Link(link) => {
+                    format!(" -> {}", painter.target(named(link.target()), entry))
+                }
                 _ => String::new(),
             };
             writeln!(
@@ -425,7 +497,7 @@ fn write_entries(
                 goccia_interp::pad::left_pad(&links[index], links_width, ' '),
                 goccia_interp::pad::left_pad(&sizes[index], size_width, ' '),
                 clock.format(entry.node.meta().mtime_ns),
-                named(&entry.name),
+                name,
                 suffix(entry)
             )?;
         }
@@ -434,14 +506,17 @@ fn write_entries(
     if parsed.has('m') {
         let names: Vec<String> = entries
             .iter()
-            .map(|e| format!("{}{}", named(&e.name), suffix(e)))
+            .map(|e| format!("{}{}", painter.entry(named(&e.name), e), suffix(e)))
             .collect();
         return write_commas(out, &names, extras);
     }
     let names: Vec<String> = entries
         .iter()
         .enumerate()
-        .map(|(index, e)| format!("{}{}{}", block(index), named(&e.name), suffix(e)))
+        .map(|(index, e)| {
+            let name = painter.entry(named(&e.name), e);
+            format!("{}{name}{}", block(index), suffix(e))
+        })
         .collect();
     // The last of `-1`, `-C` and `-x` decides the layout.
     let layout = parsed
@@ -488,7 +563,7 @@ fn write_commas(out: &mut Out, names: &[String], extras: &Extras) -> std::io::Re
     let line_width = extras.line_width();
     let mut column = 0;
     for (index, name) in names.iter().enumerate() {
-        let length = name.chars().count();
+        let length = shown_width(name);
         if index > 0 {
             if column + length + 2 < line_width {
                 out.write_all(b", ")?;
@@ -513,12 +588,13 @@ fn write_columns(
     across: bool,
     extras: &Extras,
 ) -> std::io::Result<()> {
-    let tab = extras.tab_size;
+    // Coloured names are padded with spaces only, as GNU pads them.
+    let tab = if extras.color { 0 } else { extras.tab_size };
     let line_width = extras.line_width();
     if names.is_empty() {
         return Ok(());
     }
-    let widths: Vec<usize> = names.iter().map(|n| n.chars().count()).collect();
+    let widths: Vec<usize> = names.iter().map(|n| shown_width(n)).collect();
     let place = |index: usize, rows: usize, columns: usize| {
         if across {
             (index / columns, index % columns)
@@ -560,7 +636,7 @@ fn write_columns(
         for (position, (column, name)) in cells.iter().enumerate() {
             line.push_str(name);
             let start = at;
-            at += name.chars().count();
+            at += shown_width(name);
             if position + 1 < cells.len() {
                 let target = start + column_widths[*column] + 2;
                 while at < target {

@@ -151,6 +151,9 @@ pub(crate) struct Extras {
     /// `-q`: a character that does not print is shown as `?` (the last
     /// of `-q` and `--show-control-chars` decides).
     pub hide_control: bool,
+    /// `--color` or `--color=always`: names coloured (`auto` never
+    /// colours: output is never a terminal here).
+    pub color: bool,
 }
 
 impl Extras {
@@ -199,9 +202,9 @@ const INDICATORS: Words = &[
     (&["classify"], 'F'),
 ];
 const COLORS: Words = &[
-    (&["always", "yes", "force"], ' '),
-    (&["never", "no", "none"], ' '),
-    (&["auto", "tty", "if-tty"], ' '),
+    (&["always", "yes", "force"], 'y'),
+    (&["never", "no", "none"], 'n'),
+    (&["auto", "tty", "if-tty"], 'a'),
 ];
 
 /// Turns the word options into the letters they stand for, in place and
@@ -217,6 +220,7 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
         hide: Vec::new(),
         width: None,
         hide_control: false,
+        color: false,
     };
     let mut flags = Vec::new();
     for (option, value) in &parsed.sequence {
@@ -241,12 +245,13 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
                 }
             }
             TIME_STYLE => extras.time_style = TimeStyle::parse(value)?,
+            // `--color` alone is `always`; the last one given decides.
+            COLOR if value.is_empty() => extras.color = true,
+            COLOR => extras.color = pick("--color", value, COLORS)? == 'y',
             FULL_TIME => {
                 flags.push('l');
                 extras.time_style = TimeStyle::FullIso;
             }
-            // Never coloured: there is no terminal (docs/shell.md).
-            COLOR => {}
             GROUP_FOLDERS => extras.folders_first = true,
             HIDE => extras.hide.push(Pattern::new(value, false)),
             'I' => extras.ignore.push(Pattern::new(value, false)),
@@ -260,10 +265,6 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
             SHOW_CONTROL => extras.hide_control = false,
             letter => flags.push(letter),
         }
-    }
-    // `--color=WHEN`: checked, then ignored.
-    if let Some(when) = parsed.value(COLOR) {
-        pick("--color", when, COLORS)?;
     }
     parsed.flags = flags;
     Ok(extras)

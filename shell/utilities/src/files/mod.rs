@@ -4,6 +4,7 @@ pub mod copy;
 pub mod info;
 pub mod install;
 pub mod list;
+pub(crate) mod ls_colors;
 pub(crate) mod ls_options;
 pub mod magic;
 pub mod make;
