@@ -195,6 +195,7 @@ const NON_WRITERS: &[&str] = &[
     "tsort",
     "locale",
     "look",
+    "pr",
     "column",
     "expand",
     "unexpand",

@@ -90,6 +90,7 @@ goccia_interp::commands! {
         Utility "join" => View(text::join::join),
         Utility "tsort" => View(text::tsort::tsort),
         Utility "look" => View(text::look::look),
+        Utility "pr" => View(text::pr::pr),
         Utility "iconv" => View(text::iconv::iconv),
         Utility "column" => View(text::column::column),
         Utility "split" => View(text::split::split),

@@ -11,6 +11,7 @@ pub mod join;
 pub mod layout;
 pub mod lines;
 pub mod look;
+pub mod pr;
 pub mod sort;
 pub mod split;
 pub mod tabs;
