@@ -13,6 +13,8 @@
     cargo build --release
     python3 bench/shell/compare.py [--runs 15]
 
+(`GOCCIA_BIN=path` measures another build.)
+
 Prints the median and 90th percentile of each, and the ratios.
 """
 
@@ -26,7 +28,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GOCCIA = os.path.join(ROOT, "target", "release", "goccia")
+GOCCIA = os.environ.get("GOCCIA_BIN", os.path.join(ROOT, "target", "release", "goccia"))
 LOOP = "x=0; for ((i = 0; i < 100000; i++)); do x=$((x + i % 7)); done; echo $x"
 
 
