@@ -33,6 +33,15 @@ pub const CASES: &[&str] = with_files![
 %>' --changed-group-format='CH %de %dE %dm %dM %3dn|%-3dN|%c'X'%c'\101'%%
 %<---
 %>' --unchanged-group-format='' s1 s2"#,
+    // The conditional of group templates as GNU reads it: numbers or
+    // letters, T to the first `:` of its level, a `%` starting no
+    // directive written as itself, nesting, a malformed one as text; line
+    // templates have none.
+    r#"c='%(n=1?one:many) %dn-%dN %(N=1?single:%dN lines)
+'; n='new %(F=4?at four:elsewhere)%(e=3?%(E=3?both:one):neither)
+'; o='%(1=1?x%)y:z)|%(n=2?two%:two:other)|%(x=1?a:b)|%(3=?a:b)
+'; for pair in "s1 s2" "old new"; do diff --changed-group-format="$c" --new-group-format="$n" --old-group-format="$o" --unchanged-group-format='' $pair; echo "st $?"; done; diff --line-format='%(n=2?[two]:%dn) %l
+' s1 s2"#,
     r#"diff --changed-group-format='%>' --unchanged-group-format='' old new; diff --unchanged-line-format='' --new-line-format='+%L' --old-line-format='-%L' old new"#,
     // -I: a change is ignored only when all its lines match.
     r#"diff -I line old new; echo "st $?"; diff -I two -I four old new; echo "st $?"; diff -I two old new; diff -u -I four old new | tail -n +3"#,

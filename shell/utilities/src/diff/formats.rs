@@ -7,7 +7,9 @@
 //! `%[-][WIDTH][.PREC]{d,o,x,X}` followed by a letter: in a line template
 //! `n`, the line's number; in a group template `f`, `l`, `n`, `e`, `m`
 //! (first, last, count, first − 1, last + 1) of the old lines, capitals
-//! of the new. GNU's conditional `%(A=B?T:E)` is not read.
+//! of the new; in a group template, GNU's conditional `%(A=B?T:E)` (A and
+//! B numbers or those letters; T and E templates, read as GNU reads them:
+//! no escapes, T ends at the first `:` of its level).
 
 use std::ops::Range;
 
@@ -105,36 +107,93 @@ impl LineFormats {
     }
 
     fn group(&self, template: &str, group: &Group, script: &Script<'_>, out: &mut String) {
-        let mut rest = template;
-        while let Some(at) = rest.find('%') {
-            out.push_str(&rest[..at]);
-            rest = &rest[at + 1..];
-            match rest.chars().next() {
-                Some('<') => {
-                    for (i, line) in numbered(&script.left, &group.old) {
-                        line_template(&self.old_line, line, i, out);
-                    }
-                    rest = &rest[1..];
-                }
-                Some('>') => {
-                    for (i, line) in numbered(&script.right, &group.new) {
-                        line_template(&self.new_line, line, i, out);
-                    }
-                    rest = &rest[1..];
-                }
-                Some('=') => {
-                    for (i, line) in numbered(&script.left, &group.old) {
-                        line_template(&self.unchanged_line, line, i, out);
-                    }
-                    rest = &rest[1..];
-                }
-                _ => {
-                    rest = common_directive(rest, out, |letter| group.number(letter));
-                }
-            }
-        }
-        out.push_str(rest);
+        self.format(template, None, group, script, Some(out));
     }
+
+    /// A group template read up to `end` (at its own level), written to
+    /// `out` (`None`: read only, the branch of a conditional not taken);
+    /// what follows. As GNU's `format_group`: a `%` that starts no
+    /// directive is written as itself and reading goes on after it.
+    fn format<'t>(
+        &self,
+        template: &'t str,
+        end: Option<char>,
+        group: &Group,
+        script: &Script<'_>,
+        mut out: Option<&mut String>,
+    ) -> &'t str {
+        let mut rest = template;
+        while let Some(c) = rest.chars().next() {
+            if Some(c) == end {
+                break;
+            }
+            rest = &rest[c.len_utf8()..];
+            if c != '%' {
+                if let Some(out) = out.as_deref_mut() {
+                    out.push(c);
+                }
+                continue;
+            }
+            let lines = match rest.chars().next() {
+                Some('<') => Some((&self.old_line, &script.left, &group.old)),
+                Some('>') => Some((&self.new_line, &script.right, &group.new)),
+                Some('=') => Some((&self.unchanged_line, &script.left, &group.old)),
+                _ => None,
+            };
+            if let Some((template, file, range)) = lines {
+                if let Some(out) = out.as_deref_mut() {
+                    for (i, line) in numbered(file, range) {
+                        line_template(template, line, i, out);
+                    }
+                }
+                rest = &rest[1..];
+                continue;
+            }
+            if let Some(condition) = rest.strip_prefix('(')
+                && let Some((equal, branches)) = test(condition, group)
+            {
+                // %(A=B?T:E): T up to `:`, E up to `)`, one of them written.
+                let (then_out, else_out) = match equal {
+                    true => (out.as_deref_mut(), None),
+                    false => (None, out.as_deref_mut()),
+                };
+                rest = self.format(branches, Some(':'), group, script, then_out);
+                if let Some(otherwise) = rest.strip_prefix(':') {
+                    rest = self.format(otherwise, Some(')'), group, script, else_out);
+                    rest = rest.strip_prefix(')').unwrap_or(rest);
+                }
+                continue;
+            }
+            let mut scratch = String::new();
+            rest = common_directive(rest, out.as_deref_mut().unwrap_or(&mut scratch), |letter| {
+                group.number(letter)
+            });
+        }
+        rest
+    }
+}
+
+/// `A=B?` of a conditional (after `%(`): whether A equals B, each a
+/// decimal number or a group's line-number letter, and what follows the
+/// `?`; `None` when it is not one (then written as it stands).
+fn test<'t>(condition: &'t str, group: &Group) -> Option<(bool, &'t str)> {
+    let mut rest = condition;
+    let mut values = [0usize; 2];
+    for (value, delimiter) in values.iter_mut().zip(['=', '?']) {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits > 0 {
+            *value = rest[..digits].parse().ok()?;
+            rest = &rest[digits..];
+        } else {
+            let letter = rest.chars().next()?;
+            *value = group.number(letter)?;
+            rest = &rest[letter.len_utf8()..];
+        }
+        rest = rest.strip_prefix(delimiter)?;
+    }
+    Some((values[0] == values[1], rest))
 }
 
 /// The lines of one group in each file (0-based).
