@@ -12,30 +12,38 @@ pub fn json_to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAn
 
 /// One finished run. `ok` is true for exit code 0; a failed run is a `Run`
 /// too, never an exception.
-#[pyclass(frozen, get_all, module = "goccia")]
+#[pyclass(frozen, module = "goccia")]
 pub struct Run {
     /// 0, the script's or last command's status, or the failure's code.
+    #[pyo3(get)]
     pub exit_code: i32,
     /// `None`, or one of the kinds of docs/limits.md: "script-error", "timeout",
     /// "memory-limit", "output-limit", "cancelled", ...
+    #[pyo3(get)]
     pub failure_kind: Option<String>,
     /// The failure's one-line message.
+    #[pyo3(get)]
     pub failure_message: Option<String>,
     /// What the CLI would print on stderr for the failure (stack trace).
+    #[pyo3(get)]
     pub failure_report: Option<String>,
-    /// stdout as text (invalid UTF-8 replaced); `stdout_bytes` is exact.
-    pub stdout: String,
-    pub stderr: String,
-    pub stdout_bytes: Py<PyBytes>,
-    pub stderr_bytes: Py<PyBytes>,
+    /// The output as written; the `stdout`, `stderr`, `stdout_bytes` and
+    /// `stderr_bytes` attributes are made from it when asked for, so a
+    /// call whose output is not read pays for no Python objects.
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
     /// A script's default export as Python values (JSON-like), or None.
+    #[pyo3(get)]
     pub result: Py<PyAny>,
     /// Wall time in seconds.
+    #[pyo3(get)]
     pub duration: f64,
     /// Whether the run succeeded: `goccia::Run::ok`, the one definition
     /// every surface reports (exit code 0).
+    #[pyo3(get)]
     pub ok: bool,
     /// Whether output past `max_output` was cut (`output_overflow="truncate"`).
+    #[pyo3(get)]
     pub output_truncated: bool,
 }
 
@@ -56,10 +64,8 @@ impl Run {
             failure_kind: run.failure_kind().map(|kind| kind.as_str().to_string()),
             failure_message: failure.map(|failure| failure.message.clone()),
             failure_report: failure.map(|failure| failure.report.clone()),
-            stdout: String::from_utf8_lossy(&stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&stderr).into_owned(),
-            stdout_bytes: PyBytes::new(py, &stdout).unbind(),
-            stderr_bytes: PyBytes::new(py, &stderr).unbind(),
+            stdout,
+            stderr,
             result,
             duration: run.duration.as_secs_f64(),
             ok: run.ok(),
@@ -70,13 +76,35 @@ impl Run {
 
 #[pymethods]
 impl Run {
+    /// stdout as text (invalid UTF-8 replaced); `stdout_bytes` is exact.
+    #[getter]
+    fn stdout(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.stdout)
+    }
+
+    /// stderr as text (invalid UTF-8 replaced); `stderr_bytes` is exact.
+    #[getter]
+    fn stderr(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.stderr)
+    }
+
+    #[getter]
+    fn stdout_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.stdout)
+    }
+
+    #[getter]
+    fn stderr_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.stderr)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Run(exit_code={}, failure_kind={:?}, stdout={:?}, stderr={:?})",
             self.exit_code,
             self.failure_kind,
-            abbreviated(&self.stdout),
-            abbreviated(&self.stderr)
+            abbreviated(&self.stdout()),
+            abbreviated(&self.stderr())
         )
     }
 }
