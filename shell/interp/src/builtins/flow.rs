@@ -182,14 +182,7 @@ fn run_text_from(shell: &mut Shell, source: &str, first_line: usize) -> ExecResu
     let mut status = 0;
     let mut echoed = EchoedInput::default();
     loop {
-        parser.set_aliases(
-            shell
-                .aliases
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            shell.opts.expand_aliases,
-        );
+        shell.give_aliases(&mut parser);
         parser.set_extglob(shell.opts.extglob);
         let next = parser.next_command();
         echoed.reach(shell, source, parser.offset());

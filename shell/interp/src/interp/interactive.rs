@@ -66,13 +66,7 @@ impl Shell {
             self.at_prompt = false;
             let shown = shown?;
             self.write_stderr(shown.as_bytes());
-            parser.set_aliases(
-                self.aliases
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-                self.opts.expand_aliases,
-            );
+            self.give_aliases(&mut parser);
             parser.set_extglob(self.opts.extglob);
             let start = parser.offset();
             let command = match parser.next_command() {

@@ -443,6 +443,22 @@ impl Shell {
         self.read_and_run(source, true)
     }
 
+    /// Gives `parser` the aliases it may expand: built only when
+    /// `expand_aliases` is on and there are some (bash expands none in a
+    /// script by default).
+    pub(crate) fn give_aliases(&self, parser: &mut Parser) {
+        let expand = self.opts.expand_aliases && !self.aliases.is_empty();
+        let table = match expand {
+            true => self
+                .aliases
+                .iter()
+                .map(|(name, text)| (name.clone(), text.clone()))
+                .collect(),
+            false => Default::default(),
+        };
+        parser.set_aliases(table, expand);
+    }
+
     fn read_and_run(&mut self, source: &str, remember: bool) -> ExecResult {
         // What this thread allocates from here on is this sandbox's.
         let _metered = self.ctx.metered();
@@ -454,13 +470,7 @@ impl Shell {
         let mut byte_at: Option<Vec<usize>> = None;
         loop {
             let start = parser.offset();
-            parser.set_aliases(
-                self.aliases
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-                self.opts.expand_aliases,
-            );
+            self.give_aliases(&mut parser);
             parser.set_extglob(self.opts.extglob);
             let next = parser.next_command();
             echoed.reach(self, source, parser.offset());

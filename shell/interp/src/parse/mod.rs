@@ -263,8 +263,12 @@ impl Parser {
     /// Aliases to expand (when `expand_aliases` is set), here and in the
     /// command substitutions and here-documents inside.
     pub fn set_aliases(&mut self, aliases: HashMap<String, String>, expand: bool) {
-        self.aliases = Arc::new(aliases);
-        self.expand_aliases = expand;
+        // With nothing to expand the table is never read: the one held
+        // stays, and nothing is allocated (this runs before every command).
+        self.expand_aliases = expand && !aliases.is_empty();
+        if self.expand_aliases {
+            self.aliases = Arc::new(aliases);
+        }
     }
 
     /// Whether `extglob` is on for the commands read from here.
