@@ -104,3 +104,15 @@ fn iconv_names_the_set_it_does_not_know_and_writes_nothing() {
         "{err}"
     );
 }
+
+#[test]
+fn pr_refuses_the_options_it_lacks_naming_each_and_printing_nothing() {
+    for letter in ["c", "e", "i", "v"] {
+        let (out, err, status) = shell(&format!("seq 3 | pr -t -{letter}"));
+        assert_eq!((out.as_str(), status), ("", 1), "-{letter}");
+        assert!(
+            err.contains(&format!("pr: -{letter} is not supported here")),
+            "{err}"
+        );
+    }
+}

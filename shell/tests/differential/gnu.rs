@@ -115,6 +115,13 @@ c/ }' 'BEGIN {
   y = (2 +
 }' 'BEGIN { x = 1
 ' 'BEGIN { x = 1 ` 2 }' 'BEGIN { x = 1 \ 2 }' 'BEGIN { x = 1 @ 2 }' 'BEGIN { x = 1 & 2 }' 'NR==1,{print}'; do echo a | awk "$p" 2>&1; echo "st $?"; done; printf 'BEGIN { print "ran" }\n{\n  x = 1 +;\n}\n' > p.awk; awk -f p.awk 2>&1; echo "st $?""#,
+    // A rule left open after a comment: gawk's "(END OF FILE)" report,
+    // the caret at the comment, with or without newlines after it.
+    r#"for p in 'BEGIN { x = 1 # 2 }' '{ print # hello' 'BEGIN {
+x = 1 # c' '{ print $1
+# c
+' 'BEGIN { x = 1 } # c' '{ # c
+print $1'; do echo a | awk "$p" 2>&1; echo "st $?"; done"#,
     // awk's fatal errors name the statement's line (in a function, the
     // function's), the program file, and the input being read; a division
     // by a constant zero is refused as the program is read (status 1), as

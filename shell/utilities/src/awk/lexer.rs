@@ -38,6 +38,8 @@ pub struct Lexer {
     pos: usize,
     /// Where the token being read began.
     start: usize,
+    /// Where the last comment began, while only newlines followed it.
+    comment_at_end: Option<usize>,
     last: Option<Token>,
 }
 
@@ -47,6 +49,9 @@ pub struct Lexed {
     pub tokens: Vec<Token>,
     pub lines: Vec<u32>,
     pub starts: Vec<usize>,
+    /// Where a comment began after which only newlines came: gawk reports
+    /// a rule left open there its own way.
+    pub comment_at_end: Option<usize>,
 }
 
 /// A program the lexer cannot read: what is wrong, and the index of the
@@ -83,6 +88,7 @@ impl Lexer {
             chars: source.chars().collect(),
             pos: 0,
             start: 0,
+            comment_at_end: None,
             last: None,
         }
     }
@@ -154,6 +160,9 @@ impl Lexer {
                 },
             })?;
             starts.push(self.start);
+            if !matches!(token, Token::Newline | Token::Eof) {
+                self.comment_at_end = None;
+            }
             // The token ends at `pos`; it started on the line of its first
             // character (a newline token is on the line it ends).
             let start = self.pos.saturating_sub(1).max(counted);
@@ -171,6 +180,7 @@ impl Lexer {
                     tokens: out,
                     lines,
                     starts,
+                    comment_at_end: self.comment_at_end,
                 });
             }
         }
@@ -188,6 +198,7 @@ impl Lexer {
                     self.pos += 3
                 }
                 Some('#') => {
+                    self.comment_at_end = Some(self.pos);
                     while self.chars.get(self.pos).is_some_and(|c| *c != '\n') {
                         self.pos += 1;
                     }

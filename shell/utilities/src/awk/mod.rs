@@ -130,7 +130,7 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let tokens = match lexer::Lexer::new(&source).tokens() {
         Ok(tokens) => tokens,
         Err(lexer::LexError { message, at }) => {
-            let report = caret_report(&source, at, &message, &location);
+            let report = caret_report(&source, at, None, &message, &location);
             return Ok(shell.fail_command("awk", &report, 1));
         }
     };
@@ -138,7 +138,10 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         Ok(program) => program,
         Err(error) => {
             let report = match error.caret {
-                Some(at) => caret_report(&source, at, &error.message, &location),
+                Some(at) => {
+                    let shown = error.end_of_file.then_some("(END OF FILE)");
+                    caret_report(&source, at, shown, &error.message, &location)
+                }
                 None => format!("{}{}", location(error.line), error.message),
             };
             return Ok(shell.fail_command("awk", &report, 1));
@@ -182,10 +185,12 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
 /// `source` (gawk counts bytes, and keeps a tab as a tab so the caret
 /// lines up), then `message`. At a newline, the line it ends is shown
 /// under the next line's number, as gawk has counted the newline by
-/// then; at the end of the program, its last line.
+/// then; at the end of the program, its last line; `shown_text` in place
+/// of the line when given.
 fn caret_report(
     source: &str,
     at: usize,
+    shown_text: Option<&str>,
     message: &str,
     location: &dyn Fn(u32) -> String,
 ) -> String {
@@ -209,7 +214,10 @@ fn caret_report(
         .map_or(chars.len(), |offset| begin + offset);
     let line_number =
         chars[..begin].iter().filter(|c| **c == '\n').count() as u32 + 1 + u32::from(at_newline);
-    let text: String = chars[begin..end].iter().collect();
+    let text: String = match shown_text {
+        Some(text) => text.to_string(),
+        None => chars[begin..end].iter().collect(),
+    };
     let caret: String =
         goccia_interp::raw::encode(&chars[begin..shown.max(begin)].iter().collect::<String>())
             .iter()

@@ -216,6 +216,7 @@ impl Parser {
                     line,
                     message: format!("error: division by zero attempted{what}"),
                     caret: None,
+                    end_of_file: false,
                 });
             }
             left = Expr::Binary(op, Box::new(left), Box::new(right));

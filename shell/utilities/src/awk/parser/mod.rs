@@ -133,6 +133,8 @@ pub struct Parser {
     lines: Vec<u32>,
     /// The index of each token's first character.
     starts: Vec<usize>,
+    /// Where a comment began that ran to the end of the program.
+    comment_at_end: Option<usize>,
     pos: usize,
     /// Inside `print` arguments: an unparenthesized `>` is a redirection.
     no_gt: bool,
@@ -176,6 +178,9 @@ pub struct ParseError {
     /// For a syntax error, the index of the character gawk points its
     /// caret at: the token where the program stopped making sense.
     pub caret: Option<usize>,
+    /// The program ended, in a comment, inside a rule: gawk shows
+    /// `(END OF FILE)` in place of the line.
+    pub end_of_file: bool,
 }
 
 impl Parser {
@@ -203,11 +208,13 @@ impl Parser {
             tokens,
             lines,
             starts,
+            comment_at_end,
         } = lexed;
         Parser {
             tokens,
             lines,
             starts,
+            comment_at_end,
             pos: 0,
             no_gt: false,
             no_in: false,
@@ -269,11 +276,22 @@ impl Parser {
             line: self.line(),
             message,
             caret: None,
+            end_of_file: false,
         }
     }
 
     /// gawk's words for a token the grammar does not allow here.
     fn syntax_error(&self) -> ParseError {
+        if let (Token::Eof, Some(comment)) = (self.peek(), self.comment_at_end) {
+            return ParseError {
+                caret: Some(comment),
+                end_of_file: true,
+                ..self.error(
+                    "source files / command-line arguments must contain complete functions or rules"
+                        .to_string(),
+                )
+            };
+        }
         let message = match self.peek() {
             Token::Eof | Token::Newline => "unexpected newline or end of string",
             _ => "syntax error",
