@@ -42,17 +42,21 @@ impl Painter {
         )
     }
 
-    /// `shown` (a link's target as `ls -l` writes it after `->`) coloured
-    /// for what it points at.
-    fn target(&self, shown: String, entry: &Entry) -> String {
-        let Some(colors) = &self.colors else {
-            return shown;
+    /// A link's name and its target as `ls -l` writes them (`shown`,
+    /// `shown_target`), coloured from one lookup of what it points at;
+    /// the name first, so the first colour written gets the reset.
+    fn link(&self, shown: String, shown_target: String, entry: &Entry) -> (String, String) {
+        let (Some(colors), Node::Link(link)) = (&self.colors, &entry.node) else {
+            return (shown, shown_target);
         };
         let target = self.target_of(entry);
-        let Node::Link(link) = &entry.node else {
-            return shown;
-        };
-        colors.paint(&shown, link.target(), Kind::Target(target.as_ref()))
+        let name = colors.paint(
+            &shown,
+            &entry.name,
+            Kind::Entry(&entry.node, target.as_ref()),
+        );
+        let target = colors.paint(&shown_target, link.target(), Kind::Target(target.as_ref()));
+        (name, target)
     }
 
     /// What a link points at, when it is there.
@@ -480,14 +484,13 @@ fn write_entries(
         let links_width = links.iter().map(String::len).max().unwrap_or(0);
         let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
         for (index, entry) in entries.iter().enumerate() {
-            // The name before its target: the first colour written gets
-            // the reset.
-            let name = painter.entry(named(&entry.name), entry);
-            let target = match &entry.node {
+            let (name, target) = match &entry.node {
                 Node::Link(link) => {
-                    format!(" -> {}", painter.target(named(link.target()), entry))
+                    let (name, target) =
+                        painter.link(named(&entry.name), named(link.target()), entry);
+                    (name, format!(" -> {target}"))
                 }
-                _ => String::new(),
+                _ => (painter.entry(named(&entry.name), entry), String::new()),
             };
             writeln!(
                 out,

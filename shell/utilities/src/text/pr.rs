@@ -40,6 +40,17 @@ struct Layout {
     aligned: bool,
 }
 
+impl Layout {
+    /// The lines of a page between its header and trailer (all of it
+    /// when there are none).
+    fn body_lines(&self) -> usize {
+        match self.framed {
+            true => self.page_length - 10,
+            false => self.page_length,
+        }
+    }
+}
+
 pub fn pr(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let (layout, files) = match parse(args) {
         Ok(parsed) => parsed,
@@ -448,8 +459,10 @@ fn trailer(layout: &Layout, used: usize, out: &mut Vec<u8>) {
         out.push(b'\x0c');
         return;
     }
-    let body = layout.page_length - 10;
-    out.resize(out.len() + body.saturating_sub(used) + 5, b'\n');
+    out.resize(
+        out.len() + layout.body_lines().saturating_sub(used) + 5,
+        b'\n',
+    );
 }
 
 /// A line with its number.
@@ -561,11 +574,7 @@ fn paginate_merged(
 
 /// The rows a page's body holds (a double-spaced line takes two).
 fn body_rows(layout: &Layout) -> usize {
-    let body = if layout.framed {
-        layout.page_length - 10
-    } else {
-        layout.page_length
-    };
+    let body = layout.body_lines();
     if layout.double {
         body.div_ceil(2).max(1)
     } else {
