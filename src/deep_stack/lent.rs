@@ -166,6 +166,16 @@ mod tests {
     }
 
     #[test]
+    fn without_address_space_for_the_stack_the_body_runs_where_it_is_told_so() {
+        // More address space than any x86-64 or AArch64 process has.
+        let (deep, lent) = lend_stack(1 << 60, |deep| (deep, ON_LENT.get()));
+        assert!(!deep);
+        assert_eq!(lent, None);
+        // The thread can still be lent a stack that fits.
+        assert!(lend_stack(DEEP, |deep| deep));
+    }
+
+    #[test]
     fn a_panic_comes_out_of_lend_and_the_thread_is_back_on_its_own_stack() {
         let caught = catch_unwind(|| lend_stack(DEEP, |_| -> () { panic!("inside") }));
         let payload = caught.unwrap_err();
