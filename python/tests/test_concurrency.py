@@ -71,6 +71,34 @@ def test_a_thread_with_a_small_stack_runs_deep_shell_calls():
     assert [(run.exit_code, run.stdout) for run in results] == [(0, "bottom\n"), (0, "kept\n/tmp\n")]
 
 
+def test_calls_with_python_callbacks_are_not_run_on_a_lent_stack():
+    """With an approver or on_output, a call is handed to the session's
+    thread (docs/python.md): the callbacks run there, never on the
+    caller's thread under a lent stack."""
+    threads = []
+
+    def approve(request):
+        threads.append(threading.current_thread().name)
+        return True
+
+    def output(stream, data):
+        threads.append(threading.current_thread().name)
+
+    sandbox = goccia.Sandbox(policy="read-only", approver=approve)
+    plain = goccia.Sandbox()
+    runs = []
+
+    def work():
+        runs.append(sandbox.run_shell("escalate --mode full --justification 'x' -- touch /w"))
+        runs.append(plain.run_shell("echo streamed", on_output=output))
+
+    thread = threading.Thread(target=work, name="caller")
+    thread.start()
+    thread.join()
+    assert [run.exit_code for run in runs] == [0, 0]
+    assert len(threads) == 2 and "caller" not in threads, threads
+
+
 def test_asyncio_runs_do_not_block_the_loop():
     async def main():
         sandbox = goccia.Sandbox(files={"/m.js": "export default 7"})
