@@ -255,6 +255,10 @@ pub fn open_source(shell: &mut ShellView, name: &str, operand: &str) -> Result<S
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reported;
 
+/// [`open_quiet`]'s reason for a folder, for the commands that read one
+/// as GNU's do rather than fail.
+pub const IS_A_DIRECTORY: &str = "Is a directory";
+
 /// Like [`open_source`] without the message.
 pub fn open_quiet(shell: &mut ShellView, operand: &str) -> Result<Source, &'static str> {
     match operand {
@@ -288,7 +292,7 @@ pub fn open_quiet(shell: &mut ShellView, operand: &str) -> Result<Source, &'stat
     let vfs = vfs.lock();
     match vfs.lookup(&path) {
         Ok(Node::File(file)) => Ok(Source::Data(file.data().clone())),
-        Ok(Node::Dir(_)) => Err("Is a directory"),
+        Ok(Node::Dir(_)) => Err(IS_A_DIRECTORY),
         Ok(Node::Link(_)) => unreachable!("lookup follows links"),
         Err(error) => Err(error.errno.strerror()),
     }

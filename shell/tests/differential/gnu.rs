@@ -143,9 +143,9 @@ function f(a) {
 1/-0 { print }' data/numbers.txt 2>&1; echo "st $?"; awk 'BEGIN { print substr("abc" }' 2>/dev/null; echo "st $?""#,
     // tsort: GNU's order among the valid ones (items by byte order, a
     // successor released newest pair first), the loop it names and how it
-    // breaks it, pairs of one name, tabs and newlines between tokens, and
-    // its refusals.
-    r#"printf 'a b\nb c\n' | tsort; echo "b a c a d c d b e d" | tsort; printf 'x y\ty z\nz x p q q p\n' | tsort 2>&1; echo "st $?"; echo "1 2 2 3 3 1 3 4 4 5 5 3" | tsort 2>&1; echo "st $?"; echo "a a b" | tsort 2>&1; echo "st $?"; echo "a a" | tsort; printf 'z y\n' > pairs; tsort pairs; tsort - < pairs; tsort pairs extra 2>&1; echo "st $?"; tsort -x 2>&1; echo "st $?"; tsort missing 2>&1; echo "st $?"; : | tsort; echo "st $?""#,
+    // breaks it, pairs of one name, tabs and newlines between tokens, its
+    // refusals, and a folder, which GNU reads as empty input.
+    r#"printf 'a b\nb c\n' | tsort; echo "b a c a d c d b e d" | tsort; printf 'x y\ty z\nz x p q q p\n' | tsort 2>&1; echo "st $?"; echo "1 2 2 3 3 1 3 4 4 5 5 3" | tsort 2>&1; echo "st $?"; echo "a a b" | tsort 2>&1; echo "st $?"; echo "a a" | tsort; printf 'z y\n' > pairs; tsort pairs; tsort - < pairs; tsort pairs extra 2>&1; echo "st $?"; tsort -x 2>&1; echo "st $?"; tsort missing 2>&1; echo "st $?"; : | tsort; echo "st $?"; mkdir -p folder; tsort folder 2>&1; echo "st $?""#,
     // getconf: the values the sandbox shares with this machine, path
     // values, and glibc's refusals (processor counts are the sandbox's).
     r#"for v in ARG_MAX PAGE_SIZE PAGESIZE LONG_BIT CHAR_BIT INT_MAX UINT_MAX PATH CLK_TCK LINE_MAX HOST_NAME_MAX LOGIN_NAME_MAX GNU_LIBC_VERSION _POSIX_VERSION; do echo "$v=$(getconf $v)"; done; getconf NAME_MAX /; getconf PATH_MAX .; getconf NAME_MAX 2>&1; echo "st $?"; getconf NOPE 2>&1; echo "st $?"; getconf 2>&1; echo "st $?"; getconf ARG_MAX x 2>&1; echo "st $?"; getconf NAME_MAX /nonexist 2>&1; echo "st $?""#,

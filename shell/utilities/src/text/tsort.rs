@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::args::{finish, usage};
+use goccia_interp::input::IS_A_DIRECTORY;
 use goccia_interp::interp::{ExecResult, ShellView};
 
 pub fn tsort(shell: &mut ShellView, args: &[String]) -> ExecResult {
@@ -26,8 +27,12 @@ pub fn tsort(shell: &mut ShellView, args: &[String]) -> ExecResult {
         );
     }
     let file = operands.first().map_or("-", String::as_str).to_string();
-    let Ok(mut source) = goccia_interp::input::open_source(shell, "tsort", &file) else {
-        return Ok(1);
+    let mut source = match goccia_interp::input::open_quiet(shell, &file) {
+        Ok(source) => source,
+        // GNU tsort's first read of a folder fails, and it takes that for
+        // the end of an empty input: nothing printed, status 0.
+        Err(IS_A_DIRECTORY) => return Ok(0),
+        Err(reason) => return Ok(shell.fail_command("tsort", &format!("{file}: {reason}"), 1)),
     };
     let input = match source.read_all() {
         Ok(bytes) => bytes,
