@@ -563,7 +563,12 @@ impl SessionState {
 
     /// Hands this session's state to the sandbox's other users.
     fn publish(&self) {
-        *self.shared.lock() = Some(self.shell.clone());
+        let mut shared = self.shared.lock();
+        match &mut *shared {
+            // Into the copy handed over last time, keeping its buffers.
+            Some(published) => published.clone_from(&self.shell),
+            None => *shared = Some(self.shell.clone()),
+        }
     }
 
     /// The run's outcome; the session's state goes to the sandbox's other

@@ -36,6 +36,37 @@ fn scripts_see_what_run_shell_did_and_the_other_way_round() {
     assert_eq!(run.stdout_text(), "b ran\n", "{}", run.stderr_text());
 }
 
+/// Each call hands the session's state over into the copy it handed over
+/// the call before (`clone_from`, keeping that copy's buffers): what a
+/// later call took away or shortened is gone from what a script sees, not
+/// left over from the earlier copy.
+#[test]
+fn a_script_sees_the_session_as_its_last_call_left_it_not_a_mix_of_calls() {
+    let sandbox = Sandbox::builder()
+        .file("/w/long/folder/name/a", "")
+        .build()
+        .unwrap();
+    let first = "cd /w/long/folder/name; pushd /w >/dev/null; pushd /w/long >/dev/null; \
+                 set -- one two three; x=1; arr=(a b c d); f() { echo first; }; alias ll='ls -l'; \
+                 trap 'echo bye' USR1; false";
+    assert_eq!(sandbox.run_shell(first).unwrap().exit_code, 1);
+    let second = "popd >/dev/null; cd /w; set -- 9; unset x; arr=(z); f() { echo second; }; \
+                  unalias ll; trap - USR1; y=2";
+    let run = sandbox.run_shell(second).unwrap();
+    assert!(run.success(), "{}", run.stderr_text());
+    let run = sandbox
+        .run_code(
+            "import { $ } from 'goccia';
+             console.log(await $`echo $?; pwd; dirs; echo \"$# $*\"; echo \"[\\${x-unset}] $y \\${arr[*]}\"; f; alias; trap -p`.text());",
+        )
+        .unwrap();
+    assert!(run.success(), "{} {:?}", run.stderr_text(), run.failure);
+    assert_eq!(
+        run.stdout_text(),
+        "0\n/w\n/w /w/long/folder/name\n1 9\n[unset] 2 z\nsecond\n\n"
+    );
+}
+
 /// The thread a shell call ran on, as its approver sees it (the library
 /// asks the approver from the thread the guest runs on).
 fn thread_of_a_shell_call(sandbox: &Sandbox) -> String {

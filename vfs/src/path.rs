@@ -45,8 +45,19 @@ pub enum PathError {
 /// Ordering is component-wise (`/a` < `/a/b` < `/a-b`), which is
 /// depth-first tree order: a parent sorts before all of its descendants
 /// and siblings' subtrees do not interleave.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct VfsPath(String);
+
+// Written out for `clone_from`, which keeps the string's buffer.
+impl Clone for VfsPath {
+    fn clone(&self) -> Self {
+        VfsPath(self.0.clone())
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
 
 impl VfsPath {
     /// `/`.

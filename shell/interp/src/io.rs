@@ -162,9 +162,22 @@ impl Write for FullDevice {
 }
 
 /// Descriptors by number.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct FdTable {
     slots: Vec<Option<Fd>>,
+}
+
+// Written out for `clone_from`, which keeps the list of slots.
+impl Clone for FdTable {
+    fn clone(&self) -> Self {
+        FdTable {
+            slots: self.slots.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+    }
 }
 
 impl FdTable {

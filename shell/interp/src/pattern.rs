@@ -49,14 +49,17 @@ pub struct Pattern {
 /// True when `text` (with backslash escapes) has unescaped pattern
 /// characters.
 pub fn has_magic(text: &str, extglob: bool) -> bool {
-    let chars: Vec<char> = text.chars().collect();
+    // Every character that matters is ASCII, and no byte of a multi-byte
+    // character is: bytes can be read one by one (a backslash before a
+    // multi-byte character skips its first byte, the rest match nothing).
+    let bytes = text.as_bytes();
     let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => i += 1,
-            '*' | '?' => return true,
-            '[' if chars[i + 1..].contains(&']') => return true,
-            '+' | '@' | '!' if extglob && chars.get(i + 1) == Some(&'(') => return true,
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'*' | b'?' => return true,
+            b'[' if bytes[i + 1..].contains(&b']') => return true,
+            b'+' | b'@' | b'!' if extglob && bytes.get(i + 1) == Some(&b'(') => return true,
             _ => {}
         }
         i += 1;
@@ -172,16 +175,31 @@ pub fn unescape(text: &str) -> String {
 /// Escapes every pattern character of `text` (a literal in a pattern).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    escape_into(text, &mut out);
+    out
+}
+
+/// [`escape`], appended to `out`.
+pub fn escape_into(text: &str, out: &mut String) {
     for c in text.chars() {
-        if matches!(
-            c,
-            '\\' | '-' | '^' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '@' | '!' | '+'
-        ) {
+        if is_special(c) {
             out.push('\\');
         }
         out.push(c);
     }
-    out
+}
+
+/// Whether [`escape`] would change `text`.
+pub fn needs_escape(text: &str) -> bool {
+    text.chars().any(is_special)
+}
+
+/// What a pattern reads as more than itself, and [`escape`] escapes.
+fn is_special(c: char) -> bool {
+    matches!(
+        c,
+        '\\' | '-' | '^' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '@' | '!' | '+'
+    )
 }
 
 impl Pattern {

@@ -135,9 +135,23 @@ impl Frame {
 /// follow bash's model of its "temporary environment": a function's
 /// become its frame (so `unset` of a caller's `local` inside it uncovers
 /// the global), those of `eval` and `source` are a scope of their own.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Scopes {
     frames: Vec<Frame>,
+}
+
+// Written out for `clone_from`, which keeps the list of frames (a session
+// adopts and publishes its variables on every call).
+impl Clone for Scopes {
+    fn clone(&self) -> Self {
+        Scopes {
+            frames: self.frames.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.frames.clone_from(&source.frames);
+    }
 }
 
 impl Default for Scopes {

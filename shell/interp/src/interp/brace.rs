@@ -2,6 +2,8 @@
 //! expansion: on a word's unquoted literal text, before anything else,
 //! bounded by a byte budget.
 
+use std::borrow::Cow;
+
 use crate::ast::*;
 
 #[derive(Clone, PartialEq)]
@@ -26,13 +28,15 @@ pub(crate) enum BraceError {
 
 /// Brace expansion of a word (on its unquoted literal text), within
 /// `max_bytes`.
-pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Result<Vec<Word>, BraceError> {
+/// A word that expands to itself (most words: no unquoted `{`) is given
+/// back as it is, without a copy.
+pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Result<Cow<'_, [Word]>, BraceError> {
     let has_brace = word
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Literal(t) if t.contains('{')));
     if !has_brace {
-        return Ok(vec![word.clone()]);
+        return Ok(Cow::Borrowed(std::slice::from_ref(word)));
     }
     let mut atoms = Vec::new();
     for part in &word.parts {
@@ -44,12 +48,13 @@ pub(crate) fn brace_expand(word: &Word, max_bytes: usize) -> Result<Vec<Word>, B
     let mut budget = max_bytes / std::mem::size_of::<Atom>();
     let expanded = expand_atoms(&atoms, 0, &mut budget).ok_or(BraceError::TooLarge)?;
     if expanded.len() == 1 && expanded[0] == atoms {
-        return Ok(vec![word.clone()]);
+        return Ok(Cow::Borrowed(std::slice::from_ref(word)));
     }
     expanded
         .into_iter()
         .map(|atoms| atoms_to_word(atoms).map(with_tilde_prefix))
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(Cow::Owned)
 }
 
 /// Tilde expansion comes after brace expansion: a word it makes that
@@ -409,7 +414,8 @@ mod tests {
 
     #[test]
     fn made_backslashes_and_backquotes_are_syntax_again() {
-        let words = brace_expand(&Word::literal("{Z..a}"), 1 << 20).unwrap();
+        let word = Word::literal("{Z..a}");
+        let words = brace_expand(&word, 1 << 20).unwrap();
         let texts: Vec<String> = words.iter().map(crate::parse::word_text).collect();
         assert_eq!(texts, ["Z", "[", "", "]", "^", "_", "`", "a"]);
         assert_eq!(words[2].parts, [WordPart::SingleQuoted(String::new())]);

@@ -2,6 +2,8 @@
 //! parameter, command and arithmetic expansion, then word splitting on
 //! `IFS`, pathname expansion and quote removal.
 
+use std::borrow::Cow;
+
 use goccia_core::{LimitKind, Stop};
 use goccia_vfs::{NodeType, VfsPath};
 
@@ -17,7 +19,9 @@ use crate::pattern::{self, Pattern};
 #[derive(Clone, Debug, Default)]
 struct Field {
     text: String,
-    pattern: String,
+    /// `None` while `pattern` would be `text` itself (no quoted character
+    /// needed escaping so far): most fields, which then cost one string.
+    pattern: Option<String>,
     /// Some quoted part contributed (even an empty one): keep the field.
     quoted: bool,
     /// Created by a non-whitespace IFS delimiter: keep even when empty.
@@ -26,12 +30,21 @@ struct Field {
 
 impl Field {
     fn push(&mut self, text: &str, quoted: bool) {
-        self.text.push_str(text);
-        if quoted {
-            self.pattern.push_str(&pattern::escape(text));
-        } else {
-            self.pattern.push_str(text);
+        if quoted && pattern::needs_escape(text) {
+            let pattern = self.pattern.get_or_insert_with(|| self.text.clone());
+            pattern::escape_into(text, pattern);
+        } else if let Some(pattern) = &mut self.pattern {
+            pattern.push_str(text);
         }
+        self.text.push_str(text);
+    }
+
+    fn pattern(&self) -> &str {
+        self.pattern.as_deref().unwrap_or(&self.text)
+    }
+
+    fn into_pattern(self) -> String {
+        self.pattern.unwrap_or(self.text)
     }
 
     fn keep(&self) -> bool {
@@ -165,8 +178,8 @@ impl Shell {
     pub(crate) fn expand_words(&mut self, words: &[Word]) -> Result<Vec<String>, Flow> {
         let mut out = Vec::new();
         for word in words {
-            for word in self.braces(word)? {
-                let fields = self.expand_fields(&word, Mode::Fields)?;
+            for word in self.braces(word)?.iter() {
+                let fields = self.expand_fields(word, Mode::Fields)?;
                 for field in fields {
                     self.glob_field(field, &mut out)?;
                 }
@@ -179,9 +192,9 @@ impl Shell {
     /// makes are built in memory before anything runs, so a product of
     /// sequences (`{1..9}{1..9}...`) must end at a bound, not at the host's
     /// memory.
-    fn braces(&mut self, word: &Word) -> Result<Vec<Word>, Flow> {
+    fn braces<'w>(&mut self, word: &'w Word) -> Result<Cow<'w, [Word]>, Flow> {
         if !self.opts.braceexpand {
-            return Ok(vec![word.clone()]);
+            return Ok(Cow::Borrowed(std::slice::from_ref(word)));
         }
         super::brace::brace_expand(word, self.ctx.limits.max_value_bytes).map_err(|error| {
             match error {
@@ -206,7 +219,7 @@ impl Shell {
         let fields = self.expand_fields(word, Mode::Single)?;
         Ok(fields
             .into_iter()
-            .map(|f| f.pattern)
+            .map(Field::into_pattern)
             .collect::<Vec<_>>()
             .join(" "))
     }
@@ -214,8 +227,8 @@ impl Shell {
     /// A redirection target: exactly one field.
     pub(crate) fn expand_redirect_target(&mut self, word: &Word) -> Result<Option<String>, Flow> {
         let mut out = Vec::new();
-        for word in self.braces(word)? {
-            for field in self.expand_fields(&word, Mode::Fields)? {
+        for word in self.braces(word)?.iter() {
+            for field in self.expand_fields(word, Mode::Fields)? {
                 self.glob_field(field, &mut out)?;
             }
         }
@@ -450,12 +463,12 @@ impl Shell {
 
     /// Pathname expansion of one field.
     fn glob_field(&mut self, field: Field, out: &mut Vec<String>) -> Result<(), Flow> {
-        if self.opts.noglob || !pattern::has_magic(&field.pattern, self.opts.extglob) {
+        if self.opts.noglob || !pattern::has_magic(field.pattern(), self.opts.extglob) {
             out.push(field.text);
             return Ok(());
         }
         let ignore = self.glob_ignore();
-        let mut matches = self.glob(&field.pattern, !ignore.is_empty());
+        let mut matches = self.glob(field.pattern(), !ignore.is_empty());
         if !ignore.is_empty() {
             matches.retain(|path| !glob_ignored(path, &ignore, self.opts.extglob));
         }

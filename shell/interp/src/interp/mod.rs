@@ -47,6 +47,7 @@ mod prompt;
 mod redirect;
 pub(crate) mod resources;
 pub mod shell;
+mod shell_clone;
 mod simple;
 mod substitutions;
 pub(crate) mod test_expr;

@@ -40,8 +40,7 @@ pub(crate) struct Call {
     pub(crate) line: usize,
 }
 
-/// The state of one shell.
-#[derive(Clone)]
+/// The state of one shell. (`Clone` is in `shell_clone.rs`.)
 pub struct Shell {
     pub(crate) ctx: Arc<Context>,
     pub(crate) vars: Scopes,
@@ -660,15 +659,17 @@ impl Shell {
     /// scripts); descriptors, the deadline and the context stay this
     /// shell's.
     pub fn adopt(&mut self, other: &Shell) {
-        self.vars = other.vars.clone();
-        self.functions = other.functions.clone();
-        self.aliases = other.aliases.clone();
+        // `clone_from` keeps this shell's own buffers where they fit: a
+        // session adopts before every call, usually what it published.
+        self.vars.clone_from(&other.vars);
+        self.functions.clone_from(&other.functions);
+        self.aliases.clone_from(&other.aliases);
         self.opts = other.opts;
-        self.positional = other.positional.clone();
-        self.arg0 = other.arg0.clone();
-        self.cwd = other.cwd.clone();
-        self.dir_stack = other.dir_stack.clone();
-        self.traps = other.traps.clone();
+        self.positional.clone_from(&other.positional);
+        self.arg0.clone_from(&other.arg0);
+        self.cwd.clone_from(&other.cwd);
+        self.dir_stack.clone_from(&other.dir_stack);
+        self.traps.clone_from(&other.traps);
         self.status = other.status;
     }
 

@@ -253,10 +253,11 @@ impl Parser {
     /// kept as its source text; one with expansions or quotes is refused
     /// when the definition runs, as bash does.
     pub(super) fn try_parse_function_def(&mut self) -> PResult<Option<Command>> {
-        let Some(name) = self.peek_word_text().filter(|name| !name.is_empty()) else {
+        // Asked before every simple command: the name is only copied out
+        // once a `(` and `)` follow it.
+        let Some(after) = self.peek_word_end().filter(|end| *end > self.pos) else {
             return Ok(None);
         };
-        let after = self.pos + name.chars().count();
         let mut i = after;
         while matches!(self.src.get(i), Some(' ') | Some('\t')) {
             i += 1;
@@ -271,6 +272,7 @@ impl Parser {
         if self.src.get(j) != Some(&')') {
             return Ok(None);
         }
+        let name: String = self.src[self.pos..after].iter().collect();
         // `a=()` and `a+=()` are assignments of an empty list.
         if name.split_once('=').is_some_and(|(target, _)| {
             let target = target.strip_suffix('+').unwrap_or(target);
@@ -285,10 +287,16 @@ impl Parser {
     /// The source text of the word at the cursor (quotes and expansions
     /// as written), without reading it: the plain fast path first.
     fn peek_word_text(&self) -> Option<String> {
-        self.peek_plain_word().or_else(|| {
-            let end = self.scan_word_end(self.pos)?;
-            Some(self.src[self.pos..end].iter().collect())
-        })
+        let end = self.peek_word_end()?;
+        Some(self.src[self.pos..end].iter().collect())
+    }
+
+    /// Where the word at the cursor ends ([`Parser::peek_word_text`]).
+    fn peek_word_end(&self) -> Option<usize> {
+        match self.peek_plain_chars() {
+            Some(word) => Some(self.pos + word.len()),
+            None => self.scan_word_end(self.pos),
+        }
     }
 
     /// Where the word at `start` ends, stepping over quotes, escapes and

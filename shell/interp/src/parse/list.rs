@@ -67,9 +67,7 @@ impl Parser {
         match self.peek() {
             Some(')') => true,
             Some(';') if matches!(self.peek_at(1), Some(';') | Some('&')) => true,
-            _ => self
-                .peek_reserved()
-                .is_some_and(|w| LIST_ENDS.contains(&w.as_str())),
+            _ => self.peek_reserved().is_some_and(|w| LIST_ENDS.contains(&w)),
         }
     }
 
@@ -153,7 +151,7 @@ impl Parser {
             return Err(self.unexpected());
         }
         if let Some(word) = self.peek_reserved() {
-            let compound = match word.as_str() {
+            let compound = match word {
                 "{" => {
                     self.pos += 1;
                     let body = self.parse_compound_list()?;

@@ -169,7 +169,12 @@ impl Parser {
     /// drops them.
     pub fn new(source: &str) -> Self {
         Parser {
-            src: source.chars().filter(|&c| c != '\0').collect(),
+            src: {
+                // One allocation (a filtered iterator gives no size hint).
+                let mut src = Vec::with_capacity(source.len());
+                src.extend(source.chars().filter(|&c| c != '\0'));
+                src
+            },
             pos: 0,
             line: 1,
             pending_heredocs: Vec::new(),
@@ -506,28 +511,33 @@ impl Parser {
     /// The next word if it is plain text (for reserved-word checks), not
     /// consuming it.
     fn peek_plain_word(&self) -> Option<String> {
-        let mut i = self.pos;
-        let mut out = String::new();
-        while let Some(&c) = self.src.get(i) {
-            if " \t\n;&|()<>".contains(c) {
-                break;
-            }
-            if "'\"\\$`".contains(c) {
-                return None;
-            }
-            out.push(c);
-            i += 1;
-        }
-        if out.is_empty() { None } else { Some(out) }
+        self.peek_plain_chars().map(|word| word.iter().collect())
     }
 
-    fn peek_reserved(&self) -> Option<String> {
-        let word = self.peek_plain_word()?;
-        RESERVED.contains(&word.as_str()).then_some(word)
+    /// [`Parser::peek_plain_word`] as the source's characters: what the
+    /// reserved-word checks, made before every command, compare without
+    /// building a string.
+    pub(super) fn peek_plain_chars(&self) -> Option<&[char]> {
+        let rest = self.src.get(self.pos..)?;
+        let end = rest
+            .iter()
+            .position(|c| " \t\n;&|()<>".contains(*c))
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        let quoted = word.iter().any(|c| "'\"\\$`".contains(*c));
+        (!word.is_empty() && !quoted).then_some(word)
+    }
+
+    fn peek_reserved(&self) -> Option<&'static str> {
+        let word = self.peek_plain_chars()?;
+        RESERVED
+            .iter()
+            .copied()
+            .find(|reserved| reserved.chars().eq(word.iter().copied()))
     }
 
     fn at_reserved(&self, word: &str) -> bool {
-        self.peek_reserved().as_deref() == Some(word)
+        self.peek_reserved() == Some(word)
     }
 
     fn expect_reserved(&mut self, word: &str) -> PResult<()> {
