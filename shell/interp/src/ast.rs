@@ -269,6 +269,15 @@ impl Word {
         Some(out)
     }
 
+    /// [`Word::as_plain`] without a copy, for a word of one literal part
+    /// (what the parser compares command names against).
+    pub fn as_plain_str(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [WordPart::Literal(text)] => Some(text),
+            _ => None,
+        }
+    }
+
     /// True when some part is quoted (`"..."`, `'...'`, `\x`, `$'...'`).
     pub fn has_quotes(&self) -> bool {
         self.parts.iter().any(|p| {

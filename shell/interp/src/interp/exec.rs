@@ -115,7 +115,9 @@ impl Shell {
             if has_own_status(command)
                 && let Ok(status) = &result
             {
-                self.pipestatus = vec![*status];
+                // In place: a status per command, and no allocation.
+                self.pipestatus.clear();
+                self.pipestatus.push(*status);
             }
             result
         } else {

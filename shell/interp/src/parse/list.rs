@@ -310,9 +310,12 @@ impl Parser {
                 return Err(self.unexpected());
             };
             if command.words.is_empty()
-                && let Some(name) = word.as_plain()
+                && let Some(name) = word
+                    .as_plain_str()
+                    .map(std::borrow::Cow::Borrowed)
+                    .or_else(|| word.as_plain().map(std::borrow::Cow::Owned))
             {
-                declaration = DECLARATION_COMMANDS.contains(&name.as_str());
+                declaration = DECLARATION_COMMANDS.contains(&name.as_ref());
                 let_command = name == "let";
             }
             command.words.push(word);
