@@ -92,19 +92,54 @@ impl LocalSession {
         if resident.broken.load(Ordering::SeqCst) {
             return Err(Gone);
         }
-        if crate::deep_stack::is_current()
-            && let Some(mut state) = resident.state.try_lock()
-            && resident.pending.load(Ordering::SeqCst) == 0
-        {
+        if let Some(mut state) = self.idle_here() {
             // A panic unwinds through the job, whose answer says so.
-            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut state)));
-            if ran.is_err() {
-                resident.broken.store(true, Ordering::SeqCst);
-            }
+            let _ = self.run_holding(&mut state, job);
             return Ok(());
         }
         resident.pending.fetch_add(1, Ordering::SeqCst);
         self.jobs.send(job).map_err(|_| Gone)
+    }
+
+    /// Runs `work` here and now when this is a deep-stack thread and the
+    /// session is idle (what [`LocalSession::post`] does with a job it
+    /// runs in place), without boxing it or answering through a channel.
+    /// `None`, with `work` not run, when the session is busy, broken, or
+    /// this thread's stack is not deep; `Some(Err)` when `work` panicked,
+    /// which ends the session.
+    pub(crate) fn run_in_place<R>(
+        &self,
+        work: impl FnOnce(&mut SessionState) -> R,
+    ) -> Option<std::thread::Result<R>> {
+        if self.resident.broken.load(Ordering::SeqCst) {
+            return None;
+        }
+        let mut state = self.idle_here()?;
+        Some(self.run_holding(&mut state, work))
+    }
+
+    /// The session's state, when a job may run in place: this is a
+    /// deep-stack thread, and nothing is running or handed over.
+    fn idle_here(&self) -> Option<parking_lot::MutexGuard<'_, SessionState>> {
+        if !crate::deep_stack::is_current() {
+            return None;
+        }
+        let state = self.resident.state.try_lock()?;
+        (self.resident.pending.load(Ordering::SeqCst) == 0).then_some(state)
+    }
+
+    /// Runs `work` on the state [`LocalSession::idle_here`] gave; a panic
+    /// breaks the session (its state may be half changed).
+    fn run_holding<R>(
+        &self,
+        state: &mut SessionState,
+        work: impl FnOnce(&mut SessionState) -> R,
+    ) -> std::thread::Result<R> {
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(state)));
+        if ran.is_err() {
+            self.resident.broken.store(true, Ordering::SeqCst);
+        }
+        ran
     }
 }
 
@@ -649,5 +684,41 @@ mod tests {
         assert!(first, "the jobs before and at the panic ran in place");
         assert!(then, "a job after the panic is refused");
         assert!(asked, "and dropped: its answer never comes");
+    }
+
+    /// Work run in place without a job: it answers directly, only where a
+    /// job would run in place, and a panic in it ends the session too.
+    #[test]
+    fn work_in_place_answers_directly_and_a_panic_in_it_ends_the_session() {
+        let sandbox = Sandbox::builder().build().unwrap();
+        let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
+        let session = sandbox.shell_session(&output, Stdin::Empty).unwrap();
+        let SessionBackend::Local(local) = session.backend() else {
+            panic!("an unisolated sandbox's session is local");
+        };
+        assert!(
+            local.run_in_place(|_| ()).is_none(),
+            "an ordinary thread's stack is not deep enough: the work is not run"
+        );
+        let local = local.clone();
+        let (answered, panicked, after, refused) = crate::deep_stack::spawn("caller", move || {
+            let answered = local.run_in_place(|state| state.shell.cwd().to_string());
+            let panicked = local.run_in_place(|_| panic!("a shell bug"));
+            let after = local.run_in_place(|_| ());
+            let refused = local.post(Box::new(|_| {})).is_err();
+            (
+                answered,
+                panicked.map(|ran| ran.is_err()),
+                after.is_none(),
+                refused,
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+        assert_eq!(answered.map(Result::unwrap).as_deref(), Some("/"));
+        assert_eq!(panicked, Some(true), "the panic comes back as an error");
+        assert!(after, "nothing runs in place after it");
+        assert!(refused, "and no job is taken either");
     }
 }

@@ -118,6 +118,9 @@ impl Sandbox {
         command_line: &str,
         options: &CallOptions,
     ) -> Result<Run, RunError> {
+        if let Some(ran) = self.run_shell_in_place(command_line, options) {
+            return ran;
+        }
         let (answer, reply) = mpsc::sync_channel(1);
         match self.post_shell_call(command_line, options, move |result| {
             let _ = answer.send(result);
@@ -142,6 +145,47 @@ impl Sandbox {
             }
             Posted::Failed(error, _) => Err(error),
         }
+    }
+
+    /// The call run here and now, when it would run in place (an open,
+    /// local, idle session, called from a deep-stack thread): what
+    /// [`Sandbox::post_shell_call`] does then, without boxing the call into
+    /// a job, copying its line, or answering through a channel. `None`:
+    /// the call goes the usual way.
+    fn run_shell_in_place(
+        &self,
+        command_line: &str,
+        options: &CallOptions,
+    ) -> Option<Result<Run, RunError>> {
+        if !crate::deep_stack::is_current() {
+            return None;
+        }
+        let (local, finish, alive) = {
+            let slot = self.shell.lock();
+            let shell = slot.as_ref()?;
+            let SessionBackend::Local(local) = shell.session.backend() else {
+                return None;
+            };
+            if !shell.alive.load(Ordering::Relaxed) {
+                return None;
+            }
+            (local.clone(), shell.finish(options), shell.alive.clone())
+        };
+        let call = match self.call_of(options) {
+            Ok(call) => call,
+            Err(error) => return Some(Err(error)),
+        };
+        let ran = local.run_in_place(|state| {
+            finish.budget.reset();
+            let started = Instant::now();
+            let ran = state.run_call(command_line, call);
+            finish.run(ran, started)
+        })?;
+        Some(ran.map_err(|_| {
+            // As a job's dropped answer does: the next call opens another.
+            alive.store(false, Ordering::Relaxed);
+            RunError::Panicked
+        }))
     }
 
     /// [`Sandbox::run_shell_with`], answered through `done` instead of
