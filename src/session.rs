@@ -657,11 +657,9 @@ pub(crate) struct PersistentShell {
 mod tests {
     use super::*;
 
-    /// A job that panics while it runs in place leaves the state possibly
-    /// half changed: the session is over, as when its thread dies, and
-    /// what is posted after it is refused (and answered as lost).
-    #[test]
-    fn a_panic_in_place_ends_the_session_as_its_threads_death_would() {
+    /// A session of an unisolated sandbox (kept open by the caller) and
+    /// its local backend.
+    fn local_session() -> (Sandbox, ShellSession, LocalSession) {
         let sandbox = Sandbox::builder().build().unwrap();
         let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
         let session = sandbox.shell_session(&output, Stdin::Empty).unwrap();
@@ -669,6 +667,15 @@ mod tests {
             panic!("an unisolated sandbox's session is local");
         };
         let local = local.clone();
+        (sandbox, session, local)
+    }
+
+    /// A job that panics while it runs in place leaves the state possibly
+    /// half changed: the session is over, as when its thread dies, and
+    /// what is posted after it is refused (and answered as lost).
+    #[test]
+    fn a_panic_in_place_ends_the_session_as_its_threads_death_would() {
+        let (_sandbox, _session, local) = local_session();
         let (first, then, asked) = crate::deep_stack::spawn("caller", move || {
             let fine = local.post(Box::new(|_| {})).is_ok();
             let panicked = local.post(Box::new(|_| panic!("a shell bug"))).is_ok();
@@ -690,17 +697,11 @@ mod tests {
     /// job would run in place, and a panic in it ends the session too.
     #[test]
     fn work_in_place_answers_directly_and_a_panic_in_it_ends_the_session() {
-        let sandbox = Sandbox::builder().build().unwrap();
-        let (output, _, _) = Output::captured(OutputBudget::new(1 << 20));
-        let session = sandbox.shell_session(&output, Stdin::Empty).unwrap();
-        let SessionBackend::Local(local) = session.backend() else {
-            panic!("an unisolated sandbox's session is local");
-        };
+        let (_sandbox, _session, local) = local_session();
         assert!(
             local.run_in_place(|_| ()).is_none(),
             "an ordinary thread's stack is not deep enough: the work is not run"
         );
-        let local = local.clone();
         let (answered, panicked, after, refused) = crate::deep_stack::spawn("caller", move || {
             let answered = local.run_in_place(|state| state.shell.cwd().to_string());
             let panicked = local.run_in_place(|_| panic!("a shell bug"));
