@@ -115,6 +115,20 @@ c/ }' 'BEGIN {
   y = (2 +
 }' 'BEGIN { x = 1
 ' 'BEGIN { x = 1 ` 2 }' 'BEGIN { x = 1 \ 2 }' 'BEGIN { x = 1 @ 2 }' 'BEGIN { x = 1 & 2 }' 'NR==1,{print}'; do echo a | awk "$p" 2>&1; echo "st $?"; done; printf 'BEGIN { print "ran" }\n{\n  x = 1 +;\n}\n' > p.awk; awk -f p.awk 2>&1; echo "st $?""#,
+    // Where gawk takes a newline inside an expression (after `?`, `:`,
+    // `&&`, `||` and a comma) and where it refuses one (after `=` or
+    // `+=`, before `:`, before a call's `)`).
+    r#"for p in 'BEGIN { x = 1 ?
+ 2 : 3; print x }' 'BEGIN { x = 1 ? 2
+ : 3; print x }' 'BEGIN { x = 1 ? 2 :
+ 3; print x }' 'BEGIN { x =
+ 1; print x }' 'BEGIN { x +=
+ 1; print x }' 'BEGIN { print 1 &&
+ 1, 0 ||
+ 1 }' 'function f(a) { return a } BEGIN { print f(1
+) }' 'BEGIN { print substr("abc", 2
+) }' 'BEGIN { print substr("abc",
+ 2) }'; do awk "$p" 2>&1; echo "st $?"; done"#,
     // A rule left open after a comment: gawk's "(END OF FILE)" report,
     // the caret at the comment, with or without newlines after it.
     r#"for p in 'BEGIN { x = 1 # 2 }' '{ print # hello' 'BEGIN {

@@ -30,7 +30,7 @@ impl Parser {
         if self.eat_op("?") {
             self.skip_newlines();
             let yes = self.ternary()?;
-            self.skip_newlines();
+            // A newline may follow `?` and `:`, not come before `:` (gawk).
             self.expect_op(":")?;
             self.skip_newlines();
             let no = self.ternary()?;
@@ -39,8 +39,9 @@ impl Parser {
         if Self::is_lvalue(&cond) {
             for op in ["=", "+=", "-=", "*=", "/=", "%=", "^=", "**="] {
                 if self.is_op(op) {
+                    // No newline after an assignment's operator (gawk:
+                    // "unexpected newline or end of string").
                     self.pos += 1;
-                    self.skip_newlines();
                     let value = self.ternary()?;
                     let op = match op {
                         "=" => None,
@@ -417,7 +418,7 @@ impl Parser {
                 } else {
                     self.expr_list()?
                 };
-                self.skip_newlines();
+                // Nor before a call's `)`.
                 self.expect_op(")")?;
                 Ok(Expr::Call(name, args))
             }
@@ -428,7 +429,6 @@ impl Parser {
                     } else {
                         self.expr_list()?
                     };
-                    self.skip_newlines();
                     self.expect_op(")")?;
                     return Ok(Expr::Builtin(name, args));
                 }
