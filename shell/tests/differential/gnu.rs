@@ -129,6 +129,19 @@ c/ }' 'BEGIN {
 ) }' 'BEGIN { print substr("abc", 2
 ) }' 'BEGIN { print substr("abc",
  2) }'; do awk "$p" 2>&1; echo "st $?"; done"#,
+    // Where gawk stops at the end of a program: command-line text is read
+    // as if a newline ended it; a -f file without a final newline gets
+    // "(END OF FILE)", the caret under its last token (its last character
+    // when that is a blank, a comment that runs to the end), on the next
+    // line when a newline was not allowed there; a comment before a
+    // newline that is not allowed is itself the syntax error.
+    r#"for p in '{ x = ' 'BEGIN { x = 1 +' 'BEGIN { x = 1 + 2' "$(printf 'BEGIN {
+	x = 1 +')" '{ x =  ' '{ y = 2  ' '{ x = # c' '{ x = 1 # c ' '{ print
+}
+{ x = ' 'BEGIN { x = 1 +   # c
+ 2 }' 'BEGIN { x = 1 # c
+ y = # d
+}' '{ x +=' 'BEGIN { if (x'; do printf '%s' "$p" > prog.awk; awk "$p" < /dev/null 2>&1; echo "st $?"; awk -f prog.awk < /dev/null 2>&1; echo "st $?"; done"#,
     // A rule left open after a comment: gawk's "(END OF FILE)" report,
     // the caret at the comment, with or without newlines after it.
     r#"for p in 'BEGIN { x = 1 # 2 }' '{ print # hello' 'BEGIN {

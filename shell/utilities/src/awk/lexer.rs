@@ -40,6 +40,8 @@ pub struct Lexer {
     start: usize,
     /// Where the last comment began, while only newlines followed it.
     comment_at_end: Option<usize>,
+    /// Where each comment began.
+    comments: Vec<usize>,
     last: Option<Token>,
 }
 
@@ -52,6 +54,9 @@ pub struct Lexed {
     /// Where a comment began after which only newlines came: gawk reports
     /// a rule left open there its own way.
     pub comment_at_end: Option<usize>,
+    /// Where each comment began (gawk's caret goes to one that stands
+    /// where the program stopped).
+    pub comments: Vec<usize>,
 }
 
 /// A program the lexer cannot read: what is wrong, and the index of the
@@ -89,6 +94,7 @@ impl Lexer {
             pos: 0,
             start: 0,
             comment_at_end: None,
+            comments: Vec::new(),
             last: None,
         }
     }
@@ -181,6 +187,7 @@ impl Lexer {
                     lines,
                     starts,
                     comment_at_end: self.comment_at_end,
+                    comments: std::mem::take(&mut self.comments),
                 });
             }
         }
@@ -199,6 +206,7 @@ impl Lexer {
                 }
                 Some('#') => {
                     self.comment_at_end = Some(self.pos);
+                    self.comments.push(self.pos);
                     while self.chars.get(self.pos).is_some_and(|c| *c != '\n') {
                         self.pos += 1;
                     }

@@ -82,11 +82,19 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
     // for a fatal error's `FILE:N:` (text from the command line is
     // `cmd. line`).
     let mut sources: Vec<(u32, String)> = Vec::new();
+    let mut open_ends = Vec::new();
     for file in &program_files {
         match open_quiet(shell, file).and_then(|mut s| s.read_all().map_err(|_| "read error")) {
             Ok(data) => {
                 sources.push((source.matches('\n').count() as u32 + 1, file.clone()));
-                source.push_str(&goccia_interp::raw::decode(&data));
+                let text = goccia_interp::raw::decode(&data);
+                source.push_str(&text);
+                if !text.ends_with('\n') {
+                    open_ends.push(parser::OpenEnd {
+                        at: source.chars().count(),
+                        blank_before: text.ends_with([' ', '\t']),
+                    });
+                }
                 source.push('\n');
             }
             Err(reason) => {
@@ -98,6 +106,7 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
         }
     }
+    let from_command_line = program_text.is_some() || program_files.is_empty();
     if let Some(text) = program_text {
         sources.push((
             source.matches('\n').count() as u32 + 1,
@@ -110,6 +119,11 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
         };
         source.push_str(text);
         i += 1;
+    }
+    // gawk reads program text as if a newline ended it: a syntax error at
+    // its end is reported at that newline, under the next line's number.
+    if from_command_line && !source.ends_with('\n') {
+        source.push('\n');
     }
     let operands: Vec<String> = args[i.min(args.len())..].to_vec();
     if sources.is_empty() {
@@ -130,17 +144,27 @@ pub fn awk(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let tokens = match lexer::Lexer::new(&source).tokens() {
         Ok(tokens) => tokens,
         Err(lexer::LexError { message, at }) => {
-            let report = caret_report(&source, at, None, &message, &location);
+            let report = caret_report(&source, at, None, false, &message, &location);
             return Ok(shell.fail_command("awk", &report, 1));
         }
     };
-    let program = match parser::Parser::new(tokens).program() {
+    let program = match parser::Parser::new(tokens)
+        .with_open_ends(open_ends)
+        .program()
+    {
         Ok(program) => program,
         Err(error) => {
             let report = match error.caret {
                 Some(at) => {
                     let shown = error.end_of_file.then_some("(END OF FILE)");
-                    caret_report(&source, at, shown, &error.message, &location)
+                    caret_report(
+                        &source,
+                        at,
+                        shown,
+                        error.next_line,
+                        &error.message,
+                        &location,
+                    )
                 }
                 None => format!("{}{}", location(error.line), error.message),
             };
@@ -191,6 +215,7 @@ fn caret_report(
     source: &str,
     at: usize,
     shown_text: Option<&str>,
+    next_line: bool,
     message: &str,
     location: &dyn Fn(u32) -> String,
 ) -> String {
@@ -212,8 +237,9 @@ fn caret_report(
         .iter()
         .position(|c| *c == '\n')
         .map_or(chars.len(), |offset| begin + offset);
-    let line_number =
-        chars[..begin].iter().filter(|c| **c == '\n').count() as u32 + 1 + u32::from(at_newline);
+    let line_number = chars[..begin].iter().filter(|c| **c == '\n').count() as u32
+        + 1
+        + u32::from(at_newline || next_line);
     let text: String = match shown_text {
         Some(text) => text.to_string(),
         None => chars[begin..end].iter().collect(),

@@ -218,6 +218,7 @@ impl Parser {
                     message: format!("error: division by zero attempted{what}"),
                     caret: None,
                     end_of_file: false,
+                    next_line: false,
                 });
             }
             left = Expr::Binary(op, Box::new(left), Box::new(right));

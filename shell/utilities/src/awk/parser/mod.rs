@@ -135,6 +135,10 @@ pub struct Parser {
     starts: Vec<usize>,
     /// Where a comment began that ran to the end of the program.
     comment_at_end: Option<usize>,
+    /// Where each comment began.
+    comments: Vec<usize>,
+    /// The newlines that stand for the ends of `-f` files that had none.
+    open_ends: Vec<OpenEnd>,
     pos: usize,
     /// Inside `print` arguments: an unparenthesized `>` is a redirection.
     no_gt: bool,
@@ -181,7 +185,22 @@ pub struct ParseError {
     /// The program ended, in a comment, inside a rule: gawk shows
     /// `(END OF FILE)` in place of the line.
     pub end_of_file: bool,
+    /// The line to name is the one after the caret's (gawk counts the
+    /// newline that a file's end stands for before it reports).
+    pub next_line: bool,
 }
+
+/// Where a `-f` file without a final newline ends in the program as read
+/// (the newline put there), and whether its last character is a blank.
+#[derive(Clone, Copy, Debug)]
+pub struct OpenEnd {
+    pub at: usize,
+    pub blank_before: bool,
+}
+
+/// gawk's words for a program that ends inside a rule.
+const INCOMPLETE: &str =
+    "source files / command-line arguments must contain complete functions or rules";
 
 impl Parser {
     /// One level deeper; refused past [`MAX_TREE_DEPTH`].
@@ -209,17 +228,26 @@ impl Parser {
             lines,
             starts,
             comment_at_end,
+            comments,
         } = lexed;
         Parser {
             tokens,
             lines,
             starts,
             comment_at_end,
+            comments,
+            open_ends: Vec::new(),
             pos: 0,
             no_gt: false,
             no_in: false,
             depth: 0,
         }
+    }
+
+    /// Tells where `-f` files without a final newline end ([`OpenEnd`]).
+    pub fn with_open_ends(mut self, open_ends: Vec<OpenEnd>) -> Self {
+        self.open_ends = open_ends;
+        self
     }
 
     /// The source line of the next token.
@@ -277,19 +305,30 @@ impl Parser {
             message,
             caret: None,
             end_of_file: false,
+            next_line: false,
         }
     }
 
     /// gawk's words for a token the grammar does not allow here.
     fn syntax_error(&self) -> ParseError {
+        if let Some(report) = self.at_open_end() {
+            return report;
+        }
         if let (Token::Eof, Some(comment)) = (self.peek(), self.comment_at_end) {
             return ParseError {
                 caret: Some(comment),
                 end_of_file: true,
-                ..self.error(
-                    "source files / command-line arguments must contain complete functions or rules"
-                        .to_string(),
-                )
+                ..self.error(INCOMPLETE.to_string())
+            };
+        }
+        // A newline that ends a comment: gawk stops at the comment, calls
+        // it a syntax error, and names the line after it (it has read the
+        // newline).
+        if let Some(comment) = self.comment_ending_here() {
+            return ParseError {
+                caret: Some(comment),
+                next_line: true,
+                ..self.error("syntax error".to_string())
             };
         }
         let message = match self.peek() {
@@ -300,6 +339,54 @@ impl Parser {
             caret: self.starts.get(self.pos).or(self.starts.last()).copied(),
             ..self.error(message.to_string())
         }
+    }
+
+    /// gawk's report when reading stopped at the end of a `-f` file that
+    /// has no final newline (at the newline that stands for it, or at the
+    /// program's end just after): `(END OF FILE)`, the caret under a
+    /// comment that ran to the end, else under the file's last character
+    /// when that is a blank, else under its last token; the line after
+    /// that one when reading stopped at the newline.
+    fn at_open_end(&self) -> Option<ParseError> {
+        let here = self.starts.get(self.pos).copied()?;
+        let at_newline = matches!(self.peek(), Token::Newline);
+        let end = self.open_ends.iter().find(|end| match self.peek() {
+            Token::Newline => end.at == here,
+            Token::Eof => end.at + 1 == here,
+            _ => false,
+        })?;
+        let last_token = || {
+            (0..self.pos)
+                .rev()
+                .find(|index| self.starts[*index] < end.at && self.tokens[*index] != Token::Newline)
+                .map(|index| self.starts[index])
+        };
+        let caret = self
+            .comment_at_end
+            .or_else(|| end.blank_before.then(|| end.at - 1))
+            .or_else(last_token)?;
+        Some(ParseError {
+            caret: Some(caret),
+            end_of_file: true,
+            next_line: at_newline,
+            ..self.error(INCOMPLETE.to_string())
+        })
+    }
+
+    /// Where the comment began that the next token (a newline) ends.
+    fn comment_ending_here(&self) -> Option<usize> {
+        if !matches!(self.peek(), Token::Newline) {
+            return None;
+        }
+        let newline = *self.starts.get(self.pos)?;
+        let after = self
+            .pos
+            .checked_sub(1)
+            .map_or(0, |before| self.starts[before] + 1);
+        self.comments
+            .iter()
+            .copied()
+            .find(|comment| (after..newline).contains(comment))
     }
 
     fn skip_newlines(&mut self) {
