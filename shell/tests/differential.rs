@@ -202,6 +202,12 @@ fn diff_styles_and_options_behave_as_gnu_diff() {
 }
 
 #[test]
+fn diff_aligns_generated_files_as_gnu_diff_does() {
+    let cases = diff_cases::generated_alignments();
+    check(&cases.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
+#[test]
 fn join_pairs_unpairables_and_order_checks_as_gnu_join() {
     check(join_cases::CASES);
 }

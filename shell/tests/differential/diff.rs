@@ -69,3 +69,82 @@ pub const CASES: &[&str] = with_files![
     // Refusals: status 2, GNU's words, nothing compared.
     r#"for o in -Q --foo '-U x' '-W 0' --tabsize=0 '-y -W x'; do diff $o old new 2>&1; echo "st $?"; done; diff -y -W 0 old new 2>&1; echo "st $?"; diff old 2>&1; echo "st $?"; diff old new s1 2>&1; echo "st $?""#,
 ];
+
+/// Pairs of files generated from a fixed seed (a line per letter, the
+/// second file an edit of the first or another draw): among the many
+/// shortest edit scripts GNU diff prints the one its own search and
+/// boundary shifts give, and so must `diff` here, in every style that
+/// shows the alignment.
+pub fn generated_alignments() -> Vec<String> {
+    let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
+    let mut pairs = String::new();
+    for (index, (longest, letters)) in [(8, "abcde"), (30, "abcdefgh"), (200, "abc")]
+        .iter()
+        .cycle()
+        .take(45)
+        .enumerate()
+    {
+        let letters = letters.as_bytes();
+        let length = draws.below(longest + 1);
+        let first = draws.lines(length, letters);
+        let second = if draws.below(10) < 3 {
+            let length = draws.below(longest + 1);
+            draws.lines(length, letters)
+        } else {
+            let mut edited = first.clone();
+            for _ in 0..=draws.below(6) {
+                let at = draws.below(edited.len() as u64 + 1) as usize;
+                let letter = letters[draws.below(letters.len() as u64) as usize];
+                match draws.below(3) {
+                    0 if at < edited.len() => {
+                        edited.remove(at);
+                    }
+                    1 if at < edited.len() => edited[at] = letter,
+                    _ => edited.insert(at, letter),
+                }
+            }
+            edited
+        };
+        let text = |lines: &[u8]| -> String {
+            lines.iter().map(|c| format!("{}\\n", *c as char)).collect()
+        };
+        pairs.push_str(&format!(
+            "printf '{}' > a{index}; printf '{}' > b{index}; ",
+            text(&first),
+            text(&second)
+        ));
+    }
+    // Unified and context headers carry the files' times: cut.
+    [
+        ("", ""),
+        ("-u", " | sed 1,2d"),
+        ("-c", " | sed 1,2d"),
+        ("-y -W 20", ""),
+    ]
+    .iter()
+    .map(|(flags, headers)| {
+        format!(
+            "{pairs}for i in $(seq 0 44); do echo \"== $i\"; diff {flags} a$i b$i{headers}; done"
+        )
+    })
+    .collect()
+}
+
+/// A fixed sequence of draws (xorshift64*), the same on every machine.
+struct Draws(u64);
+
+impl Draws {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % bound
+    }
+
+    /// `count` lines, each one of `letters`.
+    fn lines(&mut self, count: u64, letters: &[u8]) -> Vec<u8> {
+        (0..count)
+            .map(|_| letters[self.below(letters.len() as u64) as usize])
+            .collect()
+    }
+}

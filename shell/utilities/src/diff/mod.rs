@@ -3,6 +3,7 @@
 //! scripts (`-e`, `-f`, `-n`), templates (`--line-format`, …) and brief
 //! (`-q`) output, over files or directories (`-r`, `-N`, `-x`).
 
+mod align;
 mod formats;
 mod options;
 mod plain;
@@ -310,12 +311,23 @@ fn compare_files(
     // quadratic in the inputs.
     let effort = Instant::now() + EFFORT;
     let deadline = options.deadline.map_or(effort, |run| run.min(effort));
+    // The start and end both files share are searched as far in as the
+    // context lines a unified or context diff shows (GNU's horizon).
+    let horizon = match options.style {
+        Style::Unified | Style::Context => options.context,
+        _ => 0,
+    };
+    let effort = align::Effort {
+        minimal: options.minimal,
+        horizon,
+        deadline,
+    };
     let script = Script::new(
         &left_text,
         &right_text,
         &options.compare,
         &options.ignore,
-        deadline,
+        &effort,
     );
     let differs = script.differs();
     if options.brief {

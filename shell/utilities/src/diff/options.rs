@@ -45,6 +45,8 @@ pub(super) struct Options {
     pub context: usize,
     /// `-q`: only whether files differ.
     pub brief: bool,
+    /// `-d`: the smallest set of changes, however long it takes.
+    pub minimal: bool,
     /// `-s`: say so when two files are the same.
     pub report_identical: bool,
     pub recursive: bool,
@@ -166,6 +168,7 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         style: Style::Normal,
         context: 3,
         brief: false,
+        minimal: false,
         report_identical: false,
         recursive: false,
         new_file: false,
@@ -303,7 +306,8 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
                     .map_or(String::new(), |(name, _, _)| format!("--{name}"));
                 templates.specify(&mut formats, format_slot(*option), value, &name)?;
             }
-            'a' | 'd' | IGNORED | IGNORED_WITH_VALUE => {}
+            'd' => options.minimal = true,
+            'a' | IGNORED | IGNORED_WITH_VALUE => {}
             // GNU's `-D NAME` is four group formats: a merged file whose
             // old lines stand under `#ifndef NAME`, its new under `#ifdef`.
             'D' => {

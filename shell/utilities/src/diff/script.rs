@@ -5,10 +5,10 @@
 //! groups them.
 
 use std::ops::Range;
-use std::time::Instant;
 
-use similar::{DiffOp, TextDiff};
+use std::collections::HashMap;
 
+use super::align::{Effort, changed_lines};
 use crate::matcher::Matcher;
 
 /// How two lines are compared.
@@ -59,7 +59,7 @@ impl<'a> Script<'a> {
         right: &'a str,
         compare: &Compare,
         ignore: &Ignore,
-        deadline: Instant,
+        effort: &Effort,
     ) -> Script<'a> {
         let left: Vec<&str> = left.split_inclusive('\n').collect();
         let right: Vec<&str> = right.split_inclusive('\n').collect();
@@ -68,12 +68,14 @@ impl<'a> Script<'a> {
         let changes = if left_keys == right_keys {
             Vec::new()
         } else {
-            let left_refs: Vec<&str> = left_keys.iter().map(String::as_str).collect();
-            let right_refs: Vec<&str> = right_keys.iter().map(String::as_str).collect();
-            let diff = TextDiff::configure()
-                .deadline(deadline)
-                .diff_slices(&left_refs, &right_refs);
-            changes_of(diff.ops())
+            let (left_classes, right_classes) = classes(&left_keys, &right_keys);
+            let (left_changed, right_changed) = changed_lines(
+                &left_classes,
+                &right_classes,
+                |i, j| left[i] == right[j],
+                effort,
+            );
+            changes_of(&left_changed, &right_changed)
         };
         let mut script = Script {
             left,
@@ -143,43 +145,41 @@ impl<'a> Script<'a> {
     }
 }
 
-/// The changes of an alignment: a removal next to an addition is one
-/// change, as GNU reports them.
-fn changes_of(ops: &[DiffOp]) -> Vec<Change> {
-    let mut changes: Vec<Change> = Vec::new();
-    for op in ops {
-        let (old, new) = match *op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } => (old_index..old_index + old_len, new_index..new_index),
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => (old_index..old_index, new_index..new_index + new_len),
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => (
-                old_index..old_index + old_len,
-                new_index..new_index + new_len,
-            ),
-        };
-        match changes.last_mut() {
-            Some(last) if last.old.end == old.start && last.new.end == new.start => {
-                last.old.end = old.end;
-                last.new.end = new.end;
+/// Each line's class: equal keys, one class (what the alignment compares).
+fn classes<'k>(left_keys: &'k [String], right_keys: &'k [String]) -> (Vec<usize>, Vec<usize>) {
+    let mut classes: HashMap<&'k str, usize> = HashMap::new();
+    let mut class_of = |key: &'k String| {
+        let next = classes.len();
+        *classes.entry(key.as_str()).or_insert(next)
+    };
+    let left = left_keys.iter().map(&mut class_of).collect();
+    let right = right_keys.iter().map(&mut class_of).collect();
+    (left, right)
+}
+
+/// The changes of an alignment, as GNU's `build_script` pairs them: the
+/// changed lines of each file that stand between the same two unchanged
+/// ones are one change.
+fn changes_of(left: &[bool], right: &[bool]) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() || j < right.len() {
+        if left.get(i) == Some(&true) || right.get(j) == Some(&true) {
+            let (old_start, new_start) = (i, j);
+            while left.get(i) == Some(&true) {
+                i += 1;
             }
-            _ => changes.push(Change {
-                old,
-                new,
+            while right.get(j) == Some(&true) {
+                j += 1;
+            }
+            changes.push(Change {
+                old: old_start..i,
+                new: new_start..j,
                 ignorable: false,
-            }),
+            });
+        } else {
+            i += 1;
+            j += 1;
         }
     }
     changes
@@ -254,19 +254,13 @@ mod tests {
 
     #[test]
     fn a_removal_beside_an_addition_is_one_change() {
-        let ops = [
-            DiffOp::Delete {
-                old_index: 1,
-                old_len: 1,
-                new_index: 1,
-            },
-            DiffOp::Insert {
-                old_index: 2,
-                new_index: 1,
-                new_len: 2,
-            },
-        ];
-        assert_eq!(changes_of(&ops), vec![change(1..2, 1..3, false)]);
+        let left = [false, true, false];
+        let right = [false, true, true, false];
+        assert_eq!(changes_of(&left, &right), vec![change(1..2, 1..3, false)]);
+        assert_eq!(
+            changes_of(&[true, false], &[false, true]),
+            vec![change(0..1, 0..0, false), change(2..2, 1..2, false)]
+        );
     }
 
     #[test]
