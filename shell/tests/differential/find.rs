@@ -38,7 +38,9 @@ pub const CASES: &[&str] = &[
     r#"find . -name words.txt -ok echo {} \; < /dev/null; echo "st $?"; echo y | find . -name words.txt -ok echo hi {} \; 2>&1; echo "st $?"; echo yes | find data -name words.txt -okdir echo {} \; 2>&1; echo; find . -ok echo {} + 2>&1; echo "st $?""#,
     // -fprint, -fprint0, -fprintf: files made before the walk, written
     // even when nothing matched; a file that cannot be made stops find.
-    r#"find data -fprint /tmp/p1 -name '*.csv' -fprint0 /tmp/p2; sort /tmp/p1; od -c /tmp/p2; find data -name '*.json' -fprintf /tmp/p3 '%f %s\n'; cat /tmp/p3; find data -name nothing -fprint /tmp/p4; wc -c < /tmp/p4; find . -fprint /nonexist/x 2>&1; echo "st $?""#,
+    // (Written in the case's own folder: real bash's would land in the
+    // host's /tmp, where anything already there would change the result.)
+    r#"mkdir out; find data -fprint out/p1 -name '*.csv' -fprint0 out/p2; sort out/p1; od -c out/p2; find data -name '*.json' -fprintf out/p3 '%f %s\n'; cat out/p3; find data -name nothing -fprint out/p4; wc -c < out/p4; find . -fprint /nonexist/x 2>&1; echo "st $?""#,
     // Messages quote names as GNU find does in a UTF-8 locale.
     r#"find nope 2>&1; echo "st $?"; find /nonexist data -name words.txt 2>&1; echo "st $?"; find . -newer nope 2>&1; echo "st $?""#,
 ];
