@@ -14,7 +14,7 @@ use goccia_core::{Capture, Output, OutputBudget};
 
 use crate::call::{Call, CallOptions, Stdin};
 use crate::error::RunError;
-use crate::session::{Job, PersistentShell, SessionBackend};
+use crate::session::{Job, PersistentShell, SessionBackend, SessionState};
 use crate::{Run, Sandbox};
 
 /// What a finished call needs to become a [`Run`].
@@ -27,6 +27,16 @@ struct Finish {
 }
 
 impl Finish {
+    /// Runs `source` under `call` on a local session's state and makes
+    /// its `Run` (what a job does on the session's thread, and what a
+    /// call run in place does).
+    fn run_on(self, state: &mut SessionState, source: &str, call: Call) -> Run {
+        self.budget.reset();
+        let started = Instant::now();
+        let ran = state.run_call(source, call);
+        self.run(ran, started)
+    }
+
     fn run(self, ran: crate::ShellRun, started: Instant) -> Run {
         let mut run = ran.into_run(started);
         // Truncate mode held the last half back: it lands now, in the
@@ -175,12 +185,7 @@ impl Sandbox {
             Ok(call) => call,
             Err(error) => return Some(Err(error)),
         };
-        let ran = local.run_in_place(|state| {
-            finish.budget.reset();
-            let started = Instant::now();
-            let ran = state.run_call(command_line, call);
-            finish.run(ran, started)
-        })?;
+        let ran = local.run_in_place(|state| finish.run_on(state, command_line, call))?;
         Some(ran.map_err(|_| {
             // As a job's dropped answer does: the next call opens another.
             alive.store(false, Ordering::Relaxed);
@@ -327,10 +332,7 @@ impl Sandbox {
         };
         let source = command_line.to_string();
         let job: Job = Box::new(move |state| {
-            finish.budget.reset();
-            let started = Instant::now();
-            let ran = state.run_call(&source, call);
-            answer.give(Ok(finish.run(ran, started)));
+            answer.give(Ok(finish.run_on(state, &source, call)));
         });
         // A job run in place holds the session's state, not this slot:
         // other callers post behind it meanwhile.
