@@ -706,5 +706,11 @@ mod tests {
         assert!(!has_magic("\\*.rs", false));
         assert!(!has_magic("plain", false));
         assert!(has_magic("@(a)", true));
+        // Read byte by byte: a backslash before a multi-byte character
+        // escapes only its first byte, and no other byte of it is special.
+        assert!(has_magic("\\é*", false));
+        assert!(!has_magic("\\*é", false));
+        assert!(!has_magic("é[", false));
+        assert!(has_magic("é[é]", false));
     }
 }
