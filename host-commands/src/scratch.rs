@@ -105,7 +105,10 @@ static LIVE: parking_lot::Mutex<Vec<PathBuf>> = parking_lot::Mutex::new(Vec::new
 /// about to exit (`exit` runs no destructor) or handling a termination
 /// signal. Host commands of a sandbox still in use fail afterwards.
 pub fn remove_all_scratch() {
-    for path in std::mem::take(&mut *LIVE.lock()) {
+    // Removed under the lock: a `Scratch` dropped on another thread at the
+    // same time waits, or has finished (see its `Drop`).
+    let mut live = LIVE.lock();
+    for path in live.drain(..) {
         let _ = fs::remove_dir_all(path);
     }
 }
@@ -520,10 +523,17 @@ fn set_meta(host: &Path, meta: Meta) -> io::Result<()> {
 }
 
 impl Drop for Scratch {
-    /// The folder itself goes with the `TempDir`; here it leaves the list.
+    /// The folder is removed with the list locked, and leaves the list only
+    /// once gone. A session's state (and so its scratch tree) may be dropped
+    /// on the session's own thread while the main thread exits: had the
+    /// entry left first, `remove_all_scratch` would find nothing to wait
+    /// for and `exit` would cut the removal short, leaving the folder. The
+    /// `TempDir`'s own removal after this finds nothing.
     fn drop(&mut self) {
+        let mut live = LIVE.lock();
         let path = self.dir.path();
-        LIVE.lock().retain(|live| live != path);
+        let _ = fs::remove_dir_all(path);
+        live.retain(|listed| listed != path);
     }
 }
 
@@ -620,6 +630,34 @@ mod tests {
 
     fn p(s: &str) -> VfsPath {
         VfsPath::parse(s).unwrap()
+    }
+
+    /// What exit relies on: a folder that has left the list is gone. A
+    /// tree that takes a while to remove is dropped on another thread; the
+    /// moment its entry leaves the list, the folder must not exist (before
+    /// the fix the entry left first and the removal came after).
+    #[test]
+    fn a_scratch_dropped_on_another_thread_leaves_the_list_only_once_removed() {
+        let scratch = Scratch::new(crate::spawn::Identity { drop_to: None }).unwrap();
+        let root = scratch.root().to_path_buf();
+        for folder in 0..20 {
+            let folder = root.join(format!("d{folder}"));
+            fs::create_dir(&folder).unwrap();
+            for file in 0..100 {
+                fs::write(folder.join(format!("f{file}")), "x").unwrap();
+            }
+        }
+        let dropping = std::thread::spawn(move || drop(scratch));
+        loop {
+            let listed = LIVE.lock().contains(&root);
+            if !listed {
+                assert!(!root.exists(), "left the list before it was removed");
+                break;
+            }
+            std::thread::yield_now();
+        }
+        dropping.join().unwrap();
+        assert!(!root.exists());
     }
 
     #[test]
