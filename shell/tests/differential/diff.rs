@@ -68,6 +68,12 @@ pub const CASES: &[&str] = with_files![
 ' old new 2>&1; echo "st $?"; diff --line-format=X --old-line-format=Y old new 2>&1; echo "st $?"; diff -D A -u old new 2>&1; echo "st $?""#,
     // Refusals: status 2, GNU's words, nothing compared.
     r#"for o in -Q --foo '-U x' '-W 0' --tabsize=0 '-y -W x'; do diff $o old new 2>&1; echo "st $?"; done; diff -y -W 0 old new 2>&1; echo "st $?"; diff old 2>&1; echo "st $?"; diff old new s1 2>&1; echo "st $?""#,
+    // -N with a folder on one side only: the absent one is an empty
+    // folder, its files empty and dated at the epoch; without -r a folder
+    // only one side has is "common"; --unidirectional-new-file only for
+    // the first side; both absent are both reported, -N or not.
+    r#"mkdir -p a/u b/v; echo x > a/f; echo y > a/u/g; echo z > b/v/h; echo w > b/only; touch -d '2024-01-02 03:04:05' a/f a/u/g b/v/h b/only; diff -Naur a gone; echo "st $?"; diff -Nr gone a; echo "st $?"; diff -N a gone; echo "st $?"; diff -Nqr a b; echo "st $?"; diff -N a b; echo "st $?"; diff -r a gone 2>&1; echo "st $?""#,
+    r#"mkdir -p a/u b/v; echo x > a/f; echo z > b/v/h; echo w > b/only; diff --unidirectional-new-file -r a b; echo "st $?"; diff --unidirectional-new-file a b; echo "st $?"; diff --unidirectional-new-file -r gone a; echo "st $?"; diff --unidirectional-new-file -r a gone 2>&1; echo "st $?"; diff -N gone1 gone2 2>&1; echo "st $?"; diff -rs a/f gone 2>&1; echo "st $?""#,
 ];
 
 /// Pairs of files generated from a fixed seed (a line per letter, the

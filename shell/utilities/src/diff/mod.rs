@@ -143,15 +143,28 @@ fn compare_paths(
     options: &Options,
     out: &mut String,
 ) -> i32 {
-    match (load(shell, a), load(shell, b)) {
-        (Item::Missing, _) if !options.new_file => {
-            shell.fail_command("diff", &format!("{a}: No such file or directory"), 2);
-            2
+    let (mut left, mut right) = (load(shell, a), load(shell, b));
+    // An absent operand is an error unless -N (or, for the first,
+    // --unidirectional-new-file) makes it empty; both absent are both
+    // reported, -N or not, as GNU does.
+    let both_absent = matches!((&left, &right), (Item::Missing, Item::Missing));
+    let mut refused = false;
+    for (side, (item, operand)) in [(&left, a), (&right, b)].into_iter().enumerate() {
+        if matches!(item, Item::Missing) && (both_absent || !options.absent.empty_on(side)) {
+            shell.fail_command("diff", &format!("{operand}: No such file or directory"), 2);
+            refused = true;
         }
-        (_, Item::Missing) if !options.new_file => {
-            shell.fail_command("diff", &format!("{b}: No such file or directory"), 2);
-            2
-        }
+    }
+    if refused {
+        return 2;
+    }
+    // Absent opposite a folder, it is an empty folder.
+    match (&left, &right) {
+        (Item::Missing, Item::Dir(_)) => left = Item::Dir(Vec::new()),
+        (Item::Dir(_), Item::Missing) => right = Item::Dir(Vec::new()),
+        _ => {}
+    }
+    match (left, right) {
         // A folder compared with itself: nothing to say, as GNU.
         (Item::Dir(_), Item::Dir(_)) if same_path(shell, a, b) => 0,
         (Item::Dir(left), Item::Dir(right)) => {
@@ -187,10 +200,18 @@ fn compare_paths(
                     } else {
                         status = status.max(compare_paths(shell, &pa, &pb, options, out));
                     }
-                } else if options.new_file {
+                } else if options.absent.empty_on(usize::from(in_a)) {
+                    // Only one folder has it, and its absence is empty: a
+                    // folder is compared with an empty one (or named, as
+                    // common, without -r), a file with an empty file.
+                    let present_is_dir = kind(shell, if in_a { &pa } else { &pb }) == Kind::Dir;
+                    if present_is_dir && !options.recursive {
+                        out.push_str(&format!("Common subdirectories: {pa} and {pb}\n"));
+                        continue;
+                    }
                     let before = out.len();
                     let result = compare_paths(shell, &pa, &pb, options, out);
-                    if result == 1 && !options.brief {
+                    if result == 1 && !options.brief && !present_is_dir {
                         out.insert_str(before, &pair_line(options, &pa, &pb));
                     }
                     status = status.max(result);

@@ -50,7 +50,9 @@ pub(super) struct Options {
     /// `-s`: say so when two files are the same.
     pub report_identical: bool,
     pub recursive: bool,
-    pub new_file: bool,
+    /// `-N`: an absent file or folder on either side is empty;
+    /// `--unidirectional-new-file`: only on the first side.
+    pub absent: Absent,
     pub compare: Compare,
     pub layout: Layout,
     /// `-B`, `-I`: changes that are not differences.
@@ -68,6 +70,28 @@ pub(super) struct Options {
     /// The run's deadline.
     pub deadline: Option<Instant>,
     pub operands: Vec<String>,
+}
+
+/// What an absent operand (or an entry only one folder has) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Absent {
+    /// An error, or `Only in` inside folders.
+    Missing,
+    /// Empty (a file dated at the epoch, or a folder), on either side.
+    Empty,
+    /// Empty on the first side only.
+    EmptyFirst,
+}
+
+impl Absent {
+    /// Whether an absent operand on `side` (0 or 1) is taken as empty.
+    pub(super) fn empty_on(self, side: usize) -> bool {
+        match self {
+            Absent::Missing => false,
+            Absent::Empty => true,
+            Absent::EmptyFirst => side == 0,
+        }
+    }
 }
 
 // Long options without a short form, as private characters for `getopt`.
@@ -88,6 +112,7 @@ const OLD_GROUP_FORMAT: char = '\u{e014}';
 const NEW_GROUP_FORMAT: char = '\u{e015}';
 const CHANGED_GROUP_FORMAT: char = '\u{e016}';
 const UNCHANGED_GROUP_FORMAT: char = '\u{e017}';
+const FIRST_ABSENT: char = '\u{e018}';
 
 const LONGS: &[Long] = &[
     ("unified", 'u', false),
@@ -95,6 +120,7 @@ const LONGS: &[Long] = &[
     ("brief", 'q', false),
     ("recursive", 'r', false),
     ("new-file", 'N', false),
+    ("unidirectional-new-file", FIRST_ABSENT, false),
     ("ignore-case", 'i', false),
     ("ignore-space-change", 'b', false),
     ("ignore-all-space", 'w', false),
@@ -171,7 +197,7 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
         minimal: false,
         report_identical: false,
         recursive: false,
-        new_file: false,
+        absent: Absent::Missing,
         compare: Compare::default(),
         ignore: Ignore::default(),
         layout: Layout {
@@ -239,7 +265,11 @@ pub(super) fn parse(shell: &mut ShellView, args: &[String]) -> Result<Options, R
             NORMAL => set_style(Style::Normal)?,
             'q' => options.brief = true,
             'r' => options.recursive = true,
-            'N' => options.new_file = true,
+            'N' => options.absent = Absent::Empty,
+            FIRST_ABSENT if options.absent == Absent::Missing => {
+                options.absent = Absent::EmptyFirst;
+            }
+            FIRST_ABSENT => {}
             'i' => options.compare.ignore_case = true,
             'b' => options.compare.ignore_space_change = true,
             'w' => options.compare.ignore_all_space = true,
