@@ -43,4 +43,14 @@ pub const CASES: &[&str] = &[
     r#"tar caf /tmp/a.tar.gz data; od -A n -t x1 -N 2 /tmp/a.tar.gz; tar tzf /tmp/a.tar.gz | sort; tar --auto-compress -cf /tmp/a.tbz2 data; od -A n -c -N 3 /tmp/a.tbz2; tar tjf /tmp/a.tbz2 | sort; tar caf /tmp/a.tar data; od -A n -c -N 5 /tmp/a.tar"#,
     // Files tar cannot read: GNU's words for each, status 2.
     r#"tar tf nope.tar 2>&1; echo "st $?"; tar xf nope.tgz 2>&1; echo "st $?"; tar cf /tmp/x.tar -T nope 2>&1; echo "st $?"; tar cf /tmp/x.tar -X nope data 2>&1; echo "st $?""#,
+    // A numeric --owner/--group is looked up: 0 is root's (4242 has no
+    // name here or on the oracle's machine).
+    r#"touch -d '2024-01-02 03:04:05' README.md; tar --owner=0 --group=0 -cf - README.md | tar tvf -; tar --owner=0 --group=0 -cf - README.md | md5sum; tar --owner=4242 --group=4242 -cf - README.md | tar tvf -"#,
+    // --delete: what stays is kept byte for byte, the archive padded to a
+    // record; a folder goes with what is under it; names not found are
+    // reported (the found ones still go), patterns with --wildcards; a
+    // stream passes through; an absent archive is made empty; compressed
+    // archives and a second operation are refused.
+    r#"mkdir -p d/sub; printf 'hello\n' > d/a.txt; seq 1000 > d/sub/n.txt; echo b > d/b.rs; touch -d '2024-01-02 03:04:05' d/a.txt d/sub/n.txt d/b.rs d/sub d; tar --sort=name --owner=0 --group=0 -cf t.tar d; cp t.tar u.tar; tar --delete -f t.tar d/sub; echo "st $?"; tar tvf t.tar; md5sum < t.tar; wc -c < t.tar; tar --delete -f t.tar nosuch d/a.txt 2>&1; echo "st $?"; tar tf t.tar; tar --delete -f t.tar 'd/*.rs' 2>&1; echo "st $?"; tar --wildcards --delete -f t.tar 'd/*.rs'; echo "st $?"; tar tf t.tar; cp u.tar v.tar; tar --delete -f v.tar; cmp u.tar v.tar && echo same; tar --delete -f v.tar nosuch 2>&1; cmp u.tar v.tar && echo same"#,
+    r#"mkdir -p d; echo a > d/a; echo b > d/b; touch -d '2024-01-02 03:04:05' d d/a d/b; tar --sort=name --owner=0 --group=0 -cf u.tar d; tar --delete d/a < u.tar | tar tf -; echo "st $?"; tar --delete -f - d/b < u.tar | md5sum; tar --delete -f gone.tar d 2>&1; echo "st $?"; wc -c < gone.tar; gzip -c u.tar > u.tgz; tar --delete -zf u.tgz d 2>&1; echo "st $?"; tar --delete -f u.tgz d 2>&1; echo "st $?"; tar -c --delete -f u.tar d 2>&1; echo "st $?"; tar --delete -x -f u.tar 2>&1; echo "st $?"; tar tf u.tar; p=long/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb; mkdir -p $p; echo x > $p/cccccccccccccccccccccccccc.txt; echo y > long/z; touch -d '2024-01-02 03:04:05' $p/* $p long/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa long long/z; for f in gnu ustar; do tar --format=$f --sort=name --owner=0 --group=0 -cf l.tar long; tar --delete -f l.tar $p/cccccccccccccccccccccccccc.txt; tar tf l.tar; md5sum < l.tar; done"#,
 ];

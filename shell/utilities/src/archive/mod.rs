@@ -10,6 +10,7 @@ mod cpio;
 mod cpio_format;
 mod gzip;
 mod tar;
+mod tar_delete;
 mod tar_members;
 mod unzip;
 mod zip;

@@ -1,6 +1,6 @@
 //! `tar`: create, append (`-r`), update (`-u`), extract and list (gzip
 //! with `-z`, bzip2 with `-j`), as GNU tar names members, lists them and
-//! reports errors.
+//! reports errors; `--delete` is in `tar_delete.rs`.
 
 use std::io::Read;
 
@@ -15,11 +15,12 @@ use goccia_interp::pattern::Pattern;
 
 /// What `tar` is asked to do.
 #[derive(Default)]
-struct TarOptions {
+pub(super) struct TarOptions {
+    /// `c`, `x`, `t`, `r`, `u`, or `d` for `--delete`.
     mode: Option<char>,
-    file: Option<String>,
+    pub(super) file: Option<String>,
     /// `-z`, `-j`: the compressor the archive goes through.
-    filter: Option<Filter>,
+    pub(super) filter: Option<Filter>,
     verbose: bool,
     to_stdout: bool,
     directory: Option<String>,
@@ -27,7 +28,7 @@ struct TarOptions {
     /// the one before, for the members named after it.
     chdirs: Vec<String>,
     strip: usize,
-    members: Vec<String>,
+    pub(super) members: Vec<String>,
     /// For each member, how many `-C` came before it.
     chdirs_before: Vec<usize>,
     /// `-T`/`--files-from`: files naming more members (`-` is stdin).
@@ -56,7 +57,7 @@ struct TarOptions {
     /// `--wildcards`/`--no-wildcards`: whether member operands of `-t`/`-x`
     /// are patterns (not by default; then GNU warns of a pattern that
     /// matched nothing).
-    wildcards: Option<bool>,
+    pub(super) wildcards: Option<bool>,
     /// `-a`: the compressor from the archive's suffix.
     auto_compress: bool,
 }
@@ -119,14 +120,14 @@ impl Exclusions {
 /// A member operand of `-t`/`-x`, read once: a name that selects itself
 /// and what is inside it, or under `--wildcards` a pattern (`*` matching
 /// `/` too) tried on the name and each folder above it.
-enum Wanted {
+pub(super) enum Wanted {
     /// Compared as members are extracted: `./` and leading slashes aside.
     Exact(String),
     Pattern(Pattern),
 }
 
 impl Wanted {
-    fn new(operand: &str, wildcards: bool) -> Wanted {
+    pub(super) fn new(operand: &str, wildcards: bool) -> Wanted {
         if wildcards {
             Wanted::Pattern(Pattern::new(operand.trim_end_matches('/'), false))
         } else {
@@ -134,7 +135,7 @@ impl Wanted {
         }
     }
 
-    fn selects(&self, name: &str) -> bool {
+    pub(super) fn selects(&self, name: &str) -> bool {
         let name = name.trim_end_matches('/');
         match self {
             Wanted::Pattern(pattern) => std::iter::once(name)
@@ -206,7 +207,7 @@ fn member_time(text: &str, zone: &goccia_interp::time::Zone) -> Result<i64, Stri
 fn tar_usage(shell: &mut ShellView, message: &str) -> ExecResult {
     Ok(shell.fail_command(
         "tar",
-        &format!("{message}\nTry 'tar --help' for more information."),
+        &format!("{message}\nTry 'tar --help' or 'tar --usage' for more information."),
         2,
     ))
 }
@@ -244,6 +245,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                 "list" => options.mode = Some('t'),
                 "append" => options.mode = Some('r'),
                 "update" => options.mode = Some('u'),
+                "delete" => set_mode(&mut options, 'd')?,
                 "files-from" => options
                     .files_from
                     .push(attached.map_or_else(|| value("T"), Ok)?),
@@ -308,14 +310,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
             let flags: Vec<char> = arg[1..].chars().collect();
             for (index, flag) in flags.iter().enumerate() {
                 match flag {
-                    'c' | 'x' | 't' | 'r' | 'u' => {
-                        if options.mode.is_some_and(|m| m != *flag) {
-                            return Err(
-                                "You may not specify more than one '-Acdtrux' option".into()
-                            );
-                        }
-                        options.mode = Some(*flag);
-                    }
+                    'c' | 'x' | 't' | 'r' | 'u' => set_mode(&mut options, *flag)?,
                     'z' => options.filter = Some(Filter::Gzip),
                     'j' => options.filter = Some(Filter::Bzip2),
                     'v' => options.verbose = true,
@@ -352,6 +347,18 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
     Ok(options)
 }
 
+/// What the command line asks for; two different things are refused.
+fn set_mode(options: &mut TarOptions, mode: char) -> Result<(), String> {
+    if options.mode.is_some_and(|given| given != mode) {
+        return Err(
+            "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"
+                .into(),
+        );
+    }
+    options.mode = Some(mode);
+    Ok(())
+}
+
 pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut options = match parse_tar(args) {
         Ok(options) => options,
@@ -379,6 +386,7 @@ pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
     }
     match options.mode {
         Some(mode @ ('c' | 'r' | 'u')) => tar_create(shell, options, mode),
+        Some('d') => super::tar_delete::tar_delete(shell, &options),
         Some(mode) => tar_read(shell, &options, mode),
         None => tar_usage(
             shell,
@@ -391,7 +399,11 @@ pub fn tar(shell: &mut ShellView, args: &[String]) -> ExecResult {
 /// and `-X`'s lists); one that cannot be read ends tar, in GNU's words
 /// (`what` is how GNU names the failed step for that file: "Cannot open:
 /// " for the archive, "Cannot stat: " for `-T`, nothing for `-X`).
-fn open_or_give_up(shell: &mut ShellView, file: &str, what: &str) -> Result<Vec<u8>, i32> {
+pub(super) fn open_or_give_up(
+    shell: &mut ShellView,
+    file: &str,
+    what: &str,
+) -> Result<Vec<u8>, i32> {
     let read = goccia_interp::input::open_quiet(shell, file)
         .and_then(|mut source| source.read_all().map_err(|_| "Input/output error"));
     read.map_err(|reason| {
@@ -466,6 +478,7 @@ fn tar_create(shell: &mut ShellView, mut options: TarOptions, mode: char) -> Exe
         recursive: !options.no_recursion,
         excludes: Exclusions::new(&options.excludes),
         ustar: options.ustar,
+        numeric: options.numeric_owner,
         mtime: match options.mtime.as_deref() {
             None => None,
             Some(text) => match member_time(text, &shell.time_zone()) {
@@ -582,6 +595,8 @@ struct Adding {
     mtime: Option<(i64, bool)>,
     /// POSIX ustar headers (`--format=ustar`).
     ustar: bool,
+    /// `--numeric-owner`: no names, in long-name entries either.
+    numeric: bool,
 }
 
 impl Adding {
@@ -614,13 +629,19 @@ impl Adding {
                 header
                     .set_link_name(link.target())
                     .map_err(|error| std::io::Error::other(format!("{name}: {error}")))?;
-                append_named(&mut self.builder, &mut header, name, &[][..])
+                append_named(&mut self.builder, &mut header, name, &[][..], self.numeric)
             }
             Node::File(file) => {
                 header.set_entry_type(tar::EntryType::Regular);
                 header.set_size(file.data().len() as u64);
                 self.listing.push_str(&format!("{name}\n"));
-                append_named(&mut self.builder, &mut header, name, &file.data()[..])
+                append_named(
+                    &mut self.builder,
+                    &mut header,
+                    name,
+                    &file.data()[..],
+                    self.numeric,
+                )
             }
             Node::Dir(dir) => {
                 header.set_entry_type(tar::EntryType::Directory);
@@ -632,7 +653,13 @@ impl Adding {
                 };
                 if !folder.is_empty() {
                     self.listing.push_str(&format!("{folder}\n"));
-                    append_named(&mut self.builder, &mut header, &folder, &[][..])?;
+                    append_named(
+                        &mut self.builder,
+                        &mut header,
+                        &folder,
+                        &[][..],
+                        self.numeric,
+                    )?;
                 }
                 if self.recursive {
                     for (child, node) in dir.iter() {
@@ -646,20 +673,43 @@ impl Adding {
 }
 
 /// Appends an entry named exactly `name` (the `tar` crate's own path
-/// handling drops `./`, which GNU tar keeps); names past the 100-byte
-/// header field take the crate's GNU long-name path.
+/// handling drops `./`, which GNU tar keeps). A name past the 100-byte
+/// header field goes, in GNU's format, in a long-name entry before it,
+/// written as GNU writes it (owned by `root`, unless `numeric`); in POSIX
+/// format, split into the prefix field by the crate.
 fn append_named(
     builder: &mut tar::Builder<Vec<u8>>,
     header: &mut tar::Header,
     name: &str,
     data: &[u8],
+    numeric: bool,
 ) -> std::io::Result<()> {
+    let gnu = header.as_gnu().is_some();
     let field = &mut header.as_old_mut().name;
-    if name.len() >= field.len() {
+    if name.len() >= field.len() && !gnu {
         return builder.append_data(header, name, data);
     }
     field.fill(0);
-    field[..name.len()].copy_from_slice(name.as_bytes());
+    let shown = name.len().min(field.len());
+    field[..shown].copy_from_slice(&name.as_bytes()[..shown]);
+    if name.len() >= field.len() {
+        let mut long = tar::Header::new_gnu();
+        long.as_old_mut().name[..13].copy_from_slice(b"././@LongLink");
+        long.set_mode(0o644);
+        long.set_uid(0);
+        long.set_gid(0);
+        long.set_mtime(0);
+        long.set_size(name.len() as u64 + 1);
+        long.set_entry_type(tar::EntryType::GNULongName);
+        if !numeric {
+            long.set_username("root")?;
+            long.set_groupname("root")?;
+        }
+        long.set_cksum();
+        let mut text = name.as_bytes().to_vec();
+        text.push(0);
+        builder.append(&long, &text[..])?;
+    }
     header.set_cksum();
     builder.append(header, data)
 }
@@ -862,11 +912,28 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
     if let Err(error) = shell.write_stdout(&out) {
         return shell.io_status("tar", error);
     }
+    failed |= report_not_found(shell, options, &found);
+    if failed {
+        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
+        return Ok(2);
+    }
+    Ok(0)
+}
+
+/// GNU's word for each member operand that matched nothing (with its hint
+/// once, when such an operand looks like a pattern and `--wildcards` was
+/// not said either way); whether there was one.
+pub(super) fn report_not_found(
+    shell: &mut ShellView,
+    options: &TarOptions,
+    found: &[bool],
+) -> bool {
     let mut hinted = false;
+    let mut any = false;
     for (member, _) in options
         .members
         .iter()
-        .zip(&found)
+        .zip(found)
         .filter(|(_, found)| !**found)
     {
         if options.wildcards.is_none()
@@ -879,11 +946,7 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
             );
         }
         shell.write_stderr(format!("tar: {member}: Not found in archive\n").as_bytes());
-        failed = true;
+        any = true;
     }
-    if failed {
-        shell.write_stderr(b"tar: Exiting with failure status due to previous errors\n");
-        return Ok(2);
-    }
-    Ok(0)
+    any
 }

@@ -128,7 +128,7 @@ fn members_end(archive: &[u8]) -> usize {
     archive.len().min(at)
 }
 
-fn octal(field: &[u8]) -> usize {
+pub(super) fn octal(field: &[u8]) -> usize {
     field
         .iter()
         .skip_while(|byte| **byte == b' ')
@@ -171,7 +171,8 @@ impl Owners {
 }
 
 /// `NAME:ID`, `NAME` (the ids of the names the sandbox knows, else 0) or
-/// a number alone (no name).
+/// a number alone (with the name the sandbox knows for it, as GNU looks
+/// the id up; none for an id it does not know).
 fn named(spec: &str) -> (String, u64) {
     if let Some((name, id)) = spec.split_once(':')
         && let Ok(id) = id.parse()
@@ -179,7 +180,12 @@ fn named(spec: &str) -> (String, u64) {
         return (name.to_string(), id);
     }
     if let Ok(id) = spec.parse() {
-        return (String::new(), id);
+        let name = match id {
+            0 => "root",
+            1000 => "user",
+            _ => "",
+        };
+        return (name.to_string(), id);
     }
     let id = match spec {
         "user" => 1000,
