@@ -31,6 +31,7 @@ pub(crate) mod arith;
 pub(crate) mod assoc;
 pub(crate) mod ast;
 pub(crate) mod builtins;
+pub mod case;
 pub(crate) mod completion;
 pub mod escape;
 pub mod input;

@@ -176,4 +176,18 @@ function f(a) {
     // getconf: the values the sandbox shares with this machine, path
     // values, and glibc's refusals (processor counts are the sandbox's).
     r#"for v in ARG_MAX PAGE_SIZE PAGESIZE LONG_BIT CHAR_BIT INT_MAX UINT_MAX PATH CLK_TCK LINE_MAX HOST_NAME_MAX LOGIN_NAME_MAX GNU_LIBC_VERSION _POSIX_VERSION; do echo "$v=$(getconf $v)"; done; getconf NAME_MAX /; getconf PATH_MAX .; getconf NAME_MAX 2>&1; echo "st $?"; getconf NOPE 2>&1; echo "st $?"; getconf 2>&1; echo "st $?"; getconf ARG_MAX x 2>&1; echo "st $?"; getconf NAME_MAX /nonexist 2>&1; echo "st $?""#,
+    // Letter case one character for one, as glibc's towupper changes it
+    // (ß and ﬁ stay, İ lowers to i, a final Σ is σ): bash, sed and awk.
+    r#"s=straße; echo ${s^^} ${s^}; t=ΟΔΟΣ; echo ${t,,}; declare -u u=ﬁx; echo $u; echo straße İx | sed 's/.*/\U&/; s/İ/\l&/'; echo 'ÀBC İ straße' | awk '{print tolower($0), toupper($0)}'; v=İSTANBUL; echo ${v,,} ${v@L}"#,
+    // sed's a, i, c: a bare `a\` at the end of the script adds nothing
+    // but the newline a last line lacks; appended text after a last line
+    // without its newline (or NUL, with -z) gets it first.
+    // Whether what sed prints ends with a newline when the input's last
+    // line had none: `p`, `P`, `s///p` as that line ended (the next
+    // output adds the newline first), `q` always, `n`/`N` at the end not,
+    // and the flag travels with the text between the pattern and hold
+    // spaces (`x`, `g`, `G`, `h`, `H`; the hold space starts with one).
+    r#"for c in "sed -n '\$p;\$p'" "sed p" "sed -n P" "sed -n 's/a/b/p'" "sed 'N;P'" "sed '\$='" "sed -n '\$l'" "sed G" "sed 's/\$/x/'" "sed 'x;G'" "sed 'H;x'" "sed 'h;G'" "sed N" "sed '\$!N'" "sed -n 'h;x;p'" "sed x" "sed 'G;s/\n//'" "sed n" "sed g" "sed '1h;1d;G'" "sed q" "sed -n '\$!{h;d};x;G;p'"; do printf 'a' | bash -c "$c" | od -c; printf 'a\nb' | bash -c "$c" | od -c; done; printf 'a\nb' > f1; printf 'c\n' > f2; sed '' f1 f2 | od -c; sed -s '$a x' f1 f2 | od -c; sed '$r f2' f1 | od -c; cp f1 g1; cp f1 g2; sed -i 'p' g1 g2; od -c g1; od -c g2"#,
+    r#"printf 'a\nb' | sed '$a\' | od -c; printf 'a\nb\n' | sed '$a\' | od -c; printf 'a\nb\n' | sed 'i\' | od -c; printf 'a\nb\n' | sed 'c\' | od -c; printf 'a\nb' | sed '$a foo' | od -c; printf 'x\ny\n' | sed -z 'a foo' | od -c; printf 'a\nb\n' | sed '1a\
+' | od -c; printf 'a\nb' | sed -n '$a end' | od -c; printf 'a\nb' | sed '$q' | od -c"#,
 ];

@@ -468,9 +468,9 @@ fn declare_name(shell: &mut Shell, name: &str, flags: &Flags, local: bool) -> Re
         && let Some(Value::Scalar(text)) = &mut var.value
     {
         *text = if set.lower {
-            text.to_lowercase()
+            crate::case::lower(text)
         } else {
-            text.to_uppercase()
+            crate::case::upper(text)
         };
     }
     Ok(())

@@ -254,9 +254,9 @@ impl Shell {
                 .to_string();
         }
         if attrs.lower {
-            value = value.to_lowercase();
+            value = crate::case::lower(&value);
         } else if attrs.upper {
-            value = value.to_uppercase();
+            value = crate::case::upper(&value);
         }
         Ok(value)
     }

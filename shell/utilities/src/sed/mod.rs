@@ -149,11 +149,13 @@ pub fn sed(shell: &mut ShellView, args: &[String]) -> ExecResult {
         range_active: vec![false; program.len()],
         range_end_line: vec![0; program.len()],
         hold: String::new(),
+        hold_newline: true,
         line_number: 0,
         output: Vec::new(),
         append_queue: Vec::new(),
         writes: HashMap::new(),
         separator,
+        owes_separator: false,
     };
     let mut status = 0;
     if in_place.is_some() {
@@ -178,6 +180,7 @@ pub fn sed(shell: &mut ShellView, args: &[String]) -> ExecResult {
             let mut lines = Lines::new(vec![(file.clone(), Source::Data(data.clone()))], separator);
             let code = run_program(shell, &mut machine, &mut lines, false)?;
             let output = std::mem::take(&mut machine.output);
+            machine.owes_separator = false;
             let backup = in_place
                 .as_ref()
                 .filter(|s| !s.is_empty())

@@ -310,12 +310,18 @@ impl Compiler<'_> {
 
     /// Text of `a`, `i`, `c`: `a\` newline text (lines ending in `\`
     /// continue), or GNU's one-line `a text`.
+    /// The text of `a`, `i` or `c`, with the newline that ends it. A bare
+    /// `a\` at the very end of the script is text without even that
+    /// newline (GNU: `sed '$a\'` ends a last line that lacks its newline,
+    /// and adds nothing else).
     pub(super) fn text_argument(&mut self) -> String {
         self.skip_spaces();
         if self.peek() == Some('\\') {
             self.pos += 1;
-            if self.peek() == Some('\n') {
-                self.pos += 1;
+            match self.peek() {
+                None => return String::new(),
+                Some('\n') => self.pos += 1,
+                Some(_) => {}
             }
         }
         let mut out = String::new();
@@ -344,6 +350,7 @@ impl Compiler<'_> {
             }
             out.push(c);
         }
+        out.push('\n');
         out
     }
 

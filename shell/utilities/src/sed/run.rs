@@ -21,27 +21,53 @@ pub(super) struct Machine<'a> {
     pub(super) range_active: Vec<bool>,
     pub(super) range_end_line: Vec<usize>,
     pub(super) hold: String,
+    /// Whether the hold space's text ends with a newline when printed.
+    pub(super) hold_newline: bool,
     pub(super) line_number: usize,
     pub(super) output: Vec<u8>,
     pub(super) append_queue: Vec<String>,
     pub(super) writes: HashMap<String, Vec<u8>>,
     pub(super) separator: u8,
+    /// The last line was written without its newline (the input's last
+    /// line had none): anything written after it first gets one, as GNU
+    /// sed's output does.
+    pub(super) owes_separator: bool,
 }
 
 pub(super) enum Action {
     /// End of cycle (with auto-print unless `d`).
-    EndCycle {
-        print: bool,
-    },
+    EndCycle { print: bool },
     Quit {
         code: i32,
         print: bool,
+        /// `q` ends what it prints with a newline even when the input's
+        /// last line had none; `n` and `N` at the end do not, as GNU.
+        whole_line: bool,
     },
     /// `D` with text left: restart the cycle without reading.
     Restart,
 }
 
 impl Machine<'_> {
+    /// Writes a line (the pattern space, `=`'s number, `l`'s text) and,
+    /// if `newline`, the separator after it; otherwise it is owed.
+    fn write_line(&mut self, text: &str, newline: bool) {
+        self.write_text(text);
+        if newline {
+            self.output.push(self.separator);
+        } else {
+            self.owes_separator = true;
+        }
+    }
+
+    /// Writes text that carries its own line ends (`a`, `i`, `c`, `r`).
+    fn write_text(&mut self, text: &str) {
+        if std::mem::take(&mut self.owes_separator) {
+            self.output.push(self.separator);
+        }
+        goccia_interp::raw::push_encoded(&mut self.output, text);
+    }
+
     pub(super) fn matches_address(
         &mut self,
         address: &Address,
@@ -185,16 +211,16 @@ fn apply_replacement(
     let mut one_shot: Option<char> = None;
     let push = |out: &mut String, text: &str, mode: char, one_shot: &mut Option<char>| {
         for c in text.chars() {
-            let c: String = match one_shot.take() {
-                Some('u') => c.to_uppercase().collect(),
-                Some('l') => c.to_lowercase().collect(),
+            let c = match one_shot.take() {
+                Some('u') => goccia_interp::case::upper_char(c),
+                Some('l') => goccia_interp::case::lower_char(c),
                 _ => match mode {
-                    'U' => c.to_uppercase().collect(),
-                    'L' => c.to_lowercase().collect(),
-                    _ => c.to_string(),
+                    'U' => goccia_interp::case::upper_char(c),
+                    'L' => goccia_interp::case::lower_char(c),
+                    _ => c,
                 },
             };
-            out.push_str(&c);
+            out.push(c);
         }
     };
     for part in replacement {
@@ -420,10 +446,7 @@ fn cycles(
     let separator = machine.separator;
     let sep = separator as char;
     let emit = |machine: &mut Machine<'_>, text: &str, newline: bool| {
-        goccia_interp::raw::push_encoded(&mut machine.output, text);
-        if newline {
-            machine.output.push(separator);
-        }
+        machine.write_line(text, newline);
     };
     'cycles: loop {
         let line = match lines.next() {
@@ -490,7 +513,7 @@ fn cycles(
                                 let _ = eval;
                             }
                             for _ in 0..*print {
-                                emit(machine, &space, true);
+                                emit(machine, &space, newline);
                             }
                             if let Some(file) = write {
                                 let entry = machine.writes.entry(file.clone()).or_default();
@@ -505,10 +528,13 @@ fn cycles(
                             .map(|c| from.iter().position(|f| *f == c).map_or(c, |i| to[i]))
                             .collect();
                     }
-                    Cmd::Print => emit(machine, &space, true),
+                    Cmd::Print => emit(machine, &space, newline),
                     Cmd::PrintFirst => {
                         let first = space.split(sep).next().unwrap_or("").to_string();
-                        emit(machine, &first, true);
+                        // The whole space, when it is one line, ends as
+                        // that line did.
+                        let whole = first.len() == space.len();
+                        emit(machine, &first, newline || !whole);
                     }
                     Cmd::Delete => break 'exec Action::EndCycle { print: false },
                     Cmd::DeleteFirst => match space.find(sep) {
@@ -524,6 +550,7 @@ fn cycles(
                             break 'exec Action::Quit {
                                 code: 0,
                                 print: !machine.quiet,
+                                whole_line: false,
                             };
                         }
                         if !machine.quiet {
@@ -542,6 +569,7 @@ fn cycles(
                             break 'exec Action::Quit {
                                 code: 0,
                                 print: !machine.quiet,
+                                whole_line: false,
                             };
                         }
                         flush_appends(machine);
@@ -555,15 +583,15 @@ fn cycles(
                         newline = next.newline;
                         file_index = next.file;
                     }
-                    Cmd::Append(text) => machine.append_queue.push(format!("{text}\n")),
-                    Cmd::Insert(text) => emit(machine, text, true),
+                    Cmd::Append(text) => machine.append_queue.push(text.clone()),
+                    Cmd::Insert(text) => machine.write_text(text),
                     Cmd::Change(text) => {
                         let selector = &machine.program[index].selector;
                         let in_range = selector.end.is_some()
                             && machine.range_active[index]
                             && !selector.negate;
                         if !in_range {
-                            emit(machine, text, true);
+                            machine.write_text(text);
                         }
                         break 'exec Action::EndCycle { print: false };
                     }
@@ -579,19 +607,34 @@ fn cycles(
                         break 'exec Action::Quit {
                             code: *code,
                             print: *print && !machine.quiet,
+                            whole_line: true,
                         };
                     }
-                    Cmd::Hold => machine.hold = space.clone(),
+                    // Whether a space ends with a newline goes with its
+                    // text from one space to the other, as in GNU sed (the
+                    // hold space starts with one).
+                    Cmd::Hold => {
+                        machine.hold = space.clone();
+                        machine.hold_newline = newline;
+                    }
                     Cmd::HoldAppend => {
                         machine.hold.push(sep);
                         machine.hold.push_str(&space);
+                        machine.hold_newline = newline;
                     }
-                    Cmd::Get => space = machine.hold.clone(),
+                    Cmd::Get => {
+                        space = machine.hold.clone();
+                        newline = machine.hold_newline;
+                    }
                     Cmd::GetAppend => {
                         space.push(sep);
                         space.push_str(&machine.hold.clone());
+                        newline = machine.hold_newline;
                     }
-                    Cmd::Exchange => std::mem::swap(&mut space, &mut machine.hold),
+                    Cmd::Exchange => {
+                        std::mem::swap(&mut space, &mut machine.hold);
+                        std::mem::swap(&mut newline, &mut machine.hold_newline);
+                    }
                     Cmd::Branch(label) => {
                         check(shell, machine, &space)?;
                         if label.is_empty() {
@@ -669,9 +712,13 @@ fn cycles(
                     flush_appends(machine);
                     continue 'cycles;
                 }
-                Action::Quit { code, print } => {
+                Action::Quit {
+                    code,
+                    print,
+                    whole_line,
+                } => {
                     if print {
-                        emit(machine, &space, newline);
+                        emit(machine, &space, newline || whole_line);
                     }
                     flush_appends(machine);
                     return Err(Ended::Status(code));
@@ -692,6 +739,6 @@ fn cycles(
 
 fn flush_appends(machine: &mut Machine<'_>) {
     for text in std::mem::take(&mut machine.append_queue) {
-        goccia_interp::raw::push_encoded(&mut machine.output, &text);
+        machine.write_text(&text);
     }
 }

@@ -542,9 +542,9 @@ fn change_case(value: &str, upper: bool, all: bool, matcher: Option<&Pattern>) -
         let applies = (all || i == 0) && matcher.is_none_or(|m| m.matches(&c.to_string()));
         if applies {
             if upper {
-                out.extend(c.to_uppercase());
+                out.push(crate::case::upper_char(c));
             } else {
-                out.extend(c.to_lowercase());
+                out.push(crate::case::lower_char(c));
             }
         } else {
             out.push(c);

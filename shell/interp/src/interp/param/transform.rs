@@ -32,12 +32,14 @@ impl Shell {
                     None => Ok(expanded),
                 }
             }
-            'U' => Ok(map_base(base, |v| v.to_uppercase())),
-            'L' => Ok(map_base(base, |v| v.to_lowercase())),
+            'U' => Ok(map_base(base, |v| crate::case::upper(&v))),
+            'L' => Ok(map_base(base, |v| crate::case::lower(&v))),
             'u' => Ok(map_base(base, |v| {
                 let mut chars = v.chars();
                 match chars.next() {
-                    Some(first) => first.to_uppercase().chain(chars).collect(),
+                    Some(first) => std::iter::once(crate::case::upper_char(first))
+                        .chain(chars)
+                        .collect(),
                     None => v,
                 }
             })),

@@ -194,8 +194,8 @@ impl Awk<'_> {
                 self.random_state = (seed as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                 Value::Num(previous)
             }
-            "tolower" => Value::Str(arg(self, 0)?.string(&convfmt).to_lowercase()),
-            "toupper" => Value::Str(arg(self, 0)?.string(&convfmt).to_uppercase()),
+            "tolower" => Value::Str(goccia_interp::case::lower(&arg(self, 0)?.string(&convfmt))),
+            "toupper" => Value::Str(goccia_interp::case::upper(&arg(self, 0)?.string(&convfmt))),
             "system" => {
                 let command = arg(self, 0)?.string(&convfmt);
                 self.flush()?;
