@@ -176,6 +176,8 @@ function f(a) {
     // getconf: the values the sandbox shares with this machine, path
     // values, and glibc's refusals (processor counts are the sandbox's).
     r#"for v in ARG_MAX PAGE_SIZE PAGESIZE LONG_BIT CHAR_BIT INT_MAX UINT_MAX PATH CLK_TCK LINE_MAX HOST_NAME_MAX LOGIN_NAME_MAX GNU_LIBC_VERSION _POSIX_VERSION; do echo "$v=$(getconf $v)"; done; getconf NAME_MAX /; getconf PATH_MAX .; getconf NAME_MAX 2>&1; echo "st $?"; getconf NOPE 2>&1; echo "st $?"; getconf 2>&1; echo "st $?"; getconf ARG_MAX x 2>&1; echo "st $?"; getconf NAME_MAX /nonexist 2>&1; echo "st $?""#,
+    // date's operand rules and messages, GNU's quotes.
+    r#"for c in "date -d garbage" "date +%Y extra" "date -u -d 2024-01-01 +%Y foo" "date foo" "date -d 2024-02-30" "date -d now foo" "date foo bar" "date +%Y +%m" "date -r README.md foo" "date -u foo"; do $c 2>&1; echo "st $?"; done"#,
     // Letter case one character for one, as glibc's towupper changes it
     // (ß and ﬁ stay, İ lowers to i, a final Σ is σ): bash, sed and awk.
     r#"s=straße; echo ${s^^} ${s^}; t=ΟΔΟΣ; echo ${t,,}; declare -u u=ﬁx; echo $u; echo straße İx | sed 's/.*/\U&/; s/İ/\l&/'; echo 'ÀBC İ straße' | awk '{print tolower($0), toupper($0)}'; v=İSTANBUL; echo ${v,,} ${v@L}"#,

@@ -35,6 +35,32 @@ pub fn date(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ));
         }
     };
+    // GNU's operand rules: one operand at most; with `-d` or `-r` it must
+    // be a format.
+    let usage = |shell: &mut ShellView, message: String| {
+        shell.fail_command(
+            "date",
+            &format!("{message}\nTry 'date --help' for more information."),
+            1,
+        )
+    };
+    if let Some(extra) = parsed.operands.get(1) {
+        return Ok(usage(
+            shell,
+            format!("extra operand \u{2018}{extra}\u{2019}"),
+        ));
+    }
+    if let Some(operand) = parsed.operands.first()
+        && !operand.starts_with('+')
+        && (parsed.value('d').is_some() || parsed.value('r').is_some())
+    {
+        return Ok(usage(
+            shell,
+            format!(
+                "the argument \u{2018}{operand}\u{2019} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'"
+            ),
+        ));
+    }
     // `-u` is UTC whatever `TZ` says.
     let zone = if parsed.has('u') {
         goccia_interp::time::Zone::default()
@@ -44,7 +70,13 @@ pub fn date(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let time = match (parsed.value('d'), parsed.value('r')) {
         (Some(text), _) => match parse_datetime(text, &zone) {
             Some(time) => time,
-            None => return Ok(shell.fail_command("date", &format!("invalid date '{text}'"), 1)),
+            None => {
+                return Ok(shell.fail_command(
+                    "date",
+                    &format!("invalid date \u{2018}{text}\u{2019}"),
+                    1,
+                ));
+            }
         },
         (_, Some(file)) => {
             let stat = shell
@@ -90,7 +122,7 @@ pub fn date(shell: &mut ShellView, args: &[String]) -> ExecResult {
             _ => "%Y-%m-%d".to_string(),
         }
     } else if let Some(extra) = parsed.operands.first() {
-        return Ok(shell.fail_command("date", &format!("invalid date '{extra}'"), 1));
+        return Ok(shell.fail_command("date", &format!("invalid date \u{2018}{extra}\u{2019}"), 1));
     } else {
         "%a %b %e %H:%M:%S %Z %Y".to_string()
     };
