@@ -61,6 +61,11 @@ pub const CASES: &[&str] = &[
     r#"printf 'x\0y z\0' | xargs -r0 echo got; printf '' | xargs -r echo nothing; echo "st $?"; printf 'a\nb\n' | xargs -i echo "[{}]""#,
     r#"printf 'a\nb c\nd\n' | xargs -l echo line; printf 'a\nb\n' | xargs -iX echo X-X; printf '1 2 3 4 5\n' | xargs -rn2 echo; printf 'a b\n' | xargs -t echo 2>&1"#,
     r#"printf 'k\n' | xargs -tI{} echo '<{}>' 2>&1; printf 'a b c\n' | xargs -tn1 echo 2>&1; echo x | xargs -z echo 2>&1; echo "st $?""#,
+    // -d: only the delimiter ends an item (a last newline stays in the
+    // last item); an unmatched quote with nothing before it runs nothing.
+    // (GNU's complaint races the command it started for the items before
+    // the quote, so there only the output and status are compared.)
+    r#"echo 'a b c' | xargs -d' ' -n1 | od -c; printf 'a,b\n' | xargs -d, echo | od -c; printf 'a,b,\n' | xargs -d, -n1 echo | od -c; printf "it's\n" | xargs echo 2>&1; echo "st $?"; printf "a\nit's\nb\n" | xargs echo 2>/dev/null; echo "st $?""#,
     // xargs -E/-e: input ends at that word; no effect with -0 (a warning).
     r#"printf 'a b STOP c\nd\n' | xargs -E STOP echo; printf 'l1\nl2\n' | xargs -E l2 echo; printf 'a\nSTOP\nb\n' | xargs -eSTOP echo; printf 'x y\n' | xargs -E '' echo; printf 'a\0END\0b\0' | xargs -0 -E END echo 2>&1"#,
     // awk prints an integral number as an integer, however large (gawk).

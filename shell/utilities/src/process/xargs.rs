@@ -62,16 +62,23 @@ pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
             );
         }
     }
-    // Items read before an unmatched quote still run; then status 1.
+    // Items read before an unmatched quote still run (none: nothing runs,
+    // not even the command alone); then GNU's complaint, and status 1.
     let (groups, quote_error) = groups(&input, &settings);
-    if let Some(quote) = quote_error {
-        shell.fail_command(
-            "xargs",
-            &format!(
-                "unmatched {quote} quote; by default quotes are special to xargs unless you use the -0 option"
-            ),
-            1,
-        );
+    let complain = |shell: &mut ShellView| {
+        if let Some(quote) = quote_error {
+            shell.fail_command(
+                "xargs",
+                &format!(
+                    "unmatched {quote} quote; by default quotes are special to xargs unless you use the -0 option"
+                ),
+                1,
+            );
+        }
+    };
+    if quote_error.is_some() && groups.is_empty() {
+        complain(shell);
+        return Ok(1);
     }
     let runs = match runs(&settings, groups) {
         Ok(runs) => runs,
@@ -125,6 +132,7 @@ pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
             _ => status = 123,
         }
     }
+    complain(shell);
     Ok(if quote_error.is_some() { 1 } else { status })
 }
 
@@ -177,12 +185,10 @@ fn groups(input: &str, settings: &Settings) -> (Vec<Vec<String>>, Option<&'stati
     }
     if let Some(d) = settings.delimiter {
         let mut parts: Vec<String> = input.split(d).map(str::to_string).collect();
+        // Only the delimiter ends an item: a newline before the end of
+        // input is part of the last one, as GNU xargs reads it.
         if parts.last().is_some_and(String::is_empty) {
             parts.pop();
-        }
-        if d != '\n' && d != '\0' && parts.last().is_some_and(|p| p.ends_with('\n')) {
-            let last = parts.pop().unwrap_or_default();
-            parts.push(last.trim_end_matches('\n').to_string());
         }
         return (parts.into_iter().map(|item| vec![item]).collect(), None);
     }
