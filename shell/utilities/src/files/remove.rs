@@ -21,13 +21,32 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
         ]
     );
     let recursive = parsed.has('r') || parsed.has('R');
-    let force = parsed.has('f');
+    // The last of -f, -i and -I decides: -f never asks (and is quiet about
+    // what is missing), -i asks for each, -I once for many (GNU's rules).
+    let last = parsed.last_of(&['f', 'i', 'I']);
+    let force = parsed.has('f') && parsed.last_of(&['f', 'i']) == Some('f');
     if parsed.operands.is_empty() {
         if force {
             return Ok(0);
         }
         return usage(shell, "rm", "missing operand", 1);
     }
+    let mut answers = Answers::default();
+    if last == Some('I') {
+        let count = parsed.operands.len();
+        let noun = if count == 1 { "argument" } else { "arguments" };
+        let question = if recursive {
+            Some(format!("remove {count} {noun} recursively"))
+        } else {
+            (count > 3).then(|| format!("remove {count} {noun}"))
+        };
+        if let Some(question) = question
+            && !answers.ask(shell, &question)
+        {
+            return Ok(0);
+        }
+    }
+    let asking = last == Some('i');
     let mut status = 0;
     let mut report = String::new();
     for operand in &parsed.operands {
@@ -58,6 +77,16 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
         // A link is removed, never what it points at.
         let node = shell.context().vfs.lock().lookup_link(&path);
+        if asking && (recursive || !matches!(node, Ok(Node::Dir(_)))) && node.is_ok() {
+            let verbose = parsed.has('v');
+            let mut asked = Asked {
+                answers: &mut answers,
+                verbose,
+                report: &mut report,
+            };
+            status = status.max(remove_asking(shell, &mut asked, &path, operand).status);
+            continue;
+        }
         match node {
             Err(_) => {
                 if !force {
@@ -70,10 +99,19 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
             Ok(Node::Dir(dir)) if !recursive => {
                 if parsed.has('d') && dir.is_empty() {
+                    if asking && !answers.ask(shell, &format!("remove directory '{operand}'")) {
+                        continue;
+                    }
                     let _ = shell.context().vfs.lock().remove_dir(&path);
                     if parsed.has('v') {
                         report.push_str(&format!("removed directory '{operand}'\n"));
                     }
+                } else if parsed.has('d') {
+                    status = shell.fail_command(
+                        "rm",
+                        &format!("cannot remove '{operand}': Directory not empty"),
+                        1,
+                    );
                 } else {
                     status = shell.fail_command(
                         "rm",
@@ -119,5 +157,157 @@ fn verbose_removals(report: &mut String, shown: &str, node: &Node) {
         report.push_str(&format!("removed directory '{shown}'\n"));
     } else {
         report.push_str(&format!("removed '{shown}'\n"));
+    }
+}
+
+/// The answers to `rm`'s questions, read from standard input a line each;
+/// one starting with `y` or `Y` is yes, and none left is no, as GNU reads
+/// them without a terminal. Only as much input is read as the answers
+/// need (a chunk at a time, as stdio would), so `yes | rm -i` ends.
+#[derive(Default)]
+struct Answers {
+    pending: Vec<u8>,
+    ended: bool,
+}
+
+impl Answers {
+    /// Writes `rm: QUESTION? ` to stderr and reads the answer.
+    fn ask(&mut self, shell: &mut ShellView, question: &str) -> bool {
+        shell.write_stderr(format!("rm: {question}? ").as_bytes());
+        let line = self.next_line(shell);
+        line.is_some_and(|answer| answer.starts_with(b"y") || answer.starts_with(b"Y"))
+    }
+
+    fn next_line(&mut self, shell: &mut ShellView) -> Option<Vec<u8>> {
+        loop {
+            if let Some(end) = self.pending.iter().position(|byte| *byte == b'\n') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                return Some(line);
+            }
+            if self.ended {
+                return (!self.pending.is_empty()).then(|| std::mem::take(&mut self.pending));
+            }
+            let mut chunk = [0u8; 4096];
+            let read = match shell.fds().input(0) {
+                Some(reader) => std::io::Read::read(&mut *reader.lock(), &mut chunk).unwrap_or(0),
+                None => 0,
+            };
+            if read == 0 {
+                self.ended = true;
+            }
+            self.pending.extend_from_slice(&chunk[..read]);
+        }
+    }
+}
+
+/// What `rm -i` carries from one name to the next: the answers, and what
+/// `-v` reports (written at the end, as GNU's buffered output comes after
+/// the questions).
+struct Asked<'a> {
+    answers: &'a mut Answers,
+    verbose: bool,
+    report: &'a mut String,
+}
+
+/// How asking about one name ended.
+struct Outcome {
+    /// 1 if a removal failed.
+    status: i32,
+    /// The folders above are not asked about (GNU skips them): after a
+    /// folder not entered, an empty folder kept, or a removal that failed.
+    holds_parent: bool,
+}
+
+/// `rm -i` on one name: asks before each removal, descending into a
+/// folder only when told to.
+fn remove_asking(
+    shell: &mut ShellView,
+    asked: &mut Asked<'_>,
+    path: &goccia_vfs::VfsPath,
+    shown: &str,
+) -> Outcome {
+    let node = shell.context().vfs.lock().lookup_link(path);
+    let Ok(node) = node else {
+        return Outcome {
+            status: 0,
+            holds_parent: false,
+        };
+    };
+    let is_dir = matches!(node, Node::Dir(_));
+    // Declining an empty folder (asked about on the way in, as GNU does)
+    // holds the folders above; declining a file, or a full folder on the
+    // way out once its contents are gone, does not.
+    let mut declined = Outcome {
+        status: 0,
+        holds_parent: is_dir,
+    };
+    let question = match &node {
+        Node::Dir(dir) if !dir.is_empty() => {
+            if !asked
+                .answers
+                .ask(shell, &format!("descend into directory '{shown}'"))
+            {
+                return declined;
+            }
+            let names: Vec<String> = dir.iter().map(|(name, _)| name.to_string()).collect();
+            let mut status = 0;
+            let mut held = false;
+            for name in names {
+                let child = format!("{}/{name}", shown.trim_end_matches('/'));
+                let outcome = remove_asking(shell, asked, &path.join(&name), &child);
+                status = status.max(outcome.status);
+                held |= outcome.holds_parent;
+            }
+            if held {
+                return Outcome {
+                    status,
+                    holds_parent: true,
+                };
+            }
+            declined.holds_parent = false;
+            format!("remove directory '{shown}'")
+        }
+        Node::Dir(_) => format!("remove directory '{shown}'"),
+        Node::File(file) if file.data().is_empty() => {
+            format!("remove regular empty file '{shown}'")
+        }
+        Node::File(_) => format!("remove regular file '{shown}'"),
+        Node::Link(_) => format!("remove symbolic link '{shown}'"),
+    };
+    if !asked.answers.ask(shell, &question) {
+        return declined;
+    }
+    // A folder is removed only if it is empty now (a file in it may have
+    // been kept).
+    let removed = if is_dir {
+        shell.context().vfs.lock().remove_dir(path)
+    } else {
+        shell.context().vfs.lock().remove_all(path)
+    };
+    match removed {
+        Ok(()) => {
+            if asked.verbose {
+                let what = if is_dir {
+                    "removed directory"
+                } else {
+                    "removed"
+                };
+                asked.report.push_str(&format!("{what} '{shown}'\n"));
+            }
+            Outcome {
+                status: 0,
+                holds_parent: false,
+            }
+        }
+        Err(error) => Outcome {
+            status: shell.fail_fs(
+                "rm",
+                shown,
+                &error,
+                |reason| format!("cannot remove '{shown}': {reason}"),
+                1,
+            ),
+            holds_parent: true,
+        },
     }
 }
