@@ -59,6 +59,11 @@ pub const CASES: &[&str] = &[
     // something is left without a question; -d on a full folder. (Each
     // folder holds one entry: GNU asks in the file system's order.)
     r#"mkdir -p d/e/s empty; echo x > d/e/s/f; echo y > g; : > z; ln -s g l; for c in "rm -i g" "rm -i z" "rm -i l" "rm -ri d" "rm -ri empty" "rm -di empty" "rm -i d" "rm -I g z l empty" "rm -rI d" "rm -rI d g" "rm -d d"; do printf 'n\n' | $c 2>&1; echo "st $?"; done; ls -A; printf 'y\ny\ny\nn\n' | rm -riv d 2>&1; echo "st $?"; find d | sort; printf 'y\ny\ny\ny\ny\n' | rm -riv d 2>&1; echo "st $?"; rm -I g z l; echo "st $?"; ls -A; echo y > a; rm -if a; ls a 2>&1; rm -fi nosuch 2>&1 < /dev/null; echo "st $?"; echo a > b; rm -iv b < /dev/null 2>&1; echo "st $?"; yes | rm -iv b 2>&1; echo "st $?"; ls -A; mkdir -p d1 && echo x > d1/f && printf 'y\nn\ny\n' | rm -ri d1 2>&1; echo " st $?"; mkdir -p d2/e && printf 'y\nn\ny\n' | rm -ri d2 2>&1; echo " st $?"; mkdir -p d3/e/s && echo x > d3/e/s/f && printf 'y\ny\ny\nn\ny\ny\ny\n' | rm -ri d3 2>&1; echo " st $?"; find d1 d2 d3 | sort"#,
+    // mkdir and chmod refusals in GNU's words and quotes: the name on the
+    // way that is not a folder, a bad -m checked first, chmod's operands.
+    r#"touch f; mkdir -p a; touch a/f; for c in "mkdir f" "mkdir -p f/x" "mkdir f/x" "mkdir nosuch/x" "mkdir" "mkdir -p f" "mkdir -p a/f/x/y" "mkdir -p ./a/f/x" "chmod 999 f" "chmod u+q f" "chmod" "chmod 644" "chmod 644 nosuch" "mkdir -m 999 q"; do $c 2>&1; echo "st $?"; done; ls -d q 2>&1"#,
+    // cp -u and mv -u leave a destination at least as new as the source.
+    r#"echo new > s; echo old > d; touch -d '2024-01-02 03:04:05' s d; cp -u s d; cat d; touch -d '2024-01-03' s; cp -uv s d; cat d; echo x > m; echo y > n; touch -d '2024-01-01' m; mv -u m n; cat n; ls m; cp -u s fresh; cat fresh"#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

@@ -175,6 +175,14 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
             if parsed.has('n') {
                 continue;
             }
+            // -u: a file is not copied (or moved) over one at least as new.
+            if parsed.has('u')
+                && existing.node_type() != NodeType::Directory
+                && node.node_type() != NodeType::Directory
+                && node.meta().mtime_ns <= existing.meta().mtime_ns
+            {
+                continue;
+            }
             if existing.node_type() == NodeType::Directory && node.node_type() == NodeType::File {
                 status = shell.fail_command(
                     name,

@@ -309,8 +309,13 @@ pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
             _ => rest.push(arg.clone()),
         }
     }
-    if rest.len() < 2 {
-        return usage(shell, "chmod", "missing operand", 1);
+    match rest.first() {
+        None => return usage(shell, "chmod", "missing operand", 1),
+        Some(mode) if rest.len() < 2 => {
+            let message = format!("missing operand after \u{2018}{mode}\u{2019}");
+            return usage(shell, "chmod", &message, 1);
+        }
+        Some(_) => {}
     }
     let mode_text = rest.remove(0);
     let mut status = 0;
@@ -379,7 +384,8 @@ pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
                 }
             }
             Ok(false) => {
-                return Ok(shell.fail_command("chmod", &format!("invalid mode: '{mode_text}'"), 1));
+                let message = format!("invalid mode: \u{2018}{mode_text}\u{2019}");
+                return usage(shell, "chmod", &message, 1);
             }
             Err(error) => {
                 status = shell.fail_fs(

@@ -22,6 +22,20 @@ pub fn mkdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
     if parsed.operands.is_empty() {
         return usage(shell, "mkdir", "missing operand", 1);
     }
+    // `-m`: checked before anything is made, as GNU does.
+    let mode = match parsed.value('m') {
+        Some(text) => match parse_mode(text, 0o755, true) {
+            Some(bits) => Some(bits),
+            None => {
+                return Ok(shell.fail_command(
+                    "mkdir",
+                    &format!("invalid mode \u{2018}{text}\u{2019}"),
+                    1,
+                ));
+            }
+        },
+        None => None,
+    };
     let mut status = 0;
     let mut report = String::new();
     let folder_mode = shell.mode_for_new(true);
@@ -31,12 +45,13 @@ pub fn mkdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
             Err(reason) => {
                 status = shell.fail_command(
                     "mkdir",
-                    &format!("cannot create directory '{operand}': {reason}"),
+                    &format!("cannot create directory \u{2018}{operand}\u{2019}: {reason}"),
                     1,
                 );
                 continue;
             }
         };
+        let mut blocked_at = None;
         let result = if parsed.has('p') {
             let mut vfs = shell.context().vfs.lock();
             let mut created = Vec::new();
@@ -57,6 +72,11 @@ pub fn mkdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
                         created.push(current.clone())
                     }
                     Err(error) => {
+                        // A name on the way that is not a folder: GNU
+                        // names it, as written, and says why.
+                        if current != path && error.errno == goccia_vfs::Errno::Exist {
+                            blocked_at = Some(relative_display(operand, &path, &current));
+                        }
                         outcome = Err(error);
                         break;
                     }
@@ -83,19 +103,27 @@ pub fn mkdir(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
             result
         };
-        if let Some(mode) = parsed.value('m')
-            && let Some(bits) = parse_mode(mode, 0o755, true)
-        {
+        if let Some(bits) = mode {
             let _ = shell.context().vfs.lock().set_mode(&path, bits);
         }
-        if let Err(error) = result {
-            status = shell.fail_fs(
-                "mkdir",
-                operand,
-                &error,
-                |reason| format!("cannot create directory '{operand}': {reason}"),
-                1,
-            );
+        match (result, blocked_at) {
+            (Ok(()), _) => {}
+            (Err(_), Some(shown)) => {
+                status = shell.fail_command(
+                    "mkdir",
+                    &format!("cannot create directory \u{2018}{shown}\u{2019}: Not a directory"),
+                    1,
+                );
+            }
+            (Err(error), None) => {
+                status = shell.fail_fs(
+                    "mkdir",
+                    operand,
+                    &error,
+                    |reason| format!("cannot create directory \u{2018}{operand}\u{2019}: {reason}"),
+                    1,
+                );
+            }
         }
     }
     if !report.is_empty()
