@@ -111,6 +111,34 @@ fn filling_the_file_system_fails_with_enospc() {
 }
 
 #[test]
+fn dd_stops_at_the_quota_and_writes_nothing() {
+    let vfs = vfs_with_quota(Quota {
+        max_bytes: 1 << 20,
+        max_nodes: 1000,
+    });
+    // Endless input: without the quota's stop the copy would gather bytes
+    // until the deadline.
+    let ran = run_on(
+        vfs,
+        "dd if=/dev/zero of=/big bs=64k status=noxfer; echo \"status $?\"; ls /big 2>&1\n\
+         dd if=/dev/zero of=/small bs=1k count=4 status=none; wc -c < /small",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        ran.stdout, "status 1\nls: cannot access '/big': No such file or directory\n4096\n",
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stderr.starts_with(
+            "dd: error writing '/big': No space left on device\n17+0 records in\n16+0 records out\n"
+        ),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
 fn an_endless_stream_cannot_be_buffered_without_bound() {
     let limits = Limits {
         max_buffered_input: 1 << 20,

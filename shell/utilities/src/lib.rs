@@ -98,6 +98,7 @@ goccia_interp::commands! {
         Utility "expand" => View(text::tabs::expand),
         Utility "unexpand" => View(text::tabs::unexpand),
         Utility "od" => View(bytes::od),
+        Utility "dd" => View(bytes::dd),
         Utility "hexdump" => View(bytes::hexdump),
         Utility "xxd" => View(bytes::xxd),
         Utility "base64" => View(bytes::base64),

@@ -1,8 +1,9 @@
-//! Byte-level utilities, one family per file: dumps (`od`, `hexdump`,
+//! Byte-level utilities, one family per file: copying blocks (`dd`), dumps (`od`, `hexdump`,
 //! `xxd`), encodings and digests (`base64`, `*sum`, `cksum`, `sum`), and looking into
 //! bytes (`cmp`, `strings`). What they share is here: reading the
 //! operands whole or as one concatenated stream.
 
+mod dd;
 mod encode;
 mod hexdump;
 mod inspect;
@@ -10,6 +11,7 @@ mod od;
 mod sums;
 mod xxd;
 
+pub use dd::dd;
 pub use encode::{base64, checksum};
 pub use hexdump::hexdump;
 pub use inspect::{cmp, strings};
