@@ -32,6 +32,8 @@ const FACTORIES: &[(&str, &str)] = &[
     ("os", "node/os.js"),
     ("stream", "node/stream.js"),
     ("stream/promises", "node/stream_promises.js"),
+    ("readline", "node/readline.js"),
+    ("readline/promises", "node/readline.js"),
     ("process", "node/process.js"),
     ("module", "node/module.js"),
     ("child_process", "node/unsupported.js"),

@@ -34,6 +34,7 @@ fn child_spawn(c: &mut Criterion) {
         watch: Watch::new(Duration::from_secs(3600)),
         budget: OutputBudget::new(u64::MAX),
         shell: Default::default(),
+        stdin: None,
     };
     let nester = Nester::root(Engine::default());
     let copy = |path: &str| SeedSpec::Parent {

@@ -145,6 +145,12 @@ function extraOptions(options) {
 
 function readFileSync(path, options) {
   const opts = optionsOf(options, { encoding: null, flag: 'r' });
+  // Descriptor 0 and /dev/stdin are the run's standard input.
+  if (path === 0 || path === '/dev/stdin') {
+    const encoding = checkEncoding(opts.encoding);
+    const bytes = asBuffer(internals.takeStdin());
+    return encoding ? bytes.toString(encoding) : bytes;
+  }
   const data = native.readFile(toPath(path), checkEncoding(opts.encoding));
   return typeof data === 'string' ? data : asBuffer(data);
 }

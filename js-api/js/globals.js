@@ -469,9 +469,20 @@ function runPlainEntry(filename, dirname, source) {
   return exports;
 }
 
+// Standard input is read once, whole, by its first reader (`process.stdin`,
+// `fs.readFileSync(0)`); later readers find it consumed, as in Node.
+let stdinTaken = false;
+function takeStdin() {
+  if (stdinTaken) return new Uint8Array(0);
+  stdinTaken = true;
+  if (moduleNatives === undefined) moduleNatives = native.moduleNatives();
+  return moduleNatives.node.readStdin() ?? new Uint8Array(0);
+}
+
 // Internals for the host and the built-in modules only.
 const internals = Object.freeze({
   requireBuiltin,
+  takeStdin,
   write: (fd, text) => native.write(fd, text),
   // For `goccia:encoding` and `goccia:fetch`: the host's UTF-8 codec and
   // request, and the prelude's own URL (a guest may replace the global).

@@ -240,6 +240,8 @@ fn run_script<'js>(
         watch: host.watch.clone(),
         budget: host.output.budget().clone(),
         shell: host.shell.clone(),
+        // A child run reads no stdin of its caller's.
+        stdin: None,
     };
     let result = host.nest.run_script(&parent, request);
     // The caller's own deadline may have passed while the child ran.

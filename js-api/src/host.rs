@@ -134,6 +134,8 @@ pub struct Host {
     pub env: Vec<(String, String)>,
     /// The run's entry (`process.argv[1]`).
     pub entry: String,
+    /// What `process.stdin` reads (none: it ends at once).
+    pub stdin: Option<goccia_shell::io::SharedReader>,
 }
 
 impl Host {

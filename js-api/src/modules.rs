@@ -17,7 +17,7 @@ pub const NATIVE: &str = "goccia:native";
 
 /// Every built-in a guest may name (the `node:` prefix is accepted on all
 /// but `goccia`).
-pub const PUBLIC: [&str; 30] = [
+pub const PUBLIC: [&str; 32] = [
     "fs",
     "fs/promises",
     "path",
@@ -36,6 +36,8 @@ pub const PUBLIC: [&str; 30] = [
     "os",
     "stream",
     "stream/promises",
+    "readline",
+    "readline/promises",
     "process",
     "module",
     "child_process",

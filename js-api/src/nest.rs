@@ -311,6 +311,9 @@ pub struct ParentState {
     pub budget: Arc<goccia_core::OutputBudget>,
     /// The caller's `$` shell (shared mode).
     pub shell: SharedShell,
+    /// What the run reads as `process.stdin`: the calling shell's
+    /// standard input for its `node` and `goccia` commands, else nothing.
+    pub stdin: Option<goccia_shell::io::SharedReader>,
 }
 
 #[cfg(test)]

@@ -241,6 +241,29 @@ pub fn natives<'js>(ctx: &Ctx<'js>, host: Rc<Host>) -> Result<Object<'js>> {
         "monotonicNs",
         Function::new(ctx.clone(), move || started.elapsed().as_nanos() as f64)?,
     )?;
+    // `process.stdin`'s bytes, all of them (the calling shell's standard
+    // input, read to its end, at most `max_buffered_input`), or null when
+    // the run has none.
+    let h = host.clone();
+    object.set(
+        "readStdin",
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> Result<Value<'js>> {
+            h.check().map_err(|stop| throw_stopped(&ctx, stop))?;
+            let Some(reader) = h.stdin.clone() else {
+                return Ok(Value::new_null(ctx));
+            };
+            let limit = h.limits.max_buffered_input;
+            let read = goccia_shell::io::read_to_end_capped(&mut *reader.lock(), limit);
+            h.check().map_err(|stop| throw_stopped(&ctx, stop))?;
+            match read {
+                Ok(bytes) => Ok(TypedArray::<u8>::new_copy(ctx.clone(), &bytes[..])?.into_value()),
+                Err(error) => {
+                    let message = format!("process.stdin: {error}");
+                    Err(throw(&ctx, new_error(&ctx, "Error", &message)))
+                }
+            }
+        })?,
+    )?;
     let h = host.clone();
     object.set(
         "readText",

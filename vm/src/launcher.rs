@@ -54,6 +54,7 @@ impl ScriptLauncher for Nester {
             watch: shell.watch().clone(),
             budget: unmetered,
             shell: SharedShell::default(),
+            stdin: shell.fds().input(0),
         };
         // In shared mode the entry's `$` runs in a copy of the calling
         // shell, whose own `goccia` nests one level deeper.

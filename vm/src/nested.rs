@@ -203,6 +203,7 @@ impl NestedRun<'_> {
             inline_source: self.inline.clone(),
             // A nested run ends inside its caller's: its heap is freed.
             leave_heap_to_exit: false,
+            stdin: self.parent.stdin.clone(),
         })
     }
 }

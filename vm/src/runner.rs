@@ -57,6 +57,8 @@ pub struct RunRequest {
     /// the process outlives, nor for a nested one: that memory stays
     /// charged to the heap budget and is never given back.
     pub leave_heap_to_exit: bool,
+    /// What the guest reads as `process.stdin` (none: it ends at once).
+    pub stdin: Option<goccia_shell::io::SharedReader>,
 }
 
 impl RunRequest {
@@ -81,6 +83,7 @@ impl RunRequest {
             memory,
             inline_source: None,
             leave_heap_to_exit: false,
+            stdin: None,
         }
     }
 }
@@ -393,6 +396,7 @@ fn run_prepared(
         advice: request.engine.advice.clone(),
         env: request.engine.env.clone(),
         entry: request.entry.to_string(),
+        stdin: request.stdin.clone(),
         nest: Arc::new(Nester {
             engine: request.engine.clone(),
             depth: request.depth,

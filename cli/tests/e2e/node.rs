@@ -333,3 +333,87 @@ fn npm_and_node_say_what_they_cannot_do() {
         .stderr_has("node: -e requires an argument")
         .stderr_has("--input-type must be module or commonjs, not `wasm`");
 }
+
+/// The stdin idioms scripts use (`process.stdin` events, `readable` and
+/// `read()`, async iteration, `pipe`, `fs.readFileSync(0)` and
+/// `/dev/stdin`, `readline` with `line`, `question` and async iteration,
+/// `readline/promises`), each run by the shell's `node` on the shell's
+/// standard input, against the machine's Node under real bash.
+#[test]
+fn node_in_the_shell_reads_its_standard_input_as_node_does() {
+    let cases = [
+        r#"echo hi | node -e 'process.stdin.on("data", d => console.log("got", String(d).trim())).on("end", () => console.log("end"))'"#,
+        r#"echo hi | node -e 'console.log(require("fs").readFileSync(0, "utf8").trim())'"#,
+        r#"echo hi | node -e 'let s=""; process.stdin.setEncoding("utf8"); process.stdin.on("readable", () => { let c; while ((c = process.stdin.read()) !== null) s += c; }); process.stdin.on("end", () => console.log(s.trim()))'"#,
+        r#"printf 'a\nb\n' | node -e 'const rl = require("readline").createInterface({input: process.stdin}); rl.on("line", l => console.log("L", l)); rl.on("close", () => console.log("done"))'"#,
+        r#"echo hi | node -e '(async () => { let s = ""; for await (const c of process.stdin) s += c; console.log(s.trim()) })()'"#,
+        r#"echo 5 | node -p 'require("fs").readFileSync("/dev/stdin", "utf8") * 2'"#,
+        r#"printf 'x\r\ny\rz' | node -e 'const rl = require("readline").createInterface({input: process.stdin, terminal: false}); (async () => { for await (const line of rl) console.log(JSON.stringify(line)); console.log("end") })()'"#,
+        r#"printf '{"a":[1,2]}' | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).a.length))'"#,
+        r#"printf 'ann\n' | node -e 'const rl = require("readline").createInterface({input: process.stdin, output: process.stdout}); rl.question("name? ", a => { console.log("hi " + a); rl.close(); })'"#,
+        r#"printf 'bob\n' | node --input-type=module -e 'import * as readline from "node:readline/promises"; import { stdin, stdout } from "node:process"; const rl = readline.createInterface({ input: stdin, output: stdout }); const a = await rl.question("who? "); console.log("hi", a); rl.close();'"#,
+        r#"node -e 'process.stdin.on("end", () => console.log("empty end")); process.stdin.resume()' < /dev/null"#,
+        r#"echo hi | node -e 'console.log(require("fs").readFileSync(0, "utf8").length, require("fs").readFileSync(0, "utf8").length)'"#,
+        r#"seq 3 | node -e 'process.stdin.pipe(process.stdout)'"#,
+        r#"printf 'a b\nc d\n' | node -e 'require("readline").createInterface({input: process.stdin}).on("line", l => console.log(l.split(" ").reverse().join(" ")))'"#,
+    ];
+    let project = Project::new();
+    for case in cases {
+        let real = std::process::Command::new("bash")
+            .args(["-c", case])
+            .current_dir(project.path())
+            .output()
+            .expect("real bash and node are the oracle");
+        let ours = std::process::Command::new(binary())
+            .args(["shell", "-c", case])
+            .current_dir(project.path())
+            .output()
+            .expect("run goccia");
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&real.stdout),
+            "{case}\n{}",
+            String::from_utf8_lossy(&ours.stderr)
+        );
+        assert_eq!(ours.status.code(), real.status.code(), "{case}");
+    }
+}
+
+/// Only the shell's `node` and `goccia` commands hand their standard
+/// input on: a top-level run has none (its stdin is not read), and a
+/// `runScript` child does not get its caller's.
+#[test]
+fn standard_input_reaches_only_runs_the_shell_starts() {
+    let project = Project::new();
+    project.write(
+        "main.js",
+        "process.stdin.on('data', (d) => console.log('data', String(d)));\n\
+         process.stdin.on('end', () => console.log('ended'));",
+    );
+    let mut child = std::process::Command::new(binary())
+        .args(["run", "/main.js", "--seed", "."])
+        .current_dir(project.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run goccia");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"not for the script\n").unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "ended\n");
+    project.write(
+        "parent.js",
+        "const { runScript } = require('goccia');\n\
+         console.log(JSON.stringify(runScript('/work/main.js').stdout));",
+    );
+    project
+        .goccia(&[
+            "shell",
+            "--seed",
+            ".=/work",
+            "-c",
+            "echo piped | goccia /work/parent.js",
+        ])
+        .assert_ok()
+        .stdout_is("\"ended\\n\"\n");
+}

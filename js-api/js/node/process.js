@@ -128,7 +128,29 @@ Object.defineProperty(process, 'exitCode', {
     node.setExitCode(exitCode);
   },
 });
-process.stdin = new EventEmitter();
-Object.assign(process.stdin, { fd: 0, isTTY: false, readable: true, setEncoding: () => process.stdin, resume: () => process.stdin, pause: () => process.stdin });
+// A readable stream of the run's standard input (the calling shell's, for
+// `node` and `goccia` run from the shell; none, so at once ended, for a
+// top-level run), made on first use and read when first consumed.
+let stdin;
+Object.defineProperty(process, 'stdin', {
+  enumerable: true,
+  configurable: true,
+  get() {
+    if (stdin === undefined) {
+      const { Readable } = require('stream');
+      const { Buffer } = require('buffer');
+      stdin = new Readable({
+        read() {
+          const bytes = internals.takeStdin();
+          if (bytes.length > 0) this.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+          this.push(null);
+        },
+      });
+      Object.assign(stdin, { fd: 0, isTTY: false });
+    }
+    return stdin;
+  },
+  set(value) { stdin = value; },
+});
 Object.defineProperty(process, Symbol.toStringTag, { value: 'process' });
 return process;
