@@ -66,6 +66,8 @@ pub struct Awk<'a> {
     main: Option<RecordSource>,
     main_done: bool,
     stdin_used: bool,
+    /// An input file is open for the main loop (its ENDFILE is owed).
+    in_file: bool,
     range_active: Vec<bool>,
     regex_cache: HashMap<String, Matcher>,
     random_state: u64,
@@ -106,6 +108,7 @@ impl<'a> Awk<'a> {
             operand_index: 0,
             main: None,
             main_done: false,
+            in_file: false,
             stdin_used: false,
             range_active: vec![false; program.rules.len()],
             regex_cache: HashMap::new(),
@@ -378,7 +381,11 @@ impl<'a> Awk<'a> {
                 Err(other) => return Err(other),
             }
         }
-        if !program.rules.is_empty() || !program.end.is_empty() {
+        let reads_input = !program.rules.is_empty()
+            || !program.end.is_empty()
+            || !program.begin_file.is_empty()
+            || !program.end_file.is_empty();
+        if reads_input {
             while let Some(record) = self.next_main_record()? {
                 self.set_record(record);
                 self.increment_counters();

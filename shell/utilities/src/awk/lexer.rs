@@ -17,8 +17,28 @@ pub enum Token {
 }
 
 const KEYWORDS: &[&str] = &[
-    "BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break", "continue",
-    "next", "nextfile", "exit", "return", "delete", "in", "getline", "print", "printf",
+    "BEGIN",
+    "END",
+    "BEGINFILE",
+    "ENDFILE",
+    "function",
+    "func",
+    "if",
+    "else",
+    "while",
+    "for",
+    "do",
+    "break",
+    "continue",
+    "next",
+    "nextfile",
+    "exit",
+    "return",
+    "delete",
+    "in",
+    "getline",
+    "print",
+    "printf",
 ];
 
 pub const BUILTINS: &[&str] = &[
@@ -318,6 +338,14 @@ impl Lexer {
             }
         }
         let text: String = self.chars[start..self.pos].iter().collect();
+        // gawk reads a constant of octal digits with a leading 0 as octal
+        // (`017` is 15); with an 8, a 9, a point or an exponent, decimal.
+        if text.len() > 1
+            && text.starts_with('0')
+            && text.bytes().all(|b| (b'0'..=b'7').contains(&b))
+        {
+            return i64::from_str_radix(&text, 8).map_or(0.0, |value| value as f64);
+        }
         text.parse().unwrap_or(0.0)
     }
 

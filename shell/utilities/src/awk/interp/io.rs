@@ -11,9 +11,18 @@ impl Awk<'_> {
                 if self.main_done {
                     return Ok(None);
                 }
+                if std::mem::take(&mut self.in_file) {
+                    self.run_file_blocks(false)?;
+                }
                 if !self.open_next_operand()? {
                     self.main_done = true;
                     return Ok(None);
+                }
+                self.in_file = true;
+                self.run_file_blocks(true)?;
+                if self.main.is_none() {
+                    // `nextfile` in BEGINFILE: the file is skipped.
+                    continue;
                 }
             }
             let rs = self.global_string("RS");
@@ -24,6 +33,29 @@ impl Awk<'_> {
                 None => self.main = None,
             }
         }
+    }
+
+    /// gawk's BEGINFILE (`begin`) or ENDFILE blocks; `nextfile` in
+    /// BEGINFILE skips the file.
+    fn run_file_blocks(&mut self, begin: bool) -> R<()> {
+        let program = self.program;
+        let blocks = if begin {
+            &program.begin_file
+        } else {
+            &program.end_file
+        };
+        for block in blocks {
+            match self.block(block) {
+                Ok(()) | Err(Jump::Next) => {}
+                Err(Jump::NextFile) if begin => {
+                    self.main = None;
+                    return Ok(());
+                }
+                Err(Jump::NextFile) => {}
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(())
     }
 
     /// The most a record read from a stream may buffer.
@@ -93,6 +125,8 @@ impl Awk<'_> {
         });
         if !any_file && !self.stdin_used {
             self.stdin_used = true;
+            // gawk names standard input `-` once it reads it.
+            self.set_var("FILENAME", Value::Str("-".to_string()));
             self.main = Some(self.stdin_source());
             return Ok(true);
         }

@@ -123,6 +123,10 @@ pub struct Function {
 pub struct Program {
     pub begin: Vec<Vec<Stmt>>,
     pub end: Vec<Vec<Stmt>>,
+    /// gawk's `BEGINFILE` and `ENDFILE`: before each input file's first
+    /// record, after its last.
+    pub begin_file: Vec<Vec<Stmt>>,
+    pub end_file: Vec<Vec<Stmt>>,
     pub rules: Vec<Rule>,
     pub functions: HashMap<String, Function>,
 }
@@ -416,6 +420,16 @@ impl Parser {
                     self.pos += 1;
                     self.skip_newlines();
                     program.end.push(self.block()?);
+                }
+                Token::Keyword("BEGINFILE") => {
+                    self.pos += 1;
+                    self.skip_newlines();
+                    program.begin_file.push(self.block()?);
+                }
+                Token::Keyword("ENDFILE") => {
+                    self.pos += 1;
+                    self.skip_newlines();
+                    program.end_file.push(self.block()?);
                 }
                 Token::Keyword("function") | Token::Keyword("func") => {
                     self.pos += 1;
