@@ -46,6 +46,10 @@ pub const CASES: &[&str] = &[
     // A numeric --owner/--group is looked up: 0 is root's (4242 has no
     // name here or on the oracle's machine).
     r#"touch -d '2024-01-02 03:04:05' README.md; tar --owner=0 --group=0 -cf - README.md | tar tvf -; tar --owner=0 --group=0 -cf - README.md | md5sum; tar --owner=4242 --group=4242 -cf - README.md | tar tvf -"#,
+    // -k/--keep-old-files refuses to replace a file (status 2, the verbose
+    // line before the message), --skip-old-files passes over it, and
+    // neither goes with --overwrite.
+    r#"mkdir -p d/s; echo a > d/f; echo b > d/s/g; tar cf a.tar d; echo changed > d/f; rm d/s/g; tar xkf a.tar 2>&1; echo "st $?"; cat d/f d/s/g; echo changed > d/f; rm d/s/g; tar xf a.tar --skip-old-files 2>&1; echo "st $?"; cat d/f d/s/g; echo changed > d/f; tar xf a.tar --keep-old-files --overwrite 2>&1; echo "st $?"; cat d/f; echo changed > d/f; tar xvkf a.tar 2>&1; echo "st $?"; cat d/f; tar xkf a.tar -C /nonexistent 2>&1; echo "st $?""#,
     // --delete: what stays is kept byte for byte, the archive padded to a
     // record; a folder goes with what is under it; names not found are
     // reported (the found ones still go), patterns with --wildcards; a

@@ -60,6 +60,20 @@ pub(super) struct TarOptions {
     pub(super) wildcards: Option<bool>,
     /// `-a`: the compressor from the archive's suffix.
     auto_compress: bool,
+    /// `-k`/`--keep-old-files`, `--skip-old-files`: what extraction does
+    /// where a file is there already (by default it is replaced).
+    keep_old: Option<KeepOld>,
+    /// `--overwrite`, which GNU will not take with either of those.
+    overwrite: bool,
+}
+
+/// A file extraction finds in its place, kept.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KeepOld {
+    /// GNU's "Cannot open: File exists", and status 2 at the end.
+    Refuse,
+    /// Silently.
+    Skip,
 }
 
 /// What `--exclude-vcs` leaves out: version control's folders and files.
@@ -250,6 +264,9 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     .files_from
                     .push(attached.map_or_else(|| value("T"), Ok)?),
                 "null" => options.null = true,
+                "keep-old-files" => options.keep_old = Some(KeepOld::Refuse),
+                "skip-old-files" => options.keep_old = Some(KeepOld::Skip),
+                "overwrite" => options.overwrite = true,
                 "no-recursion" => options.no_recursion = true,
                 "recursion" => options.no_recursion = false,
                 "owner" => options.owner = Some(attached.map_or_else(|| value("owner"), Ok)?),
@@ -315,7 +332,7 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
                     'j' => options.filter = Some(Filter::Bzip2),
                     'v' => options.verbose = true,
                     'O' => options.to_stdout = true,
-                    'k' => {}
+                    'k' => options.keep_old = Some(KeepOld::Refuse),
                     'a' => options.auto_compress = true,
                     'f' | 'C' | 'T' | 'H' | 'X' => {
                         let attached: String = flags[index + 1..].iter().collect();
@@ -343,6 +360,15 @@ fn parse_tar(args: &[String]) -> Result<TarOptions, String> {
         }
         options.members.push(arg);
         options.chdirs_before.push(options.chdirs.len());
+    }
+    if options.overwrite
+        && let Some(keep) = options.keep_old
+    {
+        let other = match keep {
+            KeepOld::Refuse => "--keep-old-files",
+            KeepOld::Skip => "--skip-old-files",
+        };
+        return Err(format!("'--overwrite' cannot be used with '{other}'"));
     }
     Ok(options)
 }
@@ -867,6 +893,26 @@ fn tar_read(shell: &mut ShellView, options: &TarOptions, mode: char) -> ExecResu
                 out.extend_from_slice(&data);
             }
             continue;
+        }
+        if let (Some(base), Some(keep), false) = (&base, options.keep_old, is_dir) {
+            let there = base
+                .resolve(&relative)
+                .ok()
+                .is_some_and(|path| shell.context().vfs.lock().lookup_link(&path).is_ok());
+            if there {
+                if keep == KeepOld::Refuse {
+                    // The verbose listing so far comes first, as GNU's
+                    // output is flushed before a message.
+                    if let Err(error) = shell.write_stdout(&std::mem::take(&mut out)) {
+                        return shell.io_status("tar", error);
+                    }
+                    shell.write_stderr(
+                        format!("tar: {relative}: Cannot open: File exists\n").as_bytes(),
+                    );
+                    failed = true;
+                }
+                continue;
+            }
         }
         if base.is_some() {
             let mode = entry.header().mode().unwrap_or(0o644);
