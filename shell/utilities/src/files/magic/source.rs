@@ -110,8 +110,9 @@ const STARTS: &[(&str, Found)] = &[
 const UNIFIED_DIFF: Found = Found::new("unified diff output", "text/x-diff", Form::Source);
 const CONTEXT_DIFF: Found = Found::new("context diff output", "text/x-diff", Form::Source);
 const PYTHON: Found = Found::new("Python script", "text/x-script.python", Form::Script);
-/// file's rule for `if __name__ == '__main__':` names the language but
-/// gives no MIME type of its own, and it is tried before the others.
+/// file's rule for `if __name__ == '__main__':` (single quotes) names the
+/// language but gives no MIME type of its own, and it is tried before the
+/// others; with double quotes another rule, in its turn, gives the type.
 const PYTHON_MAIN: Found = Found::new("Python script", "text/plain", Form::Script);
 const C_PLUS_PLUS: Found = Found::new("C++ source", "text/x-c++", Form::Source);
 const JAVA: Found = Found::new("Java source", "text/x-java", Form::Source);
@@ -127,7 +128,7 @@ static RULES: LazyLock<Vec<(Regex, Found)>> = LazyLock::new(|| {
     let rules: &[(&str, Found)] = &[
         (r"(?m)^--- .*\n\+\+\+ .*\n@@ ", UNIFIED_DIFF),
         (r"\A\*\*\* .*\n--- ", CONTEXT_DIFF),
-        (r#"if __name__ == ['"]__main__['"][ \t]*:"#, PYTHON_MAIN),
+        (r#"if __name__ == '__main__'[ \t]*:"#, PYTHON_MAIN),
         (
             r"(?m)^[ \t]*def [A-Za-z_][A-Za-z0-9_]*[ \t]*\(.*\)[ \t]*:",
             PYTHON,
@@ -137,6 +138,7 @@ static RULES: LazyLock<Vec<(Regex, Found)>> = LazyLock::new(|| {
             PYTHON,
         ),
         (r"(?m)^class [A-Za-z_][A-Za-z0-9_]*(\(.*\))?[ \t]*:", PYTHON),
+        (r#"if __name__ == "__main__"[ \t]*:"#, PYTHON),
         (
             r"(?m)^(template[ \t]*<|namespace[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\{|using namespace\b|class [A-Za-z_][A-Za-z0-9_]*[ \t]*\{)",
             C_PLUS_PLUS,
