@@ -64,6 +64,12 @@ pub const CASES: &[&str] = &[
     r#"touch f; mkdir -p a; touch a/f; for c in "mkdir f" "mkdir -p f/x" "mkdir f/x" "mkdir nosuch/x" "mkdir" "mkdir -p f" "mkdir -p a/f/x/y" "mkdir -p ./a/f/x" "chmod 999 f" "chmod u+q f" "chmod" "chmod 644" "chmod 644 nosuch" "mkdir -m 999 q"; do $c 2>&1; echo "st $?"; done; ls -d q 2>&1"#,
     // cp -u and mv -u leave a destination at least as new as the source.
     r#"echo new > s; echo old > d; touch -d '2024-01-02 03:04:05' s d; cp -u s d; cat d; touch -d '2024-01-03' s; cp -uv s d; cat d; echo x > m; echo y > n; touch -d '2024-01-01' m; mv -u m n; cat n; ls m; cp -u s fresh; cat fresh"#,
+    // cp and mv set a file they replace aside (-b, --backup=CONTROL, -S,
+    // VERSION_CONTROL, SIMPLE_BACKUP_SUFFIX); -p, -a and --preserve keep a
+    // file's time.
+    r#"mkdir w; cd w; for c in "cp -b a b" "cp --backup a b" "cp --backup=numbered a b; cp --backup=numbered a b" "cp --backup=existing a b" "cp -b -S .bak a b" "cp --backup=t a c" "mv -b a b" "cp --backup=bogus a b" "cp -bv a b" "mv -bv a b" "cp -b a newfile" "cp --suffix=.old a b" "cp -r --backup d e" "cp -b a a" "cp --backup=none a b" "cp --backup=numbered a b; cp -b a b" "VERSION_CONTROL=numbered cp -b a b" "SIMPLE_BACKUP_SUFFIX=.orig cp -b a b" "cp -bv a e/" "cp -b a b; cp -b a b; cat b~"; do rm -rf a b c d e newfile b* p*; echo A > a; echo B > b; mkdir d e; echo x > d/x; echo y > e/x; bash -c "$c" 2>&1; echo "rc $?"; ls -A | tr '\n' ' '; ls e 2>/dev/null | tr '\n' ' '; echo; done; touch -d '2020-01-02 03:04:05' a; cp -p a p1; cp -a a p2; cp a p3; cp --preserve a p4; stat -c '%n %Y' a p1 p2 p4"#,
+    // chmod --reference, and ln's word for a target it cannot reach.
+    r#"mkdir w; cd w; touch a b; chmod 751 a; chmod --reference=a b; stat -c %a b; chmod 600 b; chmod --reference a b; stat -c %a b; chmod --reference=nosuch b 2>&1; echo "st $?"; chmod --reference=a 2>&1; echo "st $?"; chmod -v --reference=a b 2>&1; ln nosuch x 2>&1; echo "st $?""#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

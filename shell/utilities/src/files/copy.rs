@@ -31,12 +31,21 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
             ("no-dereference", 'P', false),
             ("no-dereference-preserve-links", 'd', false),
             ("dereference-command-line", 'H', false),
+            ("backup", 'b', false),
+            ("suffix", 'S', true),
         ],
     ) {
         Ok(parsed) => parsed,
         Err(message) => return usage(shell, name, &message, 1),
     };
     let recursive = moving || parsed.has('r') || parsed.has('R') || parsed.has('a');
+    let backup = match super::backup::Backup::from_options(shell, &parsed, 'b') {
+        Ok(backup) => backup,
+        Err(message) => return usage(shell, name, &message, 1),
+    };
+    // -p, -a, --preserve: a file keeps its time (a copied folder keeps
+    // its entries' times in any case: the VFS shares the tree).
+    let preserve = !moving && (parsed.has('p') || parsed.has('a'));
     // Which links cp follows (GNU's rules): -L all, -P/-d/-a none, -H
     // those named on the command line; by default those named, unless
     // copying recursively. `mv` moves links as they are.
@@ -90,9 +99,16 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
         let node = match node {
             Ok(node) => node,
             Err(_) => {
+                // GNU ln says it could not reach the target; cp and mv
+                // that they could not stat the source.
+                let what = if name == "ln" {
+                    "failed to access"
+                } else {
+                    "cannot stat"
+                };
                 status = shell.fail_command(
                     name,
-                    &format!("cannot stat '{operand}': No such file or directory"),
+                    &format!("{what} '{operand}': No such file or directory"),
                     1,
                 );
                 continue;
@@ -228,8 +244,30 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
         };
         let top_was_there =
             matches!(exists, Some(Node::Dir(_))) && node.node_type() == NodeType::Directory;
+        let backed_up;
         let result = {
             let mut vfs = shell.context().vfs.lock();
+            // The file about to be replaced goes aside first (-b).
+            let set_aside = match (&backup, node.node_type()) {
+                (Some(backup), kind) if kind != NodeType::Directory => {
+                    backup.make(&mut vfs, &destination)
+                }
+                _ => Ok(None),
+            };
+            match set_aside {
+                Ok(name) => backed_up = name,
+                Err(error) => {
+                    drop(vfs);
+                    status = shell.fail_fs(
+                        name,
+                        &shown_destination,
+                        &error,
+                        |reason| format!("cannot backup '{shown_destination}': {reason}"),
+                        1,
+                    );
+                    continue;
+                }
+            }
             if moving {
                 vfs.rename(&source, &destination)
             } else {
@@ -246,21 +284,40 @@ pub(crate) fn copy_or_move(shell: &mut ShellView, args: &[String], moving: bool)
                     }
                     // A link copied as a link (its text, never followed).
                     (Node::Link(_), _) => vfs.graft(&destination, node.clone()),
-                    _ => vfs.copy(&source, &destination),
+                    _ => vfs
+                        .copy(&source, &destination)
+                        .and_then(|()| match (&node, preserve) {
+                            (Node::File(file), true) => {
+                                vfs.set_mtime(&destination, Some(file.meta().mtime_ns))
+                            }
+                            _ => Ok(()),
+                        }),
                 }
             }
         };
+        // How -v names the backup: beside the destination as shown.
+        let backup_note = backed_up.map_or_else(String::new, |backup_name| {
+            let shown = match shown_destination.rsplit_once('/') {
+                Some((folder, _)) => format!("{folder}/{backup_name}"),
+                None => backup_name,
+            };
+            format!(" (backup: '{shown}')")
+        });
         match result {
             Ok(()) => {
                 if parsed.has('v') {
                     if moving {
-                        report.push_str(&format!("renamed '{operand}' -> '{shown_destination}'\n"));
+                        report.push_str(&format!(
+                            "renamed '{operand}' -> '{shown_destination}'{backup_note}\n"
+                        ));
                     } else if args[0] == "ln" {
                         // A hard link (made as a copy), as GNU ln words it.
                         report.push_str(&format!("'{shown_destination}' => '{operand}'\n"));
                     } else {
                         if !top_was_there {
-                            report.push_str(&format!("'{operand}' -> '{shown_destination}'\n"));
+                            report.push_str(&format!(
+                                "'{operand}' -> '{shown_destination}'{backup_note}\n"
+                            ));
                         }
                         report.push_str(&inside);
                     }

@@ -285,8 +285,20 @@ pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut report = ChmodReport::Nothing;
     let mut quiet = false;
     let mut rest = Vec::new();
-    for arg in &args[1..] {
+    let mut reference = None;
+    let mut args_left = args[1..].iter();
+    while let Some(arg) = args_left.next() {
         match arg.as_str() {
+            "--reference" => match args_left.next() {
+                Some(file) => reference = Some(file.clone()),
+                None => {
+                    let message = "option '--reference' requires an argument";
+                    return usage(shell, "chmod", message, 1);
+                }
+            },
+            other if other.starts_with("--reference=") => {
+                reference = Some(other["--reference=".len()..].to_string());
+            }
             "--recursive" => recursive = true,
             "--verbose" => report = ChmodReport::Everything,
             "--changes" => report = report.max(ChmodReport::Changes),
@@ -309,15 +321,36 @@ pub fn chmod(shell: &mut ShellView, args: &[String]) -> ExecResult {
             _ => rest.push(arg.clone()),
         }
     }
-    match rest.first() {
-        None => return usage(shell, "chmod", "missing operand", 1),
-        Some(mode) if rest.len() < 2 => {
-            let message = format!("missing operand after \u{2018}{mode}\u{2019}");
-            return usage(shell, "chmod", &message, 1);
+    // --reference=FILE: that file's mode, and every operand is a file.
+    let mode_text = match reference {
+        Some(file) => {
+            if rest.is_empty() {
+                return usage(shell, "chmod", "missing operand", 1);
+            }
+            let stat = resolve(shell, &file)
+                .ok()
+                .and_then(|path| shell.context().vfs.lock().stat(&path).ok());
+            match stat {
+                Some(stat) => format!("{:o}", stat.mode & 0o7777),
+                None => {
+                    let message =
+                        format!("failed to get attributes of '{file}': No such file or directory");
+                    return Ok(shell.fail_command("chmod", &message, 1));
+                }
+            }
         }
-        Some(_) => {}
-    }
-    let mode_text = rest.remove(0);
+        None => {
+            match rest.first() {
+                None => return usage(shell, "chmod", "missing operand", 1),
+                Some(mode) if rest.len() < 2 => {
+                    let message = format!("missing operand after \u{2018}{mode}\u{2019}");
+                    return usage(shell, "chmod", &message, 1);
+                }
+                Some(_) => {}
+            }
+            rest.remove(0)
+        }
+    };
     let mut status = 0;
     let mut lines = String::new();
     for operand in &rest {

@@ -1,5 +1,6 @@
 //! Files and folders of the VFS.
 
+pub(crate) mod backup;
 pub mod copy;
 pub mod info;
 pub mod install;
