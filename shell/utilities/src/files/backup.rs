@@ -82,27 +82,22 @@ impl Backup {
             return Ok(None);
         };
         let parent = path.parent().unwrap_or_else(VfsPath::root);
-        let numbered = || {
-            let prefix = format!("{name}.~");
-            let highest = vfs
-                .read_dir(&parent)
-                .map(|entries| {
-                    entries
-                        .iter()
-                        .filter_map(|entry| {
-                            entry
-                                .name
-                                .strip_prefix(&prefix)?
-                                .strip_suffix('~')?
-                                .parse::<u64>()
-                                .ok()
-                        })
-                        .max()
+        // The highest N of the `NAME.~N~` backups there already.
+        let prefix = format!("{name}.~");
+        let highest = vfs.read_dir(&parent).ok().and_then(|entries| {
+            entries
+                .iter()
+                .filter_map(|entry| {
+                    entry
+                        .name
+                        .strip_prefix(&prefix)?
+                        .strip_suffix('~')?
+                        .parse::<u64>()
+                        .ok()
                 })
-                .unwrap_or(None);
-            highest
-        };
-        let backup_name = match (self.control, numbered()) {
+                .max()
+        });
+        let backup_name = match (self.control, highest) {
             (Control::Numbered, highest) | (Control::Existing, highest @ Some(_)) => {
                 format!("{name}.~{}~", highest.unwrap_or(0) + 1)
             }
