@@ -40,9 +40,10 @@ fn compress_command(
             ("no-name", 'n', false),
             ("name", 'N', false),
             ("list", 'l', false),
+            ("test", 't', false),
         ],
     )
-    .and_then(|parsed| crate::args::check_flags(&parsed, "cdkfqv123456789nNl").map(|()| parsed))
+    .and_then(|parsed| crate::args::check_flags(&parsed, "cdkfqv123456789nNlt").map(|()| parsed))
     {
         Ok(parsed) => parsed,
         Err(message) => {
@@ -58,7 +59,9 @@ fn compress_command(
         .last_of(&['1', '2', '3', '4', '5', '6', '7', '8', '9'])
         .and_then(|digit| digit.to_digit(10));
     let keep_name = parsed.last_of(&['n', 'N']) != Some('n');
-    decompress |= parsed.has('d');
+    // -t: each archive is decompressed and nothing is written.
+    let testing = parsed.has('t');
+    decompress |= parsed.has('d') || testing;
     let to_stdout = parsed.has('c') || parsed.operands.is_empty();
     let operands = if parsed.operands.is_empty() {
         vec!["-".to_string()]
@@ -81,7 +84,7 @@ fn compress_command(
             _ => operand.clone(),
         };
         // A name gunzip cannot take a suffix off is left alone, unread.
-        if decompress && !to_stdout && operand != "-" && !has_suffix(operand) {
+        if decompress && !to_stdout && !testing && operand != "-" && !has_suffix(operand) {
             let warned =
                 shell.fail_command("gzip", &format!("{operand}: unknown suffix -- ignored"), 2);
             if status == 0 {
@@ -116,6 +119,14 @@ fn compress_command(
                     };
                     if error.kind() == std::io::ErrorKind::OutOfMemory {
                         status = shell.fail_command("gzip", &format!("{shown}: {error}"), 1);
+                    } else if data.len() < 2 || data.starts_with(&[0x1f, 0x8b]) {
+                        // Too short to tell, or a gzip stream cut short.
+                        shell.write_stderr(b"\n");
+                        status = shell.fail_command(
+                            "gzip",
+                            &format!("{shown}: unexpected end of file"),
+                            1,
+                        );
                     } else {
                         // GNU's message comes after an empty line.
                         shell.write_stderr(b"\n");
@@ -143,6 +154,12 @@ fn compress_command(
             }
             gzip_bytes(&data, &header)
         };
+        if testing {
+            if verbose {
+                shell.write_stderr(format!("{operand}:\t OK\n").as_bytes());
+            }
+            continue;
+        }
         let ratio = if decompress {
             ratio(converted.len(), payload_len(&data))
         } else {
