@@ -12,6 +12,7 @@ mod gzip;
 mod tar;
 mod tar_delete;
 mod tar_members;
+mod tar_options;
 mod unzip;
 mod zip;
 

@@ -6,8 +6,9 @@
 
 use goccia_interp::interp::{ExecResult, ShellView};
 
-use super::tar::{TarOptions, Wanted, open_or_give_up, report_not_found};
+use super::tar::{open_or_give_up, report_not_found};
 use super::tar_members::octal;
+use super::tar_options::{TarOptions, Wanted};
 use super::{Filter, read_input, write_output};
 
 /// The size of a header or data block, and of the record GNU pads to.
