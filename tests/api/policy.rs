@@ -77,6 +77,7 @@ const WRITERS: &[(&str, &str, &str)] = &[
     ("chmod", "chmod -R 700 /d", "/d"),
     ("mktemp", "mktemp /d/t.XXXXXX", "/d/t."),
     ("truncate", "truncate -s 0 /d/a.txt", "/d/a.txt"),
+    ("dd", "echo x | dd of=/d/dd.txt status=none", "/d/dd.txt"),
     ("tee", "echo x | tee /d/t.txt", "/d/t.txt"),
     ("split", "cd /d && split -l 1 a.txt part.", "part.aa"),
     ("sed", "sed -i s/h/j/ /d/a.txt", "/d/a.txt"),
