@@ -73,6 +73,9 @@ pub const CASES: &[&str] = &[
     // gzip -t tests each archive and writes nothing; a stream cut short
     // (or too short to tell) is "unexpected end of file".
     r#"mkdir w; cd w; echo hi | gzip > ok.gz; printf 'x' > bad; printf 'not gzip data\n' > plain; cp ok.gz trunc.gz; truncate -s 15 trunc.gz; for c in "gzip -t ok.gz" "gzip -tv ok.gz" "gzip -t bad" "gzip -t trunc.gz" "gzip -t plain" "gzip -t nosuch" "gzip -t < ok.gz" "gzip -tv ok.gz bad" "gunzip -t ok.gz" "gzip -d trunc.gz"; do bash -c "$c" 2>&1; echo "st $?"; done; ls"#,
+    // ls --block-size (units rounded up, the unit's name when given
+    // without digits), --si, and LS_BLOCK_SIZE/BLOCK_SIZE.
+    r#"mkdir w; cd w; seq 3000 > big; echo x > s; touch -d '2024-01-02 03:04:05' big s; for b in K M 1 1K KB bogus 512 KiB MB 2K k G si human-readable 0 1KB; do ls -sgo --block-size=$b 2>&1; echo "st $?"; done; ls -go --si; ls -sgo -h; ls -go -k; ls -go -h --block-size=K; ls -go --block-size=K -h; BLOCK_SIZE=K ls -go; LS_BLOCK_SIZE=M BLOCK_SIZE=K ls -go; BLOCK_SIZE=bogus ls -sgo; BLOCK_SIZE=0 ls -s"#,
     // rmdir -v, with -p naming each parent as written.
     r#"mkdir -p a/b/c; rmdir -v -p a/b/c; ls -d a 2>&1; mkdir -p x/y; touch x/f; rmdir -pv x/y 2>&1; echo "st $?"; ls x"#,
     r#"mkdir -p q/r/; rmdir -v q/r/; mkdir -p m/n; touch m/keep; rmdir -p -v --ignore-fail-on-non-empty m/n; echo "st $?"; ls m"#,

@@ -7,15 +7,23 @@ use goccia_interp::interp::{ExecResult, ShellView};
 use goccia_vfs::{Node, NodeType, VfsPath};
 
 pub(crate) fn human_size(bytes: u64) -> String {
-    if bytes < 1024 {
+    human_size_in(bytes, 1024)
+}
+
+/// [`human_size`] in powers of `base`: 1024 (`-h`: K, M, …) or 1000
+/// (`--si`: k, M, …).
+pub(crate) fn human_size_in(bytes: u64, base: u64) -> String {
+    if bytes < base {
         return bytes.to_string();
     }
-    let units = ['K', 'M', 'G', 'T', 'P'];
+    let first = if base == 1000 { 'k' } else { 'K' };
+    let units = [first, 'M', 'G', 'T', 'P'];
+    let base = base as f64;
     let mut value = bytes as f64;
     let mut unit = 0;
-    value /= 1024.0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
+    value /= base;
+    while value >= base && unit + 1 < units.len() {
+        value /= base;
         unit += 1;
     }
     if value < 10.0 {

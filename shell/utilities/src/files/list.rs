@@ -6,7 +6,6 @@ use crate::args::check_flags;
 use crate::args::finish;
 use crate::args::parse_options;
 use crate::args::usage;
-use crate::files::info::human_size;
 use crate::files::ls_colors::{self, Colors, Kind, shown_width};
 use crate::files::ls_options::{self, Extras};
 use crate::files::names::resolve;
@@ -147,7 +146,7 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
     let mut parsed = parse_options!(status 2; shell, args,
         ls_options::WITH_VALUE,
         ls_options::LONGS);
-    let extras = match ls_options::normalise(&mut parsed) {
+    let mut extras = match ls_options::normalise(&mut parsed) {
         Ok(extras) => extras,
         Err(refusal) if refusal.hint => {
             return usage(shell, "ls", &refusal.message, refusal.status);
@@ -156,6 +155,19 @@ pub fn ls(shell: &mut ShellView, args: &[String]) -> ExecResult {
     };
     if let Err(message) = check_flags(&parsed, ls_options::LETTERS) {
         return usage(shell, "ls", &message, 2);
+    }
+    // Without an option, `LS_BLOCK_SIZE` then `BLOCK_SIZE` say, as GNU's
+    // (one GNU cannot read means units of 1024, without a suffix).
+    if extras.sizes.is_none() {
+        extras.sizes = ["LS_BLOCK_SIZE", "BLOCK_SIZE"]
+            .into_iter()
+            .find_map(|name| shell.get_var(name).filter(|value| !value.is_empty()))
+            .map(|value| {
+                ls_options::SizeScale::parse(&value).unwrap_or(ls_options::SizeScale::Units {
+                    unit: 1024,
+                    suffix: String::new(),
+                })
+            });
     }
     let operands = if parsed.operands.is_empty() {
         vec![".".to_string()]
@@ -430,19 +442,13 @@ fn write_entries(
             .collect(),
         false => name.to_string(),
     };
-    let human = |size: u64| {
-        if parsed.has('h') {
-            human_size(size)
-        } else {
-            size.to_string()
-        }
-    };
-    // `-s`: each entry's blocks (KiB, or human-readable with -h), in a
-    // column as wide as the widest; with -l or -s a folder's listing
-    // starts with their total.
+    let scale = extras.sizes.clone().unwrap_or(ls_options::SizeScale::Plain);
+    // `-s`: each entry's blocks (KiB by default), in a column as wide as
+    // the widest; with -l or -s a folder's listing starts with their
+    // total (of the bytes, then rounded, as GNU adds them).
     let blocks: Vec<String> = entries
         .iter()
-        .map(|entry| human(kibibytes(&entry.node) * if parsed.has('h') { 1024 } else { 1 }))
+        .map(|entry| scale.blocks(kibibytes(&entry.node) * 1024))
         .collect();
     let blocks_width = blocks.iter().map(String::len).max().unwrap_or(0);
     let block = |index: usize| {
@@ -457,11 +463,7 @@ fn write_entries(
     };
     if in_dir && (long_form(parsed) || parsed.has('s')) {
         let total: u64 = entries.iter().map(|e| kibibytes(&e.node)).sum();
-        writeln!(
-            out,
-            "total {}",
-            human(total * if parsed.has('h') { 1024 } else { 1 })
-        )?;
+        writeln!(out, "total {}", scale.blocks(total * 1024))?;
     }
     if long_form(parsed) {
         // Owner and group: the sandbox user's, by name or (`-n`) number;
@@ -480,7 +482,10 @@ fn write_entries(
             .iter()
             .map(|e| link_count(&e.node).to_string())
             .collect();
-        let sizes: Vec<String> = entries.iter().map(|e| human(node_size(&e.node))).collect();
+        let sizes: Vec<String> = entries
+            .iter()
+            .map(|e| scale.size(node_size(&e.node)))
+            .collect();
         let links_width = links.iter().map(String::len).max().unwrap_or(0);
         let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
         for (index, entry) in entries.iter().enumerate() {

@@ -22,6 +22,8 @@ const HIDE: char = '\u{e007}';
 const FILE_TYPE: char = '\u{e008}';
 /// `--show-control-chars`: names as they are, the default off a terminal.
 const SHOW_CONTROL: char = '\u{e009}';
+const SI: char = '\u{e00a}';
+const BLOCK_SIZE: char = '\u{e00b}';
 
 /// Options `ls` takes with a value, as letters.
 pub(crate) const WITH_VALUE: &str = "IwT";
@@ -58,6 +60,8 @@ pub(crate) const LONGS: &[Long] = &[
     ("group-directories-first", GROUP_FOLDERS, false),
     ("hide", HIDE, true),
     ("file-type", FILE_TYPE, false),
+    ("si", SI, false),
+    ("block-size", BLOCK_SIZE, true),
 ];
 
 /// The single letters `ls` takes.
@@ -154,6 +158,83 @@ pub(crate) struct Extras {
     /// `--color` or `--color=always`: names coloured (`auto` never
     /// colours: output is never a terminal here).
     pub color: bool,
+    /// How sizes and blocks are written, if an option said (the last of
+    /// `-h`, `--si` and `--block-size`).
+    pub sizes: Option<SizeScale>,
+}
+
+/// How `ls` writes sizes (`-l`) and blocks (`-s`, `total`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SizeScale {
+    /// Sizes in bytes, blocks in KiB: the default.
+    Plain,
+    /// `-h` (powers of 1024) and `--si` (of 1000): rounded up, one unit
+    /// letter.
+    Human { base: u64 },
+    /// `--block-size=SIZE`: rounded up to whole units, with the unit's
+    /// name after each number when it was given without digits (`K`,
+    /// `KB`, `MiB`), as GNU writes them.
+    Units { unit: u64, suffix: String },
+}
+
+impl SizeScale {
+    /// `--block-size`'s argument (or `BLOCK_SIZE`'s), or None for one GNU
+    /// refuses.
+    pub(crate) fn parse(text: &str) -> Option<SizeScale> {
+        match text {
+            "human-readable" => return Some(SizeScale::Human { base: 1024 }),
+            "si" => return Some(SizeScale::Human { base: 1000 }),
+            _ => {}
+        }
+        let digits_end = text
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len());
+        let (digits, suffix) = text.split_at(digits_end);
+        let count: u64 = if digits.is_empty() {
+            1
+        } else {
+            digits.parse().ok()?
+        };
+        let letters = "KMGTPE";
+        let multiplier = match suffix {
+            "" => 1,
+            _ => {
+                let letter = suffix.chars().next()?.to_ascii_uppercase();
+                let power = letters.find(letter)? as u32 + 1;
+                let base: u64 = match &suffix[1..] {
+                    "" | "iB" => 1024,
+                    "B" => 1000,
+                    _ => return None,
+                };
+                base.checked_pow(power)?
+            }
+        };
+        let unit = count.checked_mul(multiplier).filter(|unit| *unit > 0)?;
+        let suffix = match (digits.is_empty(), suffix) {
+            (false, _) => String::new(),
+            (true, "k") => "K".to_string(),
+            (true, "KB") => "kB".to_string(),
+            (true, other) => other.to_string(),
+        };
+        Some(SizeScale::Units { unit, suffix })
+    }
+
+    /// A file's size as `-l` writes it.
+    pub(crate) fn size(&self, bytes: u64) -> String {
+        match self {
+            SizeScale::Plain => bytes.to_string(),
+            _ => self.blocks(bytes),
+        }
+    }
+
+    /// Space taken, `bytes` of whole blocks, as `-s` and `total` write it.
+    pub(crate) fn blocks(&self, bytes: u64) -> String {
+        match self {
+            SizeScale::Plain => bytes.div_ceil(1024).to_string(),
+            SizeScale::Human { base } => crate::files::info::human_size_in(bytes, *base),
+            SizeScale::Units { unit, suffix } => format!("{}{suffix}", bytes.div_ceil(*unit)),
+        }
+    }
 }
 
 impl Extras {
@@ -221,6 +302,7 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
         width: None,
         hide_control: false,
         color: false,
+        sizes: None,
     };
     let mut flags = Vec::new();
     for (option, value) in &parsed.sequence {
@@ -261,6 +343,18 @@ pub(crate) fn normalise(parsed: &mut Parsed) -> Result<Extras, Refusal> {
             }
             'w' => extras.width = Some(count(value, "line width")?),
             'T' => extras.tab_size = count(value, "tab size")?,
+            'h' => {
+                extras.sizes = Some(SizeScale::Human { base: 1024 });
+                flags.push('h');
+            }
+            SI => extras.sizes = Some(SizeScale::Human { base: 1000 }),
+            BLOCK_SIZE => {
+                extras.sizes = Some(SizeScale::parse(value).ok_or_else(|| Refusal {
+                    message: format!("invalid --block-size argument '{value}'"),
+                    status: 2,
+                    hint: false,
+                })?);
+            }
             'q' => extras.hide_control = true,
             SHOW_CONTROL => extras.hide_control = false,
             letter => flags.push(letter),
