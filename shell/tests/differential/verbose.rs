@@ -87,7 +87,7 @@ pub const CASES: &[&str] = &[
     // last item); an unmatched quote with nothing before it runs nothing.
     // (GNU's complaint races the command it started for the items before
     // the quote, so there only the output and status are compared.)
-    r#"echo 'a b c' | xargs -d' ' -n1 | od -c; printf 'a,b\n' | xargs -d, echo | od -c; printf 'a,b,\n' | xargs -d, -n1 echo | od -c; printf "it's\n" | xargs echo 2>&1; echo "st $?"; printf "a\nit's\nb\n" | xargs echo 2>/dev/null; echo "st $?""#,
+    r#"echo 'a b c' | xargs -d' ' -n1 | od -c; printf 'a,b\n' | xargs -d, echo | od -c; printf 'a,b,\n' | xargs -d, -n1 echo | od -c; printf "it's\n" | xargs echo 2>&1; echo "st $?"; printf "a\nit's\nb\n" | xargs echo 2>/dev/null; echo "st $?"; echo nosuchcmd | xargs -I{} {} 2>&1; echo "st $?"; echo a | xargs -I{} nosuch{} 2>&1; echo a | xargs nosuch 2>&1"#,
     // xargs -E/-e: input ends at that word; no effect with -0 (a warning).
     r#"printf 'a b STOP c\nd\n' | xargs -E STOP echo; printf 'l1\nl2\n' | xargs -E l2 echo; printf 'a\nSTOP\nb\n' | xargs -eSTOP echo; printf 'x y\n' | xargs -E '' echo; printf 'a\0END\0b\0' | xargs -0 -E END echo 2>&1"#,
     // awk prints an integral number as an integer, however large (gawk).

@@ -107,7 +107,13 @@ pub fn xargs(shell: &mut ShellView, args: &[String]) -> ExecResult {
             shell.write_stderr(format!("{}\n", shown.join(" ")).as_bytes());
         }
         if !super::runnable(shell, &words[0]) {
-            let message = format!("{}: No such file or directory", words[0]);
+            // With -I, GNU names the command as the line gave it, before
+            // the replacement.
+            let shown = match (&settings.replace, settings.command.first()) {
+                (Some(_), Some(template)) => template,
+                _ => &words[0],
+            };
+            let message = format!("{shown}: No such file or directory");
             return Ok(shell.fail_command("xargs", &message, 127));
         }
         let mut child = shell.child_process();
