@@ -203,6 +203,7 @@ const NON_WRITERS: &[&str] = &[
     "od",
     "hexdump",
     "base64",
+    "base32",
     "md5sum",
     "sha1sum",
     "sha224sum",

@@ -102,6 +102,7 @@ goccia_interp::commands! {
         Utility "hexdump" => View(bytes::hexdump),
         Utility "xxd" => View(bytes::xxd),
         Utility "base64" => View(bytes::base64),
+        Utility "base32" => View(bytes::base32),
         Utility "md5sum" => View(bytes::checksum),
         Utility "sha1sum" => View(bytes::checksum),
         Utility "sha224sum" => View(bytes::checksum),

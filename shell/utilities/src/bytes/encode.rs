@@ -1,4 +1,4 @@
-//! Encodings and digests: `base64` and the `*sum` checksums.
+//! Encodings and digests: `base64`, `base32` and the `*sum` checksums.
 
 use ::base64::Engine;
 
@@ -7,9 +7,93 @@ use crate::args::parse_options;
 use goccia_interp::input::open_source;
 use goccia_interp::interp::{ExecResult, ShellView};
 
-// ----- base64 -----
+// ----- base64 and base32 -----
 
 pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    encoding_command(shell, args, Encoding::Base64)
+}
+
+pub fn base32(shell: &mut ShellView, args: &[String]) -> ExecResult {
+    encoding_command(shell, args, Encoding::Base32)
+}
+
+/// The alphabets `base64` and `base32` write (RFC 4648, padded).
+#[derive(Clone, Copy)]
+enum Encoding {
+    Base64,
+    Base32,
+}
+
+impl Encoding {
+    fn name(self) -> &'static str {
+        match self {
+            Encoding::Base64 => "base64",
+            Encoding::Base32 => "base32",
+        }
+    }
+
+    fn encode(self, data: &[u8]) -> String {
+        match self {
+            Encoding::Base64 => ::base64::engine::general_purpose::STANDARD.encode(data),
+            Encoding::Base32 => data_encoding::BASE32.encode(data),
+        }
+    }
+
+    /// Whether `-i` keeps a byte (the alphabet and padding).
+    fn in_alphabet(self, byte: u8) -> bool {
+        match self {
+            Encoding::Base64 => byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'='),
+            Encoding::Base32 => matches!(byte, b'A'..=b'Z' | b'2'..=b'7' | b'='),
+        }
+    }
+
+    /// The bytes of `text` (white space already gone), read a group at a
+    /// time as GNU reads them (so padded streams may follow each other), or
+    /// when a group is not valid, what came before it and, for base64, the
+    /// valid start of that group (a last group without its padding
+    /// included): GNU writes that much before it says so.
+    fn decode(self, text: &[u8]) -> Result<Vec<u8>, Vec<u8>> {
+        let group = match self {
+            Encoding::Base64 => 4,
+            Encoding::Base32 => 8,
+        };
+        let mut out = Vec::new();
+        for chunk in text.chunks(group) {
+            let whole = match self {
+                Encoding::Base64 if chunk.len() == group => {
+                    ::base64::engine::general_purpose::STANDARD
+                        .decode(chunk)
+                        .ok()
+                }
+                Encoding::Base32 if chunk.len() == group => {
+                    data_encoding::BASE32.decode(chunk).ok()
+                }
+                _ => None,
+            };
+            match whole {
+                Some(bytes) => out.extend_from_slice(&bytes),
+                None => {
+                    if let Encoding::Base64 = self {
+                        let good = chunk
+                            .iter()
+                            .position(|b| *b == b'=' || !self.in_alphabet(*b))
+                            .unwrap_or(chunk.len());
+                        if let Ok(bytes) = ::base64::engine::general_purpose::STANDARD_NO_PAD
+                            .decode(&chunk[..good])
+                        {
+                            out.extend_from_slice(&bytes);
+                        }
+                    }
+                    return Err(out);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn encoding_command(shell: &mut ShellView, args: &[String], encoding: Encoding) -> ExecResult {
+    let name = encoding.name();
     let parsed = parse_options!(
         shell,
         args,
@@ -20,7 +104,7 @@ pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
             ("ignore-garbage", 'i', false),
         ]
     );
-    let data = match read_operands(shell, "base64", &parsed.operands) {
+    let data = match read_operands(shell, name, &parsed.operands) {
         Ok(data) => data,
         Err(status) => return Ok(status),
     };
@@ -29,28 +113,19 @@ pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
             .iter()
             .copied()
             .filter(|b| !b.is_ascii_whitespace())
-            .filter(|b| {
-                !parsed.has('i') || b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
-            })
+            .filter(|b| !parsed.has('i') || encoding.in_alphabet(*b))
             .collect();
-        return match ::base64::engine::general_purpose::STANDARD.decode(&cleaned) {
-            Ok(decoded) => write(shell, "base64", &decoded, 0),
-            Err(_) => {
-                let lenient = ::base64::engine::general_purpose::STANDARD_NO_PAD.decode(
-                    cleaned
-                        .iter()
-                        .copied()
-                        .filter(|b| *b != b'=')
-                        .collect::<Vec<_>>(),
-                );
-                match lenient {
-                    Ok(decoded) => write(shell, "base64", &decoded, 0),
-                    Err(_) => Ok(shell.fail_command("base64", "invalid input", 1)),
+        return match encoding.decode(&cleaned) {
+            Ok(decoded) => write(shell, name, &decoded, 0),
+            Err(partial) => {
+                if let Err(error) = shell.write_stdout(&partial) {
+                    return shell.io_status(name, error);
                 }
+                Ok(shell.fail_command(name, "invalid input", 1))
             }
         };
     }
-    let encoded = ::base64::engine::general_purpose::STANDARD.encode(&data);
+    let encoded = encoding.encode(&data);
     let wrap: usize = parsed.value('w').and_then(|w| w.parse().ok()).unwrap_or(76);
     let mut text = String::new();
     if wrap == 0 {
@@ -62,7 +137,7 @@ pub fn base64(shell: &mut ShellView, args: &[String]) -> ExecResult {
             text.push('\n');
         }
     }
-    write(shell, "base64", text.as_bytes(), 0)
+    write(shell, name, text.as_bytes(), 0)
 }
 
 // ----- checksums -----

@@ -12,7 +12,7 @@ mod sums;
 mod xxd;
 
 pub use dd::dd;
-pub use encode::{base64, checksum};
+pub use encode::{base32, base64, checksum};
 pub use hexdump::hexdump;
 pub use inspect::{cmp, strings};
 pub use od::od;
