@@ -3,40 +3,9 @@
 use crate::args::parse_options;
 use crate::args::usage;
 use crate::files::names::resolve;
+use crate::files::sizes::human_size;
 use goccia_interp::interp::{ExecResult, ShellView};
 use goccia_vfs::{Node, NodeType, VfsPath};
-
-pub(crate) fn human_size(bytes: u64) -> String {
-    human_size_in(bytes, 1024)
-}
-
-/// [`human_size`] in powers of `base`: 1024 (`-h`: K, M, …) or 1000
-/// (`--si`: k, M, …).
-pub(crate) fn human_size_in(bytes: u64, base: u64) -> String {
-    if bytes < base {
-        return bytes.to_string();
-    }
-    let first = if base == 1000 { 'k' } else { 'K' };
-    let units = [first, 'M', 'G', 'T', 'P'];
-    let base = base as f64;
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    value /= base;
-    while value >= base && unit + 1 < units.len() {
-        value /= base;
-        unit += 1;
-    }
-    if value < 10.0 {
-        let rounded = (value * 10.0).ceil() / 10.0;
-        if rounded >= 10.0 {
-            format!("{:.0}{}", rounded, units[unit])
-        } else {
-            format!("{:.1}{}", rounded, units[unit])
-        }
-    } else {
-        format!("{:.0}{}", value.ceil(), units[unit])
-    }
-}
 
 fn disk_usage(node: &Node) -> u64 {
     let own = crate::files::list::kibibytes(node);

@@ -231,7 +231,7 @@ impl SizeScale {
     pub(crate) fn blocks(&self, bytes: u64) -> String {
         match self {
             SizeScale::Plain => bytes.div_ceil(1024).to_string(),
-            SizeScale::Human { base } => crate::files::info::human_size_in(bytes, *base),
+            SizeScale::Human { base } => crate::files::sizes::human_size_in(bytes, *base),
             SizeScale::Units { unit, suffix } => format!("{}{suffix}", bytes.div_ceil(*unit)),
         }
     }

@@ -13,4 +13,5 @@ pub mod names;
 pub mod owner;
 pub mod remove;
 pub mod rename;
+pub(crate) mod sizes;
 pub mod stat;
