@@ -237,6 +237,23 @@ impl Source {
     }
 }
 
+/// One line of standard input, the answer to a question a command asked
+/// on stderr (`rm -i`, `find -ok`, `unzip`'s overwrite question): read up
+/// to its newline only, so the next question reads the next line; at most
+/// 4 KiB of it is kept. `None` when there is nothing left to read.
+pub fn answer_line(shell: &ShellView) -> Option<Vec<u8>> {
+    let reader = shell.fds().input(0)?;
+    let mut line = Vec::new();
+    let read = crate::io::read_until_capped(&mut *reader.lock(), b'\n', &mut line, 4096);
+    matches!(read, Ok(n) if n > 0).then_some(line)
+}
+
+/// Whether an answer line says yes, as GNU's tools read one without a
+/// terminal: it starts with `y` or `Y`.
+pub fn is_yes(line: &[u8]) -> bool {
+    matches!(line.first(), Some(b'y' | b'Y'))
+}
+
 /// Opens an operand: `-` is stdin; `/dev/stdin`, `/dev/fd/N` and the
 /// usual devices work; anything else is a VFS file. On failure prints
 /// `name: operand: reason` and returns [`Reported`].

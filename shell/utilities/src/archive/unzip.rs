@@ -418,15 +418,10 @@ enum Answer {
 fn ask(shell: &mut ShellView, name: &str) -> Answer {
     let question = format!("replace {name}? [y]es, [n]o, [A]ll, [N]one, [r]ename: ");
     shell.write_stderr(question.as_bytes());
-    let mut line = Vec::new();
-    let read = shell.fds().input(0).map(|reader| {
-        let mut reader = reader.lock();
-        goccia_interp::io::read_until_capped(&mut *reader, b'\n', &mut line, 4096)
-    });
-    if !matches!(read, Some(Ok(n)) if n > 0) {
+    let Some(line) = goccia_interp::input::answer_line(shell) else {
         shell.write_stderr(b" NULL\n(EOF or read error, treating as \"[N]one\" ...)\n");
         return Answer::Eof;
-    }
+    };
     match line.first() {
         Some(b'y') | Some(b'Y') => Answer::Yes,
         Some(b'A') => Answer::All,

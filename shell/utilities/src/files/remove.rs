@@ -31,7 +31,6 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
         }
         return usage(shell, "rm", "missing operand", 1);
     }
-    let mut answers = Answers::default();
     if last == Some('I') {
         let count = parsed.operands.len();
         let noun = if count == 1 { "argument" } else { "arguments" };
@@ -41,7 +40,7 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
             (count > 3).then(|| format!("remove {count} {noun}"))
         };
         if let Some(question) = question
-            && !answers.ask(shell, &question)
+            && !ask(shell, &question)
         {
             return Ok(0);
         }
@@ -80,7 +79,6 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
         if asking && (recursive || !matches!(node, Ok(Node::Dir(_)))) && node.is_ok() {
             let verbose = parsed.has('v');
             let mut asked = Asked {
-                answers: &mut answers,
                 verbose,
                 report: &mut report,
             };
@@ -99,7 +97,7 @@ pub fn rm(shell: &mut ShellView, args: &[String]) -> ExecResult {
             }
             Ok(Node::Dir(dir)) if !recursive => {
                 if parsed.has('d') && dir.is_empty() {
-                    if asking && !answers.ask(shell, &format!("remove directory '{operand}'")) {
+                    if asking && !ask(shell, &format!("remove directory '{operand}'")) {
                         continue;
                     }
                     let _ = shell.context().vfs.lock().remove_dir(&path);
@@ -160,51 +158,18 @@ fn verbose_removals(report: &mut String, shown: &str, node: &Node) {
     }
 }
 
-/// The answers to `rm`'s questions, read from standard input a line each;
-/// one starting with `y` or `Y` is yes, and none left is no, as GNU reads
-/// them without a terminal. Only as much input is read as the answers
-/// need (a chunk at a time, as stdio would), so `yes | rm -i` ends.
-#[derive(Default)]
-struct Answers {
-    pending: Vec<u8>,
-    ended: bool,
+/// Writes `rm: QUESTION? ` to stderr and reads the answer: a line of
+/// standard input (see [`goccia_interp::input::answer_line`]); none left
+/// is no.
+fn ask(shell: &mut ShellView, question: &str) -> bool {
+    shell.write_stderr(format!("rm: {question}? ").as_bytes());
+    goccia_interp::input::answer_line(shell).is_some_and(|line| goccia_interp::input::is_yes(&line))
 }
 
-impl Answers {
-    /// Writes `rm: QUESTION? ` to stderr and reads the answer.
-    fn ask(&mut self, shell: &mut ShellView, question: &str) -> bool {
-        shell.write_stderr(format!("rm: {question}? ").as_bytes());
-        let line = self.next_line(shell);
-        line.is_some_and(|answer| answer.starts_with(b"y") || answer.starts_with(b"Y"))
-    }
-
-    fn next_line(&mut self, shell: &mut ShellView) -> Option<Vec<u8>> {
-        loop {
-            if let Some(end) = self.pending.iter().position(|byte| *byte == b'\n') {
-                let line: Vec<u8> = self.pending.drain(..=end).collect();
-                return Some(line);
-            }
-            if self.ended {
-                return (!self.pending.is_empty()).then(|| std::mem::take(&mut self.pending));
-            }
-            let mut chunk = [0u8; 4096];
-            let read = match shell.fds().input(0) {
-                Some(reader) => std::io::Read::read(&mut *reader.lock(), &mut chunk).unwrap_or(0),
-                None => 0,
-            };
-            if read == 0 {
-                self.ended = true;
-            }
-            self.pending.extend_from_slice(&chunk[..read]);
-        }
-    }
-}
-
-/// What `rm -i` carries from one name to the next: the answers, and what
-/// `-v` reports (written at the end, as GNU's buffered output comes after
-/// the questions).
+/// What `rm -i` carries from one name to the next: what `-v` reports
+/// (written at the end, as GNU's buffered output comes after the
+/// questions).
 struct Asked<'a> {
-    answers: &'a mut Answers,
     verbose: bool,
     report: &'a mut String,
 }
@@ -243,10 +208,7 @@ fn remove_asking(
     };
     let question = match &node {
         Node::Dir(dir) if !dir.is_empty() => {
-            if !asked
-                .answers
-                .ask(shell, &format!("descend into directory '{shown}'"))
-            {
+            if !ask(shell, &format!("descend into directory '{shown}'")) {
                 return declined;
             }
             let names: Vec<String> = dir.iter().map(|(name, _)| name.to_string()).collect();
@@ -274,7 +236,7 @@ fn remove_asking(
         Node::File(_) => format!("remove regular file '{shown}'"),
         Node::Link(_) => format!("remove symbolic link '{shown}'"),
     };
-    if !asked.answers.ask(shell, &question) {
+    if !ask(shell, &question) {
         return declined;
     }
     // A folder is removed only if it is empty now (a file in it may have

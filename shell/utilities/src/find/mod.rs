@@ -236,17 +236,8 @@ impl Run<'_> {
     fn confirm(&mut self, command: &str, name: &str) -> bool {
         self.shell
             .write_stderr(format!("< {command} ... {name} > ? ").as_bytes());
-        let mut stdin = goccia_interp::input::Source::stdin(self.shell);
-        let mut answer = Vec::new();
-        let mut byte = [0u8; 1];
-        // One byte at a time: what follows the line is the next answer's.
-        while let Ok(1) = stdin.read_some(&mut byte) {
-            if byte[0] == b'\n' {
-                break;
-            }
-            answer.push(byte[0]);
-        }
-        matches!(answer.first(), Some(b'y' | b'Y'))
+        goccia_interp::input::answer_line(self.shell)
+            .is_some_and(|line| goccia_interp::input::is_yes(&line))
     }
 
     fn exec(&mut self, words: &[String], dir: Option<VfsPath>) -> Result<i32, Flow> {
