@@ -106,7 +106,7 @@ pub fn dd(shell: &mut ShellView, args: &[String]) -> ExecResult {
     while to_skip > 0 {
         shell.check_watch()?;
         let want = to_skip.min(block.len() as u64) as usize;
-        let read = read_full(&mut source, &mut block[..want])?;
+        let read = read_full(&mut source, &mut block[..want]);
         if read == 0 {
             break;
         }
@@ -129,7 +129,7 @@ pub fn dd(shell: &mut ShellView, args: &[String]) -> ExecResult {
             Some(count) if counts.full_in + counts.partial_in >= count => break,
             _ => block.len(),
         };
-        let read = read_full(&mut source, &mut block[..want])?;
+        let read = read_full(&mut source, &mut block[..want]);
         if read == 0 {
             break;
         }
@@ -351,11 +351,9 @@ fn existing_output(
 }
 
 /// Reads until `buffer` is full or the input ends (the input is a file or
-/// a stream the sandbox holds: a short read means its end).
-fn read_full(
-    source: &mut goccia_interp::input::Source,
-    buffer: &mut [u8],
-) -> Result<usize, goccia_interp::interp::Flow> {
+/// a stream the sandbox holds: a short read means its end; a read error
+/// ends it too, as the end of what could be read).
+fn read_full(source: &mut goccia_interp::input::Source, buffer: &mut [u8]) -> usize {
     let mut filled = 0;
     while filled < buffer.len() {
         match source.read_some(&mut buffer[filled..]) {
@@ -363,7 +361,7 @@ fn read_full(
             Ok(read) => filled += read,
         }
     }
-    Ok(filled)
+    filled
 }
 
 fn convert(data: &mut [u8], conversions: &Conversions) {

@@ -411,25 +411,16 @@ impl Parser {
             self.skip_terminators();
             match self.peek().clone() {
                 Token::Eof => return Ok(program),
-                Token::Keyword("BEGIN") => {
+                Token::Keyword(special @ ("BEGIN" | "END" | "BEGINFILE" | "ENDFILE")) => {
                     self.pos += 1;
                     self.skip_newlines();
-                    program.begin.push(self.block()?);
-                }
-                Token::Keyword("END") => {
-                    self.pos += 1;
-                    self.skip_newlines();
-                    program.end.push(self.block()?);
-                }
-                Token::Keyword("BEGINFILE") => {
-                    self.pos += 1;
-                    self.skip_newlines();
-                    program.begin_file.push(self.block()?);
-                }
-                Token::Keyword("ENDFILE") => {
-                    self.pos += 1;
-                    self.skip_newlines();
-                    program.end_file.push(self.block()?);
+                    let block = self.block()?;
+                    match special {
+                        "BEGIN" => program.begin.push(block),
+                        "END" => program.end.push(block),
+                        "BEGINFILE" => program.begin_file.push(block),
+                        _ => program.end_file.push(block),
+                    }
                 }
                 Token::Keyword("function") | Token::Keyword("func") => {
                     self.pos += 1;
