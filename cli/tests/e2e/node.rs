@@ -417,3 +417,24 @@ fn standard_input_reaches_only_runs_the_shell_starts() {
         .assert_ok()
         .stdout_is("\"ended\\n\"\n");
 }
+
+/// The refusals of standard input: input past the shell's buffered-input
+/// limit is an error naming that limit (the run fails, nothing is read
+/// in part), and `readline` without a stream to read is a TypeError.
+#[test]
+fn standard_input_past_the_limit_and_readline_without_input_are_refused() {
+    let project = Project::new();
+    let run = project.goccia(&[
+        "shell",
+        "--max-buffered-input",
+        "1000",
+        "-c",
+        "head -c 5000 /dev/zero | node -e 'process.stdin.on(\"data\", d => console.log(d.length))'; echo \"st $?\"; \
+         head -c 500 /dev/zero | node -e 'console.log(require(\"fs\").readFileSync(0).length)'; \
+         node -e 'require(\"readline\").createInterface({})'; echo \"st $?\"",
+    ]);
+    run.assert_ok()
+        .stdout_is("st 1\n500\nst 1\n")
+        .stderr_has("process.stdin: input larger than 1000 bytes")
+        .stderr_has("TypeError: The \"input\" argument must be an instance of Readable");
+}
