@@ -7,6 +7,7 @@
 use goccia_interp::interp::{ExecResult, ShellView};
 
 use super::tar::{open_or_give_up, report_not_found};
+use super::tar_members::octal;
 use super::tar_options::{TarOptions, Wanted};
 use super::{Filter, read_input, write_output};
 
@@ -206,19 +207,6 @@ fn pax_path(data: &[u8]) -> Option<String> {
         rest = &rest[length..];
     }
     path
-}
-
-/// A header's octal number field.
-pub(super) fn octal(field: &[u8]) -> usize {
-    field
-        .iter()
-        .skip_while(|byte| **byte == b' ')
-        .take_while(|byte| (b'0'..=b'7').contains(byte))
-        .fold(0usize, |value, digit| {
-            value
-                .saturating_mul(8)
-                .saturating_add(usize::from(digit - b'0'))
-        })
 }
 
 #[cfg(test)]

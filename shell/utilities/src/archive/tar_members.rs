@@ -124,6 +124,18 @@ fn members_end(archive: &[u8]) -> usize {
         .sum()
 }
 
+pub(super) fn octal(field: &[u8]) -> usize {
+    field
+        .iter()
+        .skip_while(|byte| **byte == b' ')
+        .take_while(|byte| (b'0'..=b'7').contains(byte))
+        .fold(0usize, |value, digit| {
+            value
+                .saturating_mul(8)
+                .saturating_add(usize::from(digit - b'0'))
+        })
+}
+
 /// The owner and group written in each header: the sandbox user's
 /// (`user`, 1000) unless `--owner`/`--group` name others (`NAME` or
 /// `NAME:ID`, as GNU tar takes them).
