@@ -116,12 +116,16 @@ pub(super) fn still_to_update(
 /// Where the members of a ustar/GNU archive end: the first all-zero
 /// header block (the start of the end marker), or the end of the data.
 fn members_end(archive: &[u8]) -> usize {
-    // The members lie one after another from the start: one walk of the
-    // headers, shared with `--delete`.
-    super::tar_delete::stored_members(archive)
-        .iter()
-        .map(|member| member.bytes.len())
-        .sum()
+    let mut at = 0;
+    while at + 512 <= archive.len() {
+        let header = &archive[at..at + 512];
+        if header.iter().all(|byte| *byte == 0) {
+            return at;
+        }
+        let size = octal(&header[124..136]);
+        at += 512 + size.div_ceil(512) * 512;
+    }
+    archive.len().min(at)
 }
 
 pub(super) fn octal(field: &[u8]) -> usize {
